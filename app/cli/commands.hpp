@@ -1,0 +1,12 @@
+#pragma once
+#include <CLI/CLI.hpp>
+
+namespace siglab::cli {
+
+// Each command registers its options on `app` and returns the exit code through `exitCode`
+// when it runs.
+void addGenerateCommand(CLI::App& app, int& exitCode);
+void addFilterCommand(CLI::App& app, int& exitCode);
+void addDevicesCommand(CLI::App& app, int& exitCode);
+
+}  // namespace siglab::cli

@@ -1,0 +1,118 @@
+#include <algorithm>
+#include <iostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "all_backends.hpp"
+#include "commands.hpp"
+#include "comparison_table.hpp"
+#include "exit_codes.hpp"
+#include "siglab/atomic_file.hpp"
+#include "siglab/errors.hpp"
+#include "siglab/report.hpp"
+#include "siglab/text_format.hpp"
+
+namespace siglab::cli {
+namespace {
+
+struct FilterOptions {
+  std::string input;
+  std::string output;
+  std::size_t window = kDefaultWindow;
+  std::string mode = "zero";
+  std::string backends = "all";
+  RunOptions run;
+  std::string report;
+};
+
+std::vector<std::string> splitList(const std::string& list) {
+  std::vector<std::string> names;
+  std::stringstream stream(list);
+  for (std::string name; std::getline(stream, name, ',');) {
+    if (!name.empty()) names.push_back(name);
+  }
+  return names;
+}
+
+// The backends named in `list` ("all" for every one), in SigLab's order; throws CLI::ValidationError
+// naming an unknown one.
+BackendList chooseBackends(const std::string& list) {
+  BackendList all = makeAllBackends();
+  const std::vector<std::string> names = splitList(list);
+  if (names.size() == 1 && names[0] == "all") return all;
+  std::string known;
+  for (const auto& b : all) known += (known.empty() ? "" : ", ") + std::string(b->name());
+  for (const auto& name : names) {
+    const bool exists = std::any_of(all.begin(), all.end(), [&](const auto& b) { return b->name() == name; });
+    if (!exists) throw CLI::ValidationError("--backend", "unknown backend \"" + name + "\"; known: " + known + ", all");
+  }
+  BackendList chosen;
+  for (auto& b : all) {
+    if (std::find(names.begin(), names.end(), b->name()) != names.end()) chosen.push_back(std::move(b));
+  }
+  return chosen;
+}
+
+int runFilter(const FilterOptions& o) {
+  const auto mode = parseBoundaryMode(o.mode);
+  if (!mode) {
+    std::cerr << "siglab-cli filter: --mode must be one of zero, reflect, mirror, nearest, wrap\n";
+    return kExitUsage;
+  }
+  if (o.window % 2 == 0) {
+    std::cerr << "siglab-cli filter: --window must be odd, got " << o.window << "\n";
+    return kExitUsage;
+  }
+  BackendList backends;
+  try {
+    backends = chooseBackends(o.backends);
+  } catch (const CLI::ValidationError& e) {
+    std::cerr << "siglab-cli filter: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  std::vector<double> signal;
+  try {
+    signal = readTextSignal(o.input);
+  } catch (const InputError& e) {
+    std::cerr << "siglab-cli filter: " << e.what() << "\n";
+    return kExitInputOutput;
+  }
+
+  const FilterSpec spec = makeMeanFilter(o.window, *mode);
+  const Comparison comparison = runComparison(backends, signal, spec, o.run);
+  printComparisonTable(std::cout, comparison, o.input);
+  try {
+    writeTextSignal(o.output, comparison.reference);
+    if (!o.report.empty()) writeFileAtomically(o.report, comparisonToJson(comparison, o.input).dump(2) + "\n");
+  } catch (const InputError& e) {
+    std::cerr << "siglab-cli filter: " << e.what() << "\n";
+    return kExitInputOutput;
+  }
+  std::cout << "\nwrote " << o.output << " (cpu-serial result)" << (o.report.empty() ? "" : ", " + o.report) << "\n";
+  return comparison.allAgree() ? kExitOk : kExitDisagreement;
+}
+
+}  // namespace
+
+void addFilterCommand(CLI::App& app, int& exitCode) {
+  auto o = std::make_shared<FilterOptions>();
+  CLI::App* cmd = app.add_subcommand("filter", "Mean-filter a signal on each backend, verify against cpu-serial, "
+                                               "print timings and write the reference result");
+  cmd->add_option("input", o->input, "Signal file: one number per line")->required();
+  cmd->add_option("-o,--output", o->output, "Result file, one %2.16f value a line")->required();
+  cmd->add_option("-w,--window", o->window, "Odd window length W; taps 1/W")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->add_option("--mode", o->mode, "Boundary: zero, reflect, mirror, nearest or wrap")->capture_default_str();
+  cmd->add_option("-b,--backend", o->backends,
+                  "Comma-separated backends (cpu-serial, gpu-global, gpu-constant, gpu-shared) or all")
+      ->capture_default_str();
+  cmd->add_option("-r,--repeat", o->run.repeat, "Timed runs after one warm-up; the median is shown")
+      ->capture_default_str()->check(CLI::Range(1, 100000));
+  cmd->add_option("--block-size", o->run.blockSize, "GPU threads per block")
+      ->capture_default_str()->check(CLI::Range(32, 1024));
+  cmd->add_option("--report", o->report, "Also write the comparison as JSON to this file");
+  cmd->callback([o, &exitCode] { exitCode = runFilter(*o); });
+}
+
+}  // namespace siglab::cli

@@ -1,0 +1,35 @@
+// siglab-cli: the headless front-end over the same engines as the GUI.
+#include <CLI/CLI.hpp>
+
+#include <exception>
+#include <iostream>
+
+#include "commands.hpp"
+#include "exit_codes.hpp"
+
+int main(int argc, char** argv) {
+  using namespace siglab::cli;
+  CLI::App app{"SigLab: mean-filter large 1-D signals on the CPU and the GPU, and compare the engines"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "siglab-cli 0.1.0");
+  int exitCode = kExitOk;
+  addGenerateCommand(app, exitCode);
+  addFilterCommand(app, exitCode);
+  addDevicesCommand(app, exitCode);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "siglab-cli: " << e.what() << "\n";
+    return kExitInputOutput;
+  }
+  return exitCode;
+}

@@ -1,0 +1,15 @@
+#include "all_backends.hpp"
+
+#include "siglab/cpu_serial.hpp"
+#include "siglab/cuda_backends.hpp"
+
+namespace siglab {
+
+BackendList makeAllBackends() {
+  BackendList backends;
+  backends.push_back(std::make_unique<CpuSerialBackend>());
+  for (auto& gpu : makeCudaBackends()) backends.push_back(std::move(gpu));
+  return backends;
+}
+
+}  // namespace siglab

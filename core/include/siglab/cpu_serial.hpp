@@ -1,0 +1,21 @@
+#pragma once
+#include <span>
+
+#include "siglab/filter_backend.hpp"
+
+namespace siglab {
+
+// The reference: the seed's direct loop, generalised to any taps and boundary mode. Products are
+// summed in tap order j = 0..W-1 from 0.0, never contracted into FMAs (core builds with
+// -ffp-contract=off), so every machine and every exact backend gives the same bits.
+void filterSerial(std::span<const double> in, const FilterSpec& spec, std::span<double> out);
+
+class CpuSerialBackend final : public FilterBackend {
+ public:
+  std::string_view name() const override { return "cpu-serial"; }
+  std::string_view description() const override { return "CPU reference: the seed's serial loop"; }
+  FilterRun run(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
+                const RunOptions& options) override;
+};
+
+}  // namespace siglab

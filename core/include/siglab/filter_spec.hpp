@@ -1,0 +1,34 @@
+#pragma once
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "siglab/boundary.hpp"
+
+namespace siglab {
+
+// A 1-D correlation: out[i] = sum over j = 0..W-1, in this order, of taps[j] * x(i - W/2 + j),
+// where x(k) is the sample boundaryIndex(k) names (and nothing for a skipped one). W is odd.
+struct FilterSpec {
+  std::vector<double> taps;
+  BoundaryMode mode = BoundaryMode::Zero;
+
+  std::size_t window() const { return taps.size(); }
+  std::size_t radius() const { return taps.size() / 2; }
+  bool isUniform() const;  // every tap equal: a mean filter
+};
+
+inline constexpr std::size_t kDefaultWindow = 5;
+
+// The seed's mean filter: W taps of 1/W each. Throws std::invalid_argument unless W is odd.
+FilterSpec makeMeanFilter(std::size_t window, BoundaryMode mode = BoundaryMode::Zero);
+
+// Throws std::invalid_argument when the spec cannot be run (even or empty window, non-finite taps).
+void validate(const FilterSpec& spec);
+
+std::string_view toString(BoundaryMode mode);
+std::optional<BoundaryMode> parseBoundaryMode(std::string_view text);
+
+}  // namespace siglab

@@ -1,0 +1,49 @@
+#include "siglab/filter_spec.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace siglab {
+
+bool FilterSpec::isUniform() const {
+  return !taps.empty() && std::all_of(taps.begin(), taps.end(), [&](double t) { return t == taps[0]; });
+}
+
+FilterSpec makeMeanFilter(std::size_t window, BoundaryMode mode) {
+  if (window == 0 || window % 2 == 0) {
+    throw std::invalid_argument("window must be a positive odd number, got " + std::to_string(window));
+  }
+  return FilterSpec{std::vector<double>(window, 1.0 / static_cast<double>(window)), mode};
+}
+
+void validate(const FilterSpec& spec) {
+  if (spec.taps.empty() || spec.taps.size() % 2 == 0) {
+    throw std::invalid_argument("window must be a positive odd number, got " +
+                                std::to_string(spec.taps.size()));
+  }
+  if (!std::all_of(spec.taps.begin(), spec.taps.end(), [](double t) { return std::isfinite(t); })) {
+    throw std::invalid_argument("filter taps must be finite numbers");
+  }
+}
+
+std::string_view toString(BoundaryMode mode) {
+  switch (mode) {
+    case BoundaryMode::Zero: return "zero";
+    case BoundaryMode::Reflect: return "reflect";
+    case BoundaryMode::Mirror: return "mirror";
+    case BoundaryMode::Nearest: return "nearest";
+    case BoundaryMode::Wrap: return "wrap";
+  }
+  return "zero";
+}
+
+std::optional<BoundaryMode> parseBoundaryMode(std::string_view text) {
+  for (auto mode : {BoundaryMode::Zero, BoundaryMode::Reflect, BoundaryMode::Mirror,
+                    BoundaryMode::Nearest, BoundaryMode::Wrap}) {
+    if (toString(mode) == text) return mode;
+  }
+  return std::nullopt;
+}
+
+}  // namespace siglab

@@ -1,0 +1,53 @@
+#include "siglab/report.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace siglab {
+namespace {
+
+nlohmann::json timingJson(const TimingStats& t) {
+  return {{"median_ms", t.medianMs}, {"min_ms", t.minMs}, {"max_ms", t.maxMs}, {"runs", t.samples}};
+}
+
+std::string_view statusName(RunStatus status) {
+  switch (status) {
+    case RunStatus::Ok: return "ok";
+    case RunStatus::Unavailable: return "unavailable";
+    case RunStatus::Failed: return "failed";
+  }
+  return "failed";
+}
+
+}  // namespace
+
+nlohmann::json comparisonToJson(const Comparison& c, const std::string& input) {
+  nlohmann::json backends = nlohmann::json::array();
+  for (const auto& r : c.results) {
+    nlohmann::json b = {{"name", r.name}, {"description", r.description}, {"status", statusName(r.run.status)}};
+    if (!r.run.message.empty()) b["message"] = r.run.message;
+    if (r.run.status == RunStatus::Ok) {
+      b["kernel"] = timingJson(r.run.kernel);
+      b["transfer"] = timingJson(r.run.transfer);
+      b["total"] = timingJson(r.run.total);
+      b["speedup_kernel_vs_cpu_serial"] = c.kernelSpeedup(r);
+      b["speedup_end_to_end_vs_cpu_serial"] = c.endToEndSpeedup(r);
+      b["max_abs_diff"] = r.agreement.maxAbsDiff;
+      b["mismatches"] = r.agreement.mismatches;
+      b["bit_identical"] = r.agreement.bitIdentical();
+      b["tolerance"] = r.tolerance;
+      b["agrees"] = r.agrees;
+    }
+    backends.push_back(std::move(b));
+  }
+  return {{"input", input},
+          {"samples", c.samples},
+          {"window", c.spec.window()},
+          {"mode", toString(c.spec.mode)},
+          {"uniform_taps", c.spec.isUniform()},
+          {"repeat", c.options.repeat},
+          {"block_size", c.options.blockSize},
+          {"all_agree", c.allAgree()},
+          {"backends", std::move(backends)}};
+}
+
+}  // namespace siglab

@@ -1,0 +1,48 @@
+// Built instead of the CUDA sources when no CUDA compiler was found: the GPU backends are still
+// listed, each saying why it cannot run.
+#include <span>
+
+#include "siglab/cuda_backends.hpp"
+
+namespace siglab {
+namespace {
+
+constexpr const char* kReason = "this build of SigLab has no CUDA support (nvcc was not found when it was built)";
+
+class NoCudaBackend final : public FilterBackend {
+ public:
+  NoCudaBackend(std::string_view name, std::string_view description) : name_(name), description_(description) {}
+  std::string_view name() const override { return name_; }
+  std::string_view description() const override { return description_; }
+  std::string unavailableReason() const override { return kReason; }
+  FilterRun run(std::span<const double>, const FilterSpec&, std::span<double>, const RunOptions&) override {
+    FilterRun run;
+    run.status = RunStatus::Unavailable;
+    run.message = kReason;
+    return run;
+  }
+
+ private:
+  std::string_view name_;
+  std::string_view description_;
+};
+
+}  // namespace
+
+bool builtWithCuda() { return false; }
+
+std::vector<DeviceInfo> probeDevices() {
+  DeviceInfo none;
+  none.reason = kReason;
+  return {none};
+}
+
+BackendList makeCudaBackends() {
+  BackendList backends;
+  backends.push_back(std::make_unique<NoCudaBackend>("gpu-global", "GPU, taps and samples in global memory"));
+  backends.push_back(std::make_unique<NoCudaBackend>("gpu-constant", "GPU, taps in __constant__ memory"));
+  backends.push_back(std::make_unique<NoCudaBackend>("gpu-shared", "GPU, constant taps + shared-memory tile"));
+  return backends;
+}
+
+}  // namespace siglab

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Quick start 2: set up, build, and run every test. GPU tests skip without a GPU; set
+# SIGLAB_REQUIRE_GPU=1 to make a skip a failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+bash scripts/build.sh
+ctest --test-dir "${SIGLAB_BUILD_DIR:-build}" --output-on-failure --parallel "$(nproc)"

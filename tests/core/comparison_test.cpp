@@ -1,0 +1,86 @@
+#include "siglab/comparison.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "siglab/cpu_serial.hpp"
+#include "siglab/report.hpp"
+
+namespace siglab {
+namespace {
+
+// A backend that computes the reference and then spoils one element, or fails, as told.
+class FakeBackend final : public FilterBackend {
+ public:
+  enum class Behaviour { Exact, OffByOne, LeavesAHole, Throws, Unavailable };
+  FakeBackend(std::string name, Behaviour behaviour) : name_(std::move(name)), behaviour_(behaviour) {}
+  std::string_view name() const override { return name_; }
+  std::string_view description() const override { return "fake"; }
+  std::string unavailableReason() const override {
+    return behaviour_ == Behaviour::Unavailable ? "no such hardware" : "";
+  }
+  FilterRun run(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
+                const RunOptions&) override {
+    if (behaviour_ == Behaviour::Throws) throw std::runtime_error("device lost");
+    if (behaviour_ == Behaviour::LeavesAHole) {
+      std::vector<double> full(in.size());
+      filterSerial(in, spec, full);
+      std::copy(full.begin(), full.end() - 1, out.begin());  // the last element is never written
+    } else {
+      filterSerial(in, spec, out);
+    }
+    if (behaviour_ == Behaviour::OffByOne) out[2] += 1.0;
+    FilterRun run;
+    run.kernel = summarize({2.0});
+    run.total = summarize({4.0});
+    return run;
+  }
+
+ private:
+  std::string name_;
+  Behaviour behaviour_;
+};
+
+TEST(Comparison, VerifiesEveryBackendAgainstTheReference) {
+  BackendList backends;
+  backends.push_back(std::make_unique<CpuSerialBackend>());
+  backends.push_back(std::make_unique<FakeBackend>("exact", FakeBackend::Behaviour::Exact));
+  backends.push_back(std::make_unique<FakeBackend>("off", FakeBackend::Behaviour::OffByOne));
+  backends.push_back(std::make_unique<FakeBackend>("hole", FakeBackend::Behaviour::LeavesAHole));
+  backends.push_back(std::make_unique<FakeBackend>("throws", FakeBackend::Behaviour::Throws));
+  backends.push_back(std::make_unique<FakeBackend>("absent", FakeBackend::Behaviour::Unavailable));
+  const std::vector<double> in = {1, 2, 3, 4, 5, 6, 7};
+  std::size_t lastDone = 0;
+  const Comparison c = runComparison(backends, in, makeMeanFilter(3), RunOptions{2, 512},
+                                     [&](std::size_t done, std::size_t count) {
+                                       EXPECT_EQ(count, 6u);
+                                       lastDone = done;
+                                     });
+  EXPECT_EQ(lastDone, 6u);
+  ASSERT_EQ(c.results.size(), 6u);
+  EXPECT_EQ(c.results[0].name, "cpu-serial");
+  EXPECT_TRUE(c.find("exact")->agrees);
+  EXPECT_TRUE(c.find("exact")->agreement.bitIdentical());
+  EXPECT_FALSE(c.find("off")->agrees);
+  EXPECT_EQ(c.find("off")->agreement.maxAbsDiff, 1.0);
+  EXPECT_FALSE(c.find("hole")->agrees);  // the poisoned output shows the unwritten element
+  EXPECT_TRUE(std::isinf(c.find("hole")->agreement.maxAbsDiff));
+  EXPECT_EQ(c.find("throws")->run.status, RunStatus::Failed);
+  EXPECT_EQ(c.find("throws")->run.message, "device lost");
+  EXPECT_EQ(c.find("absent")->run.status, RunStatus::Unavailable);
+  EXPECT_EQ(c.find("absent")->run.message, "no such hardware");
+  EXPECT_FALSE(c.allAgree());
+  EXPECT_DOUBLE_EQ(c.kernelSpeedup(*c.find("exact")), c.results[0].run.kernel.medianMs / 2.0);
+
+  const nlohmann::json report = comparisonToJson(c, "in.txt");
+  EXPECT_EQ(report["samples"], 7);
+  EXPECT_EQ(report["all_agree"], false);
+  EXPECT_EQ(report["backends"].size(), 6u);
+  EXPECT_EQ(report["backends"][1]["bit_identical"], true);
+  EXPECT_EQ(report["backends"][5]["status"], "unavailable");
+}
+
+}  // namespace
+}  // namespace siglab
