@@ -34,6 +34,7 @@ class CudaFilterBackend final : public FilterBackend {
   std::string_view description() const override { return description_; }
   std::string unavailableReason() const override { return unavailable_; }
 
+  using FilterBackend::run;  // keep the float32 overload visible
   FilterRun run(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
                 const RunOptions& options) override {
     validate(spec);

@@ -15,6 +15,7 @@ class NoCudaBackend final : public FilterBackend {
   std::string_view name() const override { return name_; }
   std::string_view description() const override { return description_; }
   std::string unavailableReason() const override { return kReason; }
+  using FilterBackend::run;  // keep the float32 overload visible
   FilterRun run(std::span<const double>, const FilterSpec&, std::span<double>, const RunOptions&) override {
     FilterRun run;
     run.status = RunStatus::Unavailable;

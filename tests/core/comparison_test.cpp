@@ -21,6 +21,7 @@ class FakeBackend final : public FilterBackend {
   std::string unavailableReason() const override {
     return behaviour_ == Behaviour::Unavailable ? "no such hardware" : "";
   }
+  using FilterBackend::run;  // keep the float32 overload visible
   FilterRun run(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
                 const RunOptions&) override {
     if (behaviour_ == Behaviour::Throws) throw std::runtime_error("device lost");

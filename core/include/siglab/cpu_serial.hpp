@@ -14,6 +14,7 @@ class CpuSerialBackend final : public FilterBackend {
  public:
   std::string_view name() const override { return "cpu-serial"; }
   std::string_view description() const override { return "CPU reference: the seed's serial loop"; }
+  using FilterBackend::run;  // keep the float32 overload visible
   FilterRun run(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
                 const RunOptions& options) override;
 };

@@ -40,6 +40,11 @@ class FilterBackend {
   // problem: returns Unavailable or Failed with the reason instead.
   virtual FilterRun run(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
                         const RunOptions& options) = 0;
+  // The same in float32 (half the bytes). Engines without a float32 path say so.
+  virtual FilterRun run(std::span<const float> /*in*/, const FilterSpec& /*spec*/, std::span<float> /*out*/,
+                        const RunOptions& /*options*/) {
+    return FilterRun{RunStatus::Unavailable, std::string(name()) + " has no float32 path", {}, {}, {}};
+  }
 };
 
 using BackendList = std::vector<std::unique_ptr<FilterBackend>>;
