@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "siglab/cpu_serial.hpp"
-#include "siglab/text_format.hpp"
+#include "siglab/io/text_format.hpp"
 #include "test_support.hpp"
 
 namespace siglab {

@@ -1,4 +1,4 @@
-#include "siglab/text_format.hpp"
+#include "siglab/io/text_format.hpp"
 
 #include <gtest/gtest.h>
 
