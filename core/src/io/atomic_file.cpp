@@ -46,7 +46,8 @@ class TemporaryFile {
 
 }  // namespace
 
-void writeFileAtomically(const std::string& path, std::span<const std::string_view> pieces, const Progress& progress) {
+void writeFileAtomically(const std::string& path, std::span<const std::string_view> pieces, const Progress& progress,
+                         Durability durability) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (fs::is_directory(path, ec)) throw InputError(path, "cannot write: it is a directory");
@@ -76,15 +77,16 @@ void writeFileAtomically(const std::string& path, std::span<const std::string_vi
       progress.report(static_cast<double>(done) / static_cast<double>(total));
     }
   }
-  if (::fsync(temp.fd()) != 0 && errno != EINVAL) throw InputError(path, systemError("write failed"));
+  if (durability == Durability::flushed && ::fsync(temp.fd()) != 0 && errno != EINVAL) throw InputError(path, systemError("write failed"));
   if (!temp.closeFile()) throw InputError(path, systemError("write failed"));
   progress.throwIfCancelled();
   if (::rename(temp.path().c_str(), path.c_str()) != 0) throw InputError(path, systemError("cannot replace the file"));
   temp.release();
 }
 
-void writeFileAtomically(const std::string& path, std::string_view contents, const Progress& progress) {
-  writeFileAtomically(path, std::span<const std::string_view>(&contents, 1), progress);
+void writeFileAtomically(const std::string& path, std::string_view contents, const Progress& progress,
+                         Durability durability) {
+  writeFileAtomically(path, std::span<const std::string_view>(&contents, 1), progress, durability);
 }
 
 }  // namespace siglab

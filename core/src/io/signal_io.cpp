@@ -40,7 +40,9 @@ FileFormat detectInputFormat(const std::string& path, Bytes bytes, const ReadOpt
   return FileFormat::text;
 }
 
-std::string_view asBytes(std::span<const double> values) {
+// The bytes of `values` as they lie in memory (little-endian on every host SigLab builds for).
+template <typename T>
+std::string_view asText(std::span<const T> values) {
   return {reinterpret_cast<const char*>(values.data()), values.size_bytes()};
 }
 
@@ -77,33 +79,30 @@ FileFormat formatForOutput(const std::string& path) {
 
 void writeSignal(const std::string& path, std::span<const double> values, const WriteOptions& options,
                  const Progress& progress) {
-  const FileFormat format = options.format == FileFormat::automatic ? formatForOutput(path) : options.format;
-  switch (format) {
+  auto write = [&](std::span<const std::string_view> pieces, const Progress& writing) {
+    writeFileAtomically(path, pieces, writing, options.durability);
+  };
+  switch (options.format == FileFormat::automatic ? formatForOutput(path) : options.format) {
     case FileFormat::npy: {
       const std::string header = npyHeader(values.size());
-      const std::string_view pieces[] = {header, asBytes(values)};
-      return writeFileAtomically(path, pieces, progress);
+      const std::string_view pieces[] = {header, asText(values)};
+      return write(pieces, progress);
     }
     case FileFormat::raw: {
-      if (options.rawType == SampleType::f64) return writeFileAtomically(path, asBytes(values), progress);
+      if (options.rawType == SampleType::f64) return write({{asText(values)}}, progress);
       if (options.rawType != SampleType::f32) {
         throw std::invalid_argument("raw output is f64 or f32, not " + std::string(sampleTypeName(options.rawType)));
       }
-      const std::vector<float> narrow = toFloat32(values);
-      return writeFileAtomically(
-          path, std::string_view(reinterpret_cast<const char*>(narrow.data()), narrow.size() * sizeof(float)), progress);
+      return write({{asText(std::span<const float>(toFloat32(values)))}}, progress);
     }
-    case FileFormat::wav: {
-      const std::vector<std::byte> wav = encodeWavFloat(values, options.sampleRate, path);
-      return writeFileAtomically(path, std::string_view(reinterpret_cast<const char*>(wav.data()), wav.size()), progress);
-    }
+    case FileFormat::wav: return write({{asText(std::span<const std::byte>(encodeWavFloat(values, options.sampleRate, path)))}}, progress);
     case FileFormat::text:
     case FileFormat::automatic: break;
   }
   // Formatting takes most of the time; the rest is the write itself.
   const std::vector<std::string> pieces = formatTextPieces(values, options.textStyle, progressSlice(progress, 0.0, 0.7));
   const std::vector<std::string_view> views(pieces.begin(), pieces.end());
-  writeFileAtomically(path, views, progressSlice(progress, 0.7, 1.0));
+  write(views, progressSlice(progress, 0.7, 1.0));
 }
 
 std::vector<double> readTextSignal(const std::string& path) {

@@ -160,6 +160,29 @@ std::uint64_t parseColumn(std::string_view chunk, double* out, const Grammar& g,
   return static_cast<std::uint64_t>(next - out);
 }
 
+// std::count is not vectorised at -O2 (124 ms for 195 MB here); 16-byte compares with GCC/Clang
+// vector extensions take 17 ms.
+std::uint64_t countNewlines(std::string_view text) {
+  typedef signed char Bytes16 __attribute__((vector_size(16)));
+  constexpr Bytes16 kNewlines = {'\n', '\n', '\n', '\n', '\n', '\n', '\n', '\n',
+                                 '\n', '\n', '\n', '\n', '\n', '\n', '\n', '\n'};
+  const char* p = text.data();
+  std::size_t left = text.size();
+  std::uint64_t total = 0;
+  while (left >= 16) {
+    Bytes16 counts = {};  // per lane, at most 255 blocks before they are summed
+    const std::size_t blocks = std::min<std::size_t>(left / 16, 255);
+    for (std::size_t b = 0; b < blocks; ++b, p += 16) {
+      Bytes16 block;
+      std::memcpy(&block, p, 16);
+      counts -= (block == kNewlines);  // a match is -1
+    }
+    left -= blocks * 16;
+    for (int lane = 0; lane < 16; ++lane) total += static_cast<unsigned char>(counts[lane]);
+  }
+  return total + static_cast<std::uint64_t>(std::count(p, p + left, '\n'));
+}
+
 struct Chunk {
   std::string_view text;
   std::uint64_t newlines = 0;
@@ -230,7 +253,7 @@ std::vector<double> parseTextSignal(std::string_view text, const std::string& pa
 
   // Pass 1: count lines, so that each chunk knows where its values go (at most one a line).
   runParallel(chunks.size(), [&](std::size_t i) {
-    chunks[i].newlines = static_cast<std::uint64_t>(std::count(chunks[i].text.begin(), chunks[i].text.end(), '\n'));
+    chunks[i].newlines = countNewlines(chunks[i].text);
   });
   std::uint64_t slots = 0;
   for (Chunk& c : chunks) {

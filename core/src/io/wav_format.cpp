@@ -64,6 +64,28 @@ bool isFloatSubtype(int format) {
   return subtype == SF_FORMAT_FLOAT || subtype == SF_FORMAT_DOUBLE;
 }
 
+std::uint32_t readU32(Bytes bytes, std::size_t at) {
+  std::uint32_t value = 0;
+  for (std::size_t i = 4; i-- > 0;) value = (value << 8) | std::to_integer<std::uint32_t>(bytes[at + i]);
+  return value;
+}
+
+// libsndfile quietly shortens a RIFF WAV whose data chunk is cut off; find that case, so that a
+// truncated file is an error rather than a shorter signal. Returns the bytes missing (0 if none,
+// or if the size is unknown: 0 or 0xFFFFFFFF from streaming writers, or RF64).
+std::uint64_t missingDataBytes(Bytes file) {
+  if (file.size() < 12 || std::memcmp(file.data(), "RIFF", 4) != 0) return 0;
+  for (std::size_t at = 12; at + 8 <= file.size();) {
+    const std::uint32_t size = readU32(file, at + 4);
+    if (std::memcmp(file.data() + at, "data", 4) == 0) {
+      const std::uint64_t available = file.size() - at - 8;
+      return size != 0xFFFFFFFFu && size > available ? size - available : 0;
+    }
+    at += 8 + std::uint64_t{size} + (size & 1);  // chunks are padded to an even size
+  }
+  return 0;
+}
+
 }  // namespace
 
 Signal parseWav(Bytes file, const std::string& path, std::size_t channel, bool allowNonFinite,
@@ -74,6 +96,9 @@ Signal parseWav(Bytes file, const std::string& path, std::size_t channel, bool a
   SF_INFO info{};
   const SndfileHandle sound(sf_open_virtual(&io, SFM_READ, &info, &memory));
   if (!sound) throw InputError(path, std::string("not a readable WAV file: ") + sf_strerror(nullptr));
+  if (const std::uint64_t missing = missingDataBytes(file)) {
+    throw InputError(path, "truncated WAV file: its data chunk lacks its last " + std::to_string(missing) + " bytes");
+  }
   if (info.frames <= 0) throw InputError(path, "the WAV file holds no samples");
   if (channel < 1 || channel > static_cast<std::size_t>(info.channels)) {
     throw InputError(path, "channel " + std::to_string(channel) + " asked for, but the file has " +

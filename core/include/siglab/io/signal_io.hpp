@@ -4,6 +4,7 @@
 #include <span>
 #include <string>
 
+#include "siglab/io/atomic_file.hpp"
 #include "siglab/io/sample_type.hpp"
 #include "siglab/io/signal.hpp"
 #include "siglab/progress.hpp"
@@ -32,6 +33,7 @@ struct WriteOptions {
   TextStyle textStyle = TextStyle::seed;
   SampleType rawType = SampleType::f64;       // raw: f64 or f32
   double sampleRate = 48000.0;                // WAV (written as 32-bit float samples)
+  Durability durability = Durability::flushed;
 };
 
 // Reads a signal from `path` in the format the options and the file choose. Throws InputError
