@@ -99,10 +99,7 @@ void writeSignal(const std::string& path, std::span<const double> values, const 
     case FileFormat::text:
     case FileFormat::automatic: break;
   }
-  // Formatting takes most of the time; the rest is the write itself.
-  const std::vector<std::string> pieces = formatTextPieces(values, options.textStyle, progressSlice(progress, 0.0, 0.7));
-  const std::vector<std::string_view> views(pieces.begin(), pieces.end());
-  write(views, progressSlice(progress, 0.7, 1.0));
+  writeTextFile(path, values, options.textStyle, options.durability, progress);
 }
 
 std::vector<double> readTextSignal(const std::string& path) {
