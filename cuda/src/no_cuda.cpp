@@ -32,17 +32,25 @@ class NoCudaBackend final : public FilterBackend {
 
 bool builtWithCuda() { return false; }
 
+void* allocatePinnedHost(std::size_t) { return nullptr; }
+void freePinnedHost(void*) {}
+
 std::vector<DeviceInfo> probeDevices() {
   DeviceInfo none;
   none.reason = kReason;
   return {none};
 }
 
-BackendList makeCudaBackends() {
+std::unique_ptr<FilterBackend> makeTunedCudaBackend(const CudaOptions&) {
+  return std::make_unique<NoCudaBackend>("gpu-tuned", "GPU, tuned kernel with overlapped transfers");
+}
+
+BackendList makeCudaBackends(const CudaOptions& options) {
   BackendList backends;
   backends.push_back(std::make_unique<NoCudaBackend>("gpu-global", "GPU, taps and samples in global memory"));
   backends.push_back(std::make_unique<NoCudaBackend>("gpu-constant", "GPU, taps in __constant__ memory"));
   backends.push_back(std::make_unique<NoCudaBackend>("gpu-shared", "GPU, constant taps + shared-memory tile"));
+  backends.push_back(makeTunedCudaBackend(options));
   return backends;
 }
 

@@ -58,13 +58,13 @@ TEST(Cli, FilterWritesTheReferenceResultByteForByte) {
     text += line;
   }
   EXPECT_TRUE(test::readFile(dir.file("result.txt")) == text);
-  for (const char* name : {"cpu-serial", "gpu-global", "gpu-constant", "gpu-shared"}) {
+  for (const char* name : {"cpu-serial", "gpu-global", "gpu-constant", "gpu-shared", "gpu-tuned"}) {
     EXPECT_NE(o.out.find(name), std::string::npos) << "table lacks " << name;
   }
   const auto report = nlohmann::json::parse(test::readFile(dir.file("report.json")));
   EXPECT_EQ(report["samples"], 5003);
   EXPECT_EQ(report["window"], 7);
-  ASSERT_EQ(report["backends"].size(), 4u);
+  ASSERT_EQ(report["backends"].size(), 5u);
   for (const auto& b : report["backends"]) {
     if (b["status"] == "ok") {
       EXPECT_EQ(b["bit_identical"], true) << b.dump();
