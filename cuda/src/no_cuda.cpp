@@ -1,8 +1,10 @@
 // Built instead of the CUDA sources when no CUDA compiler was found: the GPU backends are still
 // listed, each saying why it cannot run.
 #include <span>
+#include <type_traits>
 
 #include "siglab/cuda_backends.hpp"
+#include "siglab/cuda_reduce.hpp"
 
 namespace siglab {
 namespace {
@@ -33,6 +35,21 @@ class NoCudaBackend final : public FilterBackend {
 bool builtWithCuda() { return false; }
 
 void* allocatePinnedHost(std::size_t) { return nullptr; }
+
+namespace {
+template <class In>
+ReductionLadder noLadder(std::span<const In> values) {
+  ReductionLadder ladder;
+  ladder.problem = kReason;
+  ladder.integer = !std::is_same_v<In, double>;
+  ladder.count = values.size();
+  ladder.bytes = values.size() * sizeof(In);
+  return ladder;
+}
+}  // namespace
+
+ReductionLadder runReductionLadder(std::span<const double> values, int) { return noLadder(values); }
+ReductionLadder runReductionLadder(std::span<const std::int32_t> values, int) { return noLadder(values); }
 void freePinnedHost(void*) {}
 
 std::vector<DeviceInfo> probeDevices() {

@@ -61,7 +61,7 @@ class GpuTuned : public ::testing::Test {
     std::vector<double> expected(inStore.size());
     filterSerial(inStore, spec, expected);
     std::fill(outStore.begin(), outStore.end(), std::numeric_limits<double>::quiet_NaN());
-    const FilterRun run = backend.run(std::span<const double>(inStore), spec, outStore, RunOptions{2, 256});
+    const FilterRun run = backend.run(std::span<const double>(inStore), spec, outStore, RunOptions{1, 256});
     ASSERT_EQ(run.status, RunStatus::Ok) << what << ": " << run.message;
     EXPECT_EQ(countBitMismatches<double>(expected, outStore), 0u)
         << what << " n=" << inStore.size() << " W=" << spec.window() << " mode=" << toString(spec.mode) << " ("
@@ -90,13 +90,13 @@ TEST_F(GpuTuned, ASmallMemoryBudgetForcesManyChunksWithTheSameBits) {
   SIGLAB_SKIP_WITHOUT_GPU();
   SCOPED_TRACE("SIGLAB_TEST_SEED=" + std::to_string(seed_));
   CudaOptions options;
-  options.memoryBudgetBytes = 1 << 20;  // the 8 MB signal cannot be resident: ~60 chunks
+  options.memoryBudgetBytes = 256 << 10;  // the 2.4 MB signal cannot be resident: ~75 chunks
   auto backend = makeTunedCudaBackend(options);
   for (BoundaryMode mode : kAllModes) {
     for (std::size_t window : {std::size_t{5}, std::size_t{129}}) {
-      std::vector<double> in(1000003), out(in.size());
+      std::vector<double> in(300007), out(in.size());
       const FilterSpec spec = randomSpec(window, mode, rng_);
-      expectBitIdentical(*backend, in, out, spec, "budget 1 MiB");
+      expectBitIdentical(*backend, in, out, spec, "budget 256 KiB");
       std::vector<double> dummyOut(in.size());
       const FilterRun run = backend->run(std::span<const double>(in), spec, dummyOut, RunOptions{1, 256});
       EXPECT_NE(run.message.find("memory budget"), std::string::npos) << run.message;
