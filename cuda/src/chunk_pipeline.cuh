@@ -3,12 +3,12 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstring>
 #include <span>
 #include <vector>
 
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
+#include "host_copy.hpp"
 #include "tuned_filter_kernel.cuh"
 
 namespace siglab::cuda {
@@ -65,7 +65,7 @@ class ChunkPipeline {
                slot.h_halo.data());
       const T* source = in.data() + slot.begin;
       if (!pinnedIn) {
-        std::memcpy(slot.h_in.data(), source, count * sizeof(T));
+        parallelCopy(slot.h_in.data(), source, count * sizeof(T));
         source = slot.h_in.data();
       }
       slot.started.record(stream);
@@ -111,7 +111,7 @@ class ChunkPipeline {
     if (!slot.busy) return;
     SIGLAB_CUDA_TRY(cudaEventSynchronize(slot.copiedOut.get()));
     slot.busy = false;
-    if (!pinnedOut) std::memcpy(out.data() + slot.begin, slot.h_out.data(), (slot.end - slot.begin) * sizeof(T));
+    if (!pinnedOut) parallelCopy(out.data() + slot.begin, slot.h_out.data(), (slot.end - slot.begin) * sizeof(T));
     pass.kernelMs += slot.filtered.millisSince(slot.copiedIn);
     pass.transferMs += slot.copiedIn.millisSince(slot.started) + slot.copiedOut.millisSince(slot.filtered);
   }

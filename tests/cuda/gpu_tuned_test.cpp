@@ -90,13 +90,13 @@ TEST_F(GpuTuned, ASmallMemoryBudgetForcesManyChunksWithTheSameBits) {
   SIGLAB_SKIP_WITHOUT_GPU();
   SCOPED_TRACE("SIGLAB_TEST_SEED=" + std::to_string(seed_));
   CudaOptions options;
-  options.memoryBudgetBytes = 256 << 10;  // the 2.4 MB signal cannot be resident: ~75 chunks
+  options.memoryBudgetBytes = 64 << 10;  // the 800 KB signal cannot be resident: ~50 chunks
   auto backend = makeTunedCudaBackend(options);
   for (BoundaryMode mode : kAllModes) {
     for (std::size_t window : {std::size_t{5}, std::size_t{129}}) {
-      std::vector<double> in(300007), out(in.size());
+      std::vector<double> in(100003), out(in.size());
       const FilterSpec spec = randomSpec(window, mode, rng_);
-      expectBitIdentical(*backend, in, out, spec, "budget 256 KiB");
+      expectBitIdentical(*backend, in, out, spec, "budget 64 KiB");
       std::vector<double> dummyOut(in.size());
       const FilterRun run = backend->run(std::span<const double>(in), spec, dummyOut, RunOptions{1, 256});
       EXPECT_NE(run.message.find("memory budget"), std::string::npos) << run.message;
@@ -140,7 +140,7 @@ TEST_F(GpuTuned, Float32IsBitIdenticalToTheFloat32SerialLoop) {
     auto backend = makeTunedCudaBackend(options);
     for (BoundaryMode mode : kAllModes) {
       for (std::size_t window : {std::size_t{1}, std::size_t{5}, std::size_t{11}, std::size_t{301}}) {
-        for (std::size_t n : {std::size_t{3}, std::size_t{4097}, std::size_t{300001}}) {
+        for (std::size_t n : {std::size_t{3}, std::size_t{4097}, std::size_t{40001}}) {
           std::vector<float> in(n);
           for (float& v : in) v = std::uniform_real_distribution<float>(-100, 100)(rng_);
           const FilterSpec spec = randomSpec(window, mode, rng_);
