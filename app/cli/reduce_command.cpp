@@ -6,7 +6,7 @@
 #include "exit_codes.hpp"
 #include "siglab/cuda_reduce.hpp"
 #include "siglab/errors.hpp"
-#include "siglab/text_format.hpp"
+#include "siglab/io/text_format.hpp"
 
 namespace siglab::cli {
 namespace {
