@@ -1,6 +1,9 @@
 // Times loading and exporting a large seed-format text file: the seed's fscanf/fprintf loops
 // against SigLab's readSignal/writeSignal, in the same run, and checks that both give the same
-// samples and the same bytes. Usage: siglab-io-bench [samples=10000000] [repeats=5] [folder=/tmp]
+// samples and the same bytes. Ratios compare median wall times.
+// Usage: siglab-io-bench [samples=10000000] [repeats=5] [folder=/tmp]
+#include <sys/resource.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -37,16 +40,30 @@ void seedWrite(const std::string& path, const std::vector<double>& values) {
   std::fclose(file);
 }
 
+// CPU time of the whole process (all threads, user and kernel), in milliseconds.
+double processCpuMs() {
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  auto ms = [](const timeval& t) { return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_usec) / 1e3; };
+  return ms(usage.ru_utime) + ms(usage.ru_stime);
+}
+
+struct Timing {
+  siglab::TimingStats wall;
+  double cpuMsPerRun = 0.0;  // mean; other processes on the machine inflate wall time much more than this
+};
+
 // One warm-up, then the median of `repeats` runs, in milliseconds.
-siglab::TimingStats timeIt(int repeats, const std::function<void()>& run) {
+Timing timeIt(int repeats, const std::function<void()>& run) {
   run();
   std::vector<double> millis;
+  const double cpuStart = processCpuMs();
   for (int r = 0; r < repeats; ++r) {
     const auto start = std::chrono::steady_clock::now();
     run();
     millis.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
   }
-  return siglab::summarize(millis);
+  return {siglab::summarize(millis), (processCpuMs() - cpuStart) / repeats};
 }
 
 std::string readAll(const std::string& path) {
@@ -62,9 +79,9 @@ std::string loadAverage() {
   return one.empty() ? "unknown" : one + " " + five + " " + fifteen;
 }
 
-void printRow(const char* what, const siglab::TimingStats& t) {
-  std::printf("  %-36s median %9.1f ms   (min %9.1f, max %9.1f, %d runs)\n", what, t.medianMs, t.minMs, t.maxMs,
-              t.samples);
+void printRow(const char* what, const Timing& t) {
+  std::printf("  %-36s median %8.1f ms  (min %8.1f, max %8.1f, %d runs)  CPU %8.1f ms a run\n", what,
+              t.wall.medianMs, t.wall.minMs, t.wall.maxMs, t.wall.samples, t.cpuMsPerRun);
 }
 
 }  // namespace
@@ -101,14 +118,14 @@ int main(int argc, char** argv) {
   std::printf("\nload (page cache warm)\n");
   printRow("seed fscanf(\"%lf\")", seedLoad);
   printRow("SigLab readSignal", siglabLoad);
-  std::printf("  speedup %.1fx; same samples bit for bit: %s\n", seedLoad.medianMs / siglabLoad.medianMs,
+  std::printf("  speedup %.1fx; same samples bit for bit: %s\n", seedLoad.wall.medianMs / siglabLoad.wall.medianMs,
               sameValues ? "yes" : "NO");
   std::printf("\nexport\n");
   printRow("seed fprintf(\"%2.16f\\n\")", seedSave);
   printRow("SigLab writeSignal (no fsync)", siglabSaveBuffered);
   printRow("SigLab writeSignal (fsync, default)", siglabSave);
   std::printf("  speedup %.1fx without fsync (as fprintf), %.1fx with; same bytes: %s\n",
-              seedSave.medianMs / siglabSaveBuffered.medianMs, seedSave.medianMs / siglabSave.medianMs,
+              seedSave.wall.medianMs / siglabSaveBuffered.wall.medianMs, seedSave.wall.medianMs / siglabSave.wall.medianMs,
               sameBytes ? "yes" : "NO");
 
   std::printf("\nload average at end: %s\n", loadAverage().c_str());
