@@ -73,8 +73,8 @@ void produceInParallelConsumeInOrder(std::size_t count, const std::function<void
     }
   };
   std::vector<std::jthread> threads;
-  for (std::size_t t = 0; t < producers; ++t) threads.emplace_back(producer);
   try {
+    for (std::size_t t = 0; t < producers; ++t) threads.emplace_back(producer);
     for (std::size_t i = 0; i < count; ++i) {
       std::unique_lock lock(mutex);
       changed.wait(lock, [&] { return stop || holds[i % slots] == i; });
