@@ -1,0 +1,43 @@
+// Writes PNGs of the main views after a run on the bundled sample, for the README and for people
+// reviewing a change. They land in SIGLAB_SCREENSHOT_DIR.
+#include <QDir>
+#include <QTabWidget>
+
+#include "gui_test_support.hpp"
+#include "signal_plot.hpp"
+
+namespace siglab {
+namespace {
+
+TEST(Screenshots, MainViewsOfARunOnTheSample) {
+  gui::MainWindow window;
+  window.resize(1500, 820);
+  window.show();
+  window.openFile(SIGLAB_SAMPLE_PATH);
+  ASSERT_TRUE(test::waitForTask(window));
+  window.runEngines();
+  ASSERT_TRUE(test::waitForTask(window));
+  ASSERT_TRUE(window.comparison());
+  ASSERT_TRUE(QDir().mkpath(SIGLAB_SCREENSHOT_DIR));
+  const QDir dir(SIGLAB_SCREENSHOT_DIR);
+
+  window.signalPlot()->setVisibleRange(0, 2999);
+  QCoreApplication::processEvents();
+  const QImage overlaid = window.grab().toImage();
+  ASSERT_TRUE(overlaid.save(dir.filePath("siglab-overlaid.png")));
+  EXPECT_EQ(overlaid.width(), window.width() * overlaid.devicePixelRatio());
+
+  window.signalPlot()->setStacked(true);
+  window.signalPlot()->resetView();
+  QCoreApplication::processEvents();
+  ASSERT_TRUE(window.grab().save(dir.filePath("siglab-stacked.png")));
+
+  auto* tabs = window.findChild<QTabWidget*>();
+  ASSERT_TRUE(tabs);
+  tabs->setCurrentIndex(1);
+  QCoreApplication::processEvents();
+  ASSERT_TRUE(window.grab().save(dir.filePath("siglab-device.png")));
+}
+
+}  // namespace
+}  // namespace siglab
