@@ -4,6 +4,7 @@
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -113,6 +114,18 @@ FilterPanel::FilterPanel(const std::vector<EngineInfo>& engines, QWidget* parent
     }
     enginesLayout->addWidget(box);
     engineBoxes_.push_back(box);
+  }
+  // Why engines are greyed out, once per distinct reason, without hovering.
+  QStringList reasons;
+  for (const EngineInfo& e : engines_) {
+    const QString reason = QString::fromStdString(e.unavailableReason);
+    if (!reason.isEmpty() && !reasons.contains(reason)) reasons << reason;
+  }
+  if (!reasons.isEmpty()) {
+    auto* note = new QLabel(tr("Unavailable here: %1").arg(reasons.join("; ")));
+    note->setWordWrap(true);
+    note->setStyleSheet("color: #757575; font-size: small;");
+    enginesLayout->addWidget(note);
   }
 
   run_ = new QPushButton(tr("Run"));

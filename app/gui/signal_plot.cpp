@@ -38,6 +38,8 @@ void fill(QCPGraph* graph, const LoadedSignal* signal, const QCPRange& range, in
     // Dots on the samples once there is room to see them.
     const bool sparse = points.exact && points.keys.size() * 6 < static_cast<std::size_t>(columns);
     graph->setScatterStyle(sparse ? QCPScatterStyle(QCPScatterStyle::ssDisc, 5) : QCPScatterStyle());
+    // Min/max columns are vertical strokes a pixel apart: antialiasing them costs time and shows nothing.
+    graph->setAntialiased(points.exact);
   }
   graph->data()->set(data, true);  // keys come sorted, min before max within a column
 }
@@ -65,6 +67,7 @@ SignalPlot::SignalPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
   layout->addWidget(plot_);
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   plot_->setNoAntialiasingOnDrag(true);
+  plot_->setPlottingHint(QCP::phFastPolylines, true);
   plot_->setMinimumSize(320, 240);
   plot_->setLocale(QLocale(QLocale::English, QLocale::UnitedStates));  // 10,000,000 on the axis
   // Axis rects get their size when QCustomPlot lays out; redo the points once the width is known.

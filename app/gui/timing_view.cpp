@@ -38,6 +38,12 @@ TimingView::TimingView(QWidget* parent) : QWidget(parent) {
   chart_ = new QCustomPlot;
   chart_->setMinimumHeight(220);
   chart_->setLocale(QLocale(QLocale::English, QLocale::UnitedStates));
+  // The legend in a row under the chart, where it covers no bar.
+  chart_->plotLayout()->addElement(1, 0, chart_->legend);
+  chart_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+  chart_->legend->setBorderPen(Qt::NoPen);
+  chart_->legend->setMargins(QMargins(0, 0, 0, 0));
+  chart_->plotLayout()->setRowStretchFactor(1, 0.001);
   table_ = new QTableWidget(0, kColumnCount);
   table_->setHorizontalHeaderLabels({tr("Engine"), tr("Status"), tr("Kernel ms (min – max)"), tr("Transfer ms"),
                                      tr("Total ms (min – max)"), tr("GB/s"), tr("% of device limit"),
@@ -122,7 +128,6 @@ void TimingView::showChart(const Comparison& comparison) {
     bars->setData(keys, values, true);
   }
   chart_->legend->setVisible(true);
-  chart_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
   chart_->xAxis->setRange(0.4, static_cast<double>(ran.size()) + 0.6);
   if (largest > 0.0) {
     if (logScale) y->setRange(smallest / 4.0, largest * 3.0);
