@@ -1,5 +1,7 @@
 #include "report_csv.hpp"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "siglab/report.hpp"
@@ -21,28 +23,27 @@ std::string field(const nlohmann::json& value) {
 std::string comparisonToCsv(const Comparison& comparison, const std::string& input) {
   // Built from the JSON report so the two exports can never disagree.
   const nlohmann::json report = comparisonToJson(comparison, input);
+  // Each column is a field of a backend's JSON object; "kernel.median_ms" is /kernel/median_ms.
   static const char* const kColumns[] = {"name", "status", "message", "kernel.median_ms", "kernel.min_ms",
                                          "kernel.max_ms", "transfer.median_ms", "total.median_ms", "total.min_ms",
                                          "total.max_ms", "speedup_kernel_vs_cpu_serial",
                                          "speedup_end_to_end_vs_cpu_serial", "max_abs_diff", "mismatches",
                                          "bit_identical", "agrees"};
   std::string csv = "input,samples,window,mode,repeat";
-  for (const char* column : kColumns) csv += std::string(",") + column;
-  csv += "\n";
+  for (const char* column : kColumns) (csv += ',') += column;
+  csv += '\n';
   for (const auto& backend : report["backends"]) {
-    csv += field(report["input"]) + "," + field(report["samples"]) + "," + field(report["window"]) + "," +
-           field(report["mode"]) + "," + field(report["repeat"]);
-    for (const std::string column : kColumns) {
-      const auto dot = column.find('.');
-      const nlohmann::json* value = &backend;
-      for (const std::string& key : {column.substr(0, dot), dot == std::string::npos ? "" : column.substr(dot + 1)}) {
-        if (key.empty()) continue;
-        value = value->is_object() && value->contains(key) ? &(*value)[key] : nullptr;
-        if (!value) break;
-      }
-      csv += "," + (value ? field(*value) : std::string());
+    for (const char* key : {"input", "samples", "window", "mode", "repeat"}) {
+      if (csv.back() != '\n') csv += ',';
+      csv += field(report[key]);
     }
-    csv += "\n";
+    for (std::string column : kColumns) {
+      std::replace(column.begin(), column.end(), '.', '/');
+      const nlohmann::json::json_pointer pointer("/" + column);
+      csv += ',';
+      if (backend.contains(pointer)) csv += field(backend[pointer]);
+    }
+    csv += '\n';
   }
   return csv;
 }
