@@ -55,7 +55,8 @@ void fitValues(QCPGraph* graph, QCPAxis* yAxis, QCPGraph* also = nullptr) {
     found = found || foundAlso;
   }
   if (!found) return;
-  const double margin = std::max(range.size() * 0.05, 1e-9);
+  // A flat signal still gets a readable span around its value.
+  const double margin = range.size() > 0 ? range.size() * 0.05 : std::max(std::abs(range.lower) * 0.05, 1.0);
   yAxis->setRange(range.lower - margin, range.upper + margin);
 }
 

@@ -131,6 +131,19 @@ TEST_F(MainWindowTest, CancelStopsALoadAndKeepsTheOldSignal) {
   EXPECT_EQ(window.signal()->size(), 1'000'000u);
 }
 
+TEST_F(MainWindowTest, CancelStopsARunAndShowsNoPartialResult) {
+  QSettings().setValue("filter/repeat", 1000);  // long enough to be cancelled before it ends
+  MainWindow window;
+  openSample(window);
+  window.runEngines();
+  ASSERT_TRUE(window.busy());
+  window.cancelTask();
+  ASSERT_TRUE(test::waitForTask(window));
+  EXPECT_FALSE(window.comparison());
+  EXPECT_FALSE(window.filtered());
+  EXPECT_TRUE(window.lastError().isEmpty());
+}
+
 TEST_F(MainWindowTest, LargeSignalsAreDrawnWithAFewPointsPerPixelColumnAndExactlyWhenZoomedIn) {
   test::TempDir dir;
   GenerateOptions options;
