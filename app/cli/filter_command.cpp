@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <iostream>
 #include <sstream>
 
@@ -11,6 +13,7 @@
 #include "siglab/atomic_file.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/report.hpp"
+#include "siglab/taps.hpp"
 #include "siglab/text_format.hpp"
 
 namespace siglab::cli {
@@ -20,7 +23,12 @@ struct FilterOptions {
   std::string input;
   std::string output;
   std::size_t window = kDefaultWindow;
+  bool windowGiven = false;
   std::string mode = "zero";
+  std::string tapsFile;
+  double gaussianSigma = 0.0;
+  std::string dtype = "f64";
+  std::string accumulate = "f32";
   std::string backends = "all";
   RunOptions run;
   std::string report;
@@ -54,6 +62,35 @@ BackendList chooseBackends(const std::string& list) {
   return chosen;
 }
 
+// The filter the options describe: --taps FILE, --gaussian SIGMA or the mean of --window.
+// Throws std::invalid_argument for a usage error, InputError for an unreadable taps file.
+FilterSpec buildSpec(const FilterOptions& o, BoundaryMode mode) {
+  FilterSpec spec;
+  if (!o.tapsFile.empty()) {
+    spec = FilterSpec{readTaps(o.tapsFile), mode};
+  } else if (o.gaussianSigma > 0.0) {
+    spec = makeGaussianFilter(o.gaussianSigma, mode, o.windowGiven ? o.window : 0);
+  } else {
+    spec = makeMeanFilter(o.window, mode);
+  }
+  spec.accumulator = o.accumulate == "f64" ? Accumulator::Float64 : Accumulator::SampleType;
+  validate(spec);
+  return spec;
+}
+
+// The signal in float32, or an InputError naming the first sample float32 cannot hold.
+std::vector<float> toFloat32(const std::vector<double>& signal, const std::string& path) {
+  std::vector<float> narrow(signal.size());
+  for (std::size_t i = 0; i < signal.size(); ++i) {
+    if (std::fabs(signal[i]) > std::numeric_limits<float>::max()) {
+      throw InputError(path, "sample " + std::to_string(i + 1) + " (" + std::to_string(signal[i]) +
+                                 ") is outside the float32 range; use --dtype f64");
+    }
+    narrow[i] = static_cast<float>(signal[i]);
+  }
+  return narrow;
+}
+
 int runFilter(const FilterOptions& o) {
   const auto mode = parseBoundaryMode(o.mode);
   if (!mode) {
@@ -64,6 +101,16 @@ int runFilter(const FilterOptions& o) {
     std::cerr << "siglab-cli filter: --window must be odd, got " << o.window << "\n";
     return kExitUsage;
   }
+  FilterSpec spec;
+  try {
+    spec = buildSpec(o, *mode);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "siglab-cli filter: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const InputError& e) {
+    std::cerr << "siglab-cli filter: --taps: " << e.what() << "\n";
+    return kExitInputOutput;
+  }
   BackendList backends;
   try {
     backends = chooseBackends(o.backends);
@@ -72,15 +119,17 @@ int runFilter(const FilterOptions& o) {
     return kExitUsage;
   }
   std::vector<double> signal;
+  std::vector<float> signal32;
   try {
     signal = readTextSignal(o.input);
+    if (o.dtype == "f32") signal32 = toFloat32(signal, o.input);
   } catch (const InputError& e) {
     std::cerr << "siglab-cli filter: " << e.what() << "\n";
     return kExitInputOutput;
   }
 
-  const FilterSpec spec = makeMeanFilter(o.window, *mode);
-  const Comparison comparison = runComparison(backends, signal, spec, o.run);
+  const Comparison comparison = o.dtype == "f32" ? runComparison(backends, signal32, spec, o.run)
+                                                 : runComparison(backends, signal, spec, o.run);
   printComparisonTable(std::cout, comparison, o.input);
   try {
     writeTextSignal(o.output, comparison.reference);
@@ -97,22 +146,35 @@ int runFilter(const FilterOptions& o) {
 
 void addFilterCommand(CLI::App& app, int& exitCode) {
   auto o = std::make_shared<FilterOptions>();
-  CLI::App* cmd = app.add_subcommand("filter", "Mean-filter a signal on each backend, verify against cpu-serial, "
+  CLI::App* cmd = app.add_subcommand("filter", "Filter a signal on each backend, verify against cpu-serial, "
                                                "print timings and write the reference result");
   cmd->add_option("input", o->input, "Signal file: one number per line")->required();
   cmd->add_option("-o,--output", o->output, "Result file, one %2.16f value a line")->required();
-  cmd->add_option("-w,--window", o->window, "Odd window length W; taps 1/W")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+  CLI::Option* window = cmd->add_option("-w,--window", o->window, "Odd window length W; taps 1/W")
+                             ->capture_default_str()->check(CLI::PositiveNumber);
   cmd->add_option("--mode", o->mode, "Boundary: zero, reflect, mirror, nearest or wrap")->capture_default_str();
+  CLI::Option* taps = cmd->add_option("--taps", o->tapsFile, "Custom taps: a file with an odd count, one a line")
+                          ->excludes(window);
+  cmd->add_option("--gaussian", o->gaussianSigma,
+                  "Gaussian taps with this sigma (window 2*round(4 sigma)+1 unless --window is given)")
+      ->excludes(taps)->check(CLI::PositiveNumber);
+  cmd->add_option("--dtype", o->dtype, "Sample type the engines run in")
+      ->capture_default_str()->check(CLI::IsMember({"f64", "f32"}));
+  cmd->add_option("--accumulate", o->accumulate, "With --dtype f32: sum in f32 or f64")
+      ->capture_default_str()->check(CLI::IsMember({"f32", "f64"}));
   cmd->add_option("-b,--backend", o->backends,
-                  "Comma-separated backends (cpu-serial, gpu-global, gpu-constant, gpu-shared) or all")
+                  "Comma-separated backends (cpu-serial, cpu-parallel, cpu-running, gpu-global, gpu-constant, "
+                  "gpu-shared) or all")
       ->capture_default_str();
   cmd->add_option("-r,--repeat", o->run.repeat, "Timed runs after one warm-up; the median is shown")
       ->capture_default_str()->check(CLI::Range(1, 100000));
   cmd->add_option("--block-size", o->run.blockSize, "GPU threads per block")
       ->capture_default_str()->check(CLI::Range(32, 1024));
   cmd->add_option("--report", o->report, "Also write the comparison as JSON to this file");
-  cmd->callback([o, &exitCode] { exitCode = runFilter(*o); });
+  cmd->callback([o, window, &exitCode] {
+    o->windowGiven = window->count() > 0;
+    exitCode = runFilter(*o);
+  });
 }
 
 }  // namespace siglab::cli

@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <span>
 #include <string>
@@ -8,6 +9,10 @@
 #include "siglab/filter_backend.hpp"
 
 namespace siglab {
+
+// The sample type a comparison ran in.
+enum class SampleType : std::uint8_t { Float64, Float32 };
+std::string_view toString(SampleType type);  // "f64", "f32"
 
 // One backend's line in a comparison.
 struct BackendResult {
@@ -24,8 +29,9 @@ struct Comparison {
   FilterSpec spec;
   RunOptions options;
   std::size_t samples = 0;
+  SampleType sampleType = SampleType::Float64;
   std::vector<BackendResult> results;  // cpu-serial first
-  std::vector<double> reference;       // cpu-serial's output
+  std::vector<double> reference;       // cpu-serial's output (a float32 result widened, exactly)
 
   const BackendResult* find(std::string_view name) const;
   bool allAgree() const;  // every backend that ran agrees with the reference
@@ -42,5 +48,8 @@ using ComparisonProgress = std::function<void(std::size_t done, std::size_t coun
 Comparison runComparison(const BackendList& backends, std::span<const double> in,
                          const FilterSpec& spec, const RunOptions& options,
                          const ComparisonProgress& progress = {});
+// The same in float32: every backend's float32 path, checked against cpu-serial's float32 result.
+Comparison runComparison(const BackendList& backends, std::span<const float> in, const FilterSpec& spec,
+                         const RunOptions& options, const ComparisonProgress& progress = {});
 
 }  // namespace siglab
