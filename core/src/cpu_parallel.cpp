@@ -1,6 +1,8 @@
 #include "siglab/cpu_parallel.hpp"
 
+#include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <stdexcept>
 
 #include "cpu_backend_timing.hpp"
@@ -30,20 +32,50 @@ template <typename Acc, typename Sample>
   return __builtin_convertvector(v, Vector<Acc, kLanes<Acc>>);
 }
 
+// Stores bypassing the cache (as memcpy does for large copies): no read-for-ownership of output
+// lines that nobody reads soon. `p` must be 16-byte aligned; SSE2 forms serve both clones.
+template <typename Sample, int Lanes>
+[[gnu::always_inline]] inline void streamStore(Sample* p, Vector<Sample, Lanes> v) {
+#if defined(__x86_64__)
+  constexpr int kPerStore = 16 / sizeof(Sample);
+  for (int k = 0; k < Lanes; k += kPerStore) {
+    Vector<Sample, kPerStore> part;
+    std::memcpy(&part, reinterpret_cast<const char*>(&v) + k * sizeof(Sample), sizeof part);
+    if constexpr (std::is_same_v<Sample, double>) {
+      __builtin_ia32_movntpd(p + k, part);
+    } else {
+      __builtin_ia32_movntps(p + k, part);
+    }
+  }
+#else
+  std::memcpy(p, &v, sizeof v);
+#endif
+}
+
 template <typename Acc, typename Sample>
-[[gnu::always_inline]] inline void storeAs(Sample* p, Vector<Acc, kLanes<Acc>> v) {
+[[gnu::always_inline]] inline void storeAs(Sample* p, Vector<Acc, kLanes<Acc>> v, bool stream) {
   const auto s = __builtin_convertvector(v, Vector<Sample, kLanes<Acc>>);
-  std::memcpy(p, &s, sizeof s);
+  if (stream) {
+    streamStore<Sample, kLanes<Acc>>(p, s);
+  } else {
+    std::memcpy(p, &s, sizeof s);
+  }
 }
 
 // `count` interior outputs, two vectors of neighbouring outputs at a time. Per output the
 // operations are interiorOutput's: acc = 0, then acc += tap[j] * x[j] for j = 0..W-1 (no FMA).
+// With `stream`, outputs go around the cache, from the first 64-byte-aligned one on.
 template <typename Acc, typename Sample>
 [[gnu::always_inline]] inline void interiorSimd(const Sample* x, const Acc* taps, std::size_t w, Sample* out,
-                                                std::int64_t count) {
+                                                std::int64_t count, bool stream) {
   constexpr int L = kLanes<Acc>;
   using V = Vector<Acc, L>;
   std::int64_t i = 0;
+  if (stream) {
+    for (; i < count && reinterpret_cast<std::uintptr_t>(out + i) % 64 != 0; ++i) {
+      out[i] = static_cast<Sample>(detail::interiorOutput(x + i, taps, w));
+    }
+  }
   for (; i + 2 * L <= count; i += 2 * L) {
     V acc0 = {}, acc1 = {};
     for (std::size_t j = 0; j < w; ++j) {
@@ -52,24 +84,27 @@ template <typename Acc, typename Sample>
       acc0 += tap * loadAs<Acc>(x + i + j);
       acc1 += tap * loadAs<Acc>(x + i + j + L);
     }
-    storeAs<Acc>(out + i, acc0);
-    storeAs<Acc>(out + i + L, acc1);
+    storeAs<Acc>(out + i, acc0, stream);
+    storeAs<Acc>(out + i + L, acc1, stream);
   }
   for (; i < count; ++i) out[i] = static_cast<Sample>(detail::interiorOutput(x + i, taps, w));
+#if defined(__x86_64__)
+  if (stream) __builtin_ia32_sfence();  // streamed stores are weakly ordered: publish them
+#endif
 }
 
 // One clone per instruction set, picked at load time; none of them has FMA, so the bits agree.
 [[gnu::target_clones("avx2", "default")]] void interiorF64(const double* x, const double* taps, std::size_t w,
-                                                           double* out, std::int64_t count) {
-  interiorSimd(x, taps, w, out, count);
+                                                           double* out, std::int64_t count, bool stream) {
+  interiorSimd(x, taps, w, out, count, stream);
 }
 [[gnu::target_clones("avx2", "default")]] void interiorF32(const float* x, const float* taps, std::size_t w,
-                                                           float* out, std::int64_t count) {
-  interiorSimd(x, taps, w, out, count);
+                                                           float* out, std::int64_t count, bool stream) {
+  interiorSimd(x, taps, w, out, count, stream);
 }
 [[gnu::target_clones("avx2", "default")]] void interiorF32AccF64(const float* x, const double* taps, std::size_t w,
-                                                                 float* out, std::int64_t count) {
-  interiorSimd(x, taps, w, out, count);
+                                                                 float* out, std::int64_t count, bool stream) {
+  interiorSimd(x, taps, w, out, count, stream);
 }
 
 template <typename Acc, typename Sample>
@@ -79,13 +114,15 @@ void filterParallelAs(std::span<const Sample> in, const FilterSpec& spec, std::s
   const std::vector<Acc> taps = detail::tapsAs<Acc>(spec);
   const std::size_t w = taps.size();
   const auto n = static_cast<std::int64_t>(in.size());
+  // An output larger than the caches is better written around them.
+  const bool stream = in.size() * sizeof(Sample) > (std::size_t{8} << 20);
   const auto interior = [&](const Sample* x, Sample* y, std::int64_t count) {
     if constexpr (std::is_same_v<Sample, double>) {
-      interiorF64(x, taps.data(), w, y, count);
+      interiorF64(x, taps.data(), w, y, count, stream);
     } else if constexpr (std::is_same_v<Acc, float>) {
-      interiorF32(x, taps.data(), w, y, count);
+      interiorF32(x, taps.data(), w, y, count, stream);
     } else {
-      interiorF32AccF64(x, taps.data(), w, y, count);
+      interiorF32AccF64(x, taps.data(), w, y, count, stream);
     }
   };
   const std::int64_t pieces = detail::piecesOf(n, detail::kPieceSize);

@@ -1,5 +1,6 @@
 #include "siglab/statistics.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <stdexcept>
@@ -43,16 +44,25 @@ using Vec4 [[gnu::vector_size(32)]] = double;
   return (s[0] + s[1]) + (s[2] + s[3]);
 }
 
+// One block in one pass: sums, extremes, and the spread about the block's first sample c.
+// Deviations e = x - c give the block's mean (c + sum e / n) and its sum of squared deviations
+// (sum e^2 - (sum e)^2 / n) without cancellation: (mean - c)^2 <= the block's own m2, since c
+// is one of its samples.
 struct BlockMoments {
   double sum = 0.0;
   double sumsq = 0.0;
   double min = 0.0;
   double max = 0.0;
+  double deviations = 0.0;  // sum of x - c
+  double squares = 0.0;     // sum of (x - c)^2
 };
 
 [[gnu::target_clones("avx2", "default")]] BlockMoments blockMoments(const double* x, std::size_t len) {
-  Vec4 s0 = {}, s1 = {}, q0 = {}, q1 = {};
-  Vec4 lo = {x[0], x[0], x[0], x[0]}, hi = lo;
+  const double c = x[0];
+  const Vec4 centre = {c, c, c, c};
+  // Separate accumulators per vector, so that no add or compare waits on the one before.
+  Vec4 s0 = {}, s1 = {}, q0 = {}, q1 = {}, d0 = {}, d1 = {}, e0 = {}, e1 = {};
+  Vec4 lo0 = centre, lo1 = centre, hi0 = centre, hi1 = centre;
   std::size_t i = 0;
   for (; i + 8 <= len; i += 8) {
     const Vec4 a = load(x + i), b = load(x + i + 4);
@@ -60,54 +70,31 @@ struct BlockMoments {
     s1 += b;
     q0 += a * a;
     q1 += b * b;
-    lo = a < lo ? a : lo;
-    lo = b < lo ? b : lo;
-    hi = a > hi ? a : hi;
-    hi = b > hi ? b : hi;
+    lo0 = a < lo0 ? a : lo0;
+    lo1 = b < lo1 ? b : lo1;
+    hi0 = a > hi0 ? a : hi0;
+    hi1 = b > hi1 ? b : hi1;
+    const Vec4 da = a - centre, db = b - centre;
+    d0 += da;
+    d1 += db;
+    e0 += da * da;
+    e1 += db * db;
   }
-  BlockMoments m{lanesSum(s0, s1), lanesSum(q0, q1), lo[0], hi[0]};
-  for (int k = 1; k < 4; ++k) {
-    m.min = std::min(m.min, lo[k]);
-    m.max = std::max(m.max, hi[k]);
+  BlockMoments m{lanesSum(s0, s1), lanesSum(q0, q1), c, c, lanesSum(d0, d1), lanesSum(e0, e1)};
+  for (int k = 0; k < 4; ++k) {
+    m.min = std::min({m.min, lo0[k], lo1[k]});
+    m.max = std::max({m.max, hi0[k], hi1[k]});
   }
   for (; i < len; ++i) {
     m.sum += x[i];
     m.sumsq += x[i] * x[i];
     m.min = std::min(m.min, x[i]);
     m.max = std::max(m.max, x[i]);
+    const double d = x[i] - c;
+    m.deviations += d;
+    m.squares += d * d;
   }
   return m;
-}
-
-// A block's mean and sum of squared deviations in the frame shifted by `shift`, from a first
-// estimate of that mean: the pass over the (cached) block corrects the estimate, and the squares
-// are taken about the corrected mean.
-struct BlockSpread {
-  double shiftedMean = 0.0;
-  double m2 = 0.0;
-};
-
-[[gnu::target_clones("avx2", "default")]] BlockSpread blockSpread(const double* x, std::size_t len, double shift,
-                                                                  double shiftedMeanEstimate) {
-  const Vec4 k = {shift, shift, shift, shift};
-  const Vec4 m = {shiftedMeanEstimate, shiftedMeanEstimate, shiftedMeanEstimate, shiftedMeanEstimate};
-  Vec4 d0 = {}, d1 = {}, q0 = {}, q1 = {};
-  std::size_t i = 0;
-  for (; i + 8 <= len; i += 8) {
-    const Vec4 a = (load(x + i) - k) - m, b = (load(x + i + 4) - k) - m;
-    d0 += a;
-    d1 += b;
-    q0 += a * a;
-    q1 += b * b;
-  }
-  double deviations = lanesSum(d0, d1), squares = lanesSum(q0, q1);
-  for (; i < len; ++i) {
-    const double d = (x[i] - shift) - shiftedMeanEstimate;
-    deviations += d;
-    squares += d * d;
-  }
-  const auto n = static_cast<double>(len);
-  return {shiftedMeanEstimate + deviations / n, squares - deviations * deviations / n};
 }
 
 // What one piece has seen. mean is kept relative to a shift near the data (the range's first
@@ -156,12 +143,13 @@ Partial statisticsOfPiece(const double* x, std::size_t len, std::uint64_t firstI
     const std::size_t n = std::min(kStatisticsBlock, len - b);
     const double* block = x + b;
     const BlockMoments m = blockMoments(block, n);
-    // The second pass reads the block from cache, not from memory.
-    const BlockSpread spread = blockSpread(block, n, shift, m.sum / static_cast<double>(n) - shift);
+    const auto count = static_cast<double>(n);
+    const double shiftedMean = (block[0] - shift) + m.deviations / count;
+    const double m2 = m.squares - m.deviations * m.deviations / count;
     p.sum.add(m.sum);
     p.sumsq.add(m.sumsq);
     const bool newMin = p.count == 0 || m.min < p.min, newMax = p.count == 0 || m.max > p.max;
-    p.merge(n, spread.shiftedMean, spread.m2, m.min, newMin ? firstIndex + b + firstIndexOf(block, n, m.min) : 0,
+    p.merge(n, shiftedMean, m2, m.min, newMin ? firstIndex + b + firstIndexOf(block, n, m.min) : 0,
             m.max, newMax ? firstIndex + b + firstIndexOf(block, n, m.max) : 0);
   }
   return p;

@@ -86,6 +86,26 @@ TEST(CpuParallel, Float32BitIdenticalToSerialWithEitherAccumulator) {
   }
 }
 
+TEST(CpuParallel, BitIdenticalWhenTheOutputIsStreamedPastTheCache) {
+  // Outputs beyond 8 MiB are written with non-temporal stores after an aligned prologue.
+  const std::uint64_t seed = test::freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const std::vector<double> in = test::randomSignal((std::size_t{8} << 20) / sizeof(double) + 1001, rng);
+  expectBitIdentical(in, randomTaps(7, BoundaryMode::Reflect, rng), "f64");
+  const std::vector<float> in32(in.begin(), in.end());
+  const std::vector<float> longer32 = [&] {
+    std::vector<float> v = in32;
+    v.insert(v.end(), in32.begin(), in32.end());
+    v.push_back(1.5f);
+    return v;
+  }();
+  FilterSpec spec = randomTaps(5, BoundaryMode::Wrap, rng);
+  expectBitIdentical(longer32, spec, "f32");
+  spec.accumulator = Accumulator::Float64;
+  expectBitIdentical(longer32, spec, "f32 with f64 sums");
+}
+
 TEST(CpuParallel, BackendRunsBothSampleTypes) {
   CpuParallelBackend backend;
   const std::vector<double> in = {1, 2, 3, 4};

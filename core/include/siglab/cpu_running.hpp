@@ -6,7 +6,7 @@
 namespace siglab {
 
 // A uniform window (every tap equal, e.g. the mean) in O(N) whatever W: a running window sum,
-// one sample in and one out per output, Neumaier-compensated, times the tap. Its error against
+// one sample in and one out per output, compensated (TwoSum), times the tap. Its error against
 // the exact result stays below kRunningSumRelativeError x sum|taps| x max|x| (tests check it
 // against long double; for the mean, sum|taps| = 1), but it is not bit-identical to cpu-serial. Throws std::invalid_argument for
 // non-uniform taps. float32 signals are summed in double and rounded once.

@@ -37,8 +37,9 @@ std::span<const double> selectRange(std::span<const double> signal, SampleRange 
 Statistics statisticsSerial(std::span<const double> signal, SampleRange range = {});
 
 // The same on every core with SIMD, in one read of memory: blocks of kStatisticsBlock samples
-// are summed in 8 lanes, then added with compensation; block variances, taken about the block
-// mean relative to the range's first sample, are merged by Chan's formula. Bounds against the exact values (u = 2^-53): |sum error| <= kStatisticsSumBound *
+// are summed in 8 lanes, then added with compensation; block variances (from deviations about
+// each block's first sample, means kept relative to the range's first sample) are merged by
+// Chan's formula. Bounds against the exact values (u = 2^-53): |sum error| <= kStatisticsSumBound *
 // u * sum|x|, |sumsq error| <= kStatisticsSumBound * u * sum x^2; mean, rms follow. The
 // variance's relative error is kept under kStatisticsVarianceRelativeBound in the tests
 // (adversarial data included), not proven.
