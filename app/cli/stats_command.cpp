@@ -7,15 +7,17 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "input_options.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/statistics.hpp"
-#include "siglab/text_format.hpp"
+#include "siglab/io/signal_io.hpp"
 
 namespace siglab::cli {
 namespace {
 
 struct StatsOptions {
   std::string input;
+  ReadOptions read;
   std::string range;
   bool json = false;
 };
@@ -74,16 +76,16 @@ int runStats(const StatsOptions& o) {
     std::cerr << "siglab-cli stats: " << e.what() << "\n";
     return kExitUsage;
   }
-  std::vector<double> signal;
+  Signal signal;
   try {
-    signal = readTextSignal(o.input);
+    signal = readSignal(o.input, o.read);
   } catch (const InputError& e) {
     std::cerr << "siglab-cli stats: " << e.what() << "\n";
     return kExitInputOutput;
   }
   Statistics stats;
   try {
-    stats = statisticsSerial(signal, range);
+    stats = statisticsSerial(signal.samples, range);
   } catch (const std::out_of_range& e) {
     std::cerr << "siglab-cli stats: --range " << o.range << ": " << e.what() << "\n";
     return kExitUsage;
@@ -98,7 +100,9 @@ void addStatsCommand(CLI::App& app, int& exitCode) {
   auto o = std::make_shared<StatsOptions>();
   CLI::App* cmd = app.add_subcommand(
       "stats", "Count, sum, mean, sum of squares, RMS, variance, std, min and max (with indices) of a signal");
-  cmd->add_option("input", o->input, "Signal file: one number per line")->required();
+  cmd->add_option("input", o->input, "Signal file: text (one number a line, or --column of a CSV/TSV), .npy, WAV or --raw")
+      ->required();
+  addInputOptions(*cmd, o->read);
   cmd->add_option("--range", o->range, "Samples A..B-1 only (0-based, half-open A:B; A: or :B for one end)");
   cmd->add_flag("--json", o->json, "Print JSON instead of name: value lines");
   cmd->callback([o, &exitCode] { exitCode = runStats(*o); });

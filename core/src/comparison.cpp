@@ -46,7 +46,7 @@ Comparison runComparisonAs(const BackendList& backends, std::span<const Sample> 
   comparison.spec = spec;
   comparison.options = options;
   comparison.samples = in.size();
-  comparison.sampleType = std::is_same_v<Sample, float> ? SampleType::Float32 : SampleType::Float64;
+  comparison.sampleType = std::is_same_v<Sample, float> ? SampleType::f32 : SampleType::f64;
 
   const std::size_t count = 1 + static_cast<std::size_t>(std::count_if(
       backends.begin(), backends.end(), [](const auto& b) { return b->name() != "cpu-serial"; }));
@@ -103,8 +103,6 @@ double Comparison::endToEndSpeedup(const BackendResult& r) const {
   if (!ref || r.run.status != RunStatus::Ok || r.run.total.medianMs <= 0.0) return 0.0;
   return ref->run.total.medianMs / r.run.total.medianMs;
 }
-
-std::string_view toString(SampleType type) { return type == SampleType::Float32 ? "f32" : "f64"; }
 
 Comparison runComparison(const BackendList& backends, std::span<const double> in, const FilterSpec& spec,
                          const RunOptions& options, const ComparisonProgress& progress) {

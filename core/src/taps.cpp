@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "siglab/errors.hpp"
-#include "siglab/text_format.hpp"
+#include "siglab/io/text_format.hpp"
 
 namespace siglab {
 

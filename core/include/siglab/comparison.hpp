@@ -1,5 +1,4 @@
 #pragma once
-#include <cstdint>
 #include <functional>
 #include <span>
 #include <string>
@@ -7,12 +6,9 @@
 
 #include "siglab/compare.hpp"
 #include "siglab/filter_backend.hpp"
+#include "siglab/io/sample_type.hpp"
 
 namespace siglab {
-
-// The sample type a comparison ran in.
-enum class SampleType : std::uint8_t { Float64, Float32 };
-std::string_view toString(SampleType type);  // "f64", "f32"
 
 // One backend's line in a comparison.
 struct BackendResult {
@@ -29,7 +25,7 @@ struct Comparison {
   FilterSpec spec;
   RunOptions options;
   std::size_t samples = 0;
-  SampleType sampleType = SampleType::Float64;
+  SampleType sampleType = SampleType::f64;  // f64 or f32: what the engines ran in
   std::vector<BackendResult> results;  // cpu-serial first
   std::vector<double> reference;       // cpu-serial's output (a float32 result widened, exactly)
 
