@@ -1,5 +1,6 @@
 #include "siglab/cpu_running.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -52,6 +53,13 @@ void runningThroughBoundary(std::span<const Sample> in, BoundaryMode mode, std::
 
 using Vec4 [[gnu::vector_size(32)]] = double;
 
+// Sample `offset` of each of four streams, in one vector.
+template <typename Sample>
+[[gnu::always_inline]] inline Vec4 gather(const Sample* const* streams, std::int64_t offset) {
+  return Vec4{static_cast<double>(streams[0][offset]), static_cast<double>(streams[1][offset]),
+              static_cast<double>(streams[2][offset]), static_cast<double>(streams[3][offset])};
+}
+
 // Outputs [begin, end) whose windows, and the samples entering and leaving them, lie inside the
 // signal (radius <= begin, end + radius < n). Four windows over consecutive stretches advance
 // together in one vector, so their dependency chains overlap; the last one finishes the rest.
@@ -69,10 +77,6 @@ template <typename Sample>
     leaving[lane] = x + first - radius;
     written[lane] = out + first;
   }
-  const auto gather = [](const Sample* const* p, std::int64_t offset) {
-    return Vec4{static_cast<double>(p[0][offset]), static_cast<double>(p[1][offset]),
-                static_cast<double>(p[2][offset]), static_cast<double>(p[3][offset])};
-  };
   // The first windows, all four at once: samples leaving[lane][0 .. W-1].
   for (std::int64_t k = 0; k <= 2 * radius; ++k) addCompensated(sum, compensation, gather(leaving, k));
   const Vec4 taps = {tap, tap, tap, tap};
@@ -140,6 +144,10 @@ FilterRun runOrExplain(std::span<const Sample> in, const FilterSpec& spec, std::
                        const RunOptions& options) {
   if (!spec.isUniform()) {
     return FilterRun{RunStatus::Unavailable, "cpu-running needs uniform taps (a mean filter)", {}, {}, {}};
+  }
+  if (!std::all_of(in.begin(), in.end(), [](Sample v) { return std::isfinite(v); })) {
+    return FilterRun{RunStatus::Unavailable,
+                     "cpu-running needs finite samples (a NaN or infinity would stay in the running sum)", {}, {}, {}};
   }
   return detail::timeCpuRuns(options, [&] { filterRunning(in, spec, out); });
 }

@@ -53,7 +53,7 @@ TEST(CpuRunning, WithinItsBoundOfTheExactMeanForEveryModeAndAwkwardSize) {
   std::mt19937_64 rng(seed);
   for (BoundaryMode mode : kModes) {
     for (std::size_t w : {1u, 3u, 5u, 101u, 1001u}) {
-      for (std::size_t n : {1u, 2u, 4u, 100u, 1000u, 9999u}) {
+      for (std::size_t n : {0u, 1u, 2u, 4u, 100u, 1000u, 9999u}) {
         expectWithinBound(test::randomSignal(n, rng), makeMeanFilter(w, mode),
                           std::string(toString(mode)) + " W=" + std::to_string(w) + " N=" + std::to_string(n));
       }
@@ -104,7 +104,7 @@ TEST(CpuRunning, Float32StaysWithinToleranceOfSerial) {
   }
 }
 
-TEST(CpuRunning, NonUniformTapsAreRefusedWithTheReason) {
+TEST(CpuRunning, NonUniformTapsAndNonFiniteSamplesAreRefusedWithTheReason) {
   CpuRunningBackend backend;
   const std::vector<double> in = {1, 2, 3};
   std::vector<double> out(3);
@@ -113,6 +113,10 @@ TEST(CpuRunning, NonUniformTapsAreRefusedWithTheReason) {
   const FilterRun run = backend.run(in, gaussianLike, out, RunOptions{1, 512});
   EXPECT_EQ(run.status, RunStatus::Unavailable);
   EXPECT_NE(run.message.find("uniform"), std::string::npos);
+  const std::vector<double> withNaN = {1, std::nan(""), 3};
+  const FilterRun nan = backend.run(withNaN, makeMeanFilter(3), out, RunOptions{1, 512});
+  EXPECT_EQ(nan.status, RunStatus::Unavailable);
+  EXPECT_NE(nan.message.find("finite"), std::string::npos);
 }
 
 TEST(CpuRunning, ComparisonAcceptsItWithinToleranceAndSaysItIsNotBitIdentical) {

@@ -8,8 +8,10 @@ namespace siglab {
 // A uniform window (every tap equal, e.g. the mean) in O(N) whatever W: a running window sum,
 // one sample in and one out per output, compensated (TwoSum), times the tap. Its error against
 // the exact result stays below kRunningSumRelativeError x sum|taps| x max|x| (tests check it
-// against long double; for the mean, sum|taps| = 1), but it is not bit-identical to cpu-serial. Throws std::invalid_argument for
-// non-uniform taps. float32 signals are summed in double and rounded once.
+// against long double; for the mean, sum|taps| = 1), but it is not bit-identical to cpu-serial.
+// float32 signals are summed in double and rounded once. Throws std::invalid_argument for
+// non-uniform taps; the backend reports them, and non-finite samples (which would stay in the
+// running sum), as Unavailable.
 void filterRunning(std::span<const double> in, const FilterSpec& spec, std::span<double> out);
 void filterRunning(std::span<const float> in, const FilterSpec& spec, std::span<float> out);
 
