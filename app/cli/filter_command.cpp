@@ -1,7 +1,8 @@
 #include <algorithm>
 #include <cmath>
-#include <limits>
+#include <cstdio>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -85,7 +86,9 @@ std::vector<float> toFloat32(const std::vector<double>& signal, const std::strin
   std::vector<float> narrow(signal.size());
   for (std::size_t i = 0; i < signal.size(); ++i) {
     if (std::fabs(signal[i]) > std::numeric_limits<float>::max()) {
-      throw InputError(path, "sample " + std::to_string(i + 1) + " (" + std::to_string(signal[i]) +
+      char value[32];
+      std::snprintf(value, sizeof value, "%.6g", signal[i]);
+      throw InputError(path, "sample " + std::to_string(i + 1) + " (" + value +
                                  ") is outside the float32 range; use --dtype f64");
     }
     narrow[i] = static_cast<float>(signal[i]);

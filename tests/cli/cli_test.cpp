@@ -276,6 +276,11 @@ TEST(Cli, FilterRunsInFloat32) {
   appendSeedFormat(std::vector<double>(expected.begin(), expected.end()), expectedText);
   EXPECT_TRUE(test::readFile(dir.file("r.txt")) == expectedText);
   EXPECT_EQ(runCli("filter " + dir.file("in.txt") + " -o " + dir.file("x.txt") + " --dtype f16", dir).exitCode, 2);
+  test::writeFile(dir.file("huge.txt"), "1\n# too big for float32\n1e300\n");
+  const Outcome huge = runCli("filter " + dir.file("huge.txt") + " -o " + dir.file("x.txt") + " --dtype f32", dir);
+  EXPECT_EQ(huge.exitCode, 3);
+  EXPECT_NE(huge.err.find("huge.txt: sample 2 (1e+300) is outside the float32 range"), std::string::npos) << huge.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("x.txt")));
 }
 
 }  // namespace
