@@ -9,5 +9,6 @@ void addGenerateCommand(CLI::App& app, int& exitCode);
 void addFilterCommand(CLI::App& app, int& exitCode);
 void addDevicesCommand(CLI::App& app, int& exitCode);
 void addStatsCommand(CLI::App& app, int& exitCode);
+void addReduceCommand(CLI::App& app, int& exitCode);
 
 }  // namespace siglab::cli

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   addFilterCommand(app, exitCode);
   addDevicesCommand(app, exitCode);
   addStatsCommand(app, exitCode);
+  addReduceCommand(app, exitCode);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

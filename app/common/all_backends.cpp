@@ -7,12 +7,12 @@
 
 namespace siglab {
 
-BackendList makeAllBackends() {
+BackendList makeAllBackends(const CudaOptions& cudaOptions) {
   BackendList backends;
   backends.push_back(std::make_unique<CpuSerialBackend>());
   backends.push_back(std::make_unique<CpuParallelBackend>());
   backends.push_back(std::make_unique<CpuRunningBackend>());
-  for (auto& gpu : makeCudaBackends()) backends.push_back(std::move(gpu));
+  for (auto& gpu : makeCudaBackends(cudaOptions)) backends.push_back(std::move(gpu));
   return backends;
 }
 
