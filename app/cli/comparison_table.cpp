@@ -26,7 +26,8 @@ std::string statusText(const BackendResult& r) {
 void printComparisonTable(std::ostream& out, const Comparison& c, const std::string& input) {
   out << "input: " << input << ", " << c.samples << " samples\n"
       << "filter: window " << c.spec.window() << (c.spec.isUniform() ? " (mean)" : "") << ", boundary "
-      << toString(c.spec.mode) << ", block size " << c.options.blockSize << "\n"
+      << toString(c.spec.mode) << ", " << sampleTypeName(c.sampleType) << " samples, block size " << c.options.blockSize
+      << "\n"
       << "timing: median of " << c.options.repeat << " runs after a warm-up; speedups against cpu-serial\n\n";
   char line[256];
   std::snprintf(line, sizeof line, "%-14s %-11s %11s %12s %11s %13s %12s %11s  %s\n", "backend", "status",

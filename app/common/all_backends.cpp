@@ -1,5 +1,7 @@
 #include "all_backends.hpp"
 
+#include "siglab/cpu_parallel.hpp"
+#include "siglab/cpu_running.hpp"
 #include "siglab/cpu_serial.hpp"
 #include "siglab/cuda_backends.hpp"
 
@@ -8,6 +10,8 @@ namespace siglab {
 BackendList makeAllBackends(const CudaOptions& cudaOptions) {
   BackendList backends;
   backends.push_back(std::make_unique<CpuSerialBackend>());
+  backends.push_back(std::make_unique<CpuParallelBackend>());
+  backends.push_back(std::make_unique<CpuRunningBackend>());
   for (auto& gpu : makeCudaBackends(cudaOptions)) backends.push_back(std::move(gpu));
   return backends;
 }

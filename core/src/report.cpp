@@ -44,6 +44,8 @@ nlohmann::json comparisonToJson(const Comparison& c, const std::string& input) {
           {"window", c.spec.window()},
           {"mode", toString(c.spec.mode)},
           {"uniform_taps", c.spec.isUniform()},
+          {"dtype", sampleTypeName(c.sampleType)},
+          {"accumulator", c.sampleType == SampleType::f32 && c.spec.accumulator == Accumulator::SampleType ? "f32" : "f64"},
           {"repeat", c.options.repeat},
           {"block_size", c.options.blockSize},
           {"all_agree", c.allAgree()},

@@ -81,6 +81,18 @@ TEST(CpuSerial, RejectsEvenOrEmptyWindowsAndSizeMismatch) {
   EXPECT_THROW(filterSerial(in, FilterSpec{{1.0, std::nan("")}, BoundaryMode::Zero}, in), std::invalid_argument);
 }
 
+TEST(CpuSerial, Float32SumsInFloatUnlessFloat64IsAsked) {
+  // 2^24 + 1 rounds back to 2^24 in float, twice; in double the sum is 2^24 + 2, which float holds.
+  const std::vector<float> in = {16777216.0f, 1.0f, 1.0f};
+  FilterSpec spec{{1.0, 1.0, 1.0}, BoundaryMode::Zero};
+  std::vector<float> out(3, std::nanf(""));
+  filterSerial(in, spec, out);
+  EXPECT_EQ(out, (std::vector<float>{16777216.0f, 16777216.0f, 2.0f}));
+  spec.accumulator = Accumulator::Float64;
+  filterSerial(in, spec, out);
+  EXPECT_EQ(out, (std::vector<float>{16777216.0f, 16777218.0f, 2.0f}));
+}
+
 TEST(CpuSerial, BackendTimesRepeatedRunsAndWritesTheResult) {
   CpuSerialBackend backend;
   const std::vector<double> in = {1, 2, 3, 4};

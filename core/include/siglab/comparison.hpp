@@ -6,6 +6,7 @@
 
 #include "siglab/compare.hpp"
 #include "siglab/filter_backend.hpp"
+#include "siglab/io/sample_type.hpp"
 
 namespace siglab {
 
@@ -24,8 +25,9 @@ struct Comparison {
   FilterSpec spec;
   RunOptions options;
   std::size_t samples = 0;
+  SampleType sampleType = SampleType::f64;  // f64 or f32: what the engines ran in
   std::vector<BackendResult> results;  // cpu-serial first
-  std::vector<double> reference;       // cpu-serial's output
+  std::vector<double> reference;       // cpu-serial's output (a float32 result widened, exactly)
 
   const BackendResult* find(std::string_view name) const;
   bool allAgree() const;  // every backend that ran agrees with the reference
@@ -42,5 +44,8 @@ using ComparisonProgress = std::function<void(std::size_t done, std::size_t coun
 Comparison runComparison(const BackendList& backends, std::span<const double> in,
                          const FilterSpec& spec, const RunOptions& options,
                          const ComparisonProgress& progress = {});
+// The same in float32: every backend's float32 path, checked against cpu-serial's float32 result.
+Comparison runComparison(const BackendList& backends, std::span<const float> in, const FilterSpec& spec,
+                         const RunOptions& options, const ComparisonProgress& progress = {});
 
 }  // namespace siglab

@@ -9,13 +9,17 @@ namespace siglab {
 // summed in tap order j = 0..W-1 from 0.0, never contracted into FMAs (core builds with
 // -ffp-contract=off), so every machine and every exact backend gives the same bits.
 void filterSerial(std::span<const double> in, const FilterSpec& spec, std::span<double> out);
+// float32: the same order, in float with the taps rounded to float, or in double when
+// spec.accumulator is Float64 (the result then rounded once to float).
+void filterSerial(std::span<const float> in, const FilterSpec& spec, std::span<float> out);
 
 class CpuSerialBackend final : public FilterBackend {
  public:
   std::string_view name() const override { return "cpu-serial"; }
   std::string_view description() const override { return "CPU reference: the seed's serial loop"; }
-  using FilterBackend::run;  // keep the float32 overload visible
   FilterRun run(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
+                const RunOptions& options) override;
+  FilterRun run(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
                 const RunOptions& options) override;
 };
 

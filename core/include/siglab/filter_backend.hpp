@@ -36,6 +36,10 @@ class FilterBackend {
   virtual std::string unavailableReason() const { return {}; }
   // Largest |out - reference| accepted; 0 means the output must be bit-identical to cpu-serial.
   virtual double tolerance(const FilterSpec& /*spec*/, double /*maxAbsInput*/) const { return 0.0; }
+  // The same for a float32 run (compared with cpu-serial's float32 result).
+  virtual double toleranceFloat32(const FilterSpec& spec, double maxAbsInput) const {
+    return tolerance(spec, maxAbsInput);
+  }
   // Filters `in` into `out` (same size), repeating as `options` asks. Never throws for a device
   // problem: returns Unavailable or Failed with the reason instead.
   virtual FilterRun run(std::span<const double> in, const FilterSpec& spec, std::span<double> out,

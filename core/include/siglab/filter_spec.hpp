@@ -1,5 +1,6 @@
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -9,11 +10,16 @@
 
 namespace siglab {
 
+// What a float32 signal is summed in: float32 throughout (taps rounded to float), or float64
+// (products and sums in double, the result rounded once to float). float64 signals ignore it.
+enum class Accumulator : std::uint8_t { SampleType, Float64 };
+
 // A 1-D correlation: out[i] = sum over j = 0..W-1, in this order, of taps[j] * x(i - W/2 + j),
 // where x(k) is the sample boundaryIndex(k) names (and nothing for a skipped one). W is odd.
 struct FilterSpec {
   std::vector<double> taps;
   BoundaryMode mode = BoundaryMode::Zero;
+  Accumulator accumulator = Accumulator::SampleType;
 
   std::size_t window() const { return taps.size(); }
   std::size_t radius() const { return taps.size() / 2; }

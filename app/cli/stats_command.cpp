@@ -1,0 +1,111 @@
+#include <charconv>
+#include <cstdio>
+#include <iostream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "exit_codes.hpp"
+#include "input_options.hpp"
+#include "siglab/errors.hpp"
+#include "siglab/statistics.hpp"
+#include "siglab/io/signal_io.hpp"
+
+namespace siglab::cli {
+namespace {
+
+struct StatsOptions {
+  std::string input;
+  ReadOptions read;
+  std::string range;
+  bool json = false;
+};
+
+// "A:B" (samples A..B-1, counted from 0); either end may be left out. Throws std::invalid_argument.
+SampleRange parseRange(const std::string& text) {
+  const auto colon = text.find(':');
+  if (colon == std::string::npos) throw std::invalid_argument("--range must be A:B, got \"" + text + "\"");
+  const auto number = [&](std::string_view part, std::size_t fallback) {
+    if (part.empty()) return fallback;
+    std::size_t value = 0;
+    const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
+    if (ec != std::errc() || end != part.data() + part.size()) {
+      throw std::invalid_argument("--range must be A:B with non-negative integers, got \"" + text + "\"");
+    }
+    return value;
+  };
+  const std::string_view all(text);
+  return SampleRange{number(all.substr(0, colon), 0), number(all.substr(colon + 1), SampleRange{}.end)};
+}
+
+std::string formatNumber(double v) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.17g", v);
+  return buffer;
+}
+
+void printStatistics(const Statistics& s, const std::string& input, const SampleRange& range, bool json) {
+  if (json) {
+    nlohmann::json j = {{"input", input},          {"range_begin", range.begin}, {"count", s.count},
+                        {"sum", s.sum},            {"mean", s.mean},             {"sumsq", s.sumsq},
+                        {"rms", s.rms},            {"variance", s.variance},     {"std", s.stddev},
+                        {"min", s.min},            {"min_index", s.minIndex},    {"max", s.max},
+                        {"max_index", s.maxIndex}};
+    std::cout << j.dump(2) << "\n";
+    return;
+  }
+  std::cout << "count: " << s.count << "\n"
+            << "sum: " << formatNumber(s.sum) << "\n"
+            << "mean: " << formatNumber(s.mean) << "\n"
+            << "sumsq: " << formatNumber(s.sumsq) << "\n"
+            << "rms: " << formatNumber(s.rms) << "\n"
+            << "variance: " << formatNumber(s.variance) << "\n"
+            << "std: " << formatNumber(s.stddev) << "\n"
+            << "min: " << formatNumber(s.min) << "\n"
+            << "min_index: " << s.minIndex << "\n"
+            << "max: " << formatNumber(s.max) << "\n"
+            << "max_index: " << s.maxIndex << "\n";
+}
+
+int runStats(const StatsOptions& o) {
+  SampleRange range;
+  try {
+    if (!o.range.empty()) range = parseRange(o.range);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "siglab-cli stats: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  Signal signal;
+  try {
+    signal = readSignal(o.input, o.read);
+  } catch (const InputError& e) {
+    std::cerr << "siglab-cli stats: " << e.what() << "\n";
+    return kExitInputOutput;
+  }
+  Statistics stats;
+  try {
+    stats = statisticsSerial(signal.samples, range);
+  } catch (const std::out_of_range& e) {
+    std::cerr << "siglab-cli stats: --range " << o.range << ": " << e.what() << "\n";
+    return kExitUsage;
+  }
+  printStatistics(stats, o.input, range, o.json);
+  return kExitOk;
+}
+
+}  // namespace
+
+void addStatsCommand(CLI::App& app, int& exitCode) {
+  auto o = std::make_shared<StatsOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "stats", "Count, sum, mean, sum of squares, RMS, variance, std, min and max (with indices) of a signal");
+  cmd->add_option("input", o->input, "Signal file: text (one number a line, or --column of a CSV/TSV), .npy, WAV or --raw")
+      ->required();
+  addInputOptions(*cmd, o->read);
+  cmd->add_option("--range", o->range, "Samples A..B-1 only (0-based, half-open A:B; A: or :B for one end)");
+  cmd->add_flag("--json", o->json, "Print JSON instead of name: value lines");
+  cmd->callback([o, &exitCode] { exitCode = runStats(*o); });
+}
+
+}  // namespace siglab::cli

@@ -1,0 +1,52 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <span>
+
+namespace siglab {
+
+// Samples [begin, end) of a signal; the default is all of it.
+struct SampleRange {
+  std::size_t begin = 0;
+  std::size_t end = std::numeric_limits<std::size_t>::max();  // max: to the end of the signal
+};
+
+// Summary of a range of finite samples. variance is the population variance (divided by count);
+// min and max indices count from the start of the whole signal, first occurrence. An empty range
+// has count 0, sum and sumsq 0, NaN for the rest.
+struct Statistics {
+  std::uint64_t count = 0;
+  double sum = 0.0;
+  double mean = 0.0;
+  double sumsq = 0.0;  // sum of squares
+  double rms = 0.0;
+  double variance = 0.0;
+  double stddev = 0.0;
+  double min = 0.0;
+  std::uint64_t minIndex = 0;
+  double max = 0.0;
+  std::uint64_t maxIndex = 0;
+};
+
+// The samples `range` selects; throws std::out_of_range saying why when it does not fit the signal.
+std::span<const double> selectRange(std::span<const double> signal, SampleRange range);
+
+// The reference: Neumaier-compensated sums in one pass, then the variance by the corrected
+// two-pass formula (sum (x - mean)^2 - (sum (x - mean))^2 / n) / n, also compensated.
+Statistics statisticsSerial(std::span<const double> signal, SampleRange range = {});
+
+// The same on every core with SIMD, in one read of memory: blocks of kStatisticsBlock samples
+// are summed in 8 lanes, then added with compensation; block variances (from deviations about
+// each block's first sample, means kept relative to the range's first sample) are merged by
+// Chan's formula. Bounds against the exact values (u = 2^-53): |sum error| <= kStatisticsSumBound *
+// u * sum|x|, |sumsq error| <= kStatisticsSumBound * u * sum x^2; mean, rms follow. The
+// variance's relative error is kept under kStatisticsVarianceRelativeBound in the tests
+// (adversarial data included), not proven.
+Statistics statisticsParallel(std::span<const double> signal, SampleRange range = {});
+
+inline constexpr std::size_t kStatisticsBlock = 2048;
+inline constexpr double kStatisticsSumBound = kStatisticsBlock / 8 + 8;
+inline constexpr double kStatisticsVarianceRelativeBound = 1e-10;
+
+}  // namespace siglab

@@ -1,0 +1,233 @@
+#include "siglab/statistics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <stdexcept>
+#include <vector>
+
+#include "parallel_range.hpp"
+#include "siglab/neumaier_sum.hpp"
+
+// The vector helpers below are inlined, so no vector crosses a call: the ABI note is moot.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+namespace siglab {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+Statistics emptyStatistics() {
+  Statistics s;
+  s.mean = s.rms = s.variance = s.stddev = s.min = s.max = kNaN;
+  return s;
+}
+
+// rms, stddev and the clamp of a variance that rounding pushed below zero.
+void finish(Statistics& s) {
+  s.variance = std::max(0.0, s.variance);
+  s.rms = std::sqrt(s.sumsq / static_cast<double>(s.count));
+  s.stddev = std::sqrt(s.variance);
+}
+
+// ---- parallel: per block, 8 lanes (two vectors of four) ----
+
+using Vec4 [[gnu::vector_size(32)]] = double;
+
+[[gnu::always_inline]] inline Vec4 load(const double* p) {
+  Vec4 v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+[[gnu::always_inline]] inline double lanesSum(Vec4 a, Vec4 b) {
+  const Vec4 s = a + b;
+  return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
+// One block in one pass: sums, extremes, and the spread about the block's first sample c.
+// Deviations e = x - c give the block's mean (c + sum e / n) and its sum of squared deviations
+// (sum e^2 - (sum e)^2 / n) without cancellation: (mean - c)^2 <= the block's own m2, since c
+// is one of its samples.
+struct BlockMoments {
+  double sum = 0.0;
+  double sumsq = 0.0;
+  double min = 0.0;
+  double max = 0.0;
+  double deviations = 0.0;  // sum of x - c
+  double squares = 0.0;     // sum of (x - c)^2
+};
+
+[[gnu::target_clones("avx2", "default")]] BlockMoments blockMoments(const double* x, std::size_t len) {
+  const double c = x[0];
+  const Vec4 centre = {c, c, c, c};
+  // Separate accumulators per vector, so that no add or compare waits on the one before.
+  Vec4 s0 = {}, s1 = {}, q0 = {}, q1 = {}, d0 = {}, d1 = {}, e0 = {}, e1 = {};
+  Vec4 lo0 = centre, lo1 = centre, hi0 = centre, hi1 = centre;
+  std::size_t i = 0;
+  for (; i + 8 <= len; i += 8) {
+    const Vec4 a = load(x + i), b = load(x + i + 4);
+    s0 += a;
+    s1 += b;
+    q0 += a * a;
+    q1 += b * b;
+    lo0 = a < lo0 ? a : lo0;
+    lo1 = b < lo1 ? b : lo1;
+    hi0 = a > hi0 ? a : hi0;
+    hi1 = b > hi1 ? b : hi1;
+    const Vec4 da = a - centre, db = b - centre;
+    d0 += da;
+    d1 += db;
+    e0 += da * da;
+    e1 += db * db;
+  }
+  BlockMoments m{lanesSum(s0, s1), lanesSum(q0, q1), c, c, lanesSum(d0, d1), lanesSum(e0, e1)};
+  for (int k = 0; k < 4; ++k) {
+    m.min = std::min({m.min, lo0[k], lo1[k]});
+    m.max = std::max({m.max, hi0[k], hi1[k]});
+  }
+  for (; i < len; ++i) {
+    m.sum += x[i];
+    m.sumsq += x[i] * x[i];
+    m.min = std::min(m.min, x[i]);
+    m.max = std::max(m.max, x[i]);
+    const double d = x[i] - c;
+    m.deviations += d;
+    m.squares += d * d;
+  }
+  return m;
+}
+
+// What one piece has seen. mean is kept relative to a shift near the data (the range's first
+// sample), so that a large offset costs no precision in the variance.
+struct Partial {
+  std::uint64_t count = 0;
+  NeumaierSum sum;
+  NeumaierSum sumsq;
+  double mean = 0.0;  // shifted
+  double m2 = 0.0;    // sum of squared deviations from the mean
+  double min = 0.0;
+  std::uint64_t minIndex = 0;
+  double max = 0.0;
+  std::uint64_t maxIndex = 0;
+
+  // Chan, Golub and LeVeque's pairwise update of mean and m2; extremes keep the earliest index.
+  void merge(std::uint64_t n, double blockMean, double blockM2, double lo, std::uint64_t loIndex, double hi,
+             std::uint64_t hiIndex) {
+    if (count == 0 || lo < min) min = lo, minIndex = loIndex;
+    if (count == 0 || hi > max) max = hi, maxIndex = hiIndex;
+    const double total = static_cast<double>(count + n);
+    const double delta = blockMean - mean;
+    mean += delta * (static_cast<double>(n) / total);
+    m2 += blockM2 + delta * delta * (static_cast<double>(count) * static_cast<double>(n) / total);
+    count += n;
+  }
+  void merge(const Partial& other) {
+    if (other.count == 0) return;
+    sum.add(other.sum.sum);
+    sum.add(other.sum.compensation);
+    sumsq.add(other.sumsq.sum);
+    sumsq.add(other.sumsq.compensation);
+    merge(other.count, other.mean, other.m2, other.min, other.minIndex, other.max, other.maxIndex);
+  }
+};
+
+std::uint64_t firstIndexOf(const double* x, std::size_t len, double value) {
+  std::size_t i = 0;
+  while (i + 1 < len && x[i] != value) ++i;
+  return i;
+}
+
+Partial statisticsOfPiece(const double* x, std::size_t len, std::uint64_t firstIndex, double shift) {
+  Partial p;
+  for (std::size_t b = 0; b < len; b += kStatisticsBlock) {
+    const std::size_t n = std::min(kStatisticsBlock, len - b);
+    const double* block = x + b;
+    const BlockMoments m = blockMoments(block, n);
+    const auto count = static_cast<double>(n);
+    const double shiftedMean = (block[0] - shift) + m.deviations / count;
+    const double m2 = m.squares - m.deviations * m.deviations / count;
+    p.sum.add(m.sum);
+    p.sumsq.add(m.sumsq);
+    const bool newMin = p.count == 0 || m.min < p.min, newMax = p.count == 0 || m.max > p.max;
+    p.merge(n, shiftedMean, m2, m.min, newMin ? firstIndex + b + firstIndexOf(block, n, m.min) : 0,
+            m.max, newMax ? firstIndex + b + firstIndexOf(block, n, m.max) : 0);
+  }
+  return p;
+}
+
+}  // namespace
+
+std::span<const double> selectRange(std::span<const double> signal, SampleRange range) {
+  const std::size_t end = std::min(range.end, signal.size());
+  if (range.end != SampleRange{}.end && range.end > signal.size()) {
+    throw std::out_of_range("range end " + std::to_string(range.end) + " is past the signal's " +
+                            std::to_string(signal.size()) + " samples");
+  }
+  if (range.begin > end) {
+    throw std::out_of_range("range start " + std::to_string(range.begin) + " is after its end " +
+                            std::to_string(end));
+  }
+  return signal.subspan(range.begin, end - range.begin);
+}
+
+Statistics statisticsSerial(std::span<const double> signal, SampleRange range) {
+  const std::span<const double> x = selectRange(signal, range);
+  if (x.empty()) return emptyStatistics();
+  Statistics s;
+  s.count = x.size();
+  NeumaierSum sum, sumsq;
+  s.min = s.max = x[0];
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    sum.add(x[i]);
+    sumsq.add(x[i] * x[i]);
+    if (x[i] < s.min) s.min = x[i], s.minIndex = i;
+    if (x[i] > s.max) s.max = x[i], s.maxIndex = i;
+  }
+  s.minIndex += range.begin;
+  s.maxIndex += range.begin;
+  const auto n = static_cast<double>(x.size());
+  s.sum = sum.value();
+  s.sumsq = sumsq.value();
+  s.mean = s.sum / n;
+  NeumaierSum deviations, squares;
+  for (double v : x) {
+    const double d = v - s.mean;
+    deviations.add(d);
+    squares.add(d * d);
+  }
+  s.variance = (squares.value() - deviations.value() * deviations.value() / n) / n;
+  finish(s);
+  return s;
+}
+
+Statistics statisticsParallel(std::span<const double> signal, SampleRange range) {
+  const std::span<const double> x = selectRange(signal, range);
+  if (x.empty()) return emptyStatistics();
+  const auto n = static_cast<std::int64_t>(x.size());
+  // One partial per piece, merged in order: the result does not depend on which thread took what.
+  const std::int64_t pieces = detail::piecesOf(n, 4 * detail::kPieceSize);
+  std::vector<Partial> partials(static_cast<std::size_t>(pieces));
+#pragma omp parallel for schedule(dynamic, 1) if (pieces > 1)
+  for (std::int64_t p = 0; p < pieces; ++p) {
+    const detail::IndexRange piece = detail::chunkOf(n, pieces, p, kStatisticsBlock);
+    partials[static_cast<std::size_t>(p)] =
+        statisticsOfPiece(x.data() + piece.begin, static_cast<std::size_t>(piece.end - piece.begin),
+                          range.begin + static_cast<std::uint64_t>(piece.begin), x[0]);
+  }
+  Partial all;
+  for (const Partial& p : partials) all.merge(p);
+  Statistics s;
+  s.count = all.count;
+  s.sum = all.sum.value();
+  s.sumsq = all.sumsq.value();
+  s.mean = s.sum / static_cast<double>(s.count);
+  s.variance = all.m2 / static_cast<double>(s.count);
+  s.min = all.min;
+  s.minIndex = all.minIndex;
+  s.max = all.max;
+  s.maxIndex = all.maxIndex;
+  finish(s);
+  return s;
+}
+
+}  // namespace siglab
