@@ -173,6 +173,23 @@ void endToEnd(double pinnedCopyMs, double duplexMs) {
   std::printf("  pageable caller buffers: median %.4f ms (min %.4f, max %.4f) = %.2fx the copy, bit-identical %s\n",
               pageable.total.medianMs, pageable.total.minMs, pageable.total.maxMs,
               pageable.total.medianMs / pinnedCopyMs, pageableOk ? "yes" : "NO");
+  std::printf("  pinned caller buffers, other chunk sizes and stream counts (median ms):\n    %-8s", "streams");
+  for (std::size_t chunk : {std::size_t{1} << 17, std::size_t{1} << 18, std::size_t{1} << 19, std::size_t{1} << 20}) {
+    std::printf(" %9zuk", chunk >> 10);
+  }
+  std::printf("\n");
+  for (int streams : {2, 3, 4, 8}) {
+    std::printf("    %-8d", streams);
+    for (std::size_t chunk : {std::size_t{1} << 17, std::size_t{1} << 18, std::size_t{1} << 19, std::size_t{1} << 20}) {
+      CudaOptions options;
+      options.streams = streams;
+      options.chunkSamples = chunk;
+      const FilterRun r = makeTunedCudaBackend(options)->run(std::span<const double>(in.span()), spec, out.span(),
+                                                             RunOptions{kRepeat, 256});
+      std::printf(" %10.4f", r.status == RunStatus::Ok ? r.total.medianMs : -1.0);
+    }
+    std::printf("\n");
+  }
   targets.push_back({"e2e 10M f64 (pinned caller memory) / one 80 MB pinned copy", pinned.total.medianMs / pinnedCopyMs,
                      1.3, false});
   targets.push_back({"e2e 10M f64 (pageable caller memory) / one 80 MB pinned copy",

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <type_traits>
 #include <limits>
 #include <random>
 
@@ -131,25 +132,27 @@ TEST_F(GpuTuned, PinnedCallerMemoryIsCopiedDirectly) {
   expectBitIdentical(*backend, in.span(), pageableOut, randomSpec(9, BoundaryMode::Wrap, rng_), "pinned in");
 }
 
-TEST_F(GpuTuned, Float32IsBitIdenticalToTheFloat32SerialLoop) {
+// Every GPU engine, gpu-tuned with and without overlapped transfers.
+TEST_F(GpuTuned, EveryEngineInFloat32IsBitIdenticalToTheFloat32SerialLoop) {
   SIGLAB_SKIP_WITHOUT_GPU();
   SCOPED_TRACE("SIGLAB_TEST_SEED=" + std::to_string(seed_));
-  for (bool overlap : {true, false}) {
-    CudaOptions options;
-    options.overlapTransfers = overlap;
-    auto backend = makeTunedCudaBackend(options);
+  BackendList backends = makeCudaBackends();
+  CudaOptions noOverlap;
+  noOverlap.overlapTransfers = false;
+  backends.push_back(makeTunedCudaBackend(noOverlap));
+  for (auto& backend : backends) {
     for (BoundaryMode mode : kAllModes) {
-      for (std::size_t window : {std::size_t{1}, std::size_t{5}, std::size_t{11}, std::size_t{301}}) {
-        for (std::size_t n : {std::size_t{3}, std::size_t{4097}, std::size_t{40001}}) {
+      for (std::size_t window : {std::size_t{1}, std::size_t{5}, std::size_t{11}, std::size_t{101}}) {
+        for (std::size_t n : {std::size_t{3}, std::size_t{4097}, std::size_t{20001}}) {
           std::vector<float> in(n);
           for (float& v : in) v = std::uniform_real_distribution<float>(-100, 100)(rng_);
           const FilterSpec spec = randomSpec(window, mode, rng_);
           const std::vector<float> expected = filterSerialFloat(in, spec);
           std::vector<float> out(n, std::numeric_limits<float>::quiet_NaN());
-          const FilterRun run = backend->run(std::span<const float>(in), spec, std::span<float>(out), RunOptions{1, 256});
-          ASSERT_EQ(run.status, RunStatus::Ok) << run.message;
+          const FilterRun run = backend->run(std::span<const float>(in), spec, std::span<float>(out), RunOptions{1, 128});
+          ASSERT_EQ(run.status, RunStatus::Ok) << backend->name() << ": " << run.message;
           EXPECT_EQ(countBitMismatches<float>(expected, out), 0u)
-              << "float32 n=" << n << " W=" << window << " mode=" << toString(mode) << " overlap=" << overlap;
+              << backend->name() << " float32 n=" << n << " W=" << window << " mode=" << toString(mode);
         }
       }
     }
