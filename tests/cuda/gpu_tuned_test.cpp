@@ -9,6 +9,7 @@
 #include <random>
 
 #include "gpu_test_support.hpp"
+#include "siglab/compare.hpp"
 #include "siglab/cpu_serial.hpp"
 #include "siglab/cuda_backends.hpp"
 #include "test_support.hpp"
@@ -157,6 +158,42 @@ TEST_F(GpuTuned, EveryEngineInFloat32IsBitIdenticalToTheFloat32SerialLoop) {
       }
     }
   }
+}
+
+// Uniform windows of kPrefixSumMinWindow (65) taps and more take the O(N) prefix-sum path: not
+// bit-identical, but never further from cpu-serial than the bound tolerance() states.
+TEST_F(GpuTuned, PrefixSumPathStaysWithinItsStatedErrorBound) {
+  SIGLAB_SKIP_WITHOUT_GPU();
+  SCOPED_TRACE("SIGLAB_TEST_SEED=" + std::to_string(seed_));
+  CudaOptions chunked;
+  chunked.chunkSamples = 50000;
+  BackendList backends;
+  backends.push_back(makeTunedCudaBackend());
+  backends.push_back(makeTunedCudaBackend(chunked));
+  for (auto& backend : backends) {
+    for (BoundaryMode mode : kAllModes) {
+      for (std::size_t window : {std::size_t{65}, std::size_t{301}, std::size_t{4097}}) {
+        for (std::size_t n : {std::size_t{1}, std::size_t{100}, std::size_t{5000}, std::size_t{300007}}) {
+          const std::vector<double> in = test::randomSignal(n, rng_);
+          const FilterSpec spec = makeMeanFilter(window, mode);
+          std::vector<double> expected(n);
+          filterSerial(in, spec, expected);
+          std::vector<double> out(n, std::numeric_limits<double>::quiet_NaN());
+          const FilterRun run = backend->run(std::span<const double>(in), spec, out, RunOptions{1, 256});
+          ASSERT_EQ(run.status, RunStatus::Ok) << run.message;
+          EXPECT_NE(run.message.find("prefix-sum"), std::string::npos) << run.message;
+          const double bound = backend->tolerance(spec, maxAbs(in));
+          EXPECT_GT(bound, 0.0);
+          EXPECT_LT(bound, 1e-8 * maxAbs(in)) << "the bound should mean something";
+          const Agreement agreement = compareResults(expected, out);
+          EXPECT_LE(agreement.maxAbsDiff, bound) << "n=" << n << " W=" << window << " mode=" << toString(mode);
+        }
+      }
+    }
+  }
+  // Below the threshold, and for non-uniform taps, the result stays bit-identical.
+  EXPECT_EQ(backends[0]->tolerance(makeMeanFilter(63), 100.0), 0.0);
+  EXPECT_EQ(backends[0]->tolerance(randomSpec(301, BoundaryMode::Zero, rng_), 100.0), 0.0);
 }
 
 TEST_F(GpuTuned, TooWideAWindowIsRefusedWithAReason) {
