@@ -216,7 +216,7 @@ class TunedFilterBackend final : public FilterBackend {
   ChunkPipeline<T>& pipelineFor(std::size_t samples, int radius, std::size_t budget) {
     const int slots = std::max(1, options_.streams);
     std::size_t chunk = options_.chunkSamples;
-    if (chunk == 0) chunk = std::clamp<std::size_t>(samples / 32 / 4096 * 4096, 65536, 1 << 20);
+    if (chunk == 0) chunk = std::clamp<std::size_t>(samples / 16 / 4096 * 4096, 65536, 1 << 20);
     const std::size_t fitting = budget / sizeof(T) / static_cast<std::size_t>(slots);
     if (fitting <= 2 * static_cast<std::size_t>(radius) + 2) {
       throw std::runtime_error("the GPU memory budget of " + std::to_string(budget) + " bytes cannot hold " +

@@ -92,7 +92,8 @@ TEST_F(GpuTuned, ASmallMemoryBudgetForcesManyChunksWithTheSameBits) {
   SIGLAB_SKIP_WITHOUT_GPU();
   SCOPED_TRACE("SIGLAB_TEST_SEED=" + std::to_string(seed_));
   CudaOptions options;
-  options.memoryBudgetBytes = 64 << 10;  // the 800 KB signal cannot be resident: ~50 chunks
+  options.memoryBudgetBytes = 64 << 10;  // the 800 KB signal cannot be resident: ~100 chunks
+  options.streams = 4;
   auto backend = makeTunedCudaBackend(options);
   for (BoundaryMode mode : kAllModes) {
     for (std::size_t window : {std::size_t{5}, std::size_t{129}}) {
