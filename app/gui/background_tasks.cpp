@@ -1,0 +1,84 @@
+#include "background_tasks.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <new>
+
+#include "all_backends.hpp"
+#include "siglab/errors.hpp"
+#include "siglab/io/text_format.hpp"
+
+namespace siglab::gui {
+namespace {
+
+template <typename T>
+Progress progressFor(QPromise<T>& promise, const std::atomic<bool>* cancel, double from, double to) {
+  promise.setProgressRange(0, 1000);
+  Progress progress;
+  progress.cancelFlag = cancel;
+  progress.onProgress = [&promise, from, to](double f) {
+    promise.setProgressValue(static_cast<int>(1000.0 * (from + (to - from) * f)));
+  };
+  return progress;
+}
+
+}  // namespace
+
+void loadSignal(QPromise<LoadOutcome>& promise, const QString& path, std::shared_ptr<const std::atomic<bool>> cancel) {
+  const std::string file = path.toStdString();
+  try {
+    // The text reader has no progress of its own yet: it is the first 90%, the pyramid the rest.
+    const Progress reading = progressFor(promise, cancel.get(), 0.0, 0.9);
+    reading.report(0.0);
+    std::vector<double> samples = readTextSignal(file);
+    reading.throwIfCancelled();
+    const Progress indexing = progressFor(promise, cancel.get(), 0.9, 1.0);
+    promise.addResult(LoadOutcome{std::make_shared<const LoadedSignal>(file, std::move(samples), indexing), {}});
+  } catch (const Cancelled&) {
+  } catch (const std::bad_alloc&) {
+    promise.addResult(LoadOutcome{nullptr, path + ": not enough memory to load this signal"});
+  } catch (const std::exception& e) {
+    promise.addResult(LoadOutcome{nullptr, QString::fromStdString(e.what())});
+  }
+}
+
+void runEngines(QPromise<RunOutcome>& promise, const RunRequest& request,
+                std::shared_ptr<const std::atomic<bool>> cancel) {
+  try {
+    BackendList chosen;
+    for (auto& backend : makeAllBackends()) {
+      const auto& names = request.engines;
+      if (std::find(names.begin(), names.end(), backend->name()) != names.end()) chosen.push_back(std::move(backend));
+    }
+    const Progress progress = progressFor(promise, cancel.get(), 0.0, 0.95);
+    // Cancel takes effect between engines: runComparison calls back after each one.
+    auto comparison = std::make_shared<Comparison>(runComparison(
+        chosen, request.signal->samples(), request.spec, request.options, [&](std::size_t done, std::size_t count) {
+          progress.throwIfCancelled();
+          progress.report(static_cast<double>(done) / static_cast<double>(count));
+        }));
+    const Progress indexing = progressFor(promise, cancel.get(), 0.95, 1.0);
+    auto filtered = std::make_shared<const LoadedSignal>(
+        "filtered (cpu-serial)", std::move(comparison->reference), indexing);
+    comparison->reference.clear();
+    promise.addResult(RunOutcome{std::move(comparison), std::move(filtered), {}});
+  } catch (const Cancelled&) {
+  } catch (const std::bad_alloc&) {
+    promise.addResult(RunOutcome{nullptr, nullptr, "not enough memory to filter this signal"});
+  } catch (const std::exception& e) {
+    promise.addResult(RunOutcome{nullptr, nullptr, QString::fromStdString(e.what())});
+  }
+}
+
+void exportFile(QPromise<QString>& promise, const std::function<void(const Progress&)>& write,
+                std::shared_ptr<const std::atomic<bool>> cancel) {
+  try {
+    write(progressFor(promise, cancel.get(), 0.0, 1.0));
+    promise.addResult(QString());
+  } catch (const Cancelled&) {
+  } catch (const std::exception& e) {
+    promise.addResult(QString::fromStdString(e.what()));
+  }
+}
+
+}  // namespace siglab::gui

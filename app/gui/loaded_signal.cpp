@@ -1,0 +1,8 @@
+#include "loaded_signal.hpp"
+
+namespace siglab::gui {
+
+LoadedSignal::LoadedSignal(std::string source, std::vector<double> samples, const Progress& progress)
+    : source_(std::move(source)), samples_(std::move(samples)), pyramid_(samples_, progress) {}
+
+}  // namespace siglab::gui

@@ -1,0 +1,32 @@
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "siglab/minmax_pyramid.hpp"
+
+namespace siglab::gui {
+
+// A signal the GUI shows: its samples and the min/max pyramid the plots draw from. Built once in
+// a worker, then shared read-only; it never moves, because the pyramid points into `samples`.
+class LoadedSignal {
+ public:
+  // Builds the pyramid; throws Cancelled when `progress` asks for it.
+  LoadedSignal(std::string source, std::vector<double> samples, const Progress& progress = {});
+  LoadedSignal(const LoadedSignal&) = delete;
+  LoadedSignal& operator=(const LoadedSignal&) = delete;
+
+  const std::string& source() const { return source_; }  // the file it came from, or what made it
+  const std::vector<double>& samples() const { return samples_; }
+  const MinMaxPyramid& pyramid() const { return pyramid_; }
+  std::size_t size() const { return samples_.size(); }
+
+ private:
+  std::string source_;
+  std::vector<double> samples_;
+  MinMaxPyramid pyramid_;
+};
+
+using SignalPtr = std::shared_ptr<const LoadedSignal>;
+
+}  // namespace siglab::gui

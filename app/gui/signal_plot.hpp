@@ -1,0 +1,55 @@
+#pragma once
+#include <QWidget>
+
+#include "loaded_signal.hpp"
+
+class QCPAxisRect;
+class QCPGraph;
+class QCPRange;
+class QCustomPlot;
+
+namespace siglab::gui {
+
+// The original and filtered signals, overlaid on one axis or stacked with linked x axes. Each
+// redraw asks the signals' min/max pyramids for a few points per pixel column of the visible
+// range (exact samples once zoomed in), so QCustomPlot never holds the whole signal.
+class SignalPlot : public QWidget {
+  Q_OBJECT
+ public:
+  explicit SignalPlot(QWidget* parent = nullptr);
+
+  void setOriginal(SignalPtr signal);  // also clears the filtered signal and resets the view
+  void setFiltered(SignalPtr signal);  // same length as the original, or null to clear
+  void setStacked(bool stacked);
+  bool stacked() const { return stacked_; }
+  void setRubberBandZoom(bool on);
+  void resetView();
+  void setVisibleRange(double first, double last);  // in sample indices
+
+  QCustomPlot* plot() const { return plot_; }
+  std::size_t pointsShown() const;  // data points now held by the graphs, both signals
+  QString readoutAt(double key) const;
+
+ signals:
+  void cursorReadout(const QString& text);
+
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
+ private:
+  void rebuild();
+  void refreshPoints();
+  void onXRangeChanged(const QCPRange& range);
+
+  QCustomPlot* plot_ = nullptr;
+  SignalPtr original_;
+  SignalPtr filtered_;
+  QCPGraph* originalGraph_ = nullptr;
+  QCPGraph* filteredGraph_ = nullptr;
+  QCPAxisRect* lowerRect_ = nullptr;  // the filtered signal's, when stacked
+  bool stacked_ = false;
+  bool refreshing_ = false;
+  int columns_ = 0;  // pixel columns the points were made for
+};
+
+}  // namespace siglab::gui

@@ -1,0 +1,41 @@
+#pragma once
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+#include "siglab/comparison.hpp"
+#include "siglab/cuda_backends.hpp"
+
+class QCustomPlot;
+class QLabel;
+class QTableWidget;
+
+namespace siglab::gui {
+
+// A run's timings: a bar chart (kernel, transfers and end to end per engine; log scale when the
+// spread is large) above a table with times, bandwidth, speedups and agreement.
+class TimingView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit TimingView(QWidget* parent = nullptr);
+
+  // `devices` gives the GPU's theoretical bandwidth for the "% of device limit" column.
+  void setComparison(std::shared_ptr<const Comparison> comparison, const std::vector<DeviceInfo>& devices);
+
+  QCustomPlot* chart() const { return chart_; }
+  QTableWidget* table() const { return table_; }
+
+ private:
+  void showChart(const Comparison& comparison);
+  void showTable(const Comparison& comparison, double deviceLimitGBs);
+
+  QLabel* summary_ = nullptr;
+  QCustomPlot* chart_ = nullptr;
+  QTableWidget* table_ = nullptr;
+};
+
+// Bytes a filter moves per run: every sample read once and every output written once.
+double bytesMoved(const Comparison& comparison);
+
+}  // namespace siglab::gui

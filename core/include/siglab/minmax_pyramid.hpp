@@ -1,0 +1,57 @@
+#pragma once
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "siglab/progress.hpp"
+
+namespace siglab {
+
+struct MinMax {
+  double min = 0.0;
+  double max = 0.0;
+};
+
+// Min and max of every bucket of a signal at a ladder of bucket sizes (16, 64, 256, ...), so the
+// exact min and max of any sample range cost a few dozen lookups instead of a scan. Built once per
+// signal; a plot asks it for one min/max per pixel column. It reads the samples it was built on,
+// which must outlive it unchanged.
+class MinMaxPyramid {
+ public:
+  static constexpr std::size_t kFirstBucket = 16;
+  static constexpr std::size_t kFactor = 4;
+
+  MinMaxPyramid() = default;
+  // Throws Cancelled when `progress` asks for it.
+  explicit MinMaxPyramid(std::span<const double> samples, const Progress& progress = {});
+
+  std::size_t size() const { return samples_.size(); }
+  std::span<const double> samples() const { return samples_; }
+
+  // The exact min and max of samples [first, last); requires first < last <= size().
+  MinMax range(std::size_t first, std::size_t last) const;
+
+  // Splits [first, last) into `columns` consecutive parts as even as integers allow (column c
+  // starts at first + c * (last - first) / columns) and gives each part's exact min and max.
+  // Requires last - first >= columns > 0.
+  std::vector<MinMax> columns(std::size_t first, std::size_t last, std::size_t columns) const;
+
+ private:
+  MinMax rangeAtLevel(std::size_t level, std::size_t first, std::size_t last) const;
+
+  std::span<const double> samples_;
+  std::vector<std::vector<MinMax>> levels_;  // levels_[k]: buckets of kFirstBucket * kFactor^k samples
+};
+
+// What a plot draws for the keys [firstKey, lastKey] (sample indices, clamped to the signal) on
+// `columns` pixel columns: every sample (with one neighbour past each end) when there are at most
+// two per column (exact), else each column's min then max, both at the column's first index, so a
+// line through the points paints each column's full extent and no spike is lost.
+struct PlotPoints {
+  std::vector<double> keys;
+  std::vector<double> values;
+  bool exact = true;
+};
+PlotPoints pointsForPlot(const MinMaxPyramid& pyramid, double firstKey, double lastKey, std::size_t columns);
+
+}  // namespace siglab

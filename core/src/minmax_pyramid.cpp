@@ -1,0 +1,119 @@
+#include "siglab/minmax_pyramid.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace siglab {
+namespace {
+
+MinMax minMaxOf(std::span<const double> values) {
+  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  return {*lo, *hi};
+}
+
+MinMax merge(MinMax a, MinMax b) { return {std::min(a.min, b.min), std::max(a.max, b.max)}; }
+
+constexpr std::size_t kProgressStride = std::size_t{1} << 20;  // samples between progress reports
+
+}  // namespace
+
+MinMaxPyramid::MinMaxPyramid(std::span<const double> samples, const Progress& progress) : samples_(samples) {
+  if (samples.size() < kFirstBucket) return;
+  // Level 0 from the samples; each later level from the one before, kFactor buckets at a time.
+  std::vector<MinMax> level((samples.size() + kFirstBucket - 1) / kFirstBucket);
+  for (std::size_t b = 0; b < level.size(); ++b) {
+    const std::size_t first = b * kFirstBucket;
+    level[b] = minMaxOf(samples.subspan(first, std::min(kFirstBucket, samples.size() - first)));
+    if (b % (kProgressStride / kFirstBucket) == 0) {
+      progress.throwIfCancelled();
+      progress.report(static_cast<double>(first) / static_cast<double>(samples.size()));
+    }
+  }
+  levels_.push_back(std::move(level));
+  while (levels_.back().size() >= kFactor) {
+    const std::vector<MinMax>& below = levels_.back();
+    std::vector<MinMax> above((below.size() + kFactor - 1) / kFactor);
+    for (std::size_t b = 0; b < above.size(); ++b) {
+      const std::size_t first = b * kFactor;
+      MinMax m = below[first];
+      for (std::size_t k = first + 1; k < std::min(first + kFactor, below.size()); ++k) m = merge(m, below[k]);
+      above[b] = m;
+    }
+    levels_.push_back(std::move(above));
+  }
+  progress.report(1.0);
+}
+
+MinMax MinMaxPyramid::range(std::size_t first, std::size_t last) const {
+  if (first >= last || last > samples_.size()) throw std::out_of_range("MinMaxPyramid::range: empty or outside the signal");
+  if (levels_.empty()) return minMaxOf(samples_.subspan(first, last - first));
+  return rangeAtLevel(levels_.size() - 1, first, last);
+}
+
+// Whole buckets of `level` inside [first, last), plus the ragged ends from finer levels.
+MinMax MinMaxPyramid::rangeAtLevel(std::size_t level, std::size_t first, std::size_t last) const {
+  std::size_t bucket = kFirstBucket;
+  for (std::size_t k = 0; k < level; ++k) bucket *= kFactor;
+  const std::size_t firstWhole = (first + bucket - 1) / bucket;
+  const std::size_t lastWhole = last / bucket;  // one past
+  if (firstWhole >= lastWhole) {
+    if (level == 0) return minMaxOf(samples_.subspan(first, last - first));
+    return rangeAtLevel(level - 1, first, last);
+  }
+  const std::vector<MinMax>& buckets = levels_[level];
+  MinMax m = buckets[firstWhole];
+  for (std::size_t b = firstWhole + 1; b < lastWhole; ++b) m = merge(m, buckets[b]);
+  const std::size_t wholeBegin = firstWhole * bucket;
+  const std::size_t wholeEnd = lastWhole * bucket;
+  if (first < wholeBegin) m = merge(m, level == 0 ? minMaxOf(samples_.subspan(first, wholeBegin - first))
+                                                  : rangeAtLevel(level - 1, first, wholeBegin));
+  if (wholeEnd < last) m = merge(m, level == 0 ? minMaxOf(samples_.subspan(wholeEnd, last - wholeEnd))
+                                               : rangeAtLevel(level - 1, wholeEnd, last));
+  return m;
+}
+
+std::vector<MinMax> MinMaxPyramid::columns(std::size_t first, std::size_t last, std::size_t columns) const {
+  if (columns == 0 || last > samples_.size() || last - first < columns) {
+    throw std::out_of_range("MinMaxPyramid::columns: fewer samples than columns, or outside the signal");
+  }
+  std::vector<MinMax> result(columns);
+  const std::size_t length = last - first;
+  for (std::size_t c = 0; c < columns; ++c) {
+    result[c] = range(first + c * length / columns, first + (c + 1) * length / columns);
+  }
+  return result;
+}
+
+PlotPoints pointsForPlot(const MinMaxPyramid& pyramid, double firstKey, double lastKey, std::size_t columns) {
+  PlotPoints points;
+  const std::size_t n = pyramid.size();
+  if (n == 0 || columns == 0 || !(lastKey >= firstKey)) return points;
+  const double maxIndex = static_cast<double>(n - 1);
+  const auto first = static_cast<std::size_t>(std::clamp(std::floor(firstKey), 0.0, maxIndex));
+  const std::size_t last = static_cast<std::size_t>(std::clamp(std::ceil(lastKey), 0.0, maxIndex)) + 1;
+  const std::size_t length = last - first;
+  if (length <= 2 * columns) {
+    const std::size_t from = first > 0 ? first - 1 : 0;  // one neighbour each side: lines reach the edges
+    const std::size_t to = std::min(last + 1, n);
+    points.keys.reserve(to - from);
+    points.values.reserve(to - from);
+    for (std::size_t i = from; i < to; ++i) {
+      points.keys.push_back(static_cast<double>(i));
+      points.values.push_back(pyramid.samples()[i]);
+    }
+    return points;
+  }
+  points.exact = false;
+  points.keys.reserve(2 * columns);
+  points.values.reserve(2 * columns);
+  for (std::size_t c = 0; c < columns; ++c) {
+    const std::size_t start = first + c * length / columns;
+    const MinMax m = pyramid.range(start, first + (c + 1) * length / columns);
+    points.keys.insert(points.keys.end(), {static_cast<double>(start), static_cast<double>(start)});
+    points.values.insert(points.values.end(), {m.min, m.max});
+  }
+  return points;
+}
+
+}  // namespace siglab

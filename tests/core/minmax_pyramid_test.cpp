@@ -1,0 +1,90 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "siglab/minmax_pyramid.hpp"
+#include "test_support.hpp"
+
+namespace siglab {
+namespace {
+
+MinMax scan(const std::vector<double>& x, std::size_t first, std::size_t last) {
+  const auto [lo, hi] = std::minmax_element(x.begin() + static_cast<std::ptrdiff_t>(first),
+                                            x.begin() + static_cast<std::ptrdiff_t>(last));
+  return {*lo, *hi};
+}
+
+TEST(MinMaxPyramid, EveryColumnHoldsTheTrueMinAndMaxOfItsSamples) {
+  const std::uint64_t seed = test::freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (std::size_t n : {1u, 2u, 15u, 16u, 17u, 63u, 64u, 65u, 1000u, 4099u, 100003u}) {
+    const std::vector<double> x = test::randomSignal(n, rng);
+    const MinMaxPyramid pyramid(x);
+    std::uniform_int_distribution<std::size_t> pick(0, n - 1);
+    for (int trial = 0; trial < 20; ++trial) {
+      std::size_t a = pick(rng), b = pick(rng);
+      if (a > b) std::swap(a, b);
+      ++b;
+      std::uniform_int_distribution<std::size_t> pickColumns(1, b - a);
+      const std::size_t columns = pickColumns(rng);
+      const std::vector<MinMax> got = pyramid.columns(a, b, columns);
+      ASSERT_EQ(got.size(), columns);
+      for (std::size_t c = 0; c < columns; ++c) {
+        const std::size_t from = a + c * (b - a) / columns, to = a + (c + 1) * (b - a) / columns;
+        const MinMax want = scan(x, from, to);
+        ASSERT_EQ(got[c].min, want.min) << "n " << n << " range [" << from << ", " << to << ")";
+        ASSERT_EQ(got[c].max, want.max) << "n " << n << " range [" << from << ", " << to << ")";
+      }
+    }
+  }
+}
+
+TEST(MinMaxPyramid, ASingleSpikeSurvivesAFullyZoomedOutView) {
+  std::vector<double> x(1'000'003, 0.0);
+  x[777'777] = 5.0;
+  x[12] = -3.0;
+  const MinMaxPyramid pyramid(x);
+  const PlotPoints points = pointsForPlot(pyramid, 0, static_cast<double>(x.size() - 1), 800);
+  EXPECT_FALSE(points.exact);
+  EXPECT_EQ(points.keys.size(), 1600u);
+  EXPECT_EQ(*std::max_element(points.values.begin(), points.values.end()), 5.0);
+  EXPECT_EQ(*std::min_element(points.values.begin(), points.values.end()), -3.0);
+  EXPECT_TRUE(std::is_sorted(points.keys.begin(), points.keys.end()));
+}
+
+TEST(MinMaxPyramid, ZoomedInViewsGiveTheExactSamples) {
+  std::mt19937_64 rng(test::freshSeed());
+  const std::vector<double> x = test::randomSignal(5000, rng);
+  const MinMaxPyramid pyramid(x);
+  const PlotPoints points = pointsForPlot(pyramid, 100.4, 299.6, 200);  // 201 samples on 200 columns
+  ASSERT_TRUE(points.exact);
+  ASSERT_EQ(points.keys.front(), 99.0);  // one neighbour past each end
+  ASSERT_EQ(points.keys.back(), 301.0);
+  for (std::size_t i = 0; i < points.keys.size(); ++i) {
+    EXPECT_EQ(points.values[i], x[static_cast<std::size_t>(points.keys[i])]);
+  }
+}
+
+TEST(MinMaxPyramid, ViewsPastTheEndsAreClampedAndEmptySignalsGiveNothing) {
+  const std::vector<double> x = {1.0, -2.0, 3.0};
+  const MinMaxPyramid pyramid(x);
+  const PlotPoints points = pointsForPlot(pyramid, -50, 50, 100);
+  EXPECT_EQ(points.keys, (std::vector<double>{0, 1, 2}));
+  EXPECT_TRUE(pointsForPlot(MinMaxPyramid{}, 0, 10, 100).keys.empty());
+  EXPECT_THROW(static_cast<void>(pyramid.range(2, 2)), std::out_of_range);
+  EXPECT_THROW(static_cast<void>(pyramid.columns(0, 3, 4)), std::out_of_range);
+}
+
+TEST(MinMaxPyramid, BuildingStopsWhenCancelled) {
+  const std::vector<double> x(1 << 21, 1.0);
+  std::atomic<bool> cancel{true};
+  Progress progress;
+  progress.cancelFlag = &cancel;
+  EXPECT_THROW(MinMaxPyramid(x, progress), Cancelled);
+}
+
+}  // namespace
+}  // namespace siglab

@@ -1,0 +1,23 @@
+#pragma once
+#include <QCoreApplication>
+#include <QElapsedTimer>
+
+#include <gtest/gtest.h>
+
+#include "main_window.hpp"
+
+namespace siglab::test {
+
+// Runs the event loop until the window's background task has finished (or 60 s have passed).
+inline ::testing::AssertionResult waitForTask(const gui::MainWindow& window) {
+  QElapsedTimer timer;
+  timer.start();
+  while (window.busy()) {
+    if (timer.elapsed() > 60'000) return ::testing::AssertionFailure() << "the task did not finish in 60 s";
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+  }
+  QCoreApplication::processEvents();  // let queued replots and status updates run
+  return ::testing::AssertionSuccess();
+}
+
+}  // namespace siglab::test

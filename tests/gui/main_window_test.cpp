@@ -1,0 +1,210 @@
+#include <qcustomplot.h>
+
+#include <QSettings>
+#include <QTableWidget>
+
+#include <nlohmann/json.hpp>
+
+#include "filter_panel.hpp"
+#include "gui_test_support.hpp"
+#include "signal_plot.hpp"
+#include "siglab/cpu_serial.hpp"
+#include "siglab/generate.hpp"
+#include "siglab/io/text_format.hpp"
+#include "test_support.hpp"
+#include "timing_view.hpp"
+
+namespace siglab {
+namespace {
+
+using gui::MainWindow;
+
+class MainWindowTest : public ::testing::Test {
+ protected:
+  void SetUp() override { QSettings().clear(); }
+
+  void openSample(MainWindow& window) {
+    window.openFile(SIGLAB_SAMPLE_PATH);
+    ASSERT_TRUE(test::waitForTask(window));
+    ASSERT_TRUE(window.signal()) << window.lastError().toStdString();
+  }
+  void run(MainWindow& window) {
+    window.runEngines();
+    ASSERT_TRUE(test::waitForTask(window));
+    ASSERT_TRUE(window.comparison()) << window.lastError().toStdString();
+  }
+};
+
+TEST_F(MainWindowTest, OpensTheSampleRunsTheCpuEnginesAndShowsPlotsAndTimings) {
+  MainWindow window;
+  window.resize(1400, 800);
+  window.show();
+  openSample(window);
+  EXPECT_EQ(window.signal()->size(), 10000u);
+  const std::size_t originalPoints = window.signalPlot()->pointsShown();
+  EXPECT_GT(originalPoints, 100u);
+
+  run(window);
+  const Comparison& c = *window.comparison();
+  ASSERT_FALSE(c.results.empty());
+  EXPECT_EQ(c.results.front().name, "cpu-serial");
+  EXPECT_TRUE(c.allAgree());
+  EXPECT_EQ(window.filtered()->size(), 10000u);
+  EXPECT_GT(window.signalPlot()->pointsShown(), originalPoints) << "the filtered signal is drawn too";
+
+  QTableWidget* table = window.timingView()->table();
+  ASSERT_EQ(table->rowCount(), static_cast<int>(c.results.size()));
+  EXPECT_EQ(table->item(0, 0)->text(), "cpu-serial");
+  EXPECT_EQ(table->item(0, 1)->text(), "ok");
+  QCustomPlot* chart = window.timingView()->chart();
+  ASSERT_EQ(chart->plottableCount(), 3);  // kernel, transfers, end to end
+  EXPECT_GE(chart->plottable(0)->interface1D()->dataCount(), 1);
+}
+
+TEST_F(MainWindowTest, ExportsTheResultAndTheReportByteForByte) {
+  test::TempDir dir;
+  MainWindow window;
+  openSample(window);
+  run(window);
+
+  window.exportResult(QString::fromStdString(dir.file("result.txt")));
+  ASSERT_TRUE(test::waitForTask(window));
+  ASSERT_TRUE(window.lastError().isEmpty()) << window.lastError().toStdString();
+  // What the seed's loop gives on the sample, computed here independently of the GUI.
+  const std::vector<double> input = readTextSignal(SIGLAB_SAMPLE_PATH);
+  std::vector<double> expected(input.size());
+  filterSerial(input, makeMeanFilter(kDefaultWindow), expected);
+  std::string expectedText;
+  appendSeedFormat(expected, expectedText);
+  EXPECT_TRUE(test::readFile(dir.file("result.txt")) == expectedText);
+
+  window.exportReport(QString::fromStdString(dir.file("report.json")));
+  ASSERT_TRUE(test::waitForTask(window));
+  const auto json = nlohmann::json::parse(test::readFile(dir.file("report.json")));
+  EXPECT_EQ(json["samples"], 10000);
+  EXPECT_EQ(json["backends"].size(), window.comparison()->results.size());
+  EXPECT_EQ(json["backends"][0]["name"], "cpu-serial");
+
+  window.exportReport(QString::fromStdString(dir.file("report.csv")));
+  ASSERT_TRUE(test::waitForTask(window));
+  const std::string csv = test::readFile(dir.file("report.csv"));
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), static_cast<long>(window.comparison()->results.size()) + 1);
+  EXPECT_NE(csv.find(",cpu-serial,ok,"), std::string::npos) << csv;
+
+  window.savePlot(QString::fromStdString(dir.file("plot.png")));
+  window.savePlot(QString::fromStdString(dir.file("plot.pdf")));
+  EXPECT_EQ(test::readFile(dir.file("plot.png")).substr(1, 3), "PNG");
+  EXPECT_EQ(test::readFile(dir.file("plot.pdf")).substr(0, 5), "%PDF-");
+}
+
+TEST_F(MainWindowTest, AFailedLoadShowsTheReadersMessageAndKeepsTheOldSignal) {
+  test::TempDir dir;
+  test::writeFile(dir.file("bad.txt"), "1.0\n2.0\n0.1x\n");
+  MainWindow window;
+  openSample(window);
+  const gui::SignalPtr before = window.signal();
+  window.openFile(QString::fromStdString(dir.file("bad.txt")));
+  ASSERT_TRUE(test::waitForTask(window));
+  EXPECT_EQ(window.signal(), before);
+  EXPECT_TRUE(window.lastError().contains("bad.txt:3:1")) << window.lastError().toStdString();
+  EXPECT_TRUE(window.lastError().contains("0.1x")) << window.lastError().toStdString();
+  EXPECT_EQ(window.signalPlot()->readoutAt(3).left(9), "sample 3:");
+}
+
+TEST_F(MainWindowTest, CancelStopsALoadAndKeepsTheOldSignal) {
+  test::TempDir dir;
+  GenerateOptions options;
+  options.count = 1'000'000;
+  writeTextSignal(dir.file("big.txt"), generateSignal(options));
+  MainWindow window;
+  openSample(window);
+  const gui::SignalPtr before = window.signal();
+  window.openFile(QString::fromStdString(dir.file("big.txt")));
+  ASSERT_TRUE(window.busy());
+  window.cancelTask();
+  ASSERT_TRUE(test::waitForTask(window));
+  EXPECT_EQ(window.signal(), before);
+  EXPECT_TRUE(window.lastError().isEmpty()) << "a cancel is not an error";
+
+  window.openFile(QString::fromStdString(dir.file("big.txt")));  // and the same file loads when not cancelled
+  ASSERT_TRUE(test::waitForTask(window));
+  EXPECT_EQ(window.signal()->size(), 1'000'000u);
+}
+
+TEST_F(MainWindowTest, CancelStopsARunAndShowsNoPartialResult) {
+  QSettings().setValue("filter/repeat", 1000);  // long enough to be cancelled before it ends
+  MainWindow window;
+  openSample(window);
+  window.runEngines();
+  ASSERT_TRUE(window.busy());
+  window.cancelTask();
+  ASSERT_TRUE(test::waitForTask(window));
+  EXPECT_FALSE(window.comparison());
+  EXPECT_FALSE(window.filtered());
+  EXPECT_TRUE(window.lastError().isEmpty());
+}
+
+TEST_F(MainWindowTest, LargeSignalsAreDrawnWithAFewPointsPerPixelColumnAndExactlyWhenZoomedIn) {
+  test::TempDir dir;
+  GenerateOptions options;
+  options.count = 300'001;
+  std::vector<double> values = generateSignal(options);
+  values[123'457] = 50.0;  // a one-sample spike must stay visible when zoomed out
+  writeTextSignal(dir.file("spike.txt"), values);
+  MainWindow window;
+  window.resize(1200, 700);
+  window.show();
+  window.openFile(QString::fromStdString(dir.file("spike.txt")));
+  ASSERT_TRUE(test::waitForTask(window));
+  gui::SignalPlot* plot = window.signalPlot();
+  QCPGraph* graph = plot->plot()->graph(0);
+  const int columns = graph->keyAxis()->axisRect()->width();
+  EXPECT_LE(graph->dataCount(), 2 * columns);
+  EXPECT_GT(graph->dataCount(), columns);
+  bool found = false;
+  EXPECT_EQ(graph->getValueRange(found).upper, 50.0);
+
+  plot->setVisibleRange(1000, 1100);
+  EXPECT_EQ(graph->dataCount(), 103);  // the 101 samples and one neighbour each side
+  EXPECT_EQ(graph->data()->at(1)->key, 1000.0);
+  EXPECT_EQ(graph->data()->at(1)->value, window.signal()->samples()[1000]);
+
+  plot->setStacked(true);
+  ASSERT_EQ(plot->plot()->axisRectCount(), 2);
+  plot->plot()->axisRect(1)->axis(QCPAxis::atBottom)->setRange(2000, 2500);
+  EXPECT_EQ(plot->plot()->axisRect(0)->axis(QCPAxis::atBottom)->range(), QCPRange(2000, 2500)) << "x axes are linked";
+}
+
+TEST_F(MainWindowTest, SettingsPersistAcrossWindows) {
+  {
+    QSettings settings;
+    settings.setValue("filter/window", 9);
+    settings.setValue("filter/taps", "gaussian");
+    settings.setValue("filter/mode", "reflect");
+  }
+  {
+    MainWindow window;
+    QString error;
+    const auto spec = window.filterPanel()->spec(&error);
+    ASSERT_TRUE(spec) << error.toStdString();
+    EXPECT_EQ(spec->window(), 9u);
+    EXPECT_FALSE(spec->isUniform());
+    EXPECT_EQ(spec->mode, BoundaryMode::Reflect);
+    window.close();
+  }
+  EXPECT_FALSE(QSettings().value("window/geometry").toByteArray().isEmpty());
+  EXPECT_EQ(QSettings().value("filter/window").toInt(), 9);
+}
+
+TEST(FilterPanel, GaussianTapsAreSymmetricAndSumToOne) {
+  const std::vector<double> taps = gui::gaussianTaps(7);
+  ASSERT_EQ(taps.size(), 7u);
+  double sum = 0.0;
+  for (double t : taps) sum += t;
+  EXPECT_NEAR(sum, 1.0, 1e-15);
+  EXPECT_EQ(taps[0], taps[6]);
+  EXPECT_GT(taps[3], taps[2]);
+}
+
+}  // namespace
+}  // namespace siglab

@@ -1,0 +1,49 @@
+// Writes PNGs of the main views after a run on the bundled sample, for the README and for people
+// reviewing a change. They land in SIGLAB_SCREENSHOT_DIR.
+#include <QDir>
+#include <QSettings>
+#include <QTabWidget>
+
+#include "gui_test_support.hpp"
+#include "signal_plot.hpp"
+
+namespace siglab {
+namespace {
+
+// A 256-colour PNG at full compression (quality 0): far fewer bytes, the same look for a UI.
+bool saveSmallPng(QWidget& widget, const QString& path) {
+  return widget.grab().toImage().convertToFormat(QImage::Format_Indexed8, Qt::ThresholdDither).save(path, "PNG", 0);
+}
+
+TEST(Screenshots, MainViewsOfARunOnTheSample) {
+  QSettings().clear();  // the default filter, whatever ran before in this process
+  gui::MainWindow window;
+  window.resize(1500, 820);
+  window.show();
+  window.openFile(SIGLAB_SAMPLE_PATH);
+  ASSERT_TRUE(test::waitForTask(window));
+  window.runEngines();
+  ASSERT_TRUE(test::waitForTask(window));
+  ASSERT_TRUE(window.comparison());
+  ASSERT_TRUE(QDir().mkpath(SIGLAB_SCREENSHOT_DIR));
+  const QDir dir(SIGLAB_SCREENSHOT_DIR);
+
+  window.signalPlot()->setVisibleRange(0, 2999);
+  QCoreApplication::processEvents();
+  ASSERT_TRUE(saveSmallPng(window, dir.filePath("siglab-overlaid.png")));
+  EXPECT_EQ(QImage(dir.filePath("siglab-overlaid.png")).width(), window.width());
+
+  window.signalPlot()->setStacked(true);
+  window.signalPlot()->resetView();
+  QCoreApplication::processEvents();
+  ASSERT_TRUE(saveSmallPng(window, dir.filePath("siglab-stacked.png")));
+
+  auto* tabs = window.findChild<QTabWidget*>();
+  ASSERT_TRUE(tabs);
+  tabs->setCurrentIndex(1);
+  QCoreApplication::processEvents();
+  ASSERT_TRUE(saveSmallPng(window, dir.filePath("siglab-device.png")));
+}
+
+}  // namespace
+}  // namespace siglab
