@@ -6,6 +6,7 @@
 
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
+#include "run_results.hpp"
 #include "mean_filter_kernels.cuh"
 #include "siglab/cuda_backends.hpp"
 #include "tuned_filter_backend.hpp"
@@ -15,14 +16,8 @@ namespace {
 
 using cuda::KernelKind;
 
-FilterRun notRun(RunStatus status, std::string message) {
-  FilterRun run;
-  run.status = status;
-  run.message = std::move(message);
-  return run;
-}
-
-std::string mebibytes(std::size_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB"; }
+using cuda::mebibytes;
+using cuda::notRun;
 
 // One of the seed's kernel designs as a backend. Each run copies the signal in, filters it and
 // copies the result back from pageable memory, as the seed does; every phase is timed with events.

@@ -11,6 +11,7 @@
 #include "chunk_pipeline.cuh"
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
+#include "run_results.hpp"
 #include "tuned_filter_backend.hpp"
 #include "tuned_filter_kernel.cuh"
 
@@ -21,14 +22,8 @@ using cuda::ChunkPipeline;
 using cuda::DeviceBuffer;
 using cuda::Event;
 
-FilterRun notRun(RunStatus status, std::string message) {
-  FilterRun run;
-  run.status = status;
-  run.message = std::move(message);
-  return run;
-}
-
-std::string mebibytes(std::size_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB"; }
+using cuda::mebibytes;
+using cuda::notRun;
 
 template <class T>
 std::vector<T> tapsAs(const FilterSpec& spec) {
