@@ -47,7 +47,8 @@ class ChunkPipeline {
     return static_cast<std::size_t>(slots) * (2 * chunkSamples + 2 * static_cast<std::size_t>(radius)) * sizeof(T);
   }
 
-  PipelinePass run(std::span<const T> in, std::span<T> out, const T* d_taps, int window, BoundaryMode mode) {
+  // `kernel` gives the taps, window and path; its buffers and stream are the slots'.
+  PipelinePass run(std::span<const T> in, std::span<T> out, const TunedLaunch<T>& kernel, BoundaryMode mode) {
     const auto start = std::chrono::steady_clock::now();
     const bool pinnedIn = isPinnedHost(in.data());
     const bool pinnedOut = isPinnedHost(out.data());
@@ -75,11 +76,9 @@ class ChunkPipeline {
                                         cudaMemcpyHostToDevice, stream));
       }
       slot.copiedIn.record(stream);
-      TunedLaunch<T> launch;
+      TunedLaunch<T> launch = kernel;
       launch.in = {slot.d_in.data(), slot.d_halo.data(), static_cast<std::int64_t>(count)};
       launch.d_out = slot.d_out.data();
-      launch.d_taps = d_taps;
-      launch.window = window;
       launch.stream = stream;
       launchTunedFilter(launch);
       slot.filtered.record(stream);

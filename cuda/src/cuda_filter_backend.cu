@@ -6,6 +6,7 @@
 
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
+#include "run_results.hpp"
 #include "mean_filter_kernels.cuh"
 #include "siglab/cuda_backends.hpp"
 #include "tuned_filter_backend.hpp"
@@ -15,14 +16,8 @@ namespace {
 
 using cuda::KernelKind;
 
-FilterRun notRun(RunStatus status, std::string message) {
-  FilterRun run;
-  run.status = status;
-  run.message = std::move(message);
-  return run;
-}
-
-std::string mebibytes(std::size_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB"; }
+using cuda::mebibytes;
+using cuda::notRun;
 
 // One of the seed's kernel designs as a backend. Each run copies the signal in, filters it and
 // copies the result back from pageable memory, as the seed does; every phase is timed with events.
@@ -35,26 +30,30 @@ class CudaFilterBackend final : public FilterBackend {
   std::string_view description() const override { return description_; }
   std::string unavailableReason() const override { return unavailable_; }
 
-  using FilterBackend::run;  // keep the float32 overload visible
   FilterRun run(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
                 const RunOptions& options) override {
+    return guardedRun<double>(in, spec, out, options);
+  }
+  FilterRun run(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
+                const RunOptions& options) override {
+    return guardedRun<float>(in, spec, out, options);
+  }
+
+ private:
+  template <class T>
+  FilterRun guardedRun(std::span<const T> in, const FilterSpec& spec, std::span<T> out, const RunOptions& options) {
     validate(spec);
     if (in.size() != out.size()) return notRun(RunStatus::Failed, "input and output sizes differ");
     if (!unavailable_.empty()) return notRun(RunStatus::Unavailable, unavailable_);
     if (options.blockSize < 32 || options.blockSize > 1024) {
       return notRun(RunStatus::Failed, "block size must be between 32 and 1024 threads");
     }
-    if (kind_ != KernelKind::Global && spec.window() > cuda::kMaxConstantTaps) {
-      return notRun(RunStatus::Unavailable, "window of " + std::to_string(spec.window()) + " taps exceeds the " +
-                                                std::to_string(cuda::kMaxConstantTaps) +
-                                                " that __constant__ memory holds; use gpu-global");
-    }
     try {
       SIGLAB_CUDA_TRY(cudaSetDevice(0));
       if (kind_ == KernelKind::Shared) {
         int limit = 0;
         SIGLAB_CUDA_TRY(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
-        const std::size_t need = cuda::sharedTileBytes(options.blockSize, static_cast<int>(spec.window()));
+        const std::size_t need = cuda::sharedTileBytes(options.blockSize, static_cast<int>(spec.window()), sizeof(T));
         if (need > static_cast<std::size_t>(limit)) {
           return notRun(RunStatus::Unavailable, "the tile for this window needs " + std::to_string(need / 1024) +
                                                     " KiB of shared memory per block; the device allows " +
@@ -65,7 +64,7 @@ class CudaFilterBackend final : public FilterBackend {
     } catch (const cuda::CudaError& e) {
       if (e.code() == cudaErrorMemoryAllocation) {
         return notRun(RunStatus::Failed, "out of GPU memory: the signal and result need " +
-                                             mebibytes(2 * in.size() * sizeof(double)) + " (" + e.what() + ")");
+                                             mebibytes(2 * in.size() * sizeof(T)) + " (" + e.what() + ")");
       }
       return notRun(RunStatus::Failed, e.what());
     } catch (const std::exception& e) {
@@ -73,20 +72,19 @@ class CudaFilterBackend final : public FilterBackend {
     }
   }
 
- private:
-  FilterRun timedRuns(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
-                      const RunOptions& options) {
-    const std::size_t bytes = in.size() * sizeof(double);
-    cuda::DeviceBuffer<double> d_in(in.size());
-    cuda::DeviceBuffer<double> d_out(in.size());
-    cuda::DeviceBuffer<double> d_taps;
-    if (kind_ == KernelKind::Global) {
-      d_taps = cuda::DeviceBuffer<double>(spec.window());
-      SIGLAB_CUDA_TRY(cudaMemcpy(d_taps.data(), spec.taps.data(), d_taps.bytes(), cudaMemcpyHostToDevice));
-    } else {
-      cuda::uploadConstantTaps(spec.taps);
-    }
-    cuda::FilterLaunch launch;
+  template <class T>
+  FilterRun timedRuns(std::span<const T> in, const FilterSpec& spec, std::span<T> out, const RunOptions& options) {
+    const std::size_t bytes = in.size() * sizeof(T);
+    cuda::DeviceBuffer<T> d_in(in.size());
+    cuda::DeviceBuffer<T> d_out(in.size());
+    const std::vector<T> taps(spec.taps.begin(), spec.taps.end());
+    cuda::FilterLaunch<T> launch;
+    // Constant and Shared read the constant bank; a window it cannot hold falls back to taps in
+    // device memory, said in the run's message.
+    launch.tapsInConstantMemory = kind_ != KernelKind::Global && taps.size() <= cuda::kMaxConstantTaps;
+    cuda::DeviceBuffer<T> d_taps(taps.size());
+    SIGLAB_CUDA_TRY(cudaMemcpy(d_taps.data(), taps.data(), d_taps.bytes(), cudaMemcpyHostToDevice));
+    if (launch.tapsInConstantMemory) cuda::uploadConstantTaps<T>(taps);
     launch.d_in = d_in.data();
     launch.d_out = d_out.data();
     launch.n = static_cast<std::int64_t>(in.size());
@@ -116,6 +114,11 @@ class CudaFilterBackend final : public FilterBackend {
     result.kernel = summarize(kernelMs);
     result.transfer = summarize(transferMs);
     result.total = summarize(totalMs);
+    if (kind_ != KernelKind::Global && !launch.tapsInConstantMemory) {
+      result.message = "fallback: " + std::to_string(taps.size()) + " taps exceed the " +
+                       std::to_string(cuda::kMaxConstantTaps) +
+                       " that __constant__ memory holds, so they were read from device memory";
+    }
     return result;
   }
 

@@ -5,11 +5,13 @@
 #include <memory>
 #include <stdexcept>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "chunk_pipeline.cuh"
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
+#include "run_results.hpp"
 #include "tuned_filter_backend.hpp"
 #include "tuned_filter_kernel.cuh"
 
@@ -20,14 +22,8 @@ using cuda::ChunkPipeline;
 using cuda::DeviceBuffer;
 using cuda::Event;
 
-FilterRun notRun(RunStatus status, std::string message) {
-  FilterRun run;
-  run.status = status;
-  run.message = std::move(message);
-  return run;
-}
-
-std::string mebibytes(std::size_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB"; }
+using cuda::mebibytes;
+using cuda::notRun;
 
 template <class T>
 std::vector<T> tapsAs(const FilterSpec& spec) {
@@ -37,16 +33,14 @@ std::vector<T> tapsAs(const FilterSpec& spec) {
 // The whole signal on the device, with its halo (the boundary rule's values) and a launch over it.
 template <class T>
 struct ResidentSignal {
-  ResidentSignal(std::span<const T> in, const FilterSpec& spec, const T* d_taps)
-      : d_in(in.size()), d_out(in.size()), d_halo(2 * spec.radius()) {
+  ResidentSignal(std::span<const T> in, const FilterSpec& spec, const cuda::TunedLaunch<T>& kernel)
+      : d_in(in.size()), d_out(in.size()), d_halo(2 * spec.radius()), launch(kernel) {
     const int radius = static_cast<int>(spec.radius());
     std::vector<T> halo(d_halo.size());
     cuda::fillHalo(in, 0, static_cast<std::int64_t>(in.size()), radius, spec.mode, halo.data());
     SIGLAB_CUDA_TRY(cudaMemcpy(d_halo.data(), halo.data(), d_halo.bytes(), cudaMemcpyHostToDevice));
     launch.in = {d_in.data(), d_halo.data(), static_cast<std::int64_t>(in.size())};
     launch.d_out = d_out.data();
-    launch.d_taps = d_taps;
-    launch.window = static_cast<int>(spec.window());
   }
   DeviceBuffer<T> d_in, d_out, d_halo;
   cuda::TunedLaunch<T> launch;
@@ -62,6 +56,9 @@ class TunedFilterBackend final : public FilterBackend {
     return "GPU, 16-byte loads, shared tile, several outputs a thread; pinned chunked multi-stream copies";
   }
   std::string unavailableReason() const override { return unavailable_; }
+  double tolerance(const FilterSpec& spec, double maxAbsInput) const override {
+    return usesPrefixSum<double>(spec) ? cuda::prefixSumErrorBound(static_cast<int>(spec.window()), maxAbsInput) : 0.0;
+  }
 
   FilterRun run(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
                 const RunOptions& options) override {
@@ -118,14 +115,20 @@ class TunedFilterBackend final : public FilterBackend {
     const std::size_t residentBytes = (2 * in.size() + 2 * static_cast<std::size_t>(radius)) * sizeof(T);
     const bool resident = residentBytes <= budget;
 
+    cuda::TunedLaunch<T> kernel;
+    kernel.d_taps = d_taps.data();
+    kernel.window = window;
+    kernel.prefixSum = usesPrefixSum<T>(spec);
+    kernel.uniformTap = taps.front();
+
     FilterRun result;
-    if (resident && !options_.overlapTransfers) return seedStyleRuns(in, spec, out, d_taps.data(), runs);
-    if (resident) result.kernel = residentKernelTimes(in, spec, d_taps.data(), runs);
+    if (resident && !options_.overlapTransfers) return noted(seedStyleRuns(in, spec, out, kernel, runs), kernel);
+    if (resident) result.kernel = residentKernelTimes(in, spec, kernel, runs);
 
     ChunkPipeline<T>& pipeline = pipelineFor<T>(in.size(), radius, budget);
     std::vector<double> kernelMs, transferMs, totalMs;
     for (int rep = -1; rep < runs; ++rep) {  // rep -1 is the warm-up
-      const cuda::PipelinePass pass = pipeline.run(in, out, d_taps.data(), window, spec.mode);
+      const cuda::PipelinePass pass = pipeline.run(in, out, kernel, spec.mode);
       if (rep < 0) continue;
       kernelMs.push_back(pass.kernelMs);
       transferMs.push_back(pass.transferMs);
@@ -138,13 +141,29 @@ class TunedFilterBackend final : public FilterBackend {
     result.message = std::to_string(chunks) + " chunk(s) of " + std::to_string(pipeline.chunkSamples()) +
                      " samples on " + std::to_string(pipeline.slots()) + " streams" +
                      (resident ? "" : ", signal over the " + mebibytes(budget) + " memory budget: kernel time summed");
-    return result;
+    return noted(result, kernel);
+  }
+
+  template <class T>
+  static bool usesPrefixSum(const FilterSpec& spec) {
+    return std::is_same_v<T, double> && spec.isUniform() && spec.window() >= cuda::kPrefixSumMinWindow;
+  }
+
+  template <class T>
+  static FilterRun noted(FilterRun run, const cuda::TunedLaunch<T>& kernel) {
+    if (kernel.prefixSum) {
+      run.message += std::string(run.message.empty() ? "" : "; ") +
+                     "prefix-sum path (uniform window >= " + std::to_string(cuda::kPrefixSumMinWindow) +
+                     "): within the stated error bound, not bit-identical";
+    }
+    return run;
   }
 
   // The kernel alone, on the whole signal resident on the device.
   template <class T>
-  TimingStats residentKernelTimes(std::span<const T> in, const FilterSpec& spec, const T* d_taps, int runs) {
-    ResidentSignal<T> signal(in, spec, d_taps);
+  TimingStats residentKernelTimes(std::span<const T> in, const FilterSpec& spec, const cuda::TunedLaunch<T>& kernel,
+                                  int runs) {
+    ResidentSignal<T> signal(in, spec, kernel);
     SIGLAB_CUDA_TRY(cudaMemcpy(signal.d_in.data(), in.data(), signal.d_in.bytes(), cudaMemcpyHostToDevice));
     Event start, stop;
     std::vector<double> kernelMs;
@@ -160,8 +179,9 @@ class TunedFilterBackend final : public FilterBackend {
 
   // As the seed: copy the whole signal in, filter, copy the result out, each phase timed.
   template <class T>
-  FilterRun seedStyleRuns(std::span<const T> in, const FilterSpec& spec, std::span<T> out, const T* d_taps, int runs) {
-    ResidentSignal<T> signal(in, spec, d_taps);
+  FilterRun seedStyleRuns(std::span<const T> in, const FilterSpec& spec, std::span<T> out,
+                          const cuda::TunedLaunch<T>& kernel, int runs) {
+    ResidentSignal<T> signal(in, spec, kernel);
     Event start, copiedIn, filtered, copiedOut;
     std::vector<double> kernelMs, transferMs, totalMs;
     for (int rep = -1; rep < runs; ++rep) {
@@ -191,7 +211,7 @@ class TunedFilterBackend final : public FilterBackend {
   ChunkPipeline<T>& pipelineFor(std::size_t samples, int radius, std::size_t budget) {
     const int slots = std::max(1, options_.streams);
     std::size_t chunk = options_.chunkSamples;
-    if (chunk == 0) chunk = std::clamp<std::size_t>(samples / 32 / 4096 * 4096, 65536, 1 << 20);
+    if (chunk == 0) chunk = std::clamp<std::size_t>(samples / 16 / 4096 * 4096, 65536, 1 << 20);
     const std::size_t fitting = budget / sizeof(T) / static_cast<std::size_t>(slots);
     if (fitting <= 2 * static_cast<std::size_t>(radius) + 2) {
       throw std::runtime_error("the GPU memory budget of " + std::to_string(budget) + " bytes cannot hold " +

@@ -1,5 +1,6 @@
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "cuda_check.hpp"
 #include "tuned_filter_kernel.cuh"
@@ -124,6 +125,65 @@ __global__ void __launch_bounds__(kBlock) meanFilterTuned(HaloedSpan<T> in, T* _
   }
 }
 
+// MeanFilterPrefixSum: uniform taps only. Each block loads its tile of kPrefixSumTile outputs plus
+// both halos into shared memory (L = tile + 2r values), scans them in place (each thread a
+// contiguous segment serially, then one thread adds up the segment totals, then each segment gets
+// its offset), and writes out[t] = tap * (S[t + 2r] - S[t - 1]): two reads per output whatever W
+// is. Prefix sums restart at every tile, so their magnitude and error stay bounded by L.
+__global__ void __launch_bounds__(kBlock) meanFilterPrefixSum(HaloedSpan<double> in, double* __restrict__ d_out,
+                                                              double tap, int window) {
+  extern __shared__ __align__(16) unsigned char s_raw[];
+  double* s_scan = reinterpret_cast<double*>(s_raw);
+  __shared__ double s_segmentOffset[kBlock];
+  const int r = window / 2;
+  const int length = kPrefixSumTile + 2 * r;
+  const std::int64_t tileStart = static_cast<std::int64_t>(blockIdx.x) * kPrefixSumTile;
+  for (int t = threadIdx.x; t < length; t += kBlock) s_scan[t] = sampleAt(in, tileStart - r + t, r);
+  __syncthreads();
+
+  const int segment = (length + kBlock - 1) / kBlock;
+  const int begin = min(length, static_cast<int>(threadIdx.x) * segment);
+  const int end = min(length, begin + segment);
+  double running = 0.0;
+  for (int k = begin; k < end; ++k) {
+    running += s_scan[k];
+    s_scan[k] = running;
+  }
+  s_segmentOffset[threadIdx.x] = running;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    double offset = 0.0;
+    for (int t = 0; t < kBlock; ++t) {
+      const double total = s_segmentOffset[t];
+      s_segmentOffset[t] = offset;
+      offset += total;
+    }
+  }
+  __syncthreads();
+  const double offset = s_segmentOffset[threadIdx.x];
+  for (int k = begin; k < end; ++k) s_scan[k] += offset;
+  __syncthreads();
+
+  for (int t = threadIdx.x; t < kPrefixSumTile; t += kBlock) {
+    const std::int64_t i = tileStart + t;
+    if (i >= in.n) break;
+    const double below = t > 0 ? s_scan[t - 1] : 0.0;
+    d_out[i] = tap * (s_scan[t + 2 * r] - below);
+  }
+}
+
+void launchPrefixSum(const TunedLaunch<double>& p) {
+  const int r = p.window / 2;
+  const std::size_t shared = static_cast<std::size_t>(kPrefixSumTile + 2 * r) * sizeof(double);
+  if (shared > 48 * 1024) {
+    SIGLAB_CUDA_TRY(cudaFuncSetAttribute(meanFilterPrefixSum, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(shared)));
+  }
+  const auto blocks = static_cast<unsigned>((p.in.n + kPrefixSumTile - 1) / kPrefixSumTile);
+  meanFilterPrefixSum<<<blocks, kBlock, shared, p.stream>>>(p.in, p.d_out, p.uniformTap, p.window);
+  SIGLAB_CUDA_CHECK_LAUNCH();
+}
+
 template <class T, int kWindow>
 void launchWith(const TunedLaunch<T>& p) {
   const int r = p.window / 2;
@@ -152,6 +212,9 @@ void launchTunedFilter(const TunedLaunch<T>& p) {
     throw std::invalid_argument("the tuned kernel needs 16-byte aligned input and output");
   }
   if (p.in.n == 0) return;
+  if constexpr (std::is_same_v<T, double>) {
+    if (p.prefixSum) return launchPrefixSum(p);
+  }
   switch (p.window) {  // the common small windows, unrolled; any other through the general loop
     case 1: return launchWith<T, 1>(p);
     case 3: return launchWith<T, 3>(p);
@@ -160,6 +223,12 @@ void launchTunedFilter(const TunedLaunch<T>& p) {
     case 9: return launchWith<T, 9>(p);
     default: return launchWith<T, 0>(p);
   }
+}
+
+double prefixSumErrorBound(int window, double maxAbs) {
+  const double u = 0x1p-53;
+  const double length = kPrefixSumTile + window - 1;
+  return 1.01 * (2.0 * length * length * u + 3.0 * window * u) * maxAbs / window;
 }
 
 template void launchTunedFilter<double>(const TunedLaunch<double>&);

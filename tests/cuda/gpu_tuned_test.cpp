@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <type_traits>
 #include <limits>
 #include <random>
 
 #include "gpu_test_support.hpp"
+#include "siglab/compare.hpp"
 #include "siglab/cpu_serial.hpp"
 #include "siglab/cuda_backends.hpp"
 #include "test_support.hpp"
@@ -90,7 +92,8 @@ TEST_F(GpuTuned, ASmallMemoryBudgetForcesManyChunksWithTheSameBits) {
   SIGLAB_SKIP_WITHOUT_GPU();
   SCOPED_TRACE("SIGLAB_TEST_SEED=" + std::to_string(seed_));
   CudaOptions options;
-  options.memoryBudgetBytes = 64 << 10;  // the 800 KB signal cannot be resident: ~50 chunks
+  options.memoryBudgetBytes = 64 << 10;  // the 800 KB signal cannot be resident: ~100 chunks
+  options.streams = 4;
   auto backend = makeTunedCudaBackend(options);
   for (BoundaryMode mode : kAllModes) {
     for (std::size_t window : {std::size_t{5}, std::size_t{129}}) {
@@ -131,29 +134,67 @@ TEST_F(GpuTuned, PinnedCallerMemoryIsCopiedDirectly) {
   expectBitIdentical(*backend, in.span(), pageableOut, randomSpec(9, BoundaryMode::Wrap, rng_), "pinned in");
 }
 
-TEST_F(GpuTuned, Float32IsBitIdenticalToTheFloat32SerialLoop) {
+// Every GPU engine, gpu-tuned with and without overlapped transfers.
+TEST_F(GpuTuned, EveryEngineInFloat32IsBitIdenticalToTheFloat32SerialLoop) {
   SIGLAB_SKIP_WITHOUT_GPU();
   SCOPED_TRACE("SIGLAB_TEST_SEED=" + std::to_string(seed_));
-  for (bool overlap : {true, false}) {
-    CudaOptions options;
-    options.overlapTransfers = overlap;
-    auto backend = makeTunedCudaBackend(options);
+  BackendList backends = makeCudaBackends();
+  CudaOptions noOverlap;
+  noOverlap.overlapTransfers = false;
+  backends.push_back(makeTunedCudaBackend(noOverlap));
+  for (auto& backend : backends) {
     for (BoundaryMode mode : kAllModes) {
-      for (std::size_t window : {std::size_t{1}, std::size_t{5}, std::size_t{11}, std::size_t{301}}) {
-        for (std::size_t n : {std::size_t{3}, std::size_t{4097}, std::size_t{40001}}) {
+      for (std::size_t window : {std::size_t{1}, std::size_t{5}, std::size_t{11}, std::size_t{101}}) {
+        for (std::size_t n : {std::size_t{3}, std::size_t{4097}, std::size_t{20001}}) {
           std::vector<float> in(n);
           for (float& v : in) v = std::uniform_real_distribution<float>(-100, 100)(rng_);
           const FilterSpec spec = randomSpec(window, mode, rng_);
           const std::vector<float> expected = filterSerialFloat(in, spec);
           std::vector<float> out(n, std::numeric_limits<float>::quiet_NaN());
-          const FilterRun run = backend->run(std::span<const float>(in), spec, std::span<float>(out), RunOptions{1, 256});
-          ASSERT_EQ(run.status, RunStatus::Ok) << run.message;
+          const FilterRun run = backend->run(std::span<const float>(in), spec, std::span<float>(out), RunOptions{1, 128});
+          ASSERT_EQ(run.status, RunStatus::Ok) << backend->name() << ": " << run.message;
           EXPECT_EQ(countBitMismatches<float>(expected, out), 0u)
-              << "float32 n=" << n << " W=" << window << " mode=" << toString(mode) << " overlap=" << overlap;
+              << backend->name() << " float32 n=" << n << " W=" << window << " mode=" << toString(mode);
         }
       }
     }
   }
+}
+
+// Uniform windows of kPrefixSumMinWindow (65) taps and more take the O(N) prefix-sum path: not
+// bit-identical, but never further from cpu-serial than the bound tolerance() states.
+TEST_F(GpuTuned, PrefixSumPathStaysWithinItsStatedErrorBound) {
+  SIGLAB_SKIP_WITHOUT_GPU();
+  SCOPED_TRACE("SIGLAB_TEST_SEED=" + std::to_string(seed_));
+  CudaOptions chunked;
+  chunked.chunkSamples = 50000;
+  BackendList backends;
+  backends.push_back(makeTunedCudaBackend());
+  backends.push_back(makeTunedCudaBackend(chunked));
+  for (auto& backend : backends) {
+    for (BoundaryMode mode : kAllModes) {
+      for (std::size_t window : {std::size_t{65}, std::size_t{301}, std::size_t{4097}}) {
+        for (std::size_t n : {std::size_t{1}, std::size_t{100}, std::size_t{5000}, std::size_t{300007}}) {
+          const std::vector<double> in = test::randomSignal(n, rng_);
+          const FilterSpec spec = makeMeanFilter(window, mode);
+          std::vector<double> expected(n);
+          filterSerial(in, spec, expected);
+          std::vector<double> out(n, std::numeric_limits<double>::quiet_NaN());
+          const FilterRun run = backend->run(std::span<const double>(in), spec, out, RunOptions{1, 256});
+          ASSERT_EQ(run.status, RunStatus::Ok) << run.message;
+          EXPECT_NE(run.message.find("prefix-sum"), std::string::npos) << run.message;
+          const double bound = backend->tolerance(spec, maxAbs(in));
+          EXPECT_GT(bound, 0.0);
+          EXPECT_LT(bound, 1e-8 * maxAbs(in)) << "the bound should mean something";
+          const Agreement agreement = compareResults(expected, out);
+          EXPECT_LE(agreement.maxAbsDiff, bound) << "n=" << n << " W=" << window << " mode=" << toString(mode);
+        }
+      }
+    }
+  }
+  // Below the threshold, and for non-uniform taps, the result stays bit-identical.
+  EXPECT_EQ(backends[0]->tolerance(makeMeanFilter(63), 100.0), 0.0);
+  EXPECT_EQ(backends[0]->tolerance(randomSpec(301, BoundaryMode::Zero, rng_), 100.0), 0.0);
 }
 
 TEST_F(GpuTuned, TooWideAWindowIsRefusedWithAReason) {
