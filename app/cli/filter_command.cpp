@@ -8,16 +8,18 @@
 #include "commands.hpp"
 #include "comparison_table.hpp"
 #include "exit_codes.hpp"
-#include "siglab/atomic_file.hpp"
+#include "input_options.hpp"
 #include "siglab/errors.hpp"
+#include "siglab/io/atomic_file.hpp"
+#include "siglab/io/signal_io.hpp"
 #include "siglab/report.hpp"
-#include "siglab/text_format.hpp"
 
 namespace siglab::cli {
 namespace {
 
 struct FilterOptions {
   std::string input;
+  ReadOptions read;
   std::string output;
   std::size_t window = kDefaultWindow;
   std::string mode = "zero";
@@ -71,19 +73,21 @@ int runFilter(const FilterOptions& o) {
     std::cerr << "siglab-cli filter: " << e.what() << "\n";
     return kExitUsage;
   }
-  std::vector<double> signal;
+  Signal signal;
   try {
-    signal = readTextSignal(o.input);
+    signal = readSignal(o.input, o.read);
   } catch (const InputError& e) {
     std::cerr << "siglab-cli filter: " << e.what() << "\n";
     return kExitInputOutput;
   }
 
   const FilterSpec spec = makeMeanFilter(o.window, *mode);
-  const Comparison comparison = runComparison(backends, signal, spec, o.run);
+  const Comparison comparison = runComparison(backends, signal.samples, spec, o.run);
   printComparisonTable(std::cout, comparison, o.input);
   try {
-    writeTextSignal(o.output, comparison.reference);
+    WriteOptions write;
+    write.sampleRate = signal.sampleRate.value_or(write.sampleRate);
+    writeSignal(o.output, comparison.reference, write);
     if (!o.report.empty()) writeFileAtomically(o.report, comparisonToJson(comparison, o.input).dump(2) + "\n");
   } catch (const InputError& e) {
     std::cerr << "siglab-cli filter: " << e.what() << "\n";
@@ -99,8 +103,11 @@ void addFilterCommand(CLI::App& app, int& exitCode) {
   auto o = std::make_shared<FilterOptions>();
   CLI::App* cmd = app.add_subcommand("filter", "Mean-filter a signal on each backend, verify against cpu-serial, "
                                                "print timings and write the reference result");
-  cmd->add_option("input", o->input, "Signal file: one number per line")->required();
-  cmd->add_option("-o,--output", o->output, "Result file, one %2.16f value a line")->required();
+  cmd->add_option("input", o->input, "Signal file: text (one number a line, or --column of a CSV/TSV), .npy, WAV or --raw")
+      ->required();
+  addInputOptions(*cmd, o->read);
+  cmd->add_option("-o,--output", o->output, "Result file: .npy, .wav, .raw/.bin (f64), else text (one %2.16f value a line)")
+      ->required();
   cmd->add_option("-w,--window", o->window, "Odd window length W; taps 1/W")
       ->capture_default_str()->check(CLI::PositiveNumber);
   cmd->add_option("--mode", o->mode, "Boundary: zero, reflect, mirror, nearest or wrap")->capture_default_str();

@@ -4,7 +4,7 @@
 #include "exit_codes.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/generate.hpp"
-#include "siglab/text_format.hpp"
+#include "siglab/io/text_format.hpp"
 
 namespace siglab::cli {
 

@@ -6,7 +6,7 @@
 
 #include "all_backends.hpp"
 #include "siglab/errors.hpp"
-#include "siglab/text_format.hpp"
+#include "siglab/io/signal_io.hpp"
 
 namespace siglab::gui {
 namespace {
@@ -27,13 +27,10 @@ Progress progressFor(QPromise<T>& promise, const std::atomic<bool>* cancel, doub
 void loadSignal(QPromise<LoadOutcome>& promise, const QString& path, std::shared_ptr<const std::atomic<bool>> cancel) {
   const std::string file = path.toStdString();
   try {
-    // The text reader has no progress of its own yet: it is the first 90%, the pyramid the rest.
-    const Progress reading = progressFor(promise, cancel.get(), 0.0, 0.9);
-    reading.report(0.0);
-    std::vector<double> samples = readTextSignal(file);
-    reading.throwIfCancelled();
-    const Progress indexing = progressFor(promise, cancel.get(), 0.9, 1.0);
-    promise.addResult(LoadOutcome{std::make_shared<const LoadedSignal>(file, std::move(samples), indexing), {}});
+    const Progress reading = progressFor(promise, cancel.get(), 0.0, 0.95);
+    Signal signal = readSignal(file, ReadOptions{}, reading);
+    const Progress indexing = progressFor(promise, cancel.get(), 0.95, 1.0);
+    promise.addResult(LoadOutcome{std::make_shared<const LoadedSignal>(file, std::move(signal.samples), indexing), {}});
   } catch (const Cancelled&) {
   } catch (const std::bad_alloc&) {
     promise.addResult(LoadOutcome{nullptr, path + ": not enough memory to load this signal"});

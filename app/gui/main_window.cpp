@@ -27,10 +27,10 @@
 #include "plot_export.hpp"
 #include "report_csv.hpp"
 #include "signal_plot.hpp"
-#include "siglab/atomic_file.hpp"
+#include "siglab/io/atomic_file.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/report.hpp"
-#include "siglab/text_format.hpp"
+#include "siglab/io/signal_io.hpp"
 #include "task_status.hpp"
 #include "timing_view.hpp"
 
@@ -38,7 +38,10 @@ namespace siglab::gui {
 namespace {
 
 constexpr int kMaxRecentFiles = 8;
-const char* const kSignalFilters = "Signal files (*.txt *.dat *.csv);;All files (*)";
+// What readSignal recognises without options: text by default, .npy and WAV by their magic bytes.
+const char* const kSignalFilters =
+    "Signal files (*.txt *.dat *.csv *.tsv *.npy *.wav);;Text, one number a line (*.txt *.dat);;"
+    "NumPy (*.npy);;WAV (*.wav);;All files (*)";
 
 }  // namespace
 
@@ -88,11 +91,14 @@ void MainWindow::createActions() {
   recentMenu_ = file->addMenu(tr("Open &recent"));
   file->addSeparator();
   exportResultAction_ = file->addAction(tr("&Export filtered signal…"), this, [this] {
-    const QString path = askSavePath(tr("Export filtered signal"), "result.txt", tr("Seed text format (*.txt);;All files (*)"));
+    const QString path = askSavePath(tr("Export filtered signal"), "result.txt",
+                                     tr("Seed text format (*.txt);;NumPy (*.npy);;WAV, 32-bit float (*.wav);;"
+                                        "Raw float64 (*.raw *.bin)"));
     if (!path.isEmpty()) exportResult(path);
   });
   exportResultAction_->setShortcut(QKeySequence::Save);
-  exportResultAction_->setToolTip(tr("Write the cpu-serial result, one %2.16f value a line (Ctrl+S)"));
+  exportResultAction_->setToolTip(
+      tr("Write the cpu-serial result (Ctrl+S): text in the seed's %2.16f format, or .npy, .wav, .raw by extension"));
   exportReportAction_ = file->addAction(tr("Export timing &report…"), this, [this] {
     const QString path = askSavePath(tr("Export timing report"), "report.json", tr("JSON (*.json);;CSV (*.csv)"));
     if (!path.isEmpty()) exportReport(path);
@@ -275,7 +281,7 @@ void MainWindow::exportResult(const QString& path) {
   SignalPtr result = filtered_;
   const std::string file = path.toStdString();
   auto cancel = std::make_shared<std::atomic<bool>>(false);
-  auto write = [result, file](const Progress&) { writeTextSignal(file, result->samples()); };
+  auto write = [result, file](const Progress& progress) { writeSignal(file, result->samples(), WriteOptions{}, progress); };
   startTask<QString>(tr("Writing %1").arg(QFileInfo(path).fileName()), cancel,
                      QtConcurrent::run(&exportFile, std::function<void(const Progress&)>(write),
                                        std::shared_ptr<const std::atomic<bool>>(cancel)),
@@ -293,8 +299,9 @@ void MainWindow::exportReport(const QString& path) {
   const std::string input = signal_ ? signal_->source() : std::string();
   const bool csv = path.endsWith(".csv", Qt::CaseInsensitive);
   auto cancel = std::make_shared<std::atomic<bool>>(false);
-  auto write = [comparison, file, input, csv](const Progress&) {
-    writeFileAtomically(file, csv ? comparisonToCsv(*comparison, input) : comparisonToJson(*comparison, input).dump(2) + "\n");
+  auto write = [comparison, file, input, csv](const Progress& progress) {
+    writeFileAtomically(file, csv ? comparisonToCsv(*comparison, input) : comparisonToJson(*comparison, input).dump(2) + "\n",
+                        progress);
   };
   startTask<QString>(tr("Writing %1").arg(QFileInfo(path).fileName()), cancel,
                      QtConcurrent::run(&exportFile, std::function<void(const Progress&)>(write),

@@ -6,7 +6,7 @@
 #include <QFile>
 #include <QTemporaryFile>
 
-#include "siglab/atomic_file.hpp"
+#include "siglab/io/atomic_file.hpp"
 #include "siglab/errors.hpp"
 
 namespace siglab::gui {

@@ -7,7 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "siglab/cpu_serial.hpp"
-#include "siglab/text_format.hpp"
+#include "siglab/io/signal_io.hpp"
+#include "siglab/io/text_format.hpp"
 #include "test_support.hpp"
 
 namespace siglab {
@@ -119,6 +120,55 @@ TEST(Cli, UsageErrorsExitTwo) {
   EXPECT_EQ(runCli("frobnicate", dir).exitCode, 2);
   EXPECT_EQ(runCli("filter " + dir.file("in.txt") + " -o " + dir.file("r.txt") + " --mode sideways", dir).exitCode, 2);
   EXPECT_FALSE(std::filesystem::exists(dir.file("r.txt")));
+}
+
+TEST(Cli, FilterReadsAColumnOfACsvAndWritesByExtension) {
+  test::TempDir dir;
+  test::writeFile(dir.file("in.csv"), "time,volts\n0,1\n1,2\n2,3\n3,4\n4,5\n");
+  test::writeFile(dir.file("in.txt"), "1\n2\n3\n4\n5\n");
+  const std::string common = " --window 3 --backend cpu-serial";
+  ASSERT_EQ(runCli("filter " + dir.file("in.csv") + " --column 2 --skip-header -o " + dir.file("a.npy") + common, dir).exitCode, 0);
+  ASSERT_EQ(runCli("filter " + dir.file("in.txt") + " -o " + dir.file("b.txt") + common, dir).exitCode, 0);
+  EXPECT_EQ(readSignal(dir.file("a.npy")).samples, readTextSignal(dir.file("b.txt")));
+  EXPECT_TRUE(test::readFile(dir.file("a.npy")).starts_with("\x93NUMPY"));
+}
+
+TEST(Cli, FilterReadsRawWithAnOffsetAndWav) {
+  test::TempDir dir;
+  const std::vector<float> samples = {1.0f, 2.0f, 4.0f, 8.0f};
+  test::writeFile(dir.file("in.f32"), "HDR" + std::string(reinterpret_cast<const char*>(samples.data()), 16));
+  const Outcome raw = runCli("filter " + dir.file("in.f32") + " --raw f32 --offset 3 --window 3 -o " + dir.file("r.txt"), dir);
+  ASSERT_EQ(raw.exitCode, 0) << raw.err;
+  std::vector<double> expected(4);
+  filterSerial(std::vector<double>{1.0, 2.0, 4.0, 8.0}, makeMeanFilter(3), expected);
+  EXPECT_EQ(readTextSignal(dir.file("r.txt")).size(), 4u);
+  EXPECT_NEAR(readTextSignal(dir.file("r.txt"))[1], expected[1], 1e-15);
+
+  WriteOptions wav;
+  wav.sampleRate = 16000;
+  writeSignal(dir.file("in.wav"), std::vector<double>{0.5, -0.5, 0.25}, wav);
+  const Outcome o = runCli("filter " + dir.file("in.wav") + " --window 1 -o " + dir.file("out.wav"), dir);
+  ASSERT_EQ(o.exitCode, 0) << o.err;
+  const Signal back = readSignal(dir.file("out.wav"));
+  EXPECT_EQ(back.samples, (std::vector<double>{0.5, -0.5, 0.25}));
+  EXPECT_EQ(back.sampleRate, 16000.0);
+}
+
+TEST(Cli, InputOptionErrors) {
+  test::TempDir dir;
+  test::writeFile(dir.file("in.csv"), "a,b\n1,2\n3\n");
+  const Outcome column = runCli("filter " + dir.file("in.csv") + " --column 2 --skip-header -o " + dir.file("r.txt"), dir);
+  EXPECT_EQ(column.exitCode, 3);
+  EXPECT_NE(column.err.find("in.csv:3:1: expected at least 2 columns separated by ',', found 1"), std::string::npos) << column.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("r.txt")));
+  EXPECT_EQ(runCli("filter " + dir.file("in.csv") + " --offset 4 -o " + dir.file("r.txt"), dir).exitCode, 2);
+  EXPECT_EQ(runCli("filter " + dir.file("in.csv") + " --raw f16 -o " + dir.file("r.txt"), dir).exitCode, 2);
+  EXPECT_EQ(runCli("filter " + dir.file("in.csv") + " --column 0 -o " + dir.file("r.txt"), dir).exitCode, 2);
+  test::writeFile(dir.file("nan.txt"), "1\nnan\n3\n");
+  EXPECT_EQ(runCli("filter " + dir.file("nan.txt") + " -o " + dir.file("r.txt"), dir).exitCode, 3);
+  const Outcome allowed = runCli("filter " + dir.file("nan.txt") + " --allow-nonfinite --window 1 -b cpu-serial -o " + dir.file("r.txt"), dir);
+  EXPECT_EQ(allowed.exitCode, 0) << allowed.err;
+  EXPECT_EQ(test::readFile(dir.file("r.txt")), "1.0000000000000000\nnan\n3.0000000000000000\n");
 }
 
 TEST(Cli, DevicesAlwaysAnswers) {

@@ -16,7 +16,7 @@
 #include "signal_plot.hpp"
 #include "siglab/generate.hpp"
 #include "siglab/minmax_pyramid.hpp"
-#include "siglab/text_format.hpp"
+#include "siglab/io/text_format.hpp"
 #include "siglab/timing.hpp"
 
 namespace {

@@ -10,7 +10,7 @@
 #include "signal_plot.hpp"
 #include "siglab/cpu_serial.hpp"
 #include "siglab/generate.hpp"
-#include "siglab/text_format.hpp"
+#include "siglab/io/text_format.hpp"
 #include "test_support.hpp"
 #include "timing_view.hpp"
 

@@ -1,10 +1,12 @@
-#include "siglab/atomic_file.hpp"
+#include "siglab/io/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 
@@ -44,7 +46,8 @@ class TemporaryFile {
 
 }  // namespace
 
-void writeFileAtomically(const std::string& path, std::string_view contents) {
+void writeFileAtomically(const std::string& path, std::span<const std::string_view> pieces, const Progress& progress,
+                         Durability durability) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (fs::is_directory(path, ec)) throw InputError(path, "cannot write: it is a directory");
@@ -57,21 +60,33 @@ void writeFileAtomically(const std::string& path, std::string_view contents) {
   ::umask(mask);
   ::fchmod(temp.fd(), 0666 & ~mask);  // mkstemp makes 0600; give the file the usual permissions
 
-  const char* data = contents.data();
-  std::size_t left = contents.size();
-  while (left > 0) {
-    const ssize_t written = ::write(temp.fd(), data, left);
-    if (written < 0) {
-      if (errno == EINTR) continue;
-      throw InputError(path, systemError("write failed"));
+  std::uint64_t total = 0;
+  for (std::string_view piece : pieces) total += piece.size();
+  std::uint64_t done = 0;
+  constexpr std::size_t kSlice = 8u << 20;  // between two looks at the cancel flag
+  for (std::string_view piece : pieces) {
+    while (!piece.empty()) {
+      progress.throwIfCancelled();
+      const ssize_t written = ::write(temp.fd(), piece.data(), std::min(piece.size(), kSlice));
+      if (written < 0) {
+        if (errno == EINTR) continue;
+        throw InputError(path, systemError("write failed"));
+      }
+      piece.remove_prefix(static_cast<std::size_t>(written));
+      done += static_cast<std::uint64_t>(written);
+      progress.report(static_cast<double>(done) / static_cast<double>(total));
     }
-    data += written;
-    left -= static_cast<std::size_t>(written);
   }
-  if (::fsync(temp.fd()) != 0 && errno != EINVAL) throw InputError(path, systemError("write failed"));
+  if (durability == Durability::flushed && ::fsync(temp.fd()) != 0 && errno != EINVAL) throw InputError(path, systemError("write failed"));
   if (!temp.closeFile()) throw InputError(path, systemError("write failed"));
+  progress.throwIfCancelled();
   if (::rename(temp.path().c_str(), path.c_str()) != 0) throw InputError(path, systemError("cannot replace the file"));
   temp.release();
+}
+
+void writeFileAtomically(const std::string& path, std::string_view contents, const Progress& progress,
+                         Durability durability) {
+  writeFileAtomically(path, std::span<const std::string_view>(&contents, 1), progress, durability);
 }
 
 }  // namespace siglab

@@ -1,0 +1,37 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "siglab/io/sample_type.hpp"
+#include "siglab/io/signal.hpp"
+#include "siglab/progress.hpp"
+
+// Readers of binary signal files, each callable on a buffer in memory (for tests and fuzzing).
+// Each throws InputError naming `pathForMessages` and what was wrong; none returns a partial signal.
+namespace siglab {
+
+using Bytes = std::span<const std::byte>;
+
+// NumPy .npy, format versions 1-3: little-endian floats or integers, shape (N,) or (N, 1), C order.
+std::vector<double> parseNpy(Bytes file, const std::string& pathForMessages, bool allowNonFinite = false,
+                             const Progress& progress = {});
+// The .npy header (version 1, '<f8', shape (count,)) that precedes `count` doubles.
+std::string npyHeader(std::uint64_t count);
+
+// Raw little-endian samples of `type` after `offset` bytes.
+std::vector<double> parseRaw(Bytes file, const std::string& pathForMessages, SampleType type,
+                             std::uint64_t offset, bool allowNonFinite = false, const Progress& progress = {});
+// `values` as raw little-endian f64 or f32 bytes (f64 is `values` itself, no copy needed).
+std::vector<float> toFloat32(std::span<const double> values);
+
+// WAV through libsndfile: PCM 16/24/32, float, double; integer samples scaled to [-1, 1).
+// `channel` is 1-based.
+Signal parseWav(Bytes file, const std::string& pathForMessages, std::size_t channel, bool allowNonFinite = false,
+                const Progress& progress = {});
+// A WAV file (32-bit float samples, one channel) holding `values` at `sampleRate`.
+std::vector<std::byte> encodeWavFloat(std::span<const double> values, double sampleRate, const std::string& pathForMessages);
+
+}  // namespace siglab

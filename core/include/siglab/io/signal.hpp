@@ -1,0 +1,15 @@
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace siglab {
+
+// A loaded signal: its samples, the sample rate where the file format has one, and where it came from.
+struct Signal {
+  std::vector<double> samples;
+  std::optional<double> sampleRate;  // Hz; WAV has one, text, .npy and raw files do not
+  std::string sourcePath;
+};
+
+}  // namespace siglab

@@ -1,0 +1,52 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "siglab/io/atomic_file.hpp"
+#include "siglab/io/sample_type.hpp"
+#include "siglab/io/signal.hpp"
+#include "siglab/progress.hpp"
+
+namespace siglab {
+
+enum class FileFormat { automatic, text, npy, raw, wav };
+
+struct ReadOptions {
+  FileFormat format = FileFormat::automatic;  // automatic: .npy/WAV by their magic bytes, raw when rawType is set, else text
+  std::size_t column = 0;                     // text: 1-based column of a CSV/TSV/blank-separated file; 0: one number a line
+  bool skipHeader = false;                    // text: ignore the first line that is neither blank nor a comment
+  std::optional<SampleType> rawType;          // raw: the little-endian sample type (setting it selects raw)
+  std::uint64_t rawOffset = 0;                // raw: bytes to skip before the first sample
+  std::size_t channel = 1;                    // WAV: 1-based channel
+  bool allowNonFinite = false;                // keep NaN and infinities instead of rejecting them
+};
+
+enum class TextStyle {
+  seed,       // printf("%2.16f\n"): the seed's format, byte for byte
+  shortest,   // the shortest text that reads back to the same double (std::to_chars)
+};
+
+struct WriteOptions {
+  FileFormat format = FileFormat::automatic;  // automatic: by extension (.npy, .wav, .raw/.bin), else text
+  TextStyle textStyle = TextStyle::seed;
+  SampleType rawType = SampleType::f64;       // raw: f64 or f32
+  double sampleRate = 48000.0;                // WAV (written as 32-bit float samples)
+  Durability durability = Durability::flushed;
+};
+
+// Reads a signal from `path` in the format the options and the file choose. Throws InputError
+// naming the file (and the line and column for text) on any problem, Cancelled when cancelled;
+// either way no partial signal is returned.
+Signal readSignal(const std::string& path, const ReadOptions& options = {}, const Progress& progress = {});
+
+// Writes `values` to `path` atomically (the old file survives any failure or cancellation, and no
+// temporary is left behind). Throws InputError naming the file, or Cancelled.
+void writeSignal(const std::string& path, std::span<const double> values, const WriteOptions& options = {},
+                 const Progress& progress = {});
+
+// The format `writeSignal` picks for `path` when options.format is automatic.
+FileFormat formatForOutput(const std::string& path);
+
+}  // namespace siglab

@@ -1,0 +1,40 @@
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "siglab/io/signal_io.hpp"
+#include "siglab/progress.hpp"
+
+namespace siglab {
+
+struct TextReadOptions {
+  std::size_t column = 0;        // 0: one number a line; K >= 1: the K-th field of each line
+  bool skipHeader = false;       // ignore the first line that is neither blank nor a comment
+  bool allowNonFinite = false;   // accept nan, inf, infinity
+  std::size_t chunkBytes = 1 << 20;  // the unit of parallel work; small values let tests cross many joins
+};
+
+// Parses text with one number a line (or a chosen column of a CSV, TSV or blank-separated file).
+// Accepts a UTF-8 byte order mark, CRLF, blanks around a value, blank lines, '#' comment lines and
+// a leading '+'. Parses chunks in parallel; a malformed file throws InputError naming
+// `pathForMessages`, the line and column of its FIRST error and the offending text.
+std::vector<double> parseTextSignal(std::string_view text, const std::string& pathForMessages,
+                                    const TextReadOptions& options = {}, const Progress& progress = {});
+
+// Appends each value as printf("%2.16f\n", v) writes it (serially).
+void appendSeedFormat(std::span<const double> values, std::string& out);
+// Appends each value as the shortest text that reads back to the same double, one a line.
+void appendShortestFormat(std::span<const double> values, std::string& out);
+
+// The whole text of `values`, formatted in parallel, as consecutive pieces to write in order.
+std::vector<std::string> formatTextPieces(std::span<const double> values, TextStyle style,
+                                          const Progress& progress = {});
+
+// Shorthands over readSignal and writeSignal for the seed's text format.
+std::vector<double> readTextSignal(const std::string& path);
+void writeTextSignal(const std::string& path, std::span<const double> values);
+
+}  // namespace siglab

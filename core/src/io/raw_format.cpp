@@ -1,0 +1,30 @@
+#include "sample_conversion.hpp"
+#include "siglab/errors.hpp"
+#include "siglab/io/binary_formats.hpp"
+
+namespace siglab {
+
+std::vector<double> parseRaw(Bytes file, const std::string& path, SampleType type, std::uint64_t offset,
+                             bool allowNonFinite, const Progress& progress) {
+  const std::uint64_t size = file.size();
+  const std::string typeName(sampleTypeName(type));
+  if (offset > size) {
+    throw InputError(path, "offset " + std::to_string(offset) + " is past the end of the file (" +
+                               std::to_string(size) + " bytes)");
+  }
+  const std::uint64_t bytes = size - offset;
+  const std::uint64_t itemSize = sampleSize(type);
+  if (bytes == 0) throw InputError(path, "no " + typeName + " samples after offset " + std::to_string(offset));
+  if (bytes % itemSize != 0) {
+    throw InputError(path, "the " + std::to_string(bytes) + " bytes after offset " + std::to_string(offset) +
+                               " are not a whole number of " + std::to_string(itemSize) + "-byte " + typeName +
+                               " samples (" + std::to_string(bytes % itemSize) + " bytes left over)");
+  }
+  return convertSamples(file.subspan(offset), type, bytes / itemSize, path, allowNonFinite, progress);
+}
+
+std::vector<float> toFloat32(std::span<const double> values) {
+  return std::vector<float>(values.begin(), values.end());
+}
+
+}  // namespace siglab

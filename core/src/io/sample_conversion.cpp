@@ -1,0 +1,65 @@
+#include "sample_conversion.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+
+#include "parallel_work.hpp"
+#include "siglab/errors.hpp"
+
+namespace siglab {
+namespace {
+
+static_assert(std::endian::native == std::endian::little, "binary readers assume a little-endian host");
+
+template <typename T>
+void convertBlock(const std::byte* in, double* out, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) {
+    T value;
+    std::memcpy(&value, in + i * sizeof(T), sizeof(T));  // the data need not be aligned
+    out[i] = static_cast<double>(value);
+  }
+}
+
+void convert(SampleType type, const std::byte* in, double* out, std::size_t count) {
+  switch (type) {
+    case SampleType::f64: std::memcpy(out, in, count * sizeof(double)); break;
+    case SampleType::f32: convertBlock<float>(in, out, count); break;
+    case SampleType::i8: convertBlock<std::int8_t>(in, out, count); break;
+    case SampleType::i16: convertBlock<std::int16_t>(in, out, count); break;
+    case SampleType::i32: convertBlock<std::int32_t>(in, out, count); break;
+    case SampleType::i64: convertBlock<std::int64_t>(in, out, count); break;
+    case SampleType::u8: convertBlock<std::uint8_t>(in, out, count); break;
+    case SampleType::u16: convertBlock<std::uint16_t>(in, out, count); break;
+    case SampleType::u32: convertBlock<std::uint32_t>(in, out, count); break;
+    case SampleType::u64: convertBlock<std::uint64_t>(in, out, count); break;
+  }
+}
+
+}  // namespace
+
+std::vector<double> convertSamples(Bytes data, SampleType type, std::uint64_t count, const std::string& path,
+                                   bool allowNonFinite, const Progress& progress) {
+  std::vector<double> samples = allocateSamples(count);
+  const std::size_t size = sampleSize(type);
+  constexpr std::uint64_t kBlock = 1 << 20;  // samples between two looks at the cancel flag
+  for (std::uint64_t first = 0; first < count; first += kBlock) {
+    progress.throwIfCancelled();
+    const std::uint64_t n = std::min(kBlock, count - first);
+    convert(type, data.data() + first * size, samples.data() + first, n);
+    progress.report(static_cast<double>(first + n) / static_cast<double>(count));
+  }
+  if (!allowNonFinite && (type == SampleType::f64 || type == SampleType::f32)) requireFinite(samples, path);
+  return samples;
+}
+
+void requireFinite(const std::vector<double>& samples, const std::string& path) {
+  const auto bad = std::find_if(samples.begin(), samples.end(), [](double v) { return !std::isfinite(v); });
+  if (bad != samples.end()) {
+    throw InputError(path, "sample " + std::to_string(bad - samples.begin() + 1) + " is " +
+                               (std::isnan(*bad) ? "NaN" : "infinite") + ": expected finite numbers");
+  }
+}
+
+}  // namespace siglab

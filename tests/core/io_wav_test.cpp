@@ -1,0 +1,116 @@
+#include <gtest/gtest.h>
+#include <sndfile.h>
+
+#include <cmath>
+#include <limits>
+
+#include "siglab/errors.hpp"
+#include "siglab/io/binary_formats.hpp"
+#include "siglab/io/signal_io.hpp"
+#include "test_support.hpp"
+
+namespace siglab {
+namespace {
+
+// Writes a WAV file with libsndfile: `frames` interleaved frames of `channels`, in `subtype`.
+template <typename T>
+void writeWav(const std::string& path, int subtype, int channels, const std::vector<T>& interleaved, int rate = 8000) {
+  SF_INFO info{};
+  info.samplerate = rate;
+  info.channels = channels;
+  info.format = SF_FORMAT_WAV | subtype;
+  SNDFILE* file = sf_open(path.c_str(), SFM_WRITE, &info);
+  ASSERT_NE(file, nullptr) << sf_strerror(nullptr);
+  const auto frames = static_cast<sf_count_t>(interleaved.size() / static_cast<std::size_t>(channels));
+  sf_count_t written = 0;
+  if constexpr (std::is_same_v<T, short>) written = sf_writef_short(file, interleaved.data(), frames);
+  if constexpr (std::is_same_v<T, int>) written = sf_writef_int(file, interleaved.data(), frames);
+  if constexpr (std::is_same_v<T, float>) written = sf_writef_float(file, interleaved.data(), frames);
+  if constexpr (std::is_same_v<T, double>) written = sf_writef_double(file, interleaved.data(), frames);
+  EXPECT_EQ(written, frames);
+  sf_close(file);
+}
+
+Signal readWav(const std::string& path, std::size_t channel = 1) {
+  ReadOptions options;
+  options.channel = channel;
+  return readSignal(path, options);
+}
+
+std::string wavError(const std::string& path, std::size_t channel = 1) {
+  try {
+    readWav(path, channel);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(Wav, ReadsPcm16ScaledToUnitRangeWithItsSampleRate) {
+  test::TempDir dir;
+  writeWav(dir.file("a.wav"), SF_FORMAT_PCM_16, 1, std::vector<short>{-32768, 0, 16384, 32767}, 44100);
+  const Signal s = readWav(dir.file("a.wav"));
+  EXPECT_EQ(s.samples, (std::vector<double>{-1.0, 0.0, 0.5, 32767.0 / 32768.0}));
+  EXPECT_EQ(s.sampleRate, 44100.0);
+  EXPECT_EQ(s.sourcePath, dir.file("a.wav"));
+}
+
+TEST(Wav, ReadsPcm24And32) {
+  test::TempDir dir;
+  // libsndfile's int interface holds 24-bit samples in the top bits.
+  const std::vector<int> values = {-(1 << 30), 256 * 3, 1 << 29};
+  writeWav(dir.file("a24.wav"), SF_FORMAT_PCM_24, 1, values);
+  writeWav(dir.file("a32.wav"), SF_FORMAT_PCM_32, 1, std::vector<int>{-2147483647 - 1, 7, 1 << 30});
+  EXPECT_EQ(readWav(dir.file("a24.wav")).samples, (std::vector<double>{-0.5, 768.0 / 2147483648.0, 0.25}));
+  EXPECT_EQ(readWav(dir.file("a32.wav")).samples, (std::vector<double>{-1.0, 7.0 / 2147483648.0, 0.5}));
+}
+
+TEST(Wav, ReadsFloatAndDoubleExactlyAndPicksTheChannel) {
+  test::TempDir dir;
+  writeWav(dir.file("f.wav"), SF_FORMAT_FLOAT, 2, std::vector<float>{0.125f, -3.5f, 0.25f, 7.0f, 0.5f, 1e-3f});
+  EXPECT_EQ(readWav(dir.file("f.wav"), 1).samples, (std::vector<double>{0.125, 0.25, 0.5}));
+  EXPECT_EQ(readWav(dir.file("f.wav"), 2).samples, (std::vector<double>{-3.5, 7.0, static_cast<double>(1e-3f)}));
+  const std::vector<double> precise = {0.1, -1e-300, 12345.678901234567};
+  writeWav(dir.file("d.wav"), SF_FORMAT_DOUBLE, 1, precise);
+  EXPECT_EQ(readWav(dir.file("d.wav")).samples, precise);
+}
+
+TEST(Wav, ErrorsForNoSamplesAMissingChannelGarbageAndNonFiniteSamples) {
+  test::TempDir dir;
+  writeWav(dir.file("empty.wav"), SF_FORMAT_PCM_16, 1, std::vector<short>{});
+  EXPECT_EQ(wavError(dir.file("empty.wav")), dir.file("empty.wav") + ": the WAV file holds no samples");
+  writeWav(dir.file("stereo.wav"), SF_FORMAT_PCM_16, 2, std::vector<short>{1, 2});
+  EXPECT_EQ(wavError(dir.file("stereo.wav"), 3), dir.file("stereo.wav") + ": channel 3 asked for, but the file has 2 channels");
+  test::writeFile(dir.file("junk.wav"), "RIFF\x10\0\0\0WAVEjunkjunk");
+  EXPECT_TRUE(wavError(dir.file("junk.wav")).starts_with(dir.file("junk.wav") + ": not a readable WAV file: ")) << wavError(dir.file("junk.wav"));
+  test::writeFile(dir.file("zero.wav"), "");
+  EXPECT_EQ(wavError(dir.file("zero.wav")), dir.file("zero.wav") + ": the file is empty: expected a WAV file");
+  writeWav(dir.file("nan.wav"), SF_FORMAT_FLOAT, 1, std::vector<float>{1.0f, std::numeric_limits<float>::quiet_NaN()});
+  EXPECT_EQ(wavError(dir.file("nan.wav")), dir.file("nan.wav") + ": sample 2 is NaN: expected finite numbers");
+}
+
+TEST(Wav, TruncatedDataIsAnErrorNotAShortSignal) {
+  test::TempDir dir;
+  std::vector<short> values(1000, 5);
+  writeWav(dir.file("full.wav"), SF_FORMAT_PCM_16, 1, values);
+  const std::string full = test::readFile(dir.file("full.wav"));
+  test::writeFile(dir.file("cut.wav"), full.substr(0, full.size() - 500));
+  EXPECT_TRUE(wavError(dir.file("cut.wav")).starts_with(dir.file("cut.wav") + ": truncated WAV file")) << wavError(dir.file("cut.wav"));
+}
+
+TEST(Wav, WritesFloatSamplesWithTheSampleRate) {
+  test::TempDir dir;
+  const std::vector<double> values = {0.1, -0.75, 3.0};
+  WriteOptions options;
+  options.sampleRate = 22050;
+  writeSignal(dir.file("out.wav"), values, options);
+  const Signal back = readWav(dir.file("out.wav"));
+  EXPECT_EQ(back.samples, (std::vector<double>{static_cast<double>(0.1f), -0.75, 3.0}));
+  EXPECT_EQ(back.sampleRate, 22050.0);
+  options.sampleRate = 0.5;
+  EXPECT_THROW(writeSignal(dir.file("bad.wav"), values, options), InputError);
+  EXPECT_FALSE(std::filesystem::exists(dir.file("bad.wav")));
+}
+
+}  // namespace
+}  // namespace siglab
