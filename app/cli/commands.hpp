@@ -8,5 +8,6 @@ namespace siglab::cli {
 void addGenerateCommand(CLI::App& app, int& exitCode);
 void addFilterCommand(CLI::App& app, int& exitCode);
 void addDevicesCommand(CLI::App& app, int& exitCode);
+void addReduceCommand(CLI::App& app, int& exitCode);
 
 }  // namespace siglab::cli

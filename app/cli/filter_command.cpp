@@ -26,6 +26,7 @@ struct FilterOptions {
   std::string backends = "all";
   RunOptions run;
   std::string report;
+  std::size_t gpuMemoryBudgetMiB = 0;
 };
 
 std::vector<std::string> splitList(const std::string& list) {
@@ -39,8 +40,8 @@ std::vector<std::string> splitList(const std::string& list) {
 
 // The backends named in `list` ("all" for every one), in SigLab's order; throws CLI::ValidationError
 // naming an unknown one.
-BackendList chooseBackends(const std::string& list) {
-  BackendList all = makeAllBackends();
+BackendList chooseBackends(const std::string& list, const CudaOptions& cudaOptions) {
+  BackendList all = makeAllBackends(cudaOptions);
   const std::vector<std::string> names = splitList(list);
   if (names.size() == 1 && names[0] == "all") return all;
   std::string known;
@@ -68,7 +69,9 @@ int runFilter(const FilterOptions& o) {
   }
   BackendList backends;
   try {
-    backends = chooseBackends(o.backends);
+    CudaOptions cudaOptions;
+    cudaOptions.memoryBudgetBytes = o.gpuMemoryBudgetMiB << 20;
+    backends = chooseBackends(o.backends, cudaOptions);
   } catch (const CLI::ValidationError& e) {
     std::cerr << "siglab-cli filter: " << e.what() << "\n";
     return kExitUsage;
@@ -112,13 +115,15 @@ void addFilterCommand(CLI::App& app, int& exitCode) {
       ->capture_default_str()->check(CLI::PositiveNumber);
   cmd->add_option("--mode", o->mode, "Boundary: zero, reflect, mirror, nearest or wrap")->capture_default_str();
   cmd->add_option("-b,--backend", o->backends,
-                  "Comma-separated backends (cpu-serial, gpu-global, gpu-constant, gpu-shared) or all")
+                  "Comma-separated backends (cpu-serial, gpu-global, gpu-constant, gpu-shared, gpu-tuned) or all")
       ->capture_default_str();
   cmd->add_option("-r,--repeat", o->run.repeat, "Timed runs after one warm-up; the median is shown")
       ->capture_default_str()->check(CLI::Range(1, 100000));
   cmd->add_option("--block-size", o->run.blockSize, "GPU threads per block")
       ->capture_default_str()->check(CLI::Range(32, 1024));
   cmd->add_option("--report", o->report, "Also write the comparison as JSON to this file");
+  cmd->add_option("--gpu-memory-budget", o->gpuMemoryBudgetMiB,
+                  "MiB of GPU memory gpu-tuned may use (0: 90% of what is free); a signal over it goes in chunks");
   cmd->callback([o, &exitCode] { exitCode = runFilter(*o); });
 }
 

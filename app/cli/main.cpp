@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   addGenerateCommand(app, exitCode);
   addFilterCommand(app, exitCode);
   addDevicesCommand(app, exitCode);
+  addReduceCommand(app, exitCode);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

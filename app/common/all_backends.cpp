@@ -5,10 +5,10 @@
 
 namespace siglab {
 
-BackendList makeAllBackends() {
+BackendList makeAllBackends(const CudaOptions& cudaOptions) {
   BackendList backends;
   backends.push_back(std::make_unique<CpuSerialBackend>());
-  for (auto& gpu : makeCudaBackends()) backends.push_back(std::move(gpu));
+  for (auto& gpu : makeCudaBackends(cudaOptions)) backends.push_back(std::move(gpu));
   return backends;
 }
 

@@ -7,8 +7,9 @@ namespace {
 
 std::string locate(const std::string& path, std::uint64_t line, std::uint64_t column) {
   std::string where = path;
-  if (line > 0) where += ":" + std::to_string(line);
-  if (column > 0) where += ":" + std::to_string(column);
+  // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on ":" + std::to_string(...).
+  if (line > 0) where.append(":").append(std::to_string(line));
+  if (column > 0) where.append(":").append(std::to_string(column));
   return where;
 }
 

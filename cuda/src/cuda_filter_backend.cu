@@ -8,6 +8,7 @@
 #include "device_buffer.hpp"
 #include "mean_filter_kernels.cuh"
 #include "siglab/cuda_backends.hpp"
+#include "tuned_filter_backend.hpp"
 
 namespace siglab {
 namespace {
@@ -126,9 +127,21 @@ class CudaFilterBackend final : public FilterBackend {
 
 }  // namespace
 
-BackendList makeCudaBackends() {
+namespace {
+
+std::string firstDeviceProblem() {
   const std::vector<DeviceInfo> devices = probeDevices();
-  const std::string reason = devices.front().available ? std::string() : devices.front().reason;
+  return devices.front().available ? std::string() : devices.front().reason;
+}
+
+}  // namespace
+
+std::unique_ptr<FilterBackend> makeTunedCudaBackend(const CudaOptions& options) {
+  return makeTunedBackend(options, firstDeviceProblem());
+}
+
+BackendList makeCudaBackends(const CudaOptions& options) {
+  const std::string reason = firstDeviceProblem();
   BackendList backends;
   backends.push_back(std::make_unique<CudaFilterBackend>(KernelKind::Global, "gpu-global",
                                                          "GPU, taps and samples in global memory", reason));
@@ -136,6 +149,7 @@ BackendList makeCudaBackends() {
                                                          "GPU, taps in __constant__ memory", reason));
   backends.push_back(std::make_unique<CudaFilterBackend>(KernelKind::Shared, "gpu-shared",
                                                          "GPU, constant taps + shared-memory tile", reason));
+  backends.push_back(makeTunedBackend(options, reason));
   return backends;
 }
 

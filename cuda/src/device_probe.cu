@@ -21,6 +21,19 @@ std::string noDeviceReason(cudaError_t code, int runtimeVersion) {
 
 bool builtWithCuda() { return true; }
 
+void* allocatePinnedHost(std::size_t bytes) {
+  void* pointer = nullptr;
+  if (bytes == 0 || cudaMallocHost(&pointer, bytes) != cudaSuccess) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  return pointer;
+}
+
+void freePinnedHost(void* pointer) {
+  if (pointer) cudaFreeHost(pointer);
+}
+
 std::vector<DeviceInfo> probeDevices() {
   int runtimeVersion = 0;
   int driverVersion = 0;

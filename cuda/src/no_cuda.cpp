@@ -1,8 +1,10 @@
 // Built instead of the CUDA sources when no CUDA compiler was found: the GPU backends are still
 // listed, each saying why it cannot run.
 #include <span>
+#include <type_traits>
 
 #include "siglab/cuda_backends.hpp"
+#include "siglab/cuda_reduce.hpp"
 
 namespace siglab {
 namespace {
@@ -32,17 +34,40 @@ class NoCudaBackend final : public FilterBackend {
 
 bool builtWithCuda() { return false; }
 
+void* allocatePinnedHost(std::size_t) { return nullptr; }
+
+namespace {
+template <class In>
+ReductionLadder noLadder(std::span<const In> values) {
+  ReductionLadder ladder;
+  ladder.problem = kReason;
+  ladder.integer = !std::is_same_v<In, double>;
+  ladder.count = values.size();
+  ladder.bytes = values.size() * sizeof(In);
+  return ladder;
+}
+}  // namespace
+
+ReductionLadder runReductionLadder(std::span<const double> values, int) { return noLadder(values); }
+ReductionLadder runReductionLadder(std::span<const std::int32_t> values, int) { return noLadder(values); }
+void freePinnedHost(void*) {}
+
 std::vector<DeviceInfo> probeDevices() {
   DeviceInfo none;
   none.reason = kReason;
   return {none};
 }
 
-BackendList makeCudaBackends() {
+std::unique_ptr<FilterBackend> makeTunedCudaBackend(const CudaOptions&) {
+  return std::make_unique<NoCudaBackend>("gpu-tuned", "GPU, tuned kernel with overlapped transfers");
+}
+
+BackendList makeCudaBackends(const CudaOptions& options) {
   BackendList backends;
   backends.push_back(std::make_unique<NoCudaBackend>("gpu-global", "GPU, taps and samples in global memory"));
   backends.push_back(std::make_unique<NoCudaBackend>("gpu-constant", "GPU, taps in __constant__ memory"));
   backends.push_back(std::make_unique<NoCudaBackend>("gpu-shared", "GPU, constant taps + shared-memory tile"));
+  backends.push_back(makeTunedCudaBackend(options));
   return backends;
 }
 

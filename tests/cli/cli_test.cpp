@@ -59,13 +59,13 @@ TEST(Cli, FilterWritesTheReferenceResultByteForByte) {
     text += line;
   }
   EXPECT_TRUE(test::readFile(dir.file("result.txt")) == text);
-  for (const char* name : {"cpu-serial", "gpu-global", "gpu-constant", "gpu-shared"}) {
+  for (const char* name : {"cpu-serial", "gpu-global", "gpu-constant", "gpu-shared", "gpu-tuned"}) {
     EXPECT_NE(o.out.find(name), std::string::npos) << "table lacks " << name;
   }
   const auto report = nlohmann::json::parse(test::readFile(dir.file("report.json")));
   EXPECT_EQ(report["samples"], 5003);
   EXPECT_EQ(report["window"], 7);
-  ASSERT_EQ(report["backends"].size(), 4u);
+  ASSERT_EQ(report["backends"].size(), 5u);
   for (const auto& b : report["backends"]) {
     if (b["status"] == "ok") {
       EXPECT_EQ(b["bit_identical"], true) << b.dump();
@@ -176,6 +176,28 @@ TEST(Cli, DevicesAlwaysAnswers) {
   const Outcome o = runCli("devices", dir);
   EXPECT_EQ(o.exitCode, 0);
   EXPECT_TRUE(o.out.find("GPU 0:") != std::string::npos || o.out.find("no GPU: ") != std::string::npos) << o.out;
+}
+
+TEST(Cli, ReducePrintsTheLadderOrWhyNot) {
+  test::TempDir dir;
+  const Outcome o = runCli(std::string("reduce ") + SIGLAB_SAMPLE_PATH + " --random-ints 12 --repeat 2", dir);
+  ASSERT_EQ(o.exitCode, 0) << o.out << o.err;
+  if (o.out.find("not run: ") != std::string::npos) return;  // no GPU here: the reason is printed
+  for (const char* rung : {"neighbored", "interleaved", "unroll-8-last-warp", "complete-unroll", "warp-shuffle-16B",
+                           "cub-device-reduce", "sum-of-squares"}) {
+    EXPECT_NE(o.out.find(rung), std::string::npos) << o.out;
+  }
+  EXPECT_EQ(o.out.find("WRONG"), std::string::npos) << o.out;
+}
+
+TEST(Cli, AGpuMemoryBudgetStillGivesTheReferenceBits) {
+  test::TempDir dir;
+  ASSERT_EQ(runCli("generate -n 300001 --seed 5 -o " + dir.file("in.txt"), dir).exitCode, 0);
+  const Outcome o = runCli("filter " + dir.file("in.txt") + " -o " + dir.file("out.txt") +
+                               " --backend gpu-tuned --gpu-memory-budget 1 --repeat 1",
+                           dir);
+  EXPECT_EQ(o.exitCode, 0) << o.out << o.err;  // 1 would mean gpu-tuned differed from cpu-serial
+  EXPECT_EQ(o.out.find("FAILED"), std::string::npos) << o.out;
 }
 
 }  // namespace

@@ -112,7 +112,7 @@ TEST_F(GpuFilter, TapsBeyondConstantMemoryAreRefusedWithAReason) {
     const std::vector<double> in = test::randomSignal(9000, rng_);
     std::vector<double> out(in.size());
     const FilterRun run = backend->run(in, makeMeanFilter(4097), out, RunOptions{1, 512});
-    if (backend->name() == "gpu-global") {
+    if (backend->name() == "gpu-global" || backend->name() == "gpu-tuned") {
       EXPECT_EQ(run.status, RunStatus::Ok) << run.message;
     } else {
       EXPECT_EQ(run.status, RunStatus::Unavailable);
@@ -138,10 +138,11 @@ TEST_F(GpuFilter, TimingsAreMeasured) {
 // Runs everywhere: without a GPU every backend must say why, and never pretend to have run.
 TEST(GpuBackends, AreListedAndExplainThemselvesWhenUnavailable) {
   const BackendList backends = makeCudaBackends();
-  ASSERT_EQ(backends.size(), 3u);
+  ASSERT_EQ(backends.size(), 4u);
   EXPECT_EQ(backends[0]->name(), "gpu-global");
   EXPECT_EQ(backends[1]->name(), "gpu-constant");
   EXPECT_EQ(backends[2]->name(), "gpu-shared");
+  EXPECT_EQ(backends[3]->name(), "gpu-tuned");
   if (test::firstDevice().available) return;
   for (const auto& backend : backends) {
     EXPECT_FALSE(backend->unavailableReason().empty());

@@ -1,7 +1,10 @@
 #pragma once
 // The GPU engines behind plain C++ types: no CUDA header is needed to use them.
 #include <cstddef>
+#include <memory>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "siglab/filter_backend.hpp"
@@ -36,8 +39,52 @@ std::vector<DeviceInfo> probeDevices();
 // Whether this program was built with the CUDA backends.
 bool builtWithCuda();
 
-// gpu-global, gpu-constant and gpu-shared on device 0. They are always listed; on a machine
-// without a usable GPU each reports the reason through unavailableReason().
-BackendList makeCudaBackends();
+// How gpu-tuned moves data. The defaults suit any signal; the budget forces chunking in tests.
+struct CudaOptions {
+  std::size_t memoryBudgetBytes = 0;  // device memory gpu-tuned may use; 0: 90% of what is free
+  std::size_t chunkSamples = 0;       // samples per transfer chunk; 0: chosen from the signal size
+  int streams = 4;                    // chunks in flight, each on its own stream
+  bool overlapTransfers = true;       // false: the seed's whole-signal copy in, filter, copy out
+};
+
+// gpu-global, gpu-constant, gpu-shared and gpu-tuned on device 0. They are always listed; on a
+// machine without a usable GPU each reports the reason through unavailableReason().
+BackendList makeCudaBackends(const CudaOptions& options = {});
+
+// gpu-tuned alone: the fastest kernel, fed by pinned, chunked, multi-stream transfers; signals
+// larger than the memory budget are filtered chunk by chunk with halos, giving the same bits.
+std::unique_ptr<FilterBackend> makeTunedCudaBackend(const CudaOptions& options = {});
+
+// Page-locked host memory allocation, or nullptr where CUDA cannot provide it.
+void* allocatePinnedHost(std::size_t bytes);
+void freePinnedHost(void* pointer);
+
+// A host array the GPU engines copy to and from at full link speed (they stage any other memory
+// through pinned buffers of their own). Holds ordinary memory where pinning is not possible.
+template <class T>
+class PinnedHostVector {
+ public:
+  explicit PinnedHostVector(std::size_t count) : count_(count) {
+    data_ = static_cast<T*>(allocatePinnedHost(count * sizeof(T)));
+    if (!data_ && count > 0) {
+      fallback_ = std::make_unique<T[]>(count);
+      data_ = fallback_.get();
+    }
+  }
+  PinnedHostVector(const PinnedHostVector&) = delete;
+  PinnedHostVector& operator=(const PinnedHostVector&) = delete;
+  ~PinnedHostVector() {
+    if (!fallback_ && data_) freePinnedHost(data_);
+  }
+  bool pinned() const { return count_ == 0 || !fallback_; }
+  T* data() const { return data_; }
+  std::size_t size() const { return count_; }
+  std::span<T> span() const { return {data_, count_}; }
+
+ private:
+  std::size_t count_ = 0;
+  T* data_ = nullptr;
+  std::unique_ptr<T[]> fallback_;
+};
 
 }  // namespace siglab

@@ -1,0 +1,267 @@
+// siglab-gpu-bench: every GPU target of issue 5 as a ratio measured in this run against its
+// threshold. The ceilings (device-to-device copy, one pinned 80 MB copy) are measured here too.
+// Inputs are random (never zeros) and larger than L2; every figure is the median of >= 10 timed
+// runs after a warm-up, with min and max.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../src/cuda_check.hpp"
+#include "../src/device_buffer.hpp"
+#include "siglab/compare.hpp"
+#include "siglab/cpu_serial.hpp"
+#include "siglab/cuda_backends.hpp"
+#include "siglab/cuda_reduce.hpp"
+
+namespace siglab {
+namespace {
+
+constexpr int kRepeat = 10;
+
+struct Target {
+  std::string what;
+  double measured;
+  double threshold;
+  bool atLeast;  // measured >= threshold passes; else measured <= threshold
+  bool met() const { return atLeast ? measured >= threshold : measured <= threshold; }
+};
+std::vector<Target> targets;
+
+std::vector<double> randomSignal(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  std::vector<double> values(n);
+  for (double& v : values) v = dist(rng);
+  return values;
+}
+
+template <class Copy>
+TimingStats timeCopies(const Copy& copy) {
+  cuda::Event start, stop;
+  std::vector<double> millis;
+  for (int rep = -1; rep < 2 * kRepeat; ++rep) {
+    start.record();
+    copy();
+    stop.record();
+    SIGLAB_CUDA_TRY(cudaEventSynchronize(stop.get()));
+    if (rep >= 0) millis.push_back(stop.millisSince(start));
+  }
+  return summarize(millis);
+}
+
+// Device-to-device cudaMemcpy of n doubles; GB/s counts bytes read plus bytes written.
+double deviceCopyGBs(const std::vector<double>& host) {
+  cuda::DeviceBuffer<double> a(host.size()), b(host.size());
+  SIGLAB_CUDA_TRY(cudaMemcpy(a.data(), host.data(), a.bytes(), cudaMemcpyHostToDevice));
+  const TimingStats t = timeCopies([&] {
+    SIGLAB_CUDA_TRY(cudaMemcpyAsync(b.data(), a.data(), a.bytes(), cudaMemcpyDeviceToDevice, nullptr));
+  });
+  const double gbs = 2.0 * static_cast<double>(a.bytes()) / 1e9 / (t.medianMs / 1e3);
+  std::printf("  d2d cudaMemcpy %zu doubles: median %.4f ms (min %.4f, max %.4f) = %.0f GB/s read+written\n",
+              host.size(), t.medianMs, t.minMs, t.maxMs, gbs);
+  return gbs;
+}
+
+TimingStats hostCopy(std::size_t bytes, bool pinned, cudaMemcpyKind kind) {
+  cuda::DeviceBuffer<unsigned char> device(bytes);
+  cuda::PinnedBuffer<unsigned char> pinnedHost(pinned ? bytes : 0);
+  std::vector<unsigned char> pageable(pinned ? 0 : bytes);
+  unsigned char* host = pinned ? pinnedHost.data() : pageable.data();
+  for (std::size_t i = 0; i < bytes; ++i) host[i] = static_cast<unsigned char>(i * 2654435761u >> 13);
+  return timeCopies([&] {
+    if (kind == cudaMemcpyHostToDevice) {
+      SIGLAB_CUDA_TRY(cudaMemcpy(device.data(), host, bytes, kind));
+    } else {
+      SIGLAB_CUDA_TRY(cudaMemcpy(host, device.data(), bytes, kind));
+    }
+  });
+}
+
+// 80 MB in each direction at once on two streams: what full-duplex transfers can reach, by host clock.
+TimingStats bidirectionalCopy(std::size_t bytes) {
+  cuda::DeviceBuffer<unsigned char> d_a(bytes), d_b(bytes);
+  cuda::PinnedBuffer<unsigned char> h_a(bytes), h_b(bytes);
+  for (std::size_t i = 0; i < bytes; ++i) h_a.data()[i] = static_cast<unsigned char>(i * 2654435761u >> 13);
+  SIGLAB_CUDA_TRY(cudaMemcpy(d_b.data(), h_a.data(), bytes, cudaMemcpyHostToDevice));
+  cuda::Stream up, down;
+  std::vector<double> millis;
+  for (int rep = -1; rep < 2 * kRepeat; ++rep) {
+    const auto start = std::chrono::steady_clock::now();
+    SIGLAB_CUDA_TRY(cudaMemcpyAsync(d_a.data(), h_a.data(), bytes, cudaMemcpyHostToDevice, up.get()));
+    SIGLAB_CUDA_TRY(cudaMemcpyAsync(h_b.data(), d_b.data(), bytes, cudaMemcpyDeviceToHost, down.get()));
+    SIGLAB_CUDA_TRY(cudaStreamSynchronize(up.get()));
+    SIGLAB_CUDA_TRY(cudaStreamSynchronize(down.get()));
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (rep >= 0) millis.push_back(ms);
+  }
+  return summarize(millis);
+}
+
+void printRun(const char* name, const FilterRun& run, std::size_t n, double copyGBs, const FilterRun& serial,
+              bool identical) {
+  const double bytes = 2.0 * static_cast<double>(n) * sizeof(double);
+  const double gbs = bytes / 1e9 / (run.kernel.medianMs / 1e3);
+  std::printf("  %-13s %9.4f %9.4f %9.4f %10.4f %10.4f %8.0f %6.1f%% %9.1fx %9.1fx  %s\n", name, run.kernel.medianMs,
+              run.kernel.minMs, run.kernel.maxMs, run.transfer.medianMs, run.total.medianMs, gbs,
+              100.0 * gbs / copyGBs, serial.kernel.medianMs / run.kernel.medianMs,
+              serial.total.medianMs / run.total.medianMs, identical ? "yes" : "NO");
+}
+
+// Every backend on n random float64 samples with the seed's W = 5 mean filter.
+double compareBackends(std::size_t n, double copyGBs) {
+  const std::vector<double> in = randomSignal(n, 20260 + n);
+  const FilterSpec spec = makeMeanFilter(5);
+  const RunOptions options{kRepeat, 512};
+  std::vector<double> reference(n);
+  CpuSerialBackend serialBackend;
+  const FilterRun serial = serialBackend.run(in, spec, reference, options);
+  std::printf("\n%zu float64 samples, W = 5, zero boundary; median of %d after a warm-up\n", n, kRepeat);
+  std::printf("  %-13s %9s %9s %9s %10s %10s %8s %7s %10s %10s  %s\n", "backend", "kernel ms", "min", "max",
+              "transfer", "e2e ms", "GB/s", "of copy", "vs serial", "e2e vs s.", "bit-identical");
+  std::printf("  %-13s %9.4f %9.4f %9.4f %10s %10.4f\n", "cpu-serial", serial.kernel.medianMs, serial.kernel.minMs,
+              serial.kernel.maxMs, "-", serial.total.medianMs);
+  double tunedFraction = 0;
+  std::vector<double> out(n);
+  for (auto& backend : makeCudaBackends()) {
+    std::fill(out.begin(), out.end(), std::nan(""));
+    const FilterRun run = backend->run(in, spec, out, options);
+    if (run.status != RunStatus::Ok) {
+      std::printf("  %-13s not run: %s\n", std::string(backend->name()).c_str(), run.message.c_str());
+      continue;
+    }
+    const bool identical = compareResults(reference, out).bitIdentical();
+    printRun(std::string(backend->name()).c_str(), run, n, copyGBs, serial, identical);
+    targets.push_back({std::string(backend->name()) + " bit-identical to cpu-serial at n=" + std::to_string(n),
+                       identical ? 1.0 : 0.0, 1.0, true});
+    if (backend->name() == "gpu-tuned") {
+      tunedFraction = 2.0 * static_cast<double>(n) * sizeof(double) / 1e9 / (run.kernel.medianMs / 1e3) / copyGBs;
+      std::printf("  gpu-tuned: %s\n", run.message.c_str());
+    }
+  }
+  std::printf("  (cpu-parallel is not on main yet: no speedup against it)\n");
+  return tunedFraction;
+}
+
+// Host-to-host filtering of 10M float64 through gpu-tuned's pipeline against one 80 MB pinned copy.
+void endToEnd(double pinnedCopyMs, double duplexMs) {
+  const std::size_t n = 10'000'000;
+  const std::vector<double> source = randomSignal(n, 77);
+  PinnedHostVector<double> in(n), out(n);
+  std::copy(source.begin(), source.end(), in.data());
+  auto tuned = makeTunedCudaBackend();
+  const FilterSpec spec = makeMeanFilter(5);
+  std::vector<double> reference(n);
+  filterSerial(source, spec, reference);
+
+  const FilterRun pinned = tuned->run(std::span<const double>(in.span()), spec, out.span(), RunOptions{kRepeat, 256});
+  const bool pinnedOk = pinned.status == RunStatus::Ok &&
+                        compareResults(reference, std::span<const double>(out.data(), n)).bitIdentical();
+  std::vector<double> pageableOut(n);
+  const FilterRun pageable = tuned->run(source, spec, pageableOut, RunOptions{kRepeat, 256});
+  const bool pageableOk = pageable.status == RunStatus::Ok && compareResults(reference, pageableOut).bitIdentical();
+  std::printf("\nend to end, 10M float64 host to host through gpu-tuned (%s)\n", pinned.message.c_str());
+  std::printf("  one 80 MB pinned host-to-device copy: %.4f ms; 80 MB each way at once: %.4f ms (%.2fx)\n",
+              pinnedCopyMs, duplexMs, duplexMs / pinnedCopyMs);
+  std::printf("  pinned caller buffers:   median %.4f ms (min %.4f, max %.4f) = %.2fx the copy, bit-identical %s\n",
+              pinned.total.medianMs, pinned.total.minMs, pinned.total.maxMs, pinned.total.medianMs / pinnedCopyMs,
+              pinnedOk ? "yes" : "NO");
+  std::printf("  pageable caller buffers: median %.4f ms (min %.4f, max %.4f) = %.2fx the copy, bit-identical %s\n",
+              pageable.total.medianMs, pageable.total.minMs, pageable.total.maxMs,
+              pageable.total.medianMs / pinnedCopyMs, pageableOk ? "yes" : "NO");
+  targets.push_back({"e2e 10M f64 (pinned caller memory) / one 80 MB pinned copy", pinned.total.medianMs / pinnedCopyMs,
+                     1.3, false});
+  targets.push_back({"e2e 10M f64 (pageable caller memory) / one 80 MB pinned copy",
+                     pageable.total.medianMs / pinnedCopyMs, 1.3, false});
+  targets.push_back({"e2e results bit-identical", pinnedOk && pageableOk ? 1.0 : 0.0, 1.0, true});
+}
+
+void reductions(const std::vector<double>& signal) {
+  std::vector<std::int32_t> ints(std::size_t{1} << 28);
+  std::mt19937 rng(1);
+  for (auto& v : ints) v = static_cast<std::int32_t>(rng() & 0xFF);
+  std::printf("\nreductions (final rung against cub::DeviceReduce::Sum, same run; full ladder: siglab-cli reduce)\n");
+  auto report = [](const ReductionLadder& ladder, const std::string& what) {
+    if (!ladder.problem.empty()) {
+      std::printf("  %s: not run: %s\n", what.c_str(), ladder.problem.c_str());
+      return;
+    }
+    const ReductionStep& last = ladder.steps[ladder.steps.size() - 2];
+    const ReductionStep& cub = ladder.steps.back();
+    std::printf("  %-32s %s %.4f ms %.0f GB/s, cub %.4f ms %.0f GB/s, ratio %.3f\n", what.c_str(), last.name.c_str(),
+                last.time.medianMs, last.gbPerSecond, cub.time.medianMs, cub.gbPerSecond,
+                last.gbPerSecond / cub.gbPerSecond);
+    targets.push_back({what + ": " + last.name + " / cub throughput", last.gbPerSecond / cub.gbPerSecond, 0.97, true});
+    if (ladder.integer) {
+      bool exact = ladder.sumOfSquares.exact;
+      for (const auto& s : ladder.steps) exact = exact && s.exact;
+      targets.push_back({what + ": every integer sum exact", exact ? 1.0 : 0.0, 1.0, true});
+    }
+  };
+  report(runReductionLadder(ints, 2 * kRepeat), "2^28 random ints");
+  report(runReductionLadder(signal, 2 * kRepeat), "10M float64 signal");
+}
+
+int run() {
+  const std::vector<DeviceInfo> devices = probeDevices();
+  if (!devices.front().available) {
+    std::printf("no GPU: %s\n", devices.front().reason.c_str());
+    return 1;
+  }
+  const DeviceInfo& d = devices.front();
+  std::printf("device: %s, %d SMs, %.1f GiB, L2 %.0f MiB, driver %d, runtime %d\n", d.name.c_str(), d.multiprocessors,
+              static_cast<double>(d.totalMemoryBytes) / (1ull << 30), static_cast<double>(d.l2CacheBytes) / (1 << 20),
+              d.driverVersion, d.runtimeVersion);
+  SIGLAB_CUDA_TRY(cudaSetDevice(0));
+
+  std::printf("\nceilings measured in this run\n");
+  const std::vector<double> signal10M = randomSignal(10'000'000, 1);
+  const double copy10M = deviceCopyGBs(signal10M);
+  std::vector<double> signal2p27 = randomSignal(std::size_t{1} << 27, 2);
+  const double copy2p27 = deviceCopyGBs(signal2p27);
+  signal2p27 = {};
+  const std::size_t copyBytes = 80'000'000;
+  const TimingStats h2dPinned = hostCopy(copyBytes, true, cudaMemcpyHostToDevice);
+  const TimingStats d2hPinned = hostCopy(copyBytes, true, cudaMemcpyDeviceToHost);
+  const TimingStats h2dPageable = hostCopy(copyBytes, false, cudaMemcpyHostToDevice);
+  const TimingStats duplex = bidirectionalCopy(copyBytes);
+  for (auto [name, t] : {std::pair{"h2d pinned", h2dPinned}, {"d2h pinned", d2hPinned}, {"h2d pageable", h2dPageable}}) {
+    std::printf("  %-12s 80 MB: median %.4f ms (min %.4f, max %.4f) = %.1f GB/s\n", name, t.medianMs, t.minMs, t.maxMs,
+                copyBytes / 1e9 / (t.medianMs / 1e3));
+  }
+  std::printf("  h2d + d2h at once, 80 MB each (host clock): median %.4f ms (min %.4f, max %.4f) = %.1f GB/s together\n",
+              duplex.medianMs, duplex.minMs, duplex.maxMs, 2 * copyBytes / 1e9 / (duplex.medianMs / 1e3));
+
+  const double tuned10M = compareBackends(10'000'000, copy10M);
+  const double tuned2p27 = compareBackends(std::size_t{1} << 27, copy2p27);
+  targets.push_back({"gpu-tuned kernel / d2d copy bandwidth, 2^27 f64 W=5", tuned2p27, 0.90, true});
+  targets.push_back({"gpu-tuned kernel / d2d copy bandwidth, 10M f64 W=5", tuned10M, 0.80, true});
+  endToEnd(h2dPinned.medianMs, duplex.medianMs);
+  reductions(signal10M);
+
+  std::printf("\ntargets (measured in this run against threshold)\n");
+  int missed = 0;
+  for (const Target& t : targets) {
+    std::printf("  %-66s %8.3f %s %5.2f  %s\n", t.what.c_str(), t.measured, t.atLeast ? ">=" : "<=", t.threshold,
+                t.met() ? "met" : "MISSED");
+    missed += !t.met();
+  }
+  std::printf("%d of %zu targets met\n", static_cast<int>(targets.size()) - missed, targets.size());
+  return 0;
+}
+
+}  // namespace
+}  // namespace siglab
+
+int main() {
+  try {
+    return siglab::run();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "siglab-gpu-bench: %s\n", e.what());
+    return 2;
+  }
+}

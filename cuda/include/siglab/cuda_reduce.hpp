@@ -1,0 +1,44 @@
+#pragma once
+// The reduction ladder: the classic sequence of parallel-sum kernels, each one optimisation more
+// than the last, timed on the GPU next to cub::DeviceReduce::Sum. No CUDA header is needed.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "siglab/timing.hpp"
+
+namespace siglab {
+
+struct ReductionStep {
+  std::string name;         // "neighbored", ..., "cub-device-reduce"
+  std::string description;  // its one optimisation
+  TimingStats time;         // both passes (per-block partial sums, then their sum), ms
+  double gbPerSecond = 0;   // input bytes over the median time
+  double value = 0;         // the sum as a double (integer sums: see integerValue)
+  std::int64_t integerValue = 0;
+  double absError = 0;      // |value - reference|; integer sums must be exact
+  bool exact = false;       // integer sum equal to the 64-bit CPU sum
+};
+
+struct ReductionLadder {
+  std::string problem;       // why nothing ran (no GPU, out of memory); empty when it ran
+  bool integer = false;      // int32 input with 64-bit accumulation, else float64
+  std::size_t count = 0;
+  std::size_t bytes = 0;
+  double reference = 0;      // compensated (Neumaier) CPU sum, or the exact 64-bit integer sum
+  std::int64_t integerReference = 0;
+  std::vector<ReductionStep> steps;  // the ladder in order, cub-device-reduce last
+  ReductionStep sumOfSquares;        // the last ladder kernel summing x*x
+  double sumOfSquaresReference = 0;
+  std::int64_t integerSumOfSquaresReference = 0;
+};
+
+// Runs every step `repeat` times after a warm-up on the values copied to the GPU.
+ReductionLadder runReductionLadder(std::span<const double> values, int repeat);
+ReductionLadder runReductionLadder(std::span<const std::int32_t> values, int repeat);
+
+// The compensated CPU sum the float64 results are measured against (Neumaier's variant of Kahan).
+double compensatedSum(std::span<const double> values);
+
+}  // namespace siglab
