@@ -5,6 +5,7 @@
 #include <new>
 
 #include "all_backends.hpp"
+#include "reduction_inputs.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/signal_io.hpp"
 
@@ -64,6 +65,29 @@ void runEngines(QPromise<RunOutcome>& promise, const RunRequest& request,
     promise.addResult(RunOutcome{nullptr, nullptr, "not enough memory to filter this signal"});
   } catch (const std::exception& e) {
     promise.addResult(RunOutcome{nullptr, nullptr, QString::fromStdString(e.what())});
+  }
+}
+
+void runReductions(QPromise<ReductionOutcome>& promise, SignalPtr signal, const ReductionRequest& request,
+                   std::shared_ptr<const std::atomic<bool>> cancel) {
+  try {
+    const Progress progress = progressFor(promise, cancel.get(), 0.0, 1.0);
+    std::shared_ptr<const ReductionLadder> ladder;
+    if (request.onSignal && signal) {
+      progress.throwIfCancelled();
+      ladder = std::make_shared<const ReductionLadder>(runReductionLadder(signal->samples(), request.repeat));
+    } else {
+      const std::vector<std::int32_t> ints = randomBytesAsInts(std::size_t{1} << request.log2Count, 1);
+      progress.throwIfCancelled();
+      ladder = std::make_shared<const ReductionLadder>(runReductionLadder(ints, request.repeat));
+    }
+    progress.report(1.0);
+    promise.addResult(ReductionOutcome{std::move(ladder), {}});
+  } catch (const Cancelled&) {
+  } catch (const std::bad_alloc&) {
+    promise.addResult(ReductionOutcome{nullptr, "not enough memory for the reduction ladder"});
+  } catch (const std::exception& e) {
+    promise.addResult(ReductionOutcome{nullptr, QString::fromStdString(e.what())});
   }
 }
 

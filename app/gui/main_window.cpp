@@ -25,6 +25,7 @@
 #include "device_panel.hpp"
 #include "filter_panel.hpp"
 #include "plot_export.hpp"
+#include "reductions_view.hpp"
 #include "report_csv.hpp"
 #include "signal_plot.hpp"
 #include "siglab/io/atomic_file.hpp"
@@ -51,8 +52,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), devices_(probeDev
   plot_ = new SignalPlot;
   timings_ = new TimingView;
   devicePanel_ = new DevicePanel(devices_);
+  reductions_ = new ReductionsView;
   auto* tabs = new QTabWidget;
   tabs->addTab(timings_, tr("Timings"));
+  tabs->addTab(reductions_, tr("Reductions"));
   tabs->addTab(devicePanel_, tr("Device"));
 
   splitter_ = new QSplitter(Qt::Horizontal);
@@ -70,6 +73,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), devices_(probeDev
   statusBar()->addPermanentWidget(taskStatus_);
   connect(plot_, &SignalPlot::cursorReadout, cursorLabel_, &QLabel::setText);
   connect(filterPanel_, &FilterPanel::runRequested, this, &MainWindow::runEngines);
+  connect(reductions_, &ReductionsView::runRequested, this, &MainWindow::runReductions);
 
   createActions();
   setAcceptDrops(true);
@@ -276,6 +280,24 @@ void MainWindow::runEngines() {
                         });
 }
 
+void MainWindow::runReductions() {
+  if (busy_) return;
+  const ReductionRequest request = reductions_->request();
+  auto cancel = std::make_shared<std::atomic<bool>>(false);
+  startTask<ReductionOutcome>(tr("Running the reduction ladder"), cancel,
+                              QtConcurrent::run(&siglab::gui::runReductions, signal_, request,
+                                                std::shared_ptr<const std::atomic<bool>>(cancel)),
+                              [this](const QFuture<ReductionOutcome>& done) {
+                                if (done.resultCount() == 0) return;
+                                const ReductionOutcome outcome = done.result();
+                                if (!outcome.ladder) {
+                                  showError(tr("The reduction ladder failed"), outcome.error);
+                                  return;
+                                }
+                                reductions_->setLadder(outcome.ladder);
+                              });
+}
+
 void MainWindow::exportResult(const QString& path) {
   if (busy_ || !filtered_) return;
   SignalPtr result = filtered_;
@@ -334,6 +356,8 @@ void MainWindow::updateActions() {
   saveChartAction_->setEnabled(comparison_ != nullptr);
   savePlotAction_->setEnabled(signal_ != nullptr);
   cancelAction_->setEnabled(busy_);
+  reductions_->setRunEnabled(!busy_);
+  reductions_->setSignalAvailable(signal_ != nullptr);
 }
 
 void MainWindow::updateRecentMenu() {

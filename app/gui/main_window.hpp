@@ -19,6 +19,7 @@ namespace siglab::gui {
 
 class DevicePanel;
 class FilterPanel;
+class ReductionsView;
 class SignalPlot;
 class TaskStatus;
 class TimingView;
@@ -38,6 +39,7 @@ class MainWindow : public QMainWindow {
   void exportResult(const QString& path);
   void exportReport(const QString& path);  // .json or .csv
   void savePlot(const QString& path);       // .png or .pdf
+  void runReductions();
   void cancelTask();
 
   bool busy() const { return busy_; }
@@ -47,6 +49,7 @@ class MainWindow : public QMainWindow {
   QString lastError() const { return lastError_; }
   SignalPlot* signalPlot() const { return plot_; }
   TimingView* timingView() const { return timings_; }
+  ReductionsView* reductionsView() const { return reductions_; }
   FilterPanel* filterPanel() const { return filterPanel_; }
 
  signals:
@@ -77,6 +80,7 @@ class MainWindow : public QMainWindow {
   SignalPlot* plot_ = nullptr;
   TimingView* timings_ = nullptr;
   DevicePanel* devicePanel_ = nullptr;
+  ReductionsView* reductions_ = nullptr;
   QSplitter* splitter_ = nullptr;
   TaskStatus* taskStatus_ = nullptr;
   QLabel* cursorLabel_ = nullptr;

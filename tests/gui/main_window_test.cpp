@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "filter_panel.hpp"
+#include "reductions_view.hpp"
 #include "gui_test_support.hpp"
 #include "signal_plot.hpp"
 #include "siglab/cpu_serial.hpp"
@@ -173,6 +174,28 @@ TEST_F(MainWindowTest, LargeSignalsAreDrawnWithAFewPointsPerPixelColumnAndExactl
   ASSERT_EQ(plot->plot()->axisRectCount(), 2);
   plot->plot()->axisRect(1)->axis(QCPAxis::atBottom)->setRange(2000, 2500);
   EXPECT_EQ(plot->plot()->axisRect(0)->axis(QCPAxis::atBottom)->range(), QCPRange(2000, 2500)) << "x axes are linked";
+}
+
+TEST_F(MainWindowTest, TheReductionLadderRunsOnTheSignalOrSaysWhyNot) {
+  MainWindow window;
+  openSample(window);
+  ASSERT_TRUE(window.reductionsView()->request().onSignal);
+  window.runReductions();
+  ASSERT_TRUE(test::waitForTask(window));
+  const auto ladder = window.reductionsView()->ladder();
+  ASSERT_TRUE(ladder) << window.lastError().toStdString();
+  EXPECT_EQ(ladder->count, 10000u);
+  QTableWidget* table = window.reductionsView()->table();
+  if (ladder->problem.empty()) {
+    ASSERT_FALSE(ladder->steps.empty());
+    EXPECT_EQ(table->rowCount(), static_cast<int>(ladder->steps.size()) + 1);  // and the sum of squares
+    EXPECT_EQ(table->item(0, 0)->text().toStdString(), ladder->steps.front().name);
+    EXPECT_EQ(window.reductionsView()->chart()->plottable(0)->interface1D()->dataCount(),
+              static_cast<int>(ladder->steps.size()));
+  } else {
+    EXPECT_EQ(table->rowCount(), 0);
+    EXPECT_TRUE(window.reductionsView()->summary().contains(QString::fromStdString(ladder->problem).toHtmlEscaped()));
+  }
 }
 
 TEST_F(MainWindowTest, SettingsPersistAcrossWindows) {
