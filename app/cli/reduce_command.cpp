@@ -3,16 +3,18 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "input_options.hpp"
 #include "reduction_inputs.hpp"
 #include "siglab/cuda_reduce.hpp"
 #include "siglab/errors.hpp"
-#include "siglab/io/text_format.hpp"
+#include "siglab/io/signal_io.hpp"
 
 namespace siglab::cli {
 namespace {
 
 struct ReduceOptions {
   std::string input;
+  ReadOptions read;
   int randomIntsLog2 = 28;
   std::uint64_t seed = 1;
   int repeat = 20;
@@ -68,7 +70,7 @@ int runReduce(const ReduceOptions& o) {
   if (!o.input.empty()) {
     std::vector<double> signal;
     try {
-      signal = readTextSignal(o.input);
+      signal = readSignal(o.input, o.read).samples;
     } catch (const InputError& e) {
       std::cerr << "siglab-cli reduce: " << e.what() << "\n";
       return kExitInputOutput;
@@ -91,7 +93,8 @@ void addReduceCommand(CLI::App& app, int& exitCode) {
   auto o = std::make_shared<ReduceOptions>();
   CLI::App* cmd = app.add_subcommand("reduce", "Sum a signal and random ints with each GPU reduction kernel of the "
                                                "ladder and cub::DeviceReduce: time, GB/s, speedups, errors");
-  cmd->add_option("input", o->input, "Signal file (one number per line); optional");
+  cmd->add_option("input", o->input, "Signal file (any format filter reads); optional");
+  addInputOptions(*cmd, o->read);
   cmd->add_option("--random-ints", o->randomIntsLog2, "Also sum 2^K random ints in [0, 255]; 0 skips them")
       ->capture_default_str()->check(CLI::Range(0, 31));
   cmd->add_option("--seed", o->seed, "Seed of the random ints")->capture_default_str();
