@@ -23,7 +23,8 @@ QString ms(const TimingStats& t) {
 
 QString speedup(double reference, double mine) {
   if (reference <= 0.0 || mine <= 0.0) return QStringLiteral("–");
-  return QString("%1×").arg(reference / mine, 0, 'f', reference / mine < 10 ? 2 : 1);
+  const double ratio = reference / mine;
+  return QString("%1×").arg(ratio, 0, 'f', ratio < 10 ? 2 : ratio < 100 ? 1 : 0);
 }
 
 bool isGpu(const BackendResult& r) { return r.run.transfer.medianMs > 0.0; }
