@@ -4,16 +4,16 @@
 
 #include <QComboBox>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QSplitter>
 #include <QStandardItemModel>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
+
+#include "bar_chart.hpp"
 
 namespace siglab::gui {
 namespace {
@@ -60,20 +60,12 @@ ReductionsView::ReductionsView(QWidget* parent) : QWidget(parent) {
   summary_->setWordWrap(true);
   chart_ = new QCustomPlot;
   chart_->setMinimumHeight(200);
-  chart_->yAxis->setLabel(tr("median time, ms"));
-  table_ = new QTableWidget(0, kColumnCount);
-  table_->setHorizontalHeaderLabels({tr("Kernel"), tr("Median ms (min – max)"), tr("GB/s"), tr("Step speedup"),
-                                     tr("Speedup vs first"), tr("Sum")});
-  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  table_->verticalHeader()->hide();
-  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  auto* splitter = new QSplitter(Qt::Vertical);
-  splitter->addWidget(chart_);
-  splitter->addWidget(table_);
+  table_ = makeResultsTable({tr("Kernel"), tr("Median ms (min – max)"), tr("GB/s"), tr("Step speedup"),
+                             tr("Speedup vs first"), tr("Sum")});
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(controls);
   layout->addWidget(summary_);
-  layout->addWidget(splitter, 1);
+  layout->addWidget(chartAboveTable(chart_, table_), 1);
 }
 
 ReductionRequest ReductionsView::request() const {
@@ -107,32 +99,23 @@ void ReductionsView::setLadder(std::shared_ptr<const ReductionLadder> ladder) {
                         .arg(ladder->integer ? tr("%1 (64-bit CPU sum)").arg(ladder->integerReference)
                                              : tr("%1 (compensated CPU sum)").arg(ladder->reference, 0, 'g', 17)));
   const auto& steps = ladder->steps;
-  auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+  QStringList names;
   QVector<double> keys, values;
   double smallest = 0.0, largest = 0.0;
   for (std::size_t i = 0; i < steps.size(); ++i) {
-    ticker->addTick(static_cast<double>(i + 1), QString::fromStdString(steps[i].name));
+    names << QString::fromStdString(steps[i].name);
     keys << static_cast<double>(i + 1);
     values << steps[i].time.medianMs;
     smallest = i == 0 ? steps[i].time.medianMs : std::min(smallest, steps[i].time.medianMs);
     largest = std::max(largest, steps[i].time.medianMs);
   }
-  const bool logScale = smallest > 0.0 && largest / smallest > 50.0;
-  chart_->yAxis->setScaleType(logScale ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-  chart_->yAxis->setTicker(logScale ? QSharedPointer<QCPAxisTicker>(QSharedPointer<QCPAxisTickerLog>::create())
-                                    : QSharedPointer<QCPAxisTicker>::create());
-  chart_->xAxis->setTicker(ticker);
-  chart_->xAxis->setTickLabelRotation(30);
-  chart_->xAxis->grid()->setVisible(false);
+  setCategoryAxis(chart_, names);
   auto* bars = new QCPBars(chart_->xAxis, chart_->yAxis);
   bars->setPen(Qt::NoPen);
   bars->setBrush(QColor(30, 136, 229));
   bars->setWidth(0.6);
-  if (logScale) bars->setBaseValue(smallest / 4.0);
+  bars->setBaseValue(setTimeAxis(chart_, smallest, largest));
   bars->setData(keys, values, true);
-  chart_->xAxis->setRange(0.4, static_cast<double>(steps.size()) + 0.6);
-  if (logScale) chart_->yAxis->setRange(smallest / 4.0, largest * 3.0);
-  else chart_->yAxis->setRange(0.0, largest * 1.15);
   chart_->replot();
 
   std::vector<const ReductionStep*> rows;

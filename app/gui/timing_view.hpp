@@ -7,6 +7,7 @@
 #include "siglab/comparison.hpp"
 #include "siglab/cuda_backends.hpp"
 
+class QCPBarsGroup;
 class QCustomPlot;
 class QLabel;
 class QTableWidget;
@@ -33,6 +34,7 @@ class TimingView : public QWidget {
   QLabel* summary_ = nullptr;
   QCustomPlot* chart_ = nullptr;
   QTableWidget* table_ = nullptr;
+  QCPBarsGroup* barsGroup_ = nullptr;
 };
 
 // Bytes a filter moves per run: every sample read once and every output written once.
