@@ -1,5 +1,8 @@
 #include <qcustomplot.h>
 
+#include <QDragEnterEvent>
+#include <QFileInfo>
+#include <QMimeData>
 #include <QSettings>
 #include <QTableWidget>
 
@@ -196,6 +199,24 @@ TEST_F(MainWindowTest, TheReductionLadderRunsOnTheSignalOrSaysWhyNot) {
     EXPECT_EQ(table->rowCount(), 0);
     EXPECT_TRUE(window.reductionsView()->summary().contains(QString::fromStdString(ladder->problem).toHtmlEscaped()));
   }
+}
+
+TEST_F(MainWindowTest, ADroppedFileOpensAndJoinsTheRecentFiles) {
+  MainWindow window;
+  window.show();
+  QMimeData mime;
+  mime.setUrls({QUrl::fromLocalFile(SIGLAB_SAMPLE_PATH)});
+  QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+  QCoreApplication::sendEvent(&window, &enter);
+  EXPECT_TRUE(enter.isAccepted());
+  QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+  QCoreApplication::sendEvent(&window, &drop);
+  ASSERT_TRUE(test::waitForTask(window));
+  ASSERT_TRUE(window.signal());
+  EXPECT_EQ(window.signal()->size(), 10000u);
+  const QStringList recent = QSettings().value("recentFiles").toStringList();
+  ASSERT_EQ(recent.size(), 1);
+  EXPECT_EQ(recent.front(), QFileInfo(SIGLAB_SAMPLE_PATH).absoluteFilePath());
 }
 
 TEST_F(MainWindowTest, SettingsPersistAcrossWindows) {
