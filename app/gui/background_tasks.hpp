@@ -46,8 +46,11 @@ struct ReductionOutcome {
 void runReductions(QPromise<ReductionOutcome>& promise, SignalPtr signal, const ReductionRequest& request,
                    std::shared_ptr<const std::atomic<bool>> cancel);
 
-// Runs `write` (which writes atomically) and delivers its error text, empty on success.
-void exportFile(QPromise<QString>& promise, const std::function<void(const Progress&)>& write,
+struct ExportOutcome {
+  QString error;  // empty on success
+};
+// Runs `write`, which writes atomically.
+void exportFile(QPromise<ExportOutcome>& promise, const std::function<void(const Progress&)>& write,
                 std::shared_ptr<const std::atomic<bool>> cancel);
 
 }  // namespace siglab::gui

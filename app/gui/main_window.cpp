@@ -302,16 +302,9 @@ void MainWindow::exportResult(const QString& path) {
   if (busy_ || !filtered_) return;
   SignalPtr result = filtered_;
   const std::string file = path.toStdString();
-  auto cancel = std::make_shared<std::atomic<bool>>(false);
-  auto write = [result, file](const Progress& progress) { writeSignal(file, result->samples(), WriteOptions{}, progress); };
-  startTask<QString>(tr("Writing %1").arg(QFileInfo(path).fileName()), cancel,
-                     QtConcurrent::run(&exportFile, std::function<void(const Progress&)>(write),
-                                       std::shared_ptr<const std::atomic<bool>>(cancel)),
-                     [this, path](const QFuture<QString>& done) {
-                       if (done.resultCount() == 0) return;
-                       if (!done.result().isEmpty()) showError(tr("Could not export"), done.result());
-                       else statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
-                     });
+  startExport(path, [result, file](const Progress& progress) {
+    writeSignal(file, result->samples(), WriteOptions{}, progress);
+  });
 }
 
 void MainWindow::exportReport(const QString& path) {
@@ -320,19 +313,21 @@ void MainWindow::exportReport(const QString& path) {
   const std::string file = path.toStdString();
   const std::string input = signal_ ? signal_->source() : std::string();
   const bool csv = path.endsWith(".csv", Qt::CaseInsensitive);
-  auto cancel = std::make_shared<std::atomic<bool>>(false);
-  auto write = [comparison, file, input, csv](const Progress& progress) {
+  startExport(path, [comparison, file, input, csv](const Progress& progress) {
     writeFileAtomically(file, csv ? comparisonToCsv(*comparison, input) : comparisonToJson(*comparison, input).dump(2) + "\n",
                         progress);
-  };
-  startTask<QString>(tr("Writing %1").arg(QFileInfo(path).fileName()), cancel,
-                     QtConcurrent::run(&exportFile, std::function<void(const Progress&)>(write),
-                                       std::shared_ptr<const std::atomic<bool>>(cancel)),
-                     [this, path](const QFuture<QString>& done) {
-                       if (done.resultCount() == 0) return;
-                       if (!done.result().isEmpty()) showError(tr("Could not export"), done.result());
-                       else statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
-                     });
+  });
+}
+
+void MainWindow::startExport(const QString& path, std::function<void(const Progress&)> write) {
+  auto cancel = std::make_shared<std::atomic<bool>>(false);
+  startTask<ExportOutcome>(tr("Writing %1").arg(QFileInfo(path).fileName()), cancel,
+                           QtConcurrent::run(&exportFile, std::move(write), std::shared_ptr<const std::atomic<bool>>(cancel)),
+                           [this, path](const QFuture<ExportOutcome>& done) {
+                             if (done.resultCount() == 0) return;
+                             if (!done.result().error.isEmpty()) showError(tr("Could not export"), done.result().error);
+                             else statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+                           });
 }
 
 void MainWindow::savePlot(const QString& path) {

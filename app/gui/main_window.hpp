@@ -9,6 +9,7 @@
 #include "loaded_signal.hpp"
 #include "siglab/comparison.hpp"
 #include "siglab/cuda_backends.hpp"
+#include "siglab/progress.hpp"
 
 class QAction;
 class QLabel;
@@ -71,6 +72,8 @@ class MainWindow : public QMainWindow {
   void setTitle();
   QString askSavePath(const QString& title, const QString& defaultName, const QString& filters);
 
+  // Runs `write` (an atomic writer of `path`) in the background.
+  void startExport(const QString& path, std::function<void(const Progress&)> write);
   template <typename T>
   void startTask(const QString& what, std::shared_ptr<std::atomic<bool>> cancel, QFuture<T> future,
                  std::function<void(const QFuture<T>&)> onDone);

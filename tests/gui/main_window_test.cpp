@@ -95,6 +95,12 @@ TEST_F(MainWindowTest, ExportsTheResultAndTheReportByteForByte) {
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), static_cast<long>(window.comparison()->results.size()) + 1);
   EXPECT_NE(csv.find(",cpu-serial,ok,"), std::string::npos) << csv;
 
+  const QString unwritable = QString::fromStdString(dir.file("no-such-folder/result.txt"));
+  window.exportResult(unwritable);
+  ASSERT_TRUE(test::waitForTask(window));
+  EXPECT_TRUE(window.lastError().contains("no-such-folder")) << window.lastError().toStdString();
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "no-such-folder"));
+
   window.savePlot(QString::fromStdString(dir.file("plot.png")));
   window.savePlot(QString::fromStdString(dir.file("plot.pdf")));
   EXPECT_EQ(test::readFile(dir.file("plot.png")).substr(1, 3), "PNG");
