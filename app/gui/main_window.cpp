@@ -14,6 +14,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
 #include <QToolBar>
 #include <QtConcurrent>
@@ -91,6 +92,7 @@ void MainWindow::createActions() {
     if (!path.isEmpty()) openFile(path);
   });
   openAction_->setShortcut(QKeySequence::Open);
+  openAction_->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton));
   openAction_->setToolTip(tr("Open a signal file: one number per line (Ctrl+O); or drop a file on the window"));
   recentMenu_ = file->addMenu(tr("Open &recent"));
   file->addSeparator();
@@ -101,6 +103,7 @@ void MainWindow::createActions() {
     if (!path.isEmpty()) exportResult(path);
   });
   exportResultAction_->setShortcut(QKeySequence::Save);
+  exportResultAction_->setIcon(style()->standardIcon(QStyle::SP_DialogSaveButton));
   exportResultAction_->setToolTip(
       tr("Write the cpu-serial result (Ctrl+S): text in the seed's %2.16f format, or .npy, .wav, .raw by extension"));
   exportReportAction_ = file->addAction(tr("Export timing &report…"), this, [this] {
@@ -128,12 +131,14 @@ void MainWindow::createActions() {
 
   QMenu* run = menuBar()->addMenu(tr("&Run"));
   runAction_ = run->addAction(tr("&Run engines"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::runEngines);
+  runAction_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
   runAction_->setToolTip(tr("Filter the signal on every checked engine and compare them (Ctrl+R)"));
   cancelAction_ = run->addAction(tr("&Cancel"), QKeySequence(Qt::Key_Escape), this, &MainWindow::cancelTask);
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   QAction* reset = view->addAction(tr("&Reset view"), QKeySequence(Qt::CTRL | Qt::Key_0), plot_, &SignalPlot::resetView);
   reset->setToolTip(tr("Show the whole signal (Ctrl+0)"));
+  reset->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
   stackedAction_ = view->addAction(tr("&Stacked plots"));
   stackedAction_->setCheckable(true);
   stackedAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
@@ -156,7 +161,7 @@ void MainWindow::createActions() {
 
   QToolBar* tools = addToolBar(tr("Main"));
   tools->setObjectName("mainToolBar");
-  tools->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  tools->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
   tools->addActions({openAction_, runAction_, exportResultAction_});
   tools->addSeparator();
   tools->addActions({reset, stackedAction_, rubberBand});
@@ -234,6 +239,7 @@ void MainWindow::openFile(const QString& path) {
                            signal_ = outcome.signal;
                            filtered_.reset();
                            comparison_.reset();
+                           timings_->clear();
                            plot_->setOriginal(signal_);
                            rememberRecent(path);
                            setTitle();

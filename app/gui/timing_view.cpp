@@ -34,7 +34,7 @@ bool isGpu(const BackendResult& r) { return r.run.transfer.medianMs > 0.0; }
 double bytesMoved(const Comparison& comparison) { return 2.0 * 8.0 * static_cast<double>(comparison.samples); }
 
 TimingView::TimingView(QWidget* parent) : QWidget(parent) {
-  summary_ = new QLabel(tr("Run the engines (Ctrl+R) to see their timings here."));
+  summary_ = new QLabel;
   summary_->setWordWrap(true);
   chart_ = new QCustomPlot;
   chart_->setMinimumHeight(220);
@@ -54,6 +54,15 @@ TimingView::TimingView(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(summary_);
   layout->addWidget(chartAboveTable(chart_, table_), 1);
+  clear();
+}
+
+void TimingView::clear() {
+  summary_->setText(tr("Run the engines (Ctrl+R) to see their timings here."));
+  chart_->clearPlottables();
+  chart_->legend->setVisible(false);
+  chart_->replot();
+  table_->setRowCount(0);
 }
 
 void TimingView::setComparison(std::shared_ptr<const Comparison> comparison, const std::vector<DeviceInfo>& devices) {

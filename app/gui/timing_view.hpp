@@ -23,6 +23,7 @@ class TimingView : public QWidget {
 
   // `devices` gives the GPU's theoretical bandwidth for the "% of device limit" column.
   void setComparison(std::shared_ptr<const Comparison> comparison, const std::vector<DeviceInfo>& devices);
+  void clear();  // back to the invitation to run
 
   QCustomPlot* chart() const { return chart_; }
   QTableWidget* table() const { return table_; }

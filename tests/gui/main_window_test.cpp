@@ -112,13 +112,20 @@ TEST_F(MainWindowTest, AFailedLoadShowsTheReadersMessageAndKeepsTheOldSignal) {
   test::writeFile(dir.file("bad.txt"), "1.0\n2.0\n0.1x\n");
   MainWindow window;
   openSample(window);
+  run(window);
   const gui::SignalPtr before = window.signal();
   window.openFile(QString::fromStdString(dir.file("bad.txt")));
   ASSERT_TRUE(test::waitForTask(window));
   EXPECT_EQ(window.signal(), before);
+  EXPECT_TRUE(window.comparison()) << "the last run stays too";
+  EXPECT_GT(window.timingView()->table()->rowCount(), 0);
   EXPECT_TRUE(window.lastError().contains("bad.txt:3:1")) << window.lastError().toStdString();
   EXPECT_TRUE(window.lastError().contains("0.1x")) << window.lastError().toStdString();
   EXPECT_EQ(window.signalPlot()->readoutAt(3).left(9), "sample 3:");
+
+  openSample(window);  // a new signal: the old run no longer applies
+  EXPECT_FALSE(window.comparison());
+  EXPECT_EQ(window.timingView()->table()->rowCount(), 0);
 }
 
 TEST_F(MainWindowTest, CancelStopsALoadAndKeepsTheOldSignal) {
