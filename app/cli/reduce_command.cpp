@@ -1,12 +1,12 @@
 #include <cstdio>
 #include <iostream>
-#include <random>
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "input_options.hpp"
+#include "reduction_inputs.hpp"
 #include "siglab/cuda_reduce.hpp"
 #include "siglab/errors.hpp"
-#include "input_options.hpp"
 #include "siglab/io/signal_io.hpp"
 
 namespace siglab::cli {
@@ -19,14 +19,6 @@ struct ReduceOptions {
   std::uint64_t seed = 1;
   int repeat = 20;
 };
-
-// The seed's benchmark input: rand() & 0xFF, so the sum of 2^28 values needs 64 bits.
-std::vector<std::int32_t> randomBytesAsInts(std::size_t count, std::uint64_t seed) {
-  std::mt19937 rng(static_cast<std::mt19937::result_type>(seed));
-  std::vector<std::int32_t> values(count);
-  for (auto& v : values) v = static_cast<std::int32_t>(rng() & 0xFF);
-  return values;
-}
 
 std::string valueText(const ReductionLadder& ladder, const ReductionStep& step) {
   char text[64];

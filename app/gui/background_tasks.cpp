@@ -5,8 +5,9 @@
 #include <new>
 
 #include "all_backends.hpp"
+#include "reduction_inputs.hpp"
 #include "siglab/errors.hpp"
-#include "siglab/io/text_format.hpp"
+#include "siglab/io/signal_io.hpp"
 
 namespace siglab::gui {
 namespace {
@@ -22,29 +23,40 @@ Progress progressFor(QPromise<T>& promise, const std::atomic<bool>* cancel, doub
   return progress;
 }
 
+// Runs `work`, which adds the task's result. A cancel delivers no result; any other failure
+// delivers an outcome holding its message.
+template <typename Outcome, typename Work>
+void deliver(QPromise<Outcome>& promise, const QString& outOfMemory, Work work) {
+  const auto failure = [&promise](QString message) {
+    Outcome outcome{};
+    outcome.error = std::move(message);
+    promise.addResult(std::move(outcome));
+  };
+  try {
+    work();
+  } catch (const Cancelled&) {
+  } catch (const std::bad_alloc&) {
+    failure(outOfMemory);
+  } catch (const std::exception& e) {
+    failure(QString::fromStdString(e.what()));
+  }
+}
+
 }  // namespace
 
 void loadSignal(QPromise<LoadOutcome>& promise, const QString& path, std::shared_ptr<const std::atomic<bool>> cancel) {
   const std::string file = path.toStdString();
-  try {
-    // The text reader has no progress of its own yet: it is the first 90%, the pyramid the rest.
-    const Progress reading = progressFor(promise, cancel.get(), 0.0, 0.9);
-    reading.report(0.0);
-    std::vector<double> samples = readTextSignal(file);
-    reading.throwIfCancelled();
-    const Progress indexing = progressFor(promise, cancel.get(), 0.9, 1.0);
-    promise.addResult(LoadOutcome{std::make_shared<const LoadedSignal>(file, std::move(samples), indexing), {}});
-  } catch (const Cancelled&) {
-  } catch (const std::bad_alloc&) {
-    promise.addResult(LoadOutcome{nullptr, path + ": not enough memory to load this signal"});
-  } catch (const std::exception& e) {
-    promise.addResult(LoadOutcome{nullptr, QString::fromStdString(e.what())});
-  }
+  deliver(promise, path + ": not enough memory to load this signal", [&] {
+    const Progress reading = progressFor(promise, cancel.get(), 0.0, 0.95);
+    Signal signal = readSignal(file, ReadOptions{}, reading);
+    const Progress indexing = progressFor(promise, cancel.get(), 0.95, 1.0);
+    promise.addResult(LoadOutcome{std::make_shared<const LoadedSignal>(file, std::move(signal.samples), indexing), {}});
+  });
 }
 
 void runEngines(QPromise<RunOutcome>& promise, const RunRequest& request,
                 std::shared_ptr<const std::atomic<bool>> cancel) {
-  try {
+  deliver(promise, "not enough memory to filter this signal", [&] {
     BackendList chosen;
     for (auto& backend : makeAllBackends()) {
       const auto& names = request.engines;
@@ -62,23 +74,33 @@ void runEngines(QPromise<RunOutcome>& promise, const RunRequest& request,
         "filtered (cpu-serial)", std::move(comparison->reference), indexing);
     comparison->reference.clear();
     promise.addResult(RunOutcome{std::move(comparison), std::move(filtered), {}});
-  } catch (const Cancelled&) {
-  } catch (const std::bad_alloc&) {
-    promise.addResult(RunOutcome{nullptr, nullptr, "not enough memory to filter this signal"});
-  } catch (const std::exception& e) {
-    promise.addResult(RunOutcome{nullptr, nullptr, QString::fromStdString(e.what())});
-  }
+  });
 }
 
-void exportFile(QPromise<QString>& promise, const std::function<void(const Progress&)>& write,
+void runReductions(QPromise<ReductionOutcome>& promise, SignalPtr signal, const ReductionRequest& request,
+                   std::shared_ptr<const std::atomic<bool>> cancel) {
+  deliver(promise, "not enough memory for the reduction ladder", [&] {
+    const Progress progress = progressFor(promise, cancel.get(), 0.0, 1.0);
+    std::shared_ptr<const ReductionLadder> ladder;
+    if (request.onSignal && signal) {
+      progress.throwIfCancelled();
+      ladder = std::make_shared<const ReductionLadder>(runReductionLadder(signal->samples(), request.repeat));
+    } else {
+      const std::vector<std::int32_t> ints = randomBytesAsInts(std::size_t{1} << request.log2Count, 1);
+      progress.throwIfCancelled();
+      ladder = std::make_shared<const ReductionLadder>(runReductionLadder(ints, request.repeat));
+    }
+    progress.report(1.0);
+    promise.addResult(ReductionOutcome{std::move(ladder), {}});
+  });
+}
+
+void exportFile(QPromise<ExportOutcome>& promise, const std::function<void(const Progress&)>& write,
                 std::shared_ptr<const std::atomic<bool>> cancel) {
-  try {
+  deliver(promise, "not enough memory to export", [&] {
     write(progressFor(promise, cancel.get(), 0.0, 1.0));
-    promise.addResult(QString());
-  } catch (const Cancelled&) {
-  } catch (const std::exception& e) {
-    promise.addResult(QString::fromStdString(e.what()));
-  }
+    promise.addResult(ExportOutcome{});
+  });
 }
 
 }  // namespace siglab::gui

@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "loaded_signal.hpp"
+#include "reductions_view.hpp"
 #include "siglab/comparison.hpp"
+#include "siglab/cuda_reduce.hpp"
 
 namespace siglab::gui {
 
@@ -36,8 +38,19 @@ struct RunOutcome {
 void runEngines(QPromise<RunOutcome>& promise, const RunRequest& request,
                 std::shared_ptr<const std::atomic<bool>> cancel);
 
-// Runs `write` (which writes atomically) and delivers its error text, empty on success.
-void exportFile(QPromise<QString>& promise, const std::function<void(const Progress&)>& write,
+struct ReductionOutcome {
+  std::shared_ptr<const ReductionLadder> ladder;
+  QString error;
+};
+// The ladder runs as one call: a cancel is honoured before it starts, not during it.
+void runReductions(QPromise<ReductionOutcome>& promise, SignalPtr signal, const ReductionRequest& request,
+                   std::shared_ptr<const std::atomic<bool>> cancel);
+
+struct ExportOutcome {
+  QString error;  // empty on success
+};
+// Runs `write`, which writes atomically.
+void exportFile(QPromise<ExportOutcome>& promise, const std::function<void(const Progress&)>& write,
                 std::shared_ptr<const std::atomic<bool>> cancel);
 
 }  // namespace siglab::gui

@@ -14,6 +14,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
 #include <QToolBar>
 #include <QtConcurrent>
@@ -25,12 +26,13 @@
 #include "device_panel.hpp"
 #include "filter_panel.hpp"
 #include "plot_export.hpp"
+#include "reductions_view.hpp"
 #include "report_csv.hpp"
 #include "signal_plot.hpp"
 #include "siglab/io/atomic_file.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/report.hpp"
-#include "siglab/io/text_format.hpp"
+#include "siglab/io/signal_io.hpp"
 #include "task_status.hpp"
 #include "timing_view.hpp"
 
@@ -38,7 +40,10 @@ namespace siglab::gui {
 namespace {
 
 constexpr int kMaxRecentFiles = 8;
-const char* const kSignalFilters = "Signal files (*.txt *.dat *.csv);;All files (*)";
+// What readSignal recognises without options: text by default, .npy and WAV by their magic bytes.
+const char* const kSignalFilters =
+    "Signal files (*.txt *.dat *.csv *.tsv *.npy *.wav);;Text, one number a line (*.txt *.dat);;"
+    "NumPy (*.npy);;WAV (*.wav);;All files (*)";
 
 }  // namespace
 
@@ -48,8 +53,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), devices_(probeDev
   plot_ = new SignalPlot;
   timings_ = new TimingView;
   devicePanel_ = new DevicePanel(devices_);
+  reductions_ = new ReductionsView;
   auto* tabs = new QTabWidget;
   tabs->addTab(timings_, tr("Timings"));
+  tabs->addTab(reductions_, tr("Reductions"));
   tabs->addTab(devicePanel_, tr("Device"));
 
   splitter_ = new QSplitter(Qt::Horizontal);
@@ -67,6 +74,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), devices_(probeDev
   statusBar()->addPermanentWidget(taskStatus_);
   connect(plot_, &SignalPlot::cursorReadout, cursorLabel_, &QLabel::setText);
   connect(filterPanel_, &FilterPanel::runRequested, this, &MainWindow::runEngines);
+  connect(reductions_, &ReductionsView::runRequested, this, &MainWindow::runReductions);
 
   createActions();
   setAcceptDrops(true);
@@ -84,15 +92,20 @@ void MainWindow::createActions() {
     if (!path.isEmpty()) openFile(path);
   });
   openAction_->setShortcut(QKeySequence::Open);
+  openAction_->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton));
   openAction_->setToolTip(tr("Open a signal file: one number per line (Ctrl+O); or drop a file on the window"));
   recentMenu_ = file->addMenu(tr("Open &recent"));
   file->addSeparator();
   exportResultAction_ = file->addAction(tr("&Export filtered signal…"), this, [this] {
-    const QString path = askSavePath(tr("Export filtered signal"), "result.txt", tr("Seed text format (*.txt);;All files (*)"));
+    const QString path = askSavePath(tr("Export filtered signal"), "result.txt",
+                                     tr("Seed text format (*.txt);;NumPy (*.npy);;WAV, 32-bit float (*.wav);;"
+                                        "Raw float64 (*.raw *.bin)"));
     if (!path.isEmpty()) exportResult(path);
   });
   exportResultAction_->setShortcut(QKeySequence::Save);
-  exportResultAction_->setToolTip(tr("Write the cpu-serial result, one %2.16f value a line (Ctrl+S)"));
+  exportResultAction_->setIcon(style()->standardIcon(QStyle::SP_DialogSaveButton));
+  exportResultAction_->setToolTip(
+      tr("Write the cpu-serial result (Ctrl+S): text in the seed's %2.16f format, or .npy, .wav, .raw by extension"));
   exportReportAction_ = file->addAction(tr("Export timing &report…"), this, [this] {
     const QString path = askSavePath(tr("Export timing report"), "report.json", tr("JSON (*.json);;CSV (*.csv)"));
     if (!path.isEmpty()) exportReport(path);
@@ -118,12 +131,14 @@ void MainWindow::createActions() {
 
   QMenu* run = menuBar()->addMenu(tr("&Run"));
   runAction_ = run->addAction(tr("&Run engines"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::runEngines);
+  runAction_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
   runAction_->setToolTip(tr("Filter the signal on every checked engine and compare them (Ctrl+R)"));
   cancelAction_ = run->addAction(tr("&Cancel"), QKeySequence(Qt::Key_Escape), this, &MainWindow::cancelTask);
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   QAction* reset = view->addAction(tr("&Reset view"), QKeySequence(Qt::CTRL | Qt::Key_0), plot_, &SignalPlot::resetView);
   reset->setToolTip(tr("Show the whole signal (Ctrl+0)"));
+  reset->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
   stackedAction_ = view->addAction(tr("&Stacked plots"));
   stackedAction_->setCheckable(true);
   stackedAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
@@ -146,7 +161,7 @@ void MainWindow::createActions() {
 
   QToolBar* tools = addToolBar(tr("Main"));
   tools->setObjectName("mainToolBar");
-  tools->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  tools->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
   tools->addActions({openAction_, runAction_, exportResultAction_});
   tools->addSeparator();
   tools->addActions({reset, stackedAction_, rubberBand});
@@ -224,6 +239,7 @@ void MainWindow::openFile(const QString& path) {
                            signal_ = outcome.signal;
                            filtered_.reset();
                            comparison_.reset();
+                           timings_->clear();
                            plot_->setOriginal(signal_);
                            rememberRecent(path);
                            setTitle();
@@ -270,20 +286,31 @@ void MainWindow::runEngines() {
                         });
 }
 
+void MainWindow::runReductions() {
+  if (busy_) return;
+  const ReductionRequest request = reductions_->request();
+  auto cancel = std::make_shared<std::atomic<bool>>(false);
+  startTask<ReductionOutcome>(tr("Running the reduction ladder"), cancel,
+                              QtConcurrent::run(&siglab::gui::runReductions, signal_, request,
+                                                std::shared_ptr<const std::atomic<bool>>(cancel)),
+                              [this](const QFuture<ReductionOutcome>& done) {
+                                if (done.resultCount() == 0) return;
+                                const ReductionOutcome outcome = done.result();
+                                if (!outcome.ladder) {
+                                  showError(tr("The reduction ladder failed"), outcome.error);
+                                  return;
+                                }
+                                reductions_->setLadder(outcome.ladder);
+                              });
+}
+
 void MainWindow::exportResult(const QString& path) {
   if (busy_ || !filtered_) return;
   SignalPtr result = filtered_;
   const std::string file = path.toStdString();
-  auto cancel = std::make_shared<std::atomic<bool>>(false);
-  auto write = [result, file](const Progress&) { writeTextSignal(file, result->samples()); };
-  startTask<QString>(tr("Writing %1").arg(QFileInfo(path).fileName()), cancel,
-                     QtConcurrent::run(&exportFile, std::function<void(const Progress&)>(write),
-                                       std::shared_ptr<const std::atomic<bool>>(cancel)),
-                     [this, path](const QFuture<QString>& done) {
-                       if (done.resultCount() == 0) return;
-                       if (!done.result().isEmpty()) showError(tr("Could not export"), done.result());
-                       else statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
-                     });
+  startExport(path, [result, file](const Progress& progress) {
+    writeSignal(file, result->samples(), WriteOptions{}, progress);
+  });
 }
 
 void MainWindow::exportReport(const QString& path) {
@@ -292,18 +319,21 @@ void MainWindow::exportReport(const QString& path) {
   const std::string file = path.toStdString();
   const std::string input = signal_ ? signal_->source() : std::string();
   const bool csv = path.endsWith(".csv", Qt::CaseInsensitive);
+  startExport(path, [comparison, file, input, csv](const Progress& progress) {
+    writeFileAtomically(file, csv ? comparisonToCsv(*comparison, input) : comparisonToJson(*comparison, input).dump(2) + "\n",
+                        progress);
+  });
+}
+
+void MainWindow::startExport(const QString& path, std::function<void(const Progress&)> write) {
   auto cancel = std::make_shared<std::atomic<bool>>(false);
-  auto write = [comparison, file, input, csv](const Progress&) {
-    writeFileAtomically(file, csv ? comparisonToCsv(*comparison, input) : comparisonToJson(*comparison, input).dump(2) + "\n");
-  };
-  startTask<QString>(tr("Writing %1").arg(QFileInfo(path).fileName()), cancel,
-                     QtConcurrent::run(&exportFile, std::function<void(const Progress&)>(write),
-                                       std::shared_ptr<const std::atomic<bool>>(cancel)),
-                     [this, path](const QFuture<QString>& done) {
-                       if (done.resultCount() == 0) return;
-                       if (!done.result().isEmpty()) showError(tr("Could not export"), done.result());
-                       else statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
-                     });
+  startTask<ExportOutcome>(tr("Writing %1").arg(QFileInfo(path).fileName()), cancel,
+                           QtConcurrent::run(&exportFile, std::move(write), std::shared_ptr<const std::atomic<bool>>(cancel)),
+                           [this, path](const QFuture<ExportOutcome>& done) {
+                             if (done.resultCount() == 0) return;
+                             if (!done.result().error.isEmpty()) showError(tr("Could not export"), done.result().error);
+                             else statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+                           });
 }
 
 void MainWindow::savePlot(const QString& path) {
@@ -327,6 +357,8 @@ void MainWindow::updateActions() {
   saveChartAction_->setEnabled(comparison_ != nullptr);
   savePlotAction_->setEnabled(signal_ != nullptr);
   cancelAction_->setEnabled(busy_);
+  reductions_->setRunEnabled(!busy_);
+  reductions_->setSignalAvailable(signal_ != nullptr);
 }
 
 void MainWindow::updateRecentMenu() {

@@ -9,6 +9,7 @@
 #include "loaded_signal.hpp"
 #include "siglab/comparison.hpp"
 #include "siglab/cuda_backends.hpp"
+#include "siglab/progress.hpp"
 
 class QAction;
 class QLabel;
@@ -19,6 +20,7 @@ namespace siglab::gui {
 
 class DevicePanel;
 class FilterPanel;
+class ReductionsView;
 class SignalPlot;
 class TaskStatus;
 class TimingView;
@@ -38,6 +40,7 @@ class MainWindow : public QMainWindow {
   void exportResult(const QString& path);
   void exportReport(const QString& path);  // .json or .csv
   void savePlot(const QString& path);       // .png or .pdf
+  void runReductions();
   void cancelTask();
 
   bool busy() const { return busy_; }
@@ -47,6 +50,7 @@ class MainWindow : public QMainWindow {
   QString lastError() const { return lastError_; }
   SignalPlot* signalPlot() const { return plot_; }
   TimingView* timingView() const { return timings_; }
+  ReductionsView* reductionsView() const { return reductions_; }
   FilterPanel* filterPanel() const { return filterPanel_; }
 
  signals:
@@ -68,6 +72,8 @@ class MainWindow : public QMainWindow {
   void setTitle();
   QString askSavePath(const QString& title, const QString& defaultName, const QString& filters);
 
+  // Runs `write` (an atomic writer of `path`) in the background.
+  void startExport(const QString& path, std::function<void(const Progress&)> write);
   template <typename T>
   void startTask(const QString& what, std::shared_ptr<std::atomic<bool>> cancel, QFuture<T> future,
                  std::function<void(const QFuture<T>&)> onDone);
@@ -77,6 +83,7 @@ class MainWindow : public QMainWindow {
   SignalPlot* plot_ = nullptr;
   TimingView* timings_ = nullptr;
   DevicePanel* devicePanel_ = nullptr;
+  ReductionsView* reductions_ = nullptr;
   QSplitter* splitter_ = nullptr;
   TaskStatus* taskStatus_ = nullptr;
   QLabel* cursorLabel_ = nullptr;

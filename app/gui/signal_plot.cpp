@@ -188,6 +188,11 @@ void SignalPlot::refreshPoints() {
   }
   refreshing_ = false;
   plot_->replot(QCustomPlot::rpQueuedReplot);
+  if (original_) {
+    const double last = static_cast<double>(original_->size());
+    const auto first = static_cast<std::size_t>(std::clamp(std::ceil(range.lower), 0.0, last));
+    emit visibleRangeChanged(first, std::max(first, static_cast<std::size_t>(std::clamp(std::floor(range.upper) + 1, 0.0, last))));
+  }
 }
 
 void SignalPlot::resizeEvent(QResizeEvent* event) {

@@ -32,6 +32,7 @@ class SignalPlot : public QWidget {
 
  signals:
   void cursorReadout(const QString& text);
+  void visibleRangeChanged(std::size_t first, std::size_t last);  // sample indices [first, last)
 
  protected:
   void resizeEvent(QResizeEvent* event) override;

@@ -2,14 +2,14 @@
 
 #include <qcustomplot.h>
 
-#include <QHeaderView>
 #include <QLabel>
-#include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
 #include <limits>
+
+#include "bar_chart.hpp"
 
 namespace siglab::gui {
 namespace {
@@ -23,7 +23,8 @@ QString ms(const TimingStats& t) {
 
 QString speedup(double reference, double mine) {
   if (reference <= 0.0 || mine <= 0.0) return QStringLiteral("–");
-  return QString("%1×").arg(reference / mine, 0, 'f', reference / mine < 10 ? 2 : 1);
+  const double ratio = reference / mine;
+  return QString("%1×").arg(ratio, 0, 'f', ratio < 10 ? 2 : ratio < 100 ? 1 : 0);
 }
 
 bool isGpu(const BackendResult& r) { return r.run.transfer.medianMs > 0.0; }
@@ -33,7 +34,7 @@ bool isGpu(const BackendResult& r) { return r.run.transfer.medianMs > 0.0; }
 double bytesMoved(const Comparison& comparison) { return 2.0 * 8.0 * static_cast<double>(comparison.samples); }
 
 TimingView::TimingView(QWidget* parent) : QWidget(parent) {
-  summary_ = new QLabel(tr("Run the engines (Ctrl+R) to see their timings here."));
+  summary_ = new QLabel;
   summary_->setWordWrap(true);
   chart_ = new QCustomPlot;
   chart_->setMinimumHeight(220);
@@ -44,23 +45,24 @@ TimingView::TimingView(QWidget* parent) : QWidget(parent) {
   chart_->legend->setBorderPen(Qt::NoPen);
   chart_->legend->setMargins(QMargins(0, 0, 0, 0));
   chart_->plotLayout()->setRowStretchFactor(1, 0.001);
-  table_ = new QTableWidget(0, kColumnCount);
-  table_->setHorizontalHeaderLabels({tr("Engine"), tr("Status"), tr("Kernel ms (min – max)"), tr("Transfer ms"),
-                                     tr("Total ms (min – max)"), tr("GB/s"), tr("% of device limit"),
-                                     tr("Speedup vs cpu-serial (kernel / total)"), tr("vs cpu-parallel"),
-                                     tr("Max |diff|"), tr("Bit-identical")});
+  table_ = makeResultsTable({tr("Engine"), tr("Status"), tr("Kernel ms (min – max)"), tr("Transfer ms"),
+                             tr("Total ms (min – max)"), tr("GB/s"), tr("% of device limit"),
+                             tr("Speedup vs cpu-serial (kernel / total)"), tr("vs cpu-parallel"), tr("Max |diff|"),
+                             tr("Bit-identical")});
   table_->horizontalHeaderItem(kBandwidth)->setToolTip(tr("Bytes read and written (16 per sample) per kernel second"));
   table_->horizontalHeaderItem(kOfLimit)->setToolTip(tr("GB/s against the GPU's theoretical memory bandwidth"));
-  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  table_->setAlternatingRowColors(true);
-  table_->verticalHeader()->hide();
-  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  auto* splitter = new QSplitter(Qt::Vertical);
-  splitter->addWidget(chart_);
-  splitter->addWidget(table_);
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(summary_);
-  layout->addWidget(splitter, 1);
+  layout->addWidget(chartAboveTable(chart_, table_), 1);
+  clear();
+}
+
+void TimingView::clear() {
+  summary_->setText(tr("Run the engines (Ctrl+R) to see their timings here."));
+  chart_->clearPlottables();
+  chart_->legend->setVisible(false);
+  chart_->replot();
+  table_->setRowCount(0);
 }
 
 void TimingView::setComparison(std::shared_ptr<const Comparison> comparison, const std::vector<DeviceInfo>& devices) {
@@ -86,25 +88,18 @@ void TimingView::showChart(const Comparison& comparison) {
   for (const auto& r : comparison.results) {
     if (r.run.status == RunStatus::Ok) ran.push_back(&r);
   }
-  auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+  QStringList names;
   double smallest = std::numeric_limits<double>::max(), largest = 0.0;
-  for (std::size_t i = 0; i < ran.size(); ++i) {
-    ticker->addTick(static_cast<double>(i + 1), QString::fromStdString(ran[i]->name));
-    for (double v : {ran[i]->run.kernel.medianMs, ran[i]->run.transfer.medianMs, ran[i]->run.total.medianMs}) {
+  for (const BackendResult* r : ran) {
+    names << QString::fromStdString(r->name);
+    for (double v : {r->run.kernel.medianMs, r->run.transfer.medianMs, r->run.total.medianMs}) {
       if (v > 0.0) smallest = std::min(smallest, v), largest = std::max(largest, v);
     }
   }
-  const bool logScale = largest > 0.0 && largest / smallest > 50.0;
-  QCPAxis* y = chart_->yAxis;
-  y->setScaleType(logScale ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-  y->setTicker(logScale ? QSharedPointer<QCPAxisTicker>(QSharedPointer<QCPAxisTickerLog>::create())
-                        : QSharedPointer<QCPAxisTicker>::create());
-  y->setLabel(logScale ? tr("median time, ms (log scale)") : tr("median time, ms"));
-  chart_->xAxis->setTicker(ticker);
-  chart_->xAxis->setTickLabelRotation(ran.size() > 4 ? 30 : 0);
-  chart_->xAxis->grid()->setVisible(false);
+  setCategoryAxis(chart_, names);
+  const double base = setTimeAxis(chart_, smallest, largest);
 
-  auto* group = new QCPBarsGroup(chart_);
+  if (!barsGroup_) barsGroup_ = new QCPBarsGroup(chart_);  // owned by the chart, reused run after run
   const struct {
     QString name;
     QColor color;
@@ -113,13 +108,13 @@ void TimingView::showChart(const Comparison& comparison) {
                 {tr("transfers"), QColor(142, 36, 170), &FilterRun::transfer},
                 {tr("end to end"), QColor(230, 81, 0), &FilterRun::total}};
   for (const auto& phase : phases) {
-    auto* bars = new QCPBars(chart_->xAxis, y);
+    auto* bars = new QCPBars(chart_->xAxis, chart_->yAxis);
     bars->setName(phase.name);
     bars->setPen(Qt::NoPen);
     bars->setBrush(phase.color);
     bars->setWidth(0.25);
-    bars->setBarsGroup(group);
-    if (logScale) bars->setBaseValue(smallest / 4.0);
+    bars->setBarsGroup(barsGroup_);
+    bars->setBaseValue(base);
     QVector<double> keys, values;
     for (std::size_t i = 0; i < ran.size(); ++i) {
       keys << static_cast<double>(i + 1);
@@ -128,11 +123,6 @@ void TimingView::showChart(const Comparison& comparison) {
     bars->setData(keys, values, true);
   }
   chart_->legend->setVisible(true);
-  chart_->xAxis->setRange(0.4, static_cast<double>(ran.size()) + 0.6);
-  if (largest > 0.0) {
-    if (logScale) y->setRange(smallest / 4.0, largest * 3.0);
-    else y->setRange(0.0, largest * 1.15);
-  }
   chart_->replot();
 }
 

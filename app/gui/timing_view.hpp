@@ -7,6 +7,7 @@
 #include "siglab/comparison.hpp"
 #include "siglab/cuda_backends.hpp"
 
+class QCPBarsGroup;
 class QCustomPlot;
 class QLabel;
 class QTableWidget;
@@ -22,6 +23,7 @@ class TimingView : public QWidget {
 
   // `devices` gives the GPU's theoretical bandwidth for the "% of device limit" column.
   void setComparison(std::shared_ptr<const Comparison> comparison, const std::vector<DeviceInfo>& devices);
+  void clear();  // back to the invitation to run
 
   QCustomPlot* chart() const { return chart_; }
   QTableWidget* table() const { return table_; }
@@ -33,6 +35,7 @@ class TimingView : public QWidget {
   QLabel* summary_ = nullptr;
   QCustomPlot* chart_ = nullptr;
   QTableWidget* table_ = nullptr;
+  QCPBarsGroup* barsGroup_ = nullptr;
 };
 
 // Bytes a filter moves per run: every sample read once and every output written once.

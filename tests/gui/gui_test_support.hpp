@@ -1,10 +1,16 @@
 #pragma once
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QString>
+
+#include <ostream>
 
 #include <gtest/gtest.h>
 
 #include "main_window.hpp"
+
+// Readable QStrings in GoogleTest's failure messages.
+inline void PrintTo(const QString& text, std::ostream* out) { *out << '"' << text.toStdString() << '"'; }
 
 namespace siglab::test {
 

@@ -1,11 +1,15 @@
 #include <qcustomplot.h>
 
+#include <QDragEnterEvent>
+#include <QFileInfo>
+#include <QMimeData>
 #include <QSettings>
 #include <QTableWidget>
 
 #include <nlohmann/json.hpp>
 
 #include "filter_panel.hpp"
+#include "reductions_view.hpp"
 #include "gui_test_support.hpp"
 #include "signal_plot.hpp"
 #include "siglab/cpu_serial.hpp"
@@ -91,6 +95,12 @@ TEST_F(MainWindowTest, ExportsTheResultAndTheReportByteForByte) {
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), static_cast<long>(window.comparison()->results.size()) + 1);
   EXPECT_NE(csv.find(",cpu-serial,ok,"), std::string::npos) << csv;
 
+  const QString unwritable = QString::fromStdString(dir.file("no-such-folder/result.txt"));
+  window.exportResult(unwritable);
+  ASSERT_TRUE(test::waitForTask(window));
+  EXPECT_TRUE(window.lastError().contains("no-such-folder")) << window.lastError().toStdString();
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "no-such-folder"));
+
   window.savePlot(QString::fromStdString(dir.file("plot.png")));
   window.savePlot(QString::fromStdString(dir.file("plot.pdf")));
   EXPECT_EQ(test::readFile(dir.file("plot.png")).substr(1, 3), "PNG");
@@ -102,13 +112,20 @@ TEST_F(MainWindowTest, AFailedLoadShowsTheReadersMessageAndKeepsTheOldSignal) {
   test::writeFile(dir.file("bad.txt"), "1.0\n2.0\n0.1x\n");
   MainWindow window;
   openSample(window);
+  run(window);
   const gui::SignalPtr before = window.signal();
   window.openFile(QString::fromStdString(dir.file("bad.txt")));
   ASSERT_TRUE(test::waitForTask(window));
   EXPECT_EQ(window.signal(), before);
+  EXPECT_TRUE(window.comparison()) << "the last run stays too";
+  EXPECT_GT(window.timingView()->table()->rowCount(), 0);
   EXPECT_TRUE(window.lastError().contains("bad.txt:3:1")) << window.lastError().toStdString();
   EXPECT_TRUE(window.lastError().contains("0.1x")) << window.lastError().toStdString();
   EXPECT_EQ(window.signalPlot()->readoutAt(3).left(9), "sample 3:");
+
+  openSample(window);  // a new signal: the old run no longer applies
+  EXPECT_FALSE(window.comparison());
+  EXPECT_EQ(window.timingView()->table()->rowCount(), 0);
 }
 
 TEST_F(MainWindowTest, CancelStopsALoadAndKeepsTheOldSignal) {
@@ -173,6 +190,46 @@ TEST_F(MainWindowTest, LargeSignalsAreDrawnWithAFewPointsPerPixelColumnAndExactl
   ASSERT_EQ(plot->plot()->axisRectCount(), 2);
   plot->plot()->axisRect(1)->axis(QCPAxis::atBottom)->setRange(2000, 2500);
   EXPECT_EQ(plot->plot()->axisRect(0)->axis(QCPAxis::atBottom)->range(), QCPRange(2000, 2500)) << "x axes are linked";
+}
+
+TEST_F(MainWindowTest, TheReductionLadderRunsOnTheSignalOrSaysWhyNot) {
+  MainWindow window;
+  openSample(window);
+  ASSERT_TRUE(window.reductionsView()->request().onSignal);
+  window.runReductions();
+  ASSERT_TRUE(test::waitForTask(window));
+  const auto ladder = window.reductionsView()->ladder();
+  ASSERT_TRUE(ladder) << window.lastError().toStdString();
+  EXPECT_EQ(ladder->count, 10000u);
+  QTableWidget* table = window.reductionsView()->table();
+  if (ladder->problem.empty()) {
+    ASSERT_FALSE(ladder->steps.empty());
+    EXPECT_EQ(table->rowCount(), static_cast<int>(ladder->steps.size()) + 1);  // and the sum of squares
+    EXPECT_EQ(table->item(0, 0)->text().toStdString(), ladder->steps.front().name);
+    EXPECT_EQ(window.reductionsView()->chart()->plottable(0)->interface1D()->dataCount(),
+              static_cast<int>(ladder->steps.size()));
+  } else {
+    EXPECT_EQ(table->rowCount(), 0);
+    EXPECT_TRUE(window.reductionsView()->summary().contains(QString::fromStdString(ladder->problem).toHtmlEscaped()));
+  }
+}
+
+TEST_F(MainWindowTest, ADroppedFileOpensAndJoinsTheRecentFiles) {
+  MainWindow window;
+  window.show();
+  QMimeData mime;
+  mime.setUrls({QUrl::fromLocalFile(SIGLAB_SAMPLE_PATH)});
+  QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+  QCoreApplication::sendEvent(&window, &enter);
+  EXPECT_TRUE(enter.isAccepted());
+  QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+  QCoreApplication::sendEvent(&window, &drop);
+  ASSERT_TRUE(test::waitForTask(window));
+  ASSERT_TRUE(window.signal());
+  EXPECT_EQ(window.signal()->size(), 10000u);
+  const QStringList recent = QSettings().value("recentFiles").toStringList();
+  ASSERT_EQ(recent.size(), 1);
+  EXPECT_EQ(recent.front(), QFileInfo(SIGLAB_SAMPLE_PATH).absoluteFilePath());
 }
 
 TEST_F(MainWindowTest, SettingsPersistAcrossWindows) {

@@ -6,6 +6,9 @@
 
 #include "gui_test_support.hpp"
 #include "signal_plot.hpp"
+#include "siglab/generate.hpp"
+#include "siglab/io/text_format.hpp"
+#include "test_support.hpp"
 
 namespace siglab {
 namespace {
@@ -43,6 +46,28 @@ TEST(Screenshots, MainViewsOfARunOnTheSample) {
   tabs->setCurrentIndex(1);
   QCoreApplication::processEvents();
   ASSERT_TRUE(saveSmallPng(window, dir.filePath("siglab-device.png")));
+}
+
+TEST(Screenshots, AMillionSamplesZoomedOutKeepTheirSpikes) {
+  QSettings().clear();
+  test::TempDir dir;
+  GenerateOptions options;
+  options.count = 1'000'000;
+  options.period = 250'000;
+  std::vector<double> values = generateSignal(options);
+  for (std::size_t i : {111'111u, 222'222u, 777'777u}) values[i] += 4.0;  // one-sample spikes
+  writeTextSignal(dir.file("large.txt"), values);
+  gui::MainWindow window;
+  window.resize(1500, 820);
+  window.show();
+  window.openFile(QString::fromStdString(dir.file("large.txt")));
+  ASSERT_TRUE(test::waitForTask(window));
+  window.runEngines();
+  ASSERT_TRUE(test::waitForTask(window));
+  window.signalPlot()->setStacked(true);
+  QCoreApplication::processEvents();
+  ASSERT_TRUE(QDir().mkpath(SIGLAB_SCREENSHOT_DIR));
+  ASSERT_TRUE(saveSmallPng(window, QDir(SIGLAB_SCREENSHOT_DIR).filePath("siglab-large.png")));
 }
 
 }  // namespace
