@@ -54,8 +54,16 @@ std::string readAll(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+// Other work on the machine slows both sides; the load average says how much there was.
+std::string loadAverage() {
+  std::ifstream in("/proc/loadavg");
+  std::string one, five, fifteen;
+  in >> one >> five >> fifteen;
+  return one.empty() ? "unknown" : one + " " + five + " " + fifteen;
+}
+
 void printRow(const char* what, const siglab::TimingStats& t) {
-  std::printf("  %-34s median %9.1f ms   (min %9.1f, max %9.1f, %d runs)\n", what, t.medianMs, t.minMs, t.maxMs,
+  std::printf("  %-36s median %9.1f ms   (min %9.1f, max %9.1f, %d runs)\n", what, t.medianMs, t.minMs, t.maxMs,
               t.samples);
 }
 
@@ -72,9 +80,10 @@ int main(int argc, char** argv) {
   siglab::GenerateOptions generate;
   generate.count = samples;
   siglab::writeSignal(input, siglab::generateSignal(generate));
-  std::printf("siglab-io-bench: %llu samples (%.1f MB of text), %u hardware threads, %d timed runs after one warm-up\n",
+  std::printf("siglab-io-bench: %llu samples (%.1f MB of text), %u hardware threads, %d timed runs after one warm-up\n"
+              "load average at start: %s\n",
               static_cast<unsigned long long>(samples), static_cast<double>(std::filesystem::file_size(input)) / 1e6,
-              std::thread::hardware_concurrency(), repeats);
+              std::thread::hardware_concurrency(), repeats, loadAverage().c_str());
 
   std::vector<double> seedValues, siglabValues;
   const auto seedLoad = timeIt(repeats, [&] { seedValues = seedRead(input); });
@@ -102,6 +111,7 @@ int main(int argc, char** argv) {
               seedSave.medianMs / siglabSaveBuffered.medianMs, seedSave.medianMs / siglabSave.medianMs,
               sameBytes ? "yes" : "NO");
 
+  std::printf("\nload average at end: %s\n", loadAverage().c_str());
   for (const auto& path : {input, seedOut, siglabOut}) std::filesystem::remove(path);
   return sameValues && sameBytes ? 0 : 1;
 }

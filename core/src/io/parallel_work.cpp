@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <exception>
 #include <mutex>
@@ -35,13 +36,64 @@ void runParallel(std::size_t count, const std::function<void(std::size_t)>& task
   if (firstFailure) std::rethrow_exception(firstFailure);
 }
 
-Progress progressSlice(const Progress& whole, double from, double to) {
-  Progress slice;
-  slice.cancelFlag = whole.cancelFlag;
-  if (whole.onProgress) {
-    slice.onProgress = [callback = whole.onProgress, from, to](double f) { callback(from + f * (to - from)); };
+void produceInParallelConsumeInOrder(std::size_t count, const std::function<void(std::size_t, std::string&)>& produce,
+                                     const std::function<void(std::size_t, const std::string&)>& consume) {
+  constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  const std::size_t producers = std::min<std::size_t>(count, std::max(1u, std::thread::hardware_concurrency()));
+  const std::size_t slots = 2 * producers + 1;
+  std::vector<std::string> buffers(slots);
+  std::vector<std::size_t> holds(slots, kNone);  // the piece a slot holds, once it is complete
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::size_t consumed = 0;
+  std::size_t next = 0;
+  bool stop = false;
+  std::exception_ptr failure;
+
+  auto producer = [&] {
+    std::unique_lock lock(mutex);
+    for (;;) {
+      const std::size_t i = next++;
+      if (i >= count) return;
+      changed.wait(lock, [&] { return stop || i < consumed + slots; });  // its slot is free
+      if (stop) return;
+      lock.unlock();
+      try {
+        produce(i, buffers[i % slots]);
+      } catch (...) {
+        lock.lock();
+        if (!failure) failure = std::current_exception();
+        stop = true;
+        changed.notify_all();
+        return;
+      }
+      lock.lock();
+      holds[i % slots] = i;
+      changed.notify_all();
+    }
+  };
+  std::vector<std::jthread> threads;
+  for (std::size_t t = 0; t < producers; ++t) threads.emplace_back(producer);
+  try {
+    for (std::size_t i = 0; i < count; ++i) {
+      std::unique_lock lock(mutex);
+      changed.wait(lock, [&] { return stop || holds[i % slots] == i; });
+      if (stop) break;
+      lock.unlock();
+      consume(i, buffers[i % slots]);
+      lock.lock();
+      holds[i % slots] = kNone;
+      consumed = i + 1;
+      changed.notify_all();
+    }
+  } catch (...) {
+    const std::lock_guard lock(mutex);
+    if (!failure) failure = std::current_exception();
+    stop = true;
+    changed.notify_all();
   }
-  return slice;
+  threads.clear();  // joins
+  if (failure) std::rethrow_exception(failure);
 }
 
 std::vector<double> allocateSamples(std::size_t n) {

@@ -1,9 +1,8 @@
 #pragma once
 #include <cstddef>
 #include <functional>
+#include <string>
 #include <vector>
-
-#include "siglab/progress.hpp"
 
 namespace siglab {
 
@@ -12,8 +11,11 @@ namespace siglab {
 // here once every thread has finished.
 void runParallel(std::size_t count, const std::function<void(std::size_t)>& task);
 
-// A slice [from, to] of another progress: report(f) reports from + f * (to - from).
-Progress progressSlice(const Progress& whole, double from, double to);
+// Makes pieces 0..count-1 on all cores (produce(i, buffer) fills a reused buffer) and hands them
+// to consume(i, buffer) in order on the calling thread, with at most a few pieces a core in memory.
+// An exception from either side stops the rest and is rethrown here.
+void produceInParallelConsumeInOrder(std::size_t count, const std::function<void(std::size_t, std::string&)>& produce,
+                                     const std::function<void(std::size_t, const std::string&)>& consume);
 
 // A vector of n doubles, backed by huge pages where the kernel allows it (fewer page faults when
 // a large signal is first written).

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <initializer_list>
 #include <stdexcept>
 
 #include "file_bytes.hpp"
-#include "parallel_work.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/atomic_file.hpp"
 #include "siglab/io/binary_formats.hpp"
@@ -40,10 +40,10 @@ FileFormat detectInputFormat(const std::string& path, Bytes bytes, const ReadOpt
   return FileFormat::text;
 }
 
-// The bytes of `values` as they lie in memory (little-endian on every host SigLab builds for).
-template <typename T>
-std::string_view asText(std::span<const T> values) {
-  return {reinterpret_cast<const char*>(values.data()), values.size_bytes()};
+// The bytes of contiguous `values` as they lie in memory (little-endian on every host SigLab builds for).
+template <typename Contiguous>
+std::string_view asText(const Contiguous& values) {
+  return {reinterpret_cast<const char*>(std::data(values)), std::size(values) * sizeof(*std::data(values))};
 }
 
 }  // namespace
@@ -79,30 +79,20 @@ FileFormat formatForOutput(const std::string& path) {
 
 void writeSignal(const std::string& path, std::span<const double> values, const WriteOptions& options,
                  const Progress& progress) {
-  auto write = [&](std::span<const std::string_view> pieces, const Progress& writing) {
-    writeFileAtomically(path, pieces, writing, options.durability);
+  auto write = [&](std::initializer_list<std::string_view> pieces) {
+    writeFileAtomically(path, std::span(pieces.begin(), pieces.size()), progress, options.durability);
   };
   switch (options.format == FileFormat::automatic ? formatForOutput(path) : options.format) {
-    case FileFormat::npy: {
-      const std::string header = npyHeader(values.size());
-      const std::string_view pieces[] = {header, asText(values)};
-      return write(pieces, progress);
-    }
-    case FileFormat::raw: {
-      if (options.rawType == SampleType::f64) return write({{asText(values)}}, progress);
-      if (options.rawType != SampleType::f32) {
-        throw std::invalid_argument("raw output is f64 or f32, not " + std::string(sampleTypeName(options.rawType)));
-      }
-      return write({{asText(std::span<const float>(toFloat32(values)))}}, progress);
-    }
-    case FileFormat::wav: return write({{asText(std::span<const std::byte>(encodeWavFloat(values, options.sampleRate, path)))}}, progress);
+    case FileFormat::npy: return write({npyHeader(values.size()), asText(values)});
+    case FileFormat::raw:
+      if (options.rawType == SampleType::f64) return write({asText(values)});
+      if (options.rawType == SampleType::f32) return write({asText(toFloat32(values))});
+      throw std::invalid_argument("raw output is f64 or f32, not " + std::string(sampleTypeName(options.rawType)));
+    case FileFormat::wav: return write({asText(encodeWavFloat(values, options.sampleRate, path))});
     case FileFormat::text:
     case FileFormat::automatic: break;
   }
-  // Formatting takes most of the time; the rest is the write itself.
-  const std::vector<std::string> pieces = formatTextPieces(values, options.textStyle, progressSlice(progress, 0.0, 0.7));
-  const std::vector<std::string_view> views(pieces.begin(), pieces.end());
-  write(views, progressSlice(progress, 0.7, 1.0));
+  writeTextFile(path, values, options.textStyle, options.durability, progress);
 }
 
 std::vector<double> readTextSignal(const std::string& path) {

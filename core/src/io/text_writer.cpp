@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <charconv>
 
 #include "parallel_work.hpp"
@@ -31,21 +32,29 @@ void appendShortestFormat(std::span<const double> values, std::string& out) {
   appendLines<writeShortestNumber>(values, out);
 }
 
-std::vector<std::string> formatTextPieces(std::span<const double> values, TextStyle style, const Progress& progress) {
-  constexpr std::size_t kValuesPerPiece = 1 << 16;
-  std::vector<std::string> pieces((values.size() + kValuesPerPiece - 1) / kValuesPerPiece);
-  std::atomic<std::size_t> piecesDone{0};
-  runParallel(pieces.size(), [&](std::size_t i) {
-    progress.throwIfCancelled();
-    const auto slice = values.subspan(i * kValuesPerPiece, std::min(kValuesPerPiece, values.size() - i * kValuesPerPiece));
-    if (style == TextStyle::seed) {
-      appendSeedFormat(slice, pieces[i]);
-    } else {
-      appendShortestFormat(slice, pieces[i]);
-    }
-    progress.report(static_cast<double>(++piecesDone) / static_cast<double>(pieces.size()));
-  });
-  return pieces;
+void writeTextFile(const std::string& path, std::span<const double> values, TextStyle style, Durability durability,
+                   const Progress& progress) {
+  constexpr std::size_t kValuesPerPiece = 1 << 15;  // ~650 KB of text
+  const std::size_t count = (values.size() + kValuesPerPiece - 1) / kValuesPerPiece;
+  AtomicFileWriter file(path, durability);
+  produceInParallelConsumeInOrder(
+      count,
+      [&](std::size_t i, std::string& text) {
+        const auto slice = values.subspan(i * kValuesPerPiece, std::min(kValuesPerPiece, values.size() - i * kValuesPerPiece));
+        text.clear();
+        if (style == TextStyle::seed) {
+          appendSeedFormat(slice, text);
+        } else {
+          appendShortestFormat(slice, text);
+        }
+      },
+      [&](std::size_t i, const std::string& text) {
+        progress.throwIfCancelled();
+        file.append(text);
+        progress.report(static_cast<double>(i + 1) / static_cast<double>(count));
+      });
+  progress.throwIfCancelled();
+  file.commit();
 }
 
 }  // namespace siglab

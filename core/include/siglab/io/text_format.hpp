@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "siglab/io/atomic_file.hpp"
 #include "siglab/io/signal_io.hpp"
 #include "siglab/progress.hpp"
 
@@ -29,9 +30,10 @@ void appendSeedFormat(std::span<const double> values, std::string& out);
 // Appends each value as the shortest text that reads back to the same double, one a line.
 void appendShortestFormat(std::span<const double> values, std::string& out);
 
-// The whole text of `values`, formatted in parallel, as consecutive pieces to write in order.
-std::vector<std::string> formatTextPieces(std::span<const double> values, TextStyle style,
-                                          const Progress& progress = {});
+// Writes `values` one a line to `path` atomically (see AtomicFileWriter): formatted on all cores
+// and written in order as the pieces complete, with a few megabytes in memory at a time.
+void writeTextFile(const std::string& path, std::span<const double> values, TextStyle style, Durability durability,
+                   const Progress& progress = {});
 
 // Shorthands over readSignal and writeSignal for the seed's text format.
 std::vector<double> readTextSignal(const std::string& path);
