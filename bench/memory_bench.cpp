@@ -35,6 +35,7 @@ double residentMiB() {
 
 // Runs `argv` as a child process; returns its peak resident set in MiB, or -1 if it failed.
 double childPeakMiB(const std::vector<std::string>& argv) {
+  std::fflush(stdout);  // or the child would print what is still buffered here a second time
   const pid_t pid = ::fork();
   if (pid < 0) return -1.0;
   if (pid == 0) {
@@ -85,6 +86,9 @@ int main(int argc, char** argv) {
   }
   std::printf("    growth from cycle 1 to cycle %d: %+.1f MiB (%+.2f MiB a cycle)\n", cycles, last - first,
               cycles > 1 ? (last - first) / (cycles - 1) : 0.0);
+  rusage self{};
+  ::getrusage(RUSAGE_SELF, &self);
+  std::printf("    peak resident during the cycles: %.1f MiB\n", static_cast<double>(self.ru_maxrss) * 1024.0 / kMiB);
 
   std::printf("\n(b) siglab-cli filter -b cpu-serial -w 9 -r 1 as a child process\n");
   const double peak = childPeakMiB({SIGLAB_CLI_PATH, "filter", input, "-o", output, "-b", "cpu-serial", "-w", "9", "-r", "1"});

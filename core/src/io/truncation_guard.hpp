@@ -10,7 +10,7 @@ namespace siglab {
 // range gets the previous handler (by default: the crash it would have been).
 //
 // Why not read() into a buffer: on 10M seed-format lines (195 MB) the copy and the page faults of
-// a fresh buffer made loading 1.19 s instead of 0.68 s (medians, mmap + parse, same run, see
+// a fresh buffer made loading 1.2 s instead of 0.7 s (medians in one run of siglab-file-access-bench,
 // docs/perf/memory-2026-11-22.txt), for the same resident memory. Why not sigsetjmp: the parser
 // runs on every core, and a jump out of a parallel task would skip its cleanup; here no control
 // flow changes. Parsers must not trust the bytes to stay the same between two passes (see
