@@ -274,7 +274,9 @@ std::vector<double> parseTextSignal(std::string_view text, const std::string& pa
   std::uint64_t slots = 0;
   for (Chunk& c : chunks) {
     c.firstSlot = slots;
-    slots += c.newlines + (c.text.back() == '\n' ? 0 : 1);
+    // A value needs a line with a byte besides its '\n': a file of blank lines asks for no memory.
+    const std::uint64_t lines = c.newlines + (c.text.back() == '\n' ? 0 : 1);
+    slots += std::min<std::uint64_t>(lines, c.text.size() - c.newlines);
   }
   std::vector<double> samples = allocateSamples(slots);
 
