@@ -27,7 +27,7 @@ void onSigbus(int signal, siginfo_t* info, void* context) {
   for (GuardedRange& range : g_ranges) {
     const std::uintptr_t begin = range.begin.load(std::memory_order_acquire);
     const std::uintptr_t end = range.end.load(std::memory_order_acquire);
-    if (begin == 0 || address < begin || address >= end) continue;
+    if (begin <= 1 || address < begin || address >= end) continue;  // 0: free; 1: being filled in
     // Zero pages from the faulting page to the end of the range (all past the file's end now);
     // returning retries the access, which then reads zeros.
     const std::uintptr_t page = address & ~(static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE)) - 1);
