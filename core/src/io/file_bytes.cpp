@@ -4,7 +4,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -44,7 +43,7 @@ FileBytes::FileBytes(const std::string& path) : path_(path) {
     const int flags = ::fcntl(fd_, F_GETFL);
     if (flags < 0 || ::fcntl(fd_, F_SETFL, flags & ~O_NONBLOCK) != 0) throw InputError(path, systemError("cannot open"));
     if (S_ISFIFO(opened_.st_mode)) {
-      readAll(fd_);
+      readAll();
       // A named pipe that no program has open for writing reads as an empty file at once.
       if (size_ == 0) throw InputError(path, "nothing to read: it is a named pipe (FIFO) and no program wrote to it");
       return;
@@ -60,7 +59,7 @@ FileBytes::FileBytes(const std::string& path) : path_(path) {
     if (guardSlot_ < 0) {  // more files open at once than the guard holds: copy this one instead
       ::munmap(mapping_, size_);
       mapping_ = nullptr;
-      readAll(fd_);
+      readAll();
       return;
     }
     ::madvise(mapping_, size_, MADV_SEQUENTIAL);  // a hint only: failure is harmless
@@ -77,7 +76,7 @@ FileBytes::~FileBytes() {
   ::close(fd_);
 }
 
-void FileBytes::readAll(int fd) {
+void FileBytes::readAll() {
   std::size_t capacity = S_ISREG(opened_.st_mode) ? static_cast<std::size_t>(opened_.st_size) + 1 : 1u << 20;
   buffer_ = std::make_unique_for_overwrite<std::byte[]>(capacity);
   size_ = 0;
@@ -88,7 +87,7 @@ void FileBytes::readAll(int fd) {
       std::memcpy(bigger.get(), buffer_.get(), size_);
       buffer_ = std::move(bigger);
     }
-    const ssize_t got = ::read(fd, buffer_.get() + size_, capacity - size_);
+    const ssize_t got = ::read(fd_, buffer_.get() + size_, capacity - size_);
     if (got == 0) break;
     if (got < 0) {
       if (errno == EINTR) continue;

@@ -28,7 +28,7 @@ class FileBytes {
   void throwIfChanged() const;
 
  private:
-  void readAll(int fd);
+  void readAll();  // reads fd_ to its end into buffer_
 
   std::string path_;
   int fd_ = -1;
