@@ -2,77 +2,110 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 
 #include "siglab/errors.hpp"
+#include "truncation_guard.hpp"
 
 namespace siglab {
 namespace {
 
-class FileDescriptor {
- public:
-  explicit FileDescriptor(int fd) : fd_(fd) {}
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  ~FileDescriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
-
 std::string systemError(const char* action) { return std::string(action) + ": " + std::strerror(errno); }
 
-std::vector<std::byte> readStream(int fd, const std::string& path) {
-  std::vector<std::byte> bytes;
-  std::size_t used = 0;
-  for (;;) {
-    if (bytes.size() - used < (1u << 16)) bytes.resize(std::max<std::size_t>(bytes.size() * 2, 1u << 20));
-    const ssize_t got = ::read(fd, bytes.data() + used, bytes.size() - used);
-    if (got == 0) break;
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      throw InputError(path, systemError("read failed"));
-    }
-    used += static_cast<std::size_t>(got);
-  }
-  bytes.resize(used);
-  return bytes;
+const char* kindOfFile(mode_t mode) {
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "of an unknown kind";
+}
+
+bool sameVersion(const struct stat& a, const struct stat& b) {
+  return a.st_size == b.st_size && a.st_mtim.tv_sec == b.st_mtim.tv_sec && a.st_mtim.tv_nsec == b.st_mtim.tv_nsec;
 }
 
 }  // namespace
 
-FileBytes::FileBytes(const std::string& path) {
-  const FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (file.get() < 0) throw InputError(path, systemError("cannot open"));
-  struct stat info {};
-  if (::fstat(file.get(), &info) != 0) throw InputError(path, systemError("cannot open"));
-  if (S_ISDIR(info.st_mode)) throw InputError(path, "cannot read: it is a directory");
-  if (!S_ISREG(info.st_mode)) {
-    buffer_ = readStream(file.get(), path);
-    data_ = buffer_.data();
-    size_ = buffer_.size();
-    return;
+FileBytes::FileBytes(const std::string& path) : path_(path) {
+  // O_NONBLOCK: opening a FIFO that has no writer would otherwise wait for one forever.
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd_ < 0) throw InputError(path, systemError("cannot open"));
+  try {
+    if (::fstat(fd_, &opened_) != 0) throw InputError(path, systemError("cannot open"));
+    if (S_ISDIR(opened_.st_mode)) throw InputError(path, "cannot read: it is a directory");
+    if (!S_ISREG(opened_.st_mode) && !S_ISFIFO(opened_.st_mode)) {
+      // A device such as /dev/zero never ends: reading it would fill memory.
+      throw InputError(path, std::string("cannot read: not a regular file: it is ") + kindOfFile(opened_.st_mode));
+    }
+    // Blocking reads from here on: a pipe with a writer is read to its end (`<(...)`, /dev/stdin).
+    const int flags = ::fcntl(fd_, F_GETFL);
+    if (flags < 0 || ::fcntl(fd_, F_SETFL, flags & ~O_NONBLOCK) != 0) throw InputError(path, systemError("cannot open"));
+    if (S_ISFIFO(opened_.st_mode)) {
+      readAll();
+      // A named pipe that no program has open for writing reads as an empty file at once.
+      if (size_ == 0) throw InputError(path, "nothing to read: it is a named pipe (FIFO) and no program wrote to it");
+      return;
+    }
+    size_ = static_cast<std::size_t>(opened_.st_size);
+    if (size_ == 0) return;
+    mapping_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd_, 0);
+    if (mapping_ == MAP_FAILED) {
+      mapping_ = nullptr;
+      throw InputError(path, systemError("cannot map the file into memory"));
+    }
+    guardSlot_ = guardMapping(mapping_, size_);
+    if (guardSlot_ < 0) {  // more files open at once than the guard holds: copy this one instead
+      ::munmap(mapping_, size_);
+      mapping_ = nullptr;
+      readAll();
+      return;
+    }
+    ::madvise(mapping_, size_, MADV_SEQUENTIAL);  // a hint only: failure is harmless
+    data_ = static_cast<const std::byte*>(mapping_);
+  } catch (...) {
+    ::close(fd_);
+    throw;
   }
-  size_ = static_cast<std::size_t>(info.st_size);
-  if (size_ == 0) return;
-  mapping_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, file.get(), 0);
-  if (mapping_ == MAP_FAILED) {
-    mapping_ = nullptr;
-    throw InputError(path, systemError("cannot map the file into memory"));
-  }
-  ::madvise(mapping_, size_, MADV_SEQUENTIAL);  // a hint only: failure is harmless
-  data_ = static_cast<const std::byte*>(mapping_);
 }
 
 FileBytes::~FileBytes() {
+  if (guardSlot_ >= 0) releaseGuard(guardSlot_);
   if (mapping_) ::munmap(mapping_, size_);
+  ::close(fd_);
+}
+
+void FileBytes::readAll() {
+  std::size_t capacity = S_ISREG(opened_.st_mode) ? static_cast<std::size_t>(opened_.st_size) + 1 : 1u << 20;
+  buffer_ = std::make_unique_for_overwrite<std::byte[]>(capacity);
+  size_ = 0;
+  for (;;) {
+    if (size_ == capacity) {
+      capacity *= 2;
+      auto bigger = std::make_unique_for_overwrite<std::byte[]>(capacity);
+      std::memcpy(bigger.get(), buffer_.get(), size_);
+      buffer_ = std::move(bigger);
+    }
+    const ssize_t got = ::read(fd_, buffer_.get() + size_, capacity - size_);
+    if (got == 0) break;
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      throw InputError(path_, systemError("read failed"));
+    }
+    size_ += static_cast<std::size_t>(got);
+  }
+  data_ = buffer_.get();
+}
+
+void FileBytes::throwIfChanged() const {
+  if (!S_ISREG(opened_.st_mode)) return;
+  struct stat now {};
+  const bool truncated = guardSlot_ >= 0 && wasTruncated(guardSlot_);
+  if (truncated || ::fstat(fd_, &now) != 0 || !sameVersion(opened_, now) ||
+      (!mapping_ && size_ != static_cast<std::size_t>(opened_.st_size))) {
+    throw InputError(path_, "the file changed while it was being read (another program is writing it): try again");
+  }
 }
 
 }  // namespace siglab

@@ -1,14 +1,18 @@
 #pragma once
+#include <sys/stat.h>
+
 #include <cstddef>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace siglab {
 
-// A whole file's bytes, read once: mapped read-only for regular files (no copy), read into a
-// buffer for anything else (pipes). Throws InputError for a missing file, a directory or an I/O error.
+// A whole file's bytes: a regular file mapped read-only (no copy), a pipe read to its end.
+// Throws InputError for a missing file, a directory, a device, a named pipe nobody writes to, or
+// an I/O error. Another program may truncate or rewrite the file while it is parsed: the mapping
+// never crashes (pages cut off read as zeros) and throwIfChanged() then says so.
 class FileBytes {
  public:
   explicit FileBytes(const std::string& path);
@@ -19,11 +23,21 @@ class FileBytes {
   std::span<const std::byte> bytes() const { return {data_, size_}; }
   std::string_view text() const { return {reinterpret_cast<const char*>(data_), size_}; }
 
+  // Throws InputError if the file was truncated or modified since it was opened (call it after
+  // parsing, and before reporting a parse error, which such a change may have caused).
+  void throwIfChanged() const;
+
  private:
+  void readAll();  // reads fd_ to its end into buffer_
+
+  std::string path_;
+  int fd_ = -1;
+  struct stat opened_ {};
   const std::byte* data_ = nullptr;
   std::size_t size_ = 0;
   void* mapping_ = nullptr;
-  std::vector<std::byte> buffer_;
+  int guardSlot_ = -1;  // where the mapping is registered with the SIGBUS guard
+  std::unique_ptr<std::byte[]> buffer_;
 };
 
 }  // namespace siglab

@@ -46,10 +46,7 @@ std::string_view asText(const Contiguous& values) {
   return {reinterpret_cast<const char*>(std::data(values)), std::size(values) * sizeof(*std::data(values))};
 }
 
-}  // namespace
-
-Signal readSignal(const std::string& path, const ReadOptions& options, const Progress& progress) {
-  const FileBytes file(path);
+Signal parseFile(const FileBytes& file, const std::string& path, const ReadOptions& options, const Progress& progress) {
   switch (detectInputFormat(path, file.bytes(), options)) {
     case FileFormat::npy:
       return Signal{parseNpy(file.bytes(), path, options.allowNonFinite, progress), std::nullopt, path};
@@ -67,6 +64,20 @@ Signal readSignal(const std::string& path, const ReadOptions& options, const Pro
   text.skipHeader = options.skipHeader;
   text.allowNonFinite = options.allowNonFinite;
   return Signal{parseTextSignal(file.text(), path, text, progress), std::nullopt, path};
+}
+
+}  // namespace
+
+Signal readSignal(const std::string& path, const ReadOptions& options, const Progress& progress) {
+  const FileBytes file(path);
+  try {
+    Signal signal = parseFile(file, path, options, progress);
+    file.throwIfChanged();
+    return signal;
+  } catch (const InputError&) {
+    file.throwIfChanged();  // a file cut short while parsed: that, not the parse error it caused
+    throw;
+  }
 }
 
 FileFormat formatForOutput(const std::string& path) {

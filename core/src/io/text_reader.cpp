@@ -102,8 +102,15 @@ struct Grammar {
   bool allowNonFinite = false;
 };
 
+// A mapped file that another program rewrites can hold more lines when parsed than when counted:
+// each chunk writes at most the values it counted room for, and says so if there are more.
+LineError fileChangedError(std::uint64_t line) {
+  return LineError{line, 1, "the file changed while it was being read (another program is writing it): try again"};
+}
+
 // One number a line, the seed format: the hot path, parsing straight from the buffer.
-std::uint64_t parseSingleColumn(std::string_view chunk, double* out, const Grammar& g, std::optional<LineError>& error) {
+std::uint64_t parseSingleColumn(std::string_view chunk, double* out, const double* outEnd, const Grammar& g,
+                                std::optional<LineError>& error) {
   const char* p = chunk.data();
   const char* const end = p + chunk.size();
   double* next = out;
@@ -122,6 +129,10 @@ std::uint64_t parseSingleColumn(std::string_view chunk, double* out, const Gramm
         error = LineError{line, static_cast<std::uint64_t>(p - lineStart) + 1, describeBadToken(token)};
         break;
       }
+      if (next == outEnd) {
+        error = fileChangedError(line);
+        break;
+      }
       *next++ = value;
       p = after;
     }
@@ -131,7 +142,8 @@ std::uint64_t parseSingleColumn(std::string_view chunk, double* out, const Gramm
 }
 
 // A chosen column of a delimited file.
-std::uint64_t parseColumn(std::string_view chunk, double* out, const Grammar& g, std::optional<LineError>& error) {
+std::uint64_t parseColumn(std::string_view chunk, double* out, const double* outEnd, const Grammar& g,
+                          std::optional<LineError>& error) {
   const char* p = chunk.data();
   const char* const end = p + chunk.size();
   double* next = out;
@@ -148,6 +160,10 @@ std::uint64_t parseColumn(std::string_view chunk, double* out, const Grammar& g,
                         "expected at least " + std::to_string(g.column) + " columns separated by " +
                             separatorName(g.separator) + ", found " + std::to_string(fields) + " in " +
                             quoteExcerpt(content)};
+      break;
+    }
+    if (next == outEnd) {
+      error = fileChangedError(line);
       break;
     }
     if (!parseToken(*field, g.allowNonFinite, *next)) {
@@ -258,7 +274,9 @@ std::vector<double> parseTextSignal(std::string_view text, const std::string& pa
   std::uint64_t slots = 0;
   for (Chunk& c : chunks) {
     c.firstSlot = slots;
-    slots += c.newlines + (c.text.back() == '\n' ? 0 : 1);
+    // A value needs a line with a byte besides its '\n': a file of blank lines asks for no memory.
+    const std::uint64_t lines = c.newlines + (c.text.back() == '\n' ? 0 : 1);
+    slots += std::min<std::uint64_t>(lines, c.text.size() - c.newlines);
   }
   std::vector<double> samples = allocateSamples(slots);
 
@@ -270,8 +288,9 @@ std::vector<double> parseTextSignal(std::string_view text, const std::string& pa
     if (i > firstBadChunk.load(std::memory_order_relaxed)) return;
     Chunk& c = chunks[i];
     double* out = samples.data() + c.firstSlot;
-    c.values = grammar.column == 0 ? parseSingleColumn(c.text, out, grammar, c.error)
-                                   : parseColumn(c.text, out, grammar, c.error);
+    const double* outEnd = samples.data() + (i + 1 < chunks.size() ? chunks[i + 1].firstSlot : slots);
+    c.values = grammar.column == 0 ? parseSingleColumn(c.text, out, outEnd, grammar, c.error)
+                                   : parseColumn(c.text, out, outEnd, grammar, c.error);
     if (c.error) {
       std::size_t seen = firstBadChunk.load();
       while (i < seen && !firstBadChunk.compare_exchange_weak(seen, i)) {
