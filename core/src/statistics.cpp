@@ -44,13 +44,13 @@ using Vec4 [[gnu::vector_size(32)]] = double;
   return (s[0] + s[1]) + (s[2] + s[3]);
 }
 
-// One block in one pass: sums, extremes, and the spread about the block's first sample c.
-// Deviations e = x - c give the block's mean (c + sum e / n) and its sum of squared deviations
-// (sum e^2 - (sum e)^2 / n) without cancellation: (mean - c)^2 <= the block's own m2, since c
-// is one of its samples.
+// One block in one pass: extremes, and the sums of deviations e = x - c about the block's first
+// sample c. They give the block's mean (c + sum e / n), its sum of squared deviations
+// (sum e^2 - (sum e)^2 / n) without cancellation ((mean - c)^2 <= the block's own m2, since c is
+// one of its samples), and its sums (n c + sum e, n c^2 + 2 c sum e + sum e^2). Summing only
+// deviations costs 12 vector operations per 8 samples instead of 18, which is what lets the pass
+// keep up with memory; the price is the n |c| term in the stated bounds.
 struct BlockMoments {
-  double sum = 0.0;
-  double sumsq = 0.0;
   double min = 0.0;
   double max = 0.0;
   double deviations = 0.0;  // sum of x - c
@@ -61,15 +61,11 @@ struct BlockMoments {
   const double c = x[0];
   const Vec4 centre = {c, c, c, c};
   // Separate accumulators per vector, so that no add or compare waits on the one before.
-  Vec4 s0 = {}, s1 = {}, q0 = {}, q1 = {}, d0 = {}, d1 = {}, e0 = {}, e1 = {};
+  Vec4 d0 = {}, d1 = {}, e0 = {}, e1 = {};
   Vec4 lo0 = centre, lo1 = centre, hi0 = centre, hi1 = centre;
   std::size_t i = 0;
   for (; i + 8 <= len; i += 8) {
     const Vec4 a = load(x + i), b = load(x + i + 4);
-    s0 += a;
-    s1 += b;
-    q0 += a * a;
-    q1 += b * b;
     lo0 = a < lo0 ? a : lo0;
     lo1 = b < lo1 ? b : lo1;
     hi0 = a > hi0 ? a : hi0;
@@ -80,14 +76,12 @@ struct BlockMoments {
     e0 += da * da;
     e1 += db * db;
   }
-  BlockMoments m{lanesSum(s0, s1), lanesSum(q0, q1), c, c, lanesSum(d0, d1), lanesSum(e0, e1)};
+  BlockMoments m{c, c, lanesSum(d0, d1), lanesSum(e0, e1)};
   for (int k = 0; k < 4; ++k) {
     m.min = std::min({m.min, lo0[k], lo1[k]});
     m.max = std::max({m.max, hi0[k], hi1[k]});
   }
   for (; i < len; ++i) {
-    m.sum += x[i];
-    m.sumsq += x[i] * x[i];
     m.min = std::min(m.min, x[i]);
     m.max = std::max(m.max, x[i]);
     const double d = x[i] - c;
@@ -146,8 +140,10 @@ Partial statisticsOfPiece(const double* x, std::size_t len, std::uint64_t firstI
     const auto count = static_cast<double>(n);
     const double shiftedMean = (block[0] - shift) + m.deviations / count;
     const double m2 = m.squares - m.deviations * m.deviations / count;
-    p.sum.add(m.sum);
-    p.sumsq.add(m.sumsq);
+    const double c = block[0];
+    const double blockSum = count * c + m.deviations;
+    p.sum.add(blockSum);
+    p.sumsq.add(c * (blockSum + m.deviations) + m.squares);
     const bool newMin = p.count == 0 || m.min < p.min, newMax = p.count == 0 || m.max > p.max;
     p.merge(n, shiftedMean, m2, m.min, newMin ? firstIndex + b + firstIndexOf(block, n, m.min) : 0,
             m.max, newMax ? firstIndex + b + firstIndexOf(block, n, m.max) : 0);

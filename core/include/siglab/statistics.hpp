@@ -36,13 +36,15 @@ std::span<const double> selectRange(std::span<const double> signal, SampleRange 
 // two-pass formula (sum (x - mean)^2 - (sum (x - mean))^2 / n) / n, also compensated.
 Statistics statisticsSerial(std::span<const double> signal, SampleRange range = {});
 
-// The same on every core with SIMD, in one read of memory: blocks of kStatisticsBlock samples
-// are summed in 8 lanes, then added with compensation; block variances (from deviations about
-// each block's first sample, means kept relative to the range's first sample) are merged by
-// Chan's formula. Bounds against the exact values (u = 2^-53): |sum error| <= kStatisticsSumBound *
-// u * sum|x|, |sumsq error| <= kStatisticsSumBound * u * sum x^2; mean, rms follow. The
-// variance's relative error is kept under kStatisticsVarianceRelativeBound in the tests
-// (adversarial data included), not proven.
+// The same on every core with SIMD, in one read of memory: each block of kStatisticsBlock
+// samples sums its deviations x - c about its first sample c in 8 lanes (and its extremes); the
+// blocks' sums (n c + sum of deviations, n c^2 + 2 c sum + sum of squared deviations) are added
+// with compensation, their variances merged by Chan's formula. Bounds against the exact values
+// (u = 2^-53, N = count, M = max|x|): |sum error| <= kStatisticsSumBound * u * (sum|x| + N M),
+// |sumsq error| <= 8 * kStatisticsSumBound * u * (sum x^2 + N M^2); mean and rms follow. The N M
+// terms come from the shift and only matter where a block starts on an outlier. The variance's
+// relative error is kept under kStatisticsVarianceRelativeBound in the tests (adversarial data
+// included), not proven.
 Statistics statisticsParallel(std::span<const double> signal, SampleRange range = {});
 
 inline constexpr std::size_t kStatisticsBlock = 2048;
