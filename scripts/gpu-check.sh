@@ -2,10 +2,19 @@
 # The one command for the GPU machine: build for Hopper, run every test with GPUs required, the
 # GPU benchmark (every issue-5 target as a measured ratio), the reduction ladder, the comparison on
 # a generated 10M-sample signal, then compute-sanitizer memcheck and racecheck on the CUDA tests.
-# Logs go to $OUT when it is set (the device tool; it returns at most 8 files), else to
-# build-gpu/logs.
+# Logs go to $OUT when it is set (the device tool), else to build-gpu/logs.
+#
+#   scripts/gpu-check.sh [build] [test] [bench] [sanitize]     (no argument: all four, in order)
+#
+# One device call may run 10 minutes: run `build test bench` in one call and `sanitize` in the
+# next (the build folder stays on the machine between calls). libsndfile comes from .debs/ where
+# the machine lacks it (scripts/fetch-gpu-deps.sh, carried).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+source scripts/gpu-deps-env.sh
+siglab_use_carried_deps || exit 1
+steps=" ${*:-build test bench sanitize} "
+wants() { [[ $steps == *" $1 "* ]]; }
 export PATH=/usr/local/cuda/bin:$PATH
 build=build-gpu
 logs=${OUT:-$build/logs}
@@ -15,30 +24,39 @@ samples=${SIGLAB_GPU_CHECK_SAMPLES:-10000000}
 sanitizer_limit=${SIGLAB_SANITIZER_SECONDS:-200}  # each sanitizer run; keeps the whole call inside 10 minutes
 status=0
 step() {  # step NAME LOG COMMAND...: runs it, appends to LOG, remembers a failure
-  local name=$1 log=$2; shift 2
+  local name=$1 log=$2 start=$SECONDS; shift 2
   echo "== $name: $*" | tee -a "$logs/$log"
-  if "$@" > >(tee -a "$logs/$log") 2>&1; then echo "== $name: ok"; else echo "== $name: FAILED"; status=1; fi
+  if "$@" > >(tee -a "$logs/$log") 2>&1; then echo "== $name: ok ($((SECONDS - start)) s)"
+  else echo "== $name: FAILED ($((SECONDS - start)) s)"; status=1; fi
 }
 
-step build build.log bash -c "SIGLAB_BUILD_DIR=$build bash scripts/build.sh -DSIGLAB_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=$arch"
+if wants build; then
+  step build build.log bash -c "SIGLAB_BUILD_DIR=$build bash scripts/build.sh -DSIGLAB_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=$arch"
+fi
 [[ -x $build/bin/siglab-cli ]] || { echo "build failed"; exit 1; }
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.mem --format=csv | tee "$logs/gpu.txt"
 export SIGLAB_REQUIRE_GPU=1
-step tests tests.log ctest --test-dir "$build" --output-on-failure
-step benchmark benchmark.txt "$build/bin/siglab-gpu-bench"
-step reduce reduce.txt "$build/bin/siglab-cli" reduce --random-ints 28
-step generate compare.log "$build/bin/siglab-cli" generate -n "$samples" --seed 1 -o "$build/signal.txt"
-step devices compare.log "$build/bin/siglab-cli" devices
-step compare compare.log "$build/bin/siglab-cli" filter "$build/signal.txt" -o "$build/result.txt" --backend all \
-  --report "$logs/comparison.json"
-step reduce-signal reduce.txt "$build/bin/siglab-cli" reduce "$build/signal.txt" --random-ints 0
-step memcheck sanitizers.log timeout "$sanitizer_limit" compute-sanitizer --tool memcheck --error-exitcode 1 \
-  "$build/bin/siglab-cuda-tests"
-# racecheck checks shared-memory hazards inside each kernel and runs far slower than memcheck: it
-# skips the tests that only repeat already covered kernels with many chunks or very wide windows.
-racecheck_skip=GpuTuned.ASmallMemoryBudget*:GpuTuned.HalosWiderThanAChunk:GpuFilter.WindowWider*:GpuFilter.TapsBeyond*
-step racecheck sanitizers.log timeout "$sanitizer_limit" compute-sanitizer --tool racecheck --error-exitcode 1 \
-  "$build/bin/siglab-cuda-tests" --gtest_filter=-$racecheck_skip
+if wants test; then
+  step tests tests.log ctest --test-dir "$build" --output-on-failure
+fi
+if wants bench; then
+  step benchmark benchmark.txt "$build/bin/siglab-gpu-bench"
+  step reduce reduce.txt "$build/bin/siglab-cli" reduce --random-ints 28
+  step generate compare.log "$build/bin/siglab-cli" generate -n "$samples" --seed 1 -o "$build/signal.txt"
+  step devices compare.log "$build/bin/siglab-cli" devices
+  step compare compare.log "$build/bin/siglab-cli" filter "$build/signal.txt" -o "$build/result.txt" --backend all \
+    --report "$logs/comparison.json"
+  step reduce-signal reduce.txt "$build/bin/siglab-cli" reduce "$build/signal.txt" --random-ints 0
+fi
+if wants sanitize; then
+  step memcheck sanitizers.log timeout "$sanitizer_limit" compute-sanitizer --tool memcheck --error-exitcode 1 \
+    "$build/bin/siglab-cuda-tests"
+  # racecheck checks shared-memory hazards inside each kernel and runs far slower than memcheck: it
+  # skips the tests that only repeat already covered kernels with many chunks or very wide windows.
+  racecheck_skip=GpuTuned.ASmallMemoryBudget*:GpuTuned.HalosWiderThanAChunk:GpuFilter.WindowWider*:GpuFilter.TapsBeyond*
+  step racecheck sanitizers.log timeout "$sanitizer_limit" compute-sanitizer --tool racecheck --error-exitcode 1 \
+    "$build/bin/siglab-cuda-tests" --gtest_filter=-$racecheck_skip
+fi
 echo
 [[ $status -eq 0 ]] && echo "gpu-check: all steps passed" || echo "gpu-check: some steps FAILED"
 exit $status
