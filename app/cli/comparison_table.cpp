@@ -24,14 +24,18 @@ std::string statusText(const BackendResult& r) {
 }  // namespace
 
 void printComparisonTable(std::ostream& out, const Comparison& c, const std::string& input) {
+  const BackendResult* parallel = c.find("cpu-parallel");
+  const bool withParallel = parallel && parallel->run.status == RunStatus::Ok;
   out << "input: " << input << ", " << c.samples << " samples\n"
       << "filter: window " << c.spec.window() << (c.spec.isUniform() ? " (mean)" : "") << ", boundary "
       << toString(c.spec.mode) << ", " << sampleTypeName(c.sampleType) << " samples, block size " << c.options.blockSize
       << "\n"
-      << "timing: median of " << c.options.repeat << " runs after a warm-up; speedups against cpu-serial\n\n";
-  char line[256];
-  std::snprintf(line, sizeof line, "%-14s %-11s %11s %12s %11s %13s %12s %11s  %s\n", "backend", "status",
-                "kernel ms", "transfer ms", "total ms", "speedup kern", "speedup e2e", "max |diff|", "bit-identical");
+      << "timing: median of " << c.options.repeat << " runs after a warm-up; speedups against cpu-serial"
+      << (withParallel ? " and cpu-parallel" : "") << "\n\n";
+  char line[320];
+  std::snprintf(line, sizeof line, "%-14s %-11s %11s %12s %11s %13s %12s%s %11s  %s\n", "backend", "status",
+                "kernel ms", "transfer ms", "total ms", "speedup kern", "speedup e2e",
+                withParallel ? "  vs par kern   vs par e2e" : "", "max |diff|", "bit-identical");
   out << line;
   for (const BackendResult& r : c.results) {
     if (r.run.status != RunStatus::Ok) {
@@ -39,10 +43,13 @@ void printComparisonTable(std::ostream& out, const Comparison& c, const std::str
       out << line << r.run.message << "\n";
       continue;
     }
-    std::snprintf(line, sizeof line, "%-14s %-11s %11.4f %12.4f %11.4f %13s %12s %11.3g  %s\n", r.name.c_str(),
+    const std::string vsParallel = withParallel ? format("%13.2fx", c.kernelSpeedup(r, "cpu-parallel")) +
+                                                      format("%12.2fx", c.endToEndSpeedup(r, "cpu-parallel"))
+                                                : "";
+    std::snprintf(line, sizeof line, "%-14s %-11s %11.4f %12.4f %11.4f %13s %12s%s %11.3g  %s\n", r.name.c_str(),
                   statusText(r).c_str(), r.run.kernel.medianMs, r.run.transfer.medianMs, r.run.total.medianMs,
                   format("%.2fx", c.kernelSpeedup(r)).c_str(), format("%.2fx", c.endToEndSpeedup(r)).c_str(),
-                  r.agreement.maxAbsDiff, r.agreement.bitIdentical() ? "yes" : "no");
+                  vsParallel.c_str(), r.agreement.maxAbsDiff, r.agreement.bitIdentical() ? "yes" : "no");
     out << line;
   }
   for (const BackendResult& r : c.results) {

@@ -92,15 +92,19 @@ bool Comparison::allAgree() const {
                      [](const BackendResult& r) { return r.run.status != RunStatus::Ok || r.agrees; });
 }
 
-double Comparison::kernelSpeedup(const BackendResult& r) const {
-  const BackendResult* ref = find("cpu-serial");
-  if (!ref || r.run.status != RunStatus::Ok || r.run.kernel.medianMs <= 0.0) return 0.0;
+double Comparison::kernelSpeedup(const BackendResult& r, std::string_view baseline) const {
+  const BackendResult* ref = find(baseline);
+  if (!ref || ref->run.status != RunStatus::Ok || r.run.status != RunStatus::Ok || r.run.kernel.medianMs <= 0.0) {
+    return 0.0;
+  }
   return ref->run.kernel.medianMs / r.run.kernel.medianMs;
 }
 
-double Comparison::endToEndSpeedup(const BackendResult& r) const {
-  const BackendResult* ref = find("cpu-serial");
-  if (!ref || r.run.status != RunStatus::Ok || r.run.total.medianMs <= 0.0) return 0.0;
+double Comparison::endToEndSpeedup(const BackendResult& r, std::string_view baseline) const {
+  const BackendResult* ref = find(baseline);
+  if (!ref || ref->run.status != RunStatus::Ok || r.run.status != RunStatus::Ok || r.run.total.medianMs <= 0.0) {
+    return 0.0;
+  }
   return ref->run.total.medianMs / r.run.total.medianMs;
 }
 

@@ -31,6 +31,10 @@ nlohmann::json comparisonToJson(const Comparison& c, const std::string& input) {
       b["total"] = timingJson(r.run.total);
       b["speedup_kernel_vs_cpu_serial"] = c.kernelSpeedup(r);
       b["speedup_end_to_end_vs_cpu_serial"] = c.endToEndSpeedup(r);
+      if (const double vsParallel = c.kernelSpeedup(r, "cpu-parallel"); vsParallel > 0.0) {
+        b["speedup_kernel_vs_cpu_parallel"] = vsParallel;
+        b["speedup_end_to_end_vs_cpu_parallel"] = c.endToEndSpeedup(r, "cpu-parallel");
+      }
       b["max_abs_diff"] = r.agreement.maxAbsDiff;
       b["mismatches"] = r.agreement.mismatches;
       b["bit_identical"] = r.agreement.bitIdentical();

@@ -81,6 +81,26 @@ TEST(Comparison, VerifiesEveryBackendAgainstTheReference) {
   EXPECT_EQ(report["backends"].size(), 6u);
   EXPECT_EQ(report["backends"][1]["bit_identical"], true);
   EXPECT_EQ(report["backends"][5]["status"], "unavailable");
+  EXPECT_FALSE(report["backends"][1].contains("speedup_kernel_vs_cpu_parallel"));  // no cpu-parallel ran
+}
+
+TEST(Comparison, SpeedupsAgainstAnyBaselineThatRan) {
+  BackendList backends;
+  backends.push_back(std::make_unique<FakeBackend>("cpu-parallel", FakeBackend::Behaviour::Exact));
+  backends.push_back(std::make_unique<FakeBackend>("other", FakeBackend::Behaviour::Exact));
+  backends.push_back(std::make_unique<FakeBackend>("absent", FakeBackend::Behaviour::Unavailable));
+  const std::vector<double> in = {1, 2, 3, 4, 5};
+  Comparison c = runComparison(backends, in, makeMeanFilter(3), RunOptions{1, 512});
+  // The fakes take 2 ms kernel and 4 ms total; make cpu-parallel three times slower.
+  for (BackendResult& r : c.results) {
+    if (r.name == "cpu-parallel") r.run.kernel = summarize({6.0}), r.run.total = summarize({12.0});
+  }
+  EXPECT_DOUBLE_EQ(c.kernelSpeedup(*c.find("other"), "cpu-parallel"), 3.0);
+  EXPECT_DOUBLE_EQ(c.endToEndSpeedup(*c.find("other"), "cpu-parallel"), 3.0);
+  EXPECT_EQ(c.kernelSpeedup(*c.find("other"), "no-such-backend"), 0.0);
+  EXPECT_EQ(c.kernelSpeedup(*c.find("absent"), "cpu-parallel"), 0.0);
+  const nlohmann::json report = comparisonToJson(c, "in.txt");
+  EXPECT_DOUBLE_EQ(report["backends"][2]["speedup_kernel_vs_cpu_parallel"].get<double>(), 3.0);
 }
 
 }  // namespace

@@ -31,9 +31,10 @@ struct Comparison {
 
   const BackendResult* find(std::string_view name) const;
   bool allAgree() const;  // every backend that ran agrees with the reference
-  // Speedup of `r` over cpu-serial: kernel time against kernel time, end to end against end to end.
-  double kernelSpeedup(const BackendResult& r) const;
-  double endToEndSpeedup(const BackendResult& r) const;
+  // Speedup of `r` over `baseline`: kernel time against kernel time, end to end against end to
+  // end; 0 when either did not run.
+  double kernelSpeedup(const BackendResult& r, std::string_view baseline = "cpu-serial") const;
+  double endToEndSpeedup(const BackendResult& r, std::string_view baseline = "cpu-serial") const;
 };
 
 // Called after each backend finishes: (index of that backend, how many there are).
