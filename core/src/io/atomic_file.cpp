@@ -26,7 +26,10 @@ AtomicFileWriter::AtomicFileWriter(std::string path, Durability durability)
   if (fs::is_directory(path_, ec)) throw InputError(path_, "cannot write: it is a directory");
   const fs::path target(path_);
   const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  temporaryPath_ = (folder / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
+  std::string name = ".";  // appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "." + string
+  name += target.filename().string();
+  name += ".tmp-XXXXXX";
+  temporaryPath_ = (folder / name).string();
   fd_ = ::mkostemp(temporaryPath_.data(), O_CLOEXEC);
   if (fd_ < 0) throw InputError(path_, systemError("cannot create a temporary file beside it"));
   const mode_t mask = ::umask(0);
