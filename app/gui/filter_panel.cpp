@@ -2,8 +2,10 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -15,12 +17,15 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "siglab/taps.hpp"
+
 namespace siglab::gui {
 namespace {
 
 constexpr const char* kMean = "mean";
 constexpr const char* kGaussian = "gaussian";
 constexpr const char* kCustom = "custom";
+constexpr double kDefaultSigma = 1.0;  // 9 taps, as --gaussian 1
 constexpr BoundaryMode kModes[] = {BoundaryMode::Zero, BoundaryMode::Reflect, BoundaryMode::Mirror,
                                    BoundaryMode::Nearest, BoundaryMode::Wrap};
 
@@ -52,53 +57,57 @@ std::vector<EngineInfo> describeEngines(const BackendList& backends) {
   return engines;
 }
 
-std::vector<double> gaussianTaps(std::size_t window) {
-  const double sigma = std::max(static_cast<double>(window) / 6.0, 1e-3);
-  const auto radius = static_cast<double>(window / 2);
-  std::vector<double> taps(window);
-  double sum = 0.0;
-  for (std::size_t j = 0; j < window; ++j) {
-    const double d = static_cast<double>(j) - radius;
-    taps[j] = std::exp(-d * d / (2.0 * sigma * sigma));
-    sum += taps[j];
-  }
-  for (double& t : taps) t /= sum;
-  return taps;
-}
-
 FilterPanel::FilterPanel(const std::vector<EngineInfo>& engines, QWidget* parent)
     : QWidget(parent), engines_(engines) {
   auto* filterBox = new QGroupBox(tr("Filter"));
-  auto* form = new QFormLayout(filterBox);
+  form_ = new QFormLayout(filterBox);
   window_ = new QSpinBox;
   window_->setRange(1, 100001);
   window_->setSingleStep(2);
   window_->setValue(static_cast<int>(kDefaultWindow));
   window_->setSuffix(tr(" samples"));
   window_->setToolTip(tr("Window length W (odd): each output averages W samples centred on it"));
-  form->addRow(tr("Window"), window_);
+  form_->addRow(tr("Window"), window_);
 
   taps_ = new QComboBox;
   taps_->addItem(tr("Mean (1/W)"), kMean);
-  taps_->addItem(tr("Gaussian (sigma = W/6)"), kGaussian);
+  taps_->addItem(tr("Gaussian (sigma)"), kGaussian);
   taps_->addItem(tr("Custom"), kCustom);
   taps_->setToolTip(tr("The weights applied across the window"));
-  form->addRow(tr("Taps"), taps_);
+  form_->addRow(tr("Taps"), taps_);
+
+  sigma_ = new QDoubleSpinBox;
+  sigma_->setRange(0.1, 10000.0);
+  sigma_->setDecimals(2);
+  sigma_->setSingleStep(0.5);
+  sigma_->setValue(kDefaultSigma);
+  sigma_->setToolTip(tr("The Gaussian's standard deviation in samples; the window is 2 round(4 sigma) + 1 taps, "
+                        "as scipy.ndimage.gaussian_filter1d and siglab-cli --gaussian"));
+  gaussianWindow_ = new QLabel;
+  gaussianWindow_->setStyleSheet("color: #757575;");
+  auto* sigmaRow = new QWidget;
+  auto* sigmaLayout = new QHBoxLayout(sigmaRow);
+  sigmaLayout->setContentsMargins(0, 0, 0, 0);
+  sigmaLayout->addWidget(sigma_, 1);
+  sigmaLayout->addWidget(gaussianWindow_);
+  form_->addRow(tr("Sigma"), sigmaRow);
+  connect(sigma_, &QDoubleSpinBox::valueChanged, this, &FilterPanel::updateTapControls);
+
   customTaps_ = new QLineEdit("0.25, 0.5, 0.25");
   customTaps_->setToolTip(tr("An odd number of weights, separated by commas or spaces; the window follows their count"));
-  form->addRow(QString(), customTaps_);
+  form_->addRow(QString(), customTaps_);
 
   mode_ = new QComboBox;
   for (BoundaryMode m : kModes) mode_->addItem(QString::fromStdString(std::string(toString(m))), static_cast<int>(m));
   mode_->setToolTip(tr("How samples beyond the ends are taken (scipy.ndimage.correlate1d's modes; zero is the seed's)"));
-  form->addRow(tr("Boundary"), mode_);
+  form_->addRow(tr("Boundary"), mode_);
 
   repeat_ = new QSpinBox;
   repeat_->setRange(1, 1000);
   repeat_->setValue(RunOptions{}.repeat);
   repeat_->setSuffix(tr(" runs"));
   repeat_->setToolTip(tr("Timed runs per engine after one warm-up; the median is reported"));
-  form->addRow(tr("Repeat"), repeat_);
+  form_->addRow(tr("Repeat"), repeat_);
 
   auto* enginesBox = new QGroupBox(tr("Engines"));
   auto* enginesLayout = new QVBoxLayout(enginesBox);
@@ -142,33 +151,35 @@ FilterPanel::FilterPanel(const std::vector<EngineInfo>& engines, QWidget* parent
 }
 
 void FilterPanel::updateTapControls() {
-  const bool custom = taps_->currentData().toString() == kCustom;
-  customTaps_->setVisible(custom);
-  window_->setEnabled(!custom);
+  const QString taps = taps_->currentData().toString();
+  customTaps_->setVisible(taps == kCustom);
+  form_->setRowVisible(sigma_->parentWidget(), taps == kGaussian);
+  window_->setEnabled(taps == kMean);
+  if (taps == kGaussian) {
+    gaussianWindow_->setText(tr("%1 taps").arg(makeGaussianFilter(sigma_->value()).window()));
+  }
 }
 
 std::optional<FilterSpec> FilterPanel::spec(QString* error) const {
-  const auto window = static_cast<std::size_t>(window_->value());
   const QString taps = taps_->currentData().toString();
-  FilterSpec spec;
-  spec.mode = static_cast<BoundaryMode>(mode_->currentData().toInt());
-  if (taps == kCustom) {
-    auto custom = parseTaps(customTaps_->text(), error);
-    if (!custom) return std::nullopt;
-    spec.taps = std::move(*custom);
-  } else if (window % 2 == 0) {
-    *error = tr("the window must be odd, got %1").arg(window);
-    return std::nullopt;
-  } else {
-    spec.taps = taps == kGaussian ? gaussianTaps(window) : makeMeanFilter(window).taps;
-  }
+  const auto mode = static_cast<BoundaryMode>(mode_->currentData().toInt());
   try {
+    FilterSpec spec;
+    if (taps == kGaussian) {
+      spec = makeGaussianFilter(sigma_->value(), mode);
+    } else if (taps == kCustom) {
+      auto custom = parseTaps(customTaps_->text(), error);
+      if (!custom) return std::nullopt;
+      spec = FilterSpec{std::move(*custom), mode};
+    } else {
+      spec = makeMeanFilter(static_cast<std::size_t>(window_->value()), mode);  // throws for an even window
+    }
     validate(spec);
+    return spec;
   } catch (const std::invalid_argument& e) {
     *error = QString::fromStdString(e.what());
     return std::nullopt;
   }
-  return spec;
 }
 
 RunOptions FilterPanel::runOptions() const {
@@ -197,6 +208,7 @@ void FilterPanel::setRunEnabled(bool enabled) { run_->setEnabled(enabled); }
 void FilterPanel::saveSettings(QSettings& settings) const {
   settings.setValue("filter/window", window_->value());
   settings.setValue("filter/taps", taps_->currentData());
+  settings.setValue("filter/gaussianSigma", sigma_->value());
   settings.setValue("filter/customTaps", customTaps_->text());
   settings.setValue("filter/mode", mode_->currentText());
   settings.setValue("filter/repeat", repeat_->value());
@@ -210,6 +222,7 @@ void FilterPanel::saveSettings(QSettings& settings) const {
 void FilterPanel::restoreSettings(const QSettings& settings) {
   window_->setValue(settings.value("filter/window", window_->value()).toInt());
   if (const int i = taps_->findData(settings.value("filter/taps", kMean)); i >= 0) taps_->setCurrentIndex(i);
+  sigma_->setValue(settings.value("filter/gaussianSigma", sigma_->value()).toDouble());
   customTaps_->setText(settings.value("filter/customTaps", customTaps_->text()).toString());
   if (const int i = mode_->findText(settings.value("filter/mode", "zero").toString()); i >= 0) mode_->setCurrentIndex(i);
   repeat_->setValue(settings.value("filter/repeat", repeat_->value()).toInt());

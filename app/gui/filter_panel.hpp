@@ -9,6 +9,9 @@
 
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+class QLabel;
 class QLineEdit;
 class QPushButton;
 class QSettings;
@@ -24,7 +27,8 @@ struct EngineInfo {
 };
 std::vector<EngineInfo> describeEngines(const BackendList& backends);
 
-// The filter (window, taps, boundary mode), the repeat count and the engines to run.
+// The filter (window, taps, boundary mode), the repeat count and the engines to run. Gaussian taps
+// come from the core's makeGaussianFilter, as the CLI's --gaussian SIGMA: the window follows sigma.
 class FilterPanel : public QWidget {
   Q_OBJECT
  public:
@@ -46,8 +50,11 @@ class FilterPanel : public QWidget {
  private:
   void updateTapControls();
 
+  QFormLayout* form_ = nullptr;
   QSpinBox* window_ = nullptr;
   QComboBox* taps_ = nullptr;
+  QDoubleSpinBox* sigma_ = nullptr;
+  QLabel* gaussianWindow_ = nullptr;
   QLineEdit* customTaps_ = nullptr;
   QComboBox* mode_ = nullptr;
   QSpinBox* repeat_ = nullptr;
@@ -55,8 +62,5 @@ class FilterPanel : public QWidget {
   std::vector<EngineInfo> engines_;
   QPushButton* run_ = nullptr;
 };
-
-// Taps for a Gaussian of `window` (odd) taps, sigma = window / 6 so +-3 sigma fills it, summing to 1.
-std::vector<double> gaussianTaps(std::size_t window);
 
 }  // namespace siglab::gui

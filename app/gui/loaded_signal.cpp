@@ -3,6 +3,7 @@
 namespace siglab::gui {
 
 LoadedSignal::LoadedSignal(std::string source, std::vector<double> samples, const Progress& progress)
-    : source_(std::move(source)), samples_(std::move(samples)), pyramid_(samples_, progress) {}
+    : source_(std::move(source)), samples_(std::move(samples)), pyramid_(samples_, progress),
+      statistics_(statisticsParallel(samples_)) {}
 
 }  // namespace siglab::gui

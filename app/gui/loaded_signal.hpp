@@ -4,14 +4,16 @@
 #include <vector>
 
 #include "siglab/minmax_pyramid.hpp"
+#include "siglab/statistics.hpp"
 
 namespace siglab::gui {
 
-// A signal the GUI shows: its samples and the min/max pyramid the plots draw from. Built once in
-// a worker, then shared read-only; it never moves, because the pyramid points into `samples`.
+// A signal the GUI shows: its samples, the min/max pyramid the plots draw from and the statistics
+// of all of it. Built once in a worker, then shared read-only; it never moves, because the
+// pyramid points into `samples`.
 class LoadedSignal {
  public:
-  // Builds the pyramid; throws Cancelled when `progress` asks for it.
+  // Builds the pyramid and the statistics; throws Cancelled when `progress` asks for it.
   LoadedSignal(std::string source, std::vector<double> samples, const Progress& progress = {});
   LoadedSignal(const LoadedSignal&) = delete;
   LoadedSignal& operator=(const LoadedSignal&) = delete;
@@ -19,12 +21,14 @@ class LoadedSignal {
   const std::string& source() const { return source_; }  // the file it came from, or what made it
   const std::vector<double>& samples() const { return samples_; }
   const MinMaxPyramid& pyramid() const { return pyramid_; }
+  const Statistics& statistics() const { return statistics_; }
   std::size_t size() const { return samples_.size(); }
 
  private:
   std::string source_;
   std::vector<double> samples_;
   MinMaxPyramid pyramid_;
+  Statistics statistics_;
 };
 
 using SignalPtr = std::shared_ptr<const LoadedSignal>;

@@ -33,6 +33,7 @@
 #include "siglab/errors.hpp"
 #include "siglab/report.hpp"
 #include "siglab/io/signal_io.hpp"
+#include "statistics_panel.hpp"
 #include "task_status.hpp"
 #include "timing_view.hpp"
 
@@ -54,8 +55,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), devices_(probeDev
   timings_ = new TimingView;
   devicePanel_ = new DevicePanel(devices_);
   reductions_ = new ReductionsView;
+  statistics_ = new StatisticsPanel;
   auto* tabs = new QTabWidget;
   tabs->addTab(timings_, tr("Timings"));
+  tabs->addTab(statistics_, tr("Statistics"));
   tabs->addTab(reductions_, tr("Reductions"));
   tabs->addTab(devicePanel_, tr("Device"));
 
@@ -73,6 +76,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), devices_(probeDev
   statusBar()->addWidget(cursorLabel_, 1);
   statusBar()->addPermanentWidget(taskStatus_);
   connect(plot_, &SignalPlot::cursorReadout, cursorLabel_, &QLabel::setText);
+  connect(plot_, &SignalPlot::visibleRangeChanged, statistics_, &StatisticsPanel::setVisibleRange);
   connect(filterPanel_, &FilterPanel::runRequested, this, &MainWindow::runEngines);
   connect(reductions_, &ReductionsView::runRequested, this, &MainWindow::runReductions);
 
@@ -240,6 +244,7 @@ void MainWindow::openFile(const QString& path) {
                            filtered_.reset();
                            comparison_.reset();
                            timings_->clear();
+                           statistics_->setOriginal(signal_);
                            plot_->setOriginal(signal_);
                            rememberRecent(path);
                            setTitle();
@@ -277,6 +282,7 @@ void MainWindow::runEngines() {
                           }
                           comparison_ = outcome.comparison;
                           filtered_ = outcome.filtered;
+                          statistics_->setFiltered(filtered_);
                           plot_->setFiltered(filtered_);
                           timings_->setComparison(comparison_, devices_);
                           devicePanel_->setMeasuredRun(*comparison_);

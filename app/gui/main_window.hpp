@@ -22,11 +22,12 @@ class DevicePanel;
 class FilterPanel;
 class ReductionsView;
 class SignalPlot;
+class StatisticsPanel;
 class TaskStatus;
 class TimingView;
 
-// SigLab's window: the filter panel, the signal plots and the timings side by side. It owns the
-// state (signal, last run) and hands every long job to a worker, one at a time.
+// SigLab's window: the filter panel, the signal plots, and the timings and statistics side by side.
+// It owns the state (signal, last run) and hands every long job to a worker, one at a time.
 class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
@@ -51,6 +52,7 @@ class MainWindow : public QMainWindow {
   SignalPlot* signalPlot() const { return plot_; }
   TimingView* timingView() const { return timings_; }
   ReductionsView* reductionsView() const { return reductions_; }
+  StatisticsPanel* statisticsPanel() const { return statistics_; }
   FilterPanel* filterPanel() const { return filterPanel_; }
 
  signals:
@@ -84,6 +86,7 @@ class MainWindow : public QMainWindow {
   TimingView* timings_ = nullptr;
   DevicePanel* devicePanel_ = nullptr;
   ReductionsView* reductions_ = nullptr;
+  StatisticsPanel* statistics_ = nullptr;
   QSplitter* splitter_ = nullptr;
   TaskStatus* taskStatus_ = nullptr;
   QLabel* cursorLabel_ = nullptr;

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "main_window.hpp"
+#include "statistics_panel.hpp"
 
 // Readable QStrings in GoogleTest's failure messages.
 inline void PrintTo(const QString& text, std::ostream* out) { *out << '"' << text.toStdString() << '"'; }
@@ -23,6 +24,17 @@ inline ::testing::AssertionResult waitForTask(const gui::MainWindow& window) {
     QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
   }
   QCoreApplication::processEvents();  // let queued replots and status updates run
+  return ::testing::AssertionSuccess();
+}
+
+// Runs the event loop until the statistics panel's refresh timer has fired (or 5 s have passed).
+inline ::testing::AssertionResult waitForVisibleStatistics(const gui::StatisticsPanel& panel) {
+  QElapsedTimer timer;
+  timer.start();
+  while (panel.refreshPending()) {
+    if (timer.elapsed() > 5'000) return ::testing::AssertionFailure() << "the visible statistics were not refreshed in 5 s";
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+  }
   return ::testing::AssertionSuccess();
 }
 

@@ -3,6 +3,7 @@
 #include <QDragEnterEvent>
 #include <QFileInfo>
 #include <QMimeData>
+#include <QProcess>
 #include <QSettings>
 #include <QTableWidget>
 
@@ -15,6 +16,7 @@
 #include "siglab/cpu_serial.hpp"
 #include "siglab/generate.hpp"
 #include "siglab/io/text_format.hpp"
+#include "siglab/taps.hpp"
 #include "test_support.hpp"
 #include "timing_view.hpp"
 
@@ -237,6 +239,7 @@ TEST_F(MainWindowTest, SettingsPersistAcrossWindows) {
     QSettings settings;
     settings.setValue("filter/window", 9);
     settings.setValue("filter/taps", "gaussian");
+    settings.setValue("filter/gaussianSigma", 1.5);
     settings.setValue("filter/mode", "reflect");
   }
   {
@@ -244,23 +247,40 @@ TEST_F(MainWindowTest, SettingsPersistAcrossWindows) {
     QString error;
     const auto spec = window.filterPanel()->spec(&error);
     ASSERT_TRUE(spec) << error.toStdString();
-    EXPECT_EQ(spec->window(), 9u);
-    EXPECT_FALSE(spec->isUniform());
+    EXPECT_EQ(spec->window(), 13u) << "the window follows sigma: 2 round(4 sigma) + 1";
+    EXPECT_EQ(spec->taps, makeGaussianFilter(1.5).taps);
     EXPECT_EQ(spec->mode, BoundaryMode::Reflect);
     window.close();
   }
   EXPECT_FALSE(QSettings().value("window/geometry").toByteArray().isEmpty());
   EXPECT_EQ(QSettings().value("filter/window").toInt(), 9);
+  EXPECT_EQ(QSettings().value("filter/gaussianSigma").toDouble(), 1.5);
 }
 
-TEST(FilterPanel, GaussianTapsAreSymmetricAndSumToOne) {
-  const std::vector<double> taps = gui::gaussianTaps(7);
-  ASSERT_EQ(taps.size(), 7u);
-  double sum = 0.0;
-  for (double t : taps) sum += t;
-  EXPECT_NEAR(sum, 1.0, 1e-15);
-  EXPECT_EQ(taps[0], taps[6]);
-  EXPECT_GT(taps[3], taps[2]);
+TEST_F(MainWindowTest, AGaussianRunGivesTheSameResultAsTheCli) {
+  {
+    QSettings settings;
+    settings.setValue("filter/taps", "gaussian");
+    settings.setValue("filter/gaussianSigma", 2.5);
+    settings.setValue("filter/mode", "reflect");
+  }
+  test::TempDir dir;
+  MainWindow window;
+  openSample(window);
+  run(window);
+  const std::vector<double> input = readTextSignal(SIGLAB_SAMPLE_PATH);
+  std::vector<double> expected(input.size());
+  filterSerial(input, makeGaussianFilter(2.5, BoundaryMode::Reflect), expected);
+  EXPECT_TRUE(window.filtered()->samples() == expected);
+
+  window.exportResult(QString::fromStdString(dir.file("gui.txt")));
+  ASSERT_TRUE(test::waitForTask(window));
+  QProcess cli;
+  cli.start(SIGLAB_CLI_PATH, {"filter", SIGLAB_SAMPLE_PATH, "-o", QString::fromStdString(dir.file("cli.txt")),
+                              "--gaussian", "2.5", "--mode", "reflect", "-b", "cpu-serial", "-r", "1"});
+  ASSERT_TRUE(cli.waitForFinished(60'000));
+  ASSERT_EQ(cli.exitCode(), 0) << cli.readAllStandardError().toStdString();
+  EXPECT_TRUE(test::readFile(dir.file("gui.txt")) == test::readFile(dir.file("cli.txt")));
 }
 
 }  // namespace

@@ -43,7 +43,16 @@ TEST(Screenshots, MainViewsOfARunOnTheSample) {
 
   auto* tabs = window.findChild<QTabWidget*>();
   ASSERT_TRUE(tabs);
-  tabs->setCurrentIndex(1);
+  window.signalPlot()->setStacked(false);
+  window.signalPlot()->setVisibleRange(2000, 4999);
+  tabs->setCurrentWidget(window.statisticsPanel());
+  window.statisticsPanel()->setShowFiltered(true);
+  ASSERT_TRUE(test::waitForVisibleStatistics(*window.statisticsPanel()));
+  QCoreApplication::processEvents();
+  ASSERT_TRUE(saveSmallPng(window, dir.filePath("siglab-statistics.png")));
+
+  tabs->setCurrentIndex(tabs->count() - 1);  // the device panel
+  ASSERT_EQ(tabs->tabText(tabs->currentIndex()), "Device");
   QCoreApplication::processEvents();
   ASSERT_TRUE(saveSmallPng(window, dir.filePath("siglab-device.png")));
 }

@@ -1,0 +1,162 @@
+#include "statistics_panel.hpp"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QStandardItemModel>
+#include <QTableWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace siglab::gui {
+namespace {
+
+enum Row { kCount, kMean, kRms, kStddev, kMin, kMax, kRowCount };
+enum Column { kWhole, kVisible, kColumnCount };
+enum Source { kOriginal, kFiltered };
+
+const QString kNothing = QStringLiteral("—");
+
+SampleRange clampTo(SampleRange range, std::size_t size) {
+  const std::size_t begin = std::min(range.begin, size);
+  return {begin, std::clamp(range.end, begin, size)};
+}
+
+bool sameRange(SampleRange a, SampleRange b) { return a.begin == b.begin && a.end == b.end; }
+
+QString integer(std::uint64_t n) { return QLocale().toString(static_cast<qulonglong>(n)); }
+
+QString number(double value, int digits) { return std::isnan(value) ? kNothing : QLocale().toString(value, 'g', digits); }
+
+// The cell for people (6 digits) or, with 17 digits, for its tooltip.
+QString cellText(const Statistics& s, Row row, int digits) {
+  if (row == kCount) return integer(s.count);
+  if (s.count == 0) return kNothing;
+  switch (row) {
+    case kMean: return number(s.mean, digits);
+    case kRms: return number(s.rms, digits);
+    case kStddev: return number(s.stddev, digits);
+    case kMin: return QObject::tr("%1 at %2").arg(number(s.min, digits), integer(s.minIndex));
+    default: return QObject::tr("%1 at %2").arg(number(s.max, digits), integer(s.maxIndex));
+  }
+}
+
+}  // namespace
+
+StatisticsPanel::StatisticsPanel(QWidget* parent) : QWidget(parent) {
+  source_ = new QComboBox;
+  source_->addItem(tr("original signal"));
+  source_->addItem(tr("filtered signal (cpu-serial)"));
+  source_->setToolTip(tr("Which signal the table summarises; the filtered one after a run"));
+  if (auto* model = qobject_cast<QStandardItemModel*>(source_->model())) model->item(kFiltered)->setEnabled(false);
+  connect(source_, &QComboBox::currentIndexChanged, this, &StatisticsPanel::refreshAll);
+
+  table_ = new QTableWidget(kRowCount, kColumnCount);
+  table_->setVerticalHeaderLabels({tr("Count"), tr("Mean"), tr("RMS"), tr("Std deviation"), tr("Min"), tr("Max")});
+  table_->verticalHeaderItem(kStddev)->setToolTip(tr("Population standard deviation: divided by the count"));
+  table_->verticalHeaderItem(kMin)->setToolTip(tr("The smallest sample and the first index holding it"));
+  table_->verticalHeaderItem(kMax)->setToolTip(tr("The largest sample and the first index holding it"));
+  table_->setHorizontalHeaderLabels({tr("Whole signal"), tr("Visible range")});
+  table_->horizontalHeaderItem(kVisible)->setToolTip(tr("The samples whose index lies within the plot's x axis"));
+  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+  table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+  table_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);  // no empty rows below
+  table_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  table_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  for (int row = 0; row < kRowCount; ++row) {
+    for (int column = 0; column < kColumnCount; ++column) {
+      auto* item = new QTableWidgetItem(kNothing);
+      item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+      table_->setItem(row, column, item);
+    }
+  }
+
+  // Trailing edge only: a drag recomputes once per interval, on the latest range.
+  refreshTimer_ = new QTimer(this);
+  refreshTimer_->setSingleShot(true);
+  refreshTimer_->setInterval(kVisibleRefreshMs);
+  connect(refreshTimer_, &QTimer::timeout, this, &StatisticsPanel::refreshVisible);
+
+  auto* controls = new QHBoxLayout;
+  controls->addWidget(new QLabel(tr("Statistics of the")));
+  controls->addWidget(source_);
+  controls->addStretch();
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(controls);
+  layout->addWidget(table_);
+  layout->addStretch();
+}
+
+void StatisticsPanel::setOriginal(SignalPtr signal) {
+  original_ = std::move(signal);
+  wantedRange_ = {0, original_ ? original_->size() : 0};
+  setFiltered(nullptr);  // refreshes
+}
+
+void StatisticsPanel::setFiltered(SignalPtr signal) {
+  filtered_ = std::move(signal);
+  if (auto* model = qobject_cast<QStandardItemModel*>(source_->model())) model->item(kFiltered)->setEnabled(filtered_ != nullptr);
+  if (!filtered_ && source_->currentIndex() == kFiltered) source_->setCurrentIndex(kOriginal);  // refreshes
+  else refreshAll();
+}
+
+void StatisticsPanel::setShowFiltered(bool filtered) {
+  if (filtered_ || !filtered) source_->setCurrentIndex(filtered ? kFiltered : kOriginal);
+}
+
+bool StatisticsPanel::showsFiltered() const { return shown() != nullptr && shown() == filtered_.get(); }
+
+const LoadedSignal* StatisticsPanel::shown() const {
+  return source_->currentIndex() == kFiltered && filtered_ ? filtered_.get() : original_.get();
+}
+
+void StatisticsPanel::setVisibleRange(std::size_t first, std::size_t last) {
+  const SampleRange range = clampTo({first, last}, original_ ? original_->size() : 0);
+  if (sameRange(range, wantedRange_)) return;
+  wantedRange_ = range;
+  if (!refreshTimer_->isActive()) refreshTimer_->start();
+}
+
+bool StatisticsPanel::refreshPending() const { return refreshTimer_->isActive(); }
+
+void StatisticsPanel::refreshAll() {
+  const LoadedSignal* signal = shown();
+  whole_ = signal ? signal->statistics() : Statistics{};
+  fillColumn(kWhole, signal ? &whole_ : nullptr);
+  refreshVisible();
+}
+
+void StatisticsPanel::refreshVisible() {
+  refreshTimer_->stop();
+  const LoadedSignal* signal = shown();
+  shownRange_ = clampTo(wantedRange_, signal ? signal->size() : 0);
+  if (!signal) {
+    visible_ = Statistics{};
+  } else if (sameRange(shownRange_, {0, signal->size()})) {
+    visible_ = signal->statistics();  // all of it: known already
+  } else {
+    visible_ = statisticsParallel(signal->samples(), shownRange_);
+  }
+  QString header = tr("Visible range");
+  if (signal && shownRange_.begin == shownRange_.end) header = tr("Visible range\n(no samples)");
+  else if (signal) header = tr("Visible range\n(samples %1–%2)").arg(integer(shownRange_.begin), integer(shownRange_.end - 1));
+  table_->horizontalHeaderItem(kVisible)->setText(header);
+  fillColumn(kVisible, signal ? &visible_ : nullptr);
+}
+
+void StatisticsPanel::fillColumn(int column, const Statistics* statistics) {
+  for (int row = 0; row < kRowCount; ++row) {
+    QTableWidgetItem* item = table_->item(row, column);
+    item->setText(statistics ? cellText(*statistics, static_cast<Row>(row), 6) : kNothing);
+    item->setToolTip(statistics ? cellText(*statistics, static_cast<Row>(row), 17) : QString());
+  }
+}
+
+}  // namespace siglab::gui

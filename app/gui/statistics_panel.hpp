@@ -1,0 +1,55 @@
+#pragma once
+#include <QWidget>
+
+#include "loaded_signal.hpp"
+#include "siglab/statistics.hpp"
+
+class QComboBox;
+class QTableWidget;
+class QTimer;
+
+namespace siglab::gui {
+
+// Count, mean, RMS, standard deviation, min and max of the original or the filtered signal, for
+// all of it and for the samples the plot shows. The whole signal's come with the signal; the
+// visible range's are recomputed at most every kVisibleRefreshMs while the plot moves.
+class StatisticsPanel : public QWidget {
+  Q_OBJECT
+ public:
+  static constexpr int kVisibleRefreshMs = 50;
+
+  explicit StatisticsPanel(QWidget* parent = nullptr);
+
+  void setOriginal(SignalPtr signal);  // a new signal: the filtered one goes, the range is all of it
+  void setFiltered(SignalPtr signal);  // same length as the original, or null
+  void setShowFiltered(bool filtered);  // ignored while there is no filtered signal
+  bool showsFiltered() const;
+
+  // Samples [first, last), clamped to the signal; computed when the refresh timer fires.
+  void setVisibleRange(std::size_t first, std::size_t last);
+  void refreshVisible();  // what the timer does, now
+  bool refreshPending() const;
+
+  // What the table shows; count 0 where there is nothing to summarise.
+  const Statistics& whole() const { return whole_; }
+  const Statistics& visible() const { return visible_; }
+  SampleRange visibleRange() const { return shownRange_; }
+  QTableWidget* table() const { return table_; }
+
+ private:
+  const LoadedSignal* shown() const;
+  void refreshAll();
+  void fillColumn(int column, const Statistics* statistics);  // null: no signal
+
+  QComboBox* source_ = nullptr;
+  QTableWidget* table_ = nullptr;
+  QTimer* refreshTimer_ = nullptr;
+  SignalPtr original_;
+  SignalPtr filtered_;
+  SampleRange wantedRange_{0, 0};  // the plot's latest
+  SampleRange shownRange_{0, 0};   // the one `visible_` describes
+  Statistics whole_;
+  Statistics visible_;
+};
+
+}  // namespace siglab::gui
