@@ -36,6 +36,8 @@ fi
 [[ -x $build/bin/siglab-cli ]] || { echo "build failed"; exit 1; }
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.mem --format=csv | tee "$logs/gpu.txt"
 export SIGLAB_REQUIRE_GPU=1
+# The machine has the memory for the test that loads more than 2^31 samples (16 GiB of doubles).
+[[ $(awk '/MemAvailable/ {print $2}' /proc/meminfo) -gt $((24 << 20)) ]] && export SIGLAB_LARGE_TESTS=1
 if wants test; then
   step tests tests.log ctest --test-dir "$build" --output-on-failure
 fi

@@ -4,6 +4,7 @@
 
 #include <bit>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -183,6 +184,32 @@ TEST(Raw, ReadsPastFourGibibytesOfASparseFile) {
   options.rawOffset = offset + 16 - 2;
   options.rawType = SampleType::i16;
   EXPECT_EQ(readSignal(path, options).samples.size(), 1u);
+}
+
+// More than 2^31 samples, end to end: a sparse file of 2^31 + 5 int8 samples becomes 16 GiB of
+// doubles, so this runs only where asked (SIGLAB_LARGE_TESTS=1; scripts/gpu-check.sh sets it on a
+// machine with the memory for it).
+TEST(Raw, LoadsMoreThanTwoToTheThirtyOneSamples) {
+  if (std::getenv("SIGLAB_LARGE_TESTS") == nullptr) {
+    GTEST_SKIP() << "needs about 18 GiB of memory: set SIGLAB_LARGE_TESTS=1 to run it";
+  }
+  test::TempDir dir;
+  const std::string path = dir.file("huge.raw");
+  const std::uint64_t count = (std::uint64_t{1} << 31) + 5;
+  const std::vector<std::pair<std::uint64_t, std::int8_t>> marks = {
+      {0, 7}, {(std::uint64_t{1} << 31) - 1, -3}, {std::uint64_t{1} << 31, 100}, {count - 1, -128}};
+  const int fd = ::open(path.c_str(), O_CREAT | O_WRONLY, 0644);
+  ASSERT_GE(fd, 0);
+  for (const auto& [index, value] : marks) {
+    ASSERT_EQ(::pwrite(fd, &value, 1, static_cast<off_t>(index)), 1);
+  }
+  ::close(fd);
+  ReadOptions options;
+  options.rawType = SampleType::i8;
+  const std::vector<double> samples = readSignal(path, options).samples;
+  ASSERT_EQ(samples.size(), count);
+  for (const auto& [index, value] : marks) EXPECT_EQ(samples[index], value) << "sample " << index;
+  EXPECT_EQ(samples[count - 2], 0.0);
 }
 
 TEST(Raw, WritesF64AndF32) {
