@@ -9,6 +9,7 @@
 #include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 
 #include <algorithm>
 #include <cmath>
@@ -83,6 +84,8 @@ StatisticsPanel::StatisticsPanel(QWidget* parent) : QWidget(parent) {
   refreshTimer_->setSingleShot(true);
   refreshTimer_->setInterval(kVisibleRefreshMs);
   connect(refreshTimer_, &QTimer::timeout, this, &StatisticsPanel::refreshVisible);
+  background_ = new QFutureWatcher<Statistics>(this);
+  connect(background_, &QFutureWatcher<Statistics>::finished, this, &StatisticsPanel::backgroundFinished);
 
   auto* controls = new QHBoxLayout;
   controls->addWidget(new QLabel(tr("Statistics of the")));
@@ -113,8 +116,8 @@ void StatisticsPanel::setShowFiltered(bool filtered) {
 
 bool StatisticsPanel::showsFiltered() const { return shown() != nullptr && shown() == filtered_.get(); }
 
-const LoadedSignal* StatisticsPanel::shown() const {
-  return source_->currentIndex() == kFiltered && filtered_ ? filtered_.get() : original_.get();
+const SignalPtr& StatisticsPanel::shownSignal() const {
+  return source_->currentIndex() == kFiltered && filtered_ ? filtered_ : original_;
 }
 
 void StatisticsPanel::setVisibleRange(std::size_t first, std::size_t last) {
@@ -124,7 +127,7 @@ void StatisticsPanel::setVisibleRange(std::size_t first, std::size_t last) {
   if (!refreshTimer_->isActive()) refreshTimer_->start();
 }
 
-bool StatisticsPanel::refreshPending() const { return refreshTimer_->isActive(); }
+bool StatisticsPanel::refreshPending() const { return refreshTimer_->isActive() || computing_; }
 
 void StatisticsPanel::refreshAll() {
   const LoadedSignal* signal = shown();
@@ -135,15 +138,40 @@ void StatisticsPanel::refreshAll() {
 
 void StatisticsPanel::refreshVisible() {
   refreshTimer_->stop();
-  const LoadedSignal* signal = shown();
+  if (computing_) {  // one sum at a time; the latest range follows when it is done
+    stale_ = true;
+    return;
+  }
+  const SignalPtr& signal = shownSignal();
   shownRange_ = clampTo(wantedRange_, signal ? signal->size() : 0);
   if (!signal) {
-    visible_ = Statistics{};
+    showVisible(Statistics{});
   } else if (sameRange(shownRange_, {0, signal->size()})) {
-    visible_ = signal->statistics();  // all of it: known already
+    showVisible(signal->statistics());  // all of it: known already
+  } else if (shownRange_.end - shownRange_.begin < backgroundFrom_) {
+    showVisible(statisticsParallel(signal->samples(), shownRange_));
   } else {
-    visible_ = statisticsParallel(signal->samples(), shownRange_);
+    stale_ = false;
+    computing_ = true;
+    background_->setFuture(QtConcurrent::run([signal, range = shownRange_] {
+      return statisticsParallel(signal->samples(), range);
+    }));
   }
+}
+
+void StatisticsPanel::backgroundFinished() {
+  computing_ = false;
+  if (stale_ || !sameRange(shownRange_, clampTo(wantedRange_, shown() ? shown()->size() : 0))) {
+    stale_ = false;
+    refreshVisible();  // the plot or the signal moved on meanwhile
+    return;
+  }
+  showVisible(background_->result());
+}
+
+void StatisticsPanel::showVisible(const Statistics& statistics) {
+  visible_ = statistics;
+  const LoadedSignal* signal = shown();
   QString header = tr("Visible range");
   if (signal && shownRange_.begin == shownRange_.end) header = tr("Visible range\n(no samples)");
   else if (signal) header = tr("Visible range\n(samples %1–%2)").arg(integer(shownRange_.begin), integer(shownRange_.end - 1));

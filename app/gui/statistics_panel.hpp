@@ -1,4 +1,5 @@
 #pragma once
+#include <QFutureWatcher>
 #include <QWidget>
 
 #include "loaded_signal.hpp"
@@ -12,11 +13,13 @@ namespace siglab::gui {
 
 // Count, mean, RMS, standard deviation, min and max of the original or the filtered signal, for
 // all of it and for the samples the plot shows. The whole signal's come with the signal; the
-// visible range's are recomputed at most every kVisibleRefreshMs while the plot moves.
+// visible range's are recomputed at most every kVisibleRefreshMs while the plot moves, in the
+// background where the range is long enough to take more than a few milliseconds.
 class StatisticsPanel : public QWidget {
   Q_OBJECT
  public:
   static constexpr int kVisibleRefreshMs = 50;
+  static constexpr std::size_t kBackgroundFromSamples = std::size_t{1} << 24;  // about 5 ms on 2 cores
 
   explicit StatisticsPanel(QWidget* parent = nullptr);
 
@@ -27,8 +30,9 @@ class StatisticsPanel : public QWidget {
 
   // Samples [first, last), clamped to the signal; computed when the refresh timer fires.
   void setVisibleRange(std::size_t first, std::size_t last);
-  void refreshVisible();  // what the timer does, now
-  bool refreshPending() const;
+  void refreshVisible();  // what the timer does, now (a long range: started now)
+  bool refreshPending() const;  // the timer runs, or a background sum has not come back
+  void setBackgroundFrom(std::size_t samples) { backgroundFrom_ = samples; }  // tests use 0
 
   // What the table shows; count 0 where there is nothing to summarise.
   const Statistics& whole() const { return whole_; }
@@ -37,13 +41,20 @@ class StatisticsPanel : public QWidget {
   QTableWidget* table() const { return table_; }
 
  private:
-  const LoadedSignal* shown() const;
+  const SignalPtr& shownSignal() const;
+  const LoadedSignal* shown() const { return shownSignal().get(); }
   void refreshAll();
+  void showVisible(const Statistics& statistics);
+  void backgroundFinished();
   void fillColumn(int column, const Statistics* statistics);  // null: no signal
 
   QComboBox* source_ = nullptr;
   QTableWidget* table_ = nullptr;
   QTimer* refreshTimer_ = nullptr;
+  QFutureWatcher<Statistics>* background_ = nullptr;
+  std::size_t backgroundFrom_ = kBackgroundFromSamples;
+  bool computing_ = false;  // until the watcher's finished signal, not just the future's end, arrives
+  bool stale_ = false;      // the range or the signal changed while the background sum ran
   SignalPtr original_;
   SignalPtr filtered_;
   SampleRange wantedRange_{0, 0};  // the plot's latest

@@ -105,6 +105,26 @@ TEST(StatisticsPanel, ADragIsSummarisedOnItsLatestRange) {
   expectMatchesReference(panel.visible(), samples, {90, 590});
 }
 
+// Long ranges are summed off the GUI thread; ranges that arrive meanwhile are not lost, and the
+// panel ends on the latest one. Threshold 0 sends every range to the background here.
+TEST(StatisticsPanel, LongRangesAreSummedInTheBackgroundAndEndOnTheLatestRange) {
+  std::vector<double> samples(200003);
+  for (std::size_t i = 0; i < samples.size(); ++i) samples[i] = std::cos(0.001 * static_cast<double>(i)) + 1e-3 * static_cast<double>(i);
+  StatisticsPanel panel;
+  panel.setBackgroundFrom(0);
+  panel.setOriginal(makeSignal(samples));
+  panel.setVisibleRange(10, 150000);
+  panel.refreshVisible();
+  EXPECT_TRUE(panel.refreshPending()) << "the sum runs in the background";
+  panel.setVisibleRange(777, 199999);  // while it runs
+  panel.refreshVisible();
+  ASSERT_TRUE(test::waitForVisibleStatistics(panel));
+  EXPECT_EQ(panel.visibleRange().begin, 777u);
+  EXPECT_EQ(panel.visibleRange().end, 199999u);
+  expectMatchesReference(panel.visible(), samples, {777, 199999});
+  EXPECT_EQ(visibleHeader(panel), "Visible range\n(samples " + integer(777) + "–" + integer(199998) + ")");
+}
+
 TEST(StatisticsPanel, SwitchesToTheFilteredSignalWhileThereIsOne) {
   StatisticsPanel panel;
   panel.setOriginal(makeSignal({1, 2, 3, 4}));
