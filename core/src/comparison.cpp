@@ -78,6 +78,15 @@ Comparison runComparisonAs(const BackendList& backends, std::span<const Sample> 
   return comparison;
 }
 
+// Baseline's median over r's for one of the run's timings; 0 when either did not run.
+double speedupOf(const BackendResult* baseline, const BackendResult& r, TimingStats FilterRun::*timing) {
+  if (!baseline || baseline->run.status != RunStatus::Ok || r.run.status != RunStatus::Ok ||
+      (r.run.*timing).medianMs <= 0.0) {
+    return 0.0;
+  }
+  return (baseline->run.*timing).medianMs / (r.run.*timing).medianMs;
+}
+
 }  // namespace
 
 const BackendResult* Comparison::find(std::string_view name) const {
@@ -93,19 +102,11 @@ bool Comparison::allAgree() const {
 }
 
 double Comparison::kernelSpeedup(const BackendResult& r, std::string_view baseline) const {
-  const BackendResult* ref = find(baseline);
-  if (!ref || ref->run.status != RunStatus::Ok || r.run.status != RunStatus::Ok || r.run.kernel.medianMs <= 0.0) {
-    return 0.0;
-  }
-  return ref->run.kernel.medianMs / r.run.kernel.medianMs;
+  return speedupOf(find(baseline), r, &FilterRun::kernel);
 }
 
 double Comparison::endToEndSpeedup(const BackendResult& r, std::string_view baseline) const {
-  const BackendResult* ref = find(baseline);
-  if (!ref || ref->run.status != RunStatus::Ok || r.run.status != RunStatus::Ok || r.run.total.medianMs <= 0.0) {
-    return 0.0;
-  }
-  return ref->run.total.medianMs / r.run.total.medianMs;
+  return speedupOf(find(baseline), r, &FilterRun::total);
 }
 
 Comparison runComparison(const BackendList& backends, std::span<const double> in, const FilterSpec& spec,
