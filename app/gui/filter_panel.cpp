@@ -156,7 +156,7 @@ void FilterPanel::updateTapControls() {
   form_->setRowVisible(sigma_->parentWidget(), taps == kGaussian);
   window_->setEnabled(taps == kMean);
   if (taps == kGaussian) {
-    gaussianWindow_->setText(tr("%1 taps").arg(makeGaussianFilter(sigma_->value()).window()));
+    gaussianWindow_->setText(tr("%1 taps").arg(gaussianWindow(sigma_->value())));
   }
 }
 

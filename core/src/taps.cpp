@@ -8,11 +8,13 @@
 
 namespace siglab {
 
+std::size_t gaussianWindow(double sigma) { return 2 * static_cast<std::size_t>(4.0 * sigma + 0.5) + 1; }
+
 FilterSpec makeGaussianFilter(double sigma, BoundaryMode mode, std::size_t window) {
   if (!(sigma > 0.0) || !std::isfinite(sigma)) {
     throw std::invalid_argument("Gaussian sigma must be a positive number, got " + std::to_string(sigma));
   }
-  if (window == 0) window = 2 * static_cast<std::size_t>(4.0 * sigma + 0.5) + 1;
+  if (window == 0) window = gaussianWindow(sigma);
   if (window % 2 == 0) throw std::invalid_argument("window must be odd, got " + std::to_string(window));
   const auto radius = static_cast<double>(window / 2);
   std::vector<double> taps(window);

@@ -12,6 +12,9 @@ namespace siglab {
 // Throws std::invalid_argument for a sigma that is not positive and finite, or an even window.
 FilterSpec makeGaussianFilter(double sigma, BoundaryMode mode = BoundaryMode::Zero, std::size_t window = 0);
 
+// The window makeGaussianFilter gives `sigma` by default: 2 floor(4 sigma + 0.5) + 1.
+std::size_t gaussianWindow(double sigma);
+
 // Custom taps from a file in the seed text format (one number per line, used as given, not
 // normalised). Throws InputError naming the file when it cannot be read or holds an even count.
 std::vector<double> readTaps(const std::string& path);
