@@ -226,4 +226,46 @@ Statistics statisticsParallel(std::span<const double> signal, SampleRange range)
   return s;
 }
 
+struct StatisticsAccumulator::State {
+  Partial all;
+  double shift = 0.0;  // the signal's first sample
+};
+
+StatisticsAccumulator::StatisticsAccumulator() : state_(std::make_unique<State>()) {}
+StatisticsAccumulator::~StatisticsAccumulator() = default;
+
+void StatisticsAccumulator::add(std::span<const double> x) {
+  if (x.empty()) return;
+  if (state_->all.count == 0) state_->shift = x[0];
+  const auto n = static_cast<std::int64_t>(x.size());
+  const std::int64_t pieces = detail::piecesOf(n, 4 * detail::kPieceSize);
+  std::vector<Partial> partials(static_cast<std::size_t>(pieces));
+  const std::uint64_t firstIndex = state_->all.count;
+#pragma omp parallel for schedule(dynamic, 1) if (pieces > 1)
+  for (std::int64_t p = 0; p < pieces; ++p) {
+    const detail::IndexRange piece = detail::chunkOf(n, pieces, p, kStatisticsBlock);
+    partials[static_cast<std::size_t>(p)] =
+        statisticsOfPiece(x.data() + piece.begin, static_cast<std::size_t>(piece.end - piece.begin),
+                          firstIndex + static_cast<std::uint64_t>(piece.begin), state_->shift);
+  }
+  for (const Partial& p : partials) state_->all.merge(p);
+}
+
+Statistics StatisticsAccumulator::result() const {
+  const Partial& all = state_->all;
+  if (all.count == 0) return emptyStatistics();
+  Statistics s;
+  s.count = all.count;
+  s.sum = all.sum.value();
+  s.sumsq = all.sumsq.value();
+  s.mean = s.sum / static_cast<double>(s.count);
+  s.variance = all.m2 / static_cast<double>(s.count);
+  s.min = all.min;
+  s.minIndex = all.minIndex;
+  s.max = all.max;
+  s.maxIndex = all.maxIndex;
+  finish(s);
+  return s;
+}
+
 }  // namespace siglab

@@ -2,6 +2,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <span>
 
 namespace siglab {
@@ -46,6 +47,23 @@ Statistics statisticsSerial(std::span<const double> signal, SampleRange range = 
 // relative error is kept under kStatisticsVarianceRelativeBound in the tests (adversarial data
 // included), not proven.
 Statistics statisticsParallel(std::span<const double> signal, SampleRange range = {});
+
+// statisticsParallel's pass over a signal given in order, block by block (streamed from a file),
+// with the same bounds: add() each block as it comes, result() at any point.
+class StatisticsAccumulator {
+ public:
+  StatisticsAccumulator();
+  ~StatisticsAccumulator();
+  StatisticsAccumulator(const StatisticsAccumulator&) = delete;
+  StatisticsAccumulator& operator=(const StatisticsAccumulator&) = delete;
+
+  void add(std::span<const double> block);
+  Statistics result() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 inline constexpr std::size_t kStatisticsBlock = 2048;
 inline constexpr double kStatisticsSumBound = kStatisticsBlock / 8 + 8;

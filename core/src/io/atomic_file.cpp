@@ -53,6 +53,18 @@ void AtomicFileWriter::append(std::string_view bytes) {
   }
 }
 
+void AtomicFileWriter::writeAt(std::uint64_t offset, std::string_view bytes) {
+  while (!bytes.empty()) {
+    const ssize_t written = ::pwrite(fd_, bytes.data(), bytes.size(), static_cast<off_t>(offset));
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      throw InputError(path_, systemError("write failed"));
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(written));
+    offset += static_cast<std::uint64_t>(written);
+  }
+}
+
 void AtomicFileWriter::commit() {
   if (durability_ == Durability::flushed && ::fsync(fd_) != 0 && errno != EINVAL) {
     throw InputError(path_, systemError("write failed"));

@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -96,6 +97,14 @@ void FileBytes::readAll() {
     size_ += static_cast<std::size_t>(got);
   }
   data_ = buffer_.get();
+}
+
+void FileBytes::release(std::size_t offset, std::size_t length) const {
+  if (!mapping_ || offset >= size_) return;
+  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  const std::size_t begin = (offset + page - 1) / page * page;
+  const std::size_t end = std::min(offset + length, size_) / page * page;
+  if (end > begin) ::madvise(static_cast<char*>(mapping_) + begin, end - begin, MADV_DONTNEED);
 }
 
 void FileBytes::throwIfChanged() const {

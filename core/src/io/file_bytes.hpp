@@ -23,6 +23,11 @@ class FileBytes {
   std::span<const std::byte> bytes() const { return {data_, size_}; }
   std::string_view text() const { return {reinterpret_cast<const char*>(data_), size_}; }
 
+  // Lets the kernel drop the mapped pages wholly inside [offset, offset + length) from this
+  // process's memory (the page cache keeps them); a later read maps them again. Streaming readers
+  // call it behind themselves so that resident memory stays bounded whatever the file's size.
+  void release(std::size_t offset, std::size_t length) const;
+
   // Throws InputError if the file was truncated or modified since it was opened (call it after
   // parsing, and before reporting a parse error, which such a change may have caused).
   void throwIfChanged() const;

@@ -8,6 +8,7 @@
 #include "sample_conversion.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/binary_formats.hpp"
+#include "binary_layout.hpp"
 
 namespace siglab {
 namespace {
@@ -93,7 +94,7 @@ std::uint64_t parseShape(std::string_view value, const std::string& path) {
 
 }  // namespace
 
-std::vector<double> parseNpy(Bytes file, const std::string& path, bool allowNonFinite, const Progress& progress) {
+BinaryLayout locateNpyData(Bytes file, const std::string& path) {
   if (file.empty()) throw InputError(path, "the file is empty: expected a .npy array");
   const std::size_t compared = std::min(file.size(), kMagic.size());
   if (std::memcmp(file.data(), kMagic.data(), compared) != 0) {
@@ -141,7 +142,12 @@ std::vector<double> parseNpy(Bytes file, const std::string& path, bool allowNonF
     throw InputError(path, claim + " (" + std::to_string(count * size) + " bytes) but " + std::to_string(available) +
                                " bytes of data follow it");
   }
-  return convertSamples(file.subspan(dataStart), type, count, path, allowNonFinite, progress);
+  return BinaryLayout{type, count, dataStart};
+}
+
+std::vector<double> parseNpy(Bytes file, const std::string& path, bool allowNonFinite, const Progress& progress) {
+  const BinaryLayout data = locateNpyData(file, path);
+  return convertSamples(file.subspan(data.offset), data.type, data.count, path, allowNonFinite, progress);
 }
 
 std::string npyHeader(std::uint64_t count) {

@@ -1,12 +1,11 @@
+#include "binary_layout.hpp"
 #include "sample_conversion.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/binary_formats.hpp"
 
 namespace siglab {
 
-std::vector<double> parseRaw(Bytes file, const std::string& path, SampleType type, std::uint64_t offset,
-                             bool allowNonFinite, const Progress& progress) {
-  const std::uint64_t size = file.size();
+BinaryLayout locateRawData(std::uint64_t size, const std::string& path, SampleType type, std::uint64_t offset) {
   const std::string typeName(sampleTypeName(type));
   if (offset > size) {
     throw InputError(path, "offset " + std::to_string(offset) + " is past the end of the file (" +
@@ -20,7 +19,13 @@ std::vector<double> parseRaw(Bytes file, const std::string& path, SampleType typ
                                " are not a whole number of " + std::to_string(itemSize) + "-byte " + typeName +
                                " samples (" + std::to_string(bytes % itemSize) + " bytes left over)");
   }
-  return convertSamples(file.subspan(offset), type, bytes / itemSize, path, allowNonFinite, progress);
+  return BinaryLayout{type, bytes / itemSize, offset};
+}
+
+std::vector<double> parseRaw(Bytes file, const std::string& path, SampleType type, std::uint64_t offset,
+                             bool allowNonFinite, const Progress& progress) {
+  const BinaryLayout data = locateRawData(file.size(), path, type, offset);
+  return convertSamples(file.subspan(offset), type, data.count, path, allowNonFinite, progress);
 }
 
 std::vector<float> toFloat32(std::span<const double> values) {

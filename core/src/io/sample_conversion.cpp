@@ -54,11 +54,17 @@ std::vector<double> convertSamples(Bytes data, SampleType type, std::uint64_t co
   return samples;
 }
 
-void requireFinite(const std::vector<double>& samples, const std::string& path) {
+void convertSamplesInto(Bytes data, SampleType type, std::span<double> out, std::uint64_t firstIndex,
+                        const std::string& path, bool allowNonFinite) {
+  convert(type, data.data(), out.data(), out.size());
+  if (!allowNonFinite && (type == SampleType::f64 || type == SampleType::f32)) requireFinite(out, path, firstIndex);
+}
+
+void requireFinite(std::span<const double> samples, const std::string& path, std::uint64_t firstIndex) {
   const auto bad = std::find_if(samples.begin(), samples.end(), [](double v) { return !std::isfinite(v); });
   if (bad != samples.end()) {
-    throw InputError(path, "sample " + std::to_string(bad - samples.begin() + 1) + " is " +
-                               (std::isnan(*bad) ? "NaN" : "infinite") + ": expected finite numbers");
+    throw InputError(path, "sample " + std::to_string(firstIndex + static_cast<std::uint64_t>(bad - samples.begin()) + 1) +
+                               " is " + (std::isnan(*bad) ? "NaN" : "infinite") + ": expected finite numbers");
   }
 }
 

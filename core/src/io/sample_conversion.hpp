@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -12,7 +13,12 @@ namespace siglab {
 std::vector<double> convertSamples(Bytes data, SampleType type, std::uint64_t count, const std::string& path,
                                    bool allowNonFinite, const Progress& progress);
 
+// The same into `out` (out.size() samples from `data`), for a window of a larger file whose first
+// sample is sample `firstIndex` (0-based) of the file: a non-finite one is named by its file index.
+void convertSamplesInto(Bytes data, SampleType type, std::span<double> out, std::uint64_t firstIndex,
+                        const std::string& path, bool allowNonFinite);
+
 // Throws InputError naming the first non-finite sample (1-based) of `samples`, if any.
-void requireFinite(const std::vector<double>& samples, const std::string& path);
+void requireFinite(std::span<const double> samples, const std::string& path, std::uint64_t firstIndex = 0);
 
 }  // namespace siglab

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "file_bytes.hpp"
+#include "input_format.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/atomic_file.hpp"
 #include "siglab/io/binary_formats.hpp"
@@ -24,20 +25,6 @@ std::string lowerExtension(const std::string& path) {
 
 bool startsWith(Bytes bytes, std::string_view prefix, std::size_t at = 0) {
   return bytes.size() >= at + prefix.size() && std::memcmp(bytes.data() + at, prefix.data(), prefix.size()) == 0;
-}
-
-FileFormat detectInputFormat(const std::string& path, Bytes bytes, const ReadOptions& options) {
-  if (options.format != FileFormat::automatic) return options.format;
-  if (options.rawType) return FileFormat::raw;
-  if (startsWith(bytes, "\x93NUMPY")) return FileFormat::npy;
-  if ((startsWith(bytes, "RIFF") || startsWith(bytes, "RF64")) && startsWith(bytes, "WAVE", 8)) return FileFormat::wav;
-  const std::string extension = lowerExtension(path);
-  if (extension == ".npy") return FileFormat::npy;
-  if (extension == ".wav") return FileFormat::wav;
-  if (extension == ".raw" || extension == ".bin") {
-    throw InputError(path, "a raw binary file: name its sample type (--raw f64|f32|i16|i32)");
-  }
-  return FileFormat::text;
 }
 
 // The bytes of contiguous `values` as they lie in memory (little-endian on every host SigLab builds for).
@@ -67,6 +54,20 @@ Signal parseFile(const FileBytes& file, const std::string& path, const ReadOptio
 }
 
 }  // namespace
+
+FileFormat detectInputFormat(const std::string& path, Bytes bytes, const ReadOptions& options) {
+  if (options.format != FileFormat::automatic) return options.format;
+  if (options.rawType) return FileFormat::raw;
+  if (startsWith(bytes, "\x93NUMPY")) return FileFormat::npy;
+  if ((startsWith(bytes, "RIFF") || startsWith(bytes, "RF64")) && startsWith(bytes, "WAVE", 8)) return FileFormat::wav;
+  const std::string extension = lowerExtension(path);
+  if (extension == ".npy") return FileFormat::npy;
+  if (extension == ".wav") return FileFormat::wav;
+  if (extension == ".raw" || extension == ".bin") {
+    throw InputError(path, "a raw binary file: name its sample type (--raw f64|f32|i16|i32)");
+  }
+  return FileFormat::text;
+}
 
 Signal readSignal(const std::string& path, const ReadOptions& options, const Progress& progress) {
   const FileBytes file(path);

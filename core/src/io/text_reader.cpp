@@ -9,6 +9,7 @@
 #include "parallel_work.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/text_format.hpp"
+#include "text_parse.hpp"
 
 namespace siglab {
 namespace {
@@ -262,11 +263,18 @@ Preamble readPreamble(std::string_view text, const TextReadOptions& options) {
 
 }  // namespace
 
-std::vector<double> parseTextSignal(std::string_view text, const std::string& path, const TextReadOptions& options,
-                                    const Progress& progress) {
+TextBody locateTextBody(std::string_view text, const TextReadOptions& options) {
   const Preamble preamble = readPreamble(text, options);
-  const Grammar grammar{options.column, preamble.separator, options.allowNonFinite};
-  std::vector<Chunk> chunks = splitAtLines(preamble.body, std::max<std::size_t>(options.chunkBytes, 1));
+  return TextBody{preamble.body, preamble.firstLine, options.column, static_cast<char>(preamble.separator),
+                  options.allowNonFinite};
+}
+
+std::uint64_t countTextLines(std::string_view text) { return countNewlines(text); }
+
+std::vector<double> parseTextPiece(std::string_view piece, const TextBody& layout, std::uint64_t firstLine,
+                                   const std::string& path, std::size_t chunkBytes, const Progress& progress) {
+  const Grammar grammar{layout.column, static_cast<Separator>(layout.separator), layout.allowNonFinite};
+  std::vector<Chunk> chunks = splitAtLines(piece, std::max<std::size_t>(chunkBytes, 1));
 
   // Pass 1: count lines, so that each chunk knows where its values go (at most one a line).
   runParallel(chunks.size(), [&](std::size_t i) {
@@ -297,11 +305,11 @@ std::vector<double> parseTextSignal(std::string_view text, const std::string& pa
       while (i < seen && !firstBadChunk.compare_exchange_weak(seen, i)) {
       }
     }
-    progress.report(static_cast<double>(bytesDone += c.text.size()) / static_cast<double>(preamble.body.size()));
+    progress.report(static_cast<double>(bytesDone += c.text.size()) / static_cast<double>(piece.size()));
   });
 
   // The first error in file order, its line counted from the start of the file.
-  std::uint64_t line = preamble.firstLine;
+  std::uint64_t line = firstLine;
   for (const Chunk& c : chunks) {
     if (c.error) throw InputError(path, line + c.error->line, c.error->column, c.error->message);
     line += c.newlines;
@@ -313,12 +321,19 @@ std::vector<double> parseTextSignal(std::string_view text, const std::string& pa
     if (c.firstSlot != count) std::memmove(samples.data() + count, samples.data() + c.firstSlot, c.values * sizeof(double));
     count += c.values;
   }
-  if (count == 0) {
+  samples.resize(count);
+  if (count < slots - slots / 8) samples.shrink_to_fit();
+  return samples;
+}
+
+std::vector<double> parseTextSignal(std::string_view text, const std::string& path, const TextReadOptions& options,
+                                    const Progress& progress) {
+  const TextBody layout = locateTextBody(text, options);
+  std::vector<double> samples = parseTextPiece(layout.body, layout, layout.firstLine, path, options.chunkBytes, progress);
+  if (samples.empty()) {
     throw InputError(path, text.empty() ? "the file is empty: expected one number per line"
                                         : "no numbers found: expected one number per line");
   }
-  samples.resize(count);
-  if (count < slots - slots / 8) samples.shrink_to_fit();
   return samples;
 }
 

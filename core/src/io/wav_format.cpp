@@ -10,6 +10,9 @@
 #include "sample_conversion.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/binary_formats.hpp"
+#include "stream_readers.hpp"
+#include "stream_writers.hpp"
+#include "siglab/io/atomic_file.hpp"
 
 namespace siglab {
 namespace {
@@ -86,43 +89,113 @@ std::uint64_t missingDataBytes(Bytes file) {
   return 0;
 }
 
+// A WAV file's channel read block by block, from a buffer or a mapped file that it may own.
+class WavStream final : public SampleStream {
+ public:
+  WavStream(Bytes file, std::unique_ptr<FileBytes> owner, std::string path, std::size_t channel, bool allowNonFinite)
+      : owner_(std::move(owner)), path_(std::move(path)), channel_(channel), allowNonFinite_(allowNonFinite),
+        memory_{file}, io_(memoryIo()) {
+    if (file.empty()) throw InputError(path_, "the file is empty: expected a WAV file");
+    sound_.reset(sf_open_virtual(&io_, SFM_READ, &info_, &memory_));
+    if (!sound_) throw InputError(path_, std::string("not a readable WAV file: ") + sf_strerror(nullptr));
+    if (const std::uint64_t missing = missingDataBytes(file)) {
+      throw InputError(path_, "truncated WAV file: its data chunk lacks its last " + std::to_string(missing) + " bytes");
+    }
+    if (info_.frames <= 0) throw InputError(path_, "the WAV file holds no samples");
+    if (channel < 1 || channel > static_cast<std::size_t>(info_.channels)) {
+      throw InputError(path_, "channel " + std::to_string(channel) + " asked for, but the file has " +
+                                  std::to_string(info_.channels) + (info_.channels == 1 ? " channel" : " channels"));
+    }
+    frames_ = static_cast<std::uint64_t>(info_.frames);
+  }
+
+  std::size_t read(std::span<double> out) override {
+    const auto channels = static_cast<std::size_t>(info_.channels);
+    constexpr std::uint64_t kBlockFrames = 1 << 16;
+    const auto wanted = static_cast<std::size_t>(std::min<std::uint64_t>(out.size(), frames_ - next_));
+    block_.resize(static_cast<std::size_t>(std::min<std::uint64_t>(kBlockFrames, std::max<std::size_t>(wanted, 1))) * channels);
+    for (std::size_t done = 0; done < wanted;) {
+      const auto ask = static_cast<sf_count_t>(std::min<std::size_t>(block_.size() / channels, wanted - done));
+      const sf_count_t got = sf_readf_double(sound_.get(), block_.data(), ask);
+      if (got <= 0) {
+        throw InputError(path_, "truncated WAV file: its header promises " + std::to_string(frames_) +
+                                    " frames but only " + std::to_string(next_ + done) + " could be read");
+      }
+      for (std::size_t f = 0; f < static_cast<std::size_t>(got); ++f) out[done + f] = block_[f * channels + channel_ - 1];
+      done += static_cast<std::size_t>(got);
+    }
+    if (!allowNonFinite_ && isFloatSubtype(info_.format)) requireFinite(out.first(wanted), path_, next_);
+    next_ += wanted;
+    if (owner_) {  // keep only what libsndfile may still look at resident
+      constexpr sf_count_t kKeep = 1 << 20;
+      if (memory_.position > released_ + 2 * kKeep) {
+        owner_->release(static_cast<std::size_t>(released_), static_cast<std::size_t>(memory_.position - kKeep - released_));
+        released_ = memory_.position - kKeep;
+      }
+      if (next_ == frames_) owner_->throwIfChanged();
+    }
+    return wanted;
+  }
+  std::optional<std::uint64_t> knownSize() const override { return frames_; }
+  std::optional<double> sampleRate() const override { return static_cast<double>(info_.samplerate); }
+  double fractionRead() const override { return static_cast<double>(next_) / static_cast<double>(frames_); }
+
+  void seekToFrame(std::uint64_t frame) {
+    if (sf_seek(sound_.get(), static_cast<sf_count_t>(frame), SEEK_SET) < 0) {
+      throw InputError(path_, std::string("cannot seek in the WAV file: ") + sf_strerror(sound_.get()));
+    }
+    next_ = frame;
+  }
+
+ private:
+  std::unique_ptr<FileBytes> owner_;
+  std::string path_;
+  std::size_t channel_;
+  bool allowNonFinite_;
+  MemoryFile memory_;
+  SF_VIRTUAL_IO io_;
+  SF_INFO info_{};
+  SndfileHandle sound_;
+  std::uint64_t frames_ = 0;
+  std::uint64_t next_ = 0;
+  sf_count_t released_ = 0;
+  std::vector<double> block_;
+};
+
 }  // namespace
 
 Signal parseWav(Bytes file, const std::string& path, std::size_t channel, bool allowNonFinite,
                 const Progress& progress) {
-  if (file.empty()) throw InputError(path, "the file is empty: expected a WAV file");
-  MemoryFile memory{file};
-  SF_VIRTUAL_IO io = memoryIo();
-  SF_INFO info{};
-  const SndfileHandle sound(sf_open_virtual(&io, SFM_READ, &info, &memory));
-  if (!sound) throw InputError(path, std::string("not a readable WAV file: ") + sf_strerror(nullptr));
-  if (const std::uint64_t missing = missingDataBytes(file)) {
-    throw InputError(path, "truncated WAV file: its data chunk lacks its last " + std::to_string(missing) + " bytes");
-  }
-  if (info.frames <= 0) throw InputError(path, "the WAV file holds no samples");
-  if (channel < 1 || channel > static_cast<std::size_t>(info.channels)) {
-    throw InputError(path, "channel " + std::to_string(channel) + " asked for, but the file has " +
-                               std::to_string(info.channels) + (info.channels == 1 ? " channel" : " channels"));
-  }
-  const auto frames = static_cast<std::uint64_t>(info.frames);
-  const auto channels = static_cast<std::size_t>(info.channels);
+  WavStream stream(file, nullptr, path, channel, allowNonFinite);
+  const std::uint64_t frames = *stream.knownSize();
   std::vector<double> samples = allocateSamples(frames);
   constexpr std::uint64_t kBlockFrames = 1 << 16;
-  std::vector<double> block(kBlockFrames * channels);
   for (std::uint64_t first = 0; first < frames;) {
     progress.throwIfCancelled();
-    const auto wanted = static_cast<sf_count_t>(std::min(kBlockFrames, frames - first));
-    const sf_count_t got = sf_readf_double(sound.get(), block.data(), wanted);
-    if (got <= 0) {
-      throw InputError(path, "truncated WAV file: its header promises " + std::to_string(frames) +
-                                 " frames but only " + std::to_string(first) + " could be read");
-    }
-    for (std::size_t f = 0; f < static_cast<std::size_t>(got); ++f) samples[first + f] = block[f * channels + channel - 1];
-    first += static_cast<std::uint64_t>(got);
+    first += stream.read(std::span(samples).subspan(first, std::min(kBlockFrames, frames - first)));
     progress.report(static_cast<double>(first) / static_cast<double>(frames));
   }
-  if (!allowNonFinite && isFloatSubtype(info.format)) requireFinite(samples, path);
-  return Signal{std::move(samples), static_cast<double>(info.samplerate), path};
+  return Signal{std::move(samples), stream.sampleRate(), path};
+}
+
+std::unique_ptr<SampleStream> openWavStream(std::unique_ptr<FileBytes> file, const std::string& path,
+                                            std::size_t channel, bool allowNonFinite) {
+  const Bytes bytes = file->bytes();
+  return std::make_unique<WavStream>(bytes, std::move(file), path, channel, allowNonFinite);
+}
+
+std::vector<double> readWavTail(const FileBytes& file, const std::string& path, std::size_t channel, std::size_t count) {
+  WavStream stream(file.bytes(), nullptr, path, channel, true);
+  const std::uint64_t frames = *stream.knownSize();
+  const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(count, frames));
+  std::vector<double> values(n);
+  stream.seekToFrame(frames - n);
+  try {
+    stream.read(values);
+  } catch (const InputError&) {
+    return {};  // the full read says what is wrong
+  }
+  return values;
 }
 
 std::vector<std::byte> encodeWavFloat(std::span<const double> values, double sampleRate, const std::string& path) {
@@ -151,6 +224,88 @@ std::vector<std::byte> encodeWavFloat(std::span<const double> values, double sam
   }
   sound.reset();  // sf_close writes the final header sizes
   return bytes;
+}
+
+}  // namespace siglab
+
+namespace siglab {
+namespace {
+
+// libsndfile's virtual I/O over an atomic temporary file: writes land at the tracked position.
+struct TemporaryFileIo {
+  AtomicFileWriter file;
+  sf_count_t position = 0;
+  sf_count_t length = 0;
+
+  static TemporaryFileIo& of(void* user) { return *static_cast<TemporaryFileIo*>(user); }
+  static SF_VIRTUAL_IO io() {
+    SF_VIRTUAL_IO io{};
+    io.get_filelen = [](void* user) { return of(user).length; };
+    io.seek = [](sf_count_t offset, int whence, void* user) {
+      TemporaryFileIo& f = of(user);
+      const sf_count_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? f.position : f.length;
+      f.position = std::max<sf_count_t>(base + offset, 0);
+      return f.position;
+    };
+    io.read = [](void*, sf_count_t, void*) -> sf_count_t { return 0; };
+    io.write = [](const void* in, sf_count_t count, void* user) -> sf_count_t {
+      TemporaryFileIo& f = of(user);
+      f.file.writeAt(static_cast<std::uint64_t>(f.position),
+                     std::string_view(static_cast<const char*>(in), static_cast<std::size_t>(count)));
+      f.position += count;
+      f.length = std::max(f.length, f.position);
+      return count;
+    };
+    io.tell = [](void* user) { return of(user).position; };
+    return io;
+  }
+};
+
+class WavSink final : public SampleSink {
+ public:
+  WavSink(const std::string& path, double sampleRate, Durability durability)
+      : path_(path), target_{AtomicFileWriter(path, durability)}, io_(TemporaryFileIo::io()) {
+    if (!(sampleRate >= 1.0 && sampleRate <= std::numeric_limits<int>::max()) || sampleRate != std::round(sampleRate)) {
+      throw InputError(path, "cannot write WAV: the sample rate must be a whole number of Hz, got " +
+                                 std::to_string(sampleRate));
+    }
+    SF_INFO info{};
+    info.samplerate = static_cast<int>(sampleRate);
+    info.channels = 1;
+    info.format = SF_FORMAT_WAV | SF_FORMAT_FLOAT;
+    sound_.reset(sf_open_virtual(&io_, SFM_WRITE, &info, &target_));
+    if (!sound_) throw InputError(path, std::string("cannot write WAV: ") + sf_strerror(nullptr));
+  }
+
+  void write(std::span<const double> values) override {
+    constexpr std::uint64_t kWavDataLimit = 0xFFFFFFFFull - 64;  // RIFF sizes are 32-bit
+    count_ += values.size();
+    if (count_ > kWavDataLimit / sizeof(float)) {
+      throw InputError(path_, "cannot write WAV: more than " + std::to_string(kWavDataLimit / sizeof(float)) +
+                                  " samples exceed its 4 GiB limit; write .npy or raw instead");
+    }
+    const auto n = static_cast<sf_count_t>(values.size());
+    if (sf_writef_double(sound_.get(), values.data(), n) != n) {
+      throw InputError(path_, std::string("cannot write WAV: ") + sf_strerror(sound_.get()));
+    }
+  }
+  void commit() override {
+    sound_.reset();  // sf_close writes the final header sizes
+    target_.file.commit();
+  }
+
+ private:
+  std::string path_;
+  TemporaryFileIo target_;
+  SF_VIRTUAL_IO io_;
+  SndfileHandle sound_;
+  std::uint64_t count_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<SampleSink> openWavSink(const std::string& path, double sampleRate, Durability durability) {
+  return std::make_unique<WavSink>(path, sampleRate, durability);
 }
 
 }  // namespace siglab

@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -24,6 +25,9 @@ class AtomicFileWriter {
   ~AtomicFileWriter();
 
   void append(std::string_view bytes);
+  // Writes `bytes` at `offset` of the temporary without moving where append() writes (a header
+  // fixed up once the size is known).
+  void writeAt(std::uint64_t offset, std::string_view bytes);
   void commit();
 
  private:

@@ -1,0 +1,38 @@
+#pragma once
+// The filter for signals larger than memory: read, filter and write block by block with halos.
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+
+#include "siglab/filter_spec.hpp"
+#include "siglab/io/sample_sink.hpp"
+#include "siglab/io/sample_stream.hpp"
+#include "siglab/progress.hpp"
+
+namespace siglab {
+
+// Filters all of `in` into `out` (same size) with `spec`, boundary mode included: what any engine
+// does. The stream calls it on blocks whose ends it has padded with the right samples, and keeps
+// only the outputs whose windows lie inside the block, so the result is the same bits as filtering
+// the whole signal in memory with that engine.
+using BlockFilter = std::function<void(std::span<const double> in, const FilterSpec& spec, std::span<double> out)>;
+
+struct StreamFilterOptions {
+  std::size_t blockSamples = std::size_t{1} << 22;  // outputs a block (32 MiB of doubles); tests use tiny ones
+};
+
+struct StreamFilterResult {
+  std::uint64_t samples = 0;
+};
+
+// Reads `in` (opened on `inputPath` with `read`), filters it with `filter` and writes the result
+// to `out` (not committed: the caller commits once everything it writes is complete). The
+// boundary modes that need the far end of the signal (wrap) read its tail first. Checks `progress`
+// between blocks (throws Cancelled) and reports the fraction of the input read. Throws
+// InputError as the readers do; nothing is committed then.
+StreamFilterResult streamFilter(SampleStream& in, const std::string& inputPath, const ReadOptions& read,
+                                const FilterSpec& spec, const BlockFilter& filter, SampleSink& out,
+                                const StreamFilterOptions& options = {}, const Progress& progress = {});
+
+}  // namespace siglab

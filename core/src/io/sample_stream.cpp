@@ -1,0 +1,201 @@
+#include "siglab/io/sample_stream.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "binary_layout.hpp"
+#include "file_bytes.hpp"
+#include "input_format.hpp"
+#include "sample_conversion.hpp"
+#include "siglab/errors.hpp"
+#include "stream_readers.hpp"
+#include "text_parse.hpp"
+
+namespace siglab {
+namespace {
+
+// Raw and .npy: samples converted straight from the mapping, window by window.
+class BinaryStream final : public SampleStream {
+ public:
+  BinaryStream(std::unique_ptr<FileBytes> file, std::string path, BinaryLayout layout, bool allowNonFinite,
+               std::size_t windowBytes)
+      : file_(std::move(file)), path_(std::move(path)), layout_(layout), allowNonFinite_(allowNonFinite),
+        windowBytes_(windowBytes) {}
+
+  std::size_t read(std::span<double> out) override {
+    const std::size_t size = sampleSize(layout_.type);
+    const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(out.size(), layout_.count - next_));
+    const std::uint64_t at = layout_.offset + next_ * size;
+    try {
+      convertSamplesInto(file_->bytes().subspan(at, n * size), layout_.type, out.first(n), next_, path_, allowNonFinite_);
+      next_ += n;
+      if (next_ == layout_.count) file_->throwIfChanged();
+    } catch (const InputError&) {
+      file_->throwIfChanged();
+      throw;
+    }
+    releaseBehind(at + n * size);
+    return n;
+  }
+  std::optional<std::uint64_t> knownSize() const override { return layout_.count; }
+  double fractionRead() const override {
+    return layout_.count == 0 ? 1.0 : static_cast<double>(next_) / static_cast<double>(layout_.count);
+  }
+
+ private:
+  void releaseBehind(std::uint64_t position) {
+    if (position - released_ < windowBytes_ && next_ < layout_.count) return;
+    file_->release(released_, position - released_);
+    released_ = position;
+  }
+
+  std::unique_ptr<FileBytes> file_;
+  std::string path_;
+  BinaryLayout layout_;
+  bool allowNonFinite_;
+  std::size_t windowBytes_;
+  std::uint64_t next_ = 0;
+  std::uint64_t released_ = 0;
+};
+
+// Text: parsed a window of whole lines at a time on all cores, with the in-memory reader's code,
+// so the values and every error message (its line counted from the file's start) are the same.
+class TextStream final : public SampleStream {
+ public:
+  TextStream(std::unique_ptr<FileBytes> file, std::string path, const ReadOptions& options, std::size_t windowBytes)
+      : file_(std::move(file)), path_(std::move(path)), windowBytes_(std::max<std::size_t>(windowBytes, 1)) {
+    TextReadOptions text;
+    text.column = options.column;
+    text.skipHeader = options.skipHeader;
+    text.allowNonFinite = options.allowNonFinite;
+    layout_ = locateTextBody(file_->text(), text);
+    line_ = layout_.firstLine;
+  }
+
+  std::size_t read(std::span<double> out) override {
+    std::size_t filled = 0;
+    while (filled < out.size()) {
+      if (pendingAt_ == pending_.size() && !parseNextWindow()) break;
+      const std::size_t n = std::min(out.size() - filled, pending_.size() - pendingAt_);
+      std::memcpy(out.data() + filled, pending_.data() + pendingAt_, n * sizeof(double));
+      pendingAt_ += n;
+      filled += n;
+    }
+    return filled;
+  }
+  std::optional<std::uint64_t> knownSize() const override { return std::nullopt; }
+  double fractionRead() const override {
+    return layout_.body.empty() ? 1.0 : static_cast<double>(position_) / static_cast<double>(layout_.body.size());
+  }
+
+ private:
+  // Parses the next window of whole lines into pending_; false at the end of the file.
+  bool parseNextWindow() {
+    const std::string_view body = layout_.body;
+    if (position_ == body.size()) {
+      if (valuesSeen_ == 0) {
+        throw InputError(path_, file_->text().empty() ? "the file is empty: expected one number per line"
+                                                     : "no numbers found: expected one number per line");
+      }
+      return false;
+    }
+    std::size_t stop = body.size();
+    if (body.size() - position_ > windowBytes_) {
+      const std::size_t newline = body.find('\n', position_ + windowBytes_ - 1);
+      if (newline != std::string_view::npos) stop = newline + 1;
+    }
+    const std::string_view piece = body.substr(position_, stop - position_);
+    try {
+      pending_ = parseTextPiece(piece, layout_, line_, path_, std::size_t{1} << 20, {});
+      if (stop == body.size()) file_->throwIfChanged();
+    } catch (const InputError&) {
+      file_->throwIfChanged();  // a file cut short while parsed: that, not the parse error it caused
+      throw;
+    }
+    pendingAt_ = 0;
+    line_ += countTextLines(piece);
+    file_->release(static_cast<std::size_t>(piece.data() - file_->text().data()), piece.size());
+    position_ = stop;
+    valuesSeen_ += pending_.size();
+    return true;
+  }
+
+  std::unique_ptr<FileBytes> file_;
+  std::string path_;
+  std::size_t windowBytes_;
+  TextBody layout_;
+  std::uint64_t line_ = 1;
+  std::size_t position_ = 0;  // in layout_.body
+  std::vector<double> pending_;
+  std::size_t pendingAt_ = 0;
+  std::uint64_t valuesSeen_ = 0;
+};
+
+BinaryLayout binaryLayout(FileFormat format, const FileBytes& file, const std::string& path, const ReadOptions& options) {
+  if (format == FileFormat::npy) return locateNpyData(file.bytes(), path);
+  return locateRawData(file.bytes().size(), path, options.rawType.value_or(SampleType::f64), options.rawOffset);
+}
+
+// The last `count` values of a text file: whole lines parsed from ever larger windows at its end.
+std::vector<double> readTextTail(const FileBytes& file, const std::string& path, const ReadOptions& options,
+                                 std::size_t count) {
+  TextReadOptions text;
+  text.column = options.column;
+  text.skipHeader = options.skipHeader;
+  text.allowNonFinite = options.allowNonFinite;
+  const TextBody layout = locateTextBody(file.text(), text);
+  const std::string_view body = layout.body;
+  for (std::size_t window = std::max<std::size_t>(count * 32, 1 << 16);; window *= 4) {
+    std::size_t start = body.size() > window ? body.size() - window : 0;
+    if (start > 0) start = body.find('\n', start - 1) + 1;  // a whole first line
+    std::vector<double> values;
+    try {
+      values = parseTextPiece(body.substr(start), layout, layout.firstLine, path, std::size_t{1} << 20, {});
+    } catch (const InputError&) {
+      return {};  // the full read names the line
+    }
+    if (values.size() >= count || start == 0) {
+      values.erase(values.begin(), values.end() - static_cast<std::ptrdiff_t>(std::min(count, values.size())));
+      return values;
+    }
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<SampleStream> openSampleStream(const std::string& path, const ReadOptions& options,
+                                               std::size_t windowBytes) {
+  auto file = std::make_unique<FileBytes>(path);
+  const FileFormat format = detectInputFormat(path, file->bytes(), options);
+  switch (format) {
+    case FileFormat::npy:
+    case FileFormat::raw: {
+      const BinaryLayout layout = binaryLayout(format, *file, path, options);
+      return std::make_unique<BinaryStream>(std::move(file), path, layout, options.allowNonFinite, windowBytes);
+    }
+    case FileFormat::wav: return openWavStream(std::move(file), path, options.channel, options.allowNonFinite);
+    case FileFormat::text:
+    case FileFormat::automatic: break;
+  }
+  return std::make_unique<TextStream>(std::move(file), path, options, windowBytes);
+}
+
+std::vector<double> readSignalTail(const std::string& path, const ReadOptions& options, std::size_t count) {
+  const FileBytes file(path);
+  const FileFormat format = detectInputFormat(path, file.bytes(), options);
+  if (format == FileFormat::wav) return readWavTail(file, path, options.channel, count);
+  if (format != FileFormat::npy && format != FileFormat::raw) return readTextTail(file, path, options, count);
+  const BinaryLayout layout = binaryLayout(format, file, path, options);
+  const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(count, layout.count));
+  const std::size_t size = sampleSize(layout.type);
+  std::vector<double> values(n);
+  try {
+    convertSamplesInto(file.bytes().subspan(layout.offset + (layout.count - n) * size, n * size), layout.type, values,
+                       layout.count - n, path, options.allowNonFinite);
+  } catch (const InputError&) {
+    return {};
+  }
+  return values;
+}
+
+}  // namespace siglab

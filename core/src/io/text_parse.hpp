@@ -1,0 +1,30 @@
+#pragma once
+// The text reader's pieces, for readers that parse a file window by window (sample_stream.cpp).
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "siglab/io/text_format.hpp"
+
+namespace siglab {
+
+// Where a text file's numbers start and how its lines are read: the byte order mark, leading
+// comments and the skipped header are behind `body`, whose first line is line `firstLine` (1-based).
+struct TextBody {
+  std::string_view body;
+  std::uint64_t firstLine = 1;
+  std::size_t column = 0;
+  char separator = ' ';
+  bool allowNonFinite = false;
+};
+TextBody locateTextBody(std::string_view text, const TextReadOptions& options);
+
+// Parses `piece`, whole lines of `layout.body` whose first is line `firstLine` of the file, on all
+// cores. Throws InputError at its first bad line (numbered from the file's start). May return no values.
+std::vector<double> parseTextPiece(std::string_view piece, const TextBody& layout, std::uint64_t firstLine,
+                                   const std::string& path, std::size_t chunkBytes, const Progress& progress);
+
+std::uint64_t countTextLines(std::string_view text);  // its '\n' bytes
+
+}  // namespace siglab
