@@ -229,9 +229,12 @@ Statistics statisticsParallel(std::span<const double> signal, SampleRange range)
 struct StatisticsAccumulator::State {
   Partial all;
   double shift = 0.0;  // the signal's first sample
+  std::uint64_t firstIndex = 0;
 };
 
-StatisticsAccumulator::StatisticsAccumulator() : state_(std::make_unique<State>()) {}
+StatisticsAccumulator::StatisticsAccumulator(std::uint64_t firstIndex) : state_(std::make_unique<State>()) {
+  state_->firstIndex = firstIndex;
+}
 StatisticsAccumulator::~StatisticsAccumulator() = default;
 
 void StatisticsAccumulator::add(std::span<const double> x) {
@@ -240,7 +243,7 @@ void StatisticsAccumulator::add(std::span<const double> x) {
   const auto n = static_cast<std::int64_t>(x.size());
   const std::int64_t pieces = detail::piecesOf(n, 4 * detail::kPieceSize);
   std::vector<Partial> partials(static_cast<std::size_t>(pieces));
-  const std::uint64_t firstIndex = state_->all.count;
+  const std::uint64_t firstIndex = state_->firstIndex + state_->all.count;
 #pragma omp parallel for schedule(dynamic, 1) if (pieces > 1)
   for (std::int64_t p = 0; p < pieces; ++p) {
     const detail::IndexRange piece = detail::chunkOf(n, pieces, p, kStatisticsBlock);

@@ -13,6 +13,7 @@
 #include "siglab/io/sample_stream.hpp"
 #include "siglab/statistics.hpp"
 #include "siglab/stream_filter.hpp"
+#include "siglab/stream_statistics.hpp"
 #include "siglab/taps.hpp"
 #include "test_support.hpp"
 
@@ -298,6 +299,53 @@ TEST(StatisticsAccumulator, OneBlockIsStatisticsParallelAndBlocksStayWithinItsBo
     EXPECT_EQ(b.maxIndex, s.maxIndex);
   }
   EXPECT_TRUE(std::isnan(StatisticsAccumulator().result().mean));
+}
+
+}  // namespace
+}  // namespace siglab
+
+namespace siglab {
+namespace {
+
+TEST(StreamStatistics, RangesOfAStreamedFileMatchTheInMemoryStatistics) {
+  const std::uint64_t seed = test::freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed) + " (replay with SIGLAB_TEST_SEED)");
+  std::mt19937_64 rng(seed);
+  test::TempDir dir;
+  const std::vector<double> x = test::randomSignal(10007, rng);
+  writeSignal(dir.file("x.npy"), x);
+  for (SampleRange range : {SampleRange{}, SampleRange{0, 1}, SampleRange{5000, 10007}, SampleRange{123, 4567},
+                            SampleRange{10007, 10007}}) {
+    const auto stream = openSampleStream(dir.file("x.npy"), {}, 4096);
+    const Statistics s = streamStatistics(*stream, range, {}, 1000), p = statisticsSerial(x, range);
+    EXPECT_EQ(s.count, p.count);
+    if (p.count == 0) {
+      EXPECT_TRUE(std::isnan(s.mean));
+      continue;
+    }
+    EXPECT_NEAR(s.mean, p.mean, 1e-12);
+    EXPECT_NEAR(s.variance, p.variance, 1e-10 * p.variance);
+    EXPECT_EQ(s.min, p.min);
+    EXPECT_EQ(s.minIndex, p.minIndex);
+    EXPECT_EQ(s.max, p.max);
+    EXPECT_EQ(s.maxIndex, p.maxIndex);
+  }
+  for (SampleRange bad : {SampleRange{0, 10008}, SampleRange{20000, SampleRange{}.end}}) {
+    std::string streamed, inMemory;
+    try {
+      const auto stream = openSampleStream(dir.file("x.npy"));
+      streamStatistics(*stream, bad);
+    } catch (const std::out_of_range& e) {
+      streamed = e.what();
+    }
+    try {
+      statisticsSerial(x, bad);
+    } catch (const std::out_of_range& e) {
+      inMemory = e.what();
+    }
+    EXPECT_EQ(streamed, inMemory);
+    EXPECT_FALSE(streamed.empty());
+  }
 }
 
 }  // namespace

@@ -52,7 +52,8 @@ Statistics statisticsParallel(std::span<const double> signal, SampleRange range 
 // with the same bounds: add() each block as it comes, result() at any point.
 class StatisticsAccumulator {
  public:
-  StatisticsAccumulator();
+  // firstIndex: the index of the first sample added (min and max indices count from it).
+  explicit StatisticsAccumulator(std::uint64_t firstIndex = 0);
   ~StatisticsAccumulator();
   StatisticsAccumulator(const StatisticsAccumulator&) = delete;
   StatisticsAccumulator& operator=(const StatisticsAccumulator&) = delete;

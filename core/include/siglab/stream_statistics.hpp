@@ -1,0 +1,14 @@
+#pragma once
+#include "siglab/io/sample_stream.hpp"
+#include "siglab/progress.hpp"
+#include "siglab/statistics.hpp"
+
+namespace siglab {
+
+// The statistics of `range` of a streamed signal in one pass with bounded memory (blocks of
+// `blockSamples`), with statisticsParallel's bounds. Throws std::out_of_range as selectRange does
+// when the range does not fit the signal, Cancelled when cancelled, InputError as the readers do.
+Statistics streamStatistics(SampleStream& in, SampleRange range = {}, const Progress& progress = {},
+                            std::size_t blockSamples = std::size_t{1} << 20);
+
+}  // namespace siglab

@@ -1,0 +1,36 @@
+#include "siglab/stream_statistics.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace siglab {
+
+Statistics streamStatistics(SampleStream& in, SampleRange range, const Progress& progress, std::size_t blockSamples) {
+  StatisticsAccumulator accumulator(range.begin);
+  std::vector<double> block(std::max<std::size_t>(blockSamples, 1));
+  std::uint64_t position = 0;  // index of block[0] in the signal
+  while (const std::size_t n = in.read(block)) {
+    progress.throwIfCancelled();
+    const std::uint64_t begin = std::max<std::uint64_t>(range.begin, position);
+    const std::uint64_t end = std::min<std::uint64_t>(range.end, position + n);
+    if (begin < end) accumulator.add(std::span(block).subspan(begin - position, end - begin));
+    position += n;
+    progress.report(in.fractionRead());
+    if (position >= range.end) break;  // the rest of the file is not needed
+  }
+  // The same checks, and messages, as selectRange on the whole signal.
+  const std::uint64_t size = position;
+  if (range.end != SampleRange{}.end && range.end > size) {
+    throw std::out_of_range("range end " + std::to_string(range.end) + " is past the signal's " +
+                            std::to_string(size) + " samples");
+  }
+  const std::uint64_t end = std::min<std::uint64_t>(range.end, size);
+  if (range.begin > end) {
+    throw std::out_of_range("range start " + std::to_string(range.begin) + " is after its end " + std::to_string(end));
+  }
+  return accumulator.result();
+}
+
+}  // namespace siglab
