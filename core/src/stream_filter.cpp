@@ -1,6 +1,7 @@
 #include "siglab/stream_filter.hpp"
 
 #include <algorithm>
+#include <future>
 #include <limits>
 #include <vector>
 
@@ -46,53 +47,58 @@ StreamFilterResult streamFilter(SampleStream& in, const std::string& inputPath, 
   const std::vector<double> tail =
       spec.mode == BoundaryMode::Wrap ? readSignalTail(inputPath, read, r) : std::vector<double>{};
 
-  // ext holds positions [extStart, extStart + ext.size()) of the padded signal; outputs from
-  // `next` on are still to be written.
+  // ext holds positions [next - r, next - r + ext.size()) of the padded signal, where `next` is the
+  // first output still to be written.
   std::vector<double> ext;
-  ext.reserve(block + 2 * r);
+  ext.reserve(block + 3 * r + 2);
   for (std::int64_t k = -static_cast<std::int64_t>(r); k < 0; ++k) ext.push_back(leftHaloSample(k, spec.mode, head, tail));
   ext.insert(ext.end(), first.begin(), first.end());
-  std::int64_t extStart = -static_cast<std::int64_t>(r);
   std::uint64_t next = 0;
   std::uint64_t total = first.size();
   first = {};
 
   std::vector<double> filtered;
-  // Filters ext and writes its outputs for positions [next, next + count).
+  // Filters positions next - r .. next + count + r - 1 and writes outputs next .. next + count - 1.
   const auto emit = [&](std::size_t count) {
-    filtered.resize(ext.size());
-    filter(ext, spec, filtered);
-    const auto at = static_cast<std::size_t>(static_cast<std::int64_t>(next) - extStart);
-    out.write(std::span<const double>(filtered).subspan(at, count));
+    filtered.resize(count + 2 * r);
+    filter(std::span<const double>(ext).first(count + 2 * r), spec, filtered);
+    out.write(std::span<const double>(filtered).subspan(r, count));
     next += count;
+    ext.erase(ext.begin(), ext.begin() + static_cast<std::ptrdiff_t>(count));
   };
 
-  bool ended = false;
-  std::vector<double> more(block);
-  while (!ended) {
-    progress.throwIfCancelled();
-    // Enough for `block` outputs from `next`: positions next - r .. next + block + r - 1.
-    const std::size_t wanted = block + 2 * r;
-    while (ext.size() < wanted) {
-      const std::size_t n = in.read(std::span(more).first(std::min(more.size(), wanted - ext.size())));
-      if (n == 0) {
-        ended = true;
-        break;
+  // Reads ahead: the next samples come in on another thread while the blocks in hand are filtered
+  // and written.
+  std::vector<double> ahead(block);
+  const auto policy = block >= (std::size_t{1} << 16) ? std::launch::async : std::launch::deferred;  // small: no thread
+  const auto readAhead = [&] {
+    return std::async(policy, [&in, &ahead] {
+      std::size_t got = 0;
+      while (got < ahead.size()) {
+        const std::size_t n = in.read(std::span(ahead).subspan(got));
+        if (n == 0) break;
+        got += n;
       }
-      ext.insert(ext.end(), more.begin(), more.begin() + static_cast<std::ptrdiff_t>(n));
-      total += n;
+      return got;
+    });
+  };
+  std::future<std::size_t> pending = readAhead();
+  for (;;) {
+    while (ext.size() >= block + 2 * r) {
+      progress.throwIfCancelled();
+      emit(block);
     }
-    if (ended) break;
-    emit(block);
-    // Keep the r positions before `next` as the next block's left context.
-    const auto keepFrom = static_cast<std::size_t>(static_cast<std::int64_t>(next) - static_cast<std::int64_t>(r) - extStart);
-    ext.erase(ext.begin(), ext.begin() + static_cast<std::ptrdiff_t>(keepFrom));
-    extStart += static_cast<std::int64_t>(keepFrom);
+    const std::size_t got = pending.get();
+    ext.insert(ext.end(), ahead.begin(), ahead.begin() + static_cast<std::ptrdiff_t>(got));
+    total += got;
     progress.report(in.fractionRead());
+    if (got < ahead.size()) break;  // the end of the signal
+    pending = readAhead();
   }
 
   // The end: positions N .. N + r - 1 through the boundary rule, now that N is known.
   const auto n = static_cast<std::int64_t>(total);
+  const std::int64_t extStart = static_cast<std::int64_t>(next) - static_cast<std::int64_t>(r);
   for (std::int64_t k = n; k < n + static_cast<std::int64_t>(r); ++k) {
     const std::int64_t source = boundaryIndex(k, n, spec.mode);
     if (source == kSkipSample) {
@@ -103,6 +109,7 @@ StreamFilterResult streamFilter(SampleStream& in, const std::string& inputPath, 
       ext.push_back(head[static_cast<std::size_t>(source)]);  // wrap: the signal's first samples
     }
   }
+  progress.throwIfCancelled();
   emit(total - next);
   progress.report(1.0);
   return {total};

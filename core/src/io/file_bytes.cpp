@@ -99,6 +99,22 @@ void FileBytes::readAll() {
   data_ = buffer_.get();
 }
 
+void FileBytes::readAt(std::uint64_t offset, std::span<std::byte> out) const {
+  if (!mapping_) {  // a pipe or a small file read whole: the bytes are in memory
+    if (offset + out.size() > size_) throw InputError(path_, "the file changed while it was being read (another program is writing it): try again");
+    std::memcpy(out.data(), data_ + offset, out.size());
+    return;
+  }
+  while (!out.empty()) {
+    const ssize_t got = ::pread(fd_, out.data(), out.size(), static_cast<off_t>(offset));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw InputError(path_, systemError("read failed"));
+    if (got == 0) throw InputError(path_, "the file changed while it was being read (another program is writing it): try again");
+    out = out.subspan(static_cast<std::size_t>(got));
+    offset += static_cast<std::uint64_t>(got);
+  }
+}
+
 void FileBytes::release(std::size_t offset, std::size_t length) const {
   if (!mapping_ || offset >= size_) return;
   const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));

@@ -2,6 +2,7 @@
 #include <sys/stat.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -22,6 +23,11 @@ class FileBytes {
 
   std::span<const std::byte> bytes() const { return {data_, size_}; }
   std::string_view text() const { return {reinterpret_cast<const char*>(data_), size_}; }
+
+  // Copies bytes [offset, offset + out.size()) of the file into `out` with pread (no page faults
+  // on the mapping: the streaming readers' way for binary samples). Throws InputError on a read
+  // error or a file that ends early (it changed).
+  void readAt(std::uint64_t offset, std::span<std::byte> out) const;
 
   // Lets the kernel drop the mapped pages wholly inside [offset, offset + length) from this
   // process's memory (the page cache keeps them); a later read maps them again. Streaming readers

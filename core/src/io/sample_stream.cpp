@@ -14,27 +14,32 @@
 namespace siglab {
 namespace {
 
-// Raw and .npy: samples converted straight from the mapping, window by window.
+// Raw and .npy: samples read with pread and converted, as many as asked for at a time.
 class BinaryStream final : public SampleStream {
  public:
-  BinaryStream(std::unique_ptr<FileBytes> file, std::string path, BinaryLayout layout, bool allowNonFinite,
-               std::size_t windowBytes)
-      : file_(std::move(file)), path_(std::move(path)), layout_(layout), allowNonFinite_(allowNonFinite),
-        windowBytes_(windowBytes) {}
+  BinaryStream(std::unique_ptr<FileBytes> file, std::string path, BinaryLayout layout, bool allowNonFinite)
+      : file_(std::move(file)), path_(std::move(path)), layout_(layout), allowNonFinite_(allowNonFinite) {}
 
   std::size_t read(std::span<double> out) override {
     const std::size_t size = sampleSize(layout_.type);
     const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(out.size(), layout_.count - next_));
     const std::uint64_t at = layout_.offset + next_ * size;
     try {
-      convertSamplesInto(file_->bytes().subspan(at, n * size), layout_.type, out.first(n), next_, path_, allowNonFinite_);
+      // pread rather than the mapping: a page fault for every 4 KiB costs more than the copy.
+      if (layout_.type == SampleType::f64) {
+        file_->readAt(at, std::as_writable_bytes(out.first(n)));
+        if (!allowNonFinite_) requireFinite(out.first(n), path_, next_);
+      } else {
+        bytes_.resize(n * size);
+        file_->readAt(at, bytes_);
+        convertSamplesInto(bytes_, layout_.type, out.first(n), next_, path_, allowNonFinite_);
+      }
       next_ += n;
       if (next_ == layout_.count) file_->throwIfChanged();
     } catch (const InputError&) {
       file_->throwIfChanged();
       throw;
     }
-    releaseBehind(at + n * size);
     return n;
   }
   std::optional<std::uint64_t> knownSize() const override { return layout_.count; }
@@ -43,19 +48,12 @@ class BinaryStream final : public SampleStream {
   }
 
  private:
-  void releaseBehind(std::uint64_t position) {
-    if (position - released_ < windowBytes_ && next_ < layout_.count) return;
-    file_->release(released_, position - released_);
-    released_ = position;
-  }
-
   std::unique_ptr<FileBytes> file_;
   std::string path_;
   BinaryLayout layout_;
   bool allowNonFinite_;
-  std::size_t windowBytes_;
   std::uint64_t next_ = 0;
-  std::uint64_t released_ = 0;
+  std::vector<std::byte> bytes_;
 };
 
 // Text: parsed a window of whole lines at a time on all cores, with the in-memory reader's code,
@@ -171,7 +169,7 @@ std::unique_ptr<SampleStream> openSampleStream(const std::string& path, const Re
     case FileFormat::npy:
     case FileFormat::raw: {
       const BinaryLayout layout = binaryLayout(format, *file, path, options);
-      return std::make_unique<BinaryStream>(std::move(file), path, layout, options.allowNonFinite, windowBytes);
+      return std::make_unique<BinaryStream>(std::move(file), path, layout, options.allowNonFinite);
     }
     case FileFormat::wav: return openWavStream(std::move(file), path, options.channel, options.allowNonFinite);
     case FileFormat::text:
