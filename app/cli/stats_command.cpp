@@ -10,7 +10,8 @@
 #include "input_options.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/statistics.hpp"
-#include "siglab/io/signal_io.hpp"
+#include "siglab/io/sample_stream.hpp"
+#include "siglab/stream_statistics.hpp"
 
 namespace siglab::cli {
 namespace {
@@ -76,16 +77,14 @@ int runStats(const StatsOptions& o) {
     std::cerr << "siglab-cli stats: " << e.what() << "\n";
     return kExitUsage;
   }
-  Signal signal;
+  // One pass over the file with bounded memory, whatever its size (statisticsParallel's bounds).
+  Statistics stats;
   try {
-    signal = readSignal(o.input, o.read);
+    const auto stream = openSampleStream(o.input, o.read);
+    stats = streamStatistics(*stream, range);
   } catch (const InputError& e) {
     std::cerr << "siglab-cli stats: " << e.what() << "\n";
     return kExitInputOutput;
-  }
-  Statistics stats;
-  try {
-    stats = statisticsSerial(signal.samples, range);
   } catch (const std::out_of_range& e) {
     std::cerr << "siglab-cli stats: --range " << o.range << ": " << e.what() << "\n";
     return kExitUsage;
