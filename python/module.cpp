@@ -1,0 +1,227 @@
+// The Python module's native part, _siglab: SigLab's readers, engines and statistics on NumPy
+// arrays. Inputs are used where they lie (no copy) and results are handed over without a copy;
+// the GIL is released while SigLab works. siglab/__init__.py is the public face.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "all_backends.hpp"
+#include "siglab/comparison.hpp"
+#include "siglab/errors.hpp"
+#include "siglab/io/signal_io.hpp"
+#include "siglab/statistics.hpp"
+#include "siglab/taps.hpp"
+
+namespace py = pybind11;
+using namespace siglab;
+
+namespace {
+
+// A vector's samples as a NumPy array that owns them (the vector moves into the array's base).
+template <class T>
+py::array_t<T> toArray(std::vector<T>&& values) {
+  auto* owner = new std::vector<T>(std::move(values));
+  py::capsule free(owner, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+  return py::array_t<T>({owner->size()}, {sizeof(T)}, owner->data(), free);
+}
+
+FilterSpec makeSpec(std::size_t window, const std::string& mode, const std::optional<std::vector<double>>& taps,
+                    const std::optional<double>& gaussian) {
+  const auto boundary = parseBoundaryMode(mode);
+  if (!boundary) throw std::invalid_argument("mode must be zero, reflect, mirror, nearest or wrap, not \"" + mode + "\"");
+  if (taps && gaussian) throw std::invalid_argument("give taps or gaussian, not both");
+  FilterSpec spec;
+  if (gaussian) {
+    spec = makeGaussianFilter(*gaussian, *boundary);
+  } else if (taps) {
+    spec.taps = *taps;
+    spec.mode = *boundary;
+  } else {
+    spec = makeMeanFilter(window, *boundary);
+  }
+  validate(spec);
+  return spec;
+}
+
+// The engines, made once for the process: GPU engines keep their device state between calls.
+BackendList& engines() {
+  static BackendList list = makeAllBackends();
+  return list;
+}
+
+FilterBackend& engineNamed(const std::string& name) {
+  for (auto& e : engines()) {
+    if (e->name() == name) return *e;
+  }
+  std::string known;
+  for (auto& e : engines()) known += (known.empty() ? "" : ", ") + std::string(e->name());
+  throw std::invalid_argument("no engine named \"" + name + "\"; engines: " + known);
+}
+
+// "auto": the fastest engine that can run here: gpu-tuned where a GPU is usable, else cpu-parallel.
+std::string chooseEngine(const std::string& requested) {
+  if (requested != "auto") return requested;
+  return engineNamed("gpu-tuned").unavailableReason().empty() ? "gpu-tuned" : "cpu-parallel";
+}
+
+template <class T>
+py::array_t<T> filterArray(py::array_t<T, py::array::c_style> x, const FilterSpec& spec, const std::string& engineName,
+                           std::string& used) {
+  if (x.ndim() != 1) throw std::invalid_argument("x must be one-dimensional, not of shape with " + std::to_string(x.ndim()) + " axes");
+  const std::string name = chooseEngine(engineName);
+  FilterBackend& engine = engineNamed(name);
+  if (const std::string why = engine.unavailableReason(); !why.empty()) {
+    throw std::invalid_argument("engine " + name + " cannot run here: " + why);
+  }
+  py::array_t<T> out(x.size());
+  const std::span<const T> in(x.data(), static_cast<std::size_t>(x.size()));
+  const std::span<T> result(out.mutable_data(), static_cast<std::size_t>(out.size()));
+  FilterRun run;
+  {
+    py::gil_scoped_release release;
+    RunOptions once;
+    once.repeat = 1;
+    run = engine.run(in, spec, result, once);
+  }
+  if (run.status != RunStatus::Ok) throw std::runtime_error(name + ": " + run.message);
+  used = name;
+  return out;
+}
+
+py::dict statisticsDict(const Statistics& s) {
+  py::dict d;
+  d["count"] = s.count;
+  d["sum"] = s.sum;
+  d["mean"] = s.mean;
+  d["sumsq"] = s.sumsq;
+  d["rms"] = s.rms;
+  d["variance"] = s.variance;
+  d["std"] = s.stddev;
+  d["min"] = s.min;
+  d["min_index"] = s.minIndex;
+  d["max"] = s.max;
+  d["max_index"] = s.maxIndex;
+  return d;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_siglab, m) {
+  m.doc() = "SigLab's native engines; import siglab, not this module";
+  static py::exception<InputError> inputError(m, "InputError", PyExc_OSError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const InputError& e) {
+      inputError(e.what());
+    }
+  });
+
+  m.def(
+      "read_signal",
+      [](const std::string& path, std::size_t column, bool skipHeader, std::optional<std::string> raw,
+         std::uint64_t offset, std::size_t channel, bool allowNonFinite) {
+        ReadOptions options;
+        options.column = column;
+        options.skipHeader = skipHeader;
+        if (raw) {
+          options.rawType = parseSampleTypeName(*raw);
+          if (!options.rawType) throw std::invalid_argument("raw must be a sample type such as f64, f32, i16, not \"" + *raw + "\"");
+        }
+        options.rawOffset = offset;
+        options.channel = channel;
+        options.allowNonFinite = allowNonFinite;
+        Signal signal;
+        {
+          py::gil_scoped_release release;
+          signal = readSignal(path, options);
+        }
+        return py::make_tuple(toArray(std::move(signal.samples)), signal.sampleRate);
+      },
+      py::arg("path"), py::arg("column") = 0, py::arg("skip_header") = false, py::arg("raw") = py::none(),
+      py::arg("offset") = 0, py::arg("channel") = 1, py::arg("allow_nonfinite") = false);
+
+  m.def(
+      "filter",
+      [](py::array x, std::size_t window, const std::string& mode, std::optional<std::vector<double>> taps,
+         std::optional<double> gaussian, const std::string& engine) -> py::tuple {
+        const FilterSpec spec = makeSpec(window, mode, taps, gaussian);
+        std::string used;
+        if (py::isinstance<py::array_t<float>>(x)) {
+          auto out = filterArray<float>(x.cast<py::array_t<float, py::array::c_style>>(), spec, engine, used);
+          return py::make_tuple(out, used);
+        }
+        if (!py::isinstance<py::array_t<double>>(x)) throw std::invalid_argument("x must hold float64 or float32 samples");
+        auto out = filterArray<double>(x.cast<py::array_t<double, py::array::c_style>>(), spec, engine, used);
+        return py::make_tuple(out, used);
+      },
+      py::arg("x"), py::arg("window") = kDefaultWindow, py::arg("mode") = "zero", py::arg("taps") = py::none(),
+      py::arg("gaussian") = py::none(), py::arg("engine") = "auto");
+
+  m.def(
+      "compare",
+      [](py::array_t<double, py::array::c_style> x, std::size_t window, const std::string& mode,
+         std::optional<std::vector<double>> taps, std::optional<double> gaussian, std::vector<std::string> names,
+         int repeat) {
+        const FilterSpec spec = makeSpec(window, mode, taps, gaussian);
+        for (const std::string& name : names) engineNamed(name);  // an unknown name is an error
+        BackendList chosen;  // fresh engines: a comparison owns what it runs
+        for (const std::string& name : names) {
+          for (auto& made : makeAllBackends()) {
+            if (made->name() == name) chosen.push_back(std::move(made));
+          }
+        }
+        RunOptions options;
+        options.repeat = repeat;
+        Comparison comparison;
+        {
+          py::gil_scoped_release release;
+          comparison = runComparison(chosen, std::span<const double>(x.data(), static_cast<std::size_t>(x.size())), spec, options);
+        }
+        py::list rows;
+        for (const BackendResult& r : comparison.results) {
+          py::dict row;
+          row["engine"] = r.name;
+          row["status"] = r.run.status == RunStatus::Ok ? "ok" : r.run.status == RunStatus::Unavailable ? "unavailable" : "failed";
+          row["message"] = r.run.message;
+          row["kernel_ms"] = r.run.kernel.medianMs;
+          row["transfer_ms"] = r.run.transfer.medianMs;
+          row["total_ms"] = r.run.total.medianMs;
+          row["max_abs_diff"] = r.agreement.maxAbsDiff;
+          row["agrees"] = r.agrees;
+          row["speedup_vs_cpu_serial"] = comparison.endToEndSpeedup(r);
+          rows.append(row);
+        }
+        return py::make_tuple(rows, toArray(std::move(comparison.reference)));
+      },
+      py::arg("x"), py::arg("window") = kDefaultWindow, py::arg("mode") = "zero", py::arg("taps") = py::none(),
+      py::arg("gaussian") = py::none(), py::arg("engines"), py::arg("repeat") = 10);
+
+  m.def(
+      "stats",
+      [](py::array_t<double, py::array::c_style> x) {
+        Statistics s;
+        {
+          py::gil_scoped_release release;
+          s = statisticsSerial(std::span<const double>(x.data(), static_cast<std::size_t>(x.size())));
+        }
+        return statisticsDict(s);
+      },
+      py::arg("x"));
+
+  m.def("engines", [] {
+    py::list list;
+    for (auto& e : engines()) {
+      py::dict d;
+      d["name"] = std::string(e->name());
+      d["description"] = std::string(e->description());
+      d["unavailable_reason"] = e->unavailableReason();
+      list.append(d);
+    }
+    return list;
+  });
+}

@@ -1,0 +1,78 @@
+"""SigLab for Python: read large 1-D signals, filter them with SigLab's engines, compare the engines.
+
+    import siglab
+    x = siglab.read_signal("noise.txt")            # a NumPy array; x.rate is the sample rate or None
+    y = siglab.filter(x, window=5, mode="reflect")  # same size, same dtype (float64 or float32)
+    siglab.stats(x)["std"]
+
+Arrays are used where they lie: a C-contiguous float64/float32 array is not copied. Errors carry
+SigLab's own messages: siglab.InputError (an OSError) for files, ValueError for bad arguments.
+"""
+import warnings
+
+import numpy as np
+
+from ._siglab import InputError
+from . import _siglab
+
+__all__ = ["read_signal", "filter", "compare", "stats", "engines", "InputError", "Signal"]
+
+
+class Signal(np.ndarray):
+    """A NumPy array of samples with the sample rate it was recorded at (Hz, or None)."""
+
+    def __array_finalize__(self, obj):
+        self.rate = getattr(obj, "rate", None)
+
+
+def read_signal(path, *, column=0, skip_header=False, raw=None, offset=0, channel=1, allow_nonfinite=False):
+    """Reads a signal file (text, CSV column, .npy, raw with raw="f64"/"f32"/"i16"..., WAV)."""
+    samples, rate = _siglab.read_signal(str(path), column, skip_header, raw, offset, channel, allow_nonfinite)
+    signal = samples.view(Signal)
+    signal.rate = rate
+    return signal
+
+
+def _samples(x):
+    """x as a 1-D C-contiguous float64 or float32 array, copied only where it must be (with a note)."""
+    array = np.asarray(x)
+    if array.dtype not in (np.float64, np.float32):
+        raise ValueError(f"x must hold float64 or float32 samples, not {array.dtype}")
+    if array.ndim != 1:
+        raise ValueError(f"x must be one-dimensional, not of shape {array.shape}")
+    if not array.flags.c_contiguous:
+        warnings.warn("x is not contiguous: SigLab filters a contiguous copy of it", stacklevel=3)
+        array = np.ascontiguousarray(array)
+    return np.asarray(array, dtype=array.dtype.newbyteorder("="))
+
+
+def filter(x, window=5, mode="zero", *, taps=None, gaussian=None, engine="auto", return_engine=False):
+    """Filters x with the mean of `window` samples, custom `taps` or Gaussian taps of sigma `gaussian`.
+
+    mode: zero, reflect, mirror, nearest or wrap (scipy.ndimage.correlate1d's meanings).
+    engine: "auto" (the fastest engine that runs here) or a name from engines().
+    """
+    taps = None if taps is None else [float(t) for t in np.asarray(taps, dtype=np.float64).ravel()]
+    out, used = _siglab.filter(_samples(x), window, mode, taps, gaussian, engine)
+    return (out, used) if return_engine else out
+
+
+def compare(x, window=5, mode="zero", *, taps=None, gaussian=None, engines=("cpu-serial", "cpu-parallel"), repeat=10):
+    """Runs each engine on x (timed: one warm-up, then the median of `repeat` runs), each checked
+    against cpu-serial. Returns (rows, reference): one dict per engine, and cpu-serial's result."""
+    taps = None if taps is None else [float(t) for t in np.asarray(taps, dtype=np.float64).ravel()]
+    x = _samples(x)
+    if x.dtype != np.float64:
+        raise ValueError("compare takes float64 samples")
+    return _siglab.compare(x, window, mode, taps, gaussian, list(engines), repeat)
+
+
+def stats(x):
+    """count, sum, mean, sumsq, rms, variance (population), std, min and max with their first index."""
+    x = _samples(x)
+    return _siglab.stats(np.asarray(x, dtype=np.float64))
+
+
+def engines():
+    """Every engine SigLab has, with the reason it cannot run here (empty when it can)."""
+    return _siglab.engines()

@@ -1,0 +1,81 @@
+#!/usr/bin/python3
+"""Filters a raw float64 file with SigLab on a Dask cluster, chunk by chunk, into a raw file.
+
+    # on this machine: a LocalCluster of worker processes, each with a memory limit
+    PYTHONPATH=build/python /usr/bin/python3 scripts/dask-filter.py IN.f64 OUT.f64 --window 5 --mode reflect
+    # on a real cluster: the same code against a running scheduler (every worker needs siglab
+    # importable and the files on a shared file system)
+    ... scripts/dask-filter.py IN.f64 OUT.f64 --scheduler tcp://scheduler:8786
+
+With --compare-cli PATH it also runs `siglab-cli filter` on the same file, checks that both outputs
+are byte-identical and prints both throughputs and the workers' peak resident memory.
+"""
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import time
+
+import dask.array as da
+import distributed
+
+import siglab.dask
+from siglab.raw_files import RawFileTarget, read_raw
+
+
+def peak_rss_mib():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("input")
+    parser.add_argument("output")
+    parser.add_argument("--window", type=int, default=5)
+    parser.add_argument("--mode", default="zero")
+    parser.add_argument("--chunk-mib", type=int, default=32, help="samples per task, in MiB of float64")
+    parser.add_argument("--scheduler", help="a running scheduler's address instead of a LocalCluster")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--memory-limit", default="512MiB", help="per worker process (LocalCluster)")
+    parser.add_argument("--compare-cli", metavar="SIGLAB_CLI", help="also run siglab-cli filter and compare")
+    args = parser.parse_args()
+
+    if args.scheduler:
+        client = distributed.Client(args.scheduler)
+        cluster = None
+    else:
+        cluster = distributed.LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+                                           memory_limit=args.memory_limit, dashboard_address=None)
+        client = distributed.Client(cluster)
+    size = os.path.getsize(args.input)
+    x = read_raw(args.input, "<f8", chunk_samples=args.chunk_mib << 17)
+    target = RawFileTarget(args.output, "<f8", x.shape[0]).create()
+    start = time.perf_counter()
+    da.store(siglab.dask.filter(x, window=args.window, mode=args.mode), target, lock=False)
+    dask_s = time.perf_counter() - start
+    peaks = client.run(peak_rss_mib)
+    print(f"dask: {size / 1e9:.2f} GB in {dask_s:.2f} s = {size / 1e9 / dask_s:.2f} GB/s on {len(peaks)} workers "
+          f"(limit {args.memory_limit} each); peak resident memory of each worker: "
+          + ", ".join(f"{p:.0f} MiB" for p in peaks.values()))
+    client.close()
+    if cluster:
+        cluster.close()
+    if not args.compare_cli:
+        return 0
+    cli_out = args.output + ".cli.raw"  # .raw: siglab-cli picks the output format by extension
+    command = [args.compare_cli, "filter", args.input, "--raw", "f64", "-o", cli_out, "--window", str(args.window),
+               "--mode", args.mode]
+    subprocess.run(command, check=True, capture_output=True)  # warm-up: page cache and first-touch
+    start = time.perf_counter()
+    subprocess.run(command, check=True, capture_output=True)
+    cli_s = time.perf_counter() - start
+    same = subprocess.run(["cmp", "-s", args.output, cli_out]).returncode == 0
+    print(f"siglab-cli filter: {cli_s:.2f} s = {size / 1e9 / cli_s:.2f} GB/s; dask reaches "
+          f"{100 * cli_s / dask_s:.0f}% of its throughput (target >= 50%); byte-identical: {'yes' if same else 'NO'}")
+    os.remove(cli_out)
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
