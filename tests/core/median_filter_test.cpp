@@ -149,7 +149,7 @@ void expectParallelBitIdentical() {
     std::vector<T> in(n);
     for (T& v : in) v = value(rng) > 17 ? specials[static_cast<std::size_t>(value(rng) + 20) % 6] : T(value(rng)) / T(4);
     for (std::size_t w : {1u, 3u, 7u, 101u, 1025u}) {
-      if (n * w > 15000000) continue;  // keeps the O(N W) reference fast
+      if (n * w > 8000000) continue;  // keeps the O(N W) reference fast
       for (BoundaryMode mode : kModes) {
         const std::vector<T> ref = reference(in, w, mode);
         std::vector<T> fast(n, std::numeric_limits<T>::quiet_NaN());

@@ -21,7 +21,7 @@ inline std::vector<double> scipyEval(const std::string& expression, const std::v
   TempDir dir;
   std::string loads = "x = [";
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    const std::string path = dir.file("x" + std::to_string(i) + ".bin");
+    const std::string path = dir.file(std::string("x").append(std::to_string(i)).append(".bin"));
     std::ofstream(path, std::ios::binary)
         .write(reinterpret_cast<const char*>(inputs[i].data()),
                static_cast<std::streamsize>(inputs[i].size() * sizeof(double)));

@@ -1,0 +1,32 @@
+#pragma once
+// The filter algorithms of core (median_filter.hpp) on the GPU, behind plain C++ types: no CUDA
+// header is needed. Without a usable GPU, or in a build without CUDA, each says why it did not run.
+#include <cstddef>
+#include <span>
+#include <string>
+
+#include "siglab/boundary.hpp"
+
+namespace siglab {
+
+enum class GpuStatus { Ok, Unavailable, OutOfMemory, Failed };
+
+struct GpuFilterResult {
+  GpuStatus status = GpuStatus::Ok;
+  std::string reason;    // why it did not run, when status is not Ok
+  double kernelMs = 0;   // the median kernel alone (CUDA events)
+  double totalMs = 0;    // allocation, copies in and out and the kernel
+};
+
+// Largest window the GPU median takes (its shared-memory tile); wider windows: the CPU engine.
+inline constexpr std::size_t kGpuMedianMaxWindow = 2049;
+
+// Bit-identical to medianFilterReference: windows up to 9 select in registers per thread, wider
+// ones sort a shared-memory tile once and let each thread walk it to its window's middle sample.
+// Throws std::invalid_argument for an even window or sizes that differ, like the CPU engines.
+GpuFilterResult medianFilterCuda(std::span<const double> in, std::size_t window, BoundaryMode mode,
+                                 std::span<double> out);
+GpuFilterResult medianFilterCuda(std::span<const float> in, std::size_t window, BoundaryMode mode,
+                                 std::span<float> out);
+
+}  // namespace siglab
