@@ -86,6 +86,13 @@ std::string scipyTiming(const std::vector<double>& x, std::size_t window, int re
   return output;
 }
 
+std::string loadAverage() {
+  std::ifstream file("/proc/loadavg");
+  std::string line;
+  std::getline(file, line);
+  return line.empty() ? "unknown" : line;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -102,6 +109,7 @@ int main(int argc, char** argv) {
   std::vector<double> out(samples), check(samples);
   std::printf("samples: %zu float64, threads: %d, SigLab repeats: %d, SciPy repeats: %d (medians after a warm-up)\n\n",
               samples, omp_get_max_threads(), repeats, scipyRepeats);
+  std::printf("load average before: %s\n\n", loadAverage().c_str());
 
   // 1. Median W = 101 against SciPy.
   const std::size_t w = 101;
@@ -154,5 +162,6 @@ int main(int argc, char** argv) {
   std::printf("  ratio serial / parallel: %.2fx on %d threads\n", serialZp.medianMs / parallelZp.medianMs, threads);
   std::printf("  max |parallel - serial| = %.3g (%.3g of the output peak), stated bound %.3g: %s\n", worst,
               worst / peak, bound, worst <= bound ? "within" : "EXCEEDED");
+  std::printf("\nload average after: %s\n", loadAverage().c_str());
   return 0;
 }
