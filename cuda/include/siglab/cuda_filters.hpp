@@ -6,6 +6,7 @@
 #include <string>
 
 #include "siglab/boundary.hpp"
+#include "siglab/butterworth.hpp"
 
 namespace siglab {
 
@@ -16,6 +17,7 @@ struct GpuFilterResult {
   std::string reason;    // why it did not run, when status is not Ok
   double kernelMs = 0;   // the median kernel alone (CUDA events)
   double totalMs = 0;    // allocation, copies in and out and the kernel
+  double errorBound = 0; // IIR scans: max |result - serial reference| stated for this run
 };
 
 // Largest window the GPU median takes (its shared-memory tile); wider windows: the CPU engine.
@@ -28,5 +30,13 @@ GpuFilterResult medianFilterCuda(std::span<const double> in, std::size_t window,
                                  std::span<double> out);
 GpuFilterResult medianFilterCuda(std::span<const float> in, std::size_t window, BoundaryMode mode,
                                  std::span<float> out);
+
+// scipy.signal.sosfiltfilt on the GPU: the odd extension is built on the host, then each direction
+// is a block scan (sos_scan_steps.hpp): chunks of kSosScanChunk samples, one per thread, filtered
+// from zero state for their end states; their true start states carried on the host with A^C;
+// every chunk filtered again from its true start. errorBound: sosScanErrorBound's bound, forward
+// (times the filter's gain) plus backward. Throws std::invalid_argument as sosfiltfilt does.
+inline constexpr int kSosScanChunk = 1024;
+GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double> in, std::span<double> out);
 
 }  // namespace siglab
