@@ -1,0 +1,46 @@
+#pragma once
+// Savitzky-Golay: each output is the deriv-th derivative, at the window's centre, of the
+// polynomial of degree `order` fitted by least squares to the W samples around it. The fit is
+// linear in the samples, so the interior is a correlation with fixed taps (any correlation engine
+// runs it); scipy's "interp" edges fit one polynomial to the first and to the last W samples.
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "siglab/boundary.hpp"
+#include "siglab/filter_spec.hpp"
+
+namespace siglab {
+
+struct SavgolSpec {
+  std::size_t window = 5;  // W: odd, at least 1
+  std::size_t order = 2;   // polynomial degree, below W
+  std::size_t deriv = 0;   // derivative order, at most `order`
+  double delta = 1.0;      // sample spacing, for derivatives
+  bool interp = true;      // scipy.signal.savgol_filter's default edges; false: `mode`
+  BoundaryMode mode = BoundaryMode::Mirror;
+};
+
+// Throws std::invalid_argument naming the parameter and its allowed range.
+void validate(const SavgolSpec& spec);
+
+// scipy.signal.savgol_coeffs(W, order, deriv, delta, pos=pos, use='dot'): the estimate at window
+// position `pos` (0..W-1) is sum_j c[j] * x[j]. Computed by a QR factorisation in long double of
+// the scaled Vandermonde matrix (minimum-norm least squares, as lstsq).
+std::vector<double> savgolCoefficients(const SavgolSpec& spec, std::size_t pos);
+
+// The interior as a correlation (FilterSpec's orientation: out[i] = sum_j taps[j] x[i - W/2 + j]):
+// the centred coefficients, spec.mode (zero where spec.interp: the edges are replaced), and
+// accumulated in float64 as scipy does for float32 data.
+FilterSpec savgolFilterSpec(const SavgolSpec& spec);
+
+// scipy's interp edges: overwrites out[0, W/2) and out[n - W/2, n) with the fits to the first and
+// last W samples. Needs n >= W (throws std::invalid_argument otherwise).
+void savgolInterpEdges(std::span<const double> in, const SavgolSpec& spec, std::span<double> out);
+void savgolInterpEdges(std::span<const float> in, const SavgolSpec& spec, std::span<float> out);
+
+// The whole filter on the CPU (cpu-parallel for the interior), as scipy.signal.savgol_filter.
+void savgolFilter(std::span<const double> in, const SavgolSpec& spec, std::span<double> out);
+void savgolFilter(std::span<const float> in, const SavgolSpec& spec, std::span<float> out);
+
+}  // namespace siglab

@@ -1,0 +1,100 @@
+#include "siglab/median_filter.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "parallel_range.hpp"
+#include "siglab/ordered_key.hpp"
+#include "sorted_window.hpp"
+
+namespace siglab {
+namespace {
+
+template <typename T>
+void checkArguments(std::span<const T> in, std::size_t window, std::span<T> out) {
+  validateMedianWindow(window);
+  if (in.size() != out.size()) throw std::invalid_argument("median filter: input and output sizes differ");
+  const T* inEnd = in.data() + in.size();
+  const T* outBegin = out.data();
+  if (!in.empty() && outBegin < inEnd && in.data() < outBegin + out.size()) {
+    throw std::invalid_argument("median filter: the output must not overlap the input");
+  }
+}
+
+// The key of position k of the extended signal (positions outside [0, n) through the mode).
+template <typename T>
+OrderedKey<T> keyAt(std::span<const T> in, std::int64_t k, BoundaryMode mode) {
+  const std::int64_t index = boundaryIndex(k, static_cast<std::int64_t>(in.size()), mode);
+  return toOrderedKey(index == kSkipSample ? T(0) : in[static_cast<std::size_t>(index)]);
+}
+
+template <typename T>
+void referenceAs(std::span<const T> in, std::size_t window, BoundaryMode mode, std::span<T> out) {
+  checkArguments(in, window, out);
+  const auto n = static_cast<std::int64_t>(in.size());
+  const auto r = static_cast<std::int64_t>(window / 2);
+  std::vector<OrderedKey<T>> keys(window);
+  for (std::int64_t i = 0; i < n; ++i) {
+    for (std::int64_t j = 0; j < static_cast<std::int64_t>(window); ++j) keys[j] = keyAt(in, i - r + j, mode);
+    std::nth_element(keys.begin(), keys.begin() + r, keys.end());
+    out[static_cast<std::size_t>(i)] = fromOrderedKey<T>(keys[r]);
+  }
+}
+
+// Outputs [begin, end): the window slides over the keys of positions [begin - r, end + r).
+template <typename T>
+void slideOver(std::span<const T> in, std::size_t window, BoundaryMode mode, std::span<T> out, std::int64_t begin,
+               std::int64_t end) {
+  const auto r = static_cast<std::int64_t>(window / 2);
+  std::vector<OrderedKey<T>> keys(static_cast<std::size_t>(end - begin) + window - 1);
+  for (std::size_t j = 0; j < keys.size(); ++j) keys[j] = keyAt(in, begin - r + static_cast<std::int64_t>(j), mode);
+  detail::SortedWindow<OrderedKey<T>> sorted(std::span<const OrderedKey<T>>(keys).first(window));
+  for (std::int64_t i = begin;; ++i) {
+    out[static_cast<std::size_t>(i)] = fromOrderedKey<T>(sorted.at(static_cast<std::size_t>(r)));
+    if (i + 1 == end) break;
+    const auto oldest = static_cast<std::size_t>(i - begin);
+    sorted.replace(keys[oldest], keys[oldest + window]);
+  }
+}
+
+template <typename T>
+void parallelAs(std::span<const T> in, std::size_t window, BoundaryMode mode, std::span<T> out) {
+  checkArguments(in, window, out);
+  const auto n = static_cast<std::int64_t>(in.size());
+  if (n == 0) return;
+  // Each piece sorts one window to start: keep pieces long against the window.
+  const auto pieceSize = std::max<std::int64_t>(detail::kPieceSize, 16 * static_cast<std::int64_t>(window));
+  const std::int64_t pieces = detail::piecesOf(n, pieceSize);
+#pragma omp parallel for schedule(dynamic, 1) if (pieces > 1)
+  for (std::int64_t p = 0; p < pieces; ++p) {
+    const detail::IndexRange piece = detail::chunkOf(n, pieces, p);
+    if (piece.begin < piece.end) slideOver(in, window, mode, out, piece.begin, piece.end);
+  }
+}
+
+}  // namespace
+
+void validateMedianWindow(std::size_t window) {
+  if (window == 0 || window % 2 == 0) {
+    throw std::invalid_argument("median window must be a positive odd number of samples (1, 3, 5, ...), got " +
+                                std::to_string(window));
+  }
+}
+
+void medianFilterReference(std::span<const double> in, std::size_t window, BoundaryMode mode, std::span<double> out) {
+  referenceAs(in, window, mode, out);
+}
+void medianFilterReference(std::span<const float> in, std::size_t window, BoundaryMode mode, std::span<float> out) {
+  referenceAs(in, window, mode, out);
+}
+void medianFilterParallel(std::span<const double> in, std::size_t window, BoundaryMode mode, std::span<double> out) {
+  parallelAs(in, window, mode, out);
+}
+void medianFilterParallel(std::span<const float> in, std::size_t window, BoundaryMode mode, std::span<float> out) {
+  parallelAs(in, window, mode, out);
+}
+
+}  // namespace siglab

@@ -1,0 +1,42 @@
+#pragma once
+// The filter algorithms of core (median_filter.hpp) on the GPU, behind plain C++ types: no CUDA
+// header is needed. Without a usable GPU, or in a build without CUDA, each says why it did not run.
+#include <cstddef>
+#include <span>
+#include <string>
+
+#include "siglab/boundary.hpp"
+#include "siglab/butterworth.hpp"
+
+namespace siglab {
+
+enum class GpuStatus { Ok, Unavailable, OutOfMemory, Failed };
+
+struct GpuFilterResult {
+  GpuStatus status = GpuStatus::Ok;
+  std::string reason;    // why it did not run, when status is not Ok
+  double kernelMs = 0;   // the median kernel alone (CUDA events)
+  double totalMs = 0;    // allocation, copies in and out and the kernel
+  double errorBound = 0; // IIR scans: max |result - serial reference| stated for this run
+};
+
+// Largest window the GPU median takes (its shared-memory tile); wider windows: the CPU engine.
+inline constexpr std::size_t kGpuMedianMaxWindow = 2049;
+
+// Bit-identical to medianFilterReference: windows up to 9 select in registers per thread, wider
+// ones sort a shared-memory tile once and let each thread walk it to its window's middle sample.
+// Throws std::invalid_argument for an even window or sizes that differ, like the CPU engines.
+GpuFilterResult medianFilterCuda(std::span<const double> in, std::size_t window, BoundaryMode mode,
+                                 std::span<double> out);
+GpuFilterResult medianFilterCuda(std::span<const float> in, std::size_t window, BoundaryMode mode,
+                                 std::span<float> out);
+
+// scipy.signal.sosfiltfilt on the GPU: the odd extension is built on the host, then each direction
+// is a block scan (sos_scan_steps.hpp): chunks of kSosScanChunk samples, one per thread, filtered
+// from zero state for their end states; their true start states carried on the host with A^C;
+// every chunk filtered again from its true start. errorBound: sosScanErrorBound's bound, forward
+// (times the filter's gain) plus backward. Throws std::invalid_argument as sosfiltfilt does.
+inline constexpr int kSosScanChunk = 1024;
+GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double> in, std::span<double> out);
+
+}  // namespace siglab

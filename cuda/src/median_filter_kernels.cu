@@ -1,0 +1,175 @@
+// The GPU median (cuda_filters.hpp). Samples become ordered integer keys (ordered_key.hpp), so a
+// median is a selection among integers and every engine picks the same bits.
+#include <cuda_runtime.h>
+
+#include <chrono>
+#include <cstdint>
+#include <exception>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "cuda_check.hpp"
+#include "device_buffer.hpp"
+#include "siglab/cuda_filters.hpp"
+#include "siglab/median_filter.hpp"
+#include "siglab/median_tile.hpp"
+#include "siglab/ordered_key.hpp"
+
+namespace siglab {
+namespace {
+
+/* MedianInRegisters: one thread per output, its W keys in registers (W is a template argument, so
+ * every loop unrolls). The median is the key whose rank range [less, lessOrEqual) holds W/2:
+ * W^2 comparisons, no branches, no memory but the loads. For W <= 9 only: the work grows as W^2. */
+template <typename T, int W>
+__global__ void medianInRegisters(const T* d_in, T* d_out, std::int64_t n, BoundaryMode mode) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  OrderedKey<T> v[W];
+#pragma unroll
+  for (int j = 0; j < W; ++j) v[j] = medianKeyAt(d_in, i - W / 2 + j, n, mode);
+  const OrderedKey<T> median = medianOfRegisters(v);
+  d_out[i] = fromOrderedKey<T>(median);
+}
+
+constexpr int kTileThreads = 256;
+
+/* MedianSortedTile: one block per tile of TILE keys (its outputs plus the W - 1 around them). The
+ * block sorts the tile's (key, position) pairs once with a bitonic network in shared memory; then
+ * each output walks the sorted tile, counting the entries inside its own window, and stops at the
+ * (W/2 + 1)-th: its median. A walk costs about TILE / 2 steps, so TILE is chosen near 4 W. */
+template <typename T, int TILE>
+__global__ void medianSortedTile(const T* d_in, T* d_out, std::int64_t n, int window, BoundaryMode mode) {
+  using Key = OrderedKey<T>;
+  __shared__ Key s_key[TILE];
+  __shared__ std::uint16_t s_pos[TILE];
+  const int outputsPerTile = medianTileOutputs(TILE, window);
+  const std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * outputsPerTile;
+  const std::int64_t left = n - first;
+  const int outputs = left < outputsPerTile ? static_cast<int>(left) : outputsPerTile;
+  for (int e = threadIdx.x; e < TILE; e += blockDim.x) {
+    medianTileEntry(d_in, n, mode, first, outputs, window, TILE, e, s_key[e], s_pos[e]);
+  }
+  __syncthreads();
+  for (int k = 2; k <= TILE; k <<= 1) {
+    for (int j = k >> 1; j > 0; j >>= 1) {
+      for (int e = threadIdx.x; e < TILE; e += blockDim.x) bitonicStep(s_key, s_pos, e, j, k);
+      __syncthreads();
+    }
+  }
+  for (int t = threadIdx.x; t < outputs; t += blockDim.x) {
+    d_out[first + t] = fromOrderedKey<T>(walkToMedian(s_key, s_pos, TILE, t, window));
+  }
+}
+
+template <typename T>
+void launchMedian(const T* d_in, T* d_out, std::int64_t n, int window, BoundaryMode mode) {
+  const auto blocksFor = [](std::int64_t items, std::int64_t per) { return static_cast<unsigned>((items + per - 1) / per); };
+  const unsigned perThread = blocksFor(n, kTileThreads);
+  switch (window) {
+    case 1: medianInRegisters<T, 1><<<perThread, kTileThreads>>>(d_in, d_out, n, mode); return;
+    case 3: medianInRegisters<T, 3><<<perThread, kTileThreads>>>(d_in, d_out, n, mode); return;
+    case 5: medianInRegisters<T, 5><<<perThread, kTileThreads>>>(d_in, d_out, n, mode); return;
+    case 7: medianInRegisters<T, 7><<<perThread, kTileThreads>>>(d_in, d_out, n, mode); return;
+    case 9: medianInRegisters<T, 9><<<perThread, kTileThreads>>>(d_in, d_out, n, mode); return;
+    default: break;
+  }
+  const auto tile = [&](auto size) {
+    constexpr int kTile = decltype(size)::value;
+    medianSortedTile<T, kTile>
+        <<<blocksFor(n, medianTileOutputs(kTile, window)), kTileThreads>>>(d_in, d_out, n, window, mode);
+  };
+  switch (medianTileSize(window)) {
+    case 256: return tile(std::integral_constant<int, 256>{});
+    case 512: return tile(std::integral_constant<int, 512>{});
+    case 1024: return tile(std::integral_constant<int, 1024>{});
+    case 2048: return tile(std::integral_constant<int, 2048>{});
+    default: return tile(std::integral_constant<int, 4096>{});
+  }
+}
+
+// Two events around the kernel, destroyed whatever happens.
+class KernelTimer {
+ public:
+  KernelTimer() {
+    SIGLAB_CUDA_TRY(cudaEventCreate(&begin_));
+    try {
+      SIGLAB_CUDA_TRY(cudaEventCreate(&end_));
+    } catch (...) {
+      cudaEventDestroy(begin_);
+      throw;
+    }
+  }
+  KernelTimer(const KernelTimer&) = delete;
+  KernelTimer& operator=(const KernelTimer&) = delete;
+  ~KernelTimer() {
+    cudaEventDestroy(begin_);
+    cudaEventDestroy(end_);
+  }
+  void start() { SIGLAB_CUDA_TRY(cudaEventRecord(begin_)); }
+  double stopMs() {
+    SIGLAB_CUDA_TRY(cudaEventRecord(end_));
+    SIGLAB_CUDA_TRY(cudaEventSynchronize(end_));
+    float ms = 0;
+    SIGLAB_CUDA_TRY(cudaEventElapsedTime(&ms, begin_, end_));
+    return ms;
+  }
+
+ private:
+  cudaEvent_t begin_ = nullptr;
+  cudaEvent_t end_ = nullptr;
+};
+
+template <typename T>
+GpuFilterResult medianOnGpu(std::span<const T> in, std::size_t window, BoundaryMode mode, std::span<T> out) {
+  validateMedianWindow(window);
+  if (in.size() != out.size()) throw std::invalid_argument("median filter: input and output sizes differ");
+  static_assert(kGpuMedianMaxWindow == kMedianTileMaxWindow);
+  if (window > kGpuMedianMaxWindow) {
+    return {GpuStatus::Unavailable, "the GPU median takes windows up to " + std::to_string(kGpuMedianMaxWindow) +
+                                        " samples (its shared-memory tile); this one has " + std::to_string(window)};
+  }
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    cudaGetLastError();
+    return {GpuStatus::Unavailable, "no usable CUDA GPU was found"};
+  }
+  if (in.empty()) return {};
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    SIGLAB_CUDA_TRY(cudaSetDevice(0));
+    cuda::DeviceBuffer<T> d_in(in.size()), d_out(in.size());
+    SIGLAB_CUDA_TRY(cudaMemcpy(d_in.data(), in.data(), in.size_bytes(), cudaMemcpyHostToDevice));
+    GpuFilterResult result;
+    KernelTimer timer;
+    timer.start();
+    launchMedian(d_in.data(), d_out.data(), static_cast<std::int64_t>(in.size()), static_cast<int>(window), mode);
+    SIGLAB_CUDA_CHECK_LAUNCH();
+    result.kernelMs = timer.stopMs();
+    SIGLAB_CUDA_TRY(cudaMemcpy(out.data(), d_out.data(), out.size_bytes(), cudaMemcpyDeviceToHost));
+    result.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  } catch (const cuda::CudaError& e) {
+    if (e.code() == cudaErrorMemoryAllocation) {
+      return {GpuStatus::OutOfMemory, "out of GPU memory: the signal and result need " +
+                                          std::to_string(2 * in.size_bytes() >> 20) + " MiB (" + e.what() + ")"};
+    }
+    return {GpuStatus::Failed, e.what()};
+  } catch (const std::exception& e) {
+    return {GpuStatus::Failed, e.what()};
+  }
+}
+
+}  // namespace
+
+GpuFilterResult medianFilterCuda(std::span<const double> in, std::size_t window, BoundaryMode mode,
+                                 std::span<double> out) {
+  return medianOnGpu(in, window, mode, out);
+}
+GpuFilterResult medianFilterCuda(std::span<const float> in, std::size_t window, BoundaryMode mode,
+                                 std::span<float> out) {
+  return medianOnGpu(in, window, mode, out);
+}
+
+}  // namespace siglab

@@ -1,0 +1,57 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "gpu_test_support.hpp"
+#include "siglab/butterworth.hpp"
+#include "siglab/cuda_filters.hpp"
+#include "siglab/sos_filter.hpp"
+#include "test_support.hpp"
+
+namespace siglab {
+namespace {
+
+TEST(GpuSosScan, SaysWhyWhenItCannotRunAndRejectsShortSignals) {
+  const Sections sections = butterworthSections({4, 0.2});
+  std::vector<double> x(1000, 1.0), y(1000);
+  const GpuFilterResult result = sosfiltfiltCuda(sections, x, y);
+  if (test::firstDevice().available) {
+    EXPECT_EQ(result.status, GpuStatus::Ok) << result.reason;
+  } else {
+    EXPECT_EQ(result.status, GpuStatus::Unavailable);
+    EXPECT_FALSE(result.reason.empty());
+  }
+  if (builtWithCuda()) {
+    std::vector<double> shortX(10), shortY(10);
+    EXPECT_THROW(sosfiltfiltCuda(sections, shortX, shortY), std::invalid_argument);
+  }
+}
+
+// Against the serial sosfiltfilt within the bound each run states; sizes around the chunk length.
+TEST(GpuSosScan, ZeroPhaseWithinItsStatedBound) {
+  SIGLAB_SKIP_WITHOUT_GPU();
+  const std::uint64_t seed = test::freshSeed();
+  std::mt19937_64 rng(seed);
+  for (const ButterworthSpec& spec : {ButterworthSpec{8, 0.1, 0.3, BandType::Bandpass}, ButterworthSpec{2, 0.01},
+                                      ButterworthSpec{5, 0.7, 0, BandType::Highpass}}) {
+    const Sections sections = butterworthSections(spec);
+    for (std::size_t n : {sosfiltfiltPadLength(sections) + 1, std::size_t{1023}, std::size_t{1025},
+                          std::size_t{100003}, std::size_t{2'000'001}}) {
+      const std::vector<double> x = test::randomSignal(n, rng);
+      std::vector<double> expected(n), actual(n, std::nan(""));
+      sosfiltfilt(sections, x, expected);
+      const GpuFilterResult result = sosfiltfiltCuda(sections, x, actual);
+      ASSERT_EQ(result.status, GpuStatus::Ok) << result.reason;
+      double worst = 0;
+      for (std::size_t i = 0; i < n; ++i) worst = std::max(worst, std::abs(actual[i] - expected[i]));
+      EXPECT_LE(worst, result.errorBound) << "order " << spec.order << " n " << n << " (seed " << seed << ")";
+      EXPECT_LE(result.errorBound, 1e-6 * 100) << "a bound too loose to mean anything";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace siglab
