@@ -5,6 +5,7 @@
 #include <QTabWidget>
 
 #include "gui_test_support.hpp"
+#include "lab_view.hpp"
 #include "signal_plot.hpp"
 #include "siglab/generate.hpp"
 #include "siglab/io/text_format.hpp"
@@ -50,6 +51,14 @@ TEST(Screenshots, MainViewsOfARunOnTheSample) {
   ASSERT_TRUE(test::waitForVisibleStatistics(*window.statisticsPanel()));
   QCoreApplication::processEvents();
   ASSERT_TRUE(saveSmallPng(window, dir.filePath("siglab-statistics.png")));
+
+  tabs->setCurrentWidget(window.labView());
+  window.labView()->showExperiment(LabExperiment::Matmul);
+  window.runLab(LabExperiment::Matmul);  // 1000^3: the CPU rungs time a band of rows
+  ASSERT_TRUE(test::waitForTask(window));
+  ASSERT_TRUE(window.labView()->ladderView(LabExperiment::Matmul)->ladder());
+  QCoreApplication::processEvents();
+  ASSERT_TRUE(saveSmallPng(window, dir.filePath("siglab-lab.png")));
 
   tabs->setCurrentIndex(tabs->count() - 1);  // the device panel
   ASSERT_EQ(tabs->tabText(tabs->currentIndex()), "Device");
