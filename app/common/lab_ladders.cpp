@@ -33,7 +33,8 @@ constexpr const char* kMatmulNote =
     "global memory; the seed's 16x16 tiles staged in shared memory; 64x64 tiles with 8 outputs per thread; 128x128 "
     "tiles with 8x8 outputs per thread held in registers; 16-byte loads with A transposed in shared memory; two "
     "shared-memory stages so the next tile loads while this one is computed; and 64x64 tiles when 128x128 ones "
-    "would leave SMs idle. cublasSgemm without tensor cores is the yardstick.";
+    "would leave SMs idle. cublasSgemm without tensor cores (default and pedantic math, the faster of the two) is the "
+    "yardstick.";
 
 void addGpuProblem(Ladder& ladder, const std::string& problem) {
   if (!problem.empty()) ladder.footnotes.push_back("GPU rungs not run: " + problem);

@@ -1,5 +1,6 @@
 #include <cuda_runtime.h>
 
+#include <utility>
 #include <vector>
 
 #include "cublas_library.hpp"
@@ -46,7 +47,7 @@ GpuRungs runMatmulOnGpu(std::span<const float> a, std::span<const float> b, cons
       cublasMath_t mode;
       RungKind kind;
     } yardsticks[] = {
-        {"cublas-sgemm", "cublasSgemm, CUBLAS_DEFAULT_MATH (FP32, no tensor cores): the yardstick",
+        {"cublas-sgemm", "cublasSgemm, CUBLAS_DEFAULT_MATH (FP32, no tensor cores)",
          CUBLAS_DEFAULT_MATH, RungKind::Yardstick},
         {"cublas-pedantic", "cublasSgemm, CUBLAS_PEDANTIC_MATH", CUBLAS_PEDANTIC_MATH, RungKind::Extra},
     };
@@ -63,6 +64,13 @@ GpuRungs runMatmulOnGpu(std::span<const float> a, std::span<const float> b, cons
       }
       const cuda::CublasHandle handle(cublas, y.mode);
       addRung(rung, [&] { handle.sgemmRowMajor(d_a.data(), d_b.data(), d_c.data(), m, n, k); });
+    }
+    // The stricter yardstick: whichever mode was faster in this run (they differ by up to a third
+    // at 1000^3 from run to run on an H100).
+    LadderRung& byDefault = result.rungs[result.rungs.size() - 2];
+    LadderRung& pedantic = result.rungs.back();
+    if (byDefault.ran() && pedantic.ran() && pedantic.time.medianMs < byDefault.time.medianMs) {
+      std::swap(byDefault.kind, pedantic.kind);
     }
   });
 }

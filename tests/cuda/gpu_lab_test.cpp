@@ -53,6 +53,9 @@ TEST(GpuLab, EveryMatmulRungIsWithinTheBoundOnAwkwardShapes) {
     const GpuRungs gpu = runMatmulOnGpu(a, b, s, MeasureOptions{0, 1});
     ASSERT_TRUE(gpu.problem.empty()) << gpu.problem;
     ASSERT_EQ(gpu.rungs.size(), 9u);
+    int yardsticks = 0;
+    for (const LadderRung& rung : gpu.rungs) yardsticks += rung.kind == RungKind::Yardstick;
+    EXPECT_EQ(yardsticks, 1);
     for (const LadderRung& rung : gpu.rungs) {
       EXPECT_TRUE(rung.ran()) << rung.name << ": " << rung.problem;
       EXPECT_TRUE(rung.correct) << rung.name << ": " << rung.result;

@@ -2,10 +2,12 @@
 // reviewing a change. They land in SIGLAB_SCREENSHOT_DIR.
 #include <QDir>
 #include <QSettings>
+#include <QSpinBox>
 #include <QTabWidget>
 
 #include "gui_test_support.hpp"
 #include "lab_view.hpp"
+#include "ladder_view.hpp"
 #include "signal_plot.hpp"
 #include "siglab/generate.hpp"
 #include "siglab/io/text_format.hpp"
@@ -54,7 +56,10 @@ TEST(Screenshots, MainViewsOfARunOnTheSample) {
 
   tabs->setCurrentWidget(window.labView());
   window.labView()->showExperiment(LabExperiment::Matmul);
-  window.runLab(LabExperiment::Matmul);  // 1000^3: the CPU rungs time a band of rows
+  for (QSpinBox* spin : window.labView()->findChildren<QSpinBox*>()) {
+    if (spin->prefix() == "M " || spin->prefix() == "N " || spin->prefix() == "K ") spin->setValue(384);
+  }
+  window.runLab(LabExperiment::Matmul);
   ASSERT_TRUE(test::waitForTask(window));
   ASSERT_TRUE(window.labView()->ladderView(LabExperiment::Matmul)->ladder());
   QCoreApplication::processEvents();

@@ -22,9 +22,10 @@ struct GpuRungs {
 GpuRungs runReversalOnGpu(std::span<const std::int32_t> in, const MeasureOptions& options);
 
 // gpu-naive, gpu-tiled16 (the seed), gpu-blocktile-1d, gpu-blocktile-2d, gpu-vectorized,
-// gpu-double-buffered, gpu-grid-fit, then cublasSgemm (CUBLAS_DEFAULT_MATH, the yardstick) and
-// cublasSgemm with CUBLAS_PEDANTIC_MATH (an extra row). Neither uses tensor cores. Outputs are
-// poisoned (NaN) before each rung and checked with checkMatmul.
+// gpu-double-buffered, gpu-grid-fit, then cublasSgemm with CUBLAS_DEFAULT_MATH ("cublas-sgemm")
+// and with CUBLAS_PEDANTIC_MATH ("cublas-pedantic"), neither using tensor cores: the faster of the
+// two is the yardstick, the other an extra row. Outputs are poisoned (NaN) before each rung and
+// checked with checkMatmul.
 GpuRungs runMatmulOnGpu(std::span<const float> a, std::span<const float> b, const MatmulShape& shape,
                         const MeasureOptions& options);
 
