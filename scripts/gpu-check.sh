@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The one command for the GPU machine: build for Hopper, run every test with GPUs required, the
-# GPU benchmark (every issue-5 target as a measured ratio), the reduction ladder, the comparison on
+# GPU benchmark (every issue-5 target as a measured ratio), the reduction ladder, the Lab's ladders
+# (reversal and matrix multiply at their target sizes, Nsight Compute counters), the comparison on
 # a generated 10M-sample signal, then compute-sanitizer memcheck and racecheck on the CUDA tests.
 # Logs go to $OUT when it is set (the device tool), else to build-gpu/logs.
 #
