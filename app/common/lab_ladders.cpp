@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdio>
+#include <numeric>
 #include <type_traits>
 
 #include "siglab/cuda_lab.hpp"
@@ -75,8 +76,7 @@ Ladder reductionLab(std::span<const In> values, int repeat, const std::string& t
   const ReductionLadder gpu = runReductionLadder(values, repeat);
   char text[96];
   if constexpr (kInteger) {
-    std::int64_t exact = 0;
-    for (const In v : values) exact += v;  // the same loop, untimed: the reference
+    const std::int64_t exact = std::accumulate(values.begin(), values.end(), std::int64_t{0});
     cpu.correct = cpuSum == exact;
     std::snprintf(text, sizeof text, "%lld %s", static_cast<long long>(cpuSum), cpu.correct ? "exact" : "WRONG");
     ladder.footnotes.push_back("reference: " + std::to_string(exact) + " (64-bit CPU sum); integer sums must be exact");
