@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The one command for the GPU machine: build for Hopper, run every test with GPUs required, the
-# GPU benchmark (every issue-5 target as a measured ratio), the reduction ladder, the comparison on
+# GPU benchmark (every issue-5 target as a measured ratio), the reduction ladder, the Lab's ladders
+# (reversal and matrix multiply at their target sizes, Nsight Compute counters), the comparison on
 # a generated 10M-sample signal, then compute-sanitizer memcheck and racecheck on the CUDA tests.
 # Logs go to $OUT when it is set (the device tool), else to build-gpu/logs.
 #
@@ -21,7 +22,8 @@ logs=${OUT:-$build/logs}
 mkdir -p "$logs"
 arch=${SIGLAB_CUDA_ARCH:-90}
 samples=${SIGLAB_GPU_CHECK_SAMPLES:-10000000}
-sanitizer_limit=${SIGLAB_SANITIZER_SECONDS:-200}  # each sanitizer run; keeps the whole call inside 10 minutes
+sanitizer_limit=${SIGLAB_SANITIZER_SECONDS:-200}
+ncu_metrics=smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct,smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct  # each sanitizer run; keeps the whole call inside 10 minutes
 status=0
 step() {  # step NAME LOG COMMAND...: runs it, appends to LOG, remembers a failure
   local name=$1 log=$2 start=$SECONDS; shift 2
@@ -49,6 +51,18 @@ if wants bench; then
   step compare compare.log "$build/bin/siglab-cli" filter "$build/signal.txt" -o "$build/result.txt" --backend all \
     --report "$logs/comparison.json"
   step reduce-signal reduce.txt "$build/bin/siglab-cli" reduce "$build/signal.txt" --random-ints 0
+  # The lab's ladders at their target sizes, and one non-square product whose sides are no tile's multiple.
+  step lab-reverse lab-reverse.txt "$build/bin/siglab-cli" lab reverse -n 2^28
+  step lab-matmul lab-matmul.txt "$build/bin/siglab-cli" lab matmul --size 4096,4096,4096
+  step lab-matmul lab-matmul.txt "$build/bin/siglab-cli" lab matmul --size 1000,1000,1000
+  step lab-matmul lab-matmul.txt "$build/bin/siglab-cli" lab matmul --size 1999,1537,1001
+  # The seed's profiler counters, from Nsight Compute: bytes used per 32-byte sector moved, for
+  # loads and stores of each reversal kernel (n odd as well: the stores straddle sectors).
+  if command -v ncu > /dev/null; then
+    for n in 16777216 16777217; do
+      step lab-ncu lab-ncu.txt ncu --metrics "$ncu_metrics" -k regex:reverse "$build/bin/siglab-cli" lab reverse -n $n --repeat 1
+    done
+  fi
 fi
 if wants sanitize; then
   # The out-of-memory test fails allocations on purpose: memcheck would count each as an API error,

@@ -10,5 +10,6 @@ void addFilterCommand(CLI::App& app, int& exitCode);
 void addDevicesCommand(CLI::App& app, int& exitCode);
 void addStatsCommand(CLI::App& app, int& exitCode);
 void addReduceCommand(CLI::App& app, int& exitCode);
+void addLabCommand(CLI::App& app, int& exitCode);
 
 }  // namespace siglab::cli

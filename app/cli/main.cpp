@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   addDevicesCommand(app, exitCode);
   addStatsCommand(app, exitCode);
   addReduceCommand(app, exitCode);
+  addLabCommand(app, exitCode);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

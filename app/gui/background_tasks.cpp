@@ -5,7 +5,6 @@
 #include <new>
 
 #include "all_backends.hpp"
-#include "reduction_inputs.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/signal_io.hpp"
 
@@ -74,24 +73,6 @@ void runEngines(QPromise<RunOutcome>& promise, const RunRequest& request,
         "filtered (cpu-serial)", std::move(comparison->reference), indexing);
     comparison->reference.clear();
     promise.addResult(RunOutcome{std::move(comparison), std::move(filtered), {}});
-  });
-}
-
-void runReductions(QPromise<ReductionOutcome>& promise, SignalPtr signal, const ReductionRequest& request,
-                   std::shared_ptr<const std::atomic<bool>> cancel) {
-  deliver(promise, "not enough memory for the reduction ladder", [&] {
-    const Progress progress = progressFor(promise, cancel.get(), 0.0, 1.0);
-    std::shared_ptr<const ReductionLadder> ladder;
-    if (request.onSignal && signal) {
-      progress.throwIfCancelled();
-      ladder = std::make_shared<const ReductionLadder>(runReductionLadder(signal->samples(), request.repeat));
-    } else {
-      const std::vector<std::int32_t> ints = randomBytesAsInts(std::size_t{1} << request.log2Count, 1);
-      progress.throwIfCancelled();
-      ladder = std::make_shared<const ReductionLadder>(runReductionLadder(ints, request.repeat));
-    }
-    progress.report(1.0);
-    promise.addResult(ReductionOutcome{std::move(ladder), {}});
   });
 }
 

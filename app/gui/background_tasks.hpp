@@ -9,9 +9,7 @@
 #include <vector>
 
 #include "loaded_signal.hpp"
-#include "reductions_view.hpp"
 #include "siglab/comparison.hpp"
-#include "siglab/cuda_reduce.hpp"
 
 namespace siglab::gui {
 
@@ -37,14 +35,6 @@ struct RunOutcome {
 };
 void runEngines(QPromise<RunOutcome>& promise, const RunRequest& request,
                 std::shared_ptr<const std::atomic<bool>> cancel);
-
-struct ReductionOutcome {
-  std::shared_ptr<const ReductionLadder> ladder;
-  QString error;
-};
-// The ladder runs as one call: a cancel is honoured before it starts, not during it.
-void runReductions(QPromise<ReductionOutcome>& promise, SignalPtr signal, const ReductionRequest& request,
-                   std::shared_ptr<const std::atomic<bool>> cancel);
 
 struct ExportOutcome {
   QString error;  // empty on success

@@ -26,7 +26,9 @@
 #include "device_panel.hpp"
 #include "filter_panel.hpp"
 #include "plot_export.hpp"
-#include "reductions_view.hpp"
+#include "lab_tasks.hpp"
+#include "lab_view.hpp"
+#include "ladder_view.hpp"
 #include "report_csv.hpp"
 #include "signal_plot.hpp"
 #include "siglab/io/atomic_file.hpp"
@@ -54,12 +56,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), devices_(probeDev
   plot_ = new SignalPlot;
   timings_ = new TimingView;
   devicePanel_ = new DevicePanel(devices_);
-  reductions_ = new ReductionsView;
+  lab_ = new LabView;
   statistics_ = new StatisticsPanel;
   auto* tabs = new QTabWidget;
   tabs->addTab(timings_, tr("Timings"));
   tabs->addTab(statistics_, tr("Statistics"));
-  tabs->addTab(reductions_, tr("Reductions"));
+  tabs->addTab(lab_, tr("Lab"));
   tabs->addTab(devicePanel_, tr("Device"));
 
   splitter_ = new QSplitter(Qt::Horizontal);
@@ -78,7 +80,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), devices_(probeDev
   connect(plot_, &SignalPlot::cursorReadout, cursorLabel_, &QLabel::setText);
   connect(plot_, &SignalPlot::visibleRangeChanged, statistics_, &StatisticsPanel::setVisibleRange);
   connect(filterPanel_, &FilterPanel::runRequested, this, &MainWindow::runEngines);
-  connect(reductions_, &ReductionsView::runRequested, this, &MainWindow::runReductions);
+  connect(lab_, &LabView::runRequested, this, &MainWindow::runLab);
 
   createActions();
   setAcceptDrops(true);
@@ -292,22 +294,22 @@ void MainWindow::runEngines() {
                         });
 }
 
-void MainWindow::runReductions() {
+void MainWindow::runLab(LabExperiment experiment) {
   if (busy_) return;
-  const ReductionRequest request = reductions_->request();
+  const LabRequest request = lab_->request(experiment);
   auto cancel = std::make_shared<std::atomic<bool>>(false);
-  startTask<ReductionOutcome>(tr("Running the reduction ladder"), cancel,
-                              QtConcurrent::run(&siglab::gui::runReductions, signal_, request,
-                                                std::shared_ptr<const std::atomic<bool>>(cancel)),
-                              [this](const QFuture<ReductionOutcome>& done) {
-                                if (done.resultCount() == 0) return;
-                                const ReductionOutcome outcome = done.result();
-                                if (!outcome.ladder) {
-                                  showError(tr("The reduction ladder failed"), outcome.error);
-                                  return;
-                                }
-                                reductions_->setLadder(outcome.ladder);
-                              });
+  startTask<LabOutcome>(tr("Running the ladder"), cancel,
+                        QtConcurrent::run(&siglab::gui::runLab, signal_, request,
+                                          std::shared_ptr<const std::atomic<bool>>(cancel)),
+                        [this](const QFuture<LabOutcome>& done) {
+                          if (done.resultCount() == 0) return;
+                          const LabOutcome outcome = done.result();
+                          if (!outcome.ladder) {
+                            showError(tr("The ladder failed"), outcome.error);
+                            return;
+                          }
+                          lab_->ladderView(outcome.experiment)->setLadder(outcome.ladder);
+                        });
 }
 
 void MainWindow::exportResult(const QString& path) {
@@ -363,8 +365,8 @@ void MainWindow::updateActions() {
   saveChartAction_->setEnabled(comparison_ != nullptr);
   savePlotAction_->setEnabled(signal_ != nullptr);
   cancelAction_->setEnabled(busy_);
-  reductions_->setRunEnabled(!busy_);
-  reductions_->setSignalAvailable(signal_ != nullptr);
+  lab_->setRunEnabled(!busy_);
+  lab_->setSignalAvailable(signal_ != nullptr);
 }
 
 void MainWindow::updateRecentMenu() {

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "lab_ladders.hpp"
 #include "loaded_signal.hpp"
 #include "siglab/comparison.hpp"
 #include "siglab/cuda_backends.hpp"
@@ -20,7 +21,7 @@ namespace siglab::gui {
 
 class DevicePanel;
 class FilterPanel;
-class ReductionsView;
+class LabView;
 class SignalPlot;
 class StatisticsPanel;
 class TaskStatus;
@@ -41,7 +42,7 @@ class MainWindow : public QMainWindow {
   void exportResult(const QString& path);
   void exportReport(const QString& path);  // .json or .csv
   void savePlot(const QString& path);       // .png or .pdf
-  void runReductions();
+  void runLab(siglab::LabExperiment experiment);
   void cancelTask();
 
   bool busy() const { return busy_; }
@@ -51,7 +52,7 @@ class MainWindow : public QMainWindow {
   QString lastError() const { return lastError_; }
   SignalPlot* signalPlot() const { return plot_; }
   TimingView* timingView() const { return timings_; }
-  ReductionsView* reductionsView() const { return reductions_; }
+  LabView* labView() const { return lab_; }
   StatisticsPanel* statisticsPanel() const { return statistics_; }
   FilterPanel* filterPanel() const { return filterPanel_; }
 
@@ -85,7 +86,7 @@ class MainWindow : public QMainWindow {
   SignalPlot* plot_ = nullptr;
   TimingView* timings_ = nullptr;
   DevicePanel* devicePanel_ = nullptr;
-  ReductionsView* reductions_ = nullptr;
+  LabView* lab_ = nullptr;
   StatisticsPanel* statistics_ = nullptr;
   QSplitter* splitter_ = nullptr;
   TaskStatus* taskStatus_ = nullptr;

@@ -239,12 +239,14 @@ void reductions(const std::vector<double>& signal) {
       std::printf("  %s: not run: %s\n", what.c_str(), ladder.problem.c_str());
       return;
     }
-    const ReductionStep& last = ladder.steps[ladder.steps.size() - 2];
-    const ReductionStep& cub = ladder.steps.back();
+    Ladder rungs;
+    rungs.rungs = reductionRungs(ladder);
+    computeLadderMetrics(rungs);
+    const LadderRung& last = rungs.rungs[rungs.rungs.size() - 3];  // before cub-device-reduce and sum-of-squares
+    const LadderRung& cub = *yardstickOf(rungs);
     std::printf("  %-32s %s %.4f ms %.0f GB/s, cub %.4f ms %.0f GB/s, ratio %.3f\n", what.c_str(), last.name.c_str(),
-                last.time.medianMs, last.gbPerSecond, cub.time.medianMs, cub.gbPerSecond,
-                last.gbPerSecond / cub.gbPerSecond);
-    targets.push_back({what + ": " + last.name + " / cub throughput", last.gbPerSecond / cub.gbPerSecond, 0.97, true});
+                last.time.medianMs, last.rate, cub.time.medianMs, cub.rate, last.ofYardstick);
+    targets.push_back({what + ": " + last.name + " / cub throughput", last.ofYardstick, 0.97, true});
     if (ladder.integer) {
       bool exact = ladder.sumOfSquares.exact;
       for (const auto& s : ladder.steps) exact = exact && s.exact;

@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "siglab/cuda_backends.hpp"
+#include "siglab/cuda_lab.hpp"
 #include "siglab/cuda_reduce.hpp"
 
 namespace siglab {
@@ -51,6 +52,11 @@ ReductionLadder noLadder(std::span<const In> values) {
 ReductionLadder runReductionLadder(std::span<const double> values, int) { return noLadder(values); }
 ReductionLadder runReductionLadder(std::span<const std::int32_t> values, int) { return noLadder(values); }
 void freePinnedHost(void*) {}
+
+GpuRungs runReversalOnGpu(std::span<const std::int32_t>, const MeasureOptions&) { return GpuRungs{kReason, {}}; }
+GpuRungs runMatmulOnGpu(std::span<const float>, std::span<const float>, const MatmulShape&, const MeasureOptions&) {
+  return GpuRungs{kReason, {}};
+}
 
 std::vector<DeviceInfo> probeDevices() {
   DeviceInfo none;

@@ -8,6 +8,7 @@
 
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
+#include "event_timing.hpp"
 #include "reduction_kernels.cuh"
 #include "siglab/cuda_backends.hpp"
 #include "siglab/cuda_reduce.hpp"
@@ -16,26 +17,17 @@ namespace siglab {
 namespace {
 
 using cuda::DeviceBuffer;
-using cuda::Event;
 using cuda::ReduceKernel;
 using cuda::ReduceOp;
 
 template <class In>
 using AccumulatorOf = std::conditional_t<std::is_same_v<In, double>, double, long long>;
 
-// Times `launch` (which enqueues one whole reduction) `repeat` times after a warm-up.
+// Times `launch` (which enqueues one whole reduction) with measure(): one warm-up, `repeat` runs.
 template <class Launch>
 TimingStats timeReduction(const Launch& launch, int repeat) {
-  Event start, stop;
-  std::vector<double> millis;
-  for (int rep = -1; rep < repeat; ++rep) {
-    start.record();
-    launch();
-    stop.record();
-    SIGLAB_CUDA_TRY(cudaEventSynchronize(stop.get()));
-    if (rep >= 0) millis.push_back(stop.millisSince(start));
-  }
-  return summarize(millis);
+  cuda::EventTimer timer;
+  return measure([&] { return timer(launch); }, MeasureOptions{1, repeat}).total;
 }
 
 template <class Acc>
@@ -101,14 +93,13 @@ ReductionLadder runLadder(std::span<const In> values, int repeat) {
     }
     DeviceBuffer<Acc> d_partial(static_cast<std::size_t>(cuda::reducePartialCount(ReduceKernel::Neighbored, n)));
     DeviceBuffer<Acc> d_result(1);
-    const double gigabytes = static_cast<double>(ladder.bytes) / 1e9;
     auto addStep = [&](const std::string& name, const std::string& description, const TimingStats& time,
                        bool squares = false) {
       ReductionStep step;
       step.name = name;
       step.description = description;
       step.time = time;
-      step.gbPerSecond = time.medianMs > 0 ? gigabytes / (time.medianMs / 1e3) : 0.0;
+      step.gbPerSecond = perSecond(static_cast<double>(ladder.bytes), time.medianMs);
       setValue(step, download(d_result), ladder, squares);
       return step;
     };

@@ -296,6 +296,44 @@ TEST(Cli, ReducePrintsTheLadderOrWhyNot) {
   EXPECT_EQ(o.out.find("WRONG"), std::string::npos) << o.out;
 }
 
+TEST(Cli, LabReversePrintsTheLadderAndTheGpuRungsOrWhyNot) {
+  test::TempDir dir;
+  const Outcome o = runCli("lab reverse -n 1023 --repeat 2", dir);
+  ASSERT_EQ(o.exitCode, 0) << o.out << o.err;
+  EXPECT_NE(o.out.find("reverse 1,023 int32"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("cpu-reverse-copy"), std::string::npos) << o.out;
+  EXPECT_EQ(o.out.find("WRONG"), std::string::npos) << o.out;
+  if (o.out.find("GPU rungs not run: ") != std::string::npos) return;  // no GPU here: the reason is printed
+  for (const char* rung : {"gpu-one-block", "gpu-global", "gpu-shared", "gpu-vector16", "d2d-copy", "load 100%"}) {
+    EXPECT_NE(o.out.find(rung), std::string::npos) << o.out;
+  }
+}
+
+TEST(Cli, LabMatmulPrintsTheLadderWithItsBound) {
+  test::TempDir dir;
+  const Outcome o = runCli("lab matmul --size 17,15,33 --repeat 1", dir);
+  ASSERT_EQ(o.exitCode, 0) << o.out << o.err;
+  for (const char* text : {"C (17 x 15) = A (17 x 33) B (33 x 15)", "cpu-serial", "cpu-blocked", "gamma_K", "GFLOP/s"}) {
+    EXPECT_NE(o.out.find(text), std::string::npos) << o.out;
+  }
+  EXPECT_EQ(o.out.find("WRONG"), std::string::npos) << o.out;
+  if (o.out.find("GPU rungs not run: ") != std::string::npos) return;
+  for (const char* rung : {"gpu-naive", "gpu-tiled16", "gpu-double-buffered", "cublas-sgemm", "the seed's gpu-tiled16"}) {
+    EXPECT_NE(o.out.find(rung), std::string::npos) << o.out;
+  }
+}
+
+TEST(Cli, LabRejectsSizesOutsideTheirRange) {
+  test::TempDir dir;
+  for (const char* args : {"lab matmul --size 0,4,4", "lab matmul --size 4,4", "lab matmul --size 40000",
+                           "lab matmul --size 4,x,4", "lab reverse -n 0", "lab reverse -n 2^32", "lab reverse -n -5"}) {
+    const Outcome o = runCli(args, dir);
+    EXPECT_EQ(o.exitCode, 2) << args << "\n" << o.out << o.err;
+    EXPECT_NE(o.err.find("expected"), std::string::npos) << args << ": " << o.err;
+  }
+  EXPECT_NE(runCli("lab", dir).exitCode, 0);  // a ladder must be named
+}
+
 TEST(Cli, AGpuMemoryBudgetStillGivesTheReferenceBits) {
   test::TempDir dir;
   ASSERT_EQ(runCli("generate -n 300001 --seed 5 -o " + dir.file("in.txt"), dir).exitCode, 0);

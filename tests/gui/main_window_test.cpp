@@ -5,12 +5,15 @@
 #include <QMimeData>
 #include <QProcess>
 #include <QSettings>
+#include <QSpinBox>
 #include <QTableWidget>
 
 #include <nlohmann/json.hpp>
 
 #include "filter_panel.hpp"
-#include "reductions_view.hpp"
+#include "gpu_test_support.hpp"
+#include "lab_view.hpp"
+#include "ladder_view.hpp"
 #include "gui_test_support.hpp"
 #include "signal_plot.hpp"
 #include "siglab/cpu_serial.hpp"
@@ -23,6 +26,7 @@
 namespace siglab {
 namespace {
 
+using gui::LadderView;
 using gui::MainWindow;
 
 class MainWindowTest : public ::testing::Test {
@@ -197,22 +201,53 @@ TEST_F(MainWindowTest, LargeSignalsAreDrawnWithAFewPointsPerPixelColumnAndExactl
 TEST_F(MainWindowTest, TheReductionLadderRunsOnTheSignalOrSaysWhyNot) {
   MainWindow window;
   openSample(window);
-  ASSERT_TRUE(window.reductionsView()->request().onSignal);
-  window.runReductions();
+  ASSERT_TRUE(window.labView()->request(LabExperiment::Reduction).onSignal);
+  window.runLab(LabExperiment::Reduction);
   ASSERT_TRUE(test::waitForTask(window));
-  const auto ladder = window.reductionsView()->ladder();
+  LadderView* view = window.labView()->ladderView(LabExperiment::Reduction);
+  const auto ladder = view->ladder();
   ASSERT_TRUE(ladder) << window.lastError().toStdString();
-  EXPECT_EQ(ladder->count, 10000u);
-  QTableWidget* table = window.reductionsView()->table();
-  if (ladder->problem.empty()) {
-    ASSERT_FALSE(ladder->steps.empty());
-    EXPECT_EQ(table->rowCount(), static_cast<int>(ladder->steps.size()) + 1);  // and the sum of squares
-    EXPECT_EQ(table->item(0, 0)->text().toStdString(), ladder->steps.front().name);
-    EXPECT_EQ(window.reductionsView()->chart()->plottable(0)->interface1D()->dataCount(),
-              static_cast<int>(ladder->steps.size()));
+  EXPECT_NE(ladder->title.find("10,000 float64"), std::string::npos) << ladder->title;
+  ASSERT_FALSE(ladder->rungs.empty());
+  EXPECT_EQ(ladder->rungs.front().name, "cpu-serial-sum");  // the CPU rung runs everywhere
+  EXPECT_EQ(view->table()->rowCount(), static_cast<int>(ladder->rungs.size()));
+  EXPECT_EQ(view->table()->item(0, 0)->text(), "cpu-serial-sum");
+  int ran = 0;
+  for (const LadderRung& rung : ladder->rungs) ran += rung.ran();
+  EXPECT_EQ(view->chart()->plottableCount(), ran);  // one bar per rung that ran: never an empty chart
+  if (!test::firstDevice().available) {
+    EXPECT_EQ(ladder->rungs.size(), 1u);
+    EXPECT_TRUE(view->summary().contains("GPU rungs not run: ")) << view->summary().toStdString();
   } else {
-    EXPECT_EQ(table->rowCount(), 0);
-    EXPECT_TRUE(window.reductionsView()->summary().contains(QString::fromStdString(ladder->problem).toHtmlEscaped()));
+    EXPECT_NE(findRung(*ladder, "cub-device-reduce"), nullptr);
+  }
+}
+
+// Each ladder of the Lab tab through the same view: CPU rungs everywhere, GPU rungs where there is one.
+TEST_F(MainWindowTest, TheReversalAndMatmulLaddersShowTheirRungsOrWhyNot) {
+  MainWindow window;
+  for (LabExperiment experiment : {LabExperiment::Reversal, LabExperiment::Matmul}) {
+    auto spins = window.labView()->findChildren<QSpinBox*>();
+    for (QSpinBox* spin : spins) {
+      if (spin->prefix() == "2^" && spin->suffix().contains("int32")) spin->setValue(12);
+      if (spin->prefix() == "M " || spin->prefix() == "N " || spin->prefix() == "K ") spin->setValue(37);
+    }
+    window.runLab(experiment);
+    ASSERT_TRUE(test::waitForTask(window));
+    LadderView* view = window.labView()->ladderView(experiment);
+    const auto ladder = view->ladder();
+    ASSERT_TRUE(ladder) << window.lastError().toStdString();
+    EXPECT_TRUE(allCorrect(*ladder));
+    const char* cpuRung = experiment == LabExperiment::Reversal ? "cpu-reverse-copy" : "cpu-blocked";
+    ASSERT_NE(findRung(*ladder, cpuRung), nullptr);
+    EXPECT_TRUE(findRung(*ladder, cpuRung)->ran());
+    EXPECT_GT(view->chart()->plottableCount(), 0);
+    EXPECT_EQ(view->table()->rowCount(), static_cast<int>(ladder->rungs.size()));
+    if (!test::firstDevice().available) {
+      EXPECT_TRUE(view->summary().contains("GPU rungs not run: ")) << view->summary().toStdString();
+    } else {
+      EXPECT_NE(yardstickOf(*ladder), nullptr);
+    }
   }
 }
 

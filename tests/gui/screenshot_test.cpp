@@ -2,9 +2,12 @@
 // reviewing a change. They land in SIGLAB_SCREENSHOT_DIR.
 #include <QDir>
 #include <QSettings>
+#include <QSpinBox>
 #include <QTabWidget>
 
 #include "gui_test_support.hpp"
+#include "lab_view.hpp"
+#include "ladder_view.hpp"
 #include "signal_plot.hpp"
 #include "siglab/generate.hpp"
 #include "siglab/io/text_format.hpp"
@@ -50,6 +53,17 @@ TEST(Screenshots, MainViewsOfARunOnTheSample) {
   ASSERT_TRUE(test::waitForVisibleStatistics(*window.statisticsPanel()));
   QCoreApplication::processEvents();
   ASSERT_TRUE(saveSmallPng(window, dir.filePath("siglab-statistics.png")));
+
+  tabs->setCurrentWidget(window.labView());
+  window.labView()->showExperiment(LabExperiment::Matmul);
+  for (QSpinBox* spin : window.labView()->findChildren<QSpinBox*>()) {
+    if (spin->prefix() == "M " || spin->prefix() == "N " || spin->prefix() == "K ") spin->setValue(384);
+  }
+  window.runLab(LabExperiment::Matmul);
+  ASSERT_TRUE(test::waitForTask(window));
+  ASSERT_TRUE(window.labView()->ladderView(LabExperiment::Matmul)->ladder());
+  QCoreApplication::processEvents();
+  ASSERT_TRUE(saveSmallPng(window, dir.filePath("siglab-lab.png")));
 
   tabs->setCurrentIndex(tabs->count() - 1);  // the device panel
   ASSERT_EQ(tabs->tabText(tabs->currentIndex()), "Device");

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "siglab/ladder.hpp"
 #include "siglab/timing.hpp"
 
 namespace siglab {
@@ -37,6 +38,10 @@ struct ReductionLadder {
 // Runs every step `repeat` times after a warm-up on the values copied to the GPU.
 ReductionLadder runReductionLadder(std::span<const double> values, int repeat);
 ReductionLadder runReductionLadder(std::span<const std::int32_t> values, int repeat);
+
+// The ladder's rungs in the shape every ladder shares (siglab/ladder.hpp): the kernels as Rung,
+// cub-device-reduce as the Yardstick, the sum of squares as Extra; none when the ladder did not run.
+std::vector<LadderRung> reductionRungs(const ReductionLadder& ladder);
 
 // The compensated CPU sum the float64 results are measured against (Neumaier's variant of Kahan).
 double compensatedSum(std::span<const double> values);

@@ -1,0 +1,39 @@
+#pragma once
+// What the lab's GPU ladders share: the device check and the mapping of a failure to the reason
+// the ladder reports instead of its GPU rungs.
+#include <exception>
+#include <string>
+
+#include "cuda_check.hpp"
+#include "siglab/cuda_backends.hpp"
+#include "siglab/cuda_lab.hpp"
+
+namespace siglab::cuda {
+
+// Runs `rungs` (which appends to result.rungs) on device 0; no GPU, out of memory or a CUDA error
+// becomes result.problem, with no half-finished rungs left behind.
+template <class Rungs>
+GpuRungs runOnDevice(double inputBytes, const Rungs& rungs) {
+  GpuRungs result;
+  const std::vector<DeviceInfo> devices = probeDevices();
+  if (!devices.front().available) {
+    result.problem = devices.front().reason;
+    return result;
+  }
+  try {
+    SIGLAB_CUDA_TRY(cudaSetDevice(0));
+    rungs(devices.front(), result);
+  } catch (const CudaError& e) {
+    result.problem = e.code() == cudaErrorMemoryAllocation
+                         ? "out of GPU memory for " + std::to_string(static_cast<long long>(inputBytes) >> 20) +
+                               " MiB of operands (" + e.what() + ")"
+                         : std::string(e.what());
+    result.rungs.clear();
+  } catch (const std::exception& e) {
+    result.problem = e.what();
+    result.rungs.clear();
+  }
+  return result;
+}
+
+}  // namespace siglab::cuda
