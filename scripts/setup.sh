@@ -7,6 +7,8 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libsndfile1-dev
   qt6-base-dev qt6-qpa-plugins libqcustomplot-dev libgl-dev fonts-dejavu-core
+  qt6-svg-dev librsvg2-bin help2man man-db desktop-file-utils appstream dpkg-dev file
+  xvfb xauth x11-utils x11-apps netpbm
 )
 
 missing=()

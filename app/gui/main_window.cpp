@@ -13,6 +13,7 @@
 #include <QMimeData>
 #include <QSettings>
 #include <QSplitter>
+#include <QScreen>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
@@ -21,7 +22,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "about_box.hpp"
 #include "all_backends.hpp"
+#include "app_resources.hpp"
 #include "background_tasks.hpp"
 #include "device_panel.hpp"
 #include "filter_panel.hpp"
@@ -36,6 +39,7 @@
 #include "statistics_panel.hpp"
 #include "task_status.hpp"
 #include "timing_view.hpp"
+#include "window_geometry.hpp"
 
 namespace siglab::gui {
 namespace {
@@ -81,6 +85,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), devices_(probeDev
   connect(reductions_, &ReductionsView::runRequested, this, &MainWindow::runReductions);
 
   createActions();
+  setWindowIcon(applicationIcon());
   setAcceptDrops(true);
   restoreSettings();
   updateActions();
@@ -96,7 +101,7 @@ void MainWindow::createActions() {
     if (!path.isEmpty()) openFile(path);
   });
   openAction_->setShortcut(QKeySequence::Open);
-  openAction_->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton));
+  openAction_->setIcon(toolbarIcon("open"));
   openAction_->setToolTip(tr("Open a signal file: one number per line (Ctrl+O); or drop a file on the window"));
   recentMenu_ = file->addMenu(tr("Open &recent"));
   file->addSeparator();
@@ -107,7 +112,7 @@ void MainWindow::createActions() {
     if (!path.isEmpty()) exportResult(path);
   });
   exportResultAction_->setShortcut(QKeySequence::Save);
-  exportResultAction_->setIcon(style()->standardIcon(QStyle::SP_DialogSaveButton));
+  exportResultAction_->setIcon(toolbarIcon("export"));
   exportResultAction_->setToolTip(
       tr("Write the cpu-serial result (Ctrl+S): text in the seed's %2.16f format, or .npy, .wav, .raw by extension"));
   exportReportAction_ = file->addAction(tr("Export timing &report…"), this, [this] {
@@ -135,33 +140,30 @@ void MainWindow::createActions() {
 
   QMenu* run = menuBar()->addMenu(tr("&Run"));
   runAction_ = run->addAction(tr("&Run engines"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::runEngines);
-  runAction_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+  runAction_->setIcon(toolbarIcon("run"));
   runAction_->setToolTip(tr("Filter the signal on every checked engine and compare them (Ctrl+R)"));
   cancelAction_ = run->addAction(tr("&Cancel"), QKeySequence(Qt::Key_Escape), this, &MainWindow::cancelTask);
+  cancelAction_->setIcon(toolbarIcon("cancel"));
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   QAction* reset = view->addAction(tr("&Reset view"), QKeySequence(Qt::CTRL | Qt::Key_0), plot_, &SignalPlot::resetView);
   reset->setToolTip(tr("Show the whole signal (Ctrl+0)"));
-  reset->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
+  reset->setIcon(toolbarIcon("reset-view"));
   stackedAction_ = view->addAction(tr("&Stacked plots"));
   stackedAction_->setCheckable(true);
+  stackedAction_->setIcon(toolbarIcon("stacked"));
   stackedAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
   stackedAction_->setToolTip(tr("Original and filtered in two plots with linked x axes, or overlaid (Ctrl+T)"));
   connect(stackedAction_, &QAction::toggled, plot_, &SignalPlot::setStacked);
   QAction* rubberBand = view->addAction(tr("Rubber-band &zoom"));
   rubberBand->setCheckable(true);
+  rubberBand->setIcon(toolbarIcon("zoom"));
   rubberBand->setShortcut(QKeySequence(Qt::Key_Z));
   rubberBand->setToolTip(tr("Drag a box to zoom into it (Z); off: drag pans. The wheel zooms either way"));
   connect(rubberBand, &QAction::toggled, plot_, &SignalPlot::setRubberBandZoom);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
-  help->addAction(tr("&About SigLab"), this, [this] {
-    QMessageBox::about(this, tr("About SigLab"),
-                       tr("<h3>SigLab %1</h3><p>Mean filters for large 1-D signals on the CPU and the GPU, "
-                          "compared honestly.</p><p>Qt %2, QCustomPlot %3, CUDA engines %4.</p><p>GPU: %5</p>")
-                           .arg(SIGLAB_VERSION, qVersion(), QCUSTOMPLOT_VERSION_STR,
-                                builtWithCuda() ? tr("built") : tr("not built"), gpuSummary(devices_).toHtmlEscaped()));
-  });
+  help->addAction(applicationIcon(), tr("&About SigLab"), this, [this] { makeAboutBox(devices_, this)->open(); });
 
   QToolBar* tools = addToolBar(tr("Main"));
   tools->setObjectName("mainToolBar");
@@ -173,7 +175,9 @@ void MainWindow::createActions() {
 
 void MainWindow::restoreSettings() {
   QSettings settings;
-  restoreGeometry(settings.value("window/geometry").toByteArray());
+  if (!restoreGeometry(settings.value("window/geometry").toByteArray())) {
+    setGeometry(firstWindowGeometry(screen()->availableGeometry()));
+  }
   if (!splitter_->restoreState(settings.value("window/splitter").toByteArray())) splitter_->setSizes({240, 700, 560});
   lastDirectory_ = settings.value("lastDirectory").toString();
   stackedAction_->setChecked(settings.value("plot/stacked", false).toBool());
