@@ -34,7 +34,8 @@ TEST(Resources, TheWindowAndItsToolbarShowTheIcons) {
   auto* toolbar = window.findChild<QToolBar*>("mainToolBar");
   ASSERT_TRUE(toolbar);
   for (QAction* action : toolbar->actions()) {
-    if (!action->isSeparator()) EXPECT_FALSE(action->icon().isNull()) << action->text().toStdString();
+    if (action->isSeparator()) continue;
+    EXPECT_FALSE(action->icon().isNull()) << action->text().toStdString();
   }
 }
 
