@@ -69,7 +69,10 @@ ImportDialog::ImportDialog(const QString& path, const FileProbe& probe, QWidget*
 
   pages_->addWidget(formPage(form));
   rawType_ = new QComboBox;
-  for (SampleType t : kRawTypes) rawType_->addItem(QString::fromUtf8(sampleTypeName(t).data(), sampleTypeName(t).size()), static_cast<int>(t));
+  for (SampleType t : kRawTypes) {
+    const std::string_view name = sampleTypeName(t);
+    rawType_->addItem(QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size())), static_cast<int>(t));
+  }
   rawType_->setToolTip(tr("Little-endian sample type (as --raw TYPE)"));
   form->addRow(tr("Sample &type"), rawType_);
   offset_ = new QSpinBox;

@@ -22,6 +22,8 @@
 #include <QToolBar>
 #include <QtConcurrent>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "about_box.hpp"
@@ -556,7 +558,12 @@ void MainWindow::updateActions() {
   saveSessionAction_->setEnabled(!busy_ && signal_ != nullptr);
   openSessionAction_->setEnabled(!busy_);
   cancelAction_->setEnabled(busy_);
-  reductions_->setRunEnabled(!busy_);
+  // The ladder runs on a GPU only: without one, Run is off and the tab says why.
+  const auto usable = std::find_if(devices_.begin(), devices_.end(), [](const DeviceInfo& d) { return d.available; });
+  reductions_->setRunEnabled(!busy_ && usable != devices_.end());
+  if (usable == devices_.end() && !devices_.empty()) {
+    reductions_->setToolTip(tr("Needs a GPU: %1").arg(QString::fromStdString(devices_.front().reason)));
+  }
   reductions_->setSignalAvailable(signal_ != nullptr);
 }
 

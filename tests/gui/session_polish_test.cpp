@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QPrinter>
+#include <QPushButton>
 #include <QSettings>
 #include <QTableWidget>
 
@@ -14,6 +15,8 @@
 #include "gui_dialog_support.hpp"
 #include "gui_test_support.hpp"
 #include "import_dialog.hpp"
+#include "reductions_view.hpp"
+#include "siglab/cuda_backends.hpp"
 #include "session_adapter.hpp"
 #include "shortcuts_dialog.hpp"
 #include "signal_plot.hpp"
@@ -234,6 +237,28 @@ TEST_F(WindowTest, ThePlotExportsAsPngSvgAndPdfAtAChosenSizeWithATitle) {
   ASSERT_TRUE(printed.open(QIODevice::ReadOnly));
   EXPECT_TRUE(printed.read(5) == "%PDF-");
   EXPECT_GT(printed.size(), 2000);
+}
+
+}  // namespace
+}  // namespace siglab
+
+namespace siglab {
+namespace {
+
+TEST(EmptyStates, TheReductionLadderRunsOnlyWhereThereIsAGpuAndSaysWhyNot) {
+  QSettings().clear();
+  gui::MainWindow window;
+  const std::vector<DeviceInfo> devices = probeDevices();
+  const bool gpu = std::any_of(devices.begin(), devices.end(), [](const DeviceInfo& d) { return d.available; });
+  QPushButton* run = nullptr;
+  for (QPushButton* button : window.reductionsView()->findChildren<QPushButton*>()) {
+    if (button->text().contains("Run")) run = button;
+  }
+  ASSERT_TRUE(run);
+  EXPECT_EQ(run->isEnabled(), gpu);
+  if (!gpu) {
+    EXPECT_TRUE(window.reductionsView()->toolTip().contains(QString::fromStdString(devices.front().reason)));
+  }
 }
 
 }  // namespace
