@@ -8,6 +8,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libsndfile1-dev
   qt6-base-dev qt6-qpa-plugins libqcustomplot-dev libgl-dev fonts-dejavu-core
   python3-dev pybind11-dev python3-numpy python3-scipy python3-pytest python3-dask python3-distributed
+  qt6-svg-dev librsvg2-bin help2man man-db desktop-file-utils appstream dpkg-dev file
+  xvfb xauth x11-utils x11-apps netpbm
 )
 
 missing=()

@@ -11,33 +11,47 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPrintDialog>
+#include <QPrinter>
 #include <QSettings>
 #include <QSplitter>
+#include <QScreen>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
 #include <QToolBar>
 #include <QtConcurrent>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
+#include "about_box.hpp"
 #include "all_backends.hpp"
+#include "app_resources.hpp"
 #include "background_tasks.hpp"
 #include "device_panel.hpp"
 #include "filter_panel.hpp"
+#include "import_dialog.hpp"
 #include "plot_export.hpp"
 #include "lab_tasks.hpp"
 #include "lab_view.hpp"
 #include "ladder_view.hpp"
+#include "plot_export_dialog.hpp"
+#include "session_adapter.hpp"
+#include "shortcuts_dialog.hpp"
+#include "signal_loading.hpp"
 #include "report_csv.hpp"
 #include "signal_plot.hpp"
 #include "siglab/io/atomic_file.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/report.hpp"
+#include "siglab/io/file_probe.hpp"
 #include "siglab/io/signal_io.hpp"
 #include "statistics_panel.hpp"
 #include "task_status.hpp"
 #include "timing_view.hpp"
+#include "window_geometry.hpp"
 
 namespace siglab::gui {
 namespace {
@@ -45,8 +59,10 @@ namespace {
 constexpr int kMaxRecentFiles = 8;
 // What readSignal recognises without options: text by default, .npy and WAV by their magic bytes.
 const char* const kSignalFilters =
-    "Signal files (*.txt *.dat *.csv *.tsv *.npy *.wav);;Text, one number a line (*.txt *.dat);;"
-    "NumPy (*.npy);;WAV (*.wav);;All files (*)";
+    "Signal files (*.txt *.dat *.csv *.tsv *.npy *.wav *.raw *.bin);;Text, one number a line (*.txt *.dat);;"
+    "CSV or TSV (*.csv *.tsv);;NumPy (*.npy);;WAV (*.wav);;Raw binary samples (*.raw *.bin);;SigLab session (*.siglab);;"
+    "All files (*)";
+const char* const kSessionFilter = "SigLab session (*.siglab)";
 
 }  // namespace
 
@@ -83,6 +99,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), devices_(probeDev
   connect(lab_, &LabView::runRequested, this, &MainWindow::runLab);
 
   createActions();
+  setWindowIcon(applicationIcon());
   setAcceptDrops(true);
   restoreSettings();
   updateActions();
@@ -95,12 +112,13 @@ void MainWindow::createActions() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   openAction_ = file->addAction(tr("&Open signal…"), this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open signal"), lastDirectory_, tr(kSignalFilters));
-    if (!path.isEmpty()) openFile(path);
+    if (!path.isEmpty()) requestOpen(path);
   });
   openAction_->setShortcut(QKeySequence::Open);
-  openAction_->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton));
+  openAction_->setIcon(toolbarIcon("open"));
   openAction_->setToolTip(tr("Open a signal file: one number per line (Ctrl+O); or drop a file on the window"));
   recentMenu_ = file->addMenu(tr("Open &recent"));
+  createSessionActions(file);
   file->addSeparator();
   exportResultAction_ = file->addAction(tr("&Export filtered signal…"), this, [this] {
     const QString path = askSavePath(tr("Export filtered signal"), "result.txt",
@@ -109,7 +127,7 @@ void MainWindow::createActions() {
     if (!path.isEmpty()) exportResult(path);
   });
   exportResultAction_->setShortcut(QKeySequence::Save);
-  exportResultAction_->setIcon(style()->standardIcon(QStyle::SP_DialogSaveButton));
+  exportResultAction_->setIcon(toolbarIcon("export"));
   exportResultAction_->setToolTip(
       tr("Write the cpu-serial result (Ctrl+S): text in the seed's %2.16f format, or .npy, .wav, .raw by extension"));
   exportReportAction_ = file->addAction(tr("Export timing &report…"), this, [this] {
@@ -117,11 +135,24 @@ void MainWindow::createActions() {
     if (!path.isEmpty()) exportReport(path);
   });
   exportReportAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
-  savePlotAction_ = file->addAction(tr("Save signal &plot…"), this, [this] {
-    const QString path = askSavePath(tr("Save signal plot"), "signal.png", tr("PNG image (*.png);;PDF (*.pdf)"));
-    if (!path.isEmpty()) savePlot(path);
+  savePlotAction_ = file->addAction(tr("Export signal &plot…"), this, [this] {
+    const QString path = askSavePath(tr("Export signal plot"), "signal.png",
+                                     tr("PNG image (*.png);;SVG drawing (*.svg);;PDF (*.pdf)"));
+    if (path.isEmpty()) return;
+    auto* dialog = new PlotExportDialog(plot_->plot()->size(), plotTitle(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog, path] { savePlot(path, dialog->options()); });
+    dialog->open();
   });
-  savePlotAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+  savePlotAction_->setToolTip(tr("Write the signal plot as PNG, SVG or PDF at a chosen size, titled with the file and filter"));
+  printAction_ = file->addAction(toolbarIcon("print"), tr("P&rint signal plot…"), this, [this] {
+    QPrinter printer(QPrinter::HighResolution);
+    printer.setPageOrientation(QPageLayout::Landscape);
+    auto* dialog = new QPrintDialog(&printer, this);
+    if (dialog->exec() == QDialog::Accepted) printPlot(printer);
+    delete dialog;
+  });
+  printAction_->setShortcut(QKeySequence::Print);
   saveChartAction_ = file->addAction(tr("Save timing &chart…"), this, [this] {
     const QString path = askSavePath(tr("Save timing chart"), "timings.png", tr("PNG image (*.png);;PDF (*.pdf)"));
     if (path.isEmpty()) return;
@@ -137,33 +168,35 @@ void MainWindow::createActions() {
 
   QMenu* run = menuBar()->addMenu(tr("&Run"));
   runAction_ = run->addAction(tr("&Run engines"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::runEngines);
-  runAction_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+  runAction_->setIcon(toolbarIcon("run"));
   runAction_->setToolTip(tr("Filter the signal on every checked engine and compare them (Ctrl+R)"));
   cancelAction_ = run->addAction(tr("&Cancel"), QKeySequence(Qt::Key_Escape), this, &MainWindow::cancelTask);
+  cancelAction_->setIcon(toolbarIcon("cancel"));
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   QAction* reset = view->addAction(tr("&Reset view"), QKeySequence(Qt::CTRL | Qt::Key_0), plot_, &SignalPlot::resetView);
   reset->setToolTip(tr("Show the whole signal (Ctrl+0)"));
-  reset->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
+  reset->setIcon(toolbarIcon("reset-view"));
   stackedAction_ = view->addAction(tr("&Stacked plots"));
   stackedAction_->setCheckable(true);
+  stackedAction_->setIcon(toolbarIcon("stacked"));
   stackedAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
   stackedAction_->setToolTip(tr("Original and filtered in two plots with linked x axes, or overlaid (Ctrl+T)"));
   connect(stackedAction_, &QAction::toggled, plot_, &SignalPlot::setStacked);
   QAction* rubberBand = view->addAction(tr("Rubber-band &zoom"));
   rubberBand->setCheckable(true);
+  rubberBand->setIcon(toolbarIcon("zoom"));
   rubberBand->setShortcut(QKeySequence(Qt::Key_Z));
   rubberBand->setToolTip(tr("Drag a box to zoom into it (Z); off: drag pans. The wheel zooms either way"));
   connect(rubberBand, &QAction::toggled, plot_, &SignalPlot::setRubberBandZoom);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
-  help->addAction(tr("&About SigLab"), this, [this] {
-    QMessageBox::about(this, tr("About SigLab"),
-                       tr("<h3>SigLab %1</h3><p>Mean filters for large 1-D signals on the CPU and the GPU, "
-                          "compared honestly.</p><p>Qt %2, QCustomPlot %3, CUDA engines %4.</p><p>GPU: %5</p>")
-                           .arg(SIGLAB_VERSION, qVersion(), QCUSTOMPLOT_VERSION_STR,
-                                builtWithCuda() ? tr("built") : tr("not built"), gpuSummary(devices_).toHtmlEscaped()));
+  help->addAction(tr("&Keyboard shortcuts"), QKeySequence::HelpContents, this, [this] {
+    QList<QAction*> actions;
+    for (QMenu* menu : menuBar()->findChildren<QMenu*>()) actions += menu->actions();
+    showShortcuts(actions, this);
   });
+  help->addAction(applicationIcon(), tr("&About SigLab"), this, [this] { makeAboutBox(devices_, this)->open(); });
 
   QToolBar* tools = addToolBar(tr("Main"));
   tools->setObjectName("mainToolBar");
@@ -175,7 +208,9 @@ void MainWindow::createActions() {
 
 void MainWindow::restoreSettings() {
   QSettings settings;
-  restoreGeometry(settings.value("window/geometry").toByteArray());
+  if (!restoreGeometry(settings.value("window/geometry").toByteArray())) {
+    setGeometry(firstWindowGeometry(screen()->availableGeometry()));
+  }
   if (!splitter_->restoreState(settings.value("window/splitter").toByteArray())) splitter_->setSizes({240, 700, 560});
   lastDirectory_ = settings.value("lastDirectory").toString();
   stackedAction_->setChecked(settings.value("plot/stacked", false).toBool());
@@ -193,6 +228,14 @@ void MainWindow::saveSettings() const {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  if (hasUnexportedResult() && !discardConfirmed_) {
+    event->ignore();
+    askToDiscardResult([this] {
+      discardConfirmed_ = true;
+      close();
+    });
+    return;
+  }
   cancelTask();
   saveSettings();
   event->accept();
@@ -204,7 +247,7 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 
 void MainWindow::dropEvent(QDropEvent* event) {
   const QList<QUrl> urls = event->mimeData()->urls();
-  if (!urls.isEmpty() && urls.first().isLocalFile()) openFile(urls.first().toLocalFile());
+  if (!urls.isEmpty() && urls.first().isLocalFile()) requestOpen(urls.first().toLocalFile());
 }
 
 template <typename T>
@@ -228,11 +271,42 @@ void MainWindow::startTask(const QString& what, std::shared_ptr<std::atomic<bool
 
 void MainWindow::openFile(const QString& path) {
   if (busy_) return;
+  if (path.endsWith(".siglab", Qt::CaseInsensitive)) {
+    openSession(path);
+    return;
+  }
+  FileProbe probe;
+  try {
+    probe = probeSignalFile(path.toStdString());
+  } catch (const std::exception& e) {
+    showError(tr("Could not open the signal"), QString::fromStdString(e.what()));
+    return;
+  }
+  if (!needsReadChoices(probe)) {
+    openFile(path, ReadOptions{});
+    return;
+  }
+  auto* dialog = new ImportDialog(path, probe, this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  connect(dialog, &QDialog::accepted, this, [this, dialog] { openFile(dialog->path(), dialog->readOptions()); });
+  dialog->open();
+}
+
+void MainWindow::requestOpen(const QString& path) {
+  if (busy_) return;
+  askToDiscardResult([this, path] { openFile(path); });
+}
+
+void MainWindow::openFile(const QString& path, const ReadOptions& options) {
+  if (busy_) return;
   lastDirectory_ = QFileInfo(path).absolutePath();
   auto cancel = std::make_shared<std::atomic<bool>>(false);
+  const std::shared_ptr<const std::atomic<bool>> cancelled = cancel;
   startTask<LoadOutcome>(tr("Loading %1").arg(QFileInfo(path).fileName()), cancel,
-                         QtConcurrent::run(&loadSignal, path, std::shared_ptr<const std::atomic<bool>>(cancel)),
-                         [this, path](const QFuture<LoadOutcome>& done) {
+                         isDefault(options) ? QtConcurrent::run(&loadSignal, path, cancelled)
+                                            : QtConcurrent::run(&loadSignalWith, path, options, cancelled),
+                         [this, path, options](const QFuture<LoadOutcome>& done) {
+                           const std::optional<ViewRange> view = std::exchange(pendingView_, std::nullopt);
                            if (done.resultCount() == 0) {
                              statusBar()->showMessage(tr("Loading cancelled; the previous signal is kept"), 5000);
                              return;
@@ -248,6 +322,11 @@ void MainWindow::openFile(const QString& path) {
                            timings_->clear();
                            statistics_->setOriginal(signal_);
                            plot_->setOriginal(signal_);
+                           cursorLabel_->clear();  // the old signal's readout
+                           signalPath_ = QFileInfo(path).absoluteFilePath();
+                           readOptions_ = options;
+                           resultExported_ = true;
+                           if (view) plot_->setVisibleRange(view->first, view->last);
                            rememberRecent(path);
                            setTitle();
                            statusBar()->showMessage(
@@ -269,6 +348,7 @@ void MainWindow::runEngines() {
   request.spec = *spec;
   request.options = filterPanel_->runOptions();
   request.engines = filterPanel_->checkedEngines();
+  pendingRunFilter_ = filterSettingsOf(*filterPanel_);
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   startTask<RunOutcome>(tr("Running %1 engines").arg(request.engines.size()), cancel,
                         QtConcurrent::run(&siglab::gui::runEngines, request, std::shared_ptr<const std::atomic<bool>>(cancel)),
@@ -284,6 +364,8 @@ void MainWindow::runEngines() {
                           }
                           comparison_ = outcome.comparison;
                           filtered_ = outcome.filtered;
+                          runFilter_ = pendingRunFilter_;
+                          resultExported_ = false;
                           statistics_->setFiltered(filtered_);
                           plot_->setFiltered(filtered_);
                           timings_->setComparison(comparison_, devices_);
@@ -316,9 +398,9 @@ void MainWindow::exportResult(const QString& path) {
   if (busy_ || !filtered_) return;
   SignalPtr result = filtered_;
   const std::string file = path.toStdString();
-  startExport(path, [result, file](const Progress& progress) {
-    writeSignal(file, result->samples(), WriteOptions{}, progress);
-  });
+  startExport(
+      path, [result, file](const Progress& progress) { writeSignal(file, result->samples(), WriteOptions{}, progress); },
+      [this, result] { resultExported_ = resultExported_ || result == filtered_; });
 }
 
 void MainWindow::exportReport(const QString& path) {
@@ -333,14 +415,19 @@ void MainWindow::exportReport(const QString& path) {
   });
 }
 
-void MainWindow::startExport(const QString& path, std::function<void(const Progress&)> write) {
+void MainWindow::startExport(const QString& path, std::function<void(const Progress&)> write,
+                             std::function<void()> onWritten) {
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   startTask<ExportOutcome>(tr("Writing %1").arg(QFileInfo(path).fileName()), cancel,
                            QtConcurrent::run(&exportFile, std::move(write), std::shared_ptr<const std::atomic<bool>>(cancel)),
-                           [this, path](const QFuture<ExportOutcome>& done) {
+                           [this, path, onWritten](const QFuture<ExportOutcome>& done) {
                              if (done.resultCount() == 0) return;
-                             if (!done.result().error.isEmpty()) showError(tr("Could not export"), done.result().error);
-                             else statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+                             if (!done.result().error.isEmpty()) {
+                               showError(tr("Could not export"), done.result().error);
+                               return;
+                             }
+                             statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+                             if (onWritten) onWritten();
                            });
 }
 
@@ -350,6 +437,111 @@ void MainWindow::savePlot(const QString& path) {
     statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
   } catch (const std::exception& e) {
     showError(tr("Could not save the plot"), QString::fromStdString(e.what()));
+  }
+}
+
+void MainWindow::savePlot(const QString& path, const PlotImageOptions& options) {
+  try {
+    siglab::gui::savePlot(plot_->plot(), path, options);
+    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+  } catch (const std::exception& e) {
+    showError(tr("Could not save the plot"), QString::fromStdString(e.what()));
+  }
+}
+
+void MainWindow::printPlot(QPrinter& printer) { siglab::gui::printPlot(plot_->plot(), printer, plotTitle()); }
+
+QString MainWindow::plotTitle() const {
+  if (!signal_) return QString();
+  const QString name = QFileInfo(signalPath_).fileName();
+  return filtered_ ? tr("%1 – %2").arg(name, QString::fromStdString(describe(runFilter_))) : name;
+}
+
+void MainWindow::createSessionActions(QMenu* file) {
+  openSessionAction_ = file->addAction(toolbarIcon("session"), tr("Open &session…"), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), lastDirectory_, tr(kSessionFilter));
+    if (!path.isEmpty()) requestOpen(path);
+  });
+  openSessionAction_->setToolTip(tr("Restore a saved session: the signal, how it was read, the filter, engines and view"));
+  saveSessionAction_ = file->addAction(tr("Save s&ession…"), this, [this] {
+    const QString path = askSavePath(tr("Save session"), QFileInfo(signalPath_).completeBaseName() + ".siglab",
+                                     tr(kSessionFilter));
+    if (!path.isEmpty()) saveSession(path);
+  });
+  saveSessionAction_->setToolTip(tr("Save the signal's path and read options, the filter, engines and view as .siglab (JSON)"));
+}
+
+Session MainWindow::currentSession() const {
+  Session session;
+  session.signalPath = signalPath_.toStdString();
+  session.read = readOptions_;
+  session.filter = filterSettingsOf(*filterPanel_);
+  session.engines = filterPanel_->checkedEngines();
+  if (signal_) {
+    const QCPRange range = plot_->plot()->xAxis->range();
+    session.view = ViewRange{range.lower, range.upper};
+  }
+  session.stacked = stackedAction_->isChecked();
+  return session;
+}
+
+void MainWindow::saveSession(const QString& path) {
+  if (!signal_) return;
+  try {
+    siglab::saveSession(path.toStdString(), currentSession());
+    statusBar()->showMessage(tr("Saved the session to %1").arg(path), 5000);
+  } catch (const std::exception& e) {
+    showError(tr("Could not save the session"), QString::fromStdString(e.what()));
+  }
+}
+
+void MainWindow::openSession(const QString& path) {
+  if (busy_) return;
+  Session session;
+  try {
+    session = loadSession(path.toStdString());
+  } catch (const std::exception& e) {
+    showError(tr("Could not open the session"), QString::fromStdString(e.what()));
+    return;
+  }
+  applyFilterSettings(*filterPanel_, session.filter);
+  applyEngines(*filterPanel_, session.engines);
+  stackedAction_->setChecked(session.stacked);
+  pendingView_ = session.view;
+  openFile(QString::fromStdString(session.signalPath), session.read);
+}
+
+void MainWindow::askToDiscardResult(std::function<void()> proceed) {
+  if (!hasUnexportedResult()) {
+    proceed();
+    return;
+  }
+  auto* box = new QMessageBox(QMessageBox::Question, tr("Discard the filtered signal?"),
+                              tr("The filtered signal has not been exported and will be lost."),
+                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+  box->setObjectName("discardPrompt");
+  box->button(QMessageBox::Save)->setText(tr("Export…"));
+  box->setDefaultButton(QMessageBox::Save);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  connect(box, &QMessageBox::finished, this, [this, box, proceed = std::move(proceed)] {
+    const QMessageBox::StandardButton choice = box->standardButton(box->clickedButton());
+    if (choice == QMessageBox::Discard || (choice == QMessageBox::Save && exportResultNow())) proceed();
+  });
+  box->open();
+}
+
+bool MainWindow::exportResultNow() {
+  const QString path = askSavePath(tr("Export filtered signal"), "result.txt",
+                                   tr("Seed text format (*.txt);;NumPy (*.npy);;WAV, 32-bit float (*.wav);;"
+                                      "Raw float64 (*.raw *.bin)"));
+  if (path.isEmpty()) return false;
+  try {
+    writeSignal(path.toStdString(), filtered_->samples());
+    resultExported_ = true;
+    return true;
+  } catch (const std::exception& e) {
+    showError(tr("Could not export"), QString::fromStdString(e.what()));
+    return false;
   }
 }
 
@@ -364,6 +556,9 @@ void MainWindow::updateActions() {
   exportReportAction_->setEnabled(!busy_ && comparison_);
   saveChartAction_->setEnabled(comparison_ != nullptr);
   savePlotAction_->setEnabled(signal_ != nullptr);
+  printAction_->setEnabled(signal_ != nullptr);
+  saveSessionAction_->setEnabled(!busy_ && signal_ != nullptr);
+  openSessionAction_->setEnabled(!busy_);
   cancelAction_->setEnabled(busy_);
   lab_->setRunEnabled(!busy_);
   lab_->setSignalAvailable(signal_ != nullptr);
@@ -373,7 +568,7 @@ void MainWindow::updateRecentMenu() {
   recentMenu_->clear();
   const QStringList recent = QSettings().value("recentFiles").toStringList();
   for (const QString& path : recent) {
-    recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] { openFile(path); })->setToolTip(path);
+    recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] { requestOpen(path); })->setToolTip(path);
   }
   recentMenu_->setEnabled(!recent.isEmpty() && !busy_);
 }

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "lab_ladders.hpp"
@@ -11,10 +12,13 @@
 #include "siglab/comparison.hpp"
 #include "siglab/cuda_backends.hpp"
 #include "siglab/progress.hpp"
+#include "siglab/session.hpp"
+#include "plot_export.hpp"
 
 class QAction;
 class QLabel;
 class QMenu;
+class QPrinter;
 class QSplitter;
 
 namespace siglab::gui {
@@ -45,6 +49,20 @@ class MainWindow : public QMainWindow {
   void runLab(siglab::LabExperiment experiment);
   void cancelTask();
 
+  // Opens `path` with these reading options, asking nothing (the import dialog and sessions).
+  void openFile(const QString& path, const ReadOptions& options);
+  // What the menus, a drop and the recent files do: asks before discarding an unexported
+  // filtered signal, then openFile(path), which shows the import dialog where a file needs it.
+  void requestOpen(const QString& path);
+  void savePlot(const QString& path, const PlotImageOptions& options);  // .png, .svg or .pdf
+  void printPlot(QPrinter& printer);
+  QString plotTitle() const;  // the file's name and the filter that made the result
+  Session currentSession() const;
+  void saveSession(const QString& path);
+  void openSession(const QString& path);  // restores the filter, engines and view, then loads the signal
+  bool hasUnexportedResult() const { return filtered_ && !resultExported_; }
+  QLabel* cursorReadout() const { return cursorLabel_; }
+
   bool busy() const { return busy_; }
   SignalPtr signal() const { return signal_; }
   SignalPtr filtered() const { return filtered_; }
@@ -72,11 +90,17 @@ class MainWindow : public QMainWindow {
   void updateRecentMenu();
   void rememberRecent(const QString& path);
   void showError(const QString& title, const QString& message);
+  // Runs `proceed` at once when no unexported result would be lost, else after the user chose
+  // Discard, or Export and the export succeeded; Cancel runs nothing.
+  void askToDiscardResult(std::function<void()> proceed);
+  bool exportResultNow();
+  void createSessionActions(QMenu* file);
   void setTitle();
   QString askSavePath(const QString& title, const QString& defaultName, const QString& filters);
 
   // Runs `write` (an atomic writer of `path`) in the background.
-  void startExport(const QString& path, std::function<void(const Progress&)> write);
+  void startExport(const QString& path, std::function<void(const Progress&)> write,
+                   std::function<void()> onWritten = {});
   template <typename T>
   void startTask(const QString& what, std::shared_ptr<std::atomic<bool>> cancel, QFuture<T> future,
                  std::function<void(const QFuture<T>&)> onDone);
@@ -100,6 +124,9 @@ class MainWindow : public QMainWindow {
   QAction* saveChartAction_ = nullptr;
   QAction* cancelAction_ = nullptr;
   QAction* stackedAction_ = nullptr;
+  QAction* printAction_ = nullptr;
+  QAction* openSessionAction_ = nullptr;
+  QAction* saveSessionAction_ = nullptr;
 
   SignalPtr signal_;
   SignalPtr filtered_;
@@ -107,6 +134,13 @@ class MainWindow : public QMainWindow {
   QString lastDirectory_;
   QString lastError_;
   bool busy_ = false;
+  QString signalPath_;           // as opened, with the options it was read with
+  ReadOptions readOptions_;
+  FilterSettings runFilter_;     // what made filtered_, and what the next run will use
+  FilterSettings pendingRunFilter_;
+  bool resultExported_ = true;
+  bool discardConfirmed_ = false;
+  std::optional<ViewRange> pendingView_;  // a session's view, shown once its signal has loaded
 };
 
 }  // namespace siglab::gui

@@ -1,5 +1,7 @@
 #include "signal_plot.hpp"
 
+#include <QLabel>
+
 #include <qcustomplot.h>
 
 #include <QLocale>
@@ -66,6 +68,16 @@ SignalPlot::SignalPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(plot_);
+  emptyHint_ = new QLabel(tr("<p style=\"font-size: large\">No signal yet</p>"
+                             "<p>Open one with <b>Ctrl+O</b>, drop a file here, or pick one from File &gt; Open recent.</p>"
+                             "<p>Text, CSV/TSV, NumPy .npy, raw binary and WAV are read; sessions (.siglab) too.</p>"),
+                          this);
+  emptyHint_->setObjectName("emptyHint");
+  emptyHint_->setAlignment(Qt::AlignCenter);
+  emptyHint_->setWordWrap(true);
+  emptyHint_->setAttribute(Qt::WA_TransparentForMouseEvents);
+  emptyHint_->setStyleSheet("QLabel#emptyHint { color: #455a64; background: rgba(255, 255, 255, 220);"
+                            " border: 1px solid #b0bec5; border-radius: 8px; padding: 16px; }");
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   plot_->setNoAntialiasingOnDrag(true);
   plot_->setPlottingHint(QCP::phFastPolylines, true);
@@ -125,6 +137,7 @@ void SignalPlot::rebuild() {
 
 void SignalPlot::setOriginal(SignalPtr signal) {
   original_ = std::move(signal);
+  emptyHint_->setVisible(original_ == nullptr);
   filtered_.reset();
   rebuild();
 }
@@ -197,6 +210,11 @@ void SignalPlot::refreshPoints() {
 
 void SignalPlot::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);
+  const QSize hint(std::min(width() - 40, 460), 0);
+  emptyHint_->setFixedWidth(std::max(hint.width(), 100));
+  emptyHint_->adjustSize();
+  emptyHint_->move((width() - emptyHint_->width()) / 2, (height() - emptyHint_->height()) / 2);
+  emptyHint_->raise();
   refreshPoints();
 }
 

@@ -7,6 +7,7 @@ class QCPAxisRect;
 class QCPGraph;
 class QCPRange;
 class QCustomPlot;
+class QLabel;
 
 namespace siglab::gui {
 
@@ -29,6 +30,7 @@ class SignalPlot : public QWidget {
   QCustomPlot* plot() const { return plot_; }
   std::size_t pointsShown() const;  // data points now held by the graphs, both signals
   QString readoutAt(double key) const;
+  QLabel* emptyHint() const { return emptyHint_; }  // what to do, shown while there is no signal
 
  signals:
   void cursorReadout(const QString& text);
@@ -43,6 +45,7 @@ class SignalPlot : public QWidget {
   void onXRangeChanged(const QCPRange& range);
 
   QCustomPlot* plot_ = nullptr;
+  QLabel* emptyHint_ = nullptr;
   SignalPtr original_;
   SignalPtr filtered_;
   QCPGraph* originalGraph_ = nullptr;

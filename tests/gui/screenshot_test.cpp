@@ -5,9 +5,11 @@
 #include <QSpinBox>
 #include <QTabWidget>
 
+#include "gui_dialog_support.hpp"
 #include "gui_test_support.hpp"
 #include "lab_view.hpp"
 #include "ladder_view.hpp"
+#include "import_dialog.hpp"
 #include "signal_plot.hpp"
 #include "siglab/generate.hpp"
 #include "siglab/io/text_format.hpp"
@@ -69,6 +71,27 @@ TEST(Screenshots, MainViewsOfARunOnTheSample) {
   ASSERT_EQ(tabs->tabText(tabs->currentIndex()), "Device");
   QCoreApplication::processEvents();
   ASSERT_TRUE(saveSmallPng(window, dir.filePath("siglab-device.png")));
+}
+
+TEST(Screenshots, TheFirstWindowAndTheImportDialog) {
+  QSettings().clear();
+  test::TempDir dir;
+  std::string csv = "time,pressure,temperature\n";
+  for (int i = 0; i < 200; ++i) csv += std::to_string(i) + "," + std::to_string(1000 + i % 13) + "," + std::to_string(20 + i % 5) + "\n";
+  test::writeFile(dir.file("logger.csv"), csv);
+  gui::MainWindow window;
+  window.resize(1200, 700);
+  window.show();
+  QCoreApplication::processEvents();
+  ASSERT_TRUE(QDir().mkpath(SIGLAB_SCREENSHOT_DIR));
+  const QDir shots(SIGLAB_SCREENSHOT_DIR);
+  ASSERT_TRUE(saveSmallPng(window, shots.filePath("siglab-empty.png")));
+  window.openFile(QString::fromStdString(dir.file("logger.csv")));
+  gui::ImportDialog* dialog = test::waitForChild<gui::ImportDialog>(window);
+  ASSERT_TRUE(dialog);
+  QCoreApplication::processEvents();
+  ASSERT_TRUE(saveSmallPng(*dialog, shots.filePath("siglab-import.png")));
+  dialog->reject();
 }
 
 TEST(Screenshots, AMillionSamplesZoomedOutKeepTheirSpikes) {

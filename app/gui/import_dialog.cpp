@@ -1,0 +1,148 @@
+#include "import_dialog.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QPlainTextEdit>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+
+#include <limits>
+
+namespace siglab::gui {
+namespace {
+
+constexpr int kTextPage = 0;
+constexpr int kRawPage = 1;
+constexpr int kWavPage = 2;
+constexpr SampleType kRawTypes[] = {SampleType::f64, SampleType::f32, SampleType::i8,  SampleType::i16, SampleType::i32,
+                                    SampleType::i64, SampleType::u8,  SampleType::u16, SampleType::u32, SampleType::u64};
+
+QWidget* formPage(QFormLayout*& form) {
+  auto* page = new QWidget;
+  form = new QFormLayout(page);
+  form->setContentsMargins(0, 0, 0, 0);
+  return page;
+}
+
+}  // namespace
+
+ImportDialog::ImportDialog(const QString& path, const FileProbe& probe, QWidget* parent)
+    : QDialog(parent), path_(path), probe_(probe) {
+  setWindowTitle(tr("Open %1").arg(QFileInfo(path).fileName()));
+  const ReadOptions suggested = suggestedReadOptions(probe);
+
+  format_ = new QComboBox;
+  if (probe.format == FileFormat::wav) {
+    format_->addItem(tr("WAV audio"), static_cast<int>(FileFormat::wav));
+  } else {
+    format_->addItem(tr("Text: numbers in lines or columns"), static_cast<int>(FileFormat::text));
+    format_->addItem(tr("Raw binary samples"), static_cast<int>(FileFormat::raw));
+    format_->setCurrentIndex(probe.binary ? 1 : 0);
+  }
+  format_->setToolTip(tr("How the file's bytes are read"));
+
+  QFormLayout* form = nullptr;
+  pages_ = new QStackedWidget;
+  pages_->addWidget(formPage(form));
+  column_ = new QComboBox;
+  column_->addItem(tr("the only number on each line"), 0);
+  for (std::size_t c = 1; c <= std::max<std::size_t>(probe.columns, 1); ++c) {
+    const QString name = probe.header && c <= probe.headerNames.size()
+                             ? QString::fromStdString(probe.headerNames[c - 1])
+                             : QString();
+    column_->addItem(name.isEmpty() ? tr("column %1").arg(c) : tr("column %1: %2").arg(c).arg(name),
+                     static_cast<qulonglong>(c));
+  }
+  column_->setCurrentIndex(column_->findData(static_cast<qulonglong>(suggested.column)));
+  column_->setToolTip(tr("Which field of each line to read (as siglab-cli --column K)"));
+  form->addRow(tr("&Column"), column_);
+  skipHeader_ = new QCheckBox(tr("The first line is a &header: skip it"));
+  skipHeader_->setChecked(suggested.skipHeader);
+  skipHeader_->setToolTip(tr("Ignore the first line that is neither blank nor a comment (as --skip-header)"));
+  form->addRow(QString(), skipHeader_);
+
+  pages_->addWidget(formPage(form));
+  rawType_ = new QComboBox;
+  for (SampleType t : kRawTypes) {
+    const std::string_view name = sampleTypeName(t);
+    rawType_->addItem(QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size())), static_cast<int>(t));
+  }
+  rawType_->setToolTip(tr("Little-endian sample type (as --raw TYPE)"));
+  form->addRow(tr("Sample &type"), rawType_);
+  offset_ = new QSpinBox;
+  offset_->setRange(0, std::numeric_limits<int>::max());
+  offset_->setSuffix(tr(" bytes"));
+  offset_->setToolTip(tr("Bytes to skip before the first sample, e.g. a header (as --offset BYTES)"));
+  form->addRow(tr("&Offset"), offset_);
+  form->addRow(QString(), new QLabel(tr("The file holds %1 bytes.").arg(QLocale().toString(static_cast<qulonglong>(probe.bytes)))));
+
+  pages_->addWidget(formPage(form));
+  channel_ = new QComboBox;
+  for (std::size_t c = 1; c <= std::max<std::size_t>(probe.wavChannels, 1); ++c) {
+    const QString side = probe.wavChannels == 2 ? (c == 1 ? tr(" (left)") : tr(" (right)")) : QString();
+    channel_->addItem(tr("channel %1%2").arg(c).arg(side), static_cast<qulonglong>(c));
+  }
+  channel_->setToolTip(tr("The channel to read (as --channel K); the others are not loaded"));
+  form->addRow(tr("C&hannel"), channel_);
+  form->addRow(QString(), new QLabel(tr("This WAV file has %1 channels.").arg(probe.wavChannels)));
+
+  allowNonFinite_ = new QCheckBox(tr("Keep NaN and infinite samples (else they are an error)"));
+
+  auto* preview = new QPlainTextEdit;
+  preview->setReadOnly(true);
+  preview->setLineWrapMode(QPlainTextEdit::NoWrap);
+  QStringList lines;
+  for (const std::string& line : probe.preview) lines << QString::fromStdString(line);
+  preview->setPlainText(lines.isEmpty() ? tr("(no text to show)") : lines.join('\n'));
+  preview->setMaximumHeight(140);
+  preview->setVisible(probe.format == FileFormat::text && !probe.binary);
+
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel);
+  connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+  auto* top = new QFormLayout;
+  top->addRow(tr("Read as"), format_);
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(new QLabel(tr("<b>%1</b> needs a choice before it can be read.").arg(QFileInfo(path).fileName().toHtmlEscaped())));
+  layout->addLayout(top);
+  layout->addWidget(pages_);
+  layout->addWidget(allowNonFinite_);
+  layout->addWidget(preview);
+  layout->addWidget(buttons);
+  connect(format_, &QComboBox::currentIndexChanged, this, &ImportDialog::showFormatPage);
+  showFormatPage();
+}
+
+void ImportDialog::showFormatPage() {
+  const auto format = static_cast<FileFormat>(format_->currentData().toInt());
+  pages_->setCurrentIndex(format == FileFormat::wav ? kWavPage : format == FileFormat::raw ? kRawPage : kTextPage);
+}
+
+ReadOptions ImportDialog::readOptions() const {
+  ReadOptions options;
+  options.allowNonFinite = allowNonFinite_->isChecked();
+  switch (static_cast<FileFormat>(format_->currentData().toInt())) {
+    case FileFormat::wav:
+      options.channel = channel_->currentData().toULongLong();
+      break;
+    case FileFormat::raw:
+      options.format = FileFormat::raw;
+      options.rawType = static_cast<SampleType>(rawType_->currentData().toInt());
+      options.rawOffset = static_cast<std::uint64_t>(offset_->value());
+      break;
+    default:
+      options.column = column_->currentData().toULongLong();
+      options.skipHeader = skipHeader_->isChecked();
+      break;
+  }
+  return options;
+}
+
+}  // namespace siglab::gui

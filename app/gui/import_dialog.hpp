@@ -1,0 +1,48 @@
+#pragma once
+#include <QDialog>
+
+#include "siglab/io/file_probe.hpp"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QSpinBox;
+class QStackedWidget;
+
+namespace siglab::gui {
+
+// Asks how to read a file the defaults would get wrong (see needsReadChoices): the column and
+// header of a delimited text file, the sample type and offset of raw bytes, the channel of a
+// multi-channel WAV; shows the file's first lines. Starts from suggestedReadOptions.
+class ImportDialog : public QDialog {
+  Q_OBJECT
+ public:
+  ImportDialog(const QString& path, const FileProbe& probe, QWidget* parent = nullptr);
+
+  ReadOptions readOptions() const;
+  QString path() const { return path_; }
+
+  // For tests and sessions: the controls, by what they choose.
+  QComboBox* formatBox() const { return format_; }
+  QComboBox* columnBox() const { return column_; }
+  QCheckBox* skipHeaderBox() const { return skipHeader_; }
+  QComboBox* rawTypeBox() const { return rawType_; }
+  QSpinBox* offsetBox() const { return offset_; }
+  QComboBox* channelBox() const { return channel_; }
+
+ private:
+  void showFormatPage();
+
+  QString path_;
+  FileProbe probe_;
+  QComboBox* format_ = nullptr;
+  QStackedWidget* pages_ = nullptr;
+  QComboBox* column_ = nullptr;
+  QCheckBox* skipHeader_ = nullptr;
+  QComboBox* rawType_ = nullptr;
+  QSpinBox* offset_ = nullptr;
+  QComboBox* channel_ = nullptr;
+  QCheckBox* allowNonFinite_ = nullptr;
+};
+
+}  // namespace siglab::gui

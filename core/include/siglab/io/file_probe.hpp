@@ -1,0 +1,35 @@
+#pragma once
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "siglab/io/signal_io.hpp"
+
+namespace siglab {
+
+// What the first bytes of a signal file say about the choices reading it needs: the columns and
+// header of a text file, the channels of a WAV file, or bytes that are not text (raw samples).
+struct FileProbe {
+  FileFormat format = FileFormat::text;  // as readSignal takes it without options: npy, wav or text
+  std::uint64_t bytes = 0;
+  std::size_t wavChannels = 0;            // WAV only
+  std::size_t columns = 0;                // text: fields on the first data line (as the reader splits them)
+  bool header = false;                    // text: that line holds something other than numbers
+  std::vector<std::string> headerNames;   // text: its fields, when it is a header
+  bool binary = false;                    // "text" holding NUL bytes or non-UTF-8 bytes: raw samples, probably
+  std::vector<std::string> preview;       // text: the first lines, as written
+};
+
+// Reads at most the first 64 KiB (and a WAV file's header). Throws InputError naming the file when
+// it cannot be opened.
+FileProbe probeSignalFile(const std::string& path);
+
+// Whether reading the file as probed needs a choice the defaults would get wrong: a column or a
+// header in text, a channel of a multi-channel WAV, the sample type of raw bytes.
+bool needsReadChoices(const FileProbe& probe);
+
+// The options a reader would most likely want: skip a detected header, column 1 of a delimited
+// file (the last, when a header names more than one), raw f64 for binary bytes.
+ReadOptions suggestedReadOptions(const FileProbe& probe);
+
+}  // namespace siglab

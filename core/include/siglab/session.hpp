@@ -1,0 +1,52 @@
+#pragma once
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "siglab/io/signal_io.hpp"
+
+namespace siglab {
+
+// The filter as the user set it (not only its taps): which kind, and each kind's parameter.
+struct FilterSettings {
+  std::string taps = "mean";        // "mean", "gaussian" or "custom"
+  std::size_t window = 5;           // mean: odd
+  double sigma = 1.0;               // gaussian
+  std::vector<double> customTaps;   // custom: an odd count
+  std::string mode = "zero";        // a boundary mode's name
+  int repeat = 10;                  // timed runs per engine
+};
+
+// A short description for titles: "mean, W = 5, zero boundary", "Gaussian, sigma 2 (17 taps), ...".
+std::string describe(const FilterSettings& filter);
+
+struct ViewRange {
+  double first = 0;  // sample indices shown, left and right edge
+  double last = 0;
+};
+
+// A `.siglab` session: the signal (path and how to read it), the filter, the engines chosen and
+// the view. Saved as JSON with a format version; a relative signal path is taken from the folder
+// the session file is in.
+struct Session {
+  std::string signalPath;
+  ReadOptions read;
+  FilterSettings filter;
+  std::vector<std::string> engines;
+  std::optional<ViewRange> view;
+  bool stacked = false;
+};
+
+inline constexpr int kSessionVersion = 1;
+
+nlohmann::json sessionToJson(const Session& session);
+// Throws InputError naming `pathForMessages`, the key and what was wrong (and the allowed values).
+Session sessionFromJson(const nlohmann::json& json, const std::string& pathForMessages);
+
+void saveSession(const std::string& path, const Session& session);  // atomically
+Session loadSession(const std::string& path);  // relative signal paths resolved against the file's folder
+
+}  // namespace siglab

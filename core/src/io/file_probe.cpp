@@ -1,0 +1,146 @@
+#include "siglab/io/file_probe.hpp"
+
+#include <sndfile.h>
+
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <memory>
+
+#include "siglab/errors.hpp"
+
+namespace siglab {
+namespace {
+
+constexpr std::size_t kProbeBytes = 64 * 1024;
+constexpr std::size_t kPreviewLines = 8;
+
+std::string_view trim(std::string_view s) {
+  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; };
+  while (!s.empty() && blank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && blank(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// The fields of a data line, split as the text reader does: by the first of ',', tab or ';' the
+// line holds, else by blanks.
+std::vector<std::string_view> splitFields(std::string_view line) {
+  char separator = ' ';
+  for (char c : {',', '\t', ';'}) {
+    if (line.find(c) != std::string_view::npos) {
+      separator = c;
+      break;
+    }
+  }
+  std::vector<std::string_view> fields;
+  std::size_t pos = 0;
+  while (pos <= line.size()) {
+    if (separator == ' ') {
+      while (pos < line.size() && (line[pos] == ' ' || line[pos] == '\t')) ++pos;
+      if (pos == line.size()) break;
+    }
+    const std::size_t stop = separator == ' ' ? std::min(line.find_first_of(" \t", pos), line.size())
+                                              : std::min(line.find(separator, pos), line.size());
+    fields.push_back(trim(line.substr(pos, stop - pos)));
+    pos = stop + 1;
+  }
+  return fields;
+}
+
+bool isNumber(std::string_view field) {
+  if (!field.empty() && field.front() == '+') field.remove_prefix(1);
+  double value = 0;
+  const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value);
+  return error == std::errc() && end == field.data() + field.size() && !field.empty();
+}
+
+bool validUtf8(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const std::size_t extra = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xE ? 2 : (c >> 3) == 0x1E ? 3 : 9;
+    if (extra == 9) return false;
+    if (i + extra >= s.size()) return true;  // cut by the probe's limit, not malformed
+    for (std::size_t k = 1; k <= extra; ++k) {
+      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return false;
+    }
+    i += extra + 1;
+  }
+  return true;
+}
+
+std::size_t wavChannels(const std::string& path) {
+  SF_INFO info{};
+  std::unique_ptr<SNDFILE, int (*)(SNDFILE*)> file(sf_open(path.c_str(), SFM_READ, &info), &sf_close);
+  return file ? static_cast<std::size_t>(info.channels) : 0;
+}
+
+void probeText(std::string_view text, FileProbe& probe) {
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+  probe.binary = text.find('\0') != std::string_view::npos || !validUtf8(text);
+  if (probe.binary) return;
+  bool sawData = false;
+  for (std::size_t pos = 0; pos < text.size();) {
+    const std::size_t eol = std::min(text.find('\n', pos), text.size());
+    const std::string_view line = text.substr(pos, eol - pos);
+    if (probe.preview.size() < kPreviewLines && eol < text.size()) probe.preview.emplace_back(trim(line));
+    const std::string_view content = trim(line);
+    if (!sawData && !content.empty() && content.front() != '#') {
+      sawData = true;
+      const auto fields = splitFields(content);
+      probe.columns = fields.size();
+      probe.header = !std::all_of(fields.begin(), fields.end(), isNumber);
+      if (probe.header) {
+        for (std::string_view f : fields) probe.headerNames.emplace_back(f);
+      }
+    }
+    if (sawData && probe.preview.size() >= kPreviewLines) break;
+    pos = eol + 1;
+  }
+}
+
+}  // namespace
+
+FileProbe probeSignalFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "cannot open the file to look at its first bytes");
+  std::string head(kProbeBytes, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  in.clear();
+  in.seekg(0, std::ios::end);
+  FileProbe probe;
+  probe.bytes = static_cast<std::uint64_t>(std::max<std::streamoff>(in.tellg(), 0));
+  if (head.substr(0, 6) == "\x93NUMPY") {
+    probe.format = FileFormat::npy;
+  } else if (head.size() >= 12 && (head.substr(0, 4) == "RIFF" || head.substr(0, 4) == "RF64") &&
+             head.substr(8, 4) == "WAVE") {
+    probe.format = FileFormat::wav;
+    probe.wavChannels = wavChannels(path);
+  } else {
+    probeText(head, probe);
+  }
+  return probe;
+}
+
+bool needsReadChoices(const FileProbe& probe) {
+  switch (probe.format) {
+    case FileFormat::wav: return probe.wavChannels > 1;
+    case FileFormat::text: return probe.binary || probe.header || probe.columns > 1;
+    default: return false;
+  }
+}
+
+ReadOptions suggestedReadOptions(const FileProbe& probe) {
+  ReadOptions options;
+  if (probe.format != FileFormat::text) return options;
+  if (probe.binary) {
+    options.format = FileFormat::raw;
+    options.rawType = SampleType::f64;
+    return options;
+  }
+  options.skipHeader = probe.header;
+  if (probe.columns > 1) options.column = probe.header ? probe.columns : 1;
+  return options;
+}
+
+}  // namespace siglab

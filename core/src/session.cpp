@@ -1,0 +1,187 @@
+#include "siglab/session.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "siglab/errors.hpp"
+#include "siglab/filter_spec.hpp"
+#include "siglab/io/atomic_file.hpp"
+#include "siglab/taps.hpp"
+
+namespace siglab {
+namespace {
+
+using nlohmann::json;
+
+const char* formatName(FileFormat f) {
+  switch (f) {
+    case FileFormat::automatic: return "automatic";
+    case FileFormat::text: return "text";
+    case FileFormat::npy: return "npy";
+    case FileFormat::raw: return "raw";
+    case FileFormat::wav: return "wav";
+  }
+  return "automatic";
+}
+
+// Reads session keys, each error naming the file and the key's path ("filter.window").
+class Reader {
+ public:
+  explicit Reader(const std::string& path) : path_(path) {}
+
+  [[noreturn]] void fail(const std::string& key, const std::string& what) const {
+    throw InputError(path_, "session key \"" + key + "\": " + what);
+  }
+  const json& member(const json& object, const std::string& parent, const char* name, json::value_t type,
+                     const char* expected) const {
+    const std::string key = parent.empty() ? name : parent + "." + name;
+    if (!object.contains(name)) fail(key, "missing");
+    const json& value = object.at(name);
+    const bool numberOk = type == json::value_t::number_float && value.is_number();
+    const bool unsignedOk = type == json::value_t::number_unsigned && value.is_number_integer() &&
+                            (value.is_number_unsigned() || value.get<std::int64_t>() >= 0);
+    if (value.type() != type && !numberOk && !unsignedOk) fail(key, std::string("expected ") + expected + ", found " + value.dump());
+    return value;
+  }
+  std::string string(const json& o, const std::string& parent, const char* name) const {
+    return member(o, parent, name, json::value_t::string, "a string").get<std::string>();
+  }
+  std::uint64_t count(const json& o, const std::string& parent, const char* name) const {
+    return member(o, parent, name, json::value_t::number_unsigned, "a whole number 0 or more").get<std::uint64_t>();
+  }
+  double number(const json& o, const std::string& parent, const char* name) const {
+    return member(o, parent, name, json::value_t::number_float, "a number").get<double>();
+  }
+  bool flag(const json& o, const std::string& parent, const char* name) const {
+    return member(o, parent, name, json::value_t::boolean, "true or false").get<bool>();
+  }
+  const json& object(const json& o, const std::string& parent, const char* name) const {
+    return member(o, parent, name, json::value_t::object, "an object");
+  }
+
+ private:
+  const std::string& path_;
+};
+
+}  // namespace
+
+std::string describe(const FilterSettings& f) {
+  std::ostringstream text;
+  if (f.taps == "gaussian") {
+    text << "Gaussian, sigma " << f.sigma << " (" << gaussianWindow(f.sigma) << " taps)";
+  } else if (f.taps == "custom") {
+    text << "custom, " << f.customTaps.size() << " taps";
+  } else {
+    text << "mean, W = " << f.window;
+  }
+  text << ", " << f.mode << " boundary";
+  return text.str();
+}
+
+json sessionToJson(const Session& s) {
+  json signal = {{"path", s.signalPath},
+                 {"format", formatName(s.read.format)},
+                 {"column", s.read.column},
+                 {"skip_header", s.read.skipHeader},
+                 {"raw_offset", s.read.rawOffset},
+                 {"channel", s.read.channel},
+                 {"allow_nonfinite", s.read.allowNonFinite}};
+  signal["raw_type"] = s.read.rawType ? json(std::string(sampleTypeName(*s.read.rawType))) : json(nullptr);
+  json filter = {{"taps", s.filter.taps},   {"window", s.filter.window}, {"sigma", s.filter.sigma},
+                 {"custom_taps", s.filter.customTaps}, {"mode", s.filter.mode}, {"repeat", s.filter.repeat}};
+  json out = {{"siglab_session", kSessionVersion}, {"signal", signal}, {"filter", filter}, {"engines", s.engines},
+              {"stacked", s.stacked}};
+  if (s.view) out["view"] = {{"first", s.view->first}, {"last", s.view->last}};
+  return out;
+}
+
+Session sessionFromJson(const json& j, const std::string& path) {
+  const Reader r(path);
+  if (!j.is_object()) throw InputError(path, "not a SigLab session: expected a JSON object");
+  const std::uint64_t version = r.count(j, "", "siglab_session");
+  if (version != kSessionVersion) {
+    r.fail("siglab_session", "version " + std::to_string(version) + " is not one this SigLab reads (" +
+                                 std::to_string(kSessionVersion) + ")");
+  }
+  Session s;
+  const json& signal = r.object(j, "", "signal");
+  s.signalPath = r.string(signal, "signal", "path");
+  if (s.signalPath.empty()) r.fail("signal.path", "empty: name the signal file");
+  const std::string format = r.string(signal, "signal", "format");
+  bool known = false;
+  for (FileFormat f : {FileFormat::automatic, FileFormat::text, FileFormat::npy, FileFormat::raw, FileFormat::wav}) {
+    if (format == formatName(f)) {
+      s.read.format = f;
+      known = true;
+    }
+  }
+  if (!known) r.fail("signal.format", "\"" + format + "\" is not automatic, text, npy, raw or wav");
+  s.read.column = r.count(signal, "signal", "column");
+  s.read.skipHeader = r.flag(signal, "signal", "skip_header");
+  s.read.rawOffset = r.count(signal, "signal", "raw_offset");
+  s.read.channel = r.count(signal, "signal", "channel");
+  if (s.read.channel == 0) r.fail("signal.channel", "channels count from 1");
+  s.read.allowNonFinite = r.flag(signal, "signal", "allow_nonfinite");
+  if (signal.contains("raw_type") && !signal.at("raw_type").is_null()) {
+    const std::string type = r.string(signal, "signal", "raw_type");
+    s.read.rawType = parseSampleTypeName(type);
+    if (!s.read.rawType) r.fail("signal.raw_type", "\"" + type + "\" is not f64, f32, i8, i16, i32, i64, u8, u16, u32 or u64");
+  }
+
+  const json& filter = r.object(j, "", "filter");
+  s.filter.taps = r.string(filter, "filter", "taps");
+  if (s.filter.taps != "mean" && s.filter.taps != "gaussian" && s.filter.taps != "custom") {
+    r.fail("filter.taps", "\"" + s.filter.taps + "\" is not mean, gaussian or custom");
+  }
+  s.filter.window = r.count(filter, "filter", "window");
+  if (s.filter.window % 2 == 0) r.fail("filter.window", "must be odd, found " + std::to_string(s.filter.window));
+  s.filter.sigma = r.number(filter, "filter", "sigma");
+  if (!(s.filter.sigma > 0) || !std::isfinite(s.filter.sigma)) r.fail("filter.sigma", "must be a positive number");
+  const json& taps = r.member(filter, "filter", "custom_taps", json::value_t::array, "an array of numbers");
+  for (const json& t : taps) {
+    if (!t.is_number()) r.fail("filter.custom_taps", "expected numbers, found " + t.dump());
+    s.filter.customTaps.push_back(t.get<double>());
+  }
+  s.filter.mode = r.string(filter, "filter", "mode");
+  if (!parseBoundaryMode(s.filter.mode)) r.fail("filter.mode", "\"" + s.filter.mode + "\" is not zero, reflect, mirror, nearest or wrap");
+  const std::uint64_t repeat = r.count(filter, "filter", "repeat");
+  if (repeat < 1 || repeat > 100000) r.fail("filter.repeat", "must be from 1 to 100000, found " + std::to_string(repeat));
+  s.filter.repeat = static_cast<int>(repeat);
+
+  for (const json& e : r.member(j, "", "engines", json::value_t::array, "an array of engine names")) {
+    if (!e.is_string()) r.fail("engines", "expected engine names, found " + e.dump());
+    s.engines.push_back(e.get<std::string>());
+  }
+  if (j.contains("stacked")) s.stacked = r.flag(j, "", "stacked");
+  if (j.contains("view")) {
+    const json& view = r.object(j, "", "view");
+    s.view = ViewRange{r.number(view, "view", "first"), r.number(view, "view", "last")};
+    if (!(s.view->first < s.view->last)) r.fail("view", "first must be below last");
+  }
+  return s;
+}
+
+void saveSession(const std::string& path, const Session& session) {
+  writeFileAtomically(path, sessionToJson(session).dump(2) + "\n");
+}
+
+Session loadSession(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "cannot open the session file");
+  std::stringstream text;
+  text << in.rdbuf();
+  json j;
+  try {
+    j = json::parse(text.str());
+  } catch (const json::parse_error& e) {
+    throw InputError(path, "not valid JSON at byte " + std::to_string(e.byte));
+  }
+  Session s = sessionFromJson(j, path);
+  const std::filesystem::path signal(s.signalPath);
+  if (signal.is_relative()) s.signalPath = (std::filesystem::path(path).parent_path() / signal).lexically_normal().string();
+  return s;
+}
+
+}  // namespace siglab

@@ -1,0 +1,21 @@
+# Writes a help2man include file (OUTPUT) with a COMMANDS section: each subcommand's --help, as
+# PROGRAM prints it. Run with cmake -DPROGRAM=... -DSTATIC=... -DOUTPUT=... -P subcommand_help.cmake.
+execute_process(COMMAND ${PROGRAM} --help OUTPUT_VARIABLE help RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${PROGRAM} --help failed (${rc})")
+endif()
+string(REGEX REPLACE ".*\nSubcommands:\n" "" listing "${help}")
+string(REGEX MATCHALL "\n?  [a-z][a-z-]*" names "${listing}")
+file(READ ${STATIC} text)
+string(APPEND text "\n[COMMANDS]\n")
+foreach(name IN LISTS names)
+  string(STRIP "${name}" name)
+  execute_process(COMMAND ${PROGRAM} ${name} --help OUTPUT_VARIABLE usage RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${PROGRAM} ${name} --help failed (${rc})")
+  endif()
+  string(REPLACE "${PROGRAM}" "siglab-cli" usage "${usage}")   # not the build folder
+  string(REPLACE "\\" "\\e" usage "${usage}")
+  string(APPEND text ".SS ${name}\n.nf\n${usage}.fi\n")
+endforeach()
+file(WRITE ${OUTPUT} "${text}")

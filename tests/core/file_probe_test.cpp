@@ -1,0 +1,102 @@
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <vector>
+
+#include "siglab/errors.hpp"
+#include "siglab/io/binary_formats.hpp"
+#include "siglab/io/file_probe.hpp"
+#include "siglab/io/signal_io.hpp"
+#include "test_support.hpp"
+
+namespace siglab {
+namespace {
+
+void writeBytes(const std::string& path, std::string_view bytes) {
+  std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+TEST(FileProbe, OneNumberALineNeedsNoChoices) {
+  test::TempDir dir;
+  writeBytes(dir.file("plain.txt"), "# a comment\n1.5\n-2\n+3e-1\n");
+  const FileProbe probe = probeSignalFile(dir.file("plain.txt"));
+  EXPECT_EQ(probe.format, FileFormat::text);
+  EXPECT_EQ(probe.columns, 1u);
+  EXPECT_FALSE(probe.header);
+  EXPECT_FALSE(probe.binary);
+  EXPECT_FALSE(needsReadChoices(probe));
+  EXPECT_EQ(probe.preview.size(), 4u);
+}
+
+TEST(FileProbe, ACsvWithAHeaderNamesItsColumnsAndTheSuggestionReadsIt) {
+  test::TempDir dir;
+  writeBytes(dir.file("data.csv"), "time,value\r\n0,1.5\r\n1,2.5\r\n2,-4\r\n");
+  const FileProbe probe = probeSignalFile(dir.file("data.csv"));
+  EXPECT_EQ(probe.columns, 2u);
+  EXPECT_TRUE(probe.header);
+  EXPECT_EQ(probe.headerNames, (std::vector<std::string>{"time", "value"}));
+  EXPECT_TRUE(needsReadChoices(probe));
+  const ReadOptions options = suggestedReadOptions(probe);
+  EXPECT_TRUE(options.skipHeader);
+  EXPECT_EQ(options.column, 2u);
+  EXPECT_EQ(readSignal(dir.file("data.csv"), options).samples, (std::vector<double>{1.5, 2.5, -4}));
+  EXPECT_THROW(readSignal(dir.file("data.csv")), InputError) << "the defaults cannot read it: hence the dialog";
+}
+
+TEST(FileProbe, AHeaderOverOneColumnAndBlankSeparatedColumnsAreFound) {
+  test::TempDir dir;
+  writeBytes(dir.file("one.txt"), "amplitude\n1\n2\n");
+  FileProbe probe = probeSignalFile(dir.file("one.txt"));
+  EXPECT_TRUE(probe.header);
+  EXPECT_EQ(probe.columns, 1u);
+  EXPECT_EQ(suggestedReadOptions(probe).column, 0u);
+  EXPECT_EQ(readSignal(dir.file("one.txt"), suggestedReadOptions(probe)).samples, (std::vector<double>{1, 2}));
+  writeBytes(dir.file("blanks.dat"), "  1  2   3\n4 5 6\n");
+  probe = probeSignalFile(dir.file("blanks.dat"));
+  EXPECT_EQ(probe.columns, 3u);
+  EXPECT_FALSE(probe.header);
+  EXPECT_EQ(suggestedReadOptions(probe).column, 1u);
+  writeBytes(dir.file("tabs.tsv"), "1 2\t3\n");  // a tab on the line: fields split at tabs, as the reader does
+  EXPECT_EQ(probeSignalFile(dir.file("tabs.tsv")).columns, 2u);
+}
+
+TEST(FileProbe, BinaryBytesAreRawAndNpyNeedsNothing) {
+  test::TempDir dir;
+  const std::vector<double> values = {1.0, -2.0, 0.5};
+  writeBytes(dir.file("samples.bin"),
+             std::string_view(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(double)));
+  FileProbe probe = probeSignalFile(dir.file("samples.bin"));
+  EXPECT_TRUE(probe.binary);
+  EXPECT_EQ(probe.bytes, 24u);
+  EXPECT_TRUE(needsReadChoices(probe));
+  const ReadOptions options = suggestedReadOptions(probe);
+  ASSERT_TRUE(options.rawType);
+  EXPECT_EQ(readSignal(dir.file("samples.bin"), options).samples, values);
+
+  writeSignal(dir.file("x.npy"), values);
+  probe = probeSignalFile(dir.file("x.npy"));
+  EXPECT_EQ(probe.format, FileFormat::npy);
+  EXPECT_FALSE(needsReadChoices(probe));
+}
+
+TEST(FileProbe, AStereoWavNeedsAChannelAndAMonoWavDoesNot) {
+  const FileProbe stereo = probeSignalFile(SIGLAB_FUZZ_CORPUS "/wav/pcm24_stereo.wav");
+  EXPECT_EQ(stereo.format, FileFormat::wav);
+  EXPECT_EQ(stereo.wavChannels, 2u);
+  EXPECT_TRUE(needsReadChoices(stereo));
+  const FileProbe mono = probeSignalFile(SIGLAB_FUZZ_CORPUS "/wav/pcm16.wav");
+  EXPECT_EQ(mono.wavChannels, 1u);
+  EXPECT_FALSE(needsReadChoices(mono));
+}
+
+TEST(FileProbe, AMissingFileIsAnErrorNamingIt) {
+  try {
+    probeSignalFile("/nonexistent/signal.txt");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/signal.txt"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace siglab

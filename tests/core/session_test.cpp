@@ -1,0 +1,131 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "siglab/errors.hpp"
+#include "siglab/session.hpp"
+#include "test_support.hpp"
+
+namespace siglab {
+namespace {
+
+Session aSession() {
+  Session s;
+  s.signalPath = "/data/recording.wav";
+  s.read.format = FileFormat::raw;
+  s.read.rawType = SampleType::i16;
+  s.read.rawOffset = 44;
+  s.read.channel = 2;
+  s.read.column = 3;
+  s.read.skipHeader = true;
+  s.read.allowNonFinite = true;
+  s.filter = FilterSettings{"custom", 7, 2.5, {0.25, 0.5, 0.25}, "reflect", 3};
+  s.engines = {"cpu-serial", "gpu-tuned"};
+  s.view = ViewRange{100.5, 2000};
+  s.stacked = true;
+  return s;
+}
+
+void expectSame(const Session& a, const Session& b) {
+  EXPECT_EQ(a.signalPath, b.signalPath);
+  EXPECT_EQ(a.read.format, b.read.format);
+  EXPECT_EQ(a.read.rawType, b.read.rawType);
+  EXPECT_EQ(a.read.rawOffset, b.read.rawOffset);
+  EXPECT_EQ(a.read.channel, b.read.channel);
+  EXPECT_EQ(a.read.column, b.read.column);
+  EXPECT_EQ(a.read.skipHeader, b.read.skipHeader);
+  EXPECT_EQ(a.read.allowNonFinite, b.read.allowNonFinite);
+  EXPECT_EQ(a.filter.taps, b.filter.taps);
+  EXPECT_EQ(a.filter.window, b.filter.window);
+  EXPECT_EQ(a.filter.sigma, b.filter.sigma);
+  EXPECT_EQ(a.filter.customTaps, b.filter.customTaps);
+  EXPECT_EQ(a.filter.mode, b.filter.mode);
+  EXPECT_EQ(a.filter.repeat, b.filter.repeat);
+  EXPECT_EQ(a.engines, b.engines);
+  ASSERT_EQ(a.view.has_value(), b.view.has_value());
+  if (a.view) {
+    EXPECT_EQ(a.view->first, b.view->first);
+    EXPECT_EQ(a.view->last, b.view->last);
+  }
+  EXPECT_EQ(a.stacked, b.stacked);
+}
+
+std::string errorOf(const nlohmann::json& j) {
+  try {
+    sessionFromJson(j, "s.siglab");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(Session, RoundTripsThroughAFile) {
+  test::TempDir dir;
+  const Session saved = aSession();
+  saveSession(dir.file("a.siglab"), saved);
+  expectSame(loadSession(dir.file("a.siglab")), saved);
+  Session noView = saved;
+  noView.view.reset();
+  noView.read.rawType.reset();
+  saveSession(dir.file("b.siglab"), noView);
+  expectSame(loadSession(dir.file("b.siglab")), noView);
+}
+
+TEST(Session, ARelativeSignalPathIsTakenFromTheSessionsFolder) {
+  test::TempDir dir;
+  Session s = aSession();
+  s.signalPath = "signals/x.txt";
+  saveSession(dir.file("rel.siglab"), s);
+  EXPECT_EQ(loadSession(dir.file("rel.siglab")).signalPath, (std::filesystem::path(dir.file("signals")) / "x.txt").string());
+}
+
+TEST(Session, BadSessionsAreRejectedNamingTheFileTheKeyAndTheAllowedValues) {
+  const nlohmann::json good = sessionToJson(aSession());
+  auto with = [&](const char* section, const char* key, nlohmann::json value) {
+    nlohmann::json j = good;
+    (section[0] ? j[section][key] : j[key]) = std::move(value);
+    return errorOf(j);
+  };
+  EXPECT_NE(with("filter", "window", 4).find("\"filter.window\": must be odd"), std::string::npos);
+  EXPECT_NE(with("filter", "window", -5).find("\"filter.window\": expected a whole number"), std::string::npos);
+  EXPECT_NE(with("filter", "mode", "circular").find("is not zero, reflect, mirror, nearest or wrap"), std::string::npos);
+  EXPECT_NE(with("filter", "taps", "median").find("\"filter.taps\""), std::string::npos);
+  EXPECT_NE(with("filter", "repeat", 0).find("from 1 to 100000"), std::string::npos);
+  EXPECT_NE(with("signal", "raw_type", "f16").find("is not f64, f32"), std::string::npos);
+  EXPECT_NE(with("signal", "channel", 0).find("\"signal.channel\""), std::string::npos);
+  EXPECT_NE(with("", "siglab_session", 2).find("version 2"), std::string::npos);
+  nlohmann::json missing = good;
+  missing["signal"].erase("path");
+  EXPECT_NE(errorOf(missing).find("s.siglab"), std::string::npos);
+  EXPECT_NE(errorOf(missing).find("\"signal.path\": missing"), std::string::npos);
+  EXPECT_NE(errorOf(nlohmann::json::array()).find("not a SigLab session"), std::string::npos);
+}
+
+TEST(Session, AFileThatIsNotJsonSaysWhere) {
+  test::TempDir dir;
+  std::ofstream(dir.file("bad.siglab")) << "{\"siglab_session\": 1,";
+  try {
+    loadSession(dir.file("bad.siglab"));
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.siglab"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("not valid JSON"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(loadSession(dir.file("missing.siglab")), InputError);
+}
+
+}  // namespace
+}  // namespace siglab
+
+namespace siglab {
+namespace {
+
+TEST(Session, DescribesTheFilterForTitles) {
+  EXPECT_EQ(describe(FilterSettings{}), "mean, W = 5, zero boundary");
+  EXPECT_EQ(describe(FilterSettings{"gaussian", 5, 2.0, {}, "reflect", 10}), "Gaussian, sigma 2 (17 taps), reflect boundary");
+  EXPECT_EQ(describe(FilterSettings{"custom", 5, 1.0, {1, 2, 1}, "wrap", 10}), "custom, 3 taps, wrap boundary");
+}
+
+}  // namespace
+}  // namespace siglab
