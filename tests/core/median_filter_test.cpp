@@ -137,6 +137,26 @@ TEST(MedianFilter, MatchesScipyNdimageInEveryMode) {
   EXPECT_EQ(at, expected.size());
 }
 
+// scipy.signal.medfilt pads with zeros: SigLab's zero mode.
+TEST(MedianFilter, ZeroModeMatchesScipySignalMedfilt) {
+  const std::uint64_t seed = test::freshSeed();
+  std::mt19937_64 rng(seed);
+  std::vector<std::vector<double>> signals;
+  for (std::size_t n : {1u, 2u, 6u, 101u, 257u}) signals.push_back(test::randomSignal(n, rng));
+  const std::vector<double> expected =
+      test::scipyEval("np.concatenate([signal.medfilt(s, w) for s in x for w in [1, 3, 7, 101]])", signals);
+  std::size_t at = 0, bad = 0;
+  for (const std::vector<double>& s : signals) {
+    for (std::size_t w : {1u, 3u, 7u, 101u}) {
+      const std::vector<double> ours = reference(s, w, BoundaryMode::Zero);
+      for (std::size_t i = 0; i < s.size() && at + i < expected.size(); ++i) bad += ours[i] != expected[at + i];
+      at += s.size();
+    }
+  }
+  EXPECT_EQ(at, expected.size());
+  EXPECT_EQ(bad, 0u) << "seed " << seed;
+}
+
 // Ties, NaN, signed zeros and infinities, on sizes that cut the parallel engine's pieces unevenly.
 template <typename T>
 void expectParallelBitIdentical() {
