@@ -30,14 +30,21 @@ std::vector<EngineChoice> autoCandidates(const BackendList& engines, const Filte
     FilterBackend* engine = findEngine(engines, name);
     if (engine && engine->whyNot(spec, type).empty()) order.push_back({engine, std::move(why)});
   };
-  consider("gpu-tuned", "a GPU can run this filter, and gpu-tuned is the fastest GPU engine end to end");
+  const std::string w = std::to_string(spec.window());
   if (spec.isUniform() && spec.window() >= kRunningMinWindow) {
-    consider("cpu-running", "no GPU engine can run it here; for a uniform window of " + std::to_string(spec.window()) +
-                                " >= " + std::to_string(kRunningMinWindow) +
-                                " taps the O(N) running sum beats the direct sum (within its stated tolerance)");
+    consider("cpu-running", "a uniform window of " + w + " >= " + std::to_string(kRunningMinWindow) +
+                                " taps: the O(N) running sum runs at memory speed, faster than the direct sum "
+                                "and than a GPU's transfers (within its stated tolerance)");
   }
-  consider("cpu-parallel", "no GPU engine can run it here; cpu-parallel is the fastest exact CPU engine "
-                           "(bit-identical to cpu-serial)");
+  if (spec.window() >= kGpuMinWindow) {
+    consider("gpu-tuned", "a window of " + w + " >= " + std::to_string(kGpuMinWindow) +
+                              " taps: the GPU's time is bound by its transfers, the CPU's grows with W");
+  }
+  consider("cpu-parallel", spec.window() >= kGpuMinWindow
+                               ? "no GPU engine can run it here; cpu-parallel is the fastest exact CPU engine"
+                               : "a window of " + w + " < " + std::to_string(kGpuMinWindow) +
+                                     " taps: the CPU's pass is shorter than a GPU's transfers; cpu-parallel is the "
+                                     "fastest exact engine (bit-identical to cpu-serial)");
   consider("cpu-serial", "the reference: no faster engine can run this filter here");
   return order;
 }

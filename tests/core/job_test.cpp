@@ -17,10 +17,12 @@ namespace {
 // A GPU engine as a machine without a GPU has it: listed, refusing every spec with the reason.
 class AbsentGpuEngine final : public FilterBackend {
  public:
+  explicit AbsentGpuEngine(std::string reason = "no CUDA device") : reason_(std::move(reason)) {}
   std::string_view name() const override { return "gpu-tuned"; }
   std::string_view description() const override { return "test"; }
   bool usesGpu() const override { return true; }
-  std::string whyNot(const FilterSpec&, SampleType) const override { return "no CUDA device"; }
+  std::string whyNot(const FilterSpec&, SampleType) const override { return reason_; }
+  std::string reason_;
   FilterPass filter(std::span<const double>, const FilterSpec&, std::span<double>, const RunOptions&,
                     const Progress&) override {
     throw std::logic_error("ran although whyNot refused");
@@ -90,15 +92,27 @@ TEST(Job, AutoPassesOverEnginesThatCannotRunAndSaysWhy) {
   const BackendList engines = cpuEngines();
   const EngineChoice small = chooseAutoEngine(engines, makeMeanFilter(5), SampleType::f64);
   EXPECT_EQ(small.engine->name(), "cpu-parallel");
-  EXPECT_NE(small.why.find("no GPU"), std::string::npos);
+  EXPECT_NE(small.why.find("transfers"), std::string::npos) << small.why;
   EXPECT_EQ(chooseAutoEngine(engines, makeMeanFilter(kRunningMinWindow), SampleType::f64).engine->name(),
             "cpu-running");
   EXPECT_EQ(chooseAutoEngine(engines, FilterSpec{std::vector<double>(101, 0.01) , BoundaryMode::Zero},
                              SampleType::f32).engine->name(),
             "cpu-running");
-  FilterSpec gaussianLike{std::vector<double>(101, 0.01), BoundaryMode::Zero};
+  FilterSpec gaussianLike{std::vector<double>(kGpuMinWindow, 0.01), BoundaryMode::Zero};
   gaussianLike.taps[50] = 0.02;
-  EXPECT_EQ(chooseAutoEngine(engines, gaussianLike, SampleType::f64).engine->name(), "cpu-parallel");
+  const EngineChoice wide = chooseAutoEngine(engines, gaussianLike, SampleType::f64);
+  EXPECT_EQ(wide.engine->name(), "cpu-parallel");  // gpu-tuned would come first, but cannot run here
+  EXPECT_NE(wide.why.find("no GPU"), std::string::npos) << wide.why;
+}
+
+TEST(Job, AutoTakesAUsableGpuForWideWindowsOnly) {
+  BackendList engines = cpuEngines(false);
+  engines.push_back(std::make_unique<AbsentGpuEngine>(""));  // a GPU that can run anything
+  FilterSpec wide{std::vector<double>(kGpuMinWindow, 0.01), BoundaryMode::Zero};
+  wide.taps[0] = 0.02;
+  EXPECT_EQ(chooseAutoEngine(engines, wide, SampleType::f64).engine->name(), "gpu-tuned");
+  EXPECT_EQ(chooseAutoEngine(engines, makeMeanFilter(5), SampleType::f64).engine->name(), "cpu-parallel");
+  EXPECT_EQ(chooseAutoEngine(engines, makeMeanFilter(kGpuMinWindow), SampleType::f64).engine->name(), "cpu-running");
 }
 
 TEST(Job, AutoFallsBackWhenItsChoiceRefusesTheSamples) {

@@ -50,10 +50,17 @@ struct EngineChoice {
 };
 
 // "auto": the fastest engine that can run `spec` here, by the rule measured on the machines
-// SigLab was tuned on (README, "Choosing an engine"): gpu-tuned whenever a GPU can run the spec;
-// otherwise cpu-running for a uniform window of at least kRunningMinWindow taps, and cpu-parallel
-// for the rest. Engines whose whyNot() refuses are passed over.
-inline constexpr std::size_t kRunningMinWindow = 33;
+// SigLab was tuned on (README, "Choosing an engine"), first that can run it:
+//  - cpu-running for a uniform window of at least kRunningMinWindow taps: O(N), at memory speed
+//    whatever W (1.5x cpu-parallel at W = 9, 2.3x at 17, 6x at 65 on the 2-core machine), and
+//    faster than any GPU engine's transfers alone on the measured GPU hosts;
+//  - gpu-tuned for a window of at least kGpuMinWindow taps: its end-to-end time is bound by the
+//    transfers (5.8 ms at 10M float64 on the H100 host) while cpu-parallel's grows with W (1.1 ms
+//    at W = 5 on that host's 16 cores, about 0.06 ms more a tap);
+//  - cpu-parallel otherwise, then cpu-serial.
+// Engines whose whyNot() refuses are passed over.
+inline constexpr std::size_t kRunningMinWindow = 17;
+inline constexpr std::size_t kGpuMinWindow = 101;
 EngineChoice chooseAutoEngine(const BackendList& engines, const FilterSpec& spec, SampleType type);
 
 // The engine job.engines names for an apply: "auto", or exactly one engine that can run the spec
