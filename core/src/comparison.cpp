@@ -10,6 +10,14 @@
 namespace siglab {
 namespace {
 
+// `cancel` without its progress callback: measure() checks it between executions, the engine
+// inside its run, and the comparison reports progress per engine itself.
+Progress cancelOnly(const Progress& cancel) {
+  Progress only;
+  only.cancelFlag = cancel.cancelFlag;
+  return only;
+}
+
 template <typename Sample>
 BackendResult runOne(FilterBackend& backend, std::span<const Sample> in, const FilterSpec& spec,
                      const CompareOptions& options, std::span<Sample> out, const Progress& cancel) {
@@ -32,7 +40,7 @@ BackendResult runOne(FilterBackend& backend, std::span<const Sample> in, const F
           note = std::move(pass.note);
           return pass.phases;
         },
-        options.measure);
+        options.measure, cancelOnly(cancel));
     result.run.kernel = stats.kernel;
     result.run.transfer = stats.transfer;
     result.run.total = stats.total;
