@@ -48,8 +48,9 @@ if wants bench; then
   step reduce reduce.txt "$build/bin/siglab-cli" reduce --random-ints 28
   step generate compare.log "$build/bin/siglab-cli" generate -n "$samples" --seed 1 -o "$build/signal.txt"
   step devices compare.log "$build/bin/siglab-cli" devices
-  step compare compare.log "$build/bin/siglab-cli" filter "$build/signal.txt" -o "$build/result.txt" --backend all \
+  step compare compare.log "$build/bin/siglab-cli" compare "$build/signal.txt" -o "$build/result.txt" --backend all \
     --report "$logs/comparison.json"
+  step apply compare.log "$build/bin/siglab-cli" filter "$build/signal.txt" -o "$build/applied.txt"
   step reduce-signal reduce.txt "$build/bin/siglab-cli" reduce "$build/signal.txt" --random-ints 0
   # The lab's ladders at their target sizes, and one non-square product whose sides are no tile's multiple.
   step lab-reverse lab-reverse.txt "$build/bin/siglab-cli" lab reverse -n 2^28

@@ -7,6 +7,7 @@ namespace siglab::cli {
 // when it runs.
 void addGenerateCommand(CLI::App& app, int& exitCode);
 void addFilterCommand(CLI::App& app, int& exitCode);
+void addCompareCommand(CLI::App& app, int& exitCode);
 void addDevicesCommand(CLI::App& app, int& exitCode);
 void addStatsCommand(CLI::App& app, int& exitCode);
 void addReduceCommand(CLI::App& app, int& exitCode);

@@ -28,9 +28,9 @@ void printComparisonTable(std::ostream& out, const Comparison& c, const std::str
   const bool withParallel = parallel && parallel->run.status == RunStatus::Ok;
   out << "input: " << input << ", " << c.samples << " samples\n"
       << "filter: window " << c.spec.window() << (c.spec.isUniform() ? " (mean)" : "") << ", boundary "
-      << toString(c.spec.mode) << ", " << sampleTypeName(c.sampleType) << " samples, block size " << c.options.blockSize
+      << toString(c.spec.mode) << ", " << sampleTypeName(c.sampleType) << " samples, block size " << c.options.run.blockSize
       << "\n"
-      << "timing: median of " << c.options.repeat << " runs after a warm-up; speedups against cpu-serial"
+      << "timing: median of " << c.options.measure.repeats << " runs after a warm-up; speedups against cpu-serial"
       << (withParallel ? " and cpu-parallel" : "") << "\n\n";
   char line[320];
   std::snprintf(line, sizeof line, "%-14s %-11s %11s %12s %11s %13s %12s%s %11s  %s\n", "backend", "status",

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   int exitCode = kExitOk;
   addGenerateCommand(app, exitCode);
   addFilterCommand(app, exitCode);
+  addCompareCommand(app, exitCode);
   addDevicesCommand(app, exitCode);
   addStatsCommand(app, exitCode);
   addReduceCommand(app, exitCode);

@@ -7,12 +7,13 @@
 
 namespace siglab {
 
-BackendList makeAllBackends(const CudaOptions& cudaOptions) {
+BackendList makeAllBackends(const CudaOptions& cudaOptions, const DeviceInfo* firstDevice) {
   BackendList backends;
   backends.push_back(std::make_unique<CpuSerialBackend>());
   backends.push_back(std::make_unique<CpuParallelBackend>());
   backends.push_back(std::make_unique<CpuRunningBackend>());
-  for (auto& gpu : makeCudaBackends(cudaOptions)) backends.push_back(std::move(gpu));
+  BackendList gpus = firstDevice ? makeCudaBackends(cudaOptions, *firstDevice) : makeCudaBackends(cudaOptions);
+  for (auto& gpu : gpus) backends.push_back(std::move(gpu));
   return backends;
 }
 

@@ -4,8 +4,9 @@
 
 namespace siglab {
 
-// Every filter engine SigLab has, CPU first, in the order front-ends list them. GPU engines are
-// listed even where they cannot run; their unavailableReason() says why.
-BackendList makeAllBackends(const CudaOptions& cudaOptions = {});
+// The engine registry: every filter engine SigLab has, CPU first, in the order front-ends list
+// them; a new engine is its class and one line here. GPU engines are listed even where they
+// cannot run; their whyNot() says why. `firstDevice` spares a second probe of the devices.
+BackendList makeAllBackends(const CudaOptions& cudaOptions = {}, const DeviceInfo* firstDevice = nullptr);
 
 }  // namespace siglab

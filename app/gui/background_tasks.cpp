@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <exception>
 #include <new>
+#include <stdexcept>
+#include <string>
 
 #include "all_backends.hpp"
 #include "siglab/errors.hpp"
@@ -56,23 +58,41 @@ void loadSignal(QPromise<LoadOutcome>& promise, const QString& path, std::shared
 void runEngines(QPromise<RunOutcome>& promise, const RunRequest& request,
                 std::shared_ptr<const std::atomic<bool>> cancel) {
   deliver(promise, "not enough memory to filter this signal", [&] {
-    BackendList chosen;
-    for (auto& backend : makeAllBackends()) {
-      const auto& names = request.engines;
-      if (std::find(names.begin(), names.end(), backend->name()) != names.end()) chosen.push_back(std::move(backend));
-    }
     const Progress progress = progressFor(promise, cancel.get(), 0.0, 0.95);
-    // Cancel takes effect between engines: runComparison calls back after each one.
-    auto comparison = std::make_shared<Comparison>(runComparison(
-        chosen, request.signal->samples(), request.spec, request.options, [&](std::size_t done, std::size_t count) {
-          progress.throwIfCancelled();
-          progress.report(static_cast<double>(done) / static_cast<double>(count));
-        }));
+    // Cancel takes effect inside each engine's run (between its pieces) and between executions.
+    Progress cancelOnly;
+    cancelOnly.cancelFlag = cancel.get();
+    auto comparison = std::make_shared<Comparison>(compareEngines(
+        *request.engines, request.signal->samples(), request.job,
+        [&](std::size_t done, std::size_t count) { progress.report(static_cast<double>(done) / static_cast<double>(count)); },
+        cancelOnly));
     const Progress indexing = progressFor(promise, cancel.get(), 0.95, 1.0);
     auto filtered = std::make_shared<const LoadedSignal>(
         "filtered (cpu-serial)", std::move(comparison->reference), indexing);
     comparison->reference.clear();
     promise.addResult(RunOutcome{std::move(comparison), std::move(filtered), {}});
+  });
+}
+
+void applyEngine(QPromise<ApplyOutcome>& promise, const RunRequest& request,
+                 std::shared_ptr<const std::atomic<bool>> cancel) {
+  deliver(promise, "not enough memory to filter this signal", [&] {
+    Progress cancelOnly;
+    cancelOnly.cancelFlag = cancel.get();
+    auto applied = std::make_shared<AppliedJob>(applyJob(*request.engines, request.signal->samples(), request.job,
+                                                         cancelOnly));
+    progressFor(promise, cancel.get(), 0.0, 0.9).report(1.0);
+    if (!applied->result.verification.passed()) {
+      const Verification& v = applied->result.verification;
+      throw std::runtime_error(applied->result.engine + "'s result failed verification: " +
+                               std::to_string(v.mismatches) + " of " + std::to_string(v.checked) +
+                               " outputs checked differ, first at index " + std::to_string(v.firstMismatch));
+    }
+    const Progress indexing = progressFor(promise, cancel.get(), 0.9, 1.0);
+    auto filtered = std::make_shared<const LoadedSignal>("filtered (" + applied->result.engine + ")",
+                                                         std::move(applied->result.output), indexing);
+    applied->result.output.clear();
+    promise.addResult(ApplyOutcome{std::move(applied), std::move(filtered), {}});
   });
 }
 

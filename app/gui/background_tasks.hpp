@@ -10,6 +10,7 @@
 
 #include "loaded_signal.hpp"
 #include "siglab/comparison.hpp"
+#include "siglab/job.hpp"
 
 namespace siglab::gui {
 
@@ -22,12 +23,16 @@ struct LoadOutcome {
 };
 void loadSignal(QPromise<LoadOutcome>& promise, const QString& path, std::shared_ptr<const std::atomic<bool>> cancel);
 
+// The session's engines, made once with their staging buffers; one task uses them at a time.
+using EnginesPtr = std::shared_ptr<const BackendList>;
+
 struct RunRequest {
   SignalPtr signal;
-  FilterSpec spec;
-  RunOptions options;
-  std::vector<std::string> engines;  // names from makeAllBackends(); cpu-serial always runs
+  Job job;             // job.engines: "auto" or one name to apply, a comma-separated list to compare
+  EnginesPtr engines;
 };
+
+// Compare engines: the core's comparison of job.engines (cpu-serial always runs).
 struct RunOutcome {
   std::shared_ptr<const Comparison> comparison;  // its reference moved into `filtered`
   SignalPtr filtered;
@@ -35,6 +40,15 @@ struct RunOutcome {
 };
 void runEngines(QPromise<RunOutcome>& promise, const RunRequest& request,
                 std::shared_ptr<const std::atomic<bool>> cancel);
+
+// Apply: one engine, once, verified; its result becomes `filtered`. Cancel stops inside the run.
+struct ApplyOutcome {
+  std::shared_ptr<const AppliedJob> applied;  // its output moved into `filtered`
+  SignalPtr filtered;
+  QString error;
+};
+void applyEngine(QPromise<ApplyOutcome>& promise, const RunRequest& request,
+                 std::shared_ptr<const std::atomic<bool>> cancel);
 
 struct ExportOutcome {
   QString error;  // empty on success

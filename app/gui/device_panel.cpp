@@ -1,5 +1,7 @@
 #include "device_panel.hpp"
 
+#include "siglab/metrics.hpp"
+
 #include "timing_view.hpp"
 
 namespace siglab::gui {
@@ -29,11 +31,11 @@ DevicePanel::DevicePanel(std::vector<DeviceInfo> devices, QWidget* parent) : QLa
 void DevicePanel::setMeasuredRun(const Comparison& comparison) {
   measured_.clear();
   for (const BackendResult& r : comparison.results) {
-    if (r.run.status != RunStatus::Ok || r.run.transfer.medianMs <= 0.0) continue;
+    if (transferGBs(comparison, r) <= 0.0) continue;
     // Transfers copy every sample to the device and every result back.
     measured_ += tr("<li>%1: %2 GB/s host ↔ device (%3 ms for %4 MB)</li>")
                      .arg(QString::fromStdString(r.name))
-                     .arg(bytesMoved(comparison) / (r.run.transfer.medianMs * 1e6), 0, 'f', 1)
+                     .arg(transferGBs(comparison, r), 0, 'f', 1)
                      .arg(r.run.transfer.medianMs, 0, 'f', 3)
                      .arg(bytesMoved(comparison) / 1e6, 0, 'f', 1);
   }

@@ -12,6 +12,7 @@
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -49,16 +50,7 @@ std::optional<std::vector<double>> parseTaps(const QString& text, QString* error
 
 }  // namespace
 
-std::vector<EngineInfo> describeEngines(const BackendList& backends) {
-  std::vector<EngineInfo> engines;
-  for (const auto& b : backends) {
-    engines.push_back({std::string(b->name()), std::string(b->description()), b->unavailableReason()});
-  }
-  return engines;
-}
-
-FilterPanel::FilterPanel(const std::vector<EngineInfo>& engines, QWidget* parent)
-    : QWidget(parent), engines_(engines) {
+FilterPanel::FilterPanel(const BackendList& engines, QWidget* parent) : QWidget(parent), engines_(engines) {
   auto* filterBox = new QGroupBox(tr("Filter"));
   form_ = new QFormLayout(filterBox);
   window_ = new QSpinBox;
@@ -102,51 +94,84 @@ FilterPanel::FilterPanel(const std::vector<EngineInfo>& engines, QWidget* parent
   mode_->setToolTip(tr("How samples beyond the ends are taken (scipy.ndimage.correlate1d's modes; zero is the seed's)"));
   form_->addRow(tr("Boundary"), mode_);
 
+  dtype_ = new QComboBox;
+  dtype_->addItem(tr("float64"), "f64");
+  dtype_->addItem(tr("float32"), "f32");
+  dtype_->setToolTip(tr("Sample type the engines run in (float32: half the bytes; samples beyond its range are "
+                        "refused), as siglab-cli --dtype"));
+  form_->addRow(tr("Samples"), dtype_);
+  accumulator_ = new QComboBox;
+  accumulator_->addItem(tr("float32"), "f32");
+  accumulator_->addItem(tr("float64"), "f64");
+  accumulator_->setToolTip(tr("With float32 samples: sum in float32, or in float64 rounded once (--accumulate)"));
+  form_->addRow(tr("Accumulate"), accumulator_);
+
+  auto* runBox = new QGroupBox(tr("Engines run"));
+  auto* runForm = new QFormLayout(runBox);
+  blockSize_ = new QSpinBox;
+  blockSize_->setRange(32, 1024);
+  blockSize_->setSingleStep(32);
+  blockSize_->setValue(RunOptions{}.blockSize);
+  blockSize_->setSuffix(tr(" threads"));
+  blockSize_->setToolTip(tr("GPU threads per block (--block-size)"));
+  runForm->addRow(tr("Block size"), blockSize_);
+  gpuBudget_ = new QSpinBox;
+  gpuBudget_->setRange(0, 1 << 20);
+  gpuBudget_->setSpecialValueText(tr("90% of free"));
+  gpuBudget_->setSuffix(tr(" MiB"));
+  gpuBudget_->setToolTip(tr("GPU memory gpu-tuned may use; a signal over it goes in chunks (--gpu-memory-budget)"));
+  runForm->addRow(tr("GPU budget"), gpuBudget_);
   repeat_ = new QSpinBox;
   repeat_->setRange(1, 1000);
-  repeat_->setValue(RunOptions{}.repeat);
+  repeat_->setValue(MeasureOptions{}.repeats);
   repeat_->setSuffix(tr(" runs"));
-  repeat_->setToolTip(tr("Timed runs per engine after one warm-up; the median is reported"));
-  form_->addRow(tr("Repeat"), repeat_);
+  repeat_->setToolTip(tr("Compare: timed runs per engine after one warm-up; the median is reported"));
+  runForm->addRow(tr("Repeat"), repeat_);
 
-  auto* enginesBox = new QGroupBox(tr("Engines"));
+  auto* applyBox = new QGroupBox(tr("Apply"));
+  auto* applyLayout = new QVBoxLayout(applyBox);
+  applyEngine_ = new QComboBox;
+  applyEngine_->addItem(tr("auto (fastest that can run it here)"), "auto");
+  for (const auto& e : engines_) applyEngine_->addItem(QString::fromStdString(std::string(e->name())), QString::fromStdString(std::string(e->name())));
+  applyEngine_->setToolTip(tr("The one engine Apply runs (siglab-cli filter --engine)"));
+  applyLayout->addWidget(applyEngine_);
+  apply_ = new QPushButton(tr("Apply"));
+  apply_->setToolTip(tr("Filter the signal once with the chosen engine, verify it where engines go wrong, and show "
+                        "its result (Ctrl+Return)"));
+  connect(apply_, &QPushButton::clicked, this, &FilterPanel::applyRequested);
+  applyLayout->addWidget(apply_);
+
+  auto* enginesBox = new QGroupBox(tr("Compare engines"));
   auto* enginesLayout = new QVBoxLayout(enginesBox);
-  for (const EngineInfo& e : engines_) {
-    auto* box = new QCheckBox(QString::fromStdString(e.name));
-    const bool available = e.unavailableReason.empty();
-    box->setEnabled(available);
-    box->setChecked(available);
-    box->setToolTip(QString::fromStdString(available ? e.description : "Unavailable: " + e.unavailableReason));
-    if (e.name == "cpu-serial") {  // the reference always runs: every other engine is checked against it
-      box->setEnabled(false);
-      box->setToolTip(QString::fromStdString(e.description) + tr(" (always runs: the others are checked against it)"));
-    }
+  for (const auto& e : engines_) {
+    auto* box = new QCheckBox(QString::fromStdString(std::string(e->name())));
+    box->setChecked(true);
+    if (e->name() == "cpu-serial") box->setEnabled(false);  // the reference always runs
     enginesLayout->addWidget(box);
     engineBoxes_.push_back(box);
   }
-  // Why engines are greyed out, once per distinct reason, without hovering.
-  QStringList reasons;
-  for (const EngineInfo& e : engines_) {
-    const QString reason = QString::fromStdString(e.unavailableReason);
-    if (!reason.isEmpty() && !reasons.contains(reason)) reasons << reason;
-  }
-  if (!reasons.isEmpty()) {
-    auto* note = new QLabel(tr("Unavailable here: %1").arg(reasons.join("; ")));
-    note->setWordWrap(true);
-    note->setStyleSheet("color: #757575; font-size: small;");
-    enginesLayout->addWidget(note);
-  }
+  unavailableNote_ = new QLabel;
+  unavailableNote_->setWordWrap(true);
+  unavailableNote_->setStyleSheet("color: #757575; font-size: small;");
+  enginesLayout->addWidget(unavailableNote_);
 
-  run_ = new QPushButton(tr("Run"));
-  run_->setToolTip(tr("Filter the signal on every checked engine (Ctrl+R)"));
+  run_ = new QPushButton(tr("Compare engines"));
+  run_->setToolTip(tr("Measure every checked engine against cpu-serial (Ctrl+R)"));
   connect(run_, &QPushButton::clicked, this, &FilterPanel::runRequested);
+  enginesLayout->addWidget(run_);
 
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(filterBox);
+  layout->addWidget(runBox);
+  layout->addWidget(applyBox);
   layout->addWidget(enginesBox);
-  layout->addWidget(run_);
   layout->addStretch();
   connect(taps_, &QComboBox::currentIndexChanged, this, &FilterPanel::updateTapControls);
+  for (QComboBox* box : {mode_, dtype_, accumulator_}) {
+    connect(box, &QComboBox::currentIndexChanged, this, &FilterPanel::updateEngineAvailability);
+  }
+  connect(window_, &QSpinBox::valueChanged, this, &FilterPanel::updateEngineAvailability);
+  connect(customTaps_, &QLineEdit::textChanged, this, &FilterPanel::updateEngineAvailability);
   updateTapControls();
 }
 
@@ -158,6 +183,30 @@ void FilterPanel::updateTapControls() {
   if (taps == kGaussian) {
     gaussianWindow_->setText(tr("%1 taps").arg(gaussianWindow(sigma_->value())));
   }
+  updateEngineAvailability();
+}
+
+void FilterPanel::updateEngineAvailability() {
+  QString error;
+  const std::optional<FilterSpec> current = spec(&error);
+  QStringList reasons;
+  for (std::size_t i = 0; i < engines_.size(); ++i) {
+    const FilterBackend& engine = *engines_[i];
+    const std::string why = current ? engine.whyNot(*current, sampleType()) : std::string();
+    const bool reference = engine.name() == "cpu-serial";
+    engineBoxes_[i]->setEnabled(why.empty() && !reference);
+    engineBoxes_[i]->setToolTip(QString::fromStdString(
+        reference ? std::string(engine.description()) + " (always runs: the others are checked against it)"
+                  : why.empty() ? std::string(engine.description()) : "Cannot run this filter here: " + why));
+    if (!why.empty() && !reasons.contains(QString::fromStdString(why))) reasons << QString::fromStdString(why);
+    if (auto* model = qobject_cast<QStandardItemModel*>(applyEngine_->model())) {
+      QStandardItem* item = model->item(static_cast<int>(i) + 1);  // 0 is auto
+      item->setEnabled(why.empty());
+      item->setToolTip(QString::fromStdString(why.empty() ? std::string(engine.description()) : why));
+    }
+  }
+  unavailableNote_->setText(reasons.isEmpty() ? QString() : tr("Cannot run here: %1").arg(reasons.join("; ")));
+  unavailableNote_->setVisible(!reasons.isEmpty());
 }
 
 std::optional<FilterSpec> FilterPanel::spec(QString* error) const {
@@ -174,6 +223,7 @@ std::optional<FilterSpec> FilterPanel::spec(QString* error) const {
     } else {
       spec = makeMeanFilter(static_cast<std::size_t>(window_->value()), mode);  // throws for an even window
     }
+    spec.accumulator = accumulator_->currentData().toString() == "f64" ? Accumulator::Float64 : Accumulator::SampleType;
     validate(spec);
     return spec;
   } catch (const std::invalid_argument& e) {
@@ -184,26 +234,47 @@ std::optional<FilterSpec> FilterPanel::spec(QString* error) const {
 
 RunOptions FilterPanel::runOptions() const {
   RunOptions options;
-  options.repeat = repeat_->value();
+  options.blockSize = blockSize_->value();
+  options.deviceMemoryBudgetBytes = static_cast<std::size_t>(gpuBudget_->value()) << 20;
   return options;
+}
+
+SampleType FilterPanel::sampleType() const {
+  return dtype_->currentData().toString() == "f32" ? SampleType::f32 : SampleType::f64;
+}
+
+std::string FilterPanel::applyEngine() const { return applyEngine_->currentData().toString().toStdString(); }
+
+std::optional<Job> FilterPanel::job(QString* error) const {
+  std::optional<FilterSpec> filter = spec(error);
+  if (!filter) return std::nullopt;
+  Job job;
+  job.spec = std::move(*filter);
+  job.sampleType = sampleType();
+  job.run = runOptions();
+  job.measure.repeats = repeat_->value();
+  return job;
 }
 
 std::vector<std::string> FilterPanel::checkedEngines() const {
   std::vector<std::string> names;
   for (std::size_t i = 0; i < engines_.size(); ++i) {
-    const bool isReference = engines_[i].name == "cpu-serial";
-    if (isReference || (engineBoxes_[i]->isEnabled() && engineBoxes_[i]->isChecked())) names.push_back(engines_[i].name);
+    const std::string name(engines_[i]->name());
+    if (name == "cpu-serial" || (engineBoxes_[i]->isEnabled() && engineBoxes_[i]->isChecked())) names.push_back(name);
   }
   return names;
 }
 
 void FilterPanel::setEngineChecked(const std::string& name, bool checked) {
   for (std::size_t i = 0; i < engines_.size(); ++i) {
-    if (engines_[i].name == name && engineBoxes_[i]->isEnabled()) engineBoxes_[i]->setChecked(checked);
+    if (engines_[i]->name() == name && engines_[i]->name() != "cpu-serial") engineBoxes_[i]->setChecked(checked);
   }
 }
 
-void FilterPanel::setRunEnabled(bool enabled) { run_->setEnabled(enabled); }
+void FilterPanel::setRunEnabled(bool enabled) {
+  run_->setEnabled(enabled);
+  apply_->setEnabled(enabled);
+}
 
 void FilterPanel::saveSettings(QSettings& settings) const {
   settings.setValue("filter/window", window_->value());
@@ -212,9 +283,14 @@ void FilterPanel::saveSettings(QSettings& settings) const {
   settings.setValue("filter/customTaps", customTaps_->text());
   settings.setValue("filter/mode", mode_->currentText());
   settings.setValue("filter/repeat", repeat_->value());
+  settings.setValue("filter/dtype", dtype_->currentData());
+  settings.setValue("filter/accumulate", accumulator_->currentData());
+  settings.setValue("filter/blockSize", blockSize_->value());
+  settings.setValue("filter/gpuBudgetMiB", gpuBudget_->value());
+  settings.setValue("filter/applyEngine", applyEngine_->currentData());
   QStringList unchecked;  // remembered as unchecked, so engines added later start checked
   for (std::size_t i = 0; i < engines_.size(); ++i) {
-    if (engineBoxes_[i]->isEnabled() && !engineBoxes_[i]->isChecked()) unchecked << QString::fromStdString(engines_[i].name);
+    if (!engineBoxes_[i]->isChecked()) unchecked << QString::fromStdString(std::string(engines_[i]->name()));
   }
   settings.setValue("filter/uncheckedEngines", unchecked);
 }
@@ -226,6 +302,15 @@ void FilterPanel::restoreSettings(const QSettings& settings) {
   customTaps_->setText(settings.value("filter/customTaps", customTaps_->text()).toString());
   if (const int i = mode_->findText(settings.value("filter/mode", "zero").toString()); i >= 0) mode_->setCurrentIndex(i);
   repeat_->setValue(settings.value("filter/repeat", repeat_->value()).toInt());
+  if (const int i = dtype_->findData(settings.value("filter/dtype", "f64")); i >= 0) dtype_->setCurrentIndex(i);
+  if (const int i = accumulator_->findData(settings.value("filter/accumulate", "f32")); i >= 0) {
+    accumulator_->setCurrentIndex(i);
+  }
+  blockSize_->setValue(settings.value("filter/blockSize", blockSize_->value()).toInt());
+  gpuBudget_->setValue(settings.value("filter/gpuBudgetMiB", gpuBudget_->value()).toInt());
+  if (const int i = applyEngine_->findData(settings.value("filter/applyEngine", "auto")); i >= 0) {
+    applyEngine_->setCurrentIndex(i);
+  }
   const QStringList unchecked = settings.value("filter/uncheckedEngines").toStringList();
   for (const QString& name : unchecked) setEngineChecked(name.toStdString(), false);
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "siglab/filter_backend.hpp"
+#include "siglab/job.hpp"
 
 class QCheckBox;
 class QComboBox;
@@ -19,25 +20,24 @@ class QSpinBox;
 
 namespace siglab::gui {
 
-// What the panel knows of an engine, read once from makeAllBackends().
-struct EngineInfo {
-  std::string name;
-  std::string description;
-  std::string unavailableReason;  // empty when it can run here
-};
-std::vector<EngineInfo> describeEngines(const BackendList& backends);
-
-// The filter (window, taps, boundary mode), the repeat count and the engines to run. Gaussian taps
-// come from the core's makeGaussianFilter, as the CLI's --gaussian SIGMA: the window follows sigma.
+// The filter (window, taps, boundary mode), the sample type and accumulator, how engines run
+// (block size, GPU memory budget, repeats) and the engines: one for Apply, several for Compare.
+// Gaussian taps come from the core's makeGaussianFilter, as the CLI's --gaussian SIGMA. Engines
+// that cannot run the filter as set (their whyNot()) are greyed out with the reason.
 class FilterPanel : public QWidget {
   Q_OBJECT
  public:
-  explicit FilterPanel(const std::vector<EngineInfo>& engines, QWidget* parent = nullptr);
+  // `engines` are the session's; they must outlive the panel.
+  explicit FilterPanel(const BackendList& engines, QWidget* parent = nullptr);
 
   // The filter as set, or nothing with the reason in `error` (e.g. malformed custom taps).
   std::optional<FilterSpec> spec(QString* error) const;
+  // The whole job as set (input and engines apart), or nothing with the reason in `error`.
+  std::optional<Job> job(QString* error) const;
   RunOptions runOptions() const;
-  std::vector<std::string> checkedEngines() const;  // only engines that can run
+  SampleType sampleType() const;
+  std::string applyEngine() const;                   // "auto" or one engine's name
+  std::vector<std::string> checkedEngines() const;  // only engines that can run the filter as set
   void setEngineChecked(const std::string& name, bool checked);
   void setRunEnabled(bool enabled);
 
@@ -45,10 +45,12 @@ class FilterPanel : public QWidget {
   void restoreSettings(const QSettings& settings);
 
  signals:
-  void runRequested();
+  void runRequested();    // Compare engines
+  void applyRequested();  // Apply one engine
 
  private:
   void updateTapControls();
+  void updateEngineAvailability();
 
   QFormLayout* form_ = nullptr;
   QSpinBox* window_ = nullptr;
@@ -57,9 +59,16 @@ class FilterPanel : public QWidget {
   QLabel* gaussianWindow_ = nullptr;
   QLineEdit* customTaps_ = nullptr;
   QComboBox* mode_ = nullptr;
+  QComboBox* dtype_ = nullptr;
+  QComboBox* accumulator_ = nullptr;
+  QSpinBox* blockSize_ = nullptr;
+  QSpinBox* gpuBudget_ = nullptr;
   QSpinBox* repeat_ = nullptr;
+  QComboBox* applyEngine_ = nullptr;
   std::vector<QCheckBox*> engineBoxes_;
-  std::vector<EngineInfo> engines_;
+  QLabel* unavailableNote_ = nullptr;
+  const BackendList& engines_;
+  QPushButton* apply_ = nullptr;
   QPushButton* run_ = nullptr;
 };
 

@@ -41,7 +41,6 @@
 #include "session_adapter.hpp"
 #include "shortcuts_dialog.hpp"
 #include "signal_loading.hpp"
-#include "report_csv.hpp"
 #include "signal_plot.hpp"
 #include "siglab/io/atomic_file.hpp"
 #include "siglab/errors.hpp"
@@ -66,8 +65,11 @@ const char* const kSessionFilter = "SigLab session (*.siglab)";
 
 }  // namespace
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), devices_(probeDevices()) {
-  filterPanel_ = new FilterPanel(describeEngines(makeAllBackends()));
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent),
+      devices_(probeDevices()),
+      engines_(std::make_shared<const BackendList>(makeAllBackends({}, &devices_.front()))) {
+  filterPanel_ = new FilterPanel(*engines_);
   filterPanel_->setMinimumWidth(220);
   plot_ = new SignalPlot;
   timings_ = new TimingView;
@@ -96,6 +98,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), devices_(probeDev
   connect(plot_, &SignalPlot::cursorReadout, cursorLabel_, &QLabel::setText);
   connect(plot_, &SignalPlot::visibleRangeChanged, statistics_, &StatisticsPanel::setVisibleRange);
   connect(filterPanel_, &FilterPanel::runRequested, this, &MainWindow::runEngines);
+  connect(filterPanel_, &FilterPanel::applyRequested, this, &MainWindow::applyFilter);
   connect(lab_, &LabView::runRequested, this, &MainWindow::runLab);
 
   createActions();
@@ -129,7 +132,8 @@ void MainWindow::createActions() {
   exportResultAction_->setShortcut(QKeySequence::Save);
   exportResultAction_->setIcon(toolbarIcon("export"));
   exportResultAction_->setToolTip(
-      tr("Write the cpu-serial result (Ctrl+S): text in the seed's %2.16f format, or .npy, .wav, .raw by extension"));
+      tr("Write the filtered signal shown, Apply's engine result or Compare's cpu-serial result (Ctrl+S): text in "
+         "the seed's %2.16f format, or .npy, .wav, .raw by extension"));
   exportReportAction_ = file->addAction(tr("Export timing &report…"), this, [this] {
     const QString path = askSavePath(tr("Export timing report"), "report.json", tr("JSON (*.json);;CSV (*.csv)"));
     if (!path.isEmpty()) exportReport(path);
@@ -167,9 +171,13 @@ void MainWindow::createActions() {
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
   QMenu* run = menuBar()->addMenu(tr("&Run"));
-  runAction_ = run->addAction(tr("&Run engines"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::runEngines);
+  applyAction_ = run->addAction(tr("&Apply filter"), QKeySequence(Qt::CTRL | Qt::Key_Return), this,
+                                &MainWindow::applyFilter);
+  applyAction_->setIcon(style()->standardIcon(QStyle::SP_DialogApplyButton));
+  applyAction_->setToolTip(tr("Filter the signal once with the chosen engine and show its result (Ctrl+Return)"));
+  runAction_ = run->addAction(tr("&Compare engines"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::runEngines);
   runAction_->setIcon(toolbarIcon("run"));
-  runAction_->setToolTip(tr("Filter the signal on every checked engine and compare them (Ctrl+R)"));
+  runAction_->setToolTip(tr("Measure every checked engine and check each against cpu-serial (Ctrl+R)"));
   cancelAction_ = run->addAction(tr("&Cancel"), QKeySequence(Qt::Key_Escape), this, &MainWindow::cancelTask);
   cancelAction_->setIcon(toolbarIcon("cancel"));
 
@@ -201,7 +209,7 @@ void MainWindow::createActions() {
   QToolBar* tools = addToolBar(tr("Main"));
   tools->setObjectName("mainToolBar");
   tools->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-  tools->addActions({openAction_, runAction_, exportResultAction_});
+  tools->addActions({openAction_, applyAction_, runAction_, exportResultAction_});
   tools->addSeparator();
   tools->addActions({reset, stackedAction_, rubberBand});
 }
@@ -319,6 +327,7 @@ void MainWindow::openFile(const QString& path, const ReadOptions& options) {
                            signal_ = outcome.signal;
                            filtered_.reset();
                            comparison_.reset();
+                           applied_.reset();
                            timings_->clear();
                            statistics_->setOriginal(signal_);
                            plot_->setOriginal(signal_);
@@ -335,22 +344,75 @@ void MainWindow::openFile(const QString& path, const ReadOptions& options) {
                          });
 }
 
-void MainWindow::runEngines() {
+void MainWindow::showFiltered(SignalPtr filtered) {
+  filtered_ = std::move(filtered);
+  runFilter_ = pendingRunFilter_;
+  resultExported_ = false;
+  statistics_->setFiltered(filtered_);
+  plot_->setFiltered(filtered_);
+}
+
+void MainWindow::applyFilter() {
   if (busy_ || !signal_) return;
   QString error;
-  RunRequest request;
-  const auto spec = filterPanel_->spec(&error);
-  if (!spec) {
+  std::optional<Job> job = filterPanel_->job(&error);
+  if (!job) {
     showError(tr("Cannot run this filter"), error);
     return;
   }
-  request.signal = signal_;
-  request.spec = *spec;
-  request.options = filterPanel_->runOptions();
-  request.engines = filterPanel_->checkedEngines();
   pendingRunFilter_ = filterSettingsOf(*filterPanel_);
+  job->input = signal_->source();
+  job->engines = filterPanel_->applyEngine();
+  try {
+    chooseApplyEngine(*engines_, *job);  // the engine's own reason, before anything runs
+  } catch (const JobError& e) {
+    showError(tr("Cannot apply this filter"), QString::fromStdString(e.what()));
+    return;
+  }
+  RunRequest request{signal_, std::move(*job), engines_};
   auto cancel = std::make_shared<std::atomic<bool>>(false);
-  startTask<RunOutcome>(tr("Running %1 engines").arg(request.engines.size()), cancel,
+  startTask<ApplyOutcome>(tr("Applying the filter"), cancel,
+                          QtConcurrent::run(&siglab::gui::applyEngine, request,
+                                            std::shared_ptr<const std::atomic<bool>>(cancel)),
+                          [this](const QFuture<ApplyOutcome>& done) {
+                            if (done.resultCount() == 0) {
+                              statusBar()->showMessage(tr("Apply cancelled"), 5000);
+                              return;
+                            }
+                            const ApplyOutcome outcome = done.result();
+                            if (!outcome.applied) {
+                              showError(tr("The filter could not be applied"), outcome.error);
+                              return;
+                            }
+                            applied_ = outcome.applied;
+                            showFiltered(outcome.filtered);
+                            const ApplyResult& r = applied_->result;
+                            statusBar()->showMessage(
+                                tr("Applied %1 in %2 ms (%3); verified %4 outputs")
+                                    .arg(QString::fromStdString(r.engine))
+                                    .arg(r.pass.phases.totalMs, 0, 'f', 2)
+                                    .arg(QString::fromStdString(applied_->why))
+                                    .arg(r.verification.checked),
+                                10000);
+                          });
+}
+
+void MainWindow::runEngines() {
+  if (busy_ || !signal_) return;
+  QString error;
+  std::optional<Job> job = filterPanel_->job(&error);
+  if (!job) {
+    showError(tr("Cannot run this filter"), error);
+    return;
+  }
+  const std::vector<std::string> names = filterPanel_->checkedEngines();
+  pendingRunFilter_ = filterSettingsOf(*filterPanel_);
+  job->input = signal_->source();
+  job->engines.clear();
+  for (const std::string& name : names) job->engines += (job->engines.empty() ? "" : ",") + name;
+  RunRequest request{signal_, std::move(*job), engines_};
+  auto cancel = std::make_shared<std::atomic<bool>>(false);
+  startTask<RunOutcome>(tr("Comparing %1 engines").arg(names.size()), cancel,
                         QtConcurrent::run(&siglab::gui::runEngines, request, std::shared_ptr<const std::atomic<bool>>(cancel)),
                         [this](const QFuture<RunOutcome>& done) {
                           if (done.resultCount() == 0) {
@@ -363,11 +425,7 @@ void MainWindow::runEngines() {
                             return;
                           }
                           comparison_ = outcome.comparison;
-                          filtered_ = outcome.filtered;
-                          runFilter_ = pendingRunFilter_;
-                          resultExported_ = false;
-                          statistics_->setFiltered(filtered_);
-                          plot_->setFiltered(filtered_);
+                          showFiltered(outcome.filtered);
                           timings_->setComparison(comparison_, devices_);
                           devicePanel_->setMeasuredRun(*comparison_);
                           statusBar()->showMessage(comparison_->allAgree() ? tr("Every engine agrees with cpu-serial")
@@ -408,10 +466,8 @@ void MainWindow::exportReport(const QString& path) {
   std::shared_ptr<const Comparison> comparison = comparison_;
   const std::string file = path.toStdString();
   const std::string input = signal_ ? signal_->source() : std::string();
-  const bool csv = path.endsWith(".csv", Qt::CaseInsensitive);
-  startExport(path, [comparison, file, input, csv](const Progress& progress) {
-    writeFileAtomically(file, csv ? comparisonToCsv(*comparison, input) : comparisonToJson(*comparison, input).dump(2) + "\n",
-                        progress);
+  startExport(path, [comparison, file, input](const Progress& progress) {
+    writeFileAtomically(file, comparisonReport(*comparison, input, file), progress);
   });
 }
 
@@ -551,6 +607,7 @@ void MainWindow::updateActions() {
   openAction_->setEnabled(!busy_);
   recentMenu_->setEnabled(!busy_);
   runAction_->setEnabled(!busy_ && signal_);
+  applyAction_->setEnabled(!busy_ && signal_);
   filterPanel_->setRunEnabled(!busy_ && signal_);
   exportResultAction_->setEnabled(!busy_ && filtered_);
   exportReportAction_->setEnabled(!busy_ && comparison_);

@@ -11,6 +11,7 @@
 #include "loaded_signal.hpp"
 #include "siglab/comparison.hpp"
 #include "siglab/cuda_backends.hpp"
+#include "siglab/job.hpp"
 #include "siglab/progress.hpp"
 #include "siglab/session.hpp"
 #include "plot_export.hpp"
@@ -42,7 +43,8 @@ class MainWindow : public QMainWindow {
   // What the menus do, callable directly (tests, the command line). Each starts a background
   // task and returns at once; taskFinished() follows.
   void openFile(const QString& path);
-  void runEngines();
+  void applyFilter();  // Apply: the panel's one engine, once; its result is shown and exported
+  void runEngines();   // Compare engines: the benchmark of the checked engines
   void exportResult(const QString& path);
   void exportReport(const QString& path);  // .json or .csv
   void savePlot(const QString& path);       // .png or .pdf
@@ -67,6 +69,7 @@ class MainWindow : public QMainWindow {
   SignalPtr signal() const { return signal_; }
   SignalPtr filtered() const { return filtered_; }
   std::shared_ptr<const Comparison> comparison() const { return comparison_; }
+  std::shared_ptr<const AppliedJob> applied() const { return applied_; }
   QString lastError() const { return lastError_; }
   SignalPlot* signalPlot() const { return plot_; }
   TimingView* timingView() const { return timings_; }
@@ -105,7 +108,10 @@ class MainWindow : public QMainWindow {
   void startTask(const QString& what, std::shared_ptr<std::atomic<bool>> cancel, QFuture<T> future,
                  std::function<void(const QFuture<T>&)> onDone);
 
-  std::vector<DeviceInfo> devices_;
+  void showFiltered(SignalPtr filtered);
+
+  std::vector<DeviceInfo> devices_;  // probed once for the session
+  std::shared_ptr<const BackendList> engines_;  // made once: their staging buffers stay
   FilterPanel* filterPanel_ = nullptr;
   SignalPlot* plot_ = nullptr;
   TimingView* timings_ = nullptr;
@@ -118,6 +124,7 @@ class MainWindow : public QMainWindow {
   QMenu* recentMenu_ = nullptr;
   QAction* openAction_ = nullptr;
   QAction* runAction_ = nullptr;
+  QAction* applyAction_ = nullptr;
   QAction* exportResultAction_ = nullptr;
   QAction* exportReportAction_ = nullptr;
   QAction* savePlotAction_ = nullptr;
@@ -131,6 +138,7 @@ class MainWindow : public QMainWindow {
   SignalPtr signal_;
   SignalPtr filtered_;
   std::shared_ptr<const Comparison> comparison_;
+  std::shared_ptr<const AppliedJob> applied_;
   QString lastDirectory_;
   QString lastError_;
   bool busy_ = false;

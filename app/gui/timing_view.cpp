@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "bar_chart.hpp"
+#include "siglab/metrics.hpp"
 
 namespace siglab::gui {
 namespace {
@@ -21,17 +22,12 @@ QString ms(const TimingStats& t) {
   return QString("%1  (%2 – %3)").arg(t.medianMs, 0, 'f', 3).arg(t.minMs, 0, 'f', 3).arg(t.maxMs, 0, 'f', 3);
 }
 
-QString speedup(double reference, double mine) {
-  if (reference <= 0.0 || mine <= 0.0) return QStringLiteral("–");
-  const double ratio = reference / mine;
+QString speedup(double ratio) {
+  if (ratio <= 0.0) return QStringLiteral("–");
   return QString("%1×").arg(ratio, 0, 'f', ratio < 10 ? 2 : ratio < 100 ? 1 : 0);
 }
 
-bool isGpu(const BackendResult& r) { return r.run.transfer.medianMs > 0.0; }
-
 }  // namespace
-
-double bytesMoved(const Comparison& comparison) { return 2.0 * 8.0 * static_cast<double>(comparison.samples); }
 
 TimingView::TimingView(QWidget* parent) : QWidget(parent) {
   summary_ = new QLabel;
@@ -75,7 +71,7 @@ void TimingView::setComparison(std::shared_ptr<const Comparison> comparison, con
                         .arg(comparison->spec.window())
                         .arg(comparison->spec.isUniform() ? tr(" (mean)") : QString())
                         .arg(QString::fromStdString(std::string(toString(comparison->spec.mode))))
-                        .arg(comparison->options.repeat)
+                        .arg(comparison->options.measure.repeats)
                         .arg(comparison->allAgree() ? tr("Every engine agrees with cpu-serial.")
                                                     : tr("<b>An engine disagrees with cpu-serial.</b>")));
   showChart(*comparison);
@@ -151,16 +147,16 @@ void TimingView::showTable(const Comparison& comparison, double deviceLimitGBs) 
     }
     if (!r.agrees) table_->item(row, kStatus)->setForeground(QColor(198, 40, 40));
     set(kKernel, ms(r.run.kernel));
-    set(kTransfer, isGpu(r) ? QString::number(r.run.transfer.medianMs, 'f', 3) : QStringLiteral("–"));
+    set(kTransfer, r.usesGpu ? QString::number(r.run.transfer.medianMs, 'f', 3) : QStringLiteral("–"));
     set(kTotal, ms(r.run.total));
-    const double gbs = r.run.kernel.medianMs > 0.0 ? bytesMoved(comparison) / (r.run.kernel.medianMs * 1e6) : 0.0;
-    set(kBandwidth, QString::number(gbs, 'f', 1));
-    if (isGpu(r) && deviceLimitGBs > 0.0) set(kOfLimit, QString("%1 %").arg(100.0 * gbs / deviceLimitGBs, 0, 'f', 0));
-    set(kVsSerial, speedup(serial->run.kernel.medianMs, r.run.kernel.medianMs) + " / " +
-                       speedup(serial->run.total.medianMs, r.run.total.medianMs));
+    set(kBandwidth, QString::number(kernelGBs(comparison, r), 'f', 1));
+    if (const double percent = percentOfDeviceLimit(comparison, r, deviceLimitGBs); percent > 0.0) {
+      set(kOfLimit, QString("%1 %").arg(percent, 0, 'f', 0));
+    }
+    set(kVsSerial, speedup(comparison.kernelSpeedup(r)) + " / " + speedup(comparison.endToEndSpeedup(r)));
     if (haveParallel) {
-      set(kVsParallel, speedup(parallel->run.kernel.medianMs, r.run.kernel.medianMs) + " / " +
-                           speedup(parallel->run.total.medianMs, r.run.total.medianMs));
+      set(kVsParallel, speedup(comparison.kernelSpeedup(r, "cpu-parallel")) + " / " +
+                           speedup(comparison.endToEndSpeedup(r, "cpu-parallel")));
     }
     set(kMaxDiff, QString::number(r.agreement.maxAbsDiff, 'g', 3));
     set(kBitIdentical, r.agreement.bitIdentical() ? tr("yes") : tr("no (%1 differ)").arg(r.agreement.mismatches));

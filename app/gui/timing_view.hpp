@@ -38,7 +38,5 @@ class TimingView : public QWidget {
   QCPBarsGroup* barsGroup_ = nullptr;
 };
 
-// Bytes a filter moves per run: every sample read once and every output written once.
-double bytesMoved(const Comparison& comparison);
 
 }  // namespace siglab::gui

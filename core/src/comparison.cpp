@@ -10,23 +10,47 @@
 namespace siglab {
 namespace {
 
+// `cancel` without its progress callback: measure() checks it between executions, the engine
+// inside its run, and the comparison reports progress per engine itself.
+Progress cancelOnly(const Progress& cancel) {
+  Progress only;
+  only.cancelFlag = cancel.cancelFlag;
+  return only;
+}
+
 template <typename Sample>
 BackendResult runOne(FilterBackend& backend, std::span<const Sample> in, const FilterSpec& spec,
-                     const RunOptions& options, std::span<Sample> out) {
+                     const CompareOptions& options, std::span<Sample> out, const Progress& cancel) {
   BackendResult result;
   result.name = std::string(backend.name());
   result.description = std::string(backend.description());
-  if (std::string reason = backend.unavailableReason(); !reason.empty()) {
+  result.usesGpu = backend.usesGpu();
+  const SampleType type = std::is_same_v<Sample, float> ? SampleType::f32 : SampleType::f64;
+  if (std::string reason = backend.whyNot(spec, type); !reason.empty()) {
     result.run.status = RunStatus::Unavailable;
     result.run.message = std::move(reason);
     return result;
   }
-  std::fill(out.begin(), out.end(), std::numeric_limits<Sample>::quiet_NaN());  // poison: unwritten shows
   try {
-    result.run = backend.run(in, spec, out, options);
+    std::string note;
+    const PhaseStats stats = measure(
+        [&] {
+          std::fill(out.begin(), out.end(), std::numeric_limits<Sample>::quiet_NaN());  // poison: unwritten shows
+          FilterPass pass = backend.filter(in, spec, out, options.run, cancel);
+          note = std::move(pass.note);
+          return pass.phases;
+        },
+        options.measure, cancelOnly(cancel));
+    result.run.kernel = stats.kernel;
+    result.run.transfer = stats.transfer;
+    result.run.total = stats.total;
+    result.run.message = std::move(note);
+  } catch (const Cancelled&) {
+    throw;
+  } catch (const EngineUnavailable& e) {
+    result.run = FilterRun{RunStatus::Unavailable, e.what(), {}, {}, {}};
   } catch (const std::exception& e) {
-    result.run.status = RunStatus::Failed;
-    result.run.message = e.what();
+    result.run = FilterRun{RunStatus::Failed, e.what(), {}, {}, {}};
   }
   return result;
 }
@@ -39,8 +63,9 @@ std::span<const double> asFloat64(std::span<const float> values, std::vector<dou
 }
 
 template <typename Sample>
-Comparison runComparisonAs(const BackendList& backends, std::span<const Sample> in, const FilterSpec& spec,
-                           const RunOptions& options, const ComparisonProgress& progress) {
+Comparison runComparisonAs(std::span<FilterBackend* const> backends, std::span<const Sample> in, const FilterSpec& spec,
+                           const CompareOptions& options, const ComparisonProgress& progress,
+                           const Progress& cancel) {
   validate(spec);
   Comparison comparison;
   comparison.spec = spec;
@@ -53,7 +78,7 @@ Comparison runComparisonAs(const BackendList& backends, std::span<const Sample> 
 
   std::vector<Sample> reference(in.size());
   CpuSerialBackend serial;
-  BackendResult refResult = runOne(serial, in, spec, options, std::span<Sample>(reference));
+  BackendResult refResult = runOne(serial, in, spec, options, std::span<Sample>(reference), cancel);
   if (refResult.run.status != RunStatus::Ok) throw std::runtime_error("cpu-serial failed: " + refResult.run.message);
   refResult.agrees = true;
   comparison.results.push_back(std::move(refResult));
@@ -65,7 +90,7 @@ Comparison runComparisonAs(const BackendList& backends, std::span<const Sample> 
   std::vector<Sample> out(in.size());
   for (const auto& backend : backends) {
     if (backend->name() == "cpu-serial") continue;
-    BackendResult r = runOne(*backend, in, spec, options, std::span<Sample>(out));
+    BackendResult r = runOne(*backend, in, spec, options, std::span<Sample>(out), cancel);
     if (r.run.status == RunStatus::Ok) {
       r.agreement = compareResults(comparison.reference, asFloat64(std::span<const Sample>(out), widened));
       r.tolerance = std::is_same_v<Sample, float> ? backend->toleranceFloat32(spec, maxAbsInput)
@@ -109,14 +134,34 @@ double Comparison::endToEndSpeedup(const BackendResult& r, std::string_view base
   return speedupOf(find(baseline), r, &FilterRun::total);
 }
 
+Comparison runComparison(std::span<FilterBackend* const> backends, std::span<const double> in,
+                         const FilterSpec& spec, const CompareOptions& options, const ComparisonProgress& progress,
+                         const Progress& cancel) {
+  return runComparisonAs(backends, in, spec, options, progress, cancel);
+}
+
+Comparison runComparison(std::span<FilterBackend* const> backends, std::span<const float> in,
+                         const FilterSpec& spec, const CompareOptions& options, const ComparisonProgress& progress,
+                         const Progress& cancel) {
+  return runComparisonAs(backends, in, spec, options, progress, cancel);
+}
+
+namespace {
+std::vector<FilterBackend*> refsOf(const BackendList& backends) {
+  std::vector<FilterBackend*> refs;
+  for (const auto& b : backends) refs.push_back(b.get());
+  return refs;
+}
+}  // namespace
+
 Comparison runComparison(const BackendList& backends, std::span<const double> in, const FilterSpec& spec,
-                         const RunOptions& options, const ComparisonProgress& progress) {
-  return runComparisonAs(backends, in, spec, options, progress);
+                         const CompareOptions& options, const ComparisonProgress& progress, const Progress& cancel) {
+  return runComparisonAs(std::span<FilterBackend* const>(refsOf(backends)), in, spec, options, progress, cancel);
 }
 
 Comparison runComparison(const BackendList& backends, std::span<const float> in, const FilterSpec& spec,
-                         const RunOptions& options, const ComparisonProgress& progress) {
-  return runComparisonAs(backends, in, spec, options, progress);
+                         const CompareOptions& options, const ComparisonProgress& progress, const Progress& cancel) {
+  return runComparisonAs(std::span<FilterBackend* const>(refsOf(backends)), in, spec, options, progress, cancel);
 }
 
 }  // namespace siglab

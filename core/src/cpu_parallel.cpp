@@ -5,7 +5,7 @@
 #include <type_traits>
 #include <stdexcept>
 
-#include "cpu_backend_timing.hpp"
+#include "cpu_engine.hpp"
 #include "filter_kernels.hpp"
 #include "parallel_range.hpp"
 
@@ -108,7 +108,8 @@ template <typename Acc, typename Sample>
 }
 
 template <typename Acc, typename Sample>
-void filterParallelAs(std::span<const Sample> in, const FilterSpec& spec, std::span<Sample> out) {
+std::vector<std::size_t> filterParallelAs(std::span<const Sample> in, const FilterSpec& spec, std::span<Sample> out,
+                                          const Progress& progress) {
   validate(spec);
   if (in.size() != out.size()) throw std::invalid_argument("filterParallel: input and output sizes differ");
   const std::vector<Acc> taps = detail::tapsAs<Acc>(spec);
@@ -130,33 +131,46 @@ void filterParallelAs(std::span<const Sample> in, const FilterSpec& spec, std::s
   const bool worthThreads = static_cast<double>(n) * static_cast<double>(w) > 65536.0;
 #pragma omp parallel for schedule(dynamic, 1) if (worthThreads)
   for (std::int64_t p = 0; p < pieces; ++p) {
+    if (progress.cancelled()) continue;  // no break out of an OpenMP loop: the rest are skipped
     const detail::IndexRange piece = detail::chunkOf(n, pieces, p);
     detail::filterOutputs<Acc, Sample>(in, taps, spec.mode, out, piece.begin, piece.end, interior);
   }
+  progress.throwIfCancelled();
+  return detail::pieceStarts(n, pieces);
 }
 
 }  // namespace
 
-void filterParallel(std::span<const double> in, const FilterSpec& spec, std::span<double> out) {
-  filterParallelAs<double>(in, spec, out);
+std::vector<std::size_t> filterParallel(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
+                                        const Progress& progress) {
+  return filterParallelAs<double>(in, spec, out, progress);
 }
 
-void filterParallel(std::span<const float> in, const FilterSpec& spec, std::span<float> out) {
-  if (spec.accumulator == Accumulator::Float64) {
-    filterParallelAs<double>(in, spec, out);
-  } else {
-    filterParallelAs<float>(in, spec, out);
-  }
+std::vector<std::size_t> filterParallel(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
+                                        const Progress& progress) {
+  if (spec.accumulator == Accumulator::Float64) return filterParallelAs<double>(in, spec, out, progress);
+  return filterParallelAs<float>(in, spec, out, progress);
 }
 
-FilterRun CpuParallelBackend::run(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
-                                  const RunOptions& options) {
-  return detail::timeCpuRuns(options, [&] { filterParallel(in, spec, out); });
+std::string CpuParallelBackend::whyNot(const FilterSpec& spec, SampleType type) const {
+  if (std::string why = whyNotSampleType(type); !why.empty()) return why;
+  return whyNotCorrelation(spec, name());
 }
 
-FilterRun CpuParallelBackend::run(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
-                                  const RunOptions& options) {
-  return detail::timeCpuRuns(options, [&] { filterParallel(in, spec, out); });
+FilterPass CpuParallelBackend::filter(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
+                                      const RunOptions& /*options*/, const Progress& progress) {
+  std::vector<std::size_t> starts;
+  FilterPass pass = detail::timedCpuPass({}, [&] { starts = filterParallel(in, spec, out, progress); });
+  pass.splits.at = std::move(starts);
+  return pass;
+}
+
+FilterPass CpuParallelBackend::filter(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
+                                      const RunOptions& /*options*/, const Progress& progress) {
+  std::vector<std::size_t> starts;
+  FilterPass pass = detail::timedCpuPass({}, [&] { starts = filterParallel(in, spec, out, progress); });
+  pass.splits.at = std::move(starts);
+  return pass;
 }
 
 }  // namespace siglab

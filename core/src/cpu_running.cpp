@@ -6,8 +6,7 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "cpu_backend_timing.hpp"
-#include "parallel_range.hpp"
+#include "cpu_engine.hpp"
 
 // The vector helpers below are inlined, so no vector crosses a call: the ABI note is moot.
 #pragma GCC diagnostic ignored "-Wpsabi"
@@ -63,11 +62,14 @@ template <typename Sample>
 // Outputs [begin, end) whose windows, and the samples entering and leaving them, lie inside the
 // signal (radius <= begin, end + radius < n). Four windows over consecutive stretches advance
 // together in one vector, so their dependency chains overlap; the last one finishes the rest.
+// Where runningInside's lanes begin, for outputs [begin, end).
+std::int64_t laneStretch(std::int64_t begin, std::int64_t end) { return (end - begin) / 4; }
+
 template <typename Sample>
 [[gnu::always_inline]] inline void runningInside(const Sample* x, std::int64_t radius, double tap, Sample* out,
                                                  std::int64_t begin, std::int64_t end) {
   constexpr int kLanes = 4;
-  const std::int64_t stretch = (end - begin) / kLanes;
+  const std::int64_t stretch = laneStretch(begin, end);
   Vec4 sum = {}, compensation = {};
   const Sample *entering[kLanes], *leaving[kLanes];
   Sample* written[kLanes];
@@ -104,15 +106,20 @@ template <typename Sample>
 }
 
 // Outputs [begin, end): the part near the edges through the boundary rule, the rest inside.
+// Appends to `restarts` where a sum starts afresh inside the range.
 template <typename Sample>
 void runningRange(std::span<const Sample> in, BoundaryMode mode, std::int64_t radius, double tap,
-                  std::span<Sample> out, std::int64_t begin, std::int64_t end) {
+                  std::span<Sample> out, std::int64_t begin, std::int64_t end, std::vector<std::size_t>& restarts) {
   const auto n = static_cast<std::int64_t>(in.size());
   const std::int64_t insideBegin = std::max(begin, radius), insideEnd = std::min(end, n - radius - 1);
   if (insideBegin >= insideEnd) {
     runningThroughBoundary(in, mode, radius, tap, out, begin, end);
     return;
   }
+  const std::int64_t stretch = laneStretch(insideBegin, insideEnd);
+  for (int lane = 0; lane < 4; ++lane) restarts.push_back(static_cast<std::size_t>(insideBegin + lane * stretch));
+  restarts.push_back(static_cast<std::size_t>(insideBegin + 4 * stretch));  // the last lane carries on
+  restarts.push_back(static_cast<std::size_t>(insideEnd));
   runningThroughBoundary(in, mode, radius, tap, out, begin, insideBegin);
   if constexpr (std::is_same_v<Sample, double>) {
     runningInsideF64(in.data(), radius, tap, out.data(), insideBegin, insideEnd);
@@ -123,7 +130,8 @@ void runningRange(std::span<const Sample> in, BoundaryMode mode, std::int64_t ra
 }
 
 template <typename Sample>
-void filterRunningAs(std::span<const Sample> in, const FilterSpec& spec, std::span<Sample> out) {
+std::vector<std::size_t> filterRunningAs(std::span<const Sample> in, const FilterSpec& spec, std::span<Sample> out,
+                                         const Progress& progress) {
   validate(spec);
   if (!spec.isUniform()) throw std::invalid_argument("cpu-running needs uniform taps (a mean filter)");
   if (in.size() != out.size()) throw std::invalid_argument("filterRunning: input and output sizes differ");
@@ -132,34 +140,48 @@ void filterRunningAs(std::span<const Sample> in, const FilterSpec& spec, std::sp
   const double tap = spec.taps[0];
   // Each piece pays O(W) per lane (4) to start its windows: pieces of at least 16 W keep that small.
   const std::int64_t pieces = detail::piecesOf(n, std::max(detail::kPieceSize, 16 * (2 * radius + 1)));
+  std::vector<std::vector<std::size_t>> restarts(static_cast<std::size_t>(pieces));
 #pragma omp parallel for schedule(dynamic, 1) if (pieces > 1)
   for (std::int64_t p = 0; p < pieces; ++p) {
+    if (progress.cancelled()) continue;  // no break out of an OpenMP loop: the rest are skipped
     const detail::IndexRange piece = detail::chunkOf(n, pieces, p);
-    runningRange(in, spec.mode, radius, tap, out, piece.begin, piece.end);
+    runningRange(in, spec.mode, radius, tap, out, piece.begin, piece.end, restarts[static_cast<std::size_t>(p)]);
   }
+  progress.throwIfCancelled();
+  std::vector<std::size_t> cuts = detail::pieceStarts(n, pieces);
+  for (const auto& piece : restarts) cuts.insert(cuts.end(), piece.begin(), piece.end());
+  return cuts;
 }
 
 template <typename Sample>
-FilterRun runOrExplain(std::span<const Sample> in, const FilterSpec& spec, std::span<Sample> out,
-                       const RunOptions& options) {
-  if (!spec.isUniform()) {
-    return FilterRun{RunStatus::Unavailable, "cpu-running needs uniform taps (a mean filter)", {}, {}, {}};
-  }
+FilterPass runOrExplain(std::span<const Sample> in, const FilterSpec& spec, std::span<Sample> out,
+                        const Progress& progress) {
   if (!std::all_of(in.begin(), in.end(), [](Sample v) { return std::isfinite(v); })) {
-    return FilterRun{RunStatus::Unavailable,
-                     "cpu-running needs finite samples (a NaN or infinity would stay in the running sum)", {}, {}, {}};
+    throw EngineUnavailable("cpu-running needs finite samples (a NaN or infinity would stay in the running sum)");
   }
-  return detail::timeCpuRuns(options, [&] { filterRunning(in, spec, out); });
+  std::vector<std::size_t> cuts;
+  FilterPass pass = detail::timedCpuPass({}, [&] { cuts = filterRunning(in, spec, out, progress); });
+  pass.splits.at = std::move(cuts);
+  return pass;
 }
 
 }  // namespace
 
-void filterRunning(std::span<const double> in, const FilterSpec& spec, std::span<double> out) {
-  filterRunningAs(in, spec, out);
+std::vector<std::size_t> filterRunning(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
+                                       const Progress& progress) {
+  return filterRunningAs(in, spec, out, progress);
 }
 
-void filterRunning(std::span<const float> in, const FilterSpec& spec, std::span<float> out) {
-  filterRunningAs(in, spec, out);
+std::vector<std::size_t> filterRunning(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
+                                       const Progress& progress) {
+  return filterRunningAs(in, spec, out, progress);
+}
+
+std::string CpuRunningBackend::whyNot(const FilterSpec& spec, SampleType type) const {
+  if (std::string why = whyNotSampleType(type); !why.empty()) return why;
+  if (std::string why = whyNotCorrelation(spec, name()); !why.empty()) return why;
+  if (!spec.isUniform()) return "cpu-running needs uniform taps (a mean filter)";
+  return {};
 }
 
 double CpuRunningBackend::tolerance(const FilterSpec& spec, double maxAbsInput) const {
@@ -176,14 +198,14 @@ double CpuRunningBackend::toleranceFloat32(const FilterSpec& spec, double maxAbs
   return (kRunningSumRelativeError + serialError) * tapMass * maxAbsInput;
 }
 
-FilterRun CpuRunningBackend::run(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
-                                 const RunOptions& options) {
-  return runOrExplain(in, spec, out, options);
+FilterPass CpuRunningBackend::filter(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
+                                     const RunOptions& /*options*/, const Progress& progress) {
+  return runOrExplain(in, spec, out, progress);
 }
 
-FilterRun CpuRunningBackend::run(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
-                                 const RunOptions& options) {
-  return runOrExplain(in, spec, out, options);
+FilterPass CpuRunningBackend::filter(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
+                                     const RunOptions& /*options*/, const Progress& progress) {
+  return runOrExplain(in, spec, out, progress);
 }
 
 }  // namespace siglab

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "cpu_backend_timing.hpp"
+#include "cpu_engine.hpp"
 #include "filter_kernels.hpp"
 
 namespace siglab {
@@ -36,14 +36,19 @@ void filterSerial(std::span<const float> in, const FilterSpec& spec, std::span<f
   }
 }
 
-FilterRun CpuSerialBackend::run(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
-                                const RunOptions& options) {
-  return detail::timeCpuRuns(options, [&] { filterSerial(in, spec, out); });
+std::string CpuSerialBackend::whyNot(const FilterSpec& spec, SampleType type) const {
+  if (std::string why = whyNotSampleType(type); !why.empty()) return why;
+  return whyNotCorrelation(spec, name());
 }
 
-FilterRun CpuSerialBackend::run(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
-                                const RunOptions& options) {
-  return detail::timeCpuRuns(options, [&] { filterSerial(in, spec, out); });
+FilterPass CpuSerialBackend::filter(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
+                                    const RunOptions& /*options*/, const Progress& /*progress*/) {
+  return detail::timedCpuPass({}, [&] { filterSerial(in, spec, out); });
+}
+
+FilterPass CpuSerialBackend::filter(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
+                                    const RunOptions& /*options*/, const Progress& /*progress*/) {
+  return detail::timedCpuPass({}, [&] { filterSerial(in, spec, out); });
 }
 
 }  // namespace siglab

@@ -38,6 +38,18 @@ std::string_view toString(BoundaryMode mode) {
   return "zero";
 }
 
+std::string_view toString(FilterKind kind) {
+  switch (kind) {
+    case FilterKind::Correlation: return "correlation";
+  }
+  return "correlation";
+}
+
+std::string whyNotCorrelation(const FilterSpec& spec, std::string_view engine) {
+  if (spec.kind == FilterKind::Correlation) return {};
+  return std::string(engine) + " computes correlations only, not a " + std::string(toString(spec.kind));
+}
+
 std::optional<BoundaryMode> parseBoundaryMode(std::string_view text) {
   for (auto mode : {BoundaryMode::Zero, BoundaryMode::Reflect, BoundaryMode::Mirror,
                     BoundaryMode::Nearest, BoundaryMode::Wrap}) {

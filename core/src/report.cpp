@@ -1,6 +1,11 @@
 #include "siglab/report.hpp"
 
+#include <algorithm>
+#include <filesystem>
+
 #include <nlohmann/json.hpp>
+
+#include "siglab/metrics.hpp"
 
 namespace siglab {
 namespace {
@@ -23,12 +28,13 @@ std::string_view statusName(RunStatus status) {
 nlohmann::json comparisonToJson(const Comparison& c, const std::string& input) {
   nlohmann::json backends = nlohmann::json::array();
   for (const auto& r : c.results) {
-    nlohmann::json b = {{"name", r.name}, {"description", r.description}, {"status", statusName(r.run.status)}};
+    nlohmann::json b = {{"name", r.name}, {"description", r.description}, {"status", statusName(r.run.status)}, {"uses_gpu", r.usesGpu}};
     if (!r.run.message.empty()) b["message"] = r.run.message;
     if (r.run.status == RunStatus::Ok) {
       b["kernel"] = timingJson(r.run.kernel);
       b["transfer"] = timingJson(r.run.transfer);
       b["total"] = timingJson(r.run.total);
+      b["kernel_gb_per_s"] = kernelGBs(c, r);
       b["speedup_kernel_vs_cpu_serial"] = c.kernelSpeedup(r);
       b["speedup_end_to_end_vs_cpu_serial"] = c.endToEndSpeedup(r);
       if (const double vsParallel = c.kernelSpeedup(r, "cpu-parallel"); vsParallel > 0.0) {
@@ -50,10 +56,18 @@ nlohmann::json comparisonToJson(const Comparison& c, const std::string& input) {
           {"uniform_taps", c.spec.isUniform()},
           {"dtype", sampleTypeName(c.sampleType)},
           {"accumulator", c.sampleType == SampleType::f32 && c.spec.accumulator == Accumulator::SampleType ? "f32" : "f64"},
-          {"repeat", c.options.repeat},
-          {"block_size", c.options.blockSize},
+          {"repeat", c.options.measure.repeats},
+          {"block_size", c.options.run.blockSize},
           {"all_agree", c.allAgree()},
           {"backends", std::move(backends)}};
+}
+
+std::string comparisonReport(const Comparison& comparison, const std::string& input, const std::string& path) {
+  std::string extension = std::filesystem::path(path).extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  if (extension == ".csv") return comparisonToCsv(comparison, input);
+  return comparisonToJson(comparison, input).dump(2) + "\n";
 }
 
 }  // namespace siglab

@@ -9,6 +9,7 @@
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
 #include "host_copy.hpp"
+#include "siglab/progress.hpp"
 #include "tuned_filter_kernel.cuh"
 
 namespace siglab::cuda {
@@ -48,7 +49,10 @@ class ChunkPipeline {
   }
 
   // `kernel` gives the taps, window and path; its buffers and stream are the slots'.
-  PipelinePass run(std::span<const T> in, std::span<T> out, const TunedLaunch<T>& kernel, BoundaryMode mode) {
+  // Checks `progress` between chunks: a cancelled pass waits for the chunks in flight, then throws
+  // Cancelled, leaving the pipeline ready for the next pass.
+  PipelinePass run(std::span<const T> in, std::span<T> out, const TunedLaunch<T>& kernel, BoundaryMode mode,
+                   const Progress& progress = {}) {
     const auto start = std::chrono::steady_clock::now();
     const bool pinnedIn = isPinnedHost(in.data());
     const bool pinnedOut = isPinnedHost(out.data());
@@ -56,6 +60,10 @@ class ChunkPipeline {
     const std::size_t n = in.size();
     const std::size_t chunks = (n + chunk_ - 1) / chunk_;
     for (std::size_t c = 0; c < chunks; ++c) {
+      if (progress.cancelled()) {
+        for (Slot& busy : slots_) drain(busy);
+        throw Cancelled();
+      }
       Slot& slot = slots_[c % slots_.size()];
       finish(slot, out, pinnedOut, pass);
       slot.begin = c * chunk_;
@@ -104,6 +112,13 @@ class ChunkPipeline {
     std::size_t begin = 0, end = 0;
     bool busy = false;
   };
+
+  // Waits for the slot's chunk and drops it.
+  static void drain(Slot& slot) {
+    if (!slot.busy) return;
+    SIGLAB_CUDA_TRY(cudaEventSynchronize(slot.copiedOut.get()));
+    slot.busy = false;
+  }
 
   // Waits for the slot's chunk, moves its result to `out` when staged, and adds up its times.
   static void finish(Slot& slot, std::span<T> out, bool pinnedOut, PipelinePass& pass) {

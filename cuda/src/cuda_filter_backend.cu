@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <stdexcept>
 #include <vector>
 
 #include "cuda_check.hpp"
@@ -17,10 +18,10 @@ namespace {
 using cuda::KernelKind;
 
 using cuda::mebibytes;
-using cuda::notRun;
 
-// One of the seed's kernel designs as a backend. Each run copies the signal in, filters it and
-// copies the result back from pageable memory, as the seed does; every phase is timed with events.
+// One of the seed's kernel designs as a backend. Each execution copies the signal in, filters it
+// and copies the result back from pageable memory, as the seed does; every phase is timed with
+// events on that one execution.
 class CudaFilterBackend final : public FilterBackend {
  public:
   CudaFilterBackend(KernelKind kind, std::string_view name, std::string_view description, std::string unavailable)
@@ -28,26 +29,33 @@ class CudaFilterBackend final : public FilterBackend {
 
   std::string_view name() const override { return name_; }
   std::string_view description() const override { return description_; }
-  std::string unavailableReason() const override { return unavailable_; }
-
-  FilterRun run(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
-                const RunOptions& options) override {
-    return guardedRun<double>(in, spec, out, options);
+  bool usesGpu() const override { return true; }
+  std::string whyNot(const FilterSpec& spec, SampleType type) const override {
+    if (!unavailable_.empty()) return unavailable_;
+    if (std::string why = whyNotSampleType(type); !why.empty()) return why;
+    return whyNotCorrelation(spec, name_);
   }
-  FilterRun run(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
-                const RunOptions& options) override {
-    return guardedRun<float>(in, spec, out, options);
+
+  FilterPass filter(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
+                    const RunOptions& options, const Progress& progress) override {
+    return guardedRun<double>(in, spec, out, options, progress);
+  }
+  FilterPass filter(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
+                    const RunOptions& options, const Progress& progress) override {
+    return guardedRun<float>(in, spec, out, options, progress);
   }
 
  private:
   template <class T>
-  FilterRun guardedRun(std::span<const T> in, const FilterSpec& spec, std::span<T> out, const RunOptions& options) {
+  FilterPass guardedRun(std::span<const T> in, const FilterSpec& spec, std::span<T> out, const RunOptions& options,
+                        const Progress& progress) {
     validate(spec);
-    if (in.size() != out.size()) return notRun(RunStatus::Failed, "input and output sizes differ");
-    if (!unavailable_.empty()) return notRun(RunStatus::Unavailable, unavailable_);
+    if (in.size() != out.size()) throw std::invalid_argument("input and output sizes differ");
+    if (!unavailable_.empty()) throw EngineUnavailable(unavailable_);
     if (options.blockSize < 32 || options.blockSize > 1024) {
-      return notRun(RunStatus::Failed, "block size must be between 32 and 1024 threads");
+      throw std::invalid_argument("block size must be between 32 and 1024 threads");
     }
+    progress.throwIfCancelled();
     try {
       SIGLAB_CUDA_TRY(cudaSetDevice(0));
       if (kind_ == KernelKind::Shared) {
@@ -55,32 +63,33 @@ class CudaFilterBackend final : public FilterBackend {
         SIGLAB_CUDA_TRY(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
         const std::size_t need = cuda::sharedTileBytes(options.blockSize, static_cast<int>(spec.window()), sizeof(T));
         if (need > static_cast<std::size_t>(limit)) {
-          return notRun(RunStatus::Unavailable, "the tile for this window needs " + std::to_string(need / 1024) +
-                                                    " KiB of shared memory per block; the device allows " +
-                                                    std::to_string(limit / 1024) + " KiB");
+          throw EngineUnavailable("the tile for this window needs " + std::to_string(need / 1024) +
+                                  " KiB of shared memory per block; the device allows " +
+                                  std::to_string(limit / 1024) + " KiB");
         }
       }
-      return timedRuns(in, spec, out, options);
+      return filterOnce(in, spec, out, options);
     } catch (const cuda::CudaError& e) {
       if (e.code() == cudaErrorMemoryAllocation) {
-        return notRun(RunStatus::Failed, "out of GPU memory: the signal and result need " +
-                                             mebibytes(2 * in.size() * sizeof(T)) + " (" + e.what() + ")");
+        throw std::runtime_error("out of GPU memory: the signal and result need " +
+                                 mebibytes(2 * in.size() * sizeof(T)) + " (" + e.what() + ")");
       }
-      return notRun(RunStatus::Failed, e.what());
-    } catch (const std::exception& e) {
-      return notRun(RunStatus::Failed, e.what());
+      throw std::runtime_error(e.what());
     }
   }
 
   template <class T>
-  FilterRun timedRuns(std::span<const T> in, const FilterSpec& spec, std::span<T> out, const RunOptions& options) {
+  FilterPass filterOnce(std::span<const T> in, const FilterSpec& spec, std::span<T> out, const RunOptions& options) {
+    FilterPass pass;
+    pass.splits.every = static_cast<std::size_t>(options.blockSize);  // each block its own outputs (and tile)
+    if (in.empty()) return pass;
     const std::size_t bytes = in.size() * sizeof(T);
     cuda::DeviceBuffer<T> d_in(in.size());
     cuda::DeviceBuffer<T> d_out(in.size());
     const std::vector<T> taps(spec.taps.begin(), spec.taps.end());
     cuda::FilterLaunch<T> launch;
     // Constant and Shared read the constant bank; a window it cannot hold falls back to taps in
-    // device memory, said in the run's message.
+    // device memory, said in the pass's note.
     launch.tapsInConstantMemory = kind_ != KernelKind::Global && taps.size() <= cuda::kMaxConstantTaps;
     cuda::DeviceBuffer<T> d_taps(taps.size());
     SIGLAB_CUDA_TRY(cudaMemcpy(d_taps.data(), taps.data(), d_taps.bytes(), cudaMemcpyHostToDevice));
@@ -94,32 +103,23 @@ class CudaFilterBackend final : public FilterBackend {
     launch.d_taps = d_taps.data();
 
     cuda::Event start, copiedIn, filtered, copiedOut;
-    std::vector<double> kernelMs, transferMs, totalMs;
-    const int runs = std::max(1, options.repeat);
-    for (int rep = -1; rep < runs; ++rep) {  // rep -1 is the warm-up
-      start.record();
-      SIGLAB_CUDA_TRY(cudaMemcpy(d_in.data(), in.data(), bytes, cudaMemcpyHostToDevice));
-      copiedIn.record();
-      cuda::launchFilter(kind_, launch);
-      filtered.record();
-      SIGLAB_CUDA_TRY(cudaMemcpy(out.data(), d_out.data(), bytes, cudaMemcpyDeviceToHost));
-      copiedOut.record();
-      SIGLAB_CUDA_TRY(cudaEventSynchronize(copiedOut.get()));
-      if (rep < 0) continue;
-      kernelMs.push_back(filtered.millisSince(copiedIn));
-      transferMs.push_back(copiedIn.millisSince(start) + copiedOut.millisSince(filtered));
-      totalMs.push_back(copiedOut.millisSince(start));
-    }
-    FilterRun result;
-    result.kernel = summarize(kernelMs);
-    result.transfer = summarize(transferMs);
-    result.total = summarize(totalMs);
+    start.record();
+    SIGLAB_CUDA_TRY(cudaMemcpy(d_in.data(), in.data(), bytes, cudaMemcpyHostToDevice));
+    copiedIn.record();
+    cuda::launchFilter(kind_, launch);
+    filtered.record();
+    SIGLAB_CUDA_TRY(cudaMemcpy(out.data(), d_out.data(), bytes, cudaMemcpyDeviceToHost));
+    copiedOut.record();
+    SIGLAB_CUDA_TRY(cudaEventSynchronize(copiedOut.get()));
+    pass.phases.kernelMs = filtered.millisSince(copiedIn);
+    pass.phases.transferMs = copiedIn.millisSince(start) + copiedOut.millisSince(filtered);
+    pass.phases.totalMs = copiedOut.millisSince(start);
     if (kind_ != KernelKind::Global && !launch.tapsInConstantMemory) {
-      result.message = "fallback: " + std::to_string(taps.size()) + " taps exceed the " +
-                       std::to_string(cuda::kMaxConstantTaps) +
-                       " that __constant__ memory holds, so they were read from device memory";
+      pass.note = "fallback: " + std::to_string(taps.size()) + " taps exceed the " +
+                  std::to_string(cuda::kMaxConstantTaps) +
+                  " that __constant__ memory holds, so they were read from device memory";
     }
-    return result;
+    return pass;
   }
 
   KernelKind kind_;
@@ -132,10 +132,9 @@ class CudaFilterBackend final : public FilterBackend {
 
 namespace {
 
-std::string firstDeviceProblem() {
-  const std::vector<DeviceInfo> devices = probeDevices();
-  return devices.front().available ? std::string() : devices.front().reason;
-}
+std::string problemOf(const DeviceInfo& device) { return device.available ? std::string() : device.reason; }
+
+std::string firstDeviceProblem() { return problemOf(probeDevices().front()); }
 
 }  // namespace
 
@@ -143,8 +142,10 @@ std::unique_ptr<FilterBackend> makeTunedCudaBackend(const CudaOptions& options) 
   return makeTunedBackend(options, firstDeviceProblem());
 }
 
-BackendList makeCudaBackends(const CudaOptions& options) {
-  const std::string reason = firstDeviceProblem();
+BackendList makeCudaBackends(const CudaOptions& options) { return makeCudaBackends(options, probeDevices().front()); }
+
+BackendList makeCudaBackends(const CudaOptions& options, const DeviceInfo& firstDevice) {
+  const std::string reason = problemOf(firstDevice);
   BackendList backends;
   backends.push_back(std::make_unique<CudaFilterBackend>(KernelKind::Global, "gpu-global",
                                                          "GPU, taps and samples in global memory", reason));

@@ -17,13 +17,15 @@ class NoCudaBackend final : public FilterBackend {
   NoCudaBackend(std::string_view name, std::string_view description) : name_(name), description_(description) {}
   std::string_view name() const override { return name_; }
   std::string_view description() const override { return description_; }
-  std::string unavailableReason() const override { return kReason; }
-  using FilterBackend::run;  // keep the float32 overload visible
-  FilterRun run(std::span<const double>, const FilterSpec&, std::span<double>, const RunOptions&) override {
-    FilterRun run;
-    run.status = RunStatus::Unavailable;
-    run.message = kReason;
-    return run;
+  bool usesGpu() const override { return true; }
+  std::string whyNot(const FilterSpec&, SampleType) const override { return kReason; }
+  FilterPass filter(std::span<const double>, const FilterSpec&, std::span<double>, const RunOptions&,
+                    const Progress&) override {
+    throw EngineUnavailable(kReason);
+  }
+  FilterPass filter(std::span<const float>, const FilterSpec&, std::span<float>, const RunOptions&,
+                    const Progress&) override {
+    throw EngineUnavailable(kReason);
   }
 
  private:
@@ -67,6 +69,8 @@ std::vector<DeviceInfo> probeDevices() {
 std::unique_ptr<FilterBackend> makeTunedCudaBackend(const CudaOptions&) {
   return std::make_unique<NoCudaBackend>("gpu-tuned", "GPU, tuned kernel with overlapped transfers");
 }
+
+BackendList makeCudaBackends(const CudaOptions& options, const DeviceInfo&) { return makeCudaBackends(options); }
 
 BackendList makeCudaBackends(const CudaOptions& options) {
   BackendList backends;

@@ -23,7 +23,6 @@ using cuda::DeviceBuffer;
 using cuda::Event;
 
 using cuda::mebibytes;
-using cuda::notRun;
 
 template <class T>
 std::vector<T> tapsAs(const FilterSpec& spec) {
@@ -55,63 +54,78 @@ class TunedFilterBackend final : public FilterBackend {
   std::string_view description() const override {
     return "GPU, 16-byte loads, shared tile, several outputs a thread; pinned chunked multi-stream copies";
   }
-  std::string unavailableReason() const override { return unavailable_; }
+  bool usesGpu() const override { return true; }
+  std::string whyNot(const FilterSpec& spec, SampleType type) const override {
+    if (!unavailable_.empty()) return unavailable_;
+    if (std::string why = whyNotSampleType(type); !why.empty()) return why;
+    if (std::string why = whyNotCorrelation(spec, name()); !why.empty()) return why;
+    if (spec.window() > static_cast<std::size_t>(cuda::kMaxTunedWindow)) {
+      return "gpu-tuned takes windows up to " + std::to_string(cuda::kMaxTunedWindow) + " taps; use gpu-global for " +
+             std::to_string(spec.window());
+    }
+    return {};
+  }
   double tolerance(const FilterSpec& spec, double maxAbsInput) const override {
     return usesPrefixSum<double>(spec) ? cuda::prefixSumErrorBound(static_cast<int>(spec.window()), maxAbsInput) : 0.0;
   }
 
-  FilterRun run(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
-                const RunOptions& options) override {
-    return guardedRun<double>(in, spec, out, options);
+  FilterPass filter(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
+                    const RunOptions& options, const Progress& progress) override {
+    return guardedRun<double>(in, spec, out, options, progress);
   }
-  FilterRun run(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
-                const RunOptions& options) override {
-    return guardedRun<float>(in, spec, out, options);
+  FilterPass filter(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
+                    const RunOptions& options, const Progress& progress) override {
+    return guardedRun<float>(in, spec, out, options, progress);
   }
 
  private:
   template <class T>
-  FilterRun guardedRun(std::span<const T> in, const FilterSpec& spec, std::span<T> out, const RunOptions& options) {
+  FilterPass guardedRun(std::span<const T> in, const FilterSpec& spec, std::span<T> out, const RunOptions& options,
+                        const Progress& progress) {
     validate(spec);
-    if (in.size() != out.size()) return notRun(RunStatus::Failed, "input and output sizes differ");
-    if (!unavailable_.empty()) return notRun(RunStatus::Unavailable, unavailable_);
-    if (spec.window() > static_cast<std::size_t>(cuda::kMaxTunedWindow)) {
-      return notRun(RunStatus::Unavailable, "gpu-tuned takes windows up to " + std::to_string(cuda::kMaxTunedWindow) +
-                                                " taps; use gpu-global for " + std::to_string(spec.window()));
+    if (in.size() != out.size()) throw std::invalid_argument("input and output sizes differ");
+    if (std::string why = whyNot(spec, std::is_same_v<T, float> ? SampleType::f32 : SampleType::f64); !why.empty()) {
+      throw EngineUnavailable(why);
     }
+    progress.throwIfCancelled();
     try {
       SIGLAB_CUDA_TRY(cudaSetDevice(0));
-      if (in.empty()) return FilterRun{};
-      return timedRuns(in, spec, out, options);
+      if (in.empty()) return FilterPass{};
+      return filterOnce(in, spec, out, options, progress);
     } catch (const cuda::CudaError& e) {
       pipelines_ = {};
       if (e.code() == cudaErrorMemoryAllocation) {
-        return notRun(RunStatus::Failed, std::string("out of GPU memory; a smaller --gpu-memory-budget makes smaller "
-                                                     "chunks (") + e.what() + ")");
+        throw std::runtime_error(std::string("out of GPU memory; a smaller --gpu-memory-budget makes smaller chunks (") +
+                                 e.what() + ")");
       }
-      return notRun(RunStatus::Failed, e.what());
-    } catch (const std::exception& e) {
+      throw std::runtime_error(e.what());
+    } catch (const Cancelled&) {
+      throw;  // the pipeline drained its chunks before throwing: it stays usable
+    } catch (const std::exception&) {
       pipelines_ = {};
-      return notRun(RunStatus::Failed, e.what());
+      throw;
     }
   }
 
-  std::size_t budgetBytes() const {
+  std::size_t budgetBytes(const RunOptions& run) const {
+    if (run.deviceMemoryBudgetBytes > 0) return run.deviceMemoryBudgetBytes;
     if (options_.memoryBudgetBytes > 0) return options_.memoryBudgetBytes;
     std::size_t freeBytes = 0, totalBytes = 0;
     SIGLAB_CUDA_TRY(cudaMemGetInfo(&freeBytes, &totalBytes));
     return freeBytes / 10 * 9;
   }
 
+  // One execution: the chunked pipeline (or, with overlapTransfers off, the seed's whole-signal
+  // copies), every phase from this execution.
   template <class T>
-  FilterRun timedRuns(std::span<const T> in, const FilterSpec& spec, std::span<T> out, const RunOptions& options) {
+  FilterPass filterOnce(std::span<const T> in, const FilterSpec& spec, std::span<T> out, const RunOptions& options,
+                        const Progress& progress) {
     const int window = static_cast<int>(spec.window());
     const int radius = window / 2;
     const std::vector<T> taps = tapsAs<T>(spec);
     DeviceBuffer<T> d_taps(taps.size());
     SIGLAB_CUDA_TRY(cudaMemcpy(d_taps.data(), taps.data(), d_taps.bytes(), cudaMemcpyHostToDevice));
-    const int runs = std::max(1, options.repeat);
-    const std::size_t budget = budgetBytes();
+    const std::size_t budget = budgetBytes(options);
     const std::size_t residentBytes = (2 * in.size() + 2 * static_cast<std::size_t>(radius)) * sizeof(T);
     const bool resident = residentBytes <= budget;
 
@@ -121,27 +135,22 @@ class TunedFilterBackend final : public FilterBackend {
     kernel.prefixSum = usesPrefixSum<T>(spec);
     kernel.uniformTap = taps.front();
 
-    FilterRun result;
-    if (resident && !options_.overlapTransfers) return noted(seedStyleRuns(in, spec, out, kernel, runs), kernel);
-    if (resident) result.kernel = residentKernelTimes(in, spec, kernel, runs);
-
-    ChunkPipeline<T>& pipeline = pipelineFor<T>(in.size(), radius, budget);
-    std::vector<double> kernelMs, transferMs, totalMs;
-    for (int rep = -1; rep < runs; ++rep) {  // rep -1 is the warm-up
-      const cuda::PipelinePass pass = pipeline.run(in, out, kernel, spec.mode);
-      if (rep < 0) continue;
-      kernelMs.push_back(pass.kernelMs);
-      transferMs.push_back(pass.transferMs);
-      totalMs.push_back(pass.totalMs);
+    FilterPass pass;
+    pass.splits.every = static_cast<std::size_t>(cuda::tunedTileOutputs<T>(kernel.prefixSum));
+    if (resident && !options_.overlapTransfers) {
+      pass.phases = seedStylePass(in, spec, out, kernel);
+      pass.note = "whole-signal copies, no overlap";
+      return noted(std::move(pass), kernel);
     }
-    if (!resident) result.kernel = summarize(kernelMs);
-    result.transfer = summarize(transferMs);
-    result.total = summarize(totalMs);
+    ChunkPipeline<T>& pipeline = pipelineFor<T>(in.size(), radius, budget);
+    const cuda::PipelinePass run = pipeline.run(in, out, kernel, spec.mode, progress);
+    pass.phases = {run.kernelMs, run.transferMs, run.totalMs};
+    for (std::size_t c = pipeline.chunkSamples(); c < in.size(); c += pipeline.chunkSamples()) pass.splits.at.push_back(c);
     const std::size_t chunks = (in.size() + pipeline.chunkSamples() - 1) / pipeline.chunkSamples();
-    result.message = std::to_string(chunks) + " chunk(s) of " + std::to_string(pipeline.chunkSamples()) +
-                     " samples on " + std::to_string(pipeline.slots()) + " streams" +
-                     (resident ? "" : ", signal over the " + mebibytes(budget) + " memory budget: kernel time summed");
-    return noted(result, kernel);
+    pass.note = std::to_string(chunks) + " chunk(s) of " + std::to_string(pipeline.chunkSamples()) + " samples on " +
+                std::to_string(pipeline.slots()) + " streams; kernel and transfer times are the chunks' sums" +
+                (resident ? "" : ", signal over the " + mebibytes(budget) + " memory budget");
+    return noted(std::move(pass), kernel);
   }
 
   template <class T>
@@ -150,60 +159,31 @@ class TunedFilterBackend final : public FilterBackend {
   }
 
   template <class T>
-  static FilterRun noted(FilterRun run, const cuda::TunedLaunch<T>& kernel) {
+  static FilterPass noted(FilterPass pass, const cuda::TunedLaunch<T>& kernel) {
     if (kernel.prefixSum) {
-      run.message += std::string(run.message.empty() ? "" : "; ") +
-                     "prefix-sum path (uniform window >= " + std::to_string(cuda::kPrefixSumMinWindow) +
-                     "): within the stated error bound, not bit-identical";
+      pass.note += std::string(pass.note.empty() ? "" : "; ") +
+                   "prefix-sum path (uniform window >= " + std::to_string(cuda::kPrefixSumMinWindow) +
+                   "): within the stated error bound, not bit-identical";
     }
-    return run;
-  }
-
-  // The kernel alone, on the whole signal resident on the device.
-  template <class T>
-  TimingStats residentKernelTimes(std::span<const T> in, const FilterSpec& spec, const cuda::TunedLaunch<T>& kernel,
-                                  int runs) {
-    ResidentSignal<T> signal(in, spec, kernel);
-    SIGLAB_CUDA_TRY(cudaMemcpy(signal.d_in.data(), in.data(), signal.d_in.bytes(), cudaMemcpyHostToDevice));
-    Event start, stop;
-    std::vector<double> kernelMs;
-    for (int rep = -1; rep < runs; ++rep) {
-      start.record();
-      cuda::launchTunedFilter(signal.launch);
-      stop.record();
-      SIGLAB_CUDA_TRY(cudaEventSynchronize(stop.get()));
-      if (rep >= 0) kernelMs.push_back(stop.millisSince(start));
-    }
-    return summarize(kernelMs);
+    return pass;
   }
 
   // As the seed: copy the whole signal in, filter, copy the result out, each phase timed.
   template <class T>
-  FilterRun seedStyleRuns(std::span<const T> in, const FilterSpec& spec, std::span<T> out,
-                          const cuda::TunedLaunch<T>& kernel, int runs) {
+  PhaseTimes seedStylePass(std::span<const T> in, const FilterSpec& spec, std::span<T> out,
+                           const cuda::TunedLaunch<T>& kernel) {
     ResidentSignal<T> signal(in, spec, kernel);
     Event start, copiedIn, filtered, copiedOut;
-    std::vector<double> kernelMs, transferMs, totalMs;
-    for (int rep = -1; rep < runs; ++rep) {
-      start.record();
-      SIGLAB_CUDA_TRY(cudaMemcpy(signal.d_in.data(), in.data(), signal.d_in.bytes(), cudaMemcpyHostToDevice));
-      copiedIn.record();
-      cuda::launchTunedFilter(signal.launch);
-      filtered.record();
-      SIGLAB_CUDA_TRY(cudaMemcpy(out.data(), signal.d_out.data(), signal.d_out.bytes(), cudaMemcpyDeviceToHost));
-      copiedOut.record();
-      SIGLAB_CUDA_TRY(cudaEventSynchronize(copiedOut.get()));
-      if (rep < 0) continue;
-      kernelMs.push_back(filtered.millisSince(copiedIn));
-      transferMs.push_back(copiedIn.millisSince(start) + copiedOut.millisSince(filtered));
-      totalMs.push_back(copiedOut.millisSince(start));
-    }
-    FilterRun result;
-    result.kernel = summarize(kernelMs);
-    result.transfer = summarize(transferMs);
-    result.total = summarize(totalMs);
-    result.message = "whole-signal copies, no overlap";
-    return result;
+    start.record();
+    SIGLAB_CUDA_TRY(cudaMemcpy(signal.d_in.data(), in.data(), signal.d_in.bytes(), cudaMemcpyHostToDevice));
+    copiedIn.record();
+    cuda::launchTunedFilter(signal.launch);
+    filtered.record();
+    SIGLAB_CUDA_TRY(cudaMemcpy(out.data(), signal.d_out.data(), signal.d_out.bytes(), cudaMemcpyDeviceToHost));
+    copiedOut.record();
+    SIGLAB_CUDA_TRY(cudaEventSynchronize(copiedOut.get()));
+    return {filtered.millisSince(copiedIn), copiedIn.millisSince(start) + copiedOut.millisSince(filtered),
+            copiedOut.millisSince(start)};
   }
 
   // The pipeline for this element type, rebuilt only when the chunk shape changes.

@@ -234,4 +234,11 @@ double prefixSumErrorBound(int window, double maxAbs) {
 template void launchTunedFilter<double>(const TunedLaunch<double>&);
 template void launchTunedFilter<float>(const TunedLaunch<float>&);
 
+template <class T>
+int tunedTileOutputs(bool prefixSum) {
+  return prefixSum ? kPrefixSumTile : kTile<T>;
+}
+template int tunedTileOutputs<double>(bool);
+template int tunedTileOutputs<float>(bool);
+
 }  // namespace siglab::cuda

@@ -46,6 +46,10 @@ double prefixSumErrorBound(int window, double maxAbs);
 // Windows the tuned kernel takes: its tile plus halos must fit in shared memory.
 inline constexpr int kMaxTunedWindow = 8191;
 
+// Outputs each block of the tuned kernel filters (its tile): kPrefixSumTile on the prefix-sum path.
+template <class T>
+int tunedTileOutputs(bool prefixSum);
+
 // Launches MeanFilterTuned and checks the launch. Throws CudaError, or std::invalid_argument for a
 // misaligned buffer or a window over kMaxTunedWindow.
 template <class T>

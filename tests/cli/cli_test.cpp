@@ -2,10 +2,12 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "siglab/cpu_running.hpp"
 #include "siglab/cpu_serial.hpp"
 #include "siglab/io/signal_io.hpp"
 #include "siglab/io/text_format.hpp"
@@ -42,10 +44,10 @@ TEST(Cli, GenerateIsDeterministic) {
   EXPECT_EQ(readTextSignal(dir.file("a.txt")).size(), 1001u);
 }
 
-TEST(Cli, FilterWritesTheReferenceResultByteForByte) {
+TEST(Cli, CompareWritesTheReferenceResultByteForByte) {
   test::TempDir dir;
   ASSERT_EQ(runCli("generate -n 5003 --seed 3 -o " + dir.file("in.txt"), dir).exitCode, 0);
-  const Outcome o = runCli("filter " + dir.file("in.txt") + " -o " + dir.file("result.txt") +
+  const Outcome o = runCli("compare " + dir.file("in.txt") + " -o " + dir.file("result.txt") +
                                " --window 7 --backend all --repeat 2 --report " + dir.file("report.json"),
                            dir);
   ASSERT_EQ(o.exitCode, 0) << o.out << o.err;
@@ -63,6 +65,11 @@ TEST(Cli, FilterWritesTheReferenceResultByteForByte) {
        {"cpu-serial", "cpu-parallel", "cpu-running", "gpu-global", "gpu-constant", "gpu-shared", "gpu-tuned"}) {
     EXPECT_NE(o.out.find(name), std::string::npos) << "table lacks " << name;
   }
+  ASSERT_EQ(runCli("compare " + dir.file("in.txt") + " --window 7 --backend cpu-serial,cpu-parallel --repeat 1 "
+                   "--report " + dir.file("report.CSV"), dir).exitCode, 0);
+  const std::string csv = test::readFile(dir.file("report.CSV"));
+  EXPECT_TRUE(csv.starts_with("input,samples,window,mode,dtype,repeat,name,status")) << csv;
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);  // a header and one line per engine
   const auto report = nlohmann::json::parse(test::readFile(dir.file("report.json")));
   EXPECT_EQ(report["samples"], 5003);
   EXPECT_EQ(report["window"], 7);
@@ -85,7 +92,65 @@ TEST(Cli, BundledSampleRuns) {
   test::TempDir dir;
   const Outcome o = runCli(std::string("filter ") + SIGLAB_SAMPLE_PATH + " -o " + dir.file("result.txt"), dir);
   EXPECT_EQ(o.exitCode, 0) << o.err;
-  EXPECT_NE(o.out.find("cpu-serial"), std::string::npos);
+  EXPECT_NE(o.out.find("filtered by"), std::string::npos) << o.out;
+  const Outcome c = runCli(std::string("compare ") + SIGLAB_SAMPLE_PATH + " --repeat 1", dir);
+  EXPECT_EQ(c.exitCode, 0) << c.err;
+  EXPECT_NE(c.out.find("cpu-serial"), std::string::npos);
+}
+
+std::string seedText(const std::vector<double>& values) {
+  std::string text;
+  appendSeedFormat(values, text);
+  return text;
+}
+
+TEST(Cli, FilterAppliesOneEngineSaysWhichAndWritesItsOwnResult) {
+  test::TempDir dir;
+  ASSERT_EQ(runCli("generate -n 200003 --seed 4 -o " + dir.file("in.txt"), dir).exitCode, 0);
+  const std::vector<double> in = readTextSignal(dir.file("in.txt"));
+
+  const Outcome automatic = runCli("filter " + dir.file("in.txt") + " -o " + dir.file("auto.txt"), dir);
+  ASSERT_EQ(automatic.exitCode, 0) << automatic.err;
+  EXPECT_NE(automatic.err.find("engine: "), std::string::npos) << automatic.err;
+  EXPECT_NE(automatic.err.find("verify: "), std::string::npos) << automatic.err;
+  EXPECT_NE(automatic.err.find("all bit-identical"), std::string::npos) << automatic.err;
+  EXPECT_EQ(automatic.out.find("cpu-serial"), std::string::npos) << "apply is no benchmark: " << automatic.out;
+  std::vector<double> mean5(in.size());
+  filterSerial(in, makeMeanFilter(5), mean5);
+  EXPECT_TRUE(test::readFile(dir.file("auto.txt")) == seedText(mean5));  // W = 5 auto: an exact engine
+
+  // A named engine's own result, not cpu-serial's: cpu-running's running sums.
+  const Outcome running = runCli("filter " + dir.file("in.txt") + " -o " + dir.file("run.txt") +
+                                     " --engine cpu-running --window 51 --mode mirror",
+                                 dir);
+  ASSERT_EQ(running.exitCode, 0) << running.err;
+  EXPECT_NE(running.err.find("within the engine's stated tolerance"), std::string::npos) << running.err;
+  std::vector<double> runningSums(in.size());
+  filterRunning(in, makeMeanFilter(51, BoundaryMode::Mirror), runningSums);
+  EXPECT_TRUE(test::readFile(dir.file("run.txt")) == seedText(runningSums));
+
+  const Outcome unverified = runCli("filter " + dir.file("in.txt") + " -o " + dir.file("u.txt") + " --verify 0", dir);
+  ASSERT_EQ(unverified.exitCode, 0) << unverified.err;
+  EXPECT_EQ(unverified.err.find("verify: "), std::string::npos) << unverified.err;
+  EXPECT_TRUE(test::readFile(dir.file("u.txt")) == seedText(mean5));
+}
+
+TEST(Cli, FilterRefusesSeveralEnginesAndEnginesThatCannotRunTheSpec) {
+  test::TempDir dir;
+  test::writeFile(dir.file("in.txt"), "1\n2\n3\n");
+  for (const char* engines : {"all", "cpu-serial,cpu-parallel"}) {
+    const Outcome o = runCli("filter " + dir.file("in.txt") + " -o " + dir.file("r.txt") + " --engine " + engines, dir);
+    EXPECT_EQ(o.exitCode, 2) << engines;
+    EXPECT_NE(o.err.find("siglab-cli compare"), std::string::npos) << o.err;
+  }
+  const Outcome gauss = runCli("filter " + dir.file("in.txt") + " -o " + dir.file("r.txt") +
+                                   " --engine cpu-running --gaussian 1.5",
+                               dir);
+  EXPECT_EQ(gauss.exitCode, 2);
+  EXPECT_NE(gauss.err.find("cpu-running cannot run this filter here: cpu-running needs uniform taps"),
+            std::string::npos)
+      << gauss.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("r.txt")));
 }
 
 TEST(Cli, MalformedInputNamesFileAndLineAndTouchesNoOutput) {
@@ -120,7 +185,12 @@ TEST(Cli, UsageErrorsExitTwo) {
   EXPECT_EQ(runCli("filter " + dir.file("in.txt") + " -o " + dir.file("r.txt") + " --window 4", dir).exitCode, 2);
   const Outcome unknown = runCli("filter " + dir.file("in.txt") + " -o " + dir.file("r.txt") + " --backend gpu-magic", dir);
   EXPECT_EQ(unknown.exitCode, 2);
-  EXPECT_NE(unknown.err.find("unknown backend \"gpu-magic\""), std::string::npos) << unknown.err;
+  EXPECT_NE(unknown.err.find("unknown engine \"gpu-magic\""), std::string::npos) << unknown.err;
+  const Outcome compareUnknown = runCli("compare " + dir.file("in.txt") + " --backend cpu-serial,gpu-magic", dir);
+  EXPECT_EQ(compareUnknown.exitCode, 2);
+  EXPECT_NE(compareUnknown.err.find("unknown engine \"gpu-magic\"; known: cpu-serial"), std::string::npos)
+      << compareUnknown.err;
+  EXPECT_EQ(runCli("filter " + dir.file("in.txt") + " -o " + dir.file("r.txt") + " --repeat 3", dir).exitCode, 2);
   EXPECT_EQ(runCli("filter " + dir.file("in.txt"), dir).exitCode, 2);  // no -o
   EXPECT_EQ(runCli("frobnicate", dir).exitCode, 2);
   EXPECT_EQ(runCli("filter " + dir.file("in.txt") + " -o " + dir.file("r.txt") + " --mode sideways", dir).exitCode, 2);
@@ -215,7 +285,7 @@ TEST(Cli, StatsRejectsBadRangesAndInputs) {
 TEST(Cli, FilterTakesGaussianOrCustomTaps) {
   test::TempDir dir;
   ASSERT_EQ(runCli("generate -n 3001 --seed 5 -o " + dir.file("in.txt"), dir).exitCode, 0);
-  const Outcome gauss = runCli("filter " + dir.file("in.txt") + " -o " + dir.file("g.txt") +
+  const Outcome gauss = runCli("compare " + dir.file("in.txt") + " -o " + dir.file("g.txt") +
                                    " --gaussian 1.5 --mode reflect --backend all --repeat 1 --report " +
                                    dir.file("g.json"),
                                dir);
@@ -234,7 +304,7 @@ TEST(Cli, FilterTakesGaussianOrCustomTaps) {
 
   test::writeFile(dir.file("taps.txt"), "0.125\n-0.5\n2\n");
   ASSERT_EQ(runCli("filter " + dir.file("in.txt") + " -o " + dir.file("t.txt") + " --taps " + dir.file("taps.txt") +
-                       " --backend cpu-parallel --repeat 1",
+                       " --engine cpu-parallel",
                    dir)
                 .exitCode,
             0);
@@ -262,13 +332,16 @@ TEST(Cli, FilterTakesGaussianOrCustomTaps) {
 TEST(Cli, FilterRunsInFloat32) {
   test::TempDir dir;
   ASSERT_EQ(runCli("generate -n 2001 --seed 9 -o " + dir.file("in.txt"), dir).exitCode, 0);
-  const Outcome o = runCli("filter " + dir.file("in.txt") + " -o " + dir.file("r.txt") +
-                               " --dtype f32 --window 9 --mode wrap --backend all --repeat 1 --report " +
-                               dir.file("r.json"),
+  const Outcome o = runCli("compare " + dir.file("in.txt") + " --dtype f32 --window 9 --mode wrap --backend all "
+                                                         "--repeat 1 --report " + dir.file("r.json"),
                            dir);
   ASSERT_EQ(o.exitCode, 0) << o.out << o.err;
   const auto report = nlohmann::json::parse(test::readFile(dir.file("r.json")));
   EXPECT_EQ(report["dtype"], "f32");
+  const Outcome applied = runCli("filter " + dir.file("in.txt") + " -o " + dir.file("r.txt") +
+                                     " --dtype f32 --window 9 --mode wrap",
+                                 dir);
+  ASSERT_EQ(applied.exitCode, 0) << applied.err;
   const std::vector<double> wide = readTextSignal(dir.file("in.txt"));
   const std::vector<float> in(wide.begin(), wide.end());
   std::vector<float> expected(in.size());
@@ -337,7 +410,7 @@ TEST(Cli, LabRejectsSizesOutsideTheirRange) {
 TEST(Cli, AGpuMemoryBudgetStillGivesTheReferenceBits) {
   test::TempDir dir;
   ASSERT_EQ(runCli("generate -n 300001 --seed 5 -o " + dir.file("in.txt"), dir).exitCode, 0);
-  const Outcome o = runCli("filter " + dir.file("in.txt") + " -o " + dir.file("out.txt") +
+  const Outcome o = runCli("compare " + dir.file("in.txt") + " -o " + dir.file("out.txt") +
                                " --backend gpu-tuned --gpu-memory-budget 1 --repeat 1",
                            dir);
   EXPECT_EQ(o.exitCode, 0) << o.out << o.err;  // 1 would mean gpu-tuned differed from cpu-serial

@@ -18,12 +18,16 @@ class FakeBackend final : public FilterBackend {
   FakeBackend(std::string name, Behaviour behaviour) : name_(std::move(name)), behaviour_(behaviour) {}
   std::string_view name() const override { return name_; }
   std::string_view description() const override { return "fake"; }
-  std::string unavailableReason() const override {
+  bool usesGpu() const override { return name_ == "gpu-like"; }
+  std::string whyNot(const FilterSpec&, SampleType) const override {
     return behaviour_ == Behaviour::Unavailable ? "no such hardware" : "";
   }
-  using FilterBackend::run;  // keep the float32 overload visible
-  FilterRun run(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
-                const RunOptions&) override {
+  FilterPass filter(std::span<const float>, const FilterSpec&, std::span<float>, const RunOptions&,
+                    const Progress&) override {
+    throw EngineUnavailable("no float32 path");
+  }
+  FilterPass filter(std::span<const double> in, const FilterSpec& spec, std::span<double> out, const RunOptions&,
+                    const Progress&) override {
     if (behaviour_ == Behaviour::Throws) throw std::runtime_error("device lost");
     if (behaviour_ == Behaviour::LeavesAHole) {
       std::vector<double> full(in.size());
@@ -33,33 +37,40 @@ class FakeBackend final : public FilterBackend {
       filterSerial(in, spec, out);
     }
     if (behaviour_ == Behaviour::OffByOne) out[2] += 1.0;
-    FilterRun run;
-    run.kernel = summarize({2.0});
-    run.total = summarize({4.0});
-    return run;
+    ++executions;
+    FilterPass pass;
+    pass.phases = {2.0, 2.0, 4.0};
+    return pass;
   }
 
  private:
   std::string name_;
   Behaviour behaviour_;
+
+ public:
+  int executions = 0;
 };
 
 TEST(Comparison, VerifiesEveryBackendAgainstTheReference) {
   BackendList backends;
   backends.push_back(std::make_unique<CpuSerialBackend>());
   backends.push_back(std::make_unique<FakeBackend>("exact", FakeBackend::Behaviour::Exact));
+  auto* exact = static_cast<FakeBackend*>(backends.back().get());
   backends.push_back(std::make_unique<FakeBackend>("off", FakeBackend::Behaviour::OffByOne));
   backends.push_back(std::make_unique<FakeBackend>("hole", FakeBackend::Behaviour::LeavesAHole));
   backends.push_back(std::make_unique<FakeBackend>("throws", FakeBackend::Behaviour::Throws));
   backends.push_back(std::make_unique<FakeBackend>("absent", FakeBackend::Behaviour::Unavailable));
   const std::vector<double> in = {1, 2, 3, 4, 5, 6, 7};
   std::size_t lastDone = 0;
-  const Comparison c = runComparison(backends, in, makeMeanFilter(3), RunOptions{2, 512},
+  const Comparison c = runComparison(backends, in, makeMeanFilter(3), CompareOptions{{}, {1, 2}},
                                      [&](std::size_t done, std::size_t count) {
                                        EXPECT_EQ(count, 6u);
                                        lastDone = done;
                                      });
   EXPECT_EQ(lastDone, 6u);
+  EXPECT_EQ(exact->executions, 3);  // one warm-up and two timed executions, through measure()
+  EXPECT_EQ(c.find("exact")->run.kernel.samples, 2);
+  EXPECT_EQ(c.find("exact")->run.transfer.medianMs, 2.0);  // phases from the engine's own execution
   ASSERT_EQ(c.results.size(), 6u);
   EXPECT_EQ(c.results[0].name, "cpu-serial");
   EXPECT_TRUE(c.find("exact")->agrees);
@@ -90,7 +101,7 @@ TEST(Comparison, SpeedupsAgainstAnyBaselineThatRan) {
   backends.push_back(std::make_unique<FakeBackend>("other", FakeBackend::Behaviour::Exact));
   backends.push_back(std::make_unique<FakeBackend>("absent", FakeBackend::Behaviour::Unavailable));
   const std::vector<double> in = {1, 2, 3, 4, 5};
-  Comparison c = runComparison(backends, in, makeMeanFilter(3), RunOptions{1, 512});
+  Comparison c = runComparison(backends, in, makeMeanFilter(3), CompareOptions{{}, {1, 1}});
   // The fakes take 2 ms kernel and 4 ms total; make cpu-parallel three times slower.
   for (BackendResult& r : c.results) {
     if (r.name == "cpu-parallel") r.run.kernel = summarize({6.0}), r.run.total = summarize({12.0});

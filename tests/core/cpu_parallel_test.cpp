@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
+
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -110,15 +113,35 @@ TEST(CpuParallel, BackendRunsBothSampleTypes) {
   CpuParallelBackend backend;
   const std::vector<double> in = {1, 2, 3, 4};
   std::vector<double> out(4, std::nan(""));
-  EXPECT_EQ(backend.run(in, FilterSpec{{10000, 1000, 100, 10, 1}, BoundaryMode::Zero}, out, RunOptions{2, 512}).status,
-            RunStatus::Ok);
+  EXPECT_EQ(backend.whyNot(makeMeanFilter(5), SampleType::f64), "");
+  EXPECT_EQ(backend.whyNot(makeMeanFilter(5), SampleType::f32), "");
+  EXPECT_NE(backend.whyNot(makeMeanFilter(5), SampleType::i16).find("i16"), std::string::npos);
+  const FilterPass pass = backend.filter(in, FilterSpec{{10000, 1000, 100, 10, 1}, BoundaryMode::Zero}, out, RunOptions{});
+  EXPECT_EQ(pass.phases.transferMs, 0.0);
+  EXPECT_EQ(pass.phases.kernelMs, pass.phases.totalMs);
   EXPECT_EQ(out, (std::vector<double>{123, 1234, 12340, 23400}));
   const std::vector<float> in32 = {1, 2, 3, 4};
   std::vector<float> out32(4, std::nanf(""));
-  EXPECT_EQ(backend.run(in32, FilterSpec{{100, 10, 1}, BoundaryMode::Wrap}, out32, RunOptions{1, 512}).status,
-            RunStatus::Ok);
+  backend.filter(in32, FilterSpec{{100, 10, 1}, BoundaryMode::Wrap}, out32, RunOptions{});
   EXPECT_EQ(out32, (std::vector<float>{412, 123, 234, 341}));
   EXPECT_EQ(backend.tolerance(makeMeanFilter(5), 1.0), 0.0);
+}
+
+TEST(CpuParallel, ReportsWhereItsPiecesBeginAndStopsWhenCancelled) {
+  const std::vector<double> in(300000, 1.0);
+  std::vector<double> out(in.size());
+  const std::vector<std::size_t> starts = filterParallel(in, makeMeanFilter(5), out);
+  ASSERT_GE(starts.size(), 2u);  // 300000 outputs are more than one piece
+  EXPECT_TRUE(std::is_sorted(starts.begin(), starts.end()));
+  EXPECT_GT(starts.front(), 0u);
+  EXPECT_LT(starts.back(), in.size());
+  std::atomic<bool> cancel{true};
+  Progress progress;
+  progress.cancelFlag = &cancel;
+  CpuParallelBackend backend;
+  EXPECT_THROW(backend.filter(std::span<const double>(in), makeMeanFilter(5), std::span<double>(out), RunOptions{},
+                              progress),
+               Cancelled);
 }
 
 }  // namespace

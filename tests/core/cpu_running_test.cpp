@@ -110,13 +110,20 @@ TEST(CpuRunning, NonUniformTapsAndNonFiniteSamplesAreRefusedWithTheReason) {
   std::vector<double> out(3);
   const FilterSpec gaussianLike{{0.25, 0.5, 0.25}, BoundaryMode::Zero};
   EXPECT_THROW(filterRunning(in, gaussianLike, out), std::invalid_argument);
-  const FilterRun run = backend.run(in, gaussianLike, out, RunOptions{1, 512});
-  EXPECT_EQ(run.status, RunStatus::Unavailable);
-  EXPECT_NE(run.message.find("uniform"), std::string::npos);
+  EXPECT_NE(backend.whyNot(gaussianLike, SampleType::f64).find("uniform"), std::string::npos);
+  EXPECT_EQ(backend.whyNot(makeMeanFilter(3), SampleType::f64), "");
   const std::vector<double> withNaN = {1, std::nan(""), 3};
-  const FilterRun nan = backend.run(withNaN, makeMeanFilter(3), out, RunOptions{1, 512});
-  EXPECT_EQ(nan.status, RunStatus::Unavailable);
-  EXPECT_NE(nan.message.find("finite"), std::string::npos);
+  try {
+    backend.filter(withNaN, makeMeanFilter(3), out, RunOptions{});
+    ADD_FAILURE() << "a NaN was taken into the running sum";
+  } catch (const EngineUnavailable& e) {
+    EXPECT_NE(std::string(e.what()).find("finite"), std::string::npos);
+  }
+  BackendList backends;
+  backends.push_back(std::make_unique<CpuRunningBackend>());
+  const Comparison c = runComparison(backends, in, gaussianLike, CompareOptions{});
+  EXPECT_EQ(c.find("cpu-running")->run.status, RunStatus::Unavailable);
+  EXPECT_NE(c.find("cpu-running")->run.message.find("uniform"), std::string::npos);
 }
 
 TEST(CpuRunning, ComparisonAcceptsItWithinToleranceAndSaysItIsNotBitIdentical) {
@@ -124,7 +131,7 @@ TEST(CpuRunning, ComparisonAcceptsItWithinToleranceAndSaysItIsNotBitIdentical) {
   const std::vector<double> in = test::randomSignal(5003, rng);
   BackendList backends;
   backends.push_back(std::make_unique<CpuRunningBackend>());
-  const Comparison c = runComparison(backends, in, makeMeanFilter(501), RunOptions{1, 512});
+  const Comparison c = runComparison(backends, in, makeMeanFilter(501), CompareOptions{{}, {1, 1}});
   const BackendResult* running = c.find("cpu-running");
   ASSERT_NE(running, nullptr);
   EXPECT_EQ(running->run.status, RunStatus::Ok);

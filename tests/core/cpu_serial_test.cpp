@@ -1,3 +1,4 @@
+#include "siglab/comparison.hpp"
 #include "siglab/cpu_serial.hpp"
 
 #include <gtest/gtest.h>
@@ -93,16 +94,24 @@ TEST(CpuSerial, Float32SumsInFloatUnlessFloat64IsAsked) {
   EXPECT_EQ(out, (std::vector<float>{16777216.0f, 16777218.0f, 2.0f}));
 }
 
-TEST(CpuSerial, BackendTimesRepeatedRunsAndWritesTheResult) {
+TEST(CpuSerial, BackendFiltersOnceAndComparisonMeasuresTheRepeats) {
   CpuSerialBackend backend;
   const std::vector<double> in = {1, 2, 3, 4};
   std::vector<double> out(4, std::numeric_limits<double>::quiet_NaN());
-  const FilterRun run = backend.run(in, digitTaps(BoundaryMode::Zero), out, RunOptions{3, 512});
+  const FilterPass pass = backend.filter(in, digitTaps(BoundaryMode::Zero), out, RunOptions{});
+  EXPECT_GE(pass.phases.totalMs, 0.0);
+  EXPECT_TRUE(pass.splits.at.empty());  // one serial sweep: no cuts
+  EXPECT_EQ(out, (std::vector<double>{123, 1234, 12340, 23400}));
+
+  BackendList backends;
+  backends.push_back(std::make_unique<CpuSerialBackend>());
+  const Comparison c = runComparison(backends, in, digitTaps(BoundaryMode::Zero), CompareOptions{{}, {1, 3}});
+  const FilterRun& run = c.results.front().run;
   EXPECT_EQ(run.status, RunStatus::Ok);
   EXPECT_EQ(run.kernel.samples, 3);
   EXPECT_LE(run.kernel.minMs, run.kernel.medianMs);
   EXPECT_LE(run.kernel.medianMs, run.kernel.maxMs);
-  EXPECT_EQ(out, (std::vector<double>{123, 1234, 12340, 23400}));
+  EXPECT_EQ(c.reference, (std::vector<double>{123, 1234, 12340, 23400}));
 }
 
 }  // namespace

@@ -33,8 +33,8 @@ TEST(GpuFaults, WithoutAGpuEveryGpuBackendSaysWhyAndTheCpuResultIsDelivered) {
   const FilterSpec spec = makeMeanFilter(31, BoundaryMode::Reflect);
   const BackendList backends = makeCudaBackends();
   ASSERT_FALSE(backends.empty());
-  RunOptions options;
-  options.repeat = 1;
+  CompareOptions options;
+  options.measure.repeats = 1;
   const Comparison comparison = runComparison(backends, in, spec, options);
   ASSERT_EQ(comparison.results.size(), backends.size() + 1) << "cpu-serial first, then every GPU backend";
   for (std::size_t i = 1; i < comparison.results.size(); ++i) {
@@ -56,8 +56,8 @@ TEST(GpuFaults, ABudgetTooSmallForOneChunkFailsWithItsReasonAndTheCpuResultIsDel
   tiny.memoryBudgetBytes = 4096;  // 4 streams of 128 samples: less than one window's halo
   BackendList backends;
   backends.push_back(makeTunedCudaBackend(tiny));
-  RunOptions options;
-  options.repeat = 1;
+  CompareOptions options;
+  options.measure.repeats = 1;
   const Comparison comparison = runComparison(backends, in, spec, options);
   const BackendResult* tuned = comparison.find("gpu-tuned");
   ASSERT_NE(tuned, nullptr);

@@ -6,7 +6,9 @@
 #include <limits>
 #include <random>
 
+#include "engine_test_support.hpp"
 #include "gpu_test_support.hpp"
+#include "siglab/comparison.hpp"
 #include "siglab/cpu_serial.hpp"
 #include "siglab/cuda_backends.hpp"
 #include "test_support.hpp"
@@ -36,7 +38,7 @@ void expectBitIdentical(FilterBackend& backend, const std::vector<double>& in, c
   std::vector<double> expected(in.size());
   filterSerial(in, spec, expected);
   std::vector<double> out(in.size(), std::numeric_limits<double>::quiet_NaN());
-  const FilterRun run = backend.run(in, spec, out, RunOptions{1, blockSize});
+  const test::OneRun run = test::runOnce(backend, in, spec, out, RunOptions{blockSize});
   ASSERT_EQ(run.status, RunStatus::Ok) << run.message;
   EXPECT_EQ(countBitMismatches(expected, out), 0u)
       << backend.name() << " n=" << in.size() << " W=" << spec.window() << " mode=" << toString(spec.mode)
@@ -102,7 +104,7 @@ TEST_F(GpuFilter, EmptySignalIsFine) {
   SIGLAB_SKIP_WITHOUT_GPU();
   for (auto& backend : makeCudaBackends()) {
     std::vector<double> none;
-    EXPECT_EQ(backend->run(none, makeMeanFilter(5), none, RunOptions{}).status, RunStatus::Ok);
+    EXPECT_EQ(test::runOnce(*backend, none, makeMeanFilter(5), none, RunOptions{}).status, RunStatus::Ok);
   }
 }
 
@@ -115,7 +117,7 @@ TEST_F(GpuFilter, TapsBeyondConstantMemoryFallBackToDeviceMemoryAndSaySo) {
       expectBitIdentical(*backend, test::randomSignal(9000, rng_), spec, 256);
       const std::vector<double> in = test::randomSignal(100, rng_);
       std::vector<double> out(in.size());
-      const FilterRun run = backend->run(in, spec, out, RunOptions{1, 256});
+      const test::OneRun run = test::runOnce(*backend, in, spec, out, RunOptions{256});
       if (backend->name() == "gpu-constant" || backend->name() == "gpu-shared") {
         EXPECT_NE(run.message.find("__constant__"), std::string::npos) << run.message;
       }
@@ -128,8 +130,17 @@ TEST_F(GpuFilter, TimingsAreMeasured) {
   for (auto& backend : makeCudaBackends()) {
     const std::vector<double> in = test::randomSignal(1 << 20, rng_);
     std::vector<double> out(in.size());
-    const FilterRun run = backend->run(in, makeMeanFilter(5), out, RunOptions{5, 512});
-    ASSERT_EQ(run.status, RunStatus::Ok);
+    const test::OneRun once = test::runOnce(*backend, in, makeMeanFilter(5), out, RunOptions{512});
+    ASSERT_EQ(once.status, RunStatus::Ok) << once.message;
+    EXPECT_GT(once.phases.kernelMs, 0.0);  // the phases of that one execution
+    EXPECT_GT(once.phases.transferMs, 0.0);
+    EXPECT_GE(once.phases.totalMs, once.phases.kernelMs);
+    EXPECT_TRUE(backend->usesGpu());
+    BackendList one;
+    one.push_back(std::move(backend));
+    const Comparison c = runComparison(one, in, makeMeanFilter(5), CompareOptions{RunOptions{512}, {1, 5}});
+    const FilterRun& run = c.results.back().run;
+    ASSERT_EQ(run.status, RunStatus::Ok) << run.message;
     EXPECT_EQ(run.kernel.samples, 5);
     EXPECT_GT(run.kernel.medianMs, 0.0);
     EXPECT_GT(run.transfer.medianMs, 0.0);
@@ -147,9 +158,9 @@ TEST(GpuBackends, AreListedAndExplainThemselvesWhenUnavailable) {
   EXPECT_EQ(backends[3]->name(), "gpu-tuned");
   if (test::firstDevice().available) return;
   for (const auto& backend : backends) {
-    EXPECT_FALSE(backend->unavailableReason().empty());
+    EXPECT_FALSE(backend->whyNot(makeMeanFilter(3), SampleType::f64).empty());
     std::vector<double> in = {1, 2, 3}, out(3, -1.0);
-    const FilterRun run = backend->run(in, makeMeanFilter(3), out, RunOptions{});
+    const test::OneRun run = test::runOnce(*backend, in, makeMeanFilter(3), out, RunOptions{});
     EXPECT_EQ(run.status, RunStatus::Unavailable);
     EXPECT_FALSE(run.message.empty());
   }

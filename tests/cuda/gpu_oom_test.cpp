@@ -49,8 +49,8 @@ TEST(GpuFaults, OutOfMemoryIsReportedAndTheCpuResultIsDelivered) {
   const FilterSpec spec = makeMeanFilter(7, BoundaryMode::Nearest);
   std::vector<double> expected(in.size());
   filterSerial(in, spec, expected);
-  RunOptions options;
-  options.repeat = 1;
+  CompareOptions options;
+  options.measure.repeats = 1;
   const BackendList backends = makeCudaBackends();
   {
     const MemoryHog hog(64u << 20);

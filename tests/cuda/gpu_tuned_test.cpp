@@ -8,6 +8,7 @@
 #include <limits>
 #include <random>
 
+#include "engine_test_support.hpp"
 #include "gpu_test_support.hpp"
 #include "siglab/compare.hpp"
 #include "siglab/cpu_serial.hpp"
@@ -63,7 +64,7 @@ class GpuTuned : public ::testing::Test {
     std::vector<double> expected(inStore.size());
     filterSerial(inStore, spec, expected);
     std::fill(outStore.begin(), outStore.end(), std::numeric_limits<double>::quiet_NaN());
-    const FilterRun run = backend.run(std::span<const double>(inStore), spec, outStore, RunOptions{1, 256});
+    const test::OneRun run = test::runOnce(backend, std::span<const double>(inStore), spec, outStore, RunOptions{256});
     ASSERT_EQ(run.status, RunStatus::Ok) << what << ": " << run.message;
     EXPECT_EQ(countBitMismatches<double>(expected, outStore), 0u)
         << what << " n=" << inStore.size() << " W=" << spec.window() << " mode=" << toString(spec.mode) << " ("
@@ -101,7 +102,7 @@ TEST_F(GpuTuned, ASmallMemoryBudgetForcesManyChunksWithTheSameBits) {
       const FilterSpec spec = randomSpec(window, mode, rng_);
       expectBitIdentical(*backend, in, out, spec, "budget 64 KiB");
       std::vector<double> dummyOut(in.size());
-      const FilterRun run = backend->run(std::span<const double>(in), spec, dummyOut, RunOptions{1, 256});
+      const test::OneRun run = test::runOnce(*backend, std::span<const double>(in), spec, dummyOut, RunOptions{256});
       EXPECT_NE(run.message.find("memory budget"), std::string::npos) << run.message;
     }
   }
@@ -151,7 +152,7 @@ TEST_F(GpuTuned, EveryEngineInFloat32IsBitIdenticalToTheFloat32SerialLoop) {
           const FilterSpec spec = randomSpec(window, mode, rng_);
           const std::vector<float> expected = filterSerialFloat(in, spec);
           std::vector<float> out(n, std::numeric_limits<float>::quiet_NaN());
-          const FilterRun run = backend->run(std::span<const float>(in), spec, std::span<float>(out), RunOptions{1, 128});
+          const test::OneRun run = test::runOnce(*backend, std::span<const float>(in), spec, std::span<float>(out), RunOptions{128});
           ASSERT_EQ(run.status, RunStatus::Ok) << backend->name() << ": " << run.message;
           EXPECT_EQ(countBitMismatches<float>(expected, out), 0u)
               << backend->name() << " float32 n=" << n << " W=" << window << " mode=" << toString(mode);
@@ -180,7 +181,7 @@ TEST_F(GpuTuned, PrefixSumPathStaysWithinItsStatedErrorBound) {
           std::vector<double> expected(n);
           filterSerial(in, spec, expected);
           std::vector<double> out(n, std::numeric_limits<double>::quiet_NaN());
-          const FilterRun run = backend->run(std::span<const double>(in), spec, out, RunOptions{1, 256});
+          const test::OneRun run = test::runOnce(*backend, std::span<const double>(in), spec, out, RunOptions{256});
           ASSERT_EQ(run.status, RunStatus::Ok) << run.message;
           EXPECT_NE(run.message.find("prefix-sum"), std::string::npos) << run.message;
           const double bound = backend->tolerance(spec, maxAbs(in));
@@ -197,11 +198,13 @@ TEST_F(GpuTuned, PrefixSumPathStaysWithinItsStatedErrorBound) {
   EXPECT_EQ(backends[0]->tolerance(randomSpec(301, BoundaryMode::Zero, rng_), 100.0), 0.0);
 }
 
-TEST_F(GpuTuned, TooWideAWindowIsRefusedWithAReason) {
+TEST_F(GpuTuned, TooWideAWindowIsRefusedWithAReasonBeforeRunning) {
   SIGLAB_SKIP_WITHOUT_GPU();
   auto backend = makeTunedCudaBackend();
+  EXPECT_NE(backend->whyNot(makeMeanFilter(8193), SampleType::f64).find("8191"), std::string::npos);
+  EXPECT_EQ(backend->whyNot(makeMeanFilter(8191), SampleType::f64), "");
   std::vector<double> in(100, 1.0), out(100);
-  const FilterRun run = backend->run(std::span<const double>(in), makeMeanFilter(8193), out, RunOptions{1, 256});
+  const test::OneRun run = test::runOnce(*backend, std::span<const double>(in), makeMeanFilter(8193), out, RunOptions{256});
   EXPECT_EQ(run.status, RunStatus::Unavailable);
   EXPECT_NE(run.message.find("gpu-global"), std::string::npos) << run.message;
 }
@@ -212,7 +215,7 @@ TEST_F(GpuTuned, ABudgetTooSmallForAnyChunkFailsWithAReason) {
   options.memoryBudgetBytes = 64;
   auto backend = makeTunedCudaBackend(options);
   std::vector<double> in(1000, 1.0), out(1000);
-  const FilterRun run = backend->run(std::span<const double>(in), makeMeanFilter(5), out, RunOptions{1, 256});
+  const test::OneRun run = test::runOnce(*backend, std::span<const double>(in), makeMeanFilter(5), out, RunOptions{256});
   EXPECT_EQ(run.status, RunStatus::Failed);
   EXPECT_NE(run.message.find("budget"), std::string::npos) << run.message;
 }

@@ -16,6 +16,7 @@
 #include "ladder_view.hpp"
 #include "gui_test_support.hpp"
 #include "signal_plot.hpp"
+#include "siglab/cpu_running.hpp"
 #include "siglab/cpu_serial.hpp"
 #include "siglab/generate.hpp"
 #include "siglab/io/text_format.hpp"
@@ -37,6 +38,11 @@ class MainWindowTest : public ::testing::Test {
     window.openFile(SIGLAB_SAMPLE_PATH);
     ASSERT_TRUE(test::waitForTask(window));
     ASSERT_TRUE(window.signal()) << window.lastError().toStdString();
+  }
+  void apply(MainWindow& window) {
+    window.applyFilter();
+    ASSERT_TRUE(test::waitForTask(window));
+    ASSERT_TRUE(window.applied()) << window.lastError().toStdString();
   }
   void run(MainWindow& window) {
     window.runEngines();
@@ -312,10 +318,66 @@ TEST_F(MainWindowTest, AGaussianRunGivesTheSameResultAsTheCli) {
   ASSERT_TRUE(test::waitForTask(window));
   QProcess cli;
   cli.start(SIGLAB_CLI_PATH, {"filter", SIGLAB_SAMPLE_PATH, "-o", QString::fromStdString(dir.file("cli.txt")),
-                              "--gaussian", "2.5", "--mode", "reflect", "-b", "cpu-serial", "-r", "1"});
+                              "--gaussian", "2.5", "--mode", "reflect", "--engine", "cpu-serial"});
   ASSERT_TRUE(cli.waitForFinished(60'000));
   ASSERT_EQ(cli.exitCode(), 0) << cli.readAllStandardError().toStdString();
   EXPECT_TRUE(test::readFile(dir.file("gui.txt")) == test::readFile(dir.file("cli.txt")));
+}
+
+TEST_F(MainWindowTest, ApplyRunsOneEngineOnceShowsItAndExportsWhatTheCliWrites) {
+  test::TempDir dir;
+  MainWindow window;
+  openSample(window);
+  apply(window);
+  EXPECT_FALSE(window.comparison()) << "apply is no benchmark";
+  const ApplyResult& r = window.applied()->result;
+  EXPECT_NE(r.engine, "cpu-serial") << "auto picks the fastest engine that can run the filter here";
+  EXPECT_TRUE(r.verification.passed());
+  EXPECT_GT(r.verification.checked, 0u);
+  const std::vector<double> input = readTextSignal(SIGLAB_SAMPLE_PATH);
+  std::vector<double> expected(input.size());
+  filterSerial(input, makeMeanFilter(kDefaultWindow), expected);
+  EXPECT_TRUE(window.filtered()->samples() == expected);  // W = 5: an exact engine
+
+  window.exportResult(QString::fromStdString(dir.file("gui.txt")));
+  ASSERT_TRUE(test::waitForTask(window));
+  QProcess cli;
+  cli.start(SIGLAB_CLI_PATH, {"filter", SIGLAB_SAMPLE_PATH, "-o", QString::fromStdString(dir.file("cli.txt"))});
+  ASSERT_TRUE(cli.waitForFinished(60'000));
+  ASSERT_EQ(cli.exitCode(), 0) << cli.readAllStandardError().toStdString();
+  EXPECT_TRUE(test::readFile(dir.file("gui.txt")) == test::readFile(dir.file("cli.txt")));
+}
+
+TEST_F(MainWindowTest, ApplyWithANamedEngineShowsThatEnginesResultAndItsOptions) {
+  {
+    QSettings settings;
+    settings.setValue("filter/window", 51);
+    settings.setValue("filter/applyEngine", "cpu-running");
+    settings.setValue("filter/dtype", "f32");
+    settings.setValue("filter/accumulate", "f64");
+  }
+  MainWindow window;
+  openSample(window);
+  apply(window);
+  EXPECT_EQ(window.applied()->result.engine, "cpu-running");
+  const std::vector<double> input = readTextSignal(SIGLAB_SAMPLE_PATH);
+  const std::vector<float> narrow(input.begin(), input.end());
+  std::vector<float> expected(narrow.size());
+  FilterSpec spec = makeMeanFilter(51);
+  spec.accumulator = Accumulator::Float64;
+  filterRunning(narrow, spec, expected);
+  EXPECT_TRUE(window.filtered()->samples() == std::vector<double>(expected.begin(), expected.end()));
+}
+
+TEST_F(MainWindowTest, EnginesThatCannotRunTheFilterAreGreyedOutAndSkipped) {
+  QSettings().setValue("filter/taps", "gaussian");
+  MainWindow window;
+  const std::vector<std::string> names = window.filterPanel()->checkedEngines();
+  EXPECT_EQ(std::find(names.begin(), names.end(), "cpu-running"), names.end()) << "cpu-running needs uniform taps";
+  EXPECT_NE(std::find(names.begin(), names.end(), "cpu-parallel"), names.end());
+  openSample(window);
+  run(window);
+  EXPECT_FALSE(window.comparison()->find("cpu-running"));
 }
 
 }  // namespace

@@ -25,6 +25,7 @@ TEST(TimingView, ShowsSpeedupsBandwidthAndALogScaleForAWideSpread) {
   c->spec = makeMeanFilter(5);
   c->samples = 10'000'000;  // 160 MB moved per run
   c->results = {ok("cpu-serial", 100.0, 0.0), ok("cpu-parallel", 50.0, 0.0), ok("gpu-fast", 0.5, 20.0)};
+  c->results[2].usesGpu = true;  // as the engine says; never guessed from its transfer time
   BackendResult missing;
   missing.name = "gpu-missing";
   missing.run.status = RunStatus::Unavailable;

@@ -1,5 +1,6 @@
 #pragma once
 #include <span>
+#include <vector>
 
 #include "siglab/filter_backend.hpp"
 
@@ -7,8 +8,12 @@ namespace siglab {
 
 // cpu-serial's arithmetic on every core, with SIMD across neighbouring outputs (never across
 // taps): each output is still summed j = 0..W-1 from zero, so the result is bit-identical.
-void filterParallel(std::span<const double> in, const FilterSpec& spec, std::span<double> out);
-void filterParallel(std::span<const float> in, const FilterSpec& spec, std::span<float> out);
+// Stops between pieces when `progress` is cancelled (throws Cancelled). Returns where the pieces
+// begin (the first apart).
+std::vector<std::size_t> filterParallel(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
+                                        const Progress& progress = {});
+std::vector<std::size_t> filterParallel(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
+                                        const Progress& progress = {});
 
 class CpuParallelBackend final : public FilterBackend {
  public:
@@ -16,10 +21,11 @@ class CpuParallelBackend final : public FilterBackend {
   std::string_view description() const override {
     return "CPU, all cores (OpenMP) and SIMD across outputs; bit-identical to cpu-serial";
   }
-  FilterRun run(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
-                const RunOptions& options) override;
-  FilterRun run(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
-                const RunOptions& options) override;
+  std::string whyNot(const FilterSpec& spec, SampleType type) const override;
+  FilterPass filter(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
+                    const RunOptions& options, const Progress& progress = {}) override;
+  FilterPass filter(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
+                    const RunOptions& options, const Progress& progress = {}) override;
 };
 
 }  // namespace siglab

@@ -1,5 +1,6 @@
 #pragma once
 #include <span>
+#include <vector>
 
 #include "siglab/filter_backend.hpp"
 
@@ -12,8 +13,12 @@ namespace siglab {
 // float32 signals are summed in double and rounded once. Throws std::invalid_argument for
 // non-uniform taps; the backend reports them, and non-finite samples (which would stay in the
 // running sum), as Unavailable.
-void filterRunning(std::span<const double> in, const FilterSpec& spec, std::span<double> out);
-void filterRunning(std::span<const float> in, const FilterSpec& spec, std::span<float> out);
+// Stops between pieces when `progress` is cancelled (throws Cancelled). Returns where its sums
+// restart: the pieces, the four lanes inside each, and where each piece leaves the edges.
+std::vector<std::size_t> filterRunning(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
+                                       const Progress& progress = {});
+std::vector<std::size_t> filterRunning(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
+                                       const Progress& progress = {});
 
 inline constexpr double kRunningSumRelativeError = 1e-12;
 
@@ -26,10 +31,12 @@ class CpuRunningBackend final : public FilterBackend {
   // Its own bound plus the rounding cpu-serial itself may make.
   double tolerance(const FilterSpec& spec, double maxAbsInput) const override;
   double toleranceFloat32(const FilterSpec& spec, double maxAbsInput) const override;
-  FilterRun run(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
-                const RunOptions& options) override;
-  FilterRun run(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
-                const RunOptions& options) override;
+  // Uniform taps only; non-finite samples are refused when seen (EngineUnavailable).
+  std::string whyNot(const FilterSpec& spec, SampleType type) const override;
+  FilterPass filter(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
+                    const RunOptions& options, const Progress& progress = {}) override;
+  FilterPass filter(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
+                    const RunOptions& options, const Progress& progress = {}) override;
 };
 
 }  // namespace siglab

@@ -17,10 +17,11 @@ class CpuSerialBackend final : public FilterBackend {
  public:
   std::string_view name() const override { return "cpu-serial"; }
   std::string_view description() const override { return "CPU reference: the seed's serial loop"; }
-  FilterRun run(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
-                const RunOptions& options) override;
-  FilterRun run(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
-                const RunOptions& options) override;
+  std::string whyNot(const FilterSpec& spec, SampleType type) const override;
+  FilterPass filter(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
+                    const RunOptions& options, const Progress& progress = {}) override;
+  FilterPass filter(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
+                    const RunOptions& options, const Progress& progress = {}) override;
 };
 
 }  // namespace siglab

@@ -1,56 +1,80 @@
 #pragma once
+#include <cstddef>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "siglab/filter_spec.hpp"
+#include "siglab/io/sample_type.hpp"
+#include "siglab/measure.hpp"
+#include "siglab/progress.hpp"
 #include "siglab/timing.hpp"
 
 namespace siglab {
 
+// How an engine runs (not what it computes: that is the FilterSpec).
 struct RunOptions {
-  int repeat = 10;       // timed runs after one warm-up; the median is reported
-  int blockSize = 512;   // threads per block for GPU kernels
+  int blockSize = 512;                     // threads per block for GPU kernels
+  std::size_t deviceMemoryBudgetBytes = 0;  // device memory a chunking GPU engine may use; 0: its own default
 };
 
-enum class RunStatus { Ok, Unavailable, Failed };
-
-// What one backend's run produced: timings split by phase, or why there are none.
-struct FilterRun {
-  RunStatus status = RunStatus::Ok;
-  std::string message;     // the reason when not Ok; a note (e.g. a fallback taken) otherwise
-  TimingStats kernel;      // the computation alone
-  TimingStats transfer;    // host<->device copies (zero for CPU engines)
-  TimingStats total;       // end to end: what a caller waits for, copies included
+// Where an engine cut its work: outputs on both sides of a cut are where a halo, a tail or a
+// restarted sum goes wrong, so --verify checks them. `every` > 0 adds a regular grid of cuts at
+// every multiple of it (GPU blocks and tiles); `at` lists the others (CPU pieces, GPU chunks).
+struct WorkSplits {
+  std::vector<std::size_t> at;
+  std::size_t every = 0;
 };
 
-// One filter engine. Front-ends hold a list of these and never branch on CPU or GPU.
+// What one execution of one filter reported: its phases, all from that same execution, where it
+// cut the work, and a note for people (a fallback taken, the chunks used).
+struct FilterPass {
+  PhaseTimes phases;
+  WorkSplits splits;
+  std::string note;
+};
+
+// Thrown by an engine that cannot filter these samples (a refusal only the data reveals, such as
+// non-finite samples in a running sum); what the spec and sample type decide is whyNot()'s.
+class EngineUnavailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// One filter engine. Front-ends hold a list of these and never branch on CPU or GPU: they ask
+// whyNot() before running, and filter() runs one filter once. Measuring (warm-ups, repeats) is
+// measure()'s, never an engine's.
 class FilterBackend {
  public:
   virtual ~FilterBackend() = default;
   virtual std::string_view name() const = 0;         // "cpu-serial", "gpu-shared", ...
   virtual std::string_view description() const = 0;  // one line for people
-  // Why this backend cannot run here, or empty when it can.
-  virtual std::string unavailableReason() const { return {}; }
+  // Whether the engine computes on a GPU (its transfers are then host<->device copies).
+  virtual bool usesGpu() const { return false; }
+  // Why this engine cannot run `spec` on samples of `type` here, or empty when it can. Checked
+  // before any run; filter() may assume it is empty.
+  virtual std::string whyNot(const FilterSpec& spec, SampleType type) const = 0;
   // Largest |out - reference| accepted; 0 means the output must be bit-identical to cpu-serial.
   virtual double tolerance(const FilterSpec& /*spec*/, double /*maxAbsInput*/) const { return 0.0; }
   // The same for a float32 run (compared with cpu-serial's float32 result).
   virtual double toleranceFloat32(const FilterSpec& spec, double maxAbsInput) const {
     return tolerance(spec, maxAbsInput);
   }
-  // Filters `in` into `out` (same size), repeating as `options` asks. Never throws for a device
-  // problem: returns Unavailable or Failed with the reason instead.
-  virtual FilterRun run(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
-                        const RunOptions& options) = 0;
-  // The same in float32 (half the bytes). Engines without a float32 path say so.
-  virtual FilterRun run(std::span<const float> /*in*/, const FilterSpec& /*spec*/, std::span<float> /*out*/,
-                        const RunOptions& /*options*/) {
-    return FilterRun{RunStatus::Unavailable, std::string(name()) + " has no float32 path", {}, {}, {}};
-  }
+  // Filters `in` into `out` (same size) once. Checks `progress` for cancellation between pieces
+  // of work (throws Cancelled). Throws EngineUnavailable for samples it cannot take, and
+  // std::runtime_error (device problems included, explained) when the run fails.
+  virtual FilterPass filter(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
+                            const RunOptions& options, const Progress& progress = {}) = 0;
+  virtual FilterPass filter(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
+                            const RunOptions& options, const Progress& progress = {}) = 0;
 };
 
 using BackendList = std::vector<std::unique_ptr<FilterBackend>>;
+
+// The reason every engine gives for a sample type other than float64 or float32, or empty.
+std::string whyNotSampleType(SampleType type);
 
 }  // namespace siglab

@@ -14,12 +14,20 @@ namespace siglab {
 // (products and sums in double, the result rounded once to float). float64 signals ignore it.
 enum class Accumulator : std::uint8_t { SampleType, Float64 };
 
-// A 1-D correlation: out[i] = sum over j = 0..W-1, in this order, of taps[j] * x(i - W/2 + j),
-// where x(k) is the sample boundaryIndex(k) names (and nothing for a skipped one). W is odd.
+// What a filter computes. Each kind reads its own fields of FilterSpec; an engine answers for the
+// kinds it knows in whyNot() and refuses the others by name, so adding a kind (median,
+// Savitzky-Golay, IIR) touches only the engines that compute it.
+enum class FilterKind : std::uint8_t {
+  Correlation,  // out[i] = sum over j = 0..W-1, in this order, of taps[j] * x(i - W/2 + j)
+};
+
+// One filter. For a Correlation, x(k) is the sample boundaryIndex(k) names (and nothing for a
+// skipped one); W = taps.size() is odd.
 struct FilterSpec {
-  std::vector<double> taps;
+  std::vector<double> taps;  // Correlation
   BoundaryMode mode = BoundaryMode::Zero;
   Accumulator accumulator = Accumulator::SampleType;
+  FilterKind kind = FilterKind::Correlation;
 
   std::size_t window() const { return taps.size(); }
   std::size_t radius() const { return taps.size() / 2; }
@@ -35,6 +43,11 @@ FilterSpec makeMeanFilter(std::size_t window, BoundaryMode mode = BoundaryMode::
 void validate(const FilterSpec& spec);
 
 std::string_view toString(BoundaryMode mode);
+std::string_view toString(FilterKind kind);  // "correlation", ...
+
+// For engines that compute correlations only: empty for a Correlation, else "<engine> computes
+// correlations only, not a <kind>".
+std::string whyNotCorrelation(const FilterSpec& spec, std::string_view engine);
 std::optional<BoundaryMode> parseBoundaryMode(std::string_view text);
 
 }  // namespace siglab

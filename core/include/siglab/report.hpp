@@ -11,4 +11,10 @@ namespace siglab {
 // agreement). `input` names the signal's source.
 nlohmann::json comparisonToJson(const Comparison& comparison, const std::string& input);
 
+// The same as CSV, one line per engine, built from the JSON so the two never disagree.
+std::string comparisonToCsv(const Comparison& comparison, const std::string& input);
+
+// The report for `path`: CSV when it ends in .csv (any case), JSON otherwise.
+std::string comparisonReport(const Comparison& comparison, const std::string& input, const std::string& path);
+
 }  // namespace siglab

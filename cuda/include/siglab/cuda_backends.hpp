@@ -48,8 +48,10 @@ struct CudaOptions {
 };
 
 // gpu-global, gpu-constant, gpu-shared and gpu-tuned on device 0. They are always listed; on a
-// machine without a usable GPU each reports the reason through unavailableReason().
+// machine without a usable GPU each gives the reason through whyNot().
 BackendList makeCudaBackends(const CudaOptions& options = {});
+// The same for a device already probed (probeDevices().front()): a session probes once.
+BackendList makeCudaBackends(const CudaOptions& options, const DeviceInfo& firstDevice);
 
 // gpu-tuned alone: the fastest kernel, fed by pinned, chunked, multi-stream transfers; signals
 // larger than the memory budget are filtered chunk by chunk with halos, giving the same bits.

@@ -1,12 +1,10 @@
-#include "report_csv.hpp"
-
 #include <algorithm>
 
 #include <nlohmann/json.hpp>
 
 #include "siglab/report.hpp"
 
-namespace siglab::gui {
+namespace siglab {
 namespace {
 
 std::string field(const nlohmann::json& value) {
@@ -27,13 +25,15 @@ std::string comparisonToCsv(const Comparison& comparison, const std::string& inp
   static const char* const kColumns[] = {"name", "status", "message", "kernel.median_ms", "kernel.min_ms",
                                          "kernel.max_ms", "transfer.median_ms", "total.median_ms", "total.min_ms",
                                          "total.max_ms", "speedup_kernel_vs_cpu_serial",
-                                         "speedup_end_to_end_vs_cpu_serial", "max_abs_diff", "mismatches",
+                                         "speedup_end_to_end_vs_cpu_serial", "speedup_kernel_vs_cpu_parallel",
+                                         "speedup_end_to_end_vs_cpu_parallel", "uses_gpu", "kernel_gb_per_s",
+                                         "max_abs_diff", "mismatches",
                                          "bit_identical", "agrees"};
-  std::string csv = "input,samples,window,mode,repeat";
+  std::string csv = "input,samples,window,mode,dtype,repeat";
   for (const char* column : kColumns) (csv += ',') += column;
   csv += '\n';
   for (const auto& backend : report["backends"]) {
-    for (const char* key : {"input", "samples", "window", "mode", "repeat"}) {
+    for (const char* key : {"input", "samples", "window", "mode", "dtype", "repeat"}) {
       if (csv.back() != '\n') csv += ',';
       csv += field(report[key]);
     }
@@ -48,4 +48,4 @@ std::string comparisonToCsv(const Comparison& comparison, const std::string& inp
   return csv;
 }
 
-}  // namespace siglab::gui
+}  // namespace siglab

@@ -1,0 +1,107 @@
+#pragma once
+// One pipeline for both front-ends: a Job says what to read, what to compute and how; the
+// functions here choose the engines, narrow the samples, apply one engine once (and verify it) or
+// compare several. The CLI and the GUI build a Job and present what comes back.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "siglab/comparison.hpp"
+#include "siglab/filter_backend.hpp"
+#include "siglab/io/signal_io.hpp"
+#include "siglab/verify.hpp"
+
+namespace siglab {
+
+struct Job {
+  std::string input;                          // the signal's file
+  ReadOptions read;
+  FilterSpec spec;                            // what is computed (its accumulator included)
+  SampleType sampleType = SampleType::f64;    // what the engines run in: f64, or f32 (narrowed)
+  std::string engines = "auto";               // apply: "auto" or one name; compare: a list or "all"
+  RunOptions run;
+  MeasureOptions measure;                     // compare only
+  std::size_t verifyRandom = kDefaultVerifyRandom;  // apply: random outputs checked; 0 skips --verify
+  bool verify = true;                         // apply: check the result (false when verifyRandom is 0)
+};
+
+// A request that cannot be met as asked: a usage error, said in words (exit 2 in the CLI).
+class JobError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// Every engine's name, ", "-separated, in the list's order.
+std::string engineNames(const BackendList& engines);
+FilterBackend* findEngine(const BackendList& engines, std::string_view name);
+
+// The engines `list` names ("all" for every one, else comma-separated names), in the list's
+// order. Throws JobError naming an unknown engine and the known ones.
+std::vector<FilterBackend*> selectEngines(const BackendList& engines, std::string_view list);
+
+// The engine an apply runs, and why it was chosen.
+struct EngineChoice {
+  FilterBackend* engine = nullptr;
+  std::string why;
+};
+
+// "auto": the fastest engine that can run `spec` here, by the rule measured on the machines
+// SigLab was tuned on (README, "Choosing an engine"), first that can run it:
+//  - cpu-running for a uniform window of at least kRunningMinWindow taps: O(N), at memory speed
+//    whatever W (1.5x cpu-parallel at W = 9, 2.3x at 17, 6x at 65 on the 2-core machine), and
+//    faster than any GPU engine's transfers alone on the measured GPU hosts;
+//  - gpu-tuned for a window of at least kGpuMinWindow taps: its end-to-end time is bound by the
+//    transfers (5.8 ms at 10M float64 on the H100 host) while cpu-parallel's grows with W (1.1 ms
+//    at W = 5 on that host's 16 cores, about 0.06 ms more a tap);
+//  - cpu-parallel otherwise, then cpu-serial.
+// Engines whose whyNot() refuses are passed over.
+inline constexpr std::size_t kRunningMinWindow = 17;
+inline constexpr std::size_t kGpuMinWindow = 101;
+EngineChoice chooseAutoEngine(const BackendList& engines, const FilterSpec& spec, SampleType type);
+
+// The engine job.engines names for an apply: "auto", or exactly one engine that can run the spec
+// here. Throws JobError for several engines or "all" (that is a comparison), an unknown name, or
+// an engine that cannot run the spec (with its own reason).
+EngineChoice chooseApplyEngine(const BackendList& engines, const Job& job);
+
+// The samples in float32, or an InputError naming `path` and the first sample float32 cannot hold.
+std::vector<float> narrowToFloat32(std::span<const double> samples, const std::string& path);
+
+// One engine, once, and its result.
+struct ApplyResult {
+  std::string engine;
+  bool usesGpu = false;
+  FilterPass pass;
+  std::vector<double> output;  // a float32 result widened (exactly)
+  Verification verification;   // checked == 0 when not verified
+  double verifyMs = 0.0;       // time the verification took
+};
+
+// Runs `engine` once over `samples` (narrowed first for f32) and, unless job.verify is false,
+// verifies its result at verificationPositions(). Throws EngineUnavailable, std::runtime_error
+// for a failed run, InputError for samples float32 cannot hold, Cancelled.
+ApplyResult applyFilter(FilterBackend& engine, std::span<const double> samples, const Job& job,
+                        const Progress& progress = {});
+
+// What applyJob did: the result, the engine's choice and why, and any engine auto passed over
+// after it failed here (with the reason).
+struct AppliedJob {
+  ApplyResult result;
+  std::string why;
+  std::vector<std::string> fellBack;
+};
+
+// chooseApplyEngine, then applyFilter; with "auto", an engine that fails here (no finite
+// samples for cpu-running, a GPU out of memory) gives way to the next choice.
+AppliedJob applyJob(const BackendList& engines, std::span<const double> samples, const Job& job,
+                    const Progress& progress = {});
+
+// Every engine job.engines names ("all" by default), measured and checked against cpu-serial.
+Comparison compareEngines(const BackendList& engines, std::span<const double> samples, const Job& job,
+                          const ComparisonProgress& onEngineDone = {}, const Progress& progress = {});
+
+}  // namespace siglab

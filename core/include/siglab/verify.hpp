@@ -1,0 +1,40 @@
+#pragma once
+// Checking an engine's result without a serial pass: the reference formula recomputed only where
+// engines go wrong (the signal's ends, both sides of every cut the engine made) and at random.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "siglab/filter_backend.hpp"
+
+namespace siglab {
+
+// Outputs checked on each side of a cut: the two nearest the cut read every sample of both
+// halos, so a wrong halo, tail or restarted sum shows there.
+inline constexpr std::size_t kOutputsEachSideOfCut = 4;
+inline constexpr std::size_t kDefaultVerifyRandom = 4096;
+
+struct Verification {
+  std::size_t checked = 0;        // outputs recomputed
+  std::size_t mismatches = 0;     // outputs outside the tolerance (bits differing when it is 0)
+  std::size_t firstMismatch = 0;  // index of the first of them
+  double maxAbsDiff = 0.0;
+  double tolerance = 0.0;
+  bool passed() const { return mismatches == 0; }
+};
+
+// The outputs worth checking, sorted and distinct: the first and last W, kOutputsEachSideOfCut
+// on each side of every cut in `splits`, and `randomCount` drawn uniformly with `seed`.
+std::vector<std::size_t> verificationPositions(std::size_t samples, std::size_t window, const WorkSplits& splits,
+                                               std::size_t randomCount, std::uint64_t seed);
+
+// Recomputes out[p] for every p in `positions` with cpu-serial's formula (same order, same
+// accumulator) and compares: bit for bit when `tolerance` is 0, else |diff| <= tolerance. Two
+// NaNs agree; a NaN against a number is an infinite difference.
+Verification verifyOutputs(std::span<const double> in, const FilterSpec& spec, std::span<const double> out,
+                           std::span<const std::size_t> positions, double tolerance);
+Verification verifyOutputs(std::span<const float> in, const FilterSpec& spec, std::span<const float> out,
+                           std::span<const std::size_t> positions, double tolerance);
+
+}  // namespace siglab

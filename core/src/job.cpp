@@ -1,0 +1,196 @@
+#include "siglab/job.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <sstream>
+#include <type_traits>
+
+#include "siglab/compare.hpp"
+#include "siglab/errors.hpp"
+
+namespace siglab {
+namespace {
+
+std::vector<std::string> splitList(std::string_view list) {
+  std::vector<std::string> names;
+  std::stringstream stream{std::string(list)};
+  for (std::string name; std::getline(stream, name, ',');) {
+    if (!name.empty()) names.push_back(name);
+  }
+  return names;
+}
+
+// The engines auto would try, best first, each with why it comes there.
+std::vector<EngineChoice> autoCandidates(const BackendList& engines, const FilterSpec& spec, SampleType type) {
+  std::vector<EngineChoice> order;
+  auto consider = [&](std::string_view name, std::string why) {
+    FilterBackend* engine = findEngine(engines, name);
+    if (engine && engine->whyNot(spec, type).empty()) order.push_back({engine, std::move(why)});
+  };
+  const std::string w = std::to_string(spec.window());
+  if (spec.isUniform() && spec.window() >= kRunningMinWindow) {
+    consider("cpu-running", "a uniform window of " + w + " >= " + std::to_string(kRunningMinWindow) +
+                                " taps: the O(N) running sum runs at memory speed, faster than the direct sum "
+                                "and than a GPU's transfers (within its stated tolerance)");
+  }
+  if (spec.window() >= kGpuMinWindow) {
+    consider("gpu-tuned", "a window of " + w + " >= " + std::to_string(kGpuMinWindow) +
+                              " taps: the GPU's time is bound by its transfers, the CPU's grows with W");
+  }
+  consider("cpu-parallel", spec.window() >= kGpuMinWindow
+                               ? "no GPU engine can run it here; cpu-parallel is the fastest exact CPU engine"
+                               : "a window of " + w + " < " + std::to_string(kGpuMinWindow) +
+                                     " taps: the CPU's pass is shorter than a GPU's transfers; cpu-parallel is the "
+                                     "fastest exact engine (bit-identical to cpu-serial)");
+  consider("cpu-serial", "the reference: no faster engine can run this filter here");
+  return order;
+}
+
+template <typename Sample>
+ApplyResult applyAs(FilterBackend& engine, std::span<const Sample> in, const FilterSpec& spec, const Job& job,
+                    const Progress& progress, std::vector<Sample>& out) {
+  ApplyResult result;
+  result.engine = std::string(engine.name());
+  result.usesGpu = engine.usesGpu();
+  result.pass = engine.filter(in, spec, std::span<Sample>(out), job.run, progress);
+  if (!job.verify) return result;
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<std::size_t> positions =
+      verificationPositions(in.size(), spec.window(), result.pass.splits, job.verifyRandom, 0x5167AB);
+  const auto toleranceFor = [&](double maxAbsInput) {
+    return std::is_same_v<Sample, float> ? engine.toleranceFloat32(spec, maxAbsInput)
+                                         : engine.tolerance(spec, maxAbsInput);
+  };
+  // Only an inexact engine's tolerance needs the input's magnitude (one O(N) scan, no filtering).
+  double tolerance = toleranceFor(1.0);
+  if (tolerance != 0.0) {
+    double largest = 0.0;
+    for (const Sample v : in) {
+      if (std::isfinite(v)) largest = std::max(largest, std::fabs(static_cast<double>(v)));
+    }
+    tolerance = toleranceFor(largest);
+  }
+  result.verification = verifyOutputs(in, spec, std::span<const Sample>(out), positions, tolerance);
+  result.verifyMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace
+
+std::string engineNames(const BackendList& engines) {
+  std::string names;
+  for (const auto& e : engines) names += (names.empty() ? "" : ", ") + std::string(e->name());
+  return names;
+}
+
+FilterBackend* findEngine(const BackendList& engines, std::string_view name) {
+  for (const auto& e : engines) {
+    if (e->name() == name) return e.get();
+  }
+  return nullptr;
+}
+
+std::vector<FilterBackend*> selectEngines(const BackendList& engines, std::string_view list) {
+  const std::vector<std::string> names = splitList(list);
+  std::vector<FilterBackend*> chosen;
+  if (names.size() == 1 && names[0] == "all") {
+    for (const auto& e : engines) chosen.push_back(e.get());
+    return chosen;
+  }
+  if (names.empty()) throw JobError("no engine named; known: " + engineNames(engines) + ", all");
+  for (const auto& name : names) {
+    FilterBackend* engine = findEngine(engines, name);
+    if (!engine) throw JobError("unknown engine \"" + name + "\"; known: " + engineNames(engines) + ", all");
+    if (std::find(chosen.begin(), chosen.end(), engine) == chosen.end()) chosen.push_back(engine);
+  }
+  return chosen;
+}
+
+EngineChoice chooseAutoEngine(const BackendList& engines, const FilterSpec& spec, SampleType type) {
+  std::vector<EngineChoice> order = autoCandidates(engines, spec, type);
+  if (order.empty()) throw JobError("no engine can run a " + std::string(toString(spec.kind)) + " here");
+  return order.front();
+}
+
+EngineChoice chooseApplyEngine(const BackendList& engines, const Job& job) {
+  const std::vector<std::string> names = splitList(job.engines);
+  if (names.size() == 1 && names[0] == "auto") return chooseAutoEngine(engines, job.spec, job.sampleType);
+  if (names.size() != 1 || names[0] == "all") {
+    throw JobError("filter applies one engine; to run and compare several use: siglab-cli compare");
+  }
+  FilterBackend* engine = selectEngines(engines, names[0]).front();
+  if (std::string why = engine->whyNot(job.spec, job.sampleType); !why.empty()) {
+    throw JobError("engine " + names[0] + " cannot run this filter here: " + why);
+  }
+  return {engine, "chosen by name"};
+}
+
+std::vector<float> narrowToFloat32(std::span<const double> samples, const std::string& path) {
+  std::vector<float> narrow(samples.size());
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    if (std::fabs(samples[i]) > std::numeric_limits<float>::max()) {
+      char value[32];
+      std::snprintf(value, sizeof value, "%.6g", samples[i]);
+      throw InputError(path, "sample " + std::to_string(i + 1) + " (" + value +
+                                 ") is outside the float32 range; use --dtype f64");
+    }
+    narrow[i] = static_cast<float>(samples[i]);
+  }
+  return narrow;
+}
+
+ApplyResult applyFilter(FilterBackend& engine, std::span<const double> samples, const Job& job,
+                        const Progress& progress) {
+  validate(job.spec);
+  if (job.sampleType == SampleType::f32) {
+    const std::vector<float> narrow = narrowToFloat32(samples, job.input);
+    std::vector<float> out(narrow.size(), std::numeric_limits<float>::quiet_NaN());
+    ApplyResult result = applyAs<float>(engine, narrow, job.spec, job, progress, out);
+    result.output.assign(out.begin(), out.end());
+    return result;
+  }
+  std::vector<double> out(samples.size());
+  ApplyResult result = applyAs<double>(engine, samples, job.spec, job, progress, out);
+  result.output = std::move(out);
+  return result;
+}
+
+AppliedJob applyJob(const BackendList& engines, std::span<const double> samples, const Job& job,
+                    const Progress& progress) {
+  const EngineChoice named = chooseApplyEngine(engines, job);
+  const bool automatic = job.engines == "auto";
+  std::vector<EngineChoice> order = automatic ? autoCandidates(engines, job.spec, job.sampleType)
+                                              : std::vector<EngineChoice>{named};
+  AppliedJob applied;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    try {
+      applied.result = applyFilter(*order[k].engine, samples, job, progress);
+      applied.why = order[k].why;
+      return applied;
+    } catch (const Cancelled&) {
+      throw;
+    } catch (const InputError&) {
+      throw;
+    } catch (const std::exception& e) {
+      if (!automatic || k + 1 == order.size()) throw;
+      applied.fellBack.push_back(std::string(order[k].engine->name()) + ": " + e.what());
+    }
+  }
+  throw JobError("no engine can run this filter here");
+}
+
+Comparison compareEngines(const BackendList& engines, std::span<const double> samples, const Job& job,
+                          const ComparisonProgress& onEngineDone, const Progress& progress) {
+  const std::vector<FilterBackend*> chosen = selectEngines(engines, job.engines == "auto" ? "all" : job.engines);
+  CompareOptions options{job.run, job.measure};
+  if (job.sampleType == SampleType::f32) {
+    const std::vector<float> narrow = narrowToFloat32(samples, job.input);
+    return runComparison(std::span<FilterBackend* const>(chosen), narrow, job.spec, options, onEngineDone, progress);
+  }
+  return runComparison(std::span<FilterBackend* const>(chosen), samples, job.spec, options, onEngineDone, progress);
+}
+
+}  // namespace siglab

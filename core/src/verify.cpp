@@ -1,0 +1,95 @@
+#include "siglab/verify.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "filter_kernels.hpp"
+
+namespace siglab {
+namespace {
+
+void addRange(std::vector<std::size_t>& positions, std::size_t begin, std::size_t end) {
+  for (std::size_t p = begin; p < end; ++p) positions.push_back(p);
+}
+
+void addCut(std::vector<std::size_t>& positions, std::size_t cut, std::size_t samples) {
+  const std::size_t begin = cut > kOutputsEachSideOfCut ? cut - kOutputsEachSideOfCut : 0;
+  addRange(positions, begin, std::min(samples, cut + kOutputsEachSideOfCut));
+}
+
+template <typename Sample>
+bool sameBits(Sample a, Sample b) {
+  if constexpr (sizeof(Sample) == 8) {
+    return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+  } else {
+    return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b);
+  }
+}
+
+template <typename Acc, typename Sample>
+Verification verifyAs(std::span<const Sample> in, const FilterSpec& spec, std::span<const Sample> out,
+                      std::span<const std::size_t> positions, double tolerance) {
+  validate(spec);
+  const std::vector<Acc> taps = detail::tapsAs<Acc>(spec);
+  Verification v;
+  v.tolerance = tolerance;
+  for (const std::size_t p : positions) {
+    const auto expected = static_cast<Sample>(
+        detail::edgeOutput<Acc, Sample>(in, taps, spec.mode, static_cast<std::int64_t>(p)));
+    const Sample got = out[p];
+    ++v.checked;
+    if (std::isnan(expected) && std::isnan(got)) continue;
+    const double diff = std::isnan(expected) || std::isnan(got)
+                            ? std::numeric_limits<double>::infinity()
+                            : std::fabs(static_cast<double>(got) - static_cast<double>(expected));
+    const bool agrees = tolerance == 0.0 ? sameBits(expected, got) : diff <= tolerance;
+    v.maxAbsDiff = std::max(v.maxAbsDiff, diff);
+    if (!agrees && v.mismatches++ == 0) v.firstMismatch = p;
+  }
+  return v;
+}
+
+}  // namespace
+
+std::vector<std::size_t> verificationPositions(std::size_t samples, std::size_t window, const WorkSplits& splits,
+                                               std::size_t randomCount, std::uint64_t seed) {
+  std::vector<std::size_t> positions;
+  addRange(positions, 0, std::min(samples, window));
+  addRange(positions, samples > window ? samples - window : 0, samples);
+  std::vector<std::size_t> pieces = splits.at;
+  std::sort(pieces.begin(), pieces.end());
+  for (const std::size_t cut : pieces) addCut(positions, cut, samples);
+  if (splits.every > 0) {
+    pieces.insert(pieces.begin(), 0);
+    pieces.push_back(samples);
+    for (std::size_t k = 0; k + 1 < pieces.size(); ++k) {
+      for (std::size_t cut = pieces[k] + splits.every; cut < pieces[k + 1]; cut += splits.every) {
+        addCut(positions, cut, samples);
+      }
+    }
+  }
+  if (samples > 0) {
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<std::size_t> anywhere(0, samples - 1);
+    for (std::size_t k = 0; k < randomCount; ++k) positions.push_back(anywhere(rng));
+  }
+  std::sort(positions.begin(), positions.end());
+  positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
+  return positions;
+}
+
+Verification verifyOutputs(std::span<const double> in, const FilterSpec& spec, std::span<const double> out,
+                           std::span<const std::size_t> positions, double tolerance) {
+  return verifyAs<double>(in, spec, out, positions, tolerance);
+}
+
+Verification verifyOutputs(std::span<const float> in, const FilterSpec& spec, std::span<const float> out,
+                           std::span<const std::size_t> positions, double tolerance) {
+  if (spec.accumulator == Accumulator::Float64) return verifyAs<double>(in, spec, out, positions, tolerance);
+  return verifyAs<float>(in, spec, out, positions, tolerance);
+}
+
+}  // namespace siglab

@@ -1,0 +1,44 @@
+#pragma once
+// One engine execution as the tests look at it: Ok with its phases and note, or Unavailable or
+// Failed with the reason, as a comparison would record it.
+#include <exception>
+#include <span>
+#include <string>
+#include <type_traits>
+
+#include "siglab/comparison.hpp"
+#include "siglab/filter_backend.hpp"
+
+namespace siglab::test {
+
+struct OneRun {
+  RunStatus status = RunStatus::Ok;
+  std::string message;  // the reason, or the engine's note
+  PhaseTimes phases;
+  WorkSplits splits;
+};
+
+template <class T>
+OneRun runOnce(FilterBackend& engine, std::span<const T> in, const FilterSpec& spec, std::span<T> out,
+               const RunOptions& options = {}) {
+  const SampleType type = std::is_same_v<T, float> ? SampleType::f32 : SampleType::f64;
+  if (std::string why = engine.whyNot(spec, type); !why.empty()) return {RunStatus::Unavailable, why, {}, {}};
+  try {
+    FilterPass pass = engine.filter(in, spec, out, options);
+    return {RunStatus::Ok, pass.note, pass.phases, pass.splits};
+  } catch (const EngineUnavailable& e) {
+    return {RunStatus::Unavailable, e.what(), {}, {}};
+  } catch (const std::exception& e) {
+    return {RunStatus::Failed, e.what(), {}, {}};
+  }
+}
+
+// The same for containers (vectors, pinned buffers' spans).
+template <class In, class Out>
+OneRun runOnce(FilterBackend& engine, const In& in, const FilterSpec& spec, Out&& out, const RunOptions& options = {}) {
+  using T = std::remove_const_t<std::remove_reference_t<decltype(*std::data(in))>>;
+  return runOnce<T>(engine, std::span<const T>(std::data(in), std::size(in)), spec,
+                    std::span<T>(std::data(out), std::size(out)), options);
+}
+
+}  // namespace siglab::test
