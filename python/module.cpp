@@ -6,11 +6,13 @@
 #include <pybind11/stl.h>
 
 #include <memory>
+#include <type_traits>
 #include <string>
 #include <vector>
 
 #include "all_backends.hpp"
 #include "siglab/comparison.hpp"
+#include "siglab/job.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/signal_io.hpp"
 #include "siglab/statistics.hpp"
@@ -62,33 +64,37 @@ FilterBackend& engineNamed(const std::string& name) {
   throw std::invalid_argument("no engine named \"" + name + "\"; engines: " + known);
 }
 
-// "auto": the fastest engine that can run here: gpu-tuned where a GPU is usable, else cpu-parallel.
-std::string chooseEngine(const std::string& requested) {
-  if (requested != "auto") return requested;
-  return engineNamed("gpu-tuned").unavailableReason().empty() ? "gpu-tuned" : "cpu-parallel";
+// The engine a call names, or auto's choice (the CLI's rule: chooseAutoEngine), checked before it runs.
+template <class T>
+FilterBackend& chooseEngine(const std::string& requested, const FilterSpec& spec, std::string& why) {
+  const SampleType type = std::is_same_v<T, float> ? SampleType::f32 : SampleType::f64;
+  if (requested == "auto") {
+    const EngineChoice choice = chooseAutoEngine(engines(), spec, type);
+    if (!choice.engine) throw std::invalid_argument("no engine can run this filter here");
+    why = choice.why;
+    return *choice.engine;
+  }
+  FilterBackend& engine = engineNamed(requested);
+  if (const std::string reason = engine.whyNot(spec, type); !reason.empty()) {
+    throw std::invalid_argument("engine " + requested + " cannot run this filter here: " + reason);
+  }
+  return engine;
 }
 
 template <class T>
 py::array_t<T> filterArray(py::array_t<T, py::array::c_style> x, const FilterSpec& spec, const std::string& engineName,
                            std::string& used) {
   if (x.ndim() != 1) throw std::invalid_argument("x must be one-dimensional, not of shape with " + std::to_string(x.ndim()) + " axes");
-  const std::string name = chooseEngine(engineName);
-  FilterBackend& engine = engineNamed(name);
-  if (const std::string why = engine.unavailableReason(); !why.empty()) {
-    throw std::invalid_argument("engine " + name + " cannot run here: " + why);
-  }
+  std::string why;
+  FilterBackend& engine = chooseEngine<T>(engineName, spec, why);
   py::array_t<T> out(x.size());
   const std::span<const T> in(x.data(), static_cast<std::size_t>(x.size()));
   const std::span<T> result(out.mutable_data(), static_cast<std::size_t>(out.size()));
-  FilterRun run;
   {
     py::gil_scoped_release release;
-    RunOptions once;
-    once.repeat = 1;
-    run = engine.run(in, spec, result, once);
+    engine.filter(in, spec, result, RunOptions{});  // once: no warm-up, no repeats
   }
-  if (run.status != RunStatus::Ok) throw std::runtime_error(name + ": " + run.message);
-  used = name;
+  used = std::string(engine.name());
   return out;
 }
 
@@ -175,8 +181,8 @@ PYBIND11_MODULE(_siglab, m) {
             if (made->name() == name) chosen.push_back(std::move(made));
           }
         }
-        RunOptions options;
-        options.repeat = repeat;
+        CompareOptions options;
+        options.measure.repeats = repeat;
         Comparison comparison;
         {
           py::gil_scoped_release release;
@@ -219,7 +225,7 @@ PYBIND11_MODULE(_siglab, m) {
       py::dict d;
       d["name"] = std::string(e->name());
       d["description"] = std::string(e->description());
-      d["unavailable_reason"] = e->unavailableReason();
+      d["unavailable_reason"] = e->whyNot(makeMeanFilter(kDefaultWindow), SampleType::f64);
       list.append(d);
     }
     return list;

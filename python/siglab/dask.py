@@ -27,8 +27,12 @@ def _window(window, taps, gaussian):
     return window
 
 
-def filter(x, window=5, mode="zero", *, taps=None, gaussian=None, engine="auto"):
-    """A lazy dask array: x filtered as siglab.filter would filter it whole."""
+def filter(x, window=5, mode="zero", *, taps=None, gaussian=None, engine="cpu-parallel"):
+    """A lazy dask array: x filtered as siglab.filter would filter it whole.
+
+    engine: a bit-identical engine (cpu-parallel, cpu-serial, a GPU engine) gives the same bits as
+    the whole signal filtered at once; cpu-running restarts its sums at every chunk (within its
+    tolerance, not bit-identical)."""
     if mode not in _PAD_MODES:
         raise ValueError(f"mode must be one of {', '.join(_PAD_MODES)}, not {mode!r}")
     if x.ndim != 1:
