@@ -8,15 +8,20 @@
 #include <nlohmann/json.hpp>
 
 #include "all_backends.hpp"
+#include "cancel_on_signals.hpp"
 #include "commands.hpp"
 #include "comparison_table.hpp"
 #include "exit_codes.hpp"
 #include "input_options.hpp"
+#include "option_checks.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/atomic_file.hpp"
+#include "siglab/io/output_checks.hpp"
 #include "siglab/io/signal_io.hpp"
 #include "siglab/report.hpp"
 #include "siglab/taps.hpp"
+#include "siglab/work_bounds.hpp"
+#include "terminal_progress.hpp"
 
 namespace siglab::cli {
 namespace {
@@ -25,8 +30,10 @@ struct FilterOptions {
   std::string input;
   ReadOptions read;
   std::string output;
-  std::size_t window = kDefaultWindow;
+  std::uint64_t window = kDefaultWindow;
   bool windowGiven = false;
+  bool gaussianGiven = false;
+  bool quiet = false;
   std::string mode = "zero";
   std::string tapsFile;
   double gaussianSigma = 0.0;
@@ -66,16 +73,28 @@ BackendList chooseBackends(const std::string& list, const CudaOptions& cudaOptio
   return chosen;
 }
 
-// The filter the options describe: --taps FILE, --gaussian SIGMA or the mean of --window.
-// Throws std::invalid_argument for a usage error, InputError for an unreadable taps file.
-FilterSpec buildSpec(const FilterOptions& o, BoundaryMode mode) {
+// The taps that need no signal: --taps FILE, or --gaussian SIGMA (every tap is built, as SciPy
+// normalises over them all, so the window must fit in memory). Empty for the mean of --window.
+// Throws std::invalid_argument or NotEnoughMemory for a usage error, InputError for a taps file.
+std::vector<double> tapsBeforeReading(const FilterOptions& o) {
+  if (!o.tapsFile.empty()) return readTaps(o.tapsFile);
+  if (!o.gaussianGiven) return {};
+  const std::uint64_t window = o.windowGiven ? o.window : gaussianWindow(o.gaussianSigma);
+  char sigma[32];
+  std::snprintf(sigma, sizeof sigma, "%g", o.gaussianSigma);
+  requireMemory(window, 2 * sizeof(double), "the " + std::to_string(window) + " taps of --gaussian " + sigma);
+  return makeGaussianFilter(o.gaussianSigma, BoundaryMode::Zero, window).taps;
+}
+
+// The filter the options describe for a signal of `samples` samples, its work bounded by N (see
+// work_bounds.hpp). Throws std::invalid_argument or NotEnoughMemory for a usage error.
+FilterSpec buildSpec(const FilterOptions& o, BoundaryMode mode, std::vector<double> taps, std::size_t samples) {
   FilterSpec spec;
-  if (!o.tapsFile.empty()) {
-    spec = FilterSpec{readTaps(o.tapsFile), mode};
-  } else if (o.gaussianSigma > 0.0) {
-    spec = makeGaussianFilter(o.gaussianSigma, mode, o.windowGiven ? o.window : 0);
+  if (taps.empty()) {
+    spec = meanFilterForSignal(o.window, mode, samples);
   } else {
-    spec = makeMeanFilter(o.window, mode);
+    checkWindowFits(taps.size(), mode, samples, o.tapsFile.empty() ? "--gaussian window" : "--taps window");
+    spec = cropToSignal(FilterSpec{std::move(taps), mode}, samples);
   }
   spec.accumulator = o.accumulate == "f64" ? Accumulator::Float64 : Accumulator::SampleType;
   validate(spec);
@@ -107,10 +126,26 @@ int runFilter(const FilterOptions& o) {
     std::cerr << "siglab-cli filter: --window must be odd, got " << o.window << "\n";
     return kExitUsage;
   }
-  FilterSpec spec;
+  std::vector<double> taps;
   try {
-    spec = buildSpec(o, *mode);
+    std::vector<NamedPath> outputs = {{"-o", o.output}};
+    if (!o.report.empty()) outputs.push_back({"--report", o.report});
+    std::vector<NamedPath> inputs = {{"INPUT", o.input}};
+    if (!o.tapsFile.empty()) inputs.push_back({"--taps", o.tapsFile});
+    checkOutputsBeforeWork(outputs, inputs);
+  } catch (const OutputConflict& e) {
+    std::cerr << "siglab-cli filter: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const InputError& e) {
+    std::cerr << "siglab-cli filter: " << e.what() << "\n";
+    return kExitInputOutput;
+  }
+  try {
+    taps = tapsBeforeReading(o);
   } catch (const std::invalid_argument& e) {
+    std::cerr << "siglab-cli filter: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const NotEnoughMemory& e) {
     std::cerr << "siglab-cli filter: " << e.what() << "\n";
     return kExitUsage;
   } catch (const InputError& e) {
@@ -126,30 +161,70 @@ int runFilter(const FilterOptions& o) {
     std::cerr << "siglab-cli filter: " << e.what() << "\n";
     return kExitUsage;
   }
+  // With -o - the result goes to standard output, so the table and messages go to stderr.
+  std::ostream& info = o.output == "-" || o.report == "-" ? std::cerr : std::cout;
+  std::vector<std::string> outputs = {o.output};
+  if (!o.report.empty()) outputs.push_back(o.report);
+  CancelOnSignals signals;
+  TerminalProgress progress(o.quiet);
   Signal signal;
   std::vector<float> signal32;
+  FilterSpec spec;
   try {
-    signal = readSignal(o.input, o.read);
+    auto computing = std::make_unique<ExitOnCancel>(signals, "filter", outputs);  // until the first temporary
+    signal = readSignal(o.input, o.read, progress.stage("reading " + o.input, signals.flag()));
     if (o.dtype == "f32") signal32 = toFloat32(signal.samples, o.input);
-  } catch (const InputError& e) {
-    std::cerr << "siglab-cli filter: " << e.what() << "\n";
-    return kExitInputOutput;
-  }
-
-  const Comparison comparison = o.dtype == "f32" ? runComparison(backends, signal32, spec, o.run)
-                                                 : runComparison(backends, signal.samples, spec, o.run);
-  printComparisonTable(std::cout, comparison, o.input);
-  try {
+    const std::size_t requested = taps.empty() ? o.window : taps.size();
+    spec = buildSpec(o, *mode, std::move(taps), signal.samples.size());
+    if (spec.window() < requested) {
+      info << "note: the window's " << requested << " taps were cropped to the " << spec.window()
+           << " that can meet a sample (zero mode: the same result, work bounded by the signal)\n";
+    }
+    const Progress filtering = progress.stage("filtering", signals.flag());
+    const auto eachBackend = [&](std::size_t done, std::size_t count) {
+      filtering.report(static_cast<double>(done) / static_cast<double>(count));
+      filtering.throwIfCancelled();
+    };
+    const Comparison comparison = o.dtype == "f32" ? runComparison(backends, signal32, spec, o.run, eachBackend)
+                                                   : runComparison(backends, signal.samples, spec, o.run, eachBackend);
+    progress.clear();
+    printComparisonTable(info, comparison, o.input);
+    computing.reset();  // from here on, cancelling removes the temporaries first
     WriteOptions write;
     write.sampleRate = signal.sampleRate.value_or(write.sampleRate);
-    writeSignal(o.output, comparison.reference, write);
-    if (!o.report.empty()) writeFileAtomically(o.report, comparisonToJson(comparison, o.input).dump(2) + "\n");
+    OutputSet files;  // the result and the report are renamed into place together, once both are complete
+    appendSignal(files.add(o.output), comparison.reference, write, progress.stage("writing " + o.output, signals.flag()));
+    if (!o.report.empty()) {
+      const std::string json = comparisonToJson(comparison, o.input).dump(2) + "\n";
+      const std::string_view pieces[] = {json};
+      appendPieces(files.add(o.report), pieces, signals.progress());
+    }
+    files.commit();
+    progress.clear();
+    info << "\nwrote " << o.output << " (cpu-serial result)" << (o.report.empty() ? "" : ", " + o.report) << "\n";
+    return comparison.allAgree() ? kExitOk : kExitDisagreement;
+  } catch (const Cancelled&) {
+    progress.clear();
+    std::cerr << interruptedLine("filter", signals, outputs) << "\n";
+    return signals.exitCode();
+  } catch (const std::invalid_argument& e) {
+    progress.clear();
+    std::cerr << "siglab-cli filter: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const NotEnoughMemory& e) {
+    progress.clear();
+    std::cerr << "siglab-cli filter: " << e.what() << "\n";
+    return kExitUsage;
   } catch (const InputError& e) {
+    progress.clear();
     std::cerr << "siglab-cli filter: " << e.what() << "\n";
     return kExitInputOutput;
+  } catch (const std::bad_alloc&) {
+    progress.clear();
+    std::cerr << "siglab-cli filter: not enough memory for filtering " << signal.samples.size() << " samples with "
+              << spec.window() << " taps\n";
+    return kExitUsage;
   }
-  std::cout << "\nwrote " << o.output << " (cpu-serial result)" << (o.report.empty() ? "" : ", " + o.report) << "\n";
-  return comparison.allAgree() ? kExitOk : kExitDisagreement;
 }
 
 }  // namespace
@@ -158,19 +233,24 @@ void addFilterCommand(CLI::App& app, int& exitCode) {
   auto o = std::make_shared<FilterOptions>();
   CLI::App* cmd = app.add_subcommand("filter", "Filter a signal on each backend, verify against cpu-serial, "
                                                "print timings and write the reference result");
-  cmd->add_option("input", o->input, "Signal file: text (one number a line, or --column of a CSV/TSV), .npy, WAV or --raw")
+  cmd->add_option("input", o->input, "Signal file (- for standard input): text (one number a line, or --column of a CSV/TSV), .npy, WAV or --raw")
       ->required();
   addInputOptions(*cmd, o->read);
-  cmd->add_option("-o,--output", o->output, "Result file: .npy, .wav, .raw/.bin (f64), else text (one %2.16f value a line)")
+  cmd->add_option("-o,--output", o->output, "Result file (- for standard output): .npy, .wav, .raw/.bin (f64), else text (one %2.16f value a line)")
       ->required();
-  CLI::Option* window = cmd->add_option("-w,--window", o->window, "Odd window length W; taps 1/W")
-                             ->capture_default_str()->check(CLI::PositiveNumber);
+  CLI::Option* window =
+      cmd->add_option("-w,--window", o->window,
+                      "Odd window length W; taps 1/W. Zero mode takes any W (taps past 2N - 1 never meet a sample "
+                      "and are dropped); other modes take up to 2N - 1, or more while N * W <= 2^26")
+          ->capture_default_str()->check(wholeNumber(1, kMaxWindow, "2^62 - 1"));
   cmd->add_option("--mode", o->mode, "Boundary: zero, reflect, mirror, nearest or wrap")->capture_default_str();
   CLI::Option* taps = cmd->add_option("--taps", o->tapsFile, "Custom taps: a file with an odd count, one a line")
                           ->excludes(window);
-  cmd->add_option("--gaussian", o->gaussianSigma,
-                  "Gaussian taps with this sigma (window 2*round(4 sigma)+1 unless --window is given)")
-      ->excludes(taps)->check(CLI::PositiveNumber);
+  CLI::Option* gaussian =
+      cmd->add_option("--gaussian", o->gaussianSigma,
+                      "Gaussian taps with this sigma (window 2*round(4 sigma)+1 unless --window is given; "
+                      "its taps must fit in memory)")
+          ->excludes(taps)->check(finiteNumber(0.0, false, 1e17));
   cmd->add_option("--dtype", o->dtype, "Sample type the engines run in")
       ->capture_default_str()->check(CLI::IsMember({"f64", "f32"}));
   cmd->add_option("--accumulate", o->accumulate, "With --dtype f32: sum in f32 or f64")
@@ -183,11 +263,14 @@ void addFilterCommand(CLI::App& app, int& exitCode) {
       ->capture_default_str()->check(CLI::Range(1, 100000));
   cmd->add_option("--block-size", o->run.blockSize, "GPU threads per block")
       ->capture_default_str()->check(CLI::Range(32, 1024));
-  cmd->add_option("--report", o->report, "Also write the comparison as JSON to this file");
+  cmd->add_option("--report", o->report, "Also write the comparison as JSON to this file (- for standard output)");
   cmd->add_option("--gpu-memory-budget", o->gpuMemoryBudgetMiB,
-                  "MiB of GPU memory gpu-tuned may use (0: 90% of what is free); a signal over it goes in chunks");
-  cmd->callback([o, window, &exitCode] {
+                  "MiB of GPU memory gpu-tuned may use (0: 90% of what is free); a signal over it goes in chunks")
+      ->check(wholeNumber(0, std::uint64_t{1} << 24, "16777216 (16 TiB)"));
+  cmd->add_flag("-q,--quiet", o->quiet, "No progress on the terminal");
+  cmd->callback([o, window, gaussian, &exitCode] {
     o->windowGiven = window->count() > 0;
+    o->gaussianGiven = gaussian->count() > 0;
     exitCode = runFilter(*o);
   });
 }

@@ -25,7 +25,7 @@ Statistics emptyStatistics() {
 
 // rms, stddev and the clamp of a variance that rounding pushed below zero.
 void finish(Statistics& s) {
-  s.variance = std::max(0.0, s.variance);
+  if (s.variance < 0.0) s.variance = 0.0;  // not std::max: a NaN variance must stay NaN
   s.rms = std::sqrt(s.sumsq / static_cast<double>(s.count));
   s.stddev = std::sqrt(s.variance);
 }
@@ -179,6 +179,11 @@ Statistics statisticsSerial(std::span<const double> signal, SampleRange range) {
     if (x[i] < s.min) s.min = x[i], s.minIndex = i;
     if (x[i] > s.max) s.max = x[i], s.maxIndex = i;
   }
+  // numpy's min and max (and argmin, argmax): a NaN anywhere wins, at its first index.
+  if (const auto nan = std::find_if(x.begin(), x.end(), [](double v) { return std::isnan(v); }); nan != x.end()) {
+    s.min = s.max = *nan;
+    s.minIndex = s.maxIndex = static_cast<std::uint64_t>(nan - x.begin());
+  }
   s.minIndex += range.begin;
   s.maxIndex += range.begin;
   const auto n = static_cast<double>(x.size());
@@ -212,6 +217,9 @@ Statistics statisticsParallel(std::span<const double> signal, SampleRange range)
   }
   Partial all;
   for (const Partial& p : partials) all.merge(p);
+  // Any NaN or infinity makes the sum of squares non-finite (as does overflow): the serial pass
+  // then gives IEEE's and numpy's answers, which the shifted block sums cannot.
+  if (!std::isfinite(all.sumsq.value()) || !std::isfinite(all.sum.value())) return statisticsSerial(signal, range);
   Statistics s;
   s.count = all.count;
   s.sum = all.sum.value();

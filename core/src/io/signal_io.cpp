@@ -71,7 +71,7 @@ Signal parseFile(const FileBytes& file, const std::string& path, const ReadOptio
 Signal readSignal(const std::string& path, const ReadOptions& options, const Progress& progress) {
   const FileBytes file(path);
   try {
-    Signal signal = parseFile(file, path, options, progress);
+    Signal signal = parseFile(file, file.name(), options, progress);
     file.throwIfChanged();
     return signal;
   } catch (const InputError&) {
@@ -90,8 +90,16 @@ FileFormat formatForOutput(const std::string& path) {
 
 void writeSignal(const std::string& path, std::span<const double> values, const WriteOptions& options,
                  const Progress& progress) {
+  AtomicFileWriter file(path, options.durability);
+  appendSignal(file, values, options, progress);
+  file.commit();
+}
+
+void appendSignal(AtomicFileWriter& file, std::span<const double> values, const WriteOptions& options,
+                  const Progress& progress) {
+  const std::string& path = file.path();
   auto write = [&](std::initializer_list<std::string_view> pieces) {
-    writeFileAtomically(path, std::span(pieces.begin(), pieces.size()), progress, options.durability);
+    appendPieces(file, std::span(pieces.begin(), pieces.size()), progress);
   };
   switch (options.format == FileFormat::automatic ? formatForOutput(path) : options.format) {
     case FileFormat::npy: return write({npyHeader(values.size()), asText(values)});
@@ -103,7 +111,7 @@ void writeSignal(const std::string& path, std::span<const double> values, const 
     case FileFormat::text:
     case FileFormat::automatic: break;
   }
-  writeTextFile(path, values, options.textStyle, options.durability, progress);
+  appendTextLines(file, values, options.textStyle, progress);
 }
 
 std::vector<double> readTextSignal(const std::string& path) {
