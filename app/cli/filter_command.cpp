@@ -80,6 +80,13 @@ std::vector<double> tapsBeforeReading(const FilterOptions& o) {
   if (!o.tapsFile.empty()) return readTaps(o.tapsFile);
   if (!o.gaussianGiven) return {};
   const std::uint64_t window = o.windowGiven ? o.window : gaussianWindow(o.gaussianSigma);
+  if (window > kMaxGaussianWindow) {
+    char sigma[32];
+    std::snprintf(sigma, sizeof sigma, "%g", o.gaussianSigma);
+    throw std::invalid_argument("--gaussian " + std::string(sigma) + " needs " + std::to_string(window) +
+                                " taps; at most " + std::to_string(kMaxGaussianWindow) +
+                                " are built (sigma up to 33554432)");
+  }
   char sigma[32];
   std::snprintf(sigma, sizeof sigma, "%g", o.gaussianSigma);
   requireMemory(window, 2 * sizeof(double), "the " + std::to_string(window) + " taps of --gaussian " + sigma);
@@ -117,6 +124,10 @@ std::vector<float> toFloat32(const std::vector<double>& signal, const std::strin
 }
 
 int runFilter(const FilterOptions& o) {
+  std::vector<std::string> outputs = {o.output};
+  if (!o.report.empty()) outputs.push_back(o.report);
+  CancelOnSignals signals;  // first: probing the GPU alone may take a second
+  auto computing = std::make_unique<ExitOnCancel>(signals, "filter", outputs);  // until the first temporary
   const auto mode = parseBoundaryMode(o.mode);
   if (!mode) {
     std::cerr << "siglab-cli filter: --mode must be one of zero, reflect, mirror, nearest, wrap\n";
@@ -163,15 +174,11 @@ int runFilter(const FilterOptions& o) {
   }
   // With -o - the result goes to standard output, so the table and messages go to stderr.
   std::ostream& info = o.output == "-" || o.report == "-" ? std::cerr : std::cout;
-  std::vector<std::string> outputs = {o.output};
-  if (!o.report.empty()) outputs.push_back(o.report);
-  CancelOnSignals signals;
   TerminalProgress progress(o.quiet);
   Signal signal;
   std::vector<float> signal32;
   FilterSpec spec;
   try {
-    auto computing = std::make_unique<ExitOnCancel>(signals, "filter", outputs);  // until the first temporary
     signal = readSignal(o.input, o.read, progress.stage("reading " + o.input, signals.flag()));
     if (o.dtype == "f32") signal32 = toFloat32(signal.samples, o.input);
     const std::size_t requested = taps.empty() ? o.window : taps.size();

@@ -37,11 +37,14 @@ TEST(GpuNonFinite, PropagatesAsTheSerialFormula) {
             continue;
           }
           if (backend->tolerance(spec, maxAbs(in)) == 0.0) {
-            EXPECT_TRUE(compareResults(expected, out).bitIdentical());
+            const Agreement agreement = compareResults(expected, out);
+            EXPECT_TRUE(agreement.bitIdentical()) << agreement.mismatches << " mismatches, the first at "
+                                                  << agreement.firstMismatch << ": " << out[agreement.firstMismatch]
+                                                  << " instead of " << expected[agreement.firstMismatch];
             continue;
           }
           for (std::size_t i = 0; i < n; ++i) {  // a summing engine: the same non-finite outputs
-            ASSERT_EQ(std::isnan(out[i]), std::isnan(expected[i])) << "output " << i;
+            ASSERT_EQ(std::isnan(out[i]), std::isnan(expected[i])) << "output " << i << ": " << out[i];
             if (std::isinf(expected[i])) ASSERT_EQ(out[i], expected[i]) << "output " << i;
           }
         }

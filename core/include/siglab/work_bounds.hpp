@@ -32,6 +32,10 @@ inline constexpr std::uint64_t kMaxWindow = (std::uint64_t{1} << 62) - 1;
 // tap; it is accepted while N * W stays within this many multiply-adds per run.
 inline constexpr std::uint64_t kMaxLongWindowWork = std::uint64_t{1} << 26;
 
+// Gaussian taps are all built and normalised (as SciPy does), O(W) before any cropping: 2^28 + 1
+// taps (2 GiB, about a second) at most, what sigma up to 33554432 needs.
+inline constexpr std::uint64_t kMaxGaussianWindow = (std::uint64_t{1} << 28) + 1;
+
 // The longest window a signal of `samples` samples takes in `mode`: kMaxWindow in zero mode (taps
 // that can never meet a sample are dropped, see cropToSignal), otherwise the larger of 2N - 1 and
 // kMaxLongWindowWork / N (odd).
