@@ -139,11 +139,11 @@ int runFilter(const FilterOptions& o) {
   }
   std::vector<double> taps;
   try {
-    std::vector<NamedPath> outputs = {{"-o", o.output}};
-    if (!o.report.empty()) outputs.push_back({"--report", o.report});
+    std::vector<NamedPath> targets = {{"-o", o.output}};
+    if (!o.report.empty()) targets.push_back({"--report", o.report});
     std::vector<NamedPath> inputs = {{"INPUT", o.input}};
     if (!o.tapsFile.empty()) inputs.push_back({"--taps", o.tapsFile});
-    checkOutputsBeforeWork(outputs, inputs);
+    checkOutputsBeforeWork(targets, inputs);
   } catch (const OutputConflict& e) {
     std::cerr << "siglab-cli filter: " << e.what() << "\n";
     return kExitUsage;
@@ -211,6 +211,7 @@ int runFilter(const FilterOptions& o) {
     info << "\nwrote " << o.output << " (cpu-serial result)" << (o.report.empty() ? "" : ", " + o.report) << "\n";
     return comparison.allAgree() ? kExitOk : kExitDisagreement;
   } catch (const Cancelled&) {
+    computing.reset();  // one line only: the watcher's, or this one
     progress.clear();
     std::cerr << interruptedLine("filter", signals, outputs) << "\n";
     return signals.exitCode();

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -82,13 +83,14 @@ int runStats(const StatsOptions& o) {
     return kExitUsage;
   }
   CancelOnSignals signals;
-  const ExitOnCancel anyTime(signals, "stats", {});  // stats writes no file
+  auto anyTime = std::make_unique<ExitOnCancel>(signals, "stats", std::vector<std::string>{});  // writes no file
   Signal signal;
   {
     TerminalProgress progress(o.quiet);
     try {
       signal = readSignal(o.input, o.read, progress.stage("reading " + o.input, signals.flag()));
     } catch (const Cancelled&) {
+      anyTime.reset();  // one line only: the watcher's, or this one
       progress.clear();
       std::cerr << interruptedLine("stats", signals, {}) << "\n";
       return signals.exitCode();

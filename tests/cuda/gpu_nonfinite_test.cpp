@@ -45,7 +45,9 @@ TEST(GpuNonFinite, PropagatesAsTheSerialFormula) {
           }
           for (std::size_t i = 0; i < n; ++i) {  // a summing engine: the same non-finite outputs
             ASSERT_EQ(std::isnan(out[i]), std::isnan(expected[i])) << "output " << i << ": " << out[i];
-            if (std::isinf(expected[i])) ASSERT_EQ(out[i], expected[i]) << "output " << i;
+            if (std::isinf(expected[i])) {
+              ASSERT_EQ(out[i], expected[i]) << "output " << i;
+            }
           }
         }
       }
