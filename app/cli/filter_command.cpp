@@ -1,13 +1,20 @@
 // siglab-cli filter: apply one engine once and write its result, verified where engines go wrong.
 #include <cstdio>
 #include <iostream>
+#include <memory>
+#include <new>
+#include <vector>
 
 #include "all_backends.hpp"
+#include "cancel_on_signals.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "job_options.hpp"
 #include "siglab/errors.hpp"
+#include "siglab/io/output_checks.hpp"
 #include "siglab/io/signal_io.hpp"
+#include "siglab/work_bounds.hpp"
+#include "terminal_progress.hpp"
 
 namespace siglab::cli {
 namespace {
@@ -37,55 +44,83 @@ void describeVerification(const ApplyResult& r, std::size_t window) {
 }
 
 int runApply(FilterOptions& o) {
+  CancelOnSignals signals;  // first: probing the GPU alone may take a second
+  auto computing = std::make_unique<ExitOnCancel>(signals, "filter", std::vector<std::string>{o.output});
+  if (const int code = checkPathsBeforeWork(o, "filter", {{"-o", o.output}}); code != kExitOk) return code;
   if (const int code = finishJob(o, "filter"); code != kExitOk) return code;
   o.job.verify = o.verify > 0;
   o.job.verifyRandom = o.verify;
   const BackendList engines = makeAllBackends(o.cudaOptions());
   try {
-    chooseApplyEngine(engines, o.job);  // a usage error shows before the file is read
+    if (!o.windowAfterReading) chooseApplyEngine(engines, o.job);  // a usage error shows before the file is read
   } catch (const JobError& e) {
     std::cerr << "siglab-cli filter: " << e.what() << "\n";
     return kExitUsage;
   }
+  // With -o - the result goes to standard output, so every message goes to stderr.
+  std::ostream& info = o.output == "-" ? std::cerr : std::cout;
+  TerminalProgress progress(o.quiet);
   Signal signal;
   AppliedJob applied;
   try {
-    signal = readSignal(o.job.input, o.job.read);
-    applied = applyJob(engines, signal.samples, o.job);
+    signal = readSignal(o.job.input, o.job.read, progress.stage("reading " + o.job.input, signals.flag()));
+    if (const std::string note = fitSpecToSignal(o, signal.samples.size()); !note.empty()) info << "note: " << note << "\n";
+    applied = applyJob(engines, signal.samples, o.job, progress.stage("filtering", signals.flag()));
+    progress.clear();
+    const ApplyResult& r = applied.result;
+    for (const std::string& passedOver : applied.fellBack) std::cerr << "engine: passed over " << passedOver << "\n";
+    std::cerr << "engine: " << r.engine << " (" << applied.why << ")" << (r.pass.note.empty() ? "" : "; " + r.pass.note)
+              << "\n";
+    if (o.job.verify) {
+      describeVerification(r, o.job.spec.window());
+      if (!r.verification.passed()) {
+        std::cerr << "siglab-cli filter: " << r.engine << "'s result failed verification; " << o.output
+                  << " was not written\n";
+        return kExitDisagreement;
+      }
+    }
+    computing.reset();  // from here on, cancelling removes the temporary first
+    WriteOptions write;
+    write.sampleRate = signal.sampleRate.value_or(write.sampleRate);
+    OutputSet files;
+    appendSignal(files.add(o.output), r.output, write, progress.stage("writing " + o.output, signals.flag()));
+    files.commit();
+    progress.clear();
+    info << "wrote " << o.output << ": " << r.output.size() << " samples filtered by " << r.engine << " in "
+         << millis(r.pass.phases.totalMs) << " (kernel " << millis(r.pass.phases.kernelMs) << ", transfers "
+         << millis(r.pass.phases.transferMs) << ")\n";
+    return kExitOk;
+  } catch (const Cancelled&) {
+    computing.reset();  // one line only: the watcher's, or this one
+    progress.clear();
+    std::cerr << interruptedLine("filter", signals, {o.output}) << "\n";
+    return signals.exitCode();
   } catch (const InputError& e) {
+    progress.clear();
     std::cerr << "siglab-cli filter: " << e.what() << "\n";
     return kExitInputOutput;
   } catch (const JobError& e) {
+    progress.clear();
     std::cerr << "siglab-cli filter: " << e.what() << "\n";
     return kExitUsage;
+  } catch (const NotEnoughMemory& e) {
+    progress.clear();
+    std::cerr << "siglab-cli filter: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::invalid_argument& e) {
+    progress.clear();
+    std::cerr << "siglab-cli filter: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::bad_alloc&) {
+    progress.clear();
+    std::cerr << "siglab-cli filter: not enough memory for filtering " << signal.samples.size() << " samples with "
+              << o.job.spec.window() << " taps\n";
+    return kExitUsage;
   } catch (const std::runtime_error& e) {
+    progress.clear();
     std::cerr << "siglab-cli filter: engine " << o.job.engines << " failed: " << e.what() << "\n";
     return kExitDisagreement;
   }
-  const ApplyResult& r = applied.result;
-  for (const std::string& passedOver : applied.fellBack) std::cerr << "engine: passed over " << passedOver << "\n";
-  std::cerr << "engine: " << r.engine << " (" << applied.why << ")" << (r.pass.note.empty() ? "" : "; " + r.pass.note)
-            << "\n";
-  if (o.job.verify) {
-    describeVerification(r, o.job.spec.window());
-    if (!r.verification.passed()) {
-      std::cerr << "siglab-cli filter: " << r.engine << "'s result failed verification; " << o.output
-                << " was not written\n";
-      return kExitDisagreement;
-    }
-  }
-  try {
-    WriteOptions write;
-    write.sampleRate = signal.sampleRate.value_or(write.sampleRate);
-    writeSignal(o.output, r.output, write);
-  } catch (const InputError& e) {
-    std::cerr << "siglab-cli filter: " << e.what() << "\n";
-    return kExitInputOutput;
-  }
-  std::cout << "wrote " << o.output << ": " << r.output.size() << " samples filtered by " << r.engine << " in "
-            << millis(r.pass.phases.totalMs) << " (kernel " << millis(r.pass.phases.kernelMs) << ", transfers "
-            << millis(r.pass.phases.transferMs) << ")\n";
-  return kExitOk;
 }
 
 }  // namespace
@@ -95,7 +130,7 @@ void addFilterCommand(CLI::App& app, int& exitCode) {
   CLI::App* cmd = app.add_subcommand("filter", "Filter a signal with one engine and write its result, verified "
                                                "against the reference formula where engines go wrong");
   addJobOptions(*cmd, *o);
-  cmd->add_option("-o,--output", o->output, "Result file: .npy, .wav, .raw/.bin (f64), else text (one %2.16f value a line)")
+  cmd->add_option("-o,--output", o->output, "Result file (- for standard output): .npy, .wav, .raw/.bin (f64), else text (one %2.16f value a line)")
       ->required();
   cmd->add_option("-e,--engine,-b,--backend", o->job.engines,
                   "auto (the fastest engine that can run the filter here; stderr says which and why) or one of "

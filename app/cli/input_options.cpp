@@ -1,14 +1,19 @@
 #include "input_options.hpp"
 
+#include <cstdint>
+#include <limits>
+
 #include <string>
 #include <vector>
+
+#include "option_checks.hpp"
 
 namespace siglab::cli {
 
 void addInputOptions(CLI::App& command, ReadOptions& options) {
   command.add_option("--column", options.column,
                      "Text input: read this 1-based column of a CSV, TSV or blank-separated file")
-      ->check(CLI::PositiveNumber);
+      ->check(wholeNumber(1, std::numeric_limits<std::int64_t>::max(), "2^63 - 1"));
   command.add_flag("--skip-header", options.skipHeader, "Text input: ignore the first line that is not a comment");
   const std::vector<std::string> types = {"f64", "f32", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"};
   CLI::Option* raw = command
@@ -16,9 +21,10 @@ void addInputOptions(CLI::App& command, ReadOptions& options) {
                              "--raw", [&options](const std::string& name) { options.rawType = parseSampleTypeName(name); },
                              "Input is raw little-endian binary of this sample type (f64, f32, i16, i32, ...)")
                          ->check(CLI::IsMember(types));
-  command.add_option("--offset", options.rawOffset, "Raw input: bytes to skip before the first sample")->needs(raw);
+  command.add_option("--offset", options.rawOffset, "Raw input: bytes to skip before the first sample")
+      ->needs(raw)->check(wholeNumber(0, std::numeric_limits<std::int64_t>::max(), "2^63 - 1"));
   command.add_option("--channel", options.channel, "WAV input: 1-based channel to read")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()->check(wholeNumber(1, 65535));
   command.add_flag("--allow-nonfinite", options.allowNonFinite, "Keep NaN and infinite samples instead of rejecting them");
 }
 

@@ -1,14 +1,22 @@
 #include "job_options.hpp"
 
+#include <cstdio>
 #include <iostream>
 
 #include "exit_codes.hpp"
+#include "option_checks.hpp"
+#include "siglab/work_bounds.hpp"
 #include "input_options.hpp"
 #include "siglab/errors.hpp"
+#include "siglab/io/output_checks.hpp"
 #include "siglab/taps.hpp"
 
 namespace siglab::cli {
 namespace {
+
+// Mean windows up to this many taps are built before the signal is read (so an engine that cannot
+// run them says so first); longer ones wait for the signal's size.
+constexpr std::uint64_t kLongestEagerWindow = std::uint64_t{1} << 20;
 
 // The filter the options describe: --taps FILE, --gaussian SIGMA or the mean of --window.
 // Throws std::invalid_argument for a usage error, InputError for an unreadable taps file.
@@ -17,7 +25,19 @@ FilterSpec buildSpec(const JobOptions& o, BoundaryMode mode) {
   if (!o.tapsFile.empty()) {
     spec = FilterSpec{readTaps(o.tapsFile), mode};
   } else if (o.gaussianSigma > 0.0) {
-    spec = makeGaussianFilter(o.gaussianSigma, mode, o.windowOption->count() > 0 ? o.window : 0);
+    // Every Gaussian tap is built and normalised (as SciPy does), so the window must fit in memory.
+    const std::uint64_t window = o.windowOption->count() > 0 ? o.window : gaussianWindow(o.gaussianSigma);
+    char sigma[32];
+    std::snprintf(sigma, sizeof sigma, "%g", o.gaussianSigma);
+    if (window > kMaxGaussianWindow) {
+      throw std::invalid_argument("--gaussian " + std::string(sigma) + " needs " + std::to_string(window) +
+                                  " taps; at most " + std::to_string(kMaxGaussianWindow) +
+                                  " are built (sigma up to 33554432)");
+    }
+    requireMemory(window, 2 * sizeof(double), "the " + std::to_string(window) + " taps of --gaussian " + sigma);
+    spec = makeGaussianFilter(o.gaussianSigma, mode, window);
+  } else if (o.windowAfterReading) {
+    spec = makeMeanFilter(1, mode);  // a stand-in until fitSpecToSignal knows the signal's size
   } else {
     spec = makeMeanFilter(o.window, mode);
   }
@@ -36,17 +56,20 @@ CudaOptions JobOptions::cudaOptions() const {
 
 void addJobOptions(CLI::App& cmd, JobOptions& o) {
   cmd.add_option("input", o.job.input,
-                 "Signal file: text (one number a line, or --column of a CSV/TSV), .npy, WAV or --raw")
+                 "Signal file (- for standard input): text (one number a line, or --column of a CSV/TSV), .npy, WAV or --raw")
       ->required();
   addInputOptions(cmd, o.job.read);
-  o.windowOption = cmd.add_option("-w,--window", o.window, "Odd window length W; taps 1/W")
-                       ->capture_default_str()->check(CLI::PositiveNumber);
+  o.windowOption = cmd.add_option("-w,--window", o.window,
+                                  "Odd window length W; taps 1/W. Zero mode takes any W (taps past 2N - 1 never "
+                                  "meet a sample and are dropped); other modes take up to 2N - 1, or more while "
+                                  "N * W <= 2^26")
+                       ->capture_default_str()->check(wholeNumber(1, kMaxWindow, "2^62 - 1"));
   cmd.add_option("--mode", o.mode, "Boundary: zero, reflect, mirror, nearest or wrap")->capture_default_str();
   CLI::Option* taps = cmd.add_option("--taps", o.tapsFile, "Custom taps: a file with an odd count, one a line")
                           ->excludes(o.windowOption);
   cmd.add_option("--gaussian", o.gaussianSigma,
                  "Gaussian taps with this sigma (window 2*round(4 sigma)+1 unless --window is given)")
-      ->excludes(taps)->check(CLI::PositiveNumber);
+      ->excludes(taps)->check(finiteNumber(0.0, false, 1e17));
   cmd.add_option("--dtype", o.dtype, "Sample type the engines run in")
       ->capture_default_str()->check(CLI::IsMember({"f64", "f32"}));
   cmd.add_option("--accumulate", o.accumulate, "With --dtype f32: sum in f32 or f64")
@@ -54,7 +77,9 @@ void addJobOptions(CLI::App& cmd, JobOptions& o) {
   cmd.add_option("--block-size", o.job.run.blockSize, "GPU threads per block")
       ->capture_default_str()->check(CLI::Range(32, 1024));
   cmd.add_option("--gpu-memory-budget", o.gpuMemoryBudgetMiB,
-                 "MiB of GPU memory gpu-tuned may use (0: 90% of what is free); a signal over it goes in chunks");
+                 "MiB of GPU memory gpu-tuned may use (0: 90% of what is free); a signal over it goes in chunks")
+      ->check(wholeNumber(0, std::uint64_t{1} << 24, "16777216 (16 TiB)"));
+  cmd.add_flag("-q,--quiet", o.quiet, "No progress on the terminal");
 }
 
 int finishJob(JobOptions& o, const char* command) {
@@ -67,8 +92,13 @@ int finishJob(JobOptions& o, const char* command) {
     std::cerr << "siglab-cli " << command << ": --window must be odd, got " << o.window << "\n";
     return kExitUsage;
   }
+  // A mean window past what can be built up front waits for the signal's size (fitSpecToSignal).
+  o.windowAfterReading = o.tapsFile.empty() && o.gaussianSigma <= 0.0 && o.window > kLongestEagerWindow;
   try {
     o.job.spec = buildSpec(o, *mode);
+  } catch (const NotEnoughMemory& e) {
+    std::cerr << "siglab-cli " << command << ": " << e.what() << "\n";
+    return kExitUsage;
   } catch (const std::invalid_argument& e) {
     std::cerr << "siglab-cli " << command << ": " << e.what() << "\n";
     return kExitUsage;
@@ -79,6 +109,39 @@ int finishJob(JobOptions& o, const char* command) {
   o.job.sampleType = o.dtype == "f32" ? SampleType::f32 : SampleType::f64;
   o.job.run.deviceMemoryBudgetBytes = o.gpuMemoryBudgetMiB << 20;
   return kExitOk;
+}
+
+int checkPathsBeforeWork(const JobOptions& o, const char* command, const std::vector<NamedPath>& outputs) {
+  try {
+    std::vector<NamedPath> inputs = {{"INPUT", o.job.input}};
+    if (!o.tapsFile.empty()) inputs.push_back({"--taps", o.tapsFile});
+    checkOutputsBeforeWork(outputs, inputs);
+  } catch (const OutputConflict& e) {
+    std::cerr << "siglab-cli " << command << ": " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const InputError& e) {
+    std::cerr << "siglab-cli " << command << ": " << e.what() << "\n";
+    return kExitInputOutput;
+  }
+  return kExitOk;
+}
+
+std::string fitSpecToSignal(JobOptions& o, std::size_t samples) {
+  FilterSpec& spec = o.job.spec;
+  const std::uint64_t requested = o.windowAfterReading ? o.window : spec.window();
+  if (o.windowAfterReading) {
+    const Accumulator accumulator = spec.accumulator;
+    spec = meanFilterForSignal(o.window, spec.mode, samples);
+    spec.accumulator = accumulator;
+    o.windowAfterReading = false;
+  } else {
+    const char* option = !o.tapsFile.empty() ? "--taps window" : o.gaussianSigma > 0.0 ? "--gaussian window" : "--window";
+    checkWindowFits(spec.window(), spec.mode, samples, option);
+    spec = cropToSignal(std::move(spec), samples);
+  }
+  if (spec.window() == requested) return {};
+  return "the window's " + std::to_string(requested) + " taps were cropped to the " + std::to_string(spec.window()) +
+         " that can meet a sample (zero mode: the same result, work bounded by the signal)";
 }
 
 }  // namespace siglab::cli

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "siglab/cuda_backends.hpp"
+#include "siglab/io/output_checks.hpp"
 #include "siglab/job.hpp"
 
 namespace siglab::cli {
@@ -23,6 +24,8 @@ struct JobOptions {
   std::string dtype = "f64";
   std::string accumulate = "f32";
   std::size_t gpuMemoryBudgetMiB = 0;
+  bool quiet = false;            // no progress on the terminal
+  bool windowAfterReading = false;  // a mean window too long to build before the signal's size is known
 
   CudaOptions cudaOptions() const;
 };
@@ -33,5 +36,15 @@ void addJobOptions(CLI::App& command, JobOptions& options);
 // Completes options.job from the parsed options (the spec from --taps, --gaussian or --window).
 // Prints the problem and returns the exit code on a usage or taps-file error; kExitOk otherwise.
 int finishJob(JobOptions& options, const char* command);
+
+// Checks, before any work, that the outputs can be written and are neither INPUT, --taps nor each
+// other. Prints the problem and returns the exit code; kExitOk when they are fine.
+int checkPathsBeforeWork(const JobOptions& options, const char* command, const std::vector<NamedPath>& outputs);
+
+// Bounds the spec by the signal's `samples` (work_bounds.hpp): in zero mode the taps that never
+// meet a sample are dropped (same bits), other modes refuse windows longer than the signal allows;
+// a deferred mean window is built now. Returns a note when taps were dropped. Throws
+// std::invalid_argument (a usage error) or NotEnoughMemory.
+std::string fitSpecToSignal(JobOptions& options, std::size_t samples);
 
 }  // namespace siglab::cli

@@ -3,9 +3,22 @@
 
 #include <exception>
 #include <iostream>
+#include <new>
+#include <stdexcept>
+#include <string>
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+
+namespace {
+
+// "the filter command": what an error that no command caught interrupted.
+std::string runName(const CLI::App& app) {
+  const auto commands = app.get_subcommands();
+  return commands.empty() ? std::string("this run") : "the " + commands.front()->get_name() + " command";
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace siglab::cli;
@@ -30,6 +43,13 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);
+    return kExitUsage;
+  } catch (const std::bad_alloc&) {
+    // An allocation that failed anyway (the commands refuse what they can foresee with the amounts).
+    std::cerr << "siglab-cli: not enough memory for " << runName(app) << "\n";
+    return kExitUsage;
+  } catch (const std::length_error&) {
+    std::cerr << "siglab-cli: not enough memory for " << runName(app) << "\n";
     return kExitUsage;
   } catch (const std::exception& e) {
     std::cerr << "siglab-cli: " << e.what() << "\n";

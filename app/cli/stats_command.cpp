@@ -1,10 +1,13 @@
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
+#include "cancel_on_signals.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "input_options.hpp"
@@ -12,6 +15,7 @@
 #include "siglab/statistics.hpp"
 #include "siglab/io/sample_stream.hpp"
 #include "siglab/stream_statistics.hpp"
+#include "terminal_progress.hpp"
 
 namespace siglab::cli {
 namespace {
@@ -21,6 +25,7 @@ struct StatsOptions {
   ReadOptions read;
   std::string range;
   bool json = false;
+  bool quiet = false;
 };
 
 // "A:B" (samples A..B-1, counted from 0); either end may be left out. Throws std::invalid_argument.
@@ -41,6 +46,7 @@ SampleRange parseRange(const std::string& text) {
 }
 
 std::string formatNumber(double v) {
+  if (std::isnan(v)) return "nan";  // as numpy prints it, whatever the NaN's sign bit
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, "%.17g", v);
   return buffer;
@@ -77,17 +83,29 @@ int runStats(const StatsOptions& o) {
     std::cerr << "siglab-cli stats: " << e.what() << "\n";
     return kExitUsage;
   }
+  CancelOnSignals signals;
+  auto anyTime = std::make_unique<ExitOnCancel>(signals, "stats", std::vector<std::string>{});  // writes no file
   // One pass over the file with bounded memory, whatever its size (statisticsParallel's bounds).
   Statistics stats;
-  try {
-    const auto stream = openSampleStream(o.input, o.read);
-    stats = streamStatistics(*stream, range);
-  } catch (const InputError& e) {
-    std::cerr << "siglab-cli stats: " << e.what() << "\n";
-    return kExitInputOutput;
-  } catch (const std::out_of_range& e) {
-    std::cerr << "siglab-cli stats: --range " << o.range << ": " << e.what() << "\n";
-    return kExitUsage;
+  {
+    TerminalProgress progress(o.quiet);
+    try {
+      const auto stream = openSampleStream(o.input, o.read);
+      stats = streamStatistics(*stream, range, progress.stage("reading " + o.input, signals.flag()));
+    } catch (const Cancelled&) {
+      anyTime.reset();  // one line only: the watcher's, or this one
+      progress.clear();
+      std::cerr << interruptedLine("stats", signals, {}) << "\n";
+      return signals.exitCode();
+    } catch (const InputError& e) {
+      progress.clear();
+      std::cerr << "siglab-cli stats: " << e.what() << "\n";
+      return kExitInputOutput;
+    } catch (const std::out_of_range& e) {
+      progress.clear();
+      std::cerr << "siglab-cli stats: --range " << o.range << ": " << e.what() << "\n";
+      return kExitUsage;
+    }
   }
   printStatistics(stats, o.input, range, o.json);
   return kExitOk;
@@ -99,11 +117,12 @@ void addStatsCommand(CLI::App& app, int& exitCode) {
   auto o = std::make_shared<StatsOptions>();
   CLI::App* cmd = app.add_subcommand(
       "stats", "Count, sum, mean, sum of squares, RMS, variance, std, min and max (with indices) of a signal");
-  cmd->add_option("input", o->input, "Signal file: text (one number a line, or --column of a CSV/TSV), .npy, WAV or --raw")
+  cmd->add_option("input", o->input, "Signal file (- for standard input): text (one number a line, or --column of a CSV/TSV), .npy, WAV or --raw")
       ->required();
   addInputOptions(*cmd, o->read);
   cmd->add_option("--range", o->range, "Samples A..B-1 only (0-based, half-open A:B; A: or :B for one end)");
   cmd->add_flag("--json", o->json, "Print JSON instead of name: value lines");
+  cmd->add_flag("-q,--quiet", o->quiet, "No progress on the terminal");
   cmd->callback([o, &exitCode] { exitCode = runStats(*o); });
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <stdexcept>
 #include <vector>
@@ -25,7 +26,7 @@ Statistics emptyStatistics() {
 
 // rms, stddev and the clamp of a variance that rounding pushed below zero.
 void finish(Statistics& s) {
-  s.variance = std::max(0.0, s.variance);
+  if (s.variance < 0.0) s.variance = 0.0;  // not std::max: a NaN variance must stay NaN
   s.rms = std::sqrt(s.sumsq / static_cast<double>(s.count));
   s.stddev = std::sqrt(s.variance);
 }
@@ -179,6 +180,11 @@ Statistics statisticsSerial(std::span<const double> signal, SampleRange range) {
     if (x[i] < s.min) s.min = x[i], s.minIndex = i;
     if (x[i] > s.max) s.max = x[i], s.maxIndex = i;
   }
+  // numpy's min and max (and argmin, argmax): a NaN anywhere wins, at its first index.
+  if (const auto nan = std::find_if(x.begin(), x.end(), [](double v) { return std::isnan(v); }); nan != x.end()) {
+    s.min = s.max = *nan;
+    s.minIndex = s.maxIndex = static_cast<std::uint64_t>(nan - x.begin());
+  }
   s.minIndex += range.begin;
   s.maxIndex += range.begin;
   const auto n = static_cast<double>(x.size());
@@ -212,6 +218,9 @@ Statistics statisticsParallel(std::span<const double> signal, SampleRange range)
   }
   Partial all;
   for (const Partial& p : partials) all.merge(p);
+  // Any NaN or infinity makes the sum of squares non-finite (as does overflow): the serial pass
+  // then gives IEEE's and numpy's answers, which the shifted block sums cannot.
+  if (!std::isfinite(all.sumsq.value()) || !std::isfinite(all.sum.value())) return statisticsSerial(signal, range);
   Statistics s;
   s.count = all.count;
   s.sum = all.sum.value();
@@ -227,9 +236,32 @@ Statistics statisticsParallel(std::span<const double> signal, SampleRange range)
 }
 
 struct StatisticsAccumulator::State {
-  Partial all;
+  Partial all;  // the finite pieces
   double shift = 0.0;  // the signal's first sample
   std::uint64_t firstIndex = 0;
+  // Pieces with a NaN or an infinity, summed as IEEE does (the shifted block sums cannot):
+  // statisticsParallel's fallback to the serial pass, in one pass.
+  std::uint64_t nonFiniteCount = 0;
+  double nonFiniteSum = 0.0, nonFiniteSumsq = 0.0;
+  double nonFiniteMin = 0.0, nonFiniteMax = 0.0;
+  std::uint64_t nonFiniteMinIndex = 0, nonFiniteMaxIndex = 0;
+  std::optional<std::uint64_t> firstNaN;
+  std::uint64_t seen = 0;  // every sample added
+
+  void addNonFinite(const double* x, std::size_t n, std::uint64_t firstIndex) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t index = firstIndex + i;
+      nonFiniteSum += x[i];
+      nonFiniteSumsq += x[i] * x[i];
+      if (std::isnan(x[i])) {
+        if (!firstNaN) firstNaN = index;
+        continue;
+      }
+      if (nonFiniteCount == 0 || x[i] < nonFiniteMin) nonFiniteMin = x[i], nonFiniteMinIndex = index;
+      if (nonFiniteCount == 0 || x[i] > nonFiniteMax) nonFiniteMax = x[i], nonFiniteMaxIndex = index;
+      ++nonFiniteCount;
+    }
+  }
 };
 
 StatisticsAccumulator::StatisticsAccumulator(std::uint64_t firstIndex) : state_(std::make_unique<State>()) {
@@ -239,11 +271,11 @@ StatisticsAccumulator::~StatisticsAccumulator() = default;
 
 void StatisticsAccumulator::add(std::span<const double> x) {
   if (x.empty()) return;
-  if (state_->all.count == 0) state_->shift = x[0];
+  if (state_->seen == 0) state_->shift = x[0];
   const auto n = static_cast<std::int64_t>(x.size());
   const std::int64_t pieces = detail::piecesOf(n, 4 * detail::kPieceSize);
   std::vector<Partial> partials(static_cast<std::size_t>(pieces));
-  const std::uint64_t firstIndex = state_->firstIndex + state_->all.count;
+  const std::uint64_t firstIndex = state_->firstIndex + state_->seen;
 #pragma omp parallel for schedule(dynamic, 1) if (pieces > 1)
   for (std::int64_t p = 0; p < pieces; ++p) {
     const detail::IndexRange piece = detail::chunkOf(n, pieces, p, kStatisticsBlock);
@@ -251,12 +283,23 @@ void StatisticsAccumulator::add(std::span<const double> x) {
         statisticsOfPiece(x.data() + piece.begin, static_cast<std::size_t>(piece.end - piece.begin),
                           firstIndex + static_cast<std::uint64_t>(piece.begin), state_->shift);
   }
-  for (const Partial& p : partials) state_->all.merge(p);
+  for (std::int64_t p = 0; p < pieces; ++p) {
+    const Partial& partial = partials[static_cast<std::size_t>(p)];
+    if (std::isfinite(partial.sum.value()) && std::isfinite(partial.sumsq.value())) {
+      state_->all.merge(partial);
+    } else {
+      const detail::IndexRange piece = detail::chunkOf(n, pieces, p, kStatisticsBlock);
+      state_->addNonFinite(x.data() + piece.begin, static_cast<std::size_t>(piece.end - piece.begin),
+                           firstIndex + static_cast<std::uint64_t>(piece.begin));
+    }
+  }
+  state_->seen += x.size();
 }
 
 Statistics StatisticsAccumulator::result() const {
   const Partial& all = state_->all;
-  if (all.count == 0) return emptyStatistics();
+  if (state_->seen == 0) return emptyStatistics();
+  if (state_->seen != all.count) return nonFiniteResult();
   Statistics s;
   s.count = all.count;
   s.sum = all.sum.value();
@@ -267,6 +310,39 @@ Statistics StatisticsAccumulator::result() const {
   s.minIndex = all.minIndex;
   s.max = all.max;
   s.maxIndex = all.maxIndex;
+  finish(s);
+  return s;
+}
+
+// IEEE's and numpy's answers where a NaN or an infinity was seen: the sums as plain IEEE sums
+// (non-finite, whatever the finite pieces' rounding), variance NaN (inf - inf), and a NaN anywhere
+// makes min and max NaN at its first index.
+Statistics StatisticsAccumulator::nonFiniteResult() const {
+  const State& st = *state_;
+  const Partial& all = st.all;
+  Statistics s;
+  s.count = st.seen;
+  s.sum = (all.count ? all.sum.value() : 0.0) + st.nonFiniteSum;
+  s.sumsq = (all.count ? all.sumsq.value() : 0.0) + st.nonFiniteSumsq;
+  s.mean = s.sum / static_cast<double>(s.count);
+  s.variance = std::numeric_limits<double>::quiet_NaN();
+  const bool finiteFirst = all.count > 0;
+  s.min = finiteFirst ? all.min : st.nonFiniteMin;
+  s.minIndex = finiteFirst ? all.minIndex : st.nonFiniteMinIndex;
+  s.max = finiteFirst ? all.max : st.nonFiniteMax;
+  s.maxIndex = finiteFirst ? all.maxIndex : st.nonFiniteMaxIndex;
+  if (finiteFirst && st.nonFiniteCount > 0) {  // the smaller index wins a tie: the first occurrence
+    if (st.nonFiniteMin < s.min || (st.nonFiniteMin == s.min && st.nonFiniteMinIndex < s.minIndex)) {
+      s.min = st.nonFiniteMin, s.minIndex = st.nonFiniteMinIndex;
+    }
+    if (st.nonFiniteMax > s.max || (st.nonFiniteMax == s.max && st.nonFiniteMaxIndex < s.maxIndex)) {
+      s.max = st.nonFiniteMax, s.maxIndex = st.nonFiniteMaxIndex;
+    }
+  }
+  if (st.firstNaN) {
+    s.min = s.max = std::numeric_limits<double>::quiet_NaN();
+    s.minIndex = s.maxIndex = *st.firstNaN;
+  }
   finish(s);
   return s;
 }

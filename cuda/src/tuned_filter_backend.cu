@@ -1,6 +1,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <exception>
 #include <memory>
 #include <stdexcept>
@@ -132,7 +133,8 @@ class TunedFilterBackend final : public FilterBackend {
     cuda::TunedLaunch<T> kernel;
     kernel.d_taps = d_taps.data();
     kernel.window = window;
-    kernel.prefixSum = usesPrefixSum<T>(spec);
+    // A NaN or infinity would stay in the prefix sums past its window: the direct path then.
+    kernel.prefixSum = usesPrefixSum<T>(spec) && std::all_of(in.begin(), in.end(), [](T v) { return std::isfinite(v); });
     kernel.uniformTap = taps.front();
 
     FilterPass pass;

@@ -11,8 +11,9 @@ struct Agreement {
   bool bitIdentical() const { return mismatches == 0; }
 };
 
-// Compares a result with the reference element by element; a NaN where the reference has none
-// counts as an infinite difference. Sizes must match (std::invalid_argument otherwise).
+// Compares a result with the reference element by element, bit for bit, except that any NaN
+// matches any NaN (engines may differ in a NaN's sign and payload, as the CPU's inf - inf is -nan);
+// a NaN where the reference has none counts as an infinite difference. Sizes must match (std::invalid_argument otherwise).
 Agreement compareResults(std::span<const double> reference, std::span<const double> candidate);
 
 // Largest |x| over finite values; 0 for an empty span.

@@ -15,7 +15,9 @@ struct BasicNeumaierSum {
     compensation += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
     sum = t;
   }
-  T value() const { return sum + compensation; }
+  // An infinity or NaN among the terms leaves the plain sum as IEEE gives it (inf, -inf or NaN);
+  // the compensation would turn inf into NaN.
+  T value() const { return std::isfinite(sum) ? sum + compensation : sum; }
 };
 
 using NeumaierSum = BasicNeumaierSum<double>;

@@ -13,7 +13,9 @@ struct SampleRange {
   std::size_t end = std::numeric_limits<std::size_t>::max();  // max: to the end of the signal
 };
 
-// Summary of a range of finite samples. variance is the population variance (divided by count);
+// Summary of a range of samples. With NaN or infinities among them, the values follow IEEE and
+// numpy: a NaN makes sum, mean, sumsq, rms, variance, std, min and max NaN (min and max indices:
+// the first NaN's); +inf and -inf give numpy's sums and extremes (inf - inf: NaN). variance is the population variance (divided by count);
 // min and max indices count from the start of the whole signal, first occurrence. An empty range
 // has count 0, sum and sumsq 0, NaN for the rest.
 struct Statistics {
@@ -62,6 +64,7 @@ class StatisticsAccumulator {
   Statistics result() const;
 
  private:
+  Statistics nonFiniteResult() const;
   struct State;
   std::unique_ptr<State> state_;
 };

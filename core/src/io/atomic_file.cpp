@@ -1,40 +1,97 @@
 #include "siglab/io/atomic_file.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 
 #include "siglab/errors.hpp"
+#include "symlinks.hpp"
 
 namespace siglab {
 namespace {
 
+namespace fs = std::filesystem;
+
 std::string systemError(const char* action) { return std::string(action) + ": " + std::strerror(errno); }
+
+std::string nameForMessages(const std::string& path) { return path == "-" ? "standard output" : path; }
+
+// The pid in ".NAME.tmp-PID-XXXXXX", or 0 when `name` is not such a temporary.
+pid_t temporaryOwner(std::string_view name) {
+  if (name.size() < 2 || name[0] != '.') return 0;
+  const std::size_t tag = name.rfind(".tmp-");
+  if (tag == std::string_view::npos || tag == 0) return 0;
+  const std::string_view rest = name.substr(tag + 5);
+  long pid = 0;
+  const auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), pid);
+  if (ec != std::errc() || end == rest.data() || pid <= 0) return 0;
+  const std::string_view suffix(end, static_cast<std::size_t>(rest.data() + rest.size() - end));
+  return suffix.size() == 7 && suffix[0] == '-' ? static_cast<pid_t>(pid) : 0;
+}
 
 }  // namespace
 
+void removeStaleTemporaries(const std::string& folder) {
+  DIR* dir = ::opendir(folder.c_str());
+  if (!dir) return;
+  while (const dirent* entry = ::readdir(dir)) {
+    const pid_t owner = temporaryOwner(entry->d_name);
+    if (owner == 0 || owner == ::getpid()) continue;
+    if (::kill(owner, 0) != 0 && errno == ESRCH) ::unlinkat(::dirfd(dir), entry->d_name, 0);
+  }
+  ::closedir(dir);
+}
+
 AtomicFileWriter::AtomicFileWriter(std::string path, Durability durability)
     : path_(std::move(path)), durability_(durability) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::is_directory(path_, ec)) throw InputError(path_, "cannot write: it is a directory");
-  const fs::path target(path_);
-  const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  if (path_ == "-") {
+    fd_ = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
+    if (fd_ < 0) throw InputError(nameForMessages(path_), systemError("cannot write"));
+    return;
+  }
+  targetPath_ = detail::resolveSymlinks(path_);
+  struct stat existing {};
+  const bool exists = ::stat(targetPath_.c_str(), &existing) == 0;
+  if (exists && S_ISDIR(existing.st_mode)) throw InputError(path_, "cannot write: it is a directory");
+  if (exists && !S_ISREG(existing.st_mode)) {
+    // A device, pipe or socket: written in place; replacing it would destroy it.
+    fd_ = ::open(targetPath_.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd_ < 0) throw InputError(path_, systemError("cannot open for writing"));
+    return;
+  }
+  const std::string folder = detail::folderOf(targetPath_);
+  removeStaleTemporaries(folder);
   std::string name = ".";  // appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "." + string
-  name += target.filename().string();
-  name += ".tmp-XXXXXX";
-  temporaryPath_ = (folder / name).string();
+  name += fs::path(targetPath_).filename().string();
+  name += ".tmp-";
+  name += std::to_string(::getpid());
+  name += "-XXXXXX";
+  temporaryPath_ = (fs::path(folder) / name).string();
   fd_ = ::mkostemp(temporaryPath_.data(), O_CLOEXEC);
-  if (fd_ < 0) throw InputError(path_, systemError("cannot create a temporary file beside it"));
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  ::fchmod(fd_, 0666 & ~mask);  // mkstemp makes 0600; give the file the usual permissions
+  if (fd_ < 0) {
+    temporaryPath_.clear();
+    throw InputError(path_, systemError("cannot create a temporary file beside it"));
+  }
+  if (exists) {
+    // Keep the replaced file's permissions (and, where allowed, its owner).
+    if (existing.st_uid != ::geteuid() || existing.st_gid != ::getegid()) {
+      [[maybe_unused]] const int ignored = ::fchown(fd_, existing.st_uid, existing.st_gid);
+    }
+    ::fchmod(fd_, existing.st_mode & 07777);
+  } else {
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    ::fchmod(fd_, 0666 & ~mask);  // mkstemp makes 0600; give the file the usual permissions
+  }
 }
 
 AtomicFileWriter::~AtomicFileWriter() {
@@ -43,42 +100,65 @@ AtomicFileWriter::~AtomicFileWriter() {
 }
 
 void AtomicFileWriter::append(std::string_view bytes) {
+  if (fd_ < 0) throw InputError(nameForMessages(path_), "write failed: the file is already closed");
   while (!bytes.empty()) {
     const ssize_t written = ::write(fd_, bytes.data(), bytes.size());
     if (written < 0) {
       if (errno == EINTR) continue;
-      throw InputError(path_, systemError("write failed"));
+      throw InputError(nameForMessages(path_), systemError("write failed"));
     }
     bytes.remove_prefix(static_cast<std::size_t>(written));
   }
 }
 
 void AtomicFileWriter::writeAt(std::uint64_t offset, std::string_view bytes) {
+  if (writesDirectly()) {
+    throw InputError(nameForMessages(path_), "cannot go back to complete the file's header: it is not a regular "
+                                             "file (a pipe or a device); write text or raw samples there");
+  }
   while (!bytes.empty()) {
     const ssize_t written = ::pwrite(fd_, bytes.data(), bytes.size(), static_cast<off_t>(offset));
     if (written < 0) {
       if (errno == EINTR) continue;
-      throw InputError(path_, systemError("write failed"));
+      throw InputError(nameForMessages(path_), systemError("write failed"));
     }
     bytes.remove_prefix(static_cast<std::size_t>(written));
     offset += static_cast<std::uint64_t>(written);
   }
 }
 
-void AtomicFileWriter::commit() {
-  if (durability_ == Durability::flushed && ::fsync(fd_) != 0 && errno != EINVAL) {
-    throw InputError(path_, systemError("write failed"));
+void AtomicFileWriter::finish() {
+  if (fd_ < 0) return;
+  // fsync of a pipe or a terminal fails with EINVAL: there is nothing to flush.
+  if (durability_ == Durability::flushed && ::fsync(fd_) != 0 && errno != EINVAL && errno != EROFS) {
+    throw InputError(nameForMessages(path_), systemError("write failed"));
   }
   const int fd = fd_;
   fd_ = -1;
-  if (::close(fd) != 0) throw InputError(path_, systemError("write failed"));
-  if (::rename(temporaryPath_.c_str(), path_.c_str()) != 0) throw InputError(path_, systemError("cannot replace the file"));
-  temporaryPath_.clear();
+  if (::close(fd) != 0) throw InputError(nameForMessages(path_), systemError("write failed"));
 }
 
-void writeFileAtomically(const std::string& path, std::span<const std::string_view> pieces, const Progress& progress,
-                         Durability durability) {
-  AtomicFileWriter file(path, durability);
+void AtomicFileWriter::publish() {
+  finish();
+  if (temporaryPath_.empty()) return;
+  if (::rename(temporaryPath_.c_str(), targetPath_.c_str()) != 0) {
+    throw InputError(path_, systemError("cannot replace the file"));
+  }
+  temporaryPath_.clear();
+  published_ = true;
+}
+
+AtomicFileWriter& OutputSet::add(const std::string& path, Durability durability) {
+  files_.push_back(std::make_unique<AtomicFileWriter>(path, durability));
+  return *files_.back();
+}
+
+void OutputSet::commit() {
+  for (auto& file : files_) file->finish();
+  for (auto& file : files_) file->publish();
+}
+
+void appendPieces(AtomicFileWriter& file, std::span<const std::string_view> pieces, const Progress& progress) {
   std::uint64_t total = 0;
   for (std::string_view piece : pieces) total += piece.size();
   std::uint64_t done = 0;
@@ -93,6 +173,12 @@ void writeFileAtomically(const std::string& path, std::span<const std::string_vi
     }
   }
   progress.throwIfCancelled();
+}
+
+void writeFileAtomically(const std::string& path, std::span<const std::string_view> pieces, const Progress& progress,
+                         Durability durability) {
+  AtomicFileWriter file(path, durability);
+  appendPieces(file, pieces, progress);
   file.commit();
 }
 

@@ -30,23 +30,28 @@ bool sameVersion(const struct stat& a, const struct stat& b) {
 }  // namespace
 
 FileBytes::FileBytes(const std::string& path) : path_(path) {
+  const bool standardInput = path == "-";
   // O_NONBLOCK: opening a FIFO that has no writer would otherwise wait for one forever.
-  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd_ < 0) throw InputError(path, systemError("cannot open"));
+  fd_ = standardInput ? ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0)
+                      : ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (standardInput) path_ = "standard input";
+  if (fd_ < 0) throw InputError(path_, systemError("cannot open"));
   try {
-    if (::fstat(fd_, &opened_) != 0) throw InputError(path, systemError("cannot open"));
-    if (S_ISDIR(opened_.st_mode)) throw InputError(path, "cannot read: it is a directory");
-    if (!S_ISREG(opened_.st_mode) && !S_ISFIFO(opened_.st_mode)) {
+    if (::fstat(fd_, &opened_) != 0) throw InputError(path_, systemError("cannot open"));
+    if (S_ISDIR(opened_.st_mode)) throw InputError(path_, "cannot read: it is a directory");
+    const bool stream = S_ISFIFO(opened_.st_mode) || (standardInput && S_ISSOCK(opened_.st_mode));
+    if (!S_ISREG(opened_.st_mode) && !stream) {
       // A device such as /dev/zero never ends: reading it would fill memory.
-      throw InputError(path, std::string("cannot read: not a regular file: it is ") + kindOfFile(opened_.st_mode));
+      throw InputError(path_, std::string("cannot read: not a regular file: it is ") + kindOfFile(opened_.st_mode));
     }
     // Blocking reads from here on: a pipe with a writer is read to its end (`<(...)`, /dev/stdin).
     const int flags = ::fcntl(fd_, F_GETFL);
-    if (flags < 0 || ::fcntl(fd_, F_SETFL, flags & ~O_NONBLOCK) != 0) throw InputError(path, systemError("cannot open"));
-    if (S_ISFIFO(opened_.st_mode)) {
+    if (flags < 0 || ::fcntl(fd_, F_SETFL, flags & ~O_NONBLOCK) != 0) throw InputError(path_, systemError("cannot open"));
+    if (stream) {
       readAll();
       // A named pipe that no program has open for writing reads as an empty file at once.
-      if (size_ == 0) throw InputError(path, "nothing to read: it is a named pipe (FIFO) and no program wrote to it");
+      if (size_ == 0 && standardInput) throw InputError(path_, "nothing to read: it is empty");
+      if (size_ == 0) throw InputError(path_, "nothing to read: it is a named pipe (FIFO) and no program wrote to it");
       return;
     }
     size_ = static_cast<std::size_t>(opened_.st_size);
@@ -54,7 +59,7 @@ FileBytes::FileBytes(const std::string& path) : path_(path) {
     mapping_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd_, 0);
     if (mapping_ == MAP_FAILED) {
       mapping_ = nullptr;
-      throw InputError(path, systemError("cannot map the file into memory"));
+      throw InputError(path_, systemError("cannot map the file into memory"));
     }
     guardSlot_ = guardMapping(mapping_, size_);
     if (guardSlot_ < 0) {  // more files open at once than the guard holds: copy this one instead

@@ -72,7 +72,7 @@ FileFormat detectInputFormat(const std::string& path, Bytes bytes, const ReadOpt
 Signal readSignal(const std::string& path, const ReadOptions& options, const Progress& progress) {
   const FileBytes file(path);
   try {
-    Signal signal = parseFile(file, path, options, progress);
+    Signal signal = parseFile(file, file.name(), options, progress);
     file.throwIfChanged();
     return signal;
   } catch (const InputError&) {
@@ -91,8 +91,16 @@ FileFormat formatForOutput(const std::string& path) {
 
 void writeSignal(const std::string& path, std::span<const double> values, const WriteOptions& options,
                  const Progress& progress) {
+  AtomicFileWriter file(path, options.durability);
+  appendSignal(file, values, options, progress);
+  file.commit();
+}
+
+void appendSignal(AtomicFileWriter& file, std::span<const double> values, const WriteOptions& options,
+                  const Progress& progress) {
+  const std::string& path = file.path();
   auto write = [&](std::initializer_list<std::string_view> pieces) {
-    writeFileAtomically(path, std::span(pieces.begin(), pieces.size()), progress, options.durability);
+    appendPieces(file, std::span(pieces.begin(), pieces.size()), progress);
   };
   switch (options.format == FileFormat::automatic ? formatForOutput(path) : options.format) {
     case FileFormat::npy: return write({npyHeader(values.size()), asText(values)});
@@ -104,7 +112,7 @@ void writeSignal(const std::string& path, std::span<const double> values, const 
     case FileFormat::text:
     case FileFormat::automatic: break;
   }
-  writeTextFile(path, values, options.textStyle, options.durability, progress);
+  appendTextLines(file, values, options.textStyle, progress);
 }
 
 std::vector<double> readTextSignal(const std::string& path) {

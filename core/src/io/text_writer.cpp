@@ -32,11 +32,9 @@ void appendShortestFormat(std::span<const double> values, std::string& out) {
   appendLines<writeShortestNumber>(values, out);
 }
 
-void writeTextFile(const std::string& path, std::span<const double> values, TextStyle style, Durability durability,
-                   const Progress& progress) {
+void appendTextLines(AtomicFileWriter& file, std::span<const double> values, TextStyle style, const Progress& progress) {
   constexpr std::size_t kValuesPerPiece = 1 << 15;  // ~650 KB of text
   const std::size_t count = (values.size() + kValuesPerPiece - 1) / kValuesPerPiece;
-  AtomicFileWriter file(path, durability);
   produceInParallelConsumeInOrder(
       count,
       [&](std::size_t i, std::string& text) {
@@ -54,6 +52,12 @@ void writeTextFile(const std::string& path, std::span<const double> values, Text
         progress.report(static_cast<double>(i + 1) / static_cast<double>(count));
       });
   progress.throwIfCancelled();
+}
+
+void writeTextFile(const std::string& path, std::span<const double> values, TextStyle style, Durability durability,
+                   const Progress& progress) {
+  AtomicFileWriter file(path, durability);
+  appendTextLines(file, values, style, progress);
   file.commit();
 }
 

@@ -1,8 +1,10 @@
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "siglab/progress.hpp"
 
@@ -13,10 +15,14 @@ enum class Durability {
   buffered,  // left to the kernel's write-back, like fprintf
 };
 
-// A file written through a temporary in the same directory and renamed over `path` by commit(),
-// so a reader sees either the old file or the complete new one. Every failure throws InputError
-// naming `path` and the reason; destroyed without commit() (a failure, a cancellation), it removes
-// the temporary and the old file is untouched.
+// An output that respects what is there. A regular file (or a new name) is written to a temporary
+// in the same directory, named .NAME.tmp-PID-XXXXXX, and renamed over it by commit(), so a reader
+// sees either the old file or the complete new one; the old file's permission bits are kept. A
+// symlink is followed and its target replaced (the link stays). Anything else (a character
+// device, a pipe, a socket, "-" for standard output) is written directly, in order. Every failure
+// throws InputError naming `path` and the reason (ENOSPC included); destroyed without commit() (a
+// failure, a cancellation), it removes its temporary and the old file is untouched. Opening also
+// removes stale temporaries in that directory whose writing process is gone.
 class AtomicFileWriter {
  public:
   explicit AtomicFileWriter(std::string path, Durability durability = Durability::flushed);
@@ -28,20 +34,47 @@ class AtomicFileWriter {
   // Writes `bytes` at `offset` of the temporary without moving where append() writes (a header
   // fixed up once the size is known).
   void writeAt(std::uint64_t offset, std::string_view bytes);
-  void commit();
+  void finish();   // everything written (and flushed, as durability asks); nothing replaced yet
+  void publish();  // the finished temporary renamed into place (nothing to do for direct output)
+  void commit() {
+    finish();
+    publish();
+  }
+
+  const std::string& path() const { return path_; }
+  bool writesDirectly() const { return temporaryPath_.empty() && !published_; }
 
  private:
-  std::string path_;
+  std::string path_;         // as the caller named it, for messages and the format
+  std::string targetPath_;   // what is replaced: path_, or the file its symlinks lead to
   std::string temporaryPath_;
   int fd_ = -1;
+  bool published_ = false;
   Durability durability_;
 };
 
-// The concatenation of `pieces` written atomically, as above; reports progress by bytes written
-// and stops (throwing Cancelled) when cancelled.
+// Several outputs of one run that commit together: none is renamed into place until every one
+// is complete, so a failure in the last leaves all the old files.
+class OutputSet {
+ public:
+  AtomicFileWriter& add(const std::string& path, Durability durability = Durability::flushed);
+  void commit();
+
+ private:
+  std::vector<std::unique_ptr<AtomicFileWriter>> files_;
+};
+
+// Appends the concatenation of `pieces`, reporting progress by bytes written and stopping
+// (throwing Cancelled) when cancelled.
+void appendPieces(AtomicFileWriter& file, std::span<const std::string_view> pieces, const Progress& progress = {});
+
+// The concatenation of `pieces` written atomically, as above.
 void writeFileAtomically(const std::string& path, std::span<const std::string_view> pieces,
                          const Progress& progress = {}, Durability durability = Durability::flushed);
 void writeFileAtomically(const std::string& path, std::string_view contents, const Progress& progress = {},
                          Durability durability = Durability::flushed);
+
+// Removes the temporaries (.NAME.tmp-PID-XXXXXX) in `folder` whose process no longer runs.
+void removeStaleTemporaries(const std::string& folder);
 
 }  // namespace siglab

@@ -36,7 +36,8 @@ struct WriteOptions {
   Durability durability = Durability::flushed;
 };
 
-// Reads a signal from `path` in the format the options and the file choose. Throws InputError
+// Reads a signal from `path` ("-": standard input, read to its end) in the format the options and
+// the file choose. Throws InputError
 // naming the file (and the line and column for text) on any problem, Cancelled when cancelled;
 // either way no partial signal is returned.
 Signal readSignal(const std::string& path, const ReadOptions& options = {}, const Progress& progress = {});
@@ -45,6 +46,11 @@ Signal readSignal(const std::string& path, const ReadOptions& options = {}, cons
 // temporary is left behind). Throws InputError naming the file, or Cancelled.
 void writeSignal(const std::string& path, std::span<const double> values, const WriteOptions& options = {},
                  const Progress& progress = {});
+
+// The same into `file`, which the caller commits (alone or with others in an OutputSet); the
+// format follows file.path() ("-", standard output, is text unless options.format says otherwise).
+void appendSignal(AtomicFileWriter& file, std::span<const double> values, const WriteOptions& options = {},
+                  const Progress& progress = {});
 
 // The format `writeSignal` picks for `path` when options.format is automatic.
 FileFormat formatForOutput(const std::string& path);

@@ -30,6 +30,10 @@ void appendSeedFormat(std::span<const double> values, std::string& out);
 // Appends each value as the shortest text that reads back to the same double, one a line.
 void appendShortestFormat(std::span<const double> values, std::string& out);
 
+// Appends `values` one a line to `file` (not committed): formatted on all cores, written in order.
+void appendTextLines(AtomicFileWriter& file, std::span<const double> values, TextStyle style,
+                     const Progress& progress = {});
+
 // Writes `values` one a line to `path` atomically (see AtomicFileWriter): formatted on all cores
 // and written in order as the pieces complete, with a few megabytes in memory at a time.
 void writeTextFile(const std::string& path, std::span<const double> values, TextStyle style, Durability durability,

@@ -1,0 +1,51 @@
+#include "option_checks.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace siglab::cli {
+namespace {
+
+std::string numberText(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+
+}  // namespace
+
+CLI::Validator wholeNumber(std::uint64_t min, std::uint64_t max, const std::string& maxInWords) {
+  const std::string range = "a whole number from " + std::to_string(min) + " to " +
+                            (maxInWords.empty() ? std::to_string(max) : maxInWords);
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        std::uint64_t value = 0;
+        const char* end = text.data() + text.size();
+        const auto [stop, ec] = std::from_chars(text.data(), end, value);
+        if (text.empty() || ec != std::errc() || stop != end || value < min || value > max) {
+          return "must be " + range + ", got \"" + text + "\"";
+        }
+        return {};
+      },
+      range, "WHOLE");
+}
+
+CLI::Validator finiteNumber(double min, bool minIncluded, double max) {
+  const std::string range = "a finite number " + std::string(minIncluded ? "from " : "above ") + numberText(min) +
+                            (minIncluded ? " to " : " up to ") + numberText(max);
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        double value = 0.0;
+        const char* end = text.data() + text.size();
+        const auto [stop, ec] = std::from_chars(text.data(), end, value);
+        const bool above = minIncluded ? value >= min : value > min;
+        if (text.empty() || ec != std::errc() || stop != end || !std::isfinite(value) || !above || value > max) {
+          return "must be " + range + ", got \"" + text + "\"";
+        }
+        return {};
+      },
+      range, "NUMBER");
+}
+
+}  // namespace siglab::cli

@@ -1,0 +1,28 @@
+#pragma once
+#include <span>
+#include <stdexcept>
+#include <string>
+
+namespace siglab {
+
+// A path the user named and the option that named it ("-o", "--report", "INPUT"); "-" is
+// standard output for an output and standard input for an input.
+struct NamedPath {
+  std::string option;
+  std::string path;
+};
+
+// Outputs that clash with each other or with an input: a usage error.
+class OutputConflict : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// Checks, before any work, that every output can be written where it is: a new or regular file
+// needs an existing, writable folder (it is replaced by a rename); a device or pipe must be
+// writable itself. Throws InputError naming the path and why not, or OutputConflict when an
+// output is one of the inputs or two outputs are the same file (device and inode, or the same
+// resolved path for new names; a character device such as /dev/null may take several).
+void checkOutputsBeforeWork(std::span<const NamedPath> outputs, std::span<const NamedPath> inputs = {});
+
+}  // namespace siglab

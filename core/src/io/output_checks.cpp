@@ -1,0 +1,77 @@
+#include "siglab/io/output_checks.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <vector>
+
+#include "siglab/errors.hpp"
+#include "symlinks.hpp"
+
+namespace siglab {
+namespace {
+
+// What a path stands for, so that two names of one file compare equal.
+struct Identity {
+  std::string key;
+  bool characterDevice = false;
+};
+
+std::string deviceAndInode(const struct stat& s) {
+  return std::to_string(s.st_dev) + ":" + std::to_string(s.st_ino);
+}
+
+bool writable(const std::string& path, int how) { return ::faccessat(AT_FDCWD, path.c_str(), how, AT_EACCESS) == 0; }
+
+std::string describe(const NamedPath& p) { return p.option + " " + p.path; }
+
+Identity checkOutput(const NamedPath& output) {
+  if (output.path == "-") return {"standard output", false};
+  const std::string target = detail::resolveSymlinks(output.path);
+  struct stat existing {};
+  if (::stat(target.c_str(), &existing) == 0) {
+    if (S_ISDIR(existing.st_mode)) throw InputError(output.path, "cannot write: it is a directory");
+    if (!S_ISREG(existing.st_mode)) {
+      if (!writable(target, W_OK)) throw InputError(output.path, std::string("cannot write: ") + std::strerror(errno));
+      return {deviceAndInode(existing), S_ISCHR(existing.st_mode)};
+    }
+  }
+  const std::string folder = detail::folderOf(target);
+  struct stat folderStat {};
+  if (::stat(folder.c_str(), &folderStat) != 0 || !S_ISDIR(folderStat.st_mode)) {
+    throw InputError(output.path, "cannot write: the folder " + folder + " does not exist");
+  }
+  if (!writable(folder, W_OK | X_OK)) {
+    throw InputError(output.path, "cannot write in the folder " + folder + ": " + std::strerror(errno));
+  }
+  if (::stat(target.c_str(), &existing) == 0) return {deviceAndInode(existing), false};
+  return {std::filesystem::weakly_canonical(target).string(), false};
+}
+
+}  // namespace
+
+void checkOutputsBeforeWork(std::span<const NamedPath> outputs, std::span<const NamedPath> inputs) {
+  std::vector<Identity> seen;
+  for (const NamedPath& output : outputs) {
+    const Identity id = checkOutput(output);
+    for (const NamedPath& input : inputs) {
+      struct stat s {};
+      if (output.path != "-" && input.path != "-" && ::stat(input.path.c_str(), &s) == 0 && S_ISREG(s.st_mode) &&
+          deviceAndInode(s) == id.key) {
+        throw OutputConflict(describe(output) + " is the input " + input.path + ": choose another name");
+      }
+    }
+    for (std::size_t i = 0; i < seen.size(); ++i) {
+      if (seen[i].key == id.key && !id.characterDevice) {
+        throw OutputConflict(describe(outputs[i]) + " and " + describe(output) + " are the same file: choose different names");
+      }
+    }
+    seen.push_back(id);
+  }
+}
+
+}  // namespace siglab

@@ -1,0 +1,339 @@
+// The CLI against a hostile but realistic user (issue 12): special outputs, standard streams,
+// interruption, bounded arguments, non-finite values, checks before work; every message word for word.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <random>
+#include <thread>
+
+#include "test_support.hpp"
+
+extern char** environ;
+
+namespace siglab {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int exitCode = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs `PREFIX siglab-cli ARGS` in sh (so ARGS may redirect or pipe on), capturing the stdout and
+// stderr of the whole pipeline.
+Outcome runCli(const std::string& args, const test::TempDir& dir, const std::string& prefix = "") {
+  const std::string outPath = dir.file("stdout.log"), errPath = dir.file("stderr.log");
+  const std::string command =
+      "{ " + prefix + std::string(SIGLAB_CLI_PATH) + " " + args + "; } >" + outPath + " 2>" + errPath;
+  const int status = std::system(command.c_str());
+  Outcome outcome;
+  outcome.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  outcome.out = test::readFile(outPath);
+  outcome.err = test::readFile(errPath);
+  return outcome;
+}
+
+bool hasTemporaries(const test::TempDir& dir) {
+  for (const auto& entry : fs::directory_iterator(dir.path())) {
+    if (entry.path().filename().string().find(".tmp-") != std::string::npos) return true;
+  }
+  return false;
+}
+
+// A device node made in the test's own folder, never the machine's /dev (needs CAP_MKNOD).
+bool makeCharacterDevice(const std::string& path, unsigned major, unsigned minor) {
+  return ::mknod(path.c_str(), S_IFCHR | 0666, makedev(major, minor)) == 0;
+}
+
+TEST(CliOutput, CharacterDevicesStayDevicesAndAFullOneSaysSo) {
+  test::TempDir dir;
+  ASSERT_EQ(runCli("generate -n 2000 -o " + dir.file("in.txt"), dir).exitCode, 0);
+  const std::string null = dir.file("null"), full = dir.file("full");
+  if (!makeCharacterDevice(null, 1, 3) || !makeCharacterDevice(full, 1, 7)) GTEST_SKIP() << "mknod not permitted";
+  const Outcome discarded = runCli("filter " + dir.file("in.txt") + " -b cpu-serial -o " + null, dir);
+  EXPECT_EQ(discarded.exitCode, 0) << discarded.err;
+  const Outcome noSpace = runCli("filter " + dir.file("in.txt") + " -b cpu-serial -o " + full, dir);
+  EXPECT_EQ(noSpace.exitCode, 3);
+  EXPECT_EQ(noSpace.err, "siglab-cli filter: " + full + ": write failed: No space left on device\n");
+  EXPECT_EQ(runCli("generate -n 10 -o " + full, dir).err,
+            "siglab-cli generate: " + full + ": write failed: No space left on device\n");
+  for (const auto& [path, minor] : {std::pair{null, 3u}, std::pair{full, 7u}}) {
+    struct stat s {};
+    ASSERT_EQ(::lstat(path.c_str(), &s), 0);
+    EXPECT_TRUE(S_ISCHR(s.st_mode)) << path;
+    EXPECT_EQ(::minor(s.st_rdev), minor);
+  }
+  EXPECT_FALSE(hasTemporaries(dir));
+}
+
+TEST(CliOutput, APipeReceivesTheBytes) {
+  test::TempDir dir;
+  ASSERT_EQ(runCli("generate -n 30000 --seed 4 -o " + dir.file("file.txt"), dir).exitCode, 0);
+  const std::string fifo = dir.file("pipe");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string received;
+  std::thread reader([&] { received = test::readFile(fifo); });
+  const Outcome o = runCli("generate -n 30000 --seed 4 -o " + fifo, dir);
+  reader.join();
+  EXPECT_EQ(o.exitCode, 0) << o.err;
+  EXPECT_TRUE(received == test::readFile(dir.file("file.txt")));
+  struct stat s {};
+  ASSERT_EQ(::lstat(fifo.c_str(), &s), 0);
+  EXPECT_TRUE(S_ISFIFO(s.st_mode));
+}
+
+TEST(CliOutput, ASymlinksTargetIsReplacedAndTheLinkKept) {
+  test::TempDir dir;
+  test::writeFile(dir.file("target.txt"), "old\n");
+  fs::create_symlink("target.txt", dir.file("link.txt"));
+  ASSERT_EQ(runCli("generate -n 5 -o " + dir.file("link.txt"), dir).exitCode, 0);
+  EXPECT_TRUE(fs::is_symlink(dir.file("link.txt")));
+  ASSERT_EQ(runCli("generate -n 5 -o " + dir.file("plain.txt"), dir).exitCode, 0);
+  EXPECT_EQ(test::readFile(dir.file("target.txt")), test::readFile(dir.file("plain.txt")));
+}
+
+TEST(CliOutput, DashIsStandardOutputAndTheTableGoesToStderr) {
+  test::TempDir dir;
+  ASSERT_EQ(runCli("generate -n 3001 -o " + dir.file("in.txt"), dir).exitCode, 0);
+  const std::string filter = "filter " + dir.file("in.txt") + " -b cpu-serial,cpu-parallel -w 9 ";
+  ASSERT_EQ(runCli(filter + "-o " + dir.file("file.txt"), dir).exitCode, 0);
+  const Outcome piped = runCli(filter + "-o - | cmp - " + dir.file("file.txt"), dir);
+  EXPECT_EQ(piped.exitCode, 0) << piped.out << piped.err;  // cmp's status: the bytes match
+  EXPECT_NE(piped.err.find("cpu-parallel"), std::string::npos) << "the table goes to stderr";
+  EXPECT_NE(piped.err.find("wrote - (cpu-serial result)"), std::string::npos) << piped.err;
+  const Outcome npy = runCli(filter + "-o - --report " + dir.file("r.json"), dir);
+  EXPECT_EQ(npy.out, test::readFile(dir.file("file.txt")));
+  EXPECT_TRUE(fs::exists(dir.file("r.json")));
+}
+
+TEST(CliInput, DashIsStandardInputInEveryFormat) {
+  test::TempDir dir;
+  ASSERT_EQ(runCli("generate -n 777 -o " + dir.file("in.txt"), dir).exitCode, 0);
+  ASSERT_EQ(runCli("filter " + dir.file("in.txt") + " -b cpu-serial -w 1 -o " + dir.file("in.npy"), dir).exitCode, 0);
+  const Outcome byName = runCli("stats " + dir.file("in.txt"), dir);
+  EXPECT_EQ(runCli("stats - < " + dir.file("in.txt"), dir).out, byName.out);
+  EXPECT_EQ(runCli("stats - < " + dir.file("in.npy"), dir).out, byName.out);
+  EXPECT_EQ(runCli("stats - ", dir, "cat " + dir.file("in.npy") + " | ").out, byName.out);  // a pipe, not a file
+  test::writeFile(dir.file("empty.txt"), "");
+  const Outcome empty = runCli("stats - < " + dir.file("empty.txt"), dir);
+  EXPECT_EQ(empty.exitCode, 3);
+  EXPECT_EQ(empty.err, "siglab-cli stats: standard input: the file is empty: expected one number per line\n");
+}
+
+TEST(CliOutput, OutputsAreCheckedBeforeAnyWork) {
+  test::TempDir dir;
+  ASSERT_EQ(runCli("generate -n 100 -o " + dir.file("in.txt"), dir).exitCode, 0);
+  const std::string in = dir.file("in.txt"), out = dir.file("out.txt");
+  const std::string filter = "filter " + in + " -b cpu-serial --repeat 100000 ";  // hours of work if checked late
+  const auto start = std::chrono::steady_clock::now();
+  const Outcome same = runCli(filter + "-o " + out + " --report " + out, dir);
+  EXPECT_EQ(same.exitCode, 2);
+  EXPECT_EQ(same.err, "siglab-cli filter: -o " + out + " and --report " + out +
+                          " are the same file: choose different names\n");
+  const Outcome input = runCli(filter + "-o " + in, dir);
+  EXPECT_EQ(input.exitCode, 2);
+  EXPECT_EQ(input.err, "siglab-cli filter: -o " + in + " is the input " + in + ": choose another name\n");
+  const Outcome folder = runCli(filter + "-o " + out + " --report " + dir.file("none/r.json"), dir);
+  EXPECT_EQ(folder.exitCode, 3);
+  EXPECT_EQ(folder.err, "siglab-cli filter: " + dir.file("none/r.json") + ": cannot write: the folder " +
+                            dir.file("none") + " does not exist\n");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(CliOutput, AnOrdinaryUserIsToldTheFolderIsNotWritable) {
+  if (::geteuid() != 0) GTEST_SKIP() << "runs as root and drops to nobody with setpriv";
+  test::TempDir dir;
+  ASSERT_EQ(::chmod(dir.path().c_str(), 0755), 0);
+  test::writeFile(dir.file("in.txt"), "1\n2\n3\n");
+  ASSERT_EQ(::chmod(dir.file("in.txt").c_str(), 0644), 0);
+  const test::TempDir logs;  // nobody must be able to write the logs
+  ASSERT_EQ(::chmod(logs.path().c_str(), 0777), 0);
+  const std::string out = dir.file("out.txt");
+  const Outcome o = runCli("filter " + dir.file("in.txt") + " -o " + out, logs,
+                           "setpriv --reuid=65534 --regid=65534 --clear-groups ");
+  EXPECT_EQ(o.exitCode, 3);
+  EXPECT_EQ(o.err, "siglab-cli filter: " + out + ": cannot write in the folder " + dir.path().string() +
+                       ": Permission denied\n");
+  const Outcome generate = runCli("generate -n 5 -o " + out, logs, "setpriv --reuid=65534 --regid=65534 --clear-groups ");
+  EXPECT_EQ(generate.exitCode, 3);
+  EXPECT_FALSE(fs::exists(out));
+}
+
+// Starts siglab-cli with `args`, its output going to files in `dir`.
+pid_t spawnCli(const std::vector<std::string>& args, const test::TempDir& dir) {
+  std::vector<std::string> all = {SIGLAB_CLI_PATH};
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : all) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, dir.file("spawn-out.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 2, dir.file("spawn-err.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid = -1;
+  const int failed = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  return failed ? -1 : pid;
+}
+
+// 1M samples (20 MB of text, a quarter of a second here) rather than 10M, to keep CI fast: the
+// same code runs at any size, and the moments are spread over a whole uninterrupted run.
+TEST(CliInterrupt, SignalsAtRandomMomentsLeaveOldOrNewFileAndNoTemporary) {
+  test::TempDir dir;
+  const std::string target = dir.file("export.txt");
+  const std::vector<std::string> generateNew = {"generate", "-n", "1000000", "--seed", "2", "-o", target};
+  ASSERT_EQ(runCli("generate -n 1000000 --seed 2 -o " + dir.file("new.txt"), dir).exitCode, 0);
+  const std::string fresh = test::readFile(dir.file("new.txt"));
+  const std::string old = "the old file\n";
+  const auto start = std::chrono::steady_clock::now();
+  ASSERT_EQ(runCli("generate -n 1000000 --seed 2 -o " + target, dir).exitCode, 0);
+  const auto oneRun = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
+  const std::uint64_t seed = test::freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<std::int64_t> moment(0, oneRun.count());
+  int interrupted = 0;
+  for (int signal : {SIGINT, SIGTERM}) {
+    for (int attempt = 0; attempt < 20; ++attempt) {
+      test::writeFile(target, old);
+      const pid_t child = spawnCli(generateNew, dir);
+      ASSERT_GT(child, 0);
+      std::this_thread::sleep_for(std::chrono::microseconds(moment(rng)));
+      ::kill(child, signal);
+      int status = 0;
+      ::waitpid(child, &status, 0);
+      const std::string now = test::readFile(target);
+      EXPECT_TRUE(now == old || now == fresh) << "signal " << signal << ", attempt " << attempt;
+      EXPECT_FALSE(hasTemporaries(dir)) << "signal " << signal << ", attempt " << attempt;
+      if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
+        ++interrupted;
+        EXPECT_EQ(WEXITSTATUS(status), 128 + signal);
+        EXPECT_EQ(now, old);
+        EXPECT_EQ(test::readFile(dir.file("spawn-err.log")),
+                  "siglab-cli generate: interrupted by " + std::string(signal == SIGINT ? "SIGINT" : "SIGTERM") + "; " +
+                      target + " kept as it was, no temporary file left\n");
+      }
+    }
+  }
+  EXPECT_GT(interrupted, 0) << "no attempt was interrupted during the work";
+}
+
+TEST(CliInterrupt, HangupExits129) {
+  test::TempDir dir;
+  const pid_t child = spawnCli({"filter", SIGLAB_SAMPLE_PATH, "-b", "cpu-serial", "--repeat", "100000", "-w", "4001",
+                                "-o", dir.file("r.txt")},
+                               dir);
+  ASSERT_GT(child, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ::kill(child, SIGHUP);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 129);
+  EXPECT_EQ(test::readFile(dir.file("spawn-err.log")),
+            "siglab-cli filter: interrupted by SIGHUP; " + dir.file("r.txt") + " not created, no temporary file left\n");
+}
+
+TEST(CliBounds, AHugeWindowFinishesOrIsRefusedAtOnce) {
+  test::TempDir dir;
+  ASSERT_EQ(runCli("generate -n 1000 -o " + dir.file("in.txt"), dir).exitCode, 0);
+  const std::string filter = "filter " + dir.file("in.txt") + " -b cpu-serial,cpu-parallel -o " + dir.file("r.txt");
+  auto start = std::chrono::steady_clock::now();
+  const Outcome zero = runCli(filter + " --window 1000000001", dir);
+  EXPECT_EQ(zero.exitCode, 0) << zero.err;
+  EXPECT_NE(zero.out.find("note: the window's 1000000001 taps were cropped to the 1999 that can meet a sample"),
+            std::string::npos) << zero.out;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  start = std::chrono::steady_clock::now();
+  const Outcome reflect = runCli(filter + " --window 99999999999 --mode reflect", dir);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(500));
+  EXPECT_EQ(reflect.exitCode, 2);
+  EXPECT_EQ(reflect.err, "siglab-cli filter: --window 99999999999 is too long for 1000 samples in reflect mode: at "
+                         "most 67107 taps (2N - 1, or up to 67108864 multiply-adds in all); zero mode takes any window\n");
+  start = std::chrono::steady_clock::now();
+  const Outcome gaussian = runCli(filter + " --gaussian 1e9", dir);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(500));
+  EXPECT_EQ(gaussian.exitCode, 2);
+  EXPECT_EQ(gaussian.err, "siglab-cli filter: --gaussian 1e+09 needs 8000000001 taps; at most 268435457 are built "
+                          "(sigma up to 33554432)\n");
+}
+
+TEST(CliBounds, OptionErrorsNameTheOptionAndTheRangeInWords) {
+  test::TempDir dir;
+  test::writeFile(dir.file("in.txt"), "1\n2\n3\n");
+  const std::string filter = "filter " + dir.file("in.txt") + " -o " + dir.file("r.txt");
+  const std::string help = "Run with --help for more information.\n";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"generate -n -1 -o " + dir.file("g.txt"), "--samples: must be a whole number from 0 to 2^62, got \"-1\"\n"},
+      {"generate -n 10 --period nan -o " + dir.file("g.txt"),
+       "--period: must be a finite number above 0 up to 1.79769e+308, got \"nan\"\n"},
+      {"generate -n 10 --noise inf -o " + dir.file("g.txt"),
+       "--noise: must be a finite number from 0 to 1e+100, got \"inf\"\n"},
+      {filter + " --gaussian nan", "--gaussian: must be a finite number above 0 up to 1e+17, got \"nan\"\n"},
+      {filter + " --gaussian -2", "--gaussian: must be a finite number above 0 up to 1e+17, got \"-2\"\n"},
+      {filter + " --window -1", "--window: must be a whole number from 1 to 2^62 - 1, got \"-1\"\n"},
+      {filter + " --window 99999999999999999999999",
+       "--window: must be a whole number from 1 to 2^62 - 1, got \"99999999999999999999999\"\n"},
+      {filter + " --column -3", "--column: must be a whole number from 1 to 2^63 - 1, got \"-3\"\n"},
+      {filter + " --gpu-memory-budget -1",
+       "--gpu-memory-budget: must be a whole number from 0 to 16777216 (16 TiB), got \"-1\"\n"},
+  };
+  for (const auto& [args, message] : cases) {
+    const Outcome o = runCli(args, dir);
+    EXPECT_EQ(o.exitCode, 2) << args;
+    EXPECT_EQ(o.err, message + help) << args;
+  }
+  EXPECT_FALSE(fs::exists(dir.file("r.txt")));
+  EXPECT_FALSE(fs::exists(dir.file("g.txt")));
+}
+
+TEST(CliBounds, GenerateRefusesWhatMemoryCannotHold) {
+  test::TempDir dir;
+  const Outcome o = runCli("generate -n 4611686018427387904 -o " + dir.file("g.txt"), dir);
+  EXPECT_EQ(o.exitCode, 2);
+  EXPECT_TRUE(o.err.starts_with("siglab-cli generate: -n 4611686018427387904: not enough memory for "
+                                "4611686018427387904 samples: needs 34359738368.0 GiB, "))
+      << o.err;
+  EXPECT_FALSE(fs::exists(dir.file("g.txt")));
+}
+
+TEST(CliStats, NonFiniteValuesFollowNumpy) {
+  test::TempDir dir;
+  test::writeFile(dir.file("inf.txt"), "1\ninf\n2\n");
+  const Outcome inf = runCli("stats --allow-nonfinite " + dir.file("inf.txt"), dir);
+  EXPECT_EQ(inf.out,
+            "count: 3\nsum: inf\nmean: inf\nsumsq: inf\nrms: inf\nvariance: nan\nstd: nan\n"
+            "min: 1\nmin_index: 0\nmax: inf\nmax_index: 1\n");
+  test::writeFile(dir.file("nan.txt"), "1\n-inf\nnan\n5\nnan\n");
+  const Outcome nan = runCli("stats --allow-nonfinite " + dir.file("nan.txt"), dir);
+  EXPECT_EQ(nan.out,
+            "count: 5\nsum: nan\nmean: nan\nsumsq: nan\nrms: nan\nvariance: nan\nstd: nan\n"
+            "min: nan\nmin_index: 2\nmax: nan\nmax_index: 2\n");
+}
+
+TEST(CliProgress, ShownOnATerminalOnlyAndSilencedByQuiet) {
+  test::TempDir dir;
+  const Outcome plain = runCli("generate -n 300000 -o " + dir.file("a.txt"), dir);
+  EXPECT_EQ(plain.err, "");  // stderr is a file here: no progress
+  if (std::system("command -v script >/dev/null 2>&1") != 0) GTEST_SKIP() << "script (util-linux) is needed";
+  const std::string cli = std::string(SIGLAB_CLI_PATH) + " generate -n 3000000 -o " + dir.file("b.txt");
+  std::system(("script -qec '" + cli + "' " + dir.file("tty.log") + " >/dev/null 2>&1").c_str());
+  const std::string shown = test::readFile(dir.file("tty.log"));
+  EXPECT_NE(shown.find("writing " + dir.file("b.txt") + "  "), std::string::npos) << shown;
+  EXPECT_NE(shown.find("%"), std::string::npos) << shown;
+  std::system(("script -qec '" + cli + " --quiet' " + dir.file("quiet.log") + " >/dev/null 2>&1").c_str());
+  EXPECT_EQ(test::readFile(dir.file("quiet.log")).find("writing"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace siglab

@@ -1,0 +1,199 @@
+// Outputs that respect what is there: devices and pipes written in place, symlinks followed,
+// permissions kept, stale temporaries removed, several files committed together, checks up front.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <thread>
+
+#include "siglab/errors.hpp"
+#include "siglab/io/atomic_file.hpp"
+#include "siglab/io/output_checks.hpp"
+#include "test_support.hpp"
+
+namespace siglab {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool hasTemporaries(const test::TempDir& dir) {
+  for (const auto& entry : fs::directory_iterator(dir.path())) {
+    if (entry.path().filename().string().find(".tmp-") != std::string::npos) return true;
+  }
+  return false;
+}
+
+// A character device node made under the test's own folder (never the machine's /dev); needs
+// CAP_MKNOD, so it skips where that is missing.
+bool makeCharacterDevice(const std::string& path, unsigned major, unsigned minor) {
+  return ::mknod(path.c_str(), S_IFCHR | 0666, makedev(major, minor)) == 0;
+}
+
+TEST(Output, CharacterDeviceStaysADevice) {
+  test::TempDir dir;
+  const std::string null = dir.file("null");
+  if (!makeCharacterDevice(null, 1, 3)) GTEST_SKIP() << "mknod not permitted here (needs CAP_MKNOD)";
+  writeFileAtomically(null, "discarded\n");
+  struct stat s {};
+  ASSERT_EQ(::stat(null.c_str(), &s), 0);
+  EXPECT_TRUE(S_ISCHR(s.st_mode));
+  EXPECT_EQ(major(s.st_rdev), 1u);
+  EXPECT_EQ(minor(s.st_rdev), 3u);
+  EXPECT_FALSE(hasTemporaries(dir));
+}
+
+TEST(Output, FullDeviceReportsNoSpace) {
+  test::TempDir dir;
+  const std::string full = dir.file("full");
+  if (!makeCharacterDevice(full, 1, 7)) GTEST_SKIP() << "mknod not permitted here (needs CAP_MKNOD)";
+  try {
+    writeFileAtomically(full, "no room\n");
+    FAIL() << "no error from a full device";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), full + ": write failed: No space left on device");
+  }
+  struct stat s {};
+  ASSERT_EQ(::stat(full.c_str(), &s), 0);
+  EXPECT_TRUE(S_ISCHR(s.st_mode));
+}
+
+TEST(Output, PipeReceivesTheBytesInOrder) {
+  test::TempDir dir;
+  const std::string fifo = dir.file("pipe");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string received;
+  std::thread reader([&] { received = test::readFile(fifo); });
+  std::string big;
+  for (int i = 0; i < 200000; ++i) big += std::to_string(i) + "\n";
+  writeFileAtomically(fifo, big);
+  reader.join();
+  EXPECT_TRUE(received == big);
+  struct stat s {};
+  ASSERT_EQ(::lstat(fifo.c_str(), &s), 0);
+  EXPECT_TRUE(S_ISFIFO(s.st_mode));
+}
+
+TEST(Output, SymlinkIsFollowedAndKept) {
+  test::TempDir dir;
+  fs::create_directory(dir.file("real"));
+  test::writeFile(dir.file("real/target.txt"), "old\n");
+  fs::create_symlink("real/target.txt", dir.file("link.txt"));
+  writeFileAtomically(dir.file("link.txt"), "new\n");
+  EXPECT_TRUE(fs::is_symlink(dir.file("link.txt")));
+  EXPECT_EQ(test::readFile(dir.file("real/target.txt")), "new\n");
+  // A dangling link: its target is created, the link stays.
+  fs::create_symlink("real/later.txt", dir.file("dangling.txt"));
+  writeFileAtomically(dir.file("dangling.txt"), "made\n");
+  EXPECT_TRUE(fs::is_symlink(dir.file("dangling.txt")));
+  EXPECT_EQ(test::readFile(dir.file("real/later.txt")), "made\n");
+  EXPECT_FALSE(hasTemporaries(dir));
+}
+
+TEST(Output, ReplacedFileKeepsItsPermissions) {
+  test::TempDir dir;
+  const std::string path = dir.file("script.txt");
+  test::writeFile(path, "old\n");
+  ASSERT_EQ(::chmod(path.c_str(), 0751), 0);
+  writeFileAtomically(path, "new\n");
+  struct stat s {};
+  ASSERT_EQ(::stat(path.c_str(), &s), 0);
+  EXPECT_EQ(s.st_mode & 07777, 0751u);
+  EXPECT_EQ(test::readFile(path), "new\n");
+}
+
+TEST(Output, TemporaryNamesCarryThePidAndStaleOnesAreRemoved) {
+  test::TempDir dir;
+  // A process that has exited: its pid is free (and not reused within this test in practice).
+  const pid_t gone = ::fork();
+  if (gone == 0) ::_exit(0);
+  ASSERT_GT(gone, 0);
+  ::waitpid(gone, nullptr, 0);
+  const std::string stale = dir.file(".old.txt.tmp-" + std::to_string(gone) + "-AbC123");
+  const std::string live = dir.file(".x.txt.tmp-" + std::to_string(::getppid()) + "-AbC123");
+  const std::string unrelated = dir.file(".notes.tmp-keep");
+  for (const auto& p : {stale, live, unrelated}) test::writeFile(p, "partial");
+  {
+    AtomicFileWriter file(dir.file("out.txt"));
+    bool named = false;
+    for (const auto& entry : fs::directory_iterator(dir.path())) {
+      named |= entry.path().filename().string().starts_with(".out.txt.tmp-" + std::to_string(::getpid()) + "-");
+    }
+    EXPECT_TRUE(named);
+  }
+  EXPECT_FALSE(fs::exists(stale));
+  EXPECT_TRUE(fs::exists(live));
+  EXPECT_TRUE(fs::exists(unrelated));
+}
+
+TEST(Output, SetRenamesNothingUntilEveryFileIsComplete) {
+  test::TempDir dir;
+  test::writeFile(dir.file("a.txt"), "old a\n");
+  test::writeFile(dir.file("b.txt"), "old b\n");
+  {
+    OutputSet set;
+    set.add(dir.file("a.txt")).append("new a\n");
+    set.add(dir.file("b.txt")).append("new b\n");
+    // Abandoned before commit (a failure or cancellation while writing b): both old files stay.
+  }
+  EXPECT_EQ(test::readFile(dir.file("a.txt")), "old a\n");
+  EXPECT_EQ(test::readFile(dir.file("b.txt")), "old b\n");
+  EXPECT_FALSE(hasTemporaries(dir));
+  OutputSet set;
+  set.add(dir.file("a.txt")).append("new a\n");
+  set.add(dir.file("b.txt")).append("new b\n");
+  set.commit();
+  EXPECT_EQ(test::readFile(dir.file("a.txt")), "new a\n");
+  EXPECT_EQ(test::readFile(dir.file("b.txt")), "new b\n");
+}
+
+std::string checkMessage(std::vector<NamedPath> outputs, std::vector<NamedPath> inputs = {}) {
+  try {
+    checkOutputsBeforeWork(outputs, inputs);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(OutputChecks, RefuseBeforeAnyWork) {
+  test::TempDir dir;
+  const std::string in = dir.file("in.txt"), out = dir.file("out.txt");
+  test::writeFile(in, "1\n");
+  EXPECT_EQ(checkMessage({{"-o", out}, {"--report", dir.file("r.json")}}, {{"INPUT", in}}), "");
+  EXPECT_EQ(checkMessage({{"-o", dir.file("no/such/out.txt")}}),
+            dir.file("no/such/out.txt") + ": cannot write: the folder " + dir.file("no/such") + " does not exist");
+  EXPECT_EQ(checkMessage({{"-o", dir.path().string()}}), dir.path().string() + ": cannot write: it is a directory");
+  EXPECT_EQ(checkMessage({{"-o", in}}, {{"INPUT", in}}), "-o " + in + " is the input " + in + ": choose another name");
+  EXPECT_EQ(checkMessage({{"-o", out}, {"--report", out}}),
+            "-o " + out + " and --report " + out + " are the same file: choose different names");
+  fs::create_symlink("in.txt", dir.file("alias.txt"));
+  EXPECT_EQ(checkMessage({{"-o", dir.file("alias.txt")}}, {{"INPUT", in}}),
+            "-o " + dir.file("alias.txt") + " is the input " + in + ": choose another name");
+  EXPECT_EQ(checkMessage({{"-o", "-"}, {"--report", "-"}}),
+            "-o - and --report - are the same file: choose different names");
+  EXPECT_EQ(checkMessage({{"-o", "-"}}, {{"INPUT", "-"}}), "");
+}
+
+TEST(OutputChecks, UnwritableFolderAsAnOrdinaryUser) {
+  if (::geteuid() != 0) GTEST_SKIP() << "runs as root and drops to nobody in a child process";
+  test::TempDir dir;
+  ASSERT_EQ(::chmod(dir.path().c_str(), 0755), 0);  // nobody may enter but not write
+  const pid_t child = ::fork();
+  if (child == 0) {
+    if (::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(10);
+    const std::string message = checkMessage({{"-o", dir.file("out.txt")}});
+    ::_exit(message == dir.file("out.txt") + ": cannot write in the folder " + dir.path().string() +
+                           ": Permission denied" ? 0 : 1);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+}  // namespace
+}  // namespace siglab
