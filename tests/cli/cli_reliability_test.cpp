@@ -63,7 +63,9 @@ TEST(CliOutput, CharacterDevicesStayDevicesAndAFullOneSaysSo) {
   EXPECT_EQ(discarded.exitCode, 0) << discarded.err;
   const Outcome noSpace = runCli("filter " + dir.file("in.txt") + " -b cpu-serial -o " + full, dir);
   EXPECT_EQ(noSpace.exitCode, 3);
-  EXPECT_EQ(noSpace.err, "siglab-cli filter: " + full + ": write failed: No space left on device\n");
+  const std::string noSpaceLine = "siglab-cli filter: " + full + ": write failed: No space left on device\n";
+  ASSERT_GE(noSpace.err.size(), noSpaceLine.size()) << noSpace.err;  // after the engine's and verify's lines
+  EXPECT_EQ(noSpace.err.substr(noSpace.err.size() - noSpaceLine.size()), noSpaceLine);
   EXPECT_EQ(runCli("generate -n 10 -o " + full, dir).err,
             "siglab-cli generate: " + full + ": write failed: No space left on device\n");
   for (const auto& [path, minor] : {std::pair{null, 3u}, std::pair{full, 7u}}) {
@@ -104,8 +106,12 @@ TEST(CliOutput, ASymlinksTargetIsReplacedAndTheLinkKept) {
 TEST(CliOutput, DashIsStandardOutputAndTheTableGoesToStderr) {
   test::TempDir dir;
   ASSERT_EQ(runCli("generate -n 3001 -o " + dir.file("in.txt"), dir).exitCode, 0);
-  const std::string filter = "filter " + dir.file("in.txt") + " -b cpu-serial,cpu-parallel -w 9 ";
+  const std::string filter = "compare " + dir.file("in.txt") + " -b cpu-serial,cpu-parallel -w 9 ";
   ASSERT_EQ(runCli(filter + "-o " + dir.file("file.txt"), dir).exitCode, 0);
+  const std::string apply = "filter " + dir.file("in.txt") + " -e cpu-parallel -w 9 ";
+  const Outcome applied = runCli(apply + "-o - | cmp - " + dir.file("file.txt"), dir);
+  EXPECT_EQ(applied.exitCode, 0) << applied.out << applied.err;
+  EXPECT_NE(applied.err.find("wrote -: 3001 samples filtered by cpu-parallel"), std::string::npos) << applied.err;
   const Outcome piped = runCli(filter + "-o - | cmp - " + dir.file("file.txt"), dir);
   EXPECT_EQ(piped.exitCode, 0) << piped.out << piped.err;  // cmp's status: the bytes match
   EXPECT_NE(piped.err.find("cpu-parallel"), std::string::npos) << "the table goes to stderr";
@@ -133,18 +139,21 @@ TEST(CliOutput, OutputsAreCheckedBeforeAnyWork) {
   test::TempDir dir;
   ASSERT_EQ(runCli("generate -n 100 -o " + dir.file("in.txt"), dir).exitCode, 0);
   const std::string in = dir.file("in.txt"), out = dir.file("out.txt");
-  const std::string filter = "filter " + in + " -b cpu-serial --repeat 100000 ";  // hours of work if checked late
+  const std::string filter = "compare " + in + " -b cpu-serial --repeat 100000 ";  // hours of work if checked late
   const auto start = std::chrono::steady_clock::now();
   const Outcome same = runCli(filter + "-o " + out + " --report " + out, dir);
   EXPECT_EQ(same.exitCode, 2);
-  EXPECT_EQ(same.err, "siglab-cli filter: -o " + out + " and --report " + out +
+  EXPECT_EQ(same.err, "siglab-cli compare: -o " + out + " and --report " + out +
                           " are the same file: choose different names\n");
   const Outcome input = runCli(filter + "-o " + in, dir);
   EXPECT_EQ(input.exitCode, 2);
-  EXPECT_EQ(input.err, "siglab-cli filter: -o " + in + " is the input " + in + ": choose another name\n");
+  EXPECT_EQ(input.err, "siglab-cli compare: -o " + in + " is the input " + in + ": choose another name\n");
+  const Outcome applyInput = runCli("filter " + in + " -o " + in, dir);
+  EXPECT_EQ(applyInput.exitCode, 2);
+  EXPECT_EQ(applyInput.err, "siglab-cli filter: -o " + in + " is the input " + in + ": choose another name\n");
   const Outcome folder = runCli(filter + "-o " + out + " --report " + dir.file("none/r.json"), dir);
   EXPECT_EQ(folder.exitCode, 3);
-  EXPECT_EQ(folder.err, "siglab-cli filter: " + dir.file("none/r.json") + ": cannot write: the folder " +
+  EXPECT_EQ(folder.err, "siglab-cli compare: " + dir.file("none/r.json") + ": cannot write: the folder " +
                             dir.file("none") + " does not exist\n");
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
   EXPECT_FALSE(fs::exists(out));
@@ -230,7 +239,7 @@ TEST(CliInterrupt, SignalsAtRandomMomentsLeaveOldOrNewFileAndNoTemporary) {
 
 TEST(CliInterrupt, HangupExits129) {
   test::TempDir dir;
-  const pid_t child = spawnCli({"filter", SIGLAB_SAMPLE_PATH, "-b", "cpu-serial", "--repeat", "100000", "-w", "4001",
+  const pid_t child = spawnCli({"compare", SIGLAB_SAMPLE_PATH, "-b", "cpu-serial", "--repeat", "100000", "-w", "4001",
                                 "-o", dir.file("r.txt")},
                                dir);
   ASSERT_GT(child, 0);
@@ -241,13 +250,13 @@ TEST(CliInterrupt, HangupExits129) {
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 129);
   EXPECT_EQ(test::readFile(dir.file("spawn-err.log")),
-            "siglab-cli filter: interrupted by SIGHUP; " + dir.file("r.txt") + " not created, no temporary file left\n");
+            "siglab-cli compare: interrupted by SIGHUP; " + dir.file("r.txt") + " not created, no temporary file left\n");
 }
 
 TEST(CliBounds, AHugeWindowFinishesOrIsRefusedAtOnce) {
   test::TempDir dir;
   ASSERT_EQ(runCli("generate -n 1000 -o " + dir.file("in.txt"), dir).exitCode, 0);
-  const std::string filter = "filter " + dir.file("in.txt") + " -b cpu-serial,cpu-parallel -o " + dir.file("r.txt");
+  const std::string filter = "compare " + dir.file("in.txt") + " -b cpu-serial,cpu-parallel -o " + dir.file("r.txt");
   auto start = std::chrono::steady_clock::now();
   const Outcome zero = runCli(filter + " --window 1000000001", dir);
   EXPECT_EQ(zero.exitCode, 0) << zero.err;
@@ -258,13 +267,13 @@ TEST(CliBounds, AHugeWindowFinishesOrIsRefusedAtOnce) {
   const Outcome reflect = runCli(filter + " --window 99999999999 --mode reflect", dir);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(500));
   EXPECT_EQ(reflect.exitCode, 2);
-  EXPECT_EQ(reflect.err, "siglab-cli filter: --window 99999999999 is too long for 1000 samples in reflect mode: at "
+  EXPECT_EQ(reflect.err, "siglab-cli compare: --window 99999999999 is too long for 1000 samples in reflect mode: at "
                          "most 67107 taps (2N - 1, or up to 67108864 multiply-adds in all); zero mode takes any window\n");
   start = std::chrono::steady_clock::now();
   const Outcome gaussian = runCli(filter + " --gaussian 1e9", dir);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(500));
   EXPECT_EQ(gaussian.exitCode, 2);
-  EXPECT_EQ(gaussian.err, "siglab-cli filter: --gaussian 1e+09 needs 8000000001 taps; at most 268435457 are built "
+  EXPECT_EQ(gaussian.err, "siglab-cli compare: --gaussian 1e+09 needs 8000000001 taps; at most 268435457 are built "
                           "(sigma up to 33554432)\n");
 }
 

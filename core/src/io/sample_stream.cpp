@@ -161,9 +161,10 @@ std::vector<double> readTextTail(const FileBytes& file, const std::string& path,
 
 }  // namespace
 
-std::unique_ptr<SampleStream> openSampleStream(const std::string& path, const ReadOptions& options,
+std::unique_ptr<SampleStream> openSampleStream(const std::string& pathGiven, const ReadOptions& options,
                                                std::size_t windowBytes) {
-  auto file = std::make_unique<FileBytes>(path);
+  auto file = std::make_unique<FileBytes>(pathGiven);
+  const std::string path = pathGiven == "-" ? "standard input" : pathGiven;  // as FileBytes names it
   const FileFormat format = detectInputFormat(path, file->bytes(), options);
   switch (format) {
     case FileFormat::npy:
