@@ -8,5 +8,5 @@ cd "$(dirname "$0")/.."
 mkdir -p .debs
 cd .debs
 apt-get download libsndfile1 libsndfile1-dev libflac12 libogg0 libvorbis0a libvorbisenc2 libopus0 \
-  libmpg123-0 libmp3lame0 pkgconf pkgconf-bin libpkgconf3 2> >(grep -v 'unsandboxed' >&2)
+  libmpg123-0 libmp3lame0 pkgconf pkgconf-bin libpkgconf3 libfftw3-dev libfftw3-double3 2> >(grep -v 'unsandboxed' >&2)
 ls -1 ./*.deb

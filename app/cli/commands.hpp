@@ -10,5 +10,7 @@ void addFilterCommand(CLI::App& app, int& exitCode);
 void addDevicesCommand(CLI::App& app, int& exitCode);
 void addStatsCommand(CLI::App& app, int& exitCode);
 void addReduceCommand(CLI::App& app, int& exitCode);
+void addSpectrumCommand(CLI::App& app, int& exitCode);
+void addResponseCommand(CLI::App& app, int& exitCode);
 
 }  // namespace siglab::cli

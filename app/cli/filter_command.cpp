@@ -143,7 +143,11 @@ int runFilter(const FilterOptions& o) {
     WriteOptions write;
     write.sampleRate = signal.sampleRate.value_or(write.sampleRate);
     writeSignal(o.output, comparison.reference, write);
-    if (!o.report.empty()) writeFileAtomically(o.report, comparisonToJson(comparison, o.input).dump(2) + "\n");
+    if (!o.report.empty()) {
+      nlohmann::json report = comparisonToJson(comparison, o.input);
+      report["sample_rate_hz"] = signal.sampleRate ? nlohmann::json(*signal.sampleRate) : nlohmann::json(nullptr);
+      writeFileAtomically(o.report, report.dump(2) + "\n");
+    }
   } catch (const InputError& e) {
     std::cerr << "siglab-cli filter: " << e.what() << "\n";
     return kExitInputOutput;
@@ -176,7 +180,7 @@ void addFilterCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--accumulate", o->accumulate, "With --dtype f32: sum in f32 or f64")
       ->capture_default_str()->check(CLI::IsMember({"f32", "f64"}));
   cmd->add_option("-b,--backend", o->backends,
-                  "Comma-separated backends (cpu-serial, cpu-parallel, cpu-running, gpu-global, gpu-constant, "
+                  "Comma-separated backends (cpu-serial, cpu-parallel, cpu-running, cpu-fft, gpu-global, gpu-constant, "
                   "gpu-shared, gpu-tuned) or all")
       ->capture_default_str();
   cmd->add_option("-r,--repeat", o->run.repeat, "Timed runs after one warm-up; the median is shown")

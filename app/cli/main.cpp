@@ -18,6 +18,8 @@ int main(int argc, char** argv) {
   addDevicesCommand(app, exitCode);
   addStatsCommand(app, exitCode);
   addReduceCommand(app, exitCode);
+  addSpectrumCommand(app, exitCode);
+  addResponseCommand(app, exitCode);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,5 +1,6 @@
 #include "all_backends.hpp"
 
+#include "siglab/cpu_fft.hpp"
 #include "siglab/cpu_parallel.hpp"
 #include "siglab/cpu_running.hpp"
 #include "siglab/cpu_serial.hpp"
@@ -12,6 +13,7 @@ BackendList makeAllBackends(const CudaOptions& cudaOptions) {
   backends.push_back(std::make_unique<CpuSerialBackend>());
   backends.push_back(std::make_unique<CpuParallelBackend>());
   backends.push_back(std::make_unique<CpuRunningBackend>());
+  backends.push_back(std::make_unique<CpuFftBackend>());
   for (auto& gpu : makeCudaBackends(cudaOptions)) backends.push_back(std::move(gpu));
   return backends;
 }

@@ -27,12 +27,14 @@
 #include "filter_panel.hpp"
 #include "plot_export.hpp"
 #include "reductions_view.hpp"
+#include "sample_rate_field.hpp"
 #include "report_csv.hpp"
 #include "signal_plot.hpp"
 #include "siglab/io/atomic_file.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/report.hpp"
 #include "siglab/io/signal_io.hpp"
+#include "spectrum_view.hpp"
 #include "statistics_panel.hpp"
 #include "task_status.hpp"
 #include "timing_view.hpp"
@@ -56,9 +58,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), devices_(probeDev
   devicePanel_ = new DevicePanel(devices_);
   reductions_ = new ReductionsView;
   statistics_ = new StatisticsPanel;
+  spectrum_ = new SpectrumView;
+  rateField_ = new SampleRateField;
   auto* tabs = new QTabWidget;
   tabs->addTab(timings_, tr("Timings"));
   tabs->addTab(statistics_, tr("Statistics"));
+  tabs->addTab(spectrum_, tr("Spectrum"));
   tabs->addTab(reductions_, tr("Reductions"));
   tabs->addTab(devicePanel_, tr("Device"));
 
@@ -77,6 +82,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), devices_(probeDev
   statusBar()->addPermanentWidget(taskStatus_);
   connect(plot_, &SignalPlot::cursorReadout, cursorLabel_, &QLabel::setText);
   connect(plot_, &SignalPlot::visibleRangeChanged, statistics_, &StatisticsPanel::setVisibleRange);
+  connect(plot_, &SignalPlot::visibleRangeChanged, spectrum_, &SpectrumView::setVisibleRange);
+  connect(rateField_, &SampleRateField::rateChanged, this, [this](std::optional<double> rate) {
+    plot_->setSampleRate(rate);
+    statistics_->setSampleRate(rate);
+    spectrum_->setSampleRate(rate);
+  });
   connect(filterPanel_, &FilterPanel::runRequested, this, &MainWindow::runEngines);
   connect(reductions_, &ReductionsView::runRequested, this, &MainWindow::runReductions);
 
@@ -169,6 +180,9 @@ void MainWindow::createActions() {
   tools->addActions({openAction_, runAction_, exportResultAction_});
   tools->addSeparator();
   tools->addActions({reset, stackedAction_, rubberBand});
+  tools->addSeparator();
+  tools->addWidget(new QLabel(tr(" Sample rate ")));
+  tools->addWidget(rateField_);
 }
 
 void MainWindow::restoreSettings() {
@@ -246,6 +260,8 @@ void MainWindow::openFile(const QString& path) {
                            timings_->clear();
                            statistics_->setOriginal(signal_);
                            plot_->setOriginal(signal_);
+                           spectrum_->setOriginal(signal_);
+                           rateField_->setFile(path, signal_->sampleRate());
                            rememberRecent(path);
                            setTitle();
                            statusBar()->showMessage(
@@ -284,6 +300,7 @@ void MainWindow::runEngines() {
                           filtered_ = outcome.filtered;
                           statistics_->setFiltered(filtered_);
                           plot_->setFiltered(filtered_);
+                          spectrum_->setFiltered(filtered_, comparison_->spec.taps);
                           timings_->setComparison(comparison_, devices_);
                           devicePanel_->setMeasuredRun(*comparison_);
                           statusBar()->showMessage(comparison_->allAgree() ? tr("Every engine agrees with cpu-serial")
@@ -314,8 +331,10 @@ void MainWindow::exportResult(const QString& path) {
   if (busy_ || !filtered_) return;
   SignalPtr result = filtered_;
   const std::string file = path.toStdString();
-  startExport(path, [result, file](const Progress& progress) {
-    writeSignal(file, result->samples(), WriteOptions{}, progress);
+  WriteOptions options;
+  options.sampleRate = sampleRate().value_or(options.sampleRate);  // a WAV keeps the input's rate
+  startExport(path, [result, file, options](const Progress& progress) {
+    writeSignal(file, result->samples(), options, progress);
   });
 }
 
@@ -325,9 +344,12 @@ void MainWindow::exportReport(const QString& path) {
   const std::string file = path.toStdString();
   const std::string input = signal_ ? signal_->source() : std::string();
   const bool csv = path.endsWith(".csv", Qt::CaseInsensitive);
-  startExport(path, [comparison, file, input, csv](const Progress& progress) {
-    writeFileAtomically(file, csv ? comparisonToCsv(*comparison, input) : comparisonToJson(*comparison, input).dump(2) + "\n",
-                        progress);
+  const std::optional<double> rate = sampleRate();
+  startExport(path, [comparison, file, input, csv, rate](const Progress& progress) {
+    if (csv) return writeFileAtomically(file, comparisonToCsv(*comparison, input), progress);
+    nlohmann::json report = comparisonToJson(*comparison, input);
+    report["sample_rate_hz"] = rate ? nlohmann::json(*rate) : nlohmann::json(nullptr);
+    writeFileAtomically(file, report.dump(2) + "\n", progress);
   });
 }
 
@@ -352,6 +374,8 @@ void MainWindow::savePlot(const QString& path) {
 }
 
 void MainWindow::cancelTask() { taskStatus_->cancel(); }
+
+std::optional<double> MainWindow::sampleRate() const { return rateField_->rate(); }
 
 void MainWindow::updateActions() {
   openAction_->setEnabled(!busy_);

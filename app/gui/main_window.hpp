@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "loaded_signal.hpp"
@@ -21,6 +22,8 @@ namespace siglab::gui {
 class DevicePanel;
 class FilterPanel;
 class ReductionsView;
+class SampleRateField;
+class SpectrumView;
 class SignalPlot;
 class StatisticsPanel;
 class TaskStatus;
@@ -54,6 +57,9 @@ class MainWindow : public QMainWindow {
   ReductionsView* reductionsView() const { return reductions_; }
   StatisticsPanel* statisticsPanel() const { return statistics_; }
   FilterPanel* filterPanel() const { return filterPanel_; }
+  SpectrumView* spectrumView() const { return spectrum_; }
+  SampleRateField* sampleRateField() const { return rateField_; }
+  std::optional<double> sampleRate() const;  // the rate field's: the file's own or the user's
 
  signals:
   void taskFinished();
@@ -87,6 +93,8 @@ class MainWindow : public QMainWindow {
   DevicePanel* devicePanel_ = nullptr;
   ReductionsView* reductions_ = nullptr;
   StatisticsPanel* statistics_ = nullptr;
+  SpectrumView* spectrum_ = nullptr;
+  SampleRateField* rateField_ = nullptr;
   QSplitter* splitter_ = nullptr;
   TaskStatus* taskStatus_ = nullptr;
   QLabel* cursorLabel_ = nullptr;

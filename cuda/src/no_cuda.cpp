@@ -5,6 +5,7 @@
 
 #include "siglab/cuda_backends.hpp"
 #include "siglab/cuda_reduce.hpp"
+#include "siglab/cuda_spectrum.hpp"
 
 namespace siglab {
 namespace {
@@ -69,6 +70,18 @@ BackendList makeCudaBackends(const CudaOptions& options) {
   backends.push_back(std::make_unique<NoCudaBackend>("gpu-shared", "GPU, constant taps + shared-memory tile"));
   backends.push_back(makeTunedCudaBackend(options));
   return backends;
+}
+
+}  // namespace siglab
+
+namespace siglab {
+
+// The spectrum's stub.
+std::string gpuSpectrumUnavailableReason() { return kReason; }
+
+GpuSpectrumRun welchGpu(std::span<const double> x, const WelchOptions& options, std::size_t) {
+  validate(options, x.size());
+  return GpuSpectrumRun{false, kReason, {}};
 }
 
 }  // namespace siglab

@@ -11,6 +11,7 @@
 #include "siglab/io/atomic_file.hpp"
 #include "siglab/io/binary_formats.hpp"
 #include "siglab/io/text_format.hpp"
+#include "siglab/sample_rate.hpp"
 
 namespace siglab {
 namespace {
@@ -69,10 +70,12 @@ Signal parseFile(const FileBytes& file, const std::string& path, const ReadOptio
 }  // namespace
 
 Signal readSignal(const std::string& path, const ReadOptions& options, const Progress& progress) {
+  if (options.sampleRate) checkSampleRate(*options.sampleRate);
   const FileBytes file(path);
   try {
     Signal signal = parseFile(file, path, options, progress);
     file.throwIfChanged();
+    if (options.sampleRate) signal.sampleRate = options.sampleRate;
     return signal;
   } catch (const InputError&) {
     file.throwIfChanged();  // a file cut short while parsed: that, not the parse error it caused
