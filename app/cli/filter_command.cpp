@@ -181,7 +181,7 @@ void addFilterCommand(CLI::App& app, int& exitCode) {
       ->capture_default_str()->check(CLI::IsMember({"f32", "f64"}));
   cmd->add_option("-b,--backend", o->backends,
                   "Comma-separated backends (cpu-serial, cpu-parallel, cpu-running, cpu-fft, gpu-global, gpu-constant, "
-                  "gpu-shared, gpu-tuned) or all")
+                  "gpu-shared, gpu-tuned, gpu-fft) or all")
       ->capture_default_str();
   cmd->add_option("-r,--repeat", o->run.repeat, "Timed runs after one warm-up; the median is shown")
       ->capture_default_str()->check(CLI::Range(1, 100000));

@@ -5,6 +5,7 @@
 #include "siglab/cpu_running.hpp"
 #include "siglab/cpu_serial.hpp"
 #include "siglab/cuda_backends.hpp"
+#include "siglab/cuda_fft_backend.hpp"
 
 namespace siglab {
 
@@ -15,6 +16,7 @@ BackendList makeAllBackends(const CudaOptions& cudaOptions) {
   backends.push_back(std::make_unique<CpuRunningBackend>());
   backends.push_back(std::make_unique<CpuFftBackend>());
   for (auto& gpu : makeCudaBackends(cudaOptions)) backends.push_back(std::move(gpu));
+  backends.push_back(makeCudaFftBackend());
   return backends;
 }
 

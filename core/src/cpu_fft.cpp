@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "cpu_backend_timing.hpp"
 #include "siglab/fft_convolution.hpp"
@@ -10,12 +9,7 @@
 namespace siglab {
 
 double CpuFftBackend::tolerance(const FilterSpec& spec, double maxAbsInput) const {
-  // cpu-serial's own rounding: W products summed in order, gamma_W sum|taps| max|x|.
-  const double u = std::numeric_limits<double>::epsilon() / 2;
-  const double w = static_cast<double>(spec.window());
-  double norm1 = 0.0;
-  for (double t : spec.taps) norm1 += std::fabs(t);
-  return fftFilterErrorBound(spec, maxAbsInput) + w * u / (1.0 - w * u) * norm1 * maxAbsInput;
+  return fftEngineTolerance(spec, maxAbsInput);
 }
 
 FilterRun CpuFftBackend::run(std::span<const double> in, const FilterSpec& spec, std::span<double> out,

@@ -40,6 +40,14 @@ double fftFilterErrorBound(const FilterSpec& spec, double maxAbsInput) {
   return maxAbsInput * (std::sqrt(m) * (2 * eta + 2 * u) * norm1 + eta * m * std::sqrt(norm2));
 }
 
+double fftEngineTolerance(const FilterSpec& spec, double maxAbsInput) {
+  const double u = std::numeric_limits<double>::epsilon() / 2;
+  const double w = static_cast<double>(spec.window());
+  double norm1 = 0.0;
+  for (double t : spec.taps) norm1 += std::fabs(t);
+  return fftFilterErrorBound(spec, maxAbsInput) + w * u / (1.0 - w * u) * norm1 * maxAbsInput;
+}
+
 void filterFft(std::span<const double> in, const FilterSpec& spec, std::span<double> out) {
   validate(spec);
   if (in.size() != out.size()) throw std::invalid_argument("filterFft: input and output sizes differ");
@@ -65,7 +73,9 @@ void filterFft(std::span<const double> in, const FilterSpec& spec, std::span<dou
   }
 
   const std::int64_t blocks = (n + outputsPerBlock - 1) / outputsPerBlock;
-#pragma omp parallel
+  // A few blocks take microseconds: waking threads for them costs more (milliseconds when the
+  // machine is busy), so they run on the calling thread.
+#pragma omp parallel if (blocks >= 8)
   {
     auto block = detail::makeFftwArray<double>(m);
     auto spectrum = detail::makeFftwArray<fftw_complex>(bins);

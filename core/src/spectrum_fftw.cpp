@@ -52,7 +52,8 @@ Spectrum welch(std::span<const double> x, const WelchOptions& options) {
   const bool detrend = options.detrend == Detrend::constant;
   const fftw_plan plan = detail::realForwardPlan(n);
 
-  const int threads = static_cast<int>(std::min<std::int64_t>(threadCount(), segments));
+  // Fewer than 64 segments take microseconds: not worth waking threads for.
+  const int threads = segments < 64 ? 1 : static_cast<int>(std::min<std::int64_t>(threadCount(), segments));
   std::vector<std::vector<double>> rows(static_cast<std::size_t>(threads), std::vector<double>(bins, 0.0));
 #pragma omp parallel num_threads(threads)
   {

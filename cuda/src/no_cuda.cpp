@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "siglab/cuda_backends.hpp"
+#include "siglab/cuda_fft_backend.hpp"
 #include "siglab/cuda_reduce.hpp"
 #include "siglab/cuda_spectrum.hpp"
 
@@ -75,6 +76,10 @@ BackendList makeCudaBackends(const CudaOptions& options) {
 }  // namespace siglab
 
 namespace siglab {
+
+std::unique_ptr<FilterBackend> makeCudaFftBackend() {
+  return std::make_unique<NoCudaBackend>("gpu-fft", "GPU, cuFFT overlap-save in batches of blocks");
+}
 
 // The spectrum's stub.
 std::string gpuSpectrumUnavailableReason() { return kReason; }

@@ -20,6 +20,11 @@ void filterFft(std::span<const double> in, const FilterSpec& spec, std::span<dou
 std::size_t fftBlockLength(std::size_t window);
 
 // A bound on |filterFft - exact| for samples within +-maxAbsInput (derivation in fft_convolution.cpp).
+// It holds for any FFT library meeting Higham's bound on power-of-two lengths (FFTW, cuFFT).
 double fftFilterErrorBound(const FilterSpec& spec, double maxAbsInput);
+
+// What an FFT engine's result may differ from cpu-serial's by: the bound above plus the rounding
+// cpu-serial itself may make (W products summed in order: gamma_W sum|taps| max|x|).
+double fftEngineTolerance(const FilterSpec& spec, double maxAbsInput);
 
 }  // namespace siglab
