@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run here, before scripts/gpu-check.sh goes to the GPU machine: that machine has CUDA, CMake,
-# GTest, CLI11, nlohmann-json and Google Benchmark but not libsndfile (nor, perhaps, pkg-config).
+# GTest, CLI11, nlohmann-json and Google Benchmark but not libsndfile or FFTW3 (nor, perhaps, pkg-config).
 # This downloads their Debian packages into .debs/ (ignored by git); name .debs in the device
 # tool's carry, and gpu-check.sh unpacks them into a private prefix there (never into /).
 set -euo pipefail
