@@ -64,6 +64,10 @@ if wants bench; then
       step lab-ncu lab-ncu.txt ncu --metrics "$ncu_metrics" -k regex:reverse "$build/bin/siglab-cli" lab reverse -n $n --repeat 1
     done
   fi
+  step spectrum spectrum.txt "$build/bin/siglab-spectrum-bench" --repeat 10
+  # A long Gaussian (W = 8001): gpu-fft against gpu-tuned; cpu-serial, the reference, takes most of the time.
+  step long-filter long-filter.txt "$build/bin/siglab-cli" filter "$build/signal.txt" -o "$build/result-g.txt" \
+    --gaussian 1000 --backend gpu-tuned,gpu-fft --repeat 3 --report "$logs/long-filter.json"
 fi
 if wants sanitize; then
   # The out-of-memory test fails allocations on purpose: memcheck would count each as an API error,
@@ -75,7 +79,7 @@ if wants sanitize; then
     --report-api-errors no "$build/bin/siglab-cuda-tests" --gtest_filter=$oom_test
   # racecheck checks shared-memory hazards inside each kernel and runs far slower than memcheck: it
   # skips the tests that only repeat already covered kernels with many chunks or very wide windows.
-  racecheck_skip=GpuTuned.ASmallMemoryBudget*:GpuTuned.HalosWiderThanAChunk:GpuFilter.WindowWider*:GpuFilter.TapsBeyond*
+  racecheck_skip=GpuTuned.ASmallMemoryBudget*:GpuTuned.HalosWiderThanAChunk:GpuFilter.WindowWider*:GpuFilter.TapsBeyond*:GpuFft.ManyBatches*
   step racecheck sanitizers.log timeout "$sanitizer_limit" compute-sanitizer --tool racecheck --error-exitcode 1 \
     "$build/bin/siglab-cuda-tests" --gtest_filter=-$racecheck_skip
 fi

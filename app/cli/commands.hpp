@@ -12,5 +12,7 @@ void addDevicesCommand(CLI::App& app, int& exitCode);
 void addStatsCommand(CLI::App& app, int& exitCode);
 void addReduceCommand(CLI::App& app, int& exitCode);
 void addLabCommand(CLI::App& app, int& exitCode);
+void addSpectrumCommand(CLI::App& app, int& exitCode);
+void addResponseCommand(CLI::App& app, int& exitCode);
 
 }  // namespace siglab::cli

@@ -134,7 +134,7 @@ void addFilterCommand(CLI::App& app, int& exitCode) {
       ->required();
   cmd->add_option("-e,--engine,-b,--backend", o->job.engines,
                   "auto (the fastest engine that can run the filter here; stderr says which and why) or one of "
-                  "cpu-serial, cpu-parallel, cpu-running, gpu-global, gpu-constant, gpu-shared, gpu-tuned")
+                  "cpu-serial, cpu-parallel, cpu-running, cpu-fft, gpu-global, gpu-constant, gpu-shared, gpu-tuned, gpu-fft")
       ->capture_default_str();
   cmd->add_option("--verify", o->verify,
                   "Random outputs to recompute besides the ends and the engine's cuts; 0 skips verification")

@@ -1,12 +1,13 @@
 #include "input_options.hpp"
 
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
-
 #include <string>
 #include <vector>
 
 #include "option_checks.hpp"
+#include "siglab/sample_rate.hpp"
 
 namespace siglab::cli {
 
@@ -26,6 +27,22 @@ void addInputOptions(CLI::App& command, ReadOptions& options) {
   command.add_option("--channel", options.channel, "WAV input: 1-based channel to read")
       ->capture_default_str()->check(wholeNumber(1, 65535));
   command.add_flag("--allow-nonfinite", options.allowNonFinite, "Keep NaN and infinite samples instead of rejecting them");
+  command.add_option_function<double>("--rate", [&options](double hz) { options.sampleRate = hz; },
+                                      "Sample rate in Hz of a text, CSV, .npy or raw input (replaces a WAV file's own)")
+      ->check(sampleRateValidator());
+}
+
+CLI::Validator sampleRateValidator() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double hz = std::strtod(text.c_str(), &end);
+        if (end == text.c_str() || *end != '\0' || !isValidSampleRate(hz)) {
+          return "must be a finite number of Hz greater than 0, got \"" + text + "\"";
+        }
+        return {};
+      },
+      "HZ > 0");
 }
 
 }  // namespace siglab::cli

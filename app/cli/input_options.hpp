@@ -6,8 +6,11 @@
 namespace siglab::cli {
 
 // Registers the options that say how to read an input signal (--column, --skip-header, --raw,
-// --offset, --channel, --allow-nonfinite) on `command`, storing them in `options`, which must
-// outlive the parse.
+// --offset, --channel, --allow-nonfinite, --rate) on `command`, storing them in `options`, which
+// must outlive the parse.
 void addInputOptions(CLI::App& command, ReadOptions& options);
+
+// Accepts a finite number of Hz greater than 0 (for --rate), with a message saying so otherwise.
+CLI::Validator sampleRateValidator();
 
 }  // namespace siglab::cli

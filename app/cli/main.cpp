@@ -33,6 +33,8 @@ int main(int argc, char** argv) {
   addStatsCommand(app, exitCode);
   addReduceCommand(app, exitCode);
   addLabCommand(app, exitCode);
+  addSpectrumCommand(app, exitCode);
+  addResponseCommand(app, exitCode);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

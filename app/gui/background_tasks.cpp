@@ -51,7 +51,8 @@ void loadSignal(QPromise<LoadOutcome>& promise, const QString& path, std::shared
     const Progress reading = progressFor(promise, cancel.get(), 0.0, 0.95);
     Signal signal = readSignal(file, ReadOptions{}, reading);
     const Progress indexing = progressFor(promise, cancel.get(), 0.95, 1.0);
-    promise.addResult(LoadOutcome{std::make_shared<const LoadedSignal>(file, std::move(signal.samples), indexing), {}});
+    promise.addResult(LoadOutcome{
+        std::make_shared<const LoadedSignal>(file, std::move(signal.samples), indexing, signal.sampleRate), {}});
   });
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,7 +15,8 @@ namespace siglab::gui {
 class LoadedSignal {
  public:
   // Builds the pyramid and the statistics; throws Cancelled when `progress` asks for it.
-  LoadedSignal(std::string source, std::vector<double> samples, const Progress& progress = {});
+  LoadedSignal(std::string source, std::vector<double> samples, const Progress& progress = {},
+               std::optional<double> sampleRate = std::nullopt);
   LoadedSignal(const LoadedSignal&) = delete;
   LoadedSignal& operator=(const LoadedSignal&) = delete;
 
@@ -23,12 +25,14 @@ class LoadedSignal {
   const MinMaxPyramid& pyramid() const { return pyramid_; }
   const Statistics& statistics() const { return statistics_; }
   std::size_t size() const { return samples_.size(); }
+  std::optional<double> sampleRate() const { return sampleRate_; }  // the file's own (WAV), in Hz
 
  private:
   std::string source_;
   std::vector<double> samples_;
   MinMaxPyramid pyramid_;
   Statistics statistics_;
+  std::optional<double> sampleRate_;
 };
 
 using SignalPtr = std::shared_ptr<const LoadedSignal>;

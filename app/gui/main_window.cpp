@@ -41,12 +41,14 @@
 #include "session_adapter.hpp"
 #include "shortcuts_dialog.hpp"
 #include "signal_loading.hpp"
+#include "sample_rate_field.hpp"
 #include "signal_plot.hpp"
 #include "siglab/io/atomic_file.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/report.hpp"
 #include "siglab/io/file_probe.hpp"
 #include "siglab/io/signal_io.hpp"
+#include "spectrum_view.hpp"
 #include "statistics_panel.hpp"
 #include "task_status.hpp"
 #include "timing_view.hpp"
@@ -76,9 +78,12 @@ MainWindow::MainWindow(QWidget* parent)
   devicePanel_ = new DevicePanel(devices_);
   lab_ = new LabView;
   statistics_ = new StatisticsPanel;
+  spectrum_ = new SpectrumView;
+  rateField_ = new SampleRateField;
   auto* tabs = new QTabWidget;
   tabs->addTab(timings_, tr("Timings"));
   tabs->addTab(statistics_, tr("Statistics"));
+  tabs->addTab(spectrum_, tr("Spectrum"));
   tabs->addTab(lab_, tr("Lab"));
   tabs->addTab(devicePanel_, tr("Device"));
 
@@ -97,6 +102,12 @@ MainWindow::MainWindow(QWidget* parent)
   statusBar()->addPermanentWidget(taskStatus_);
   connect(plot_, &SignalPlot::cursorReadout, cursorLabel_, &QLabel::setText);
   connect(plot_, &SignalPlot::visibleRangeChanged, statistics_, &StatisticsPanel::setVisibleRange);
+  connect(plot_, &SignalPlot::visibleRangeChanged, spectrum_, &SpectrumView::setVisibleRange);
+  connect(rateField_, &SampleRateField::rateChanged, this, [this](std::optional<double> rate) {
+    plot_->setSampleRate(rate);
+    statistics_->setSampleRate(rate);
+    spectrum_->setSampleRate(rate);
+  });
   connect(filterPanel_, &FilterPanel::runRequested, this, &MainWindow::runEngines);
   connect(filterPanel_, &FilterPanel::applyRequested, this, &MainWindow::applyFilter);
   connect(lab_, &LabView::runRequested, this, &MainWindow::runLab);
@@ -212,6 +223,9 @@ void MainWindow::createActions() {
   tools->addActions({openAction_, applyAction_, runAction_, exportResultAction_});
   tools->addSeparator();
   tools->addActions({reset, stackedAction_, rubberBand});
+  tools->addSeparator();
+  tools->addWidget(new QLabel(tr(" Sample rate ")));
+  tools->addWidget(rateField_);
 }
 
 void MainWindow::restoreSettings() {
@@ -336,6 +350,8 @@ void MainWindow::openFile(const QString& path, const ReadOptions& options) {
                            readOptions_ = options;
                            resultExported_ = true;
                            if (view) plot_->setVisibleRange(view->first, view->last);
+                           spectrum_->setOriginal(signal_);
+                           rateField_->setFile(path, signal_->sampleRate());
                            rememberRecent(path);
                            setTitle();
                            statusBar()->showMessage(
@@ -374,7 +390,7 @@ void MainWindow::applyFilter() {
   startTask<ApplyOutcome>(tr("Applying the filter"), cancel,
                           QtConcurrent::run(&siglab::gui::applyEngine, request,
                                             std::shared_ptr<const std::atomic<bool>>(cancel)),
-                          [this](const QFuture<ApplyOutcome>& done) {
+                          [this, taps = request.job.spec.taps](const QFuture<ApplyOutcome>& done) {
                             if (done.resultCount() == 0) {
                               statusBar()->showMessage(tr("Apply cancelled"), 5000);
                               return;
@@ -386,6 +402,7 @@ void MainWindow::applyFilter() {
                             }
                             applied_ = outcome.applied;
                             showFiltered(outcome.filtered);
+                            spectrum_->setFiltered(filtered_, taps);
                             const ApplyResult& r = applied_->result;
                             statusBar()->showMessage(
                                 tr("Applied %1 in %2 ms (%3); verified %4 outputs")
@@ -426,6 +443,7 @@ void MainWindow::runEngines() {
                           }
                           comparison_ = outcome.comparison;
                           showFiltered(outcome.filtered);
+                          spectrum_->setFiltered(filtered_, comparison_->spec.taps);
                           timings_->setComparison(comparison_, devices_);
                           devicePanel_->setMeasuredRun(*comparison_);
                           statusBar()->showMessage(comparison_->allAgree() ? tr("Every engine agrees with cpu-serial")
@@ -456,8 +474,10 @@ void MainWindow::exportResult(const QString& path) {
   if (busy_ || !filtered_) return;
   SignalPtr result = filtered_;
   const std::string file = path.toStdString();
+  WriteOptions options;
+  options.sampleRate = sampleRate().value_or(options.sampleRate);  // a WAV keeps the input's rate
   startExport(
-      path, [result, file](const Progress& progress) { writeSignal(file, result->samples(), WriteOptions{}, progress); },
+      path, [result, file, options](const Progress& progress) { writeSignal(file, result->samples(), options, progress); },
       [this, result] { resultExported_ = resultExported_ || result == filtered_; });
 }
 
@@ -602,6 +622,8 @@ bool MainWindow::exportResultNow() {
 }
 
 void MainWindow::cancelTask() { taskStatus_->cancel(); }
+
+std::optional<double> MainWindow::sampleRate() const { return rateField_->rate(); }
 
 void MainWindow::updateActions() {
   openAction_->setEnabled(!busy_);

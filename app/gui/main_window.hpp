@@ -27,6 +27,8 @@ namespace siglab::gui {
 class DevicePanel;
 class FilterPanel;
 class LabView;
+class SampleRateField;
+class SpectrumView;
 class SignalPlot;
 class StatisticsPanel;
 class TaskStatus;
@@ -76,6 +78,9 @@ class MainWindow : public QMainWindow {
   LabView* labView() const { return lab_; }
   StatisticsPanel* statisticsPanel() const { return statistics_; }
   FilterPanel* filterPanel() const { return filterPanel_; }
+  SpectrumView* spectrumView() const { return spectrum_; }
+  SampleRateField* sampleRateField() const { return rateField_; }
+  std::optional<double> sampleRate() const;  // the rate field's: the file's own or the user's
 
  signals:
   void taskFinished();
@@ -118,6 +123,8 @@ class MainWindow : public QMainWindow {
   DevicePanel* devicePanel_ = nullptr;
   LabView* lab_ = nullptr;
   StatisticsPanel* statistics_ = nullptr;
+  SpectrumView* spectrum_ = nullptr;
+  SampleRateField* rateField_ = nullptr;
   QSplitter* splitter_ = nullptr;
   TaskStatus* taskStatus_ = nullptr;
   QLabel* cursorLabel_ = nullptr;

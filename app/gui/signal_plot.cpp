@@ -10,14 +10,16 @@
 #include <algorithm>
 #include <cmath>
 
+#include "time_axis.hpp"
+
 namespace siglab::gui {
 namespace {
 
 const QColor kOriginalColor(84, 110, 122);
 const QColor kFilteredColor(230, 81, 0);
 
-void styleAxes(QCPAxisRect* rect, const QString& yLabel) {
-  rect->axis(QCPAxis::atBottom)->setLabel(QObject::tr("sample index"));
+void styleAxes(QCPAxisRect* rect, const QString& yLabel, std::optional<double> sampleRate) {
+  rect->axis(QCPAxis::atBottom)->setLabel(sampleRate ? QObject::tr("time") : QObject::tr("sample index"));
   rect->axis(QCPAxis::atLeft)->setLabel(yLabel);
   rect->setRangeDrag(Qt::Horizontal);
   rect->setRangeZoom(Qt::Horizontal);
@@ -28,6 +30,7 @@ void styleAxes(QCPAxisRect* rect, const QString& yLabel) {
   rect->axis(QCPAxis::atBottom)->setTicker(ticker);
   rect->axis(QCPAxis::atBottom)->setNumberFormat("f");
   rect->axis(QCPAxis::atBottom)->setNumberPrecision(0);
+  if (sampleRate) rect->axis(QCPAxis::atBottom)->setTicker(QSharedPointer<TimeAxisTicker>::create(*sampleRate));
 }
 
 void fill(QCPGraph* graph, const LoadedSignal* signal, const QCPRange& range, int columns) {
@@ -99,7 +102,7 @@ void SignalPlot::rebuild() {
   plot_->plotLayout()->clear();  // deletes the axis rects and the legend's place
   auto* upper = new QCPAxisRect(plot_);
   plot_->plotLayout()->addElement(0, 0, upper);
-  styleAxes(upper, stacked_ ? tr("original") : tr("value"));
+  styleAxes(upper, stacked_ ? tr("original") : tr("value"), sampleRate_);
   originalGraph_ = plot_->addGraph(upper->axis(QCPAxis::atBottom), upper->axis(QCPAxis::atLeft));
   originalGraph_->setPen(QPen(kOriginalColor, 1.0));
   originalGraph_->setName(tr("original"));
@@ -108,7 +111,7 @@ void SignalPlot::rebuild() {
   if (stacked_) {
     lowerRect_ = new QCPAxisRect(plot_);
     plot_->plotLayout()->addElement(1, 0, lowerRect_);
-    styleAxes(lowerRect_, tr("filtered"));
+    styleAxes(lowerRect_, tr("filtered"), sampleRate_);
     auto* group = new QCPMarginGroup(plot_);  // the two plots' left edges line up
     upper->setMarginGroup(QCP::msLeft | QCP::msRight, group);
     lowerRect_->setMarginGroup(QCP::msLeft | QCP::msRight, group);
@@ -153,6 +156,14 @@ void SignalPlot::setStacked(bool stacked) {
   if (stacked == stacked_) return;
   const QCPRange range = originalGraph_->keyAxis()->range();
   stacked_ = stacked;
+  rebuild();
+  if (original_) setVisibleRange(range.lower, range.upper);
+}
+
+void SignalPlot::setSampleRate(std::optional<double> sampleRate) {
+  if (sampleRate == sampleRate_) return;
+  const QCPRange range = originalGraph_->keyAxis()->range();
+  sampleRate_ = sampleRate;
   rebuild();
   if (original_) setVisibleRange(range.lower, range.upper);
 }
@@ -230,6 +241,7 @@ QString SignalPlot::readoutAt(double key) const {
   const QLocale locale;
   QString text = tr("sample %1: original %2").arg(locale.toString(static_cast<qulonglong>(i)))
                      .arg(original_->samples()[i], 0, 'g', 8);
+  if (sampleRate_) text = tr("t = %1, ").arg(timeOfSample(index, *sampleRate_, 8)) + text;
   if (filtered_ && i < filtered_->size()) text += tr(", filtered %1").arg(filtered_->samples()[i], 0, 'g', 8);
   return text;
 }

@@ -1,6 +1,8 @@
 #pragma once
 #include <QWidget>
 
+#include <optional>
+
 #include "loaded_signal.hpp"
 
 class QCPAxisRect;
@@ -24,6 +26,9 @@ class SignalPlot : public QWidget {
   void setStacked(bool stacked);
   bool stacked() const { return stacked_; }
   void setRubberBandZoom(bool on);
+  // With a rate the x axis reads time (seconds with SI prefixes); without one, sample indices.
+  void setSampleRate(std::optional<double> sampleRate);
+  std::optional<double> sampleRate() const { return sampleRate_; }
   void resetView();
   void setVisibleRange(double first, double last);  // in sample indices
 
@@ -52,6 +57,7 @@ class SignalPlot : public QWidget {
   QCPGraph* filteredGraph_ = nullptr;
   QCPAxisRect* lowerRect_ = nullptr;  // the filtered signal's, when stacked
   bool stacked_ = false;
+  std::optional<double> sampleRate_;
   bool refreshing_ = false;
   int columns_ = 0;  // pixel columns the points were made for
 };

@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "time_axis.hpp"
+
 namespace siglab::gui {
 namespace {
 
@@ -34,16 +36,21 @@ QString integer(std::uint64_t n) { return QLocale().toString(static_cast<qulongl
 
 QString number(double value, int digits) { return std::isnan(value) ? kNothing : QLocale().toString(value, 'g', digits); }
 
+// Where sample `index` lies: its index, or its time where the rate is known.
+QString position(std::uint64_t index, std::optional<double> sampleRate) {
+  return sampleRate ? timeOfSample(static_cast<double>(index), *sampleRate) : integer(index);
+}
+
 // The cell for people (6 digits) or, with 17 digits, for its tooltip.
-QString cellText(const Statistics& s, Row row, int digits) {
+QString cellText(const Statistics& s, Row row, int digits, std::optional<double> sampleRate) {
   if (row == kCount) return integer(s.count);
   if (s.count == 0) return kNothing;
   switch (row) {
     case kMean: return number(s.mean, digits);
     case kRms: return number(s.rms, digits);
     case kStddev: return number(s.stddev, digits);
-    case kMin: return QObject::tr("%1 at %2").arg(number(s.min, digits), integer(s.minIndex));
-    default: return QObject::tr("%1 at %2").arg(number(s.max, digits), integer(s.maxIndex));
+    case kMin: return QObject::tr("%1 at %2").arg(number(s.min, digits), position(s.minIndex, sampleRate));
+    default: return QObject::tr("%1 at %2").arg(number(s.max, digits), position(s.maxIndex, sampleRate));
   }
 }
 
@@ -110,6 +117,12 @@ void StatisticsPanel::setFiltered(SignalPtr signal) {
   else refreshAll();
 }
 
+void StatisticsPanel::setSampleRate(std::optional<double> sampleRate) {
+  sampleRate_ = sampleRate;
+  fillColumn(kWhole, shown() ? &whole_ : nullptr);
+  showVisible(visible_);
+}
+
 void StatisticsPanel::setShowFiltered(bool filtered) {
   if (filtered_ || !filtered) source_->setCurrentIndex(filtered ? kFiltered : kOriginal);
 }
@@ -174,7 +187,11 @@ void StatisticsPanel::showVisible(const Statistics& statistics) {
   const LoadedSignal* signal = shown();
   QString header = tr("Visible range");
   if (signal && shownRange_.begin == shownRange_.end) header = tr("Visible range\n(no samples)");
-  else if (signal) header = tr("Visible range\n(samples %1–%2)").arg(integer(shownRange_.begin), integer(shownRange_.end - 1));
+  else if (signal && sampleRate_) {
+    header = tr("Visible range\n(%1 – %2)").arg(position(shownRange_.begin, sampleRate_), position(shownRange_.end - 1, sampleRate_));
+  } else if (signal) {
+    header = tr("Visible range\n(samples %1–%2)").arg(integer(shownRange_.begin), integer(shownRange_.end - 1));
+  }
   table_->horizontalHeaderItem(kVisible)->setText(header);
   fillColumn(kVisible, signal ? &visible_ : nullptr);
 }
@@ -182,8 +199,8 @@ void StatisticsPanel::showVisible(const Statistics& statistics) {
 void StatisticsPanel::fillColumn(int column, const Statistics* statistics) {
   for (int row = 0; row < kRowCount; ++row) {
     QTableWidgetItem* item = table_->item(row, column);
-    item->setText(statistics ? cellText(*statistics, static_cast<Row>(row), 6) : kNothing);
-    item->setToolTip(statistics ? cellText(*statistics, static_cast<Row>(row), 17) : QString());
+    item->setText(statistics ? cellText(*statistics, static_cast<Row>(row), 6, sampleRate_) : kNothing);
+    item->setToolTip(statistics ? cellText(*statistics, static_cast<Row>(row), 17, sampleRate_) : QString());
   }
 }
 

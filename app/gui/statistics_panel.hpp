@@ -2,6 +2,8 @@
 #include <QFutureWatcher>
 #include <QWidget>
 
+#include <optional>
+
 #include "loaded_signal.hpp"
 #include "siglab/statistics.hpp"
 
@@ -26,6 +28,7 @@ class StatisticsPanel : public QWidget {
   void setOriginal(SignalPtr signal);  // a new signal: the filtered one goes, the range is all of it
   void setFiltered(SignalPtr signal);  // same length as the original, or null
   void setShowFiltered(bool filtered);  // ignored while there is no filtered signal
+  void setSampleRate(std::optional<double> sampleRate);  // positions as times; without one, indices
   bool showsFiltered() const;
 
   // Samples [first, last), clamped to the signal; computed when the refresh timer fires.
@@ -61,6 +64,7 @@ class StatisticsPanel : public QWidget {
   SampleRange shownRange_{0, 0};   // the one `visible_` describes
   Statistics whole_;
   Statistics visible_;
+  std::optional<double> sampleRate_;
 };
 
 }  // namespace siglab::gui

@@ -5,7 +5,9 @@
 
 #include "siglab/cuda_backends.hpp"
 #include "siglab/cuda_lab.hpp"
+#include "siglab/cuda_fft_backend.hpp"
 #include "siglab/cuda_reduce.hpp"
+#include "siglab/cuda_spectrum.hpp"
 
 namespace siglab {
 namespace {
@@ -79,6 +81,22 @@ BackendList makeCudaBackends(const CudaOptions& options) {
   backends.push_back(std::make_unique<NoCudaBackend>("gpu-shared", "GPU, constant taps + shared-memory tile"));
   backends.push_back(makeTunedCudaBackend(options));
   return backends;
+}
+
+}  // namespace siglab
+
+namespace siglab {
+
+std::unique_ptr<FilterBackend> makeCudaFftBackend() {
+  return std::make_unique<NoCudaBackend>("gpu-fft", "GPU, cuFFT overlap-save in batches of blocks");
+}
+
+// The spectrum's stub.
+std::string gpuSpectrumUnavailableReason() { return kReason; }
+
+GpuSpectrumRun welchGpu(std::span<const double> x, const WelchOptions& options, std::size_t) {
+  validate(options, x.size());
+  return GpuSpectrumRun{false, kReason, {}};
 }
 
 }  // namespace siglab

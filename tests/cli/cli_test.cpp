@@ -62,7 +62,8 @@ TEST(Cli, CompareWritesTheReferenceResultByteForByte) {
   }
   EXPECT_TRUE(test::readFile(dir.file("result.txt")) == text);
   for (const char* name :
-       {"cpu-serial", "cpu-parallel", "cpu-running", "gpu-global", "gpu-constant", "gpu-shared", "gpu-tuned"}) {
+       {"cpu-serial", "cpu-parallel", "cpu-running", "cpu-fft", "gpu-global", "gpu-constant", "gpu-shared", "gpu-tuned",
+        "gpu-fft"}) {
     EXPECT_NE(o.out.find(name), std::string::npos) << "table lacks " << name;
   }
   ASSERT_EQ(runCli("compare " + dir.file("in.txt") + " --window 7 --backend cpu-serial,cpu-parallel --repeat 1 "
@@ -73,12 +74,12 @@ TEST(Cli, CompareWritesTheReferenceResultByteForByte) {
   const auto report = nlohmann::json::parse(test::readFile(dir.file("report.json")));
   EXPECT_EQ(report["samples"], 5003);
   EXPECT_EQ(report["window"], 7);
-  ASSERT_EQ(report["backends"].size(), 7u);
+  ASSERT_EQ(report["backends"].size(), 9u);
   for (const auto& b : report["backends"]) {
     if (b["status"] == "ok") {
       EXPECT_EQ(b["agrees"], true) << b.dump();
-      // Only cpu-running, the O(N) running sum, may differ in the last bits (within its tolerance).
-      if (b["name"] != "cpu-running") {
+      // Only cpu-running (the O(N) running sum) and the FFT engines may differ in the last bits (within their tolerance).
+      if (b["name"] != "cpu-running" && b["name"] != "cpu-fft" && b["name"] != "gpu-fft") {
         EXPECT_EQ(b["bit_identical"], true) << b.dump();
       }
     } else {

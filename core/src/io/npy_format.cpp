@@ -150,8 +150,14 @@ std::vector<double> parseNpy(Bytes file, const std::string& path, bool allowNonF
   return convertSamples(file.subspan(data.offset), data.type, data.count, path, allowNonFinite, progress);
 }
 
-std::string npyHeader(std::uint64_t count) {
-  std::string dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (" + std::to_string(count) + ",), }";
+std::string npyHeader(std::uint64_t count) { return npyHeaderForShape(std::string(1, '(').append(std::to_string(count)).append(",)")); }
+
+std::string npyHeader(std::uint64_t rows, std::uint64_t columns) {
+  return npyHeaderForShape(std::string(1, '(').append(std::to_string(rows)).append(", ").append(std::to_string(columns)).append(")"));
+}
+
+std::string npyHeaderForShape(const std::string& shape) {
+  std::string dict = "{'descr': '<f8', 'fortran_order': False, 'shape': " + shape + ", }";
   // Magic, version and length take 10 bytes; pad with blanks and a newline to a multiple of 64.
   const std::size_t total = (10 + dict.size() + 1 + 63) / 64 * 64;
   dict.append(total - 10 - dict.size() - 1, ' ');

@@ -12,6 +12,7 @@
 #include "siglab/io/atomic_file.hpp"
 #include "siglab/io/binary_formats.hpp"
 #include "siglab/io/text_format.hpp"
+#include "siglab/sample_rate.hpp"
 
 namespace siglab {
 namespace {
@@ -70,10 +71,12 @@ FileFormat detectInputFormat(const std::string& path, Bytes bytes, const ReadOpt
 }
 
 Signal readSignal(const std::string& path, const ReadOptions& options, const Progress& progress) {
+  if (options.sampleRate) checkSampleRate(*options.sampleRate);
   const FileBytes file(path);
   try {
     Signal signal = parseFile(file, file.name(), options, progress);
     file.throwIfChanged();
+    if (options.sampleRate) signal.sampleRate = options.sampleRate;
     return signal;
   } catch (const InputError&) {
     file.throwIfChanged();  // a file cut short while parsed: that, not the parse error it caused

@@ -20,6 +20,9 @@ std::vector<double> parseNpy(Bytes file, const std::string& pathForMessages, boo
                              const Progress& progress = {});
 // The .npy header (version 1, '<f8', shape (count,)) that precedes `count` doubles.
 std::string npyHeader(std::uint64_t count);
+// The same for a (rows, columns) array in C order (row by row).
+std::string npyHeader(std::uint64_t rows, std::uint64_t columns);
+std::string npyHeaderForShape(const std::string& shape);  // shape as numpy writes it: "(3,)", "(3, 2)"
 
 // Raw little-endian samples of `type` after `offset` bytes.
 std::vector<double> parseRaw(Bytes file, const std::string& pathForMessages, SampleType type,

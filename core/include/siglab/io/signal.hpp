@@ -8,7 +8,7 @@ namespace siglab {
 // A loaded signal: its samples, the sample rate where the file format has one, and where it came from.
 struct Signal {
   std::vector<double> samples;
-  std::optional<double> sampleRate;  // Hz; WAV has one, text, .npy and raw files do not
+  std::optional<double> sampleRate;  // Hz; WAV has one, text, .npy and raw files one only when given (--rate)
   std::string sourcePath;
 };
 

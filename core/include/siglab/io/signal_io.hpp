@@ -21,6 +21,7 @@ struct ReadOptions {
   std::uint64_t rawOffset = 0;                // raw: bytes to skip before the first sample
   std::size_t channel = 1;                    // WAV: 1-based channel
   bool allowNonFinite = false;                // keep NaN and infinities instead of rejecting them
+  std::optional<double> sampleRate;           // Hz: the rate of a text, .npy or raw file (for WAV, replaces its own)
 };
 
 enum class TextStyle {
@@ -39,7 +40,8 @@ struct WriteOptions {
 // Reads a signal from `path` ("-": standard input, read to its end) in the format the options and
 // the file choose. Throws InputError
 // naming the file (and the line and column for text) on any problem, Cancelled when cancelled;
-// either way no partial signal is returned.
+// either way no partial signal is returned. An invalid options.sampleRate throws
+// std::invalid_argument before the file is opened.
 Signal readSignal(const std::string& path, const ReadOptions& options = {}, const Progress& progress = {});
 
 // Writes `values` to `path` atomically (the old file survives any failure or cancellation, and no

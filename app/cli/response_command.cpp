@@ -1,0 +1,86 @@
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+
+#include "commands.hpp"
+#include "exit_codes.hpp"
+#include "input_options.hpp"
+#include "siglab/errors.hpp"
+#include "siglab/frequency_response.hpp"
+#include "siglab/io/table_file.hpp"
+#include "siglab/taps.hpp"
+
+namespace siglab::cli {
+namespace {
+
+struct ResponseOptions {
+  std::size_t window = kDefaultWindow;
+  std::string tapsFile;
+  double gaussianSigma = 0.0;
+  std::optional<double> sampleRate;
+  std::size_t points = 512;
+  std::string output;
+};
+
+constexpr const char* kName = "siglab-cli response: ";
+constexpr std::size_t kMaxPoints = std::size_t{1} << 24;
+
+// The taps the filter command would use for the same options.
+std::vector<double> chooseTaps(const ResponseOptions& o, bool windowGiven) {
+  if (!o.tapsFile.empty()) return readTaps(o.tapsFile);
+  if (o.gaussianSigma > 0.0) return makeGaussianFilter(o.gaussianSigma, BoundaryMode::Zero, windowGiven ? o.window : 0).taps;
+  return makeMeanFilter(o.window).taps;
+}
+
+int runResponse(const ResponseOptions& o, bool windowGiven) {
+  if (o.window % 2 == 0) {
+    std::cerr << kName << "--window must be odd, got " << o.window << "\n";
+    return kExitUsage;
+  }
+  std::vector<double> taps;
+  try {
+    taps = chooseTaps(o, windowGiven);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << kName << e.what() << "\n";
+    return kExitUsage;
+  } catch (const InputError& e) {
+    std::cerr << kName << "--taps: " << e.what() << "\n";
+    return kExitInputOutput;
+  }
+  const FrequencyResponse response = firResponse(taps, o.points, o.sampleRate);
+  try {
+    writeTable(o.output, Table{{"frequency", "magnitude_db", "phase_rad"},
+                               {response.frequency, response.magnitudeDb(), response.phase()}});
+  } catch (const InputError& e) {
+    std::cerr << kName << e.what() << "\n";
+    return kExitInputOutput;
+  }
+  std::cout << "wrote " << o.output << ": the response of " << taps.size() << " taps at " << o.points
+            << " frequencies (" << (o.sampleRate ? "Hz" : "cycles per sample") << ")\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+void addResponseCommand(CLI::App& app, int& exitCode) {
+  auto o = std::make_shared<ResponseOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "response", "The filter's frequency response from 0 to Nyquist (as scipy.signal.freqz) as CSV or .npy");
+  cmd->add_option("-o,--output", o->output, "Result: CSV with the header frequency,magnitude_db,phase_rad, or .npy (N, 3)")
+      ->required();
+  CLI::Option* window = cmd->add_option("-w,--window", o->window, "Odd window length W; taps 1/W")
+                             ->capture_default_str()->check(CLI::PositiveNumber);
+  CLI::Option* taps = cmd->add_option("--taps", o->tapsFile, "Custom taps: a file with an odd count, one a line")
+                          ->excludes(window);
+  cmd->add_option("--gaussian", o->gaussianSigma,
+                  "Gaussian taps with this sigma (window 2*round(4 sigma)+1 unless --window is given)")
+      ->excludes(taps)->check(CLI::PositiveNumber);
+  cmd->add_option_function<double>("--rate", [o](double hz) { o->sampleRate = hz; },
+                                   "Sample rate in Hz: frequencies in Hz instead of cycles per sample")
+      ->check(sampleRateValidator());
+  cmd->add_option("-n,--points", o->points, "Frequencies, 1 to 16777216, from 0 up to (not including) Nyquist")
+      ->capture_default_str()->check(CLI::Range(std::size_t{1}, kMaxPoints));
+  cmd->callback([o, window, &exitCode] { exitCode = runResponse(*o, window->count() > 0); });
+}
+
+}  // namespace siglab::cli

@@ -1,0 +1,128 @@
+#include <cmath>
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "exit_codes.hpp"
+#include "input_options.hpp"
+#include "siglab/cuda_spectrum.hpp"
+#include "siglab/errors.hpp"
+#include "siglab/io/signal_io.hpp"
+#include "siglab/io/table_file.hpp"
+#include "siglab/spectrum.hpp"
+
+namespace siglab::cli {
+namespace {
+
+struct SpectrumCommandOptions {
+  std::string input;
+  ReadOptions read;
+  std::string output;
+  WelchOptions welch;
+  std::string window = "hann";
+  std::string scaling = "density";
+  std::string detrend = "constant";
+  std::string engine = "auto";
+};
+
+constexpr const char* kName = "siglab-cli spectrum: ";
+
+// The index of the first sample that is not finite, or the size.
+std::size_t firstNonFinite(const std::vector<double>& samples) {
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    if (!std::isfinite(samples[i])) return i;
+  }
+  return samples.size();
+}
+
+// The spectrum on the engine the options name; `note` says which ran and why.
+Spectrum computeSpectrum(const std::vector<double>& samples, const WelchOptions& welchOptions, const std::string& engine,
+                         std::string& note) {
+  if (engine != "cpu") {
+    GpuSpectrumRun gpu = welchGpu(samples, welchOptions);
+    if (gpu.ok) {
+      note = "gpu (cuFFT)";
+      return std::move(gpu.spectrum);
+    }
+    note = "cpu (FFTW); the GPU could not run it: " + gpu.message;
+  } else {
+    note = "cpu (FFTW)";
+  }
+  return welch(samples, welchOptions);
+}
+
+int runSpectrum(SpectrumCommandOptions& o) {
+  o.welch.window = *parseSpectrumWindow(o.window);  // the option's check allows only known names
+  o.welch.scaling = o.scaling == "spectrum" ? SpectrumScaling::spectrum : SpectrumScaling::density;
+  o.welch.detrend = o.detrend == "none" ? Detrend::none : Detrend::constant;
+  if (o.engine == "gpu") {
+    const std::string reason = gpuSpectrumUnavailableReason();
+    if (!reason.empty()) {
+      std::cerr << kName << "--engine gpu: no GPU can run it here (" << reason << "); allowed here: auto, cpu\n";
+      return kExitUsage;
+    }
+  }
+  Signal signal;
+  try {
+    signal = readSignal(o.input, o.read);
+  } catch (const InputError& e) {
+    std::cerr << kName << e.what() << "\n";
+    return kExitInputOutput;
+  }
+  const std::size_t bad = firstNonFinite(signal.samples);
+  if (bad < signal.samples.size()) {
+    std::cerr << kName << o.input << ": sample " << bad + 1 << " is " << signal.samples[bad]
+              << "; the spectrum needs finite samples\n";
+    return kExitInputOutput;
+  }
+  o.welch.sampleRate = signal.sampleRate;
+  std::string note;
+  Spectrum spectrum;
+  try {
+    validate(o.welch, signal.samples.size());
+    spectrum = computeSpectrum(signal.samples, o.welch, o.engine, note);
+  } catch (const SpectrumOptionError& e) {
+    std::cerr << kName << e.option() << ": " << e.what() << "\n";
+    return kExitUsage;
+  }
+  try {
+    const std::string unit = signal.sampleRate ? "Hz" : "cycles per sample";
+    writeTable(o.output, Table{{"frequency", "power"}, {std::move(spectrum.frequency), std::move(spectrum.power)}});
+    std::cout << "wrote " << o.output << ": " << frequencyCount(o.welch) << " frequencies (" << unit << "), "
+              << segmentCount(o.welch, signal.samples.size()) << " segments of " << o.welch.segment << ", " << note
+              << "\n";
+  } catch (const InputError& e) {
+    std::cerr << kName << e.what() << "\n";
+    return kExitInputOutput;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void addSpectrumCommand(CLI::App& app, int& exitCode) {
+  auto o = std::make_shared<SpectrumCommandOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "spectrum", "Welch's power spectral density (as scipy.signal.welch), one-sided, as CSV or .npy");
+  cmd->add_option("input", o->input, "Signal file: text (one number a line, or --column of a CSV/TSV), .npy, WAV or --raw")
+      ->required();
+  addInputOptions(*cmd, o->read);
+  cmd->add_option("-o,--output", o->output, "Result: .npy (shape (F, 2)) or CSV with the header frequency,power")
+      ->required();
+  cmd->add_option("--segment", o->welch.segment, "Samples a segment (and FFT length), 1 to the signal's length")
+      ->capture_default_str();
+  cmd->add_option_function<std::size_t>(
+      "--overlap", [o](std::size_t samples) { o->welch.overlap = samples; },
+      "Samples neighbouring segments share, 0 to segment - 1 (default: segment / 2)");
+  cmd->add_option("--window", o->window, "Window: hann, hamming, blackman or boxcar (periodic, as scipy's get_window)")
+      ->capture_default_str()->check(CLI::IsMember({"hann", "hamming", "blackman", "boxcar"}));
+  cmd->add_option("--scaling", o->scaling, "density (power per Hz) or spectrum (power per bin)")
+      ->capture_default_str()->check(CLI::IsMember({"density", "spectrum"}));
+  cmd->add_option("--detrend", o->detrend, "constant (remove each segment's mean) or none")
+      ->capture_default_str()->check(CLI::IsMember({"constant", "none"}));
+  cmd->add_option("--engine", o->engine, "auto (the GPU where there is one), cpu (FFTW) or gpu (cuFFT)")
+      ->capture_default_str()->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+  cmd->callback([o, &exitCode] { exitCode = runSpectrum(*o); });
+}
+
+}  // namespace siglab::cli

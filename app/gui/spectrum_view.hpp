@@ -1,0 +1,80 @@
+#pragma once
+#include <QFutureWatcher>
+#include <QWidget>
+
+#include <optional>
+#include <vector>
+
+#include "loaded_signal.hpp"
+#include "siglab/frequency_response.hpp"
+#include "siglab/spectrum.hpp"
+#include "siglab/statistics.hpp"
+
+class QCheckBox;
+class QComboBox;
+class QCPGraph;
+class QCustomPlot;
+class QLabel;
+class QTimer;
+
+namespace siglab::gui {
+
+// What the Spectrum tab draws, computed in a worker.
+struct SpectrumCurves {
+  Spectrum original;
+  std::optional<Spectrum> filtered;
+  std::optional<FrequencyResponse> response;  // of the taps that made the filtered signal
+  SampleRange range;                          // the samples the spectra cover
+  std::size_t segment = 0;                    // the one used (at most the range's length)
+  QString problem;                            // why there is nothing to draw, when there is not
+};
+
+// Welch's PSD (Hann, half overlap, density) of the original and the filtered signal in dB against
+// frequency (Hz with a rate, else cycles per sample; linear or logarithmic axis), for the whole
+// signal or the plot's visible range, with the filter's response (dB, right axis) over it.
+// Computed in the background; the latest request wins.
+class SpectrumView : public QWidget {
+  Q_OBJECT
+ public:
+  static constexpr int kVisibleRefreshMs = 200;
+
+  explicit SpectrumView(QWidget* parent = nullptr);
+
+  void setOriginal(SignalPtr signal);                                   // drops the filtered one
+  void setFiltered(SignalPtr signal, std::vector<double> taps);         // the taps that made it
+  void setSampleRate(std::optional<double> sampleRate);
+  void setVisibleRange(std::size_t first, std::size_t last);            // used in "visible range" mode
+  void setVisibleOnly(bool visibleOnly);
+  void setLogFrequency(bool logarithmic);
+  void setSegment(std::size_t segment);
+
+  bool computing() const { return computing_ || pending_; }
+  const SpectrumCurves& curves() const { return curves_; }
+  QCustomPlot* plot() const { return plot_; }
+
+ private:
+  void recompute();
+  void finished();
+  void draw();
+
+  QComboBox* segment_ = nullptr;
+  QComboBox* range_ = nullptr;
+  QCheckBox* logFrequency_ = nullptr;
+  QLabel* note_ = nullptr;
+  QCustomPlot* plot_ = nullptr;
+  QCPGraph* originalGraph_ = nullptr;
+  QCPGraph* filteredGraph_ = nullptr;
+  QCPGraph* responseGraph_ = nullptr;
+  QTimer* rangeTimer_ = nullptr;
+  QFutureWatcher<SpectrumCurves>* watcher_ = nullptr;
+  bool computing_ = false;
+  bool pending_ = false;  // asked for while computing: start again when done
+  SignalPtr original_;
+  SignalPtr filtered_;
+  std::vector<double> taps_;
+  std::optional<double> sampleRate_;
+  SampleRange visible_{0, 0};
+  SpectrumCurves curves_;
+};
+
+}  // namespace siglab::gui

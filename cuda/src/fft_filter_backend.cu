@@ -1,0 +1,206 @@
+// gpu-fft: FFT overlap-save with cuFFT. One kernel gathers each block's M samples (its outputs and
+// their halos, through the boundary rule), a batched D2Z plan transforms a batch of blocks, one
+// kernel multiplies by conj(F taps) / M, a batched Z2D plan transforms back, and one kernel
+// copies each block's first L = M - W + 1 values to the output. The same blocks and bound as
+// cpu-fft (core/src/fft_convolution.cpp).
+#include <cufft.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "cuda_check.hpp"
+#include "device_buffer.hpp"
+#include "run_results.hpp"
+#include "siglab/boundary.hpp"
+#include "siglab/cuda_backends.hpp"
+#include "siglab/cuda_fft_backend.hpp"
+#include "siglab/fft_convolution.hpp"
+
+namespace siglab {
+namespace {
+
+constexpr std::size_t kBatchBytes = std::size_t{64} << 20;  // of gathered blocks: about 64 MiB a batch
+
+void checkCufft(cufftResult code, const char* call) {
+  if (code != CUFFT_SUCCESS) {
+    throw std::runtime_error(code == CUFFT_ALLOC_FAILED ? std::string("out of GPU memory for a cuFFT plan in ") + call
+                                                        : "cuFFT error " + std::to_string(static_cast<int>(code)) + " in " + call);
+  }
+}
+#define SIGLAB_CUFFT_TRY(call) checkCufft((call), #call)
+
+// A batched 1-D double-precision plan of `batch` transforms of n points (D2Z or Z2D).
+class BatchedPlan {
+ public:
+  BatchedPlan(int n, int batch, cufftType type) {
+    int length = n, bins = n / 2 + 1;
+    const bool forward = type == CUFFT_D2Z;
+    SIGLAB_CUFFT_TRY(cufftPlanMany(&plan_, 1, &length, forward ? &length : &bins, 1, forward ? n : bins,
+                                   forward ? &bins : &length, 1, forward ? bins : n, type, batch));
+  }
+  BatchedPlan(const BatchedPlan&) = delete;
+  BatchedPlan& operator=(const BatchedPlan&) = delete;
+  ~BatchedPlan() { cufftDestroy(plan_); }
+  cufftHandle get() const { return plan_; }
+
+ private:
+  cufftHandle plan_ = 0;
+};
+
+// Block b of the batch (global block firstBlock + b): sample s is signal position
+// (firstBlock + b) * L - radius + s through the boundary rule, for s < M; zero where the rule
+// skips it or past the block's last output's halo (the tail of the last block).
+__global__ void gatherBlocks(const double* d_in, std::int64_t n, BoundaryMode mode, std::int64_t firstBlock,
+                             std::int64_t outputsPerBlock, std::int64_t radius, std::int64_t m, double* d_blocks) {
+  const std::int64_t b = blockIdx.y;
+  const std::int64_t first = (firstBlock + b) * outputsPerBlock;
+  const std::int64_t needed = (n - first < outputsPerBlock ? n - first : outputsPerBlock) + 2 * radius;
+  for (std::int64_t s = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; s < m;
+       s += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    double value = 0.0;
+    if (s < needed) {
+      const std::int64_t index = boundaryIndex(first - radius + s, n, mode);
+      if (index != kSkipSample) value = d_in[index];
+    }
+    d_blocks[b * m + s] = value;
+  }
+}
+
+// d_spectra[b][k] *= d_taps[k] (already conj(F taps) / M), every block of the batch.
+__global__ void multiplySpectra(cufftDoubleComplex* d_spectra, const cufftDoubleComplex* d_taps, std::int64_t bins,
+                                std::int64_t total) {
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < total;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    const cufftDoubleComplex a = d_spectra[i], t = d_taps[i % bins];
+    d_spectra[i] = {a.x * t.x - a.y * t.y, a.x * t.y + a.y * t.x};
+  }
+}
+
+// conj(z) * scale, for the taps' transform.
+__global__ void conjugateAndScale(cufftDoubleComplex* d_values, std::int64_t count, double scale) {
+  const std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (i < count) d_values[i] = {d_values[i].x * scale, -d_values[i].y * scale};
+}
+
+// The first L values of each block of the batch are outputs (firstBlock + b) * L + i.
+__global__ void scatterOutputs(const double* d_blocks, std::int64_t n, std::int64_t firstBlock,
+                               std::int64_t outputsPerBlock, std::int64_t m, double* d_out) {
+  const std::int64_t b = blockIdx.y;
+  const std::int64_t first = (firstBlock + b) * outputsPerBlock;
+  const std::int64_t count = n - first < outputsPerBlock ? n - first : outputsPerBlock;
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    d_out[first + i] = d_blocks[b * m + i];
+  }
+}
+
+unsigned gridFor(std::int64_t count, int threads) {
+  return static_cast<unsigned>(std::clamp<std::int64_t>((count + threads - 1) / threads, 1, 65535));
+}
+
+class FftFilterBackend final : public FilterBackend {
+ public:
+  FftFilterBackend() {
+    const DeviceInfo device = probeDevices().front();
+    if (!device.available) unavailable_ = device.reason;
+  }
+  std::string_view name() const override { return "gpu-fft"; }
+  std::string_view description() const override {
+    return "GPU, cuFFT overlap-save in batches of blocks; any taps; not bit-identical";
+  }
+  bool usesGpu() const override { return true; }
+  std::string whyNot(const FilterSpec& spec, SampleType type) const override {
+    if (!unavailable_.empty()) return unavailable_;
+    if (type != SampleType::f64) return "gpu-fft has no float32 path";
+    return whyNotCorrelation(spec, "gpu-fft");
+  }
+  double tolerance(const FilterSpec& spec, double maxAbsInput) const override {
+    return fftEngineTolerance(spec, maxAbsInput);
+  }
+  FilterPass filter(std::span<const float>, const FilterSpec&, std::span<float>, const RunOptions&,
+                    const Progress&) override {
+    throw EngineUnavailable("gpu-fft has no float32 path");
+  }
+  FilterPass filter(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
+                    const RunOptions& /*options*/, const Progress& progress) override {
+    validate(spec);
+    if (in.size() != out.size()) throw std::invalid_argument("input and output sizes differ");
+    if (!unavailable_.empty()) throw EngineUnavailable(unavailable_);
+    if (!std::all_of(in.begin(), in.end(), [](double v) { return std::isfinite(v); })) {
+      throw EngineUnavailable("gpu-fft needs finite samples (an FFT spreads NaN over its block)");
+    }
+    progress.throwIfCancelled();
+    FilterPass pass;
+    if (in.empty()) return pass;
+    try {
+      SIGLAB_CUDA_TRY(cudaSetDevice(0));
+      return filterOnce(in, spec, out);
+    } catch (const cuda::CudaError& e) {
+      if (e.code() == cudaErrorMemoryAllocation) throw std::runtime_error(std::string("out of GPU memory (") + e.what() + ")");
+      throw std::runtime_error(e.what());
+    }
+  }
+
+ private:
+  FilterPass filterOnce(std::span<const double> in, const FilterSpec& spec, std::span<double> out) {
+    const auto n = static_cast<std::int64_t>(in.size());
+    const auto w = static_cast<std::int64_t>(spec.window()), radius = static_cast<std::int64_t>(spec.radius());
+    const auto m = static_cast<std::int64_t>(fftBlockLength(spec.window()));
+    const std::int64_t bins = m / 2 + 1, outputsPerBlock = m - w + 1;
+    const std::int64_t blocks = (n + outputsPerBlock - 1) / outputsPerBlock;
+    const std::int64_t batch = std::clamp<std::int64_t>(static_cast<std::int64_t>(kBatchBytes) / (m * 8), 1, blocks);
+
+    cuda::DeviceBuffer<double> d_in(in.size()), d_out(in.size()), d_blocks(static_cast<std::size_t>(batch * m));
+    cuda::DeviceBuffer<cufftDoubleComplex> d_spectra(static_cast<std::size_t>(batch * bins)), d_taps(static_cast<std::size_t>(bins));
+    {  // conj(F taps) / M, once
+      std::vector<double> padded(static_cast<std::size_t>(m), 0.0);
+      std::copy(spec.taps.begin(), spec.taps.end(), padded.begin());
+      cuda::DeviceBuffer<double> d_padded(padded.size());
+      SIGLAB_CUDA_TRY(cudaMemcpy(d_padded.data(), padded.data(), d_padded.bytes(), cudaMemcpyHostToDevice));
+      const BatchedPlan single(static_cast<int>(m), 1, CUFFT_D2Z);
+      SIGLAB_CUFFT_TRY(cufftExecD2Z(single.get(), d_padded.data(), d_taps.data()));
+      conjugateAndScale<<<gridFor(bins, 256), 256>>>(d_taps.data(), bins, 1.0 / static_cast<double>(m));
+      SIGLAB_CUDA_CHECK_LAUNCH();
+    }
+    const BatchedPlan forward(static_cast<int>(m), static_cast<int>(batch), CUFFT_D2Z);
+    const BatchedPlan inverse(static_cast<int>(m), static_cast<int>(batch), CUFFT_Z2D);
+
+    cuda::Event start, copiedIn, filtered, copiedOut;
+    start.record();
+    SIGLAB_CUDA_TRY(cudaMemcpy(d_in.data(), in.data(), in.size() * sizeof(double), cudaMemcpyHostToDevice));
+    copiedIn.record();
+    for (std::int64_t firstBlock = 0; firstBlock < blocks; firstBlock += batch) {
+      // A shorter last batch: the plans still transform `batch` blocks; the stale ones are not scattered.
+      const std::int64_t count = std::min(batch, blocks - firstBlock);
+      const dim3 grid(gridFor(m, 256), static_cast<unsigned>(count));
+      gatherBlocks<<<grid, 256>>>(d_in.data(), n, spec.mode, firstBlock, outputsPerBlock, radius, m, d_blocks.data());
+      SIGLAB_CUDA_CHECK_LAUNCH();
+      SIGLAB_CUFFT_TRY(cufftExecD2Z(forward.get(), d_blocks.data(), d_spectra.data()));
+      multiplySpectra<<<gridFor(batch * bins, 256), 256>>>(d_spectra.data(), d_taps.data(), bins, batch * bins);
+      SIGLAB_CUDA_CHECK_LAUNCH();
+      SIGLAB_CUFFT_TRY(cufftExecZ2D(inverse.get(), d_spectra.data(), d_blocks.data()));
+      scatterOutputs<<<grid, 256>>>(d_blocks.data(), n, firstBlock, outputsPerBlock, m, d_out.data());
+      SIGLAB_CUDA_CHECK_LAUNCH();
+    }
+    filtered.record();
+    SIGLAB_CUDA_TRY(cudaMemcpy(out.data(), d_out.data(), out.size() * sizeof(double), cudaMemcpyDeviceToHost));
+    copiedOut.record();
+    SIGLAB_CUDA_TRY(cudaEventSynchronize(copiedOut.get()));
+    FilterPass pass;
+    pass.phases.kernelMs = filtered.millisSince(copiedIn);
+    pass.phases.transferMs = copiedIn.millisSince(start) + copiedOut.millisSince(filtered);
+    pass.phases.totalMs = copiedOut.millisSince(start);
+    pass.splits.every = static_cast<std::size_t>(outputsPerBlock);
+    return pass;
+  }
+
+  std::string unavailable_;
+};
+
+}  // namespace
+
+std::unique_ptr<FilterBackend> makeCudaFftBackend() { return std::make_unique<FftFilterBackend>(); }
+
+}  // namespace siglab

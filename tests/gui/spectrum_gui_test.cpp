@@ -1,0 +1,184 @@
+// The sample rate in the GUI (export, axis, readout, remembered per file) and the Spectrum tab.
+#include <qcustomplot.h>
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QTabWidget>
+#include <QElapsedTimer>
+#include <QSettings>
+
+#include <cmath>
+#include <numbers>
+#include <random>
+
+#include "gui_test_support.hpp"
+#include "sample_rate_field.hpp"
+#include "signal_plot.hpp"
+#include "siglab/cpu_serial.hpp"
+#include "siglab/io/signal_io.hpp"
+#include "spectrum_view.hpp"
+#include "test_support.hpp"
+
+namespace siglab {
+namespace {
+
+using gui::MainWindow;
+
+::testing::AssertionResult waitForSpectrum(const gui::SpectrumView& view) {
+  QElapsedTimer timer;
+  timer.start();
+  while (view.computing()) {
+    if (timer.elapsed() > 20'000) return ::testing::AssertionFailure() << "the spectrum did not finish in 20 s";
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+  }
+  return ::testing::AssertionSuccess();
+}
+
+std::vector<double> tone(std::size_t n, double cyclesPerSample) {
+  std::vector<double> x(n);
+  for (std::size_t i = 0; i < n; ++i) x[i] = std::sin(2 * std::numbers::pi * cyclesPerSample * static_cast<double>(i));
+  return x;
+}
+
+class SampleRateGuiTest : public ::testing::Test {
+ protected:
+  void SetUp() override { QSettings().clear(); }
+};
+
+TEST_F(SampleRateGuiTest, AWavExportedFromTheGuiKeepsTheInputsRate) {
+  test::TempDir dir;
+  WriteOptions wav;
+  wav.sampleRate = 44100.0;
+  writeSignal(dir.file("in.wav"), tone(5000, 0.01), wav);
+  MainWindow window;
+  window.openFile(QString::fromStdString(dir.file("in.wav")));
+  ASSERT_TRUE(test::waitForTask(window));
+  ASSERT_TRUE(window.signal()) << window.lastError().toStdString();
+  EXPECT_EQ(window.sampleRate(), 44100.0);
+  window.runEngines();
+  ASSERT_TRUE(test::waitForTask(window));
+  ASSERT_TRUE(window.filtered()) << window.lastError().toStdString();
+  window.exportResult(QString::fromStdString(dir.file("out.wav")));
+  ASSERT_TRUE(test::waitForTask(window));
+  ASSERT_TRUE(window.lastError().isEmpty()) << window.lastError().toStdString();
+  EXPECT_EQ(readSignal(dir.file("out.wav")).sampleRate, 44100.0);  // was 48000: the GUI dropped the rate
+
+  window.exportReport(QString::fromStdString(dir.file("report.json")));
+  ASSERT_TRUE(test::waitForTask(window));
+  EXPECT_NE(test::readFile(dir.file("report.json")).find("\"sample_rate_hz\": 44100.0"), std::string::npos);
+}
+
+TEST_F(SampleRateGuiTest, WithARateThePlotsReadTimeAndTheRateIsRememberedPerFile) {
+  test::TempDir dir;
+  writeSignal(dir.file("a.txt"), tone(2000, 0.01));
+  writeSignal(dir.file("b.txt"), tone(2000, 0.01));
+  {
+    MainWindow window;
+    window.resize(1200, 700);
+    window.show();
+    window.openFile(QString::fromStdString(dir.file("a.txt")));
+    ASSERT_TRUE(test::waitForTask(window));
+    EXPECT_FALSE(window.sampleRate());
+    EXPECT_EQ(window.signalPlot()->plot()->xAxis->label(), "sample index");
+    window.sampleRateField()->setValue(1000.0);  // as a user types it
+    EXPECT_EQ(window.sampleRate(), 1000.0);
+    EXPECT_EQ(window.signalPlot()->plot()->xAxis->label(), "time");
+    EXPECT_TRUE(window.signalPlot()->readoutAt(1500.0).startsWith("t = 1.5 s, sample ")) << window.signalPlot()->readoutAt(1500.0).toStdString();
+    window.statisticsPanel()->setVisibleRange(0, 2000);
+    ASSERT_TRUE(test::waitForVisibleStatistics(*window.statisticsPanel()));
+    const QString maxCell = window.statisticsPanel()->table()->item(5, 0)->text();
+    EXPECT_TRUE(maxCell.endsWith(" ms")) << maxCell.toStdString();  // the max's position as a time
+  }
+  MainWindow window;
+  window.openFile(QString::fromStdString(dir.file("b.txt")));
+  ASSERT_TRUE(test::waitForTask(window));
+  EXPECT_FALSE(window.sampleRate()) << "another file keeps its own (unknown) rate";
+  window.openFile(QString::fromStdString(dir.file("a.txt")));
+  ASSERT_TRUE(test::waitForTask(window));
+  EXPECT_EQ(window.sampleRate(), 1000.0) << "remembered for a.txt";
+}
+
+TEST(SpectrumView, ShowsTheTonesPeakTheFilteredSpectrumAndTheFiltersResponse) {
+  const double rate = 8000.0;
+  auto original = std::make_shared<const gui::LoadedSignal>("tone", tone(50000, 1000.0 / rate));
+  const FilterSpec mean = makeMeanFilter(9);
+  std::vector<double> filteredSamples(original->size());
+  filterSerial(original->samples(), mean, filteredSamples);
+  auto filtered = std::make_shared<const gui::LoadedSignal>("filtered", std::move(filteredSamples));
+
+  gui::SpectrumView view;
+  view.resize(800, 500);
+  view.setSegment(1024);
+  view.setSampleRate(rate);
+  view.setOriginal(original);
+  ASSERT_TRUE(waitForSpectrum(view));
+  const Spectrum& s = view.curves().original;
+  ASSERT_EQ(s.power.size(), 513u);
+  const auto peak = std::max_element(s.power.begin(), s.power.end()) - s.power.begin();
+  EXPECT_DOUBLE_EQ(s.frequency[static_cast<std::size_t>(peak)], 1000.0);
+  EXPECT_FALSE(view.curves().filtered);
+
+  view.setFiltered(filtered, mean.taps);
+  ASSERT_TRUE(waitForSpectrum(view));
+  ASSERT_TRUE(view.curves().filtered);
+  ASSERT_TRUE(view.curves().response);
+  EXPECT_EQ(view.curves().response->frequency.size(), 512u);
+  // The mean of 9 passes 0 Hz and nulls 8000 / 9 Hz: its response says so.
+  EXPECT_NEAR(view.curves().response->magnitudeDb()[0], 0.0, 1e-12);
+  EXPECT_EQ(view.plot()->graphCount(), 3);
+  EXPECT_GT(view.plot()->graph(2)->dataCount(), 500);
+
+  view.setVisibleOnly(true);
+  view.setVisibleRange(1000, 1600);  // 600 samples: the segment shrinks to fit
+  ASSERT_TRUE(waitForSpectrum(view));
+  QElapsedTimer timer;
+  timer.start();
+  while (view.curves().range.begin != 1000 && timer.elapsed() < 5000) {
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+    ASSERT_TRUE(waitForSpectrum(view));
+  }
+  EXPECT_EQ(view.curves().range.begin, 1000u);
+  EXPECT_EQ(view.curves().range.end, 1600u);
+  EXPECT_EQ(view.curves().segment, 600u);
+  view.setLogFrequency(true);
+  EXPECT_EQ(view.plot()->xAxis->scaleType(), QCPAxis::stLogarithmic);
+}
+
+TEST(SpectrumView, ScreenshotOfTheSpectrumTabAfterARun) {
+  QSettings().clear();
+  test::TempDir dir;
+  // Tones at 300 Hz and 2.5 kHz in noise, 8 kHz: the default mean of 5 keeps the first and
+  // takes the second down by its response there.
+  const double rate = 8000.0;
+  std::mt19937_64 rng(3);
+  std::normal_distribution<double> noise(0.0, 0.05);
+  std::vector<double> x(400'000);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double t = static_cast<double>(i) / rate;
+    x[i] = 0.5 * std::sin(2 * std::numbers::pi * 300 * t) + 0.2 * std::sin(2 * std::numbers::pi * 2500 * t) + noise(rng);
+  }
+  WriteOptions wav;
+  wav.sampleRate = rate;
+  writeSignal(dir.file("tones.wav"), x, wav);
+  MainWindow window;
+  window.resize(1500, 820);
+  window.show();
+  window.openFile(QString::fromStdString(dir.file("tones.wav")));
+  ASSERT_TRUE(test::waitForTask(window));
+  window.runEngines();
+  ASSERT_TRUE(test::waitForTask(window));
+  auto* tabs = window.findChild<QTabWidget*>();
+  ASSERT_TRUE(tabs);
+  tabs->setCurrentWidget(window.spectrumView());
+  window.spectrumView()->setSegment(2048);
+  ASSERT_TRUE(waitForSpectrum(*window.spectrumView()));
+  ASSERT_TRUE(window.spectrumView()->curves().response);
+  window.signalPlot()->setVisibleRange(0, 800);
+  QCoreApplication::processEvents();
+  ASSERT_TRUE(QDir().mkpath(SIGLAB_SCREENSHOT_DIR));
+  const QString path = QDir(SIGLAB_SCREENSHOT_DIR).filePath("siglab-spectrum.png");
+  ASSERT_TRUE(window.grab().toImage().convertToFormat(QImage::Format_Indexed8, Qt::ThresholdDither).save(path, "PNG", 0));
+}
+
+}  // namespace
+}  // namespace siglab
