@@ -71,10 +71,11 @@ TEST(FftConvolution, LongGaussianIsFarInsideTheBound) {
 TEST(FftConvolution, TheBackendRefusesNonFiniteSamplesAndRuns) {
   CpuFftBackend backend;
   std::vector<double> x{1.0, std::nan(""), 3.0}, out(3);
-  EXPECT_EQ(backend.run(x, makeMeanFilter(3), out, RunOptions{}).status, RunStatus::Unavailable);
+  EXPECT_THROW(backend.filter(std::span<const double>(x), makeMeanFilter(3), std::span<double>(out), RunOptions{}),
+               EngineUnavailable);
   x[1] = 2.0;
-  const FilterRun run = backend.run(x, makeMeanFilter(3), out, RunOptions{1});
-  EXPECT_EQ(run.status, RunStatus::Ok);
+  backend.filter(std::span<const double>(x), makeMeanFilter(3), std::span<double>(out), RunOptions{});
+  EXPECT_EQ(backend.whyNot(makeMeanFilter(3), SampleType::f32), "cpu-fft has no float32 path");
   EXPECT_NEAR(out[1], 2.0, 1e-15);
   EXPECT_NEAR(out[0], 1.0, 1e-15);  // (0 + 1 + 2) / 3 with zero padding
 }

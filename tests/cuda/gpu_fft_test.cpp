@@ -25,8 +25,7 @@ double maxAbs(const std::vector<double>& x) {
 void expectWithinTolerance(FilterBackend& gpu, const std::vector<double>& x, const FilterSpec& spec, std::uint64_t seed) {
   std::vector<double> want(x.size()), got(x.size(), std::numeric_limits<double>::quiet_NaN());
   filterSerial(x, spec, want);
-  const FilterRun run = gpu.run(x, spec, got, RunOptions{1});
-  ASSERT_EQ(run.status, RunStatus::Ok) << run.message;
+  gpu.filter(std::span<const double>(x), spec, std::span<double>(got), RunOptions{});
   const double tolerance = gpu.tolerance(spec, maxAbs(x));
   for (std::size_t i = 0; i < x.size(); ++i) {
     ASSERT_LE(std::fabs(got[i] - want[i]), tolerance)  // NaN (an output never written) fails too
@@ -68,14 +67,19 @@ TEST(GpuFft, WithoutAGpuItIsListedAndSaysWhy) {
   auto gpu = makeCudaFftBackend();
   EXPECT_EQ(gpu->name(), "gpu-fft");
   std::vector<double> x{1.0, 2.0, 3.0}, out(3);
-  const FilterRun run = gpu->run(x, makeMeanFilter(3), out, RunOptions{1});
-  if (!gpu->unavailableReason().empty()) {
-    EXPECT_EQ(run.status, RunStatus::Unavailable);
-    EXPECT_EQ(run.message, gpu->unavailableReason());
+  const std::string why = gpu->whyNot(makeMeanFilter(3), SampleType::f64);
+  if (!why.empty()) {
+    try {
+      gpu->filter(std::span<const double>(x), makeMeanFilter(3), std::span<double>(out), RunOptions{});
+      ADD_FAILURE() << "gpu-fft ran without a GPU";
+    } catch (const EngineUnavailable& e) {
+      EXPECT_EQ(std::string(e.what()), why);
+    }
   } else {
-    EXPECT_EQ(run.status, RunStatus::Ok) << run.message;
+    gpu->filter(std::span<const double>(x), makeMeanFilter(3), std::span<double>(out), RunOptions{});
     EXPECT_NEAR(out[1], 2.0, 1e-15);
   }
+  EXPECT_EQ(gpu->whyNot(makeMeanFilter(3), SampleType::f32).empty(), false);
 }
 
 }  // namespace
