@@ -64,7 +64,7 @@ int runCompare(CompareCommandOptions& o) {
       appendSignal(files.add(o.output), comparison.reference, write, progress.stage("writing " + o.output, signals.flag()));
     }
     if (!o.report.empty()) {
-      const std::string report = comparisonReport(comparison, o.job.input, o.report);
+      const std::string report = comparisonReport(comparison, o.job.input, o.report, signal.sampleRate);
       const std::string_view pieces[] = {report};
       appendPieces(files.add(o.report), pieces, signals.progress());
     }

@@ -184,7 +184,7 @@ void MainWindow::createActions() {
   QMenu* run = menuBar()->addMenu(tr("&Run"));
   applyAction_ = run->addAction(tr("&Apply filter"), QKeySequence(Qt::CTRL | Qt::Key_Return), this,
                                 &MainWindow::applyFilter);
-  applyAction_->setIcon(style()->standardIcon(QStyle::SP_DialogApplyButton));
+  applyAction_->setIcon(toolbarIcon("run"));
   applyAction_->setToolTip(tr("Filter the signal once with the chosen engine and show its result (Ctrl+Return)"));
   runAction_ = run->addAction(tr("&Compare engines"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::runEngines);
   runAction_->setIcon(toolbarIcon("run"));
@@ -486,8 +486,9 @@ void MainWindow::exportReport(const QString& path) {
   std::shared_ptr<const Comparison> comparison = comparison_;
   const std::string file = path.toStdString();
   const std::string input = signal_ ? signal_->source() : std::string();
-  startExport(path, [comparison, file, input](const Progress& progress) {
-    writeFileAtomically(file, comparisonReport(*comparison, input, file), progress);
+  const std::optional<double> rate = sampleRate();
+  startExport(path, [comparison, file, input, rate](const Progress& progress) {
+    writeFileAtomically(file, comparisonReport(*comparison, input, file, rate), progress);
   });
 }
 

@@ -62,12 +62,15 @@ nlohmann::json comparisonToJson(const Comparison& c, const std::string& input) {
           {"backends", std::move(backends)}};
 }
 
-std::string comparisonReport(const Comparison& comparison, const std::string& input, const std::string& path) {
+std::string comparisonReport(const Comparison& comparison, const std::string& input, const std::string& path,
+                             std::optional<double> sampleRate) {
   std::string extension = std::filesystem::path(path).extension().string();
   std::transform(extension.begin(), extension.end(), extension.begin(),
                  [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
   if (extension == ".csv") return comparisonToCsv(comparison, input);
-  return comparisonToJson(comparison, input).dump(2) + "\n";
+  nlohmann::json json = comparisonToJson(comparison, input);
+  json["sample_rate_hz"] = sampleRate ? nlohmann::json(*sampleRate) : nlohmann::json(nullptr);
+  return json.dump(2) + "\n";
 }
 
 }  // namespace siglab

@@ -170,7 +170,7 @@ TEST(CliRate, EveryReadingCommandTakesARateAndRefusesABadOne) {
   EXPECT_EQ(bad.exitCode, 2);
   EXPECT_NE(bad.err.find("--rate: must be a finite number of Hz greater than 0, got \"0\""), std::string::npos) << bad.err;
   EXPECT_EQ(runCli("stats " + dir.file("in.txt") + " --rate 100", dir).exitCode, 0);
-  const Outcome filter = runCli("filter " + dir.file("in.txt") + " --rate 22050 --window 1 -b cpu-serial -o " +
+  const Outcome filter = runCli("compare " + dir.file("in.txt") + " --rate 22050 --window 1 -b cpu-serial -o " +
                                     dir.file("out.wav") + " --report " + dir.file("report.json"), dir);
   ASSERT_EQ(filter.exitCode, 0) << filter.err;
   EXPECT_EQ(readSignal(dir.file("out.wav")).sampleRate, 22050.0);  // the rate given travels to the WAV written

@@ -64,7 +64,7 @@ TEST_F(WindowTest, ASessionRestoresTheSignalReadOptionsFilterEnginesAndView) {
     ASSERT_TRUE(test::waitForTask(window));
     ASSERT_TRUE(window.signal()) << window.lastError().toStdString();
     gui::applyFilterSettings(*window.filterPanel(), filter);
-    gui::applyEngines(*window.filterPanel(), {"cpu-serial", "cpu-running"});
+    gui::applyEngines(*window.filterPanel(), {"cpu-serial", "cpu-parallel"});
     window.signalPlot()->setVisibleRange(40, 120);
     savedView = window.currentSession().view;
     window.saveSession(QString::fromStdString(dir.file("s.siglab")));
@@ -85,7 +85,7 @@ TEST_F(WindowTest, ASessionRestoresTheSignalReadOptionsFilterEnginesAndView) {
   EXPECT_EQ(s.filter.sigma, 0.75);
   EXPECT_EQ(s.filter.mode, "reflect");
   EXPECT_EQ(s.filter.repeat, 4);
-  EXPECT_EQ(restored.filterPanel()->checkedEngines(), (std::vector<std::string>{"cpu-serial", "cpu-running"}));
+  EXPECT_EQ(restored.filterPanel()->checkedEngines(), (std::vector<std::string>{"cpu-serial", "cpu-parallel"}));
   ASSERT_TRUE(s.view && savedView);
   EXPECT_NEAR(savedView->first, 40, 1.0) << "the view that was saved";
   EXPECT_NEAR(savedView->last, 120, 1.0);

@@ -1,4 +1,5 @@
 #pragma once
+#include <optional>
 #include <string>
 
 #include <nlohmann/json_fwd.hpp>
@@ -15,6 +16,7 @@ nlohmann::json comparisonToJson(const Comparison& comparison, const std::string&
 std::string comparisonToCsv(const Comparison& comparison, const std::string& input);
 
 // The report for `path`: CSV when it ends in .csv (any case), JSON otherwise.
-std::string comparisonReport(const Comparison& comparison, const std::string& input, const std::string& path);
+std::string comparisonReport(const Comparison& comparison, const std::string& input, const std::string& path,
+                             std::optional<double> sampleRate = std::nullopt);  // JSON records the rate (Hz) or null
 
 }  // namespace siglab
