@@ -121,6 +121,7 @@ TEST(CliSpectrum, BadInputNamesTheOptionAndTheAllowedRange) {
     EXPECT_NE(gpu.err.find("); allowed here: auto, cpu"), std::string::npos) << gpu.err;
   } else {
     EXPECT_EQ(gpu.exitCode, 0) << gpu.err;  // a machine with a GPU
+    std::filesystem::remove(dir.file("psd.csv"));
   }
   test::writeFile(dir.file("nan.txt"), "1\n2\nnan\n4\n");
   const Outcome nan = runCli("spectrum " + dir.file("nan.txt") + " --segment 2 -o " + dir.file("psd.csv"), dir);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "scipy_oracle.hpp"
+#include "scipy_support.hpp"
 #include "siglab/sos_filter.hpp"
 #include "test_support.hpp"
 
@@ -57,6 +58,7 @@ std::complex<double> response(const Sections& sections, double w) {  // w: fract
 }
 
 TEST(Butterworth, SectionsMatchScipyButter) {
+  SIGLAB_SKIP_WITHOUT_SCIPY();  // the GPU machine may lack SciPy; CI has it (scripts/setup.sh)
   std::string expression = "np.concatenate([";
   std::vector<double> ours;
   for (const ButterworthSpec& d : kDesigns) {
@@ -119,6 +121,7 @@ TEST(Butterworth, RejectsBadParametersNamingTheRange) {
 
 // sosfilt, sosfilt_zi and sosfiltfilt against scipy on the same sections and awkward sizes.
 TEST(Butterworth, FilteringMatchesScipySosfiltAndSosfiltfilt) {
+  SIGLAB_SKIP_WITHOUT_SCIPY();  // the GPU machine may lack SciPy; CI has it (scripts/setup.sh)
   const std::uint64_t seed = test::freshSeed();
   std::mt19937_64 rng(seed);
   const std::vector<ButterworthSpec> designs = {{4, 0.2}, {8, 0.1, 0.3, BandType::Bandpass}, {3, 0.6, 0, BandType::Highpass}};

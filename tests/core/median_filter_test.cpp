@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "scipy_oracle.hpp"
+#include "scipy_support.hpp"
 #include "siglab/filter_spec.hpp"
 #include "test_support.hpp"
 
@@ -119,6 +120,7 @@ std::size_t countMismatches(const std::vector<std::vector<double>>& signals, con
 
 // Every mode, window and awkward size, float64 then float32, in one Python run.
 TEST(MedianFilter, MatchesScipyNdimageInEveryMode) {
+  SIGLAB_SKIP_WITHOUT_SCIPY();  // the GPU machine may lack SciPy; CI has it (scripts/setup.sh)
   const std::uint64_t seed = test::freshSeed();
   std::mt19937_64 rng(seed);
   std::vector<std::vector<double>> signals;
@@ -139,6 +141,7 @@ TEST(MedianFilter, MatchesScipyNdimageInEveryMode) {
 
 // scipy.signal.medfilt pads with zeros: SigLab's zero mode.
 TEST(MedianFilter, ZeroModeMatchesScipySignalMedfilt) {
+  SIGLAB_SKIP_WITHOUT_SCIPY();  // the GPU machine may lack SciPy; CI has it (scripts/setup.sh)
   const std::uint64_t seed = test::freshSeed();
   std::mt19937_64 rng(seed);
   std::vector<std::vector<double>> signals;

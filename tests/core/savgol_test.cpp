@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "scipy_oracle.hpp"
+#include "scipy_support.hpp"
 #include "test_support.hpp"
 
 namespace siglab {
@@ -73,6 +74,7 @@ def exact(w, order, deriv, delta, pos):
 // unscaled Vandermonde matrix is itself accurate to 1e-12 (scipy 1.10 against the exact values:
 // W = 31, order 12: 0.7%; W = 101, order 8: 8e-10; W = 21, order 6, deriv 3: 4e-11).
 TEST(Savgol, CoefficientsMatchExactArithmeticAndScipy) {
+  SIGLAB_SKIP_WITHOUT_SCIPY();  // the GPU machine may lack SciPy; CI has it (scripts/setup.sh)
   struct Case { std::size_t w, order, deriv, pos; double delta; bool scipyAccurate; };
   const std::vector<Case> cases = {{1, 0, 0, 0, 1, true},    {5, 2, 0, 2, 1, true},    {5, 2, 1, 0, 0.5, true},
                                    {7, 3, 2, 6, 2, true},    {11, 4, 0, 5, 1, true},   {21, 6, 3, 3, 0.5, false},
@@ -155,8 +157,14 @@ void expectSameAsScipy(const char* dtype) {
   EXPECT_EQ(bad, 0u) << "seed " << seed;
 }
 
-TEST(Savgol, FilterMatchesScipyInEveryModeFloat64) { expectSameAsScipy<double>("float64"); }
-TEST(Savgol, FilterMatchesScipyInEveryModeFloat32) { expectSameAsScipy<float>("float32"); }
+TEST(Savgol, FilterMatchesScipyInEveryModeFloat64) {
+  SIGLAB_SKIP_WITHOUT_SCIPY();
+  expectSameAsScipy<double>("float64");
+}
+TEST(Savgol, FilterMatchesScipyInEveryModeFloat32) {
+  SIGLAB_SKIP_WITHOUT_SCIPY();
+  expectSameAsScipy<float>("float32");
+}
 
 TEST(Savgol, RejectsBadParametersNamingTheRange) {
   const auto message = [](const SavgolSpec& spec) {
