@@ -66,8 +66,10 @@ if wants bench; then
   fi
   step spectrum spectrum.txt "$build/bin/siglab-spectrum-bench" --repeat 10
   # A long Gaussian (W = 8001): gpu-fft against gpu-tuned; cpu-serial, the reference, takes most of the time.
-  step long-filter long-filter.txt "$build/bin/siglab-cli" filter "$build/signal.txt" -o "$build/result-g.txt" \
+  step long-filter long-filter.txt "$build/bin/siglab-cli" compare "$build/signal.txt" -o "$build/result-g.txt" \
     --gaussian 1000 --backend gpu-tuned,gpu-fft --repeat 3 --report "$logs/long-filter.json"
+  # The filter kinds' GPU engines against the parallel CPU engine and the serial reference (issue 15).
+  step filters gpu-filters.txt "$build/bin/siglab-gpu-filters-bench"
 fi
 if wants sanitize; then
   # The out-of-memory test fails allocations on purpose: memcheck would count each as an API error,
