@@ -152,6 +152,22 @@ Partial statisticsOfPiece(const double* x, std::size_t len, std::uint64_t firstI
   return p;
 }
 
+// The statistics of finite samples that `all` has seen (count > 0).
+Statistics statisticsOf(const Partial& all) {
+  Statistics s;
+  s.count = all.count;
+  s.sum = all.sum.value();
+  s.sumsq = all.sumsq.value();
+  s.mean = s.sum / static_cast<double>(s.count);
+  s.variance = all.m2 / static_cast<double>(s.count);
+  s.min = all.min;
+  s.minIndex = all.minIndex;
+  s.max = all.max;
+  s.maxIndex = all.maxIndex;
+  finish(s);
+  return s;
+}
+
 }  // namespace
 
 std::span<const double> selectRange(std::span<const double> signal, SampleRange range) {
@@ -221,18 +237,7 @@ Statistics statisticsParallel(std::span<const double> signal, SampleRange range)
   // Any NaN or infinity makes the sum of squares non-finite (as does overflow): the serial pass
   // then gives IEEE's and numpy's answers, which the shifted block sums cannot.
   if (!std::isfinite(all.sumsq.value()) || !std::isfinite(all.sum.value())) return statisticsSerial(signal, range);
-  Statistics s;
-  s.count = all.count;
-  s.sum = all.sum.value();
-  s.sumsq = all.sumsq.value();
-  s.mean = s.sum / static_cast<double>(s.count);
-  s.variance = all.m2 / static_cast<double>(s.count);
-  s.min = all.min;
-  s.minIndex = all.minIndex;
-  s.max = all.max;
-  s.maxIndex = all.maxIndex;
-  finish(s);
-  return s;
+  return statisticsOf(all);
 }
 
 struct StatisticsAccumulator::State {
@@ -300,18 +305,7 @@ Statistics StatisticsAccumulator::result() const {
   const Partial& all = state_->all;
   if (state_->seen == 0) return emptyStatistics();
   if (state_->seen != all.count) return nonFiniteResult();
-  Statistics s;
-  s.count = all.count;
-  s.sum = all.sum.value();
-  s.sumsq = all.sumsq.value();
-  s.mean = s.sum / static_cast<double>(s.count);
-  s.variance = all.m2 / static_cast<double>(s.count);
-  s.min = all.min;
-  s.minIndex = all.minIndex;
-  s.max = all.max;
-  s.maxIndex = all.maxIndex;
-  finish(s);
-  return s;
+  return statisticsOf(all);
 }
 
 // IEEE's and numpy's answers where a NaN or an infinity was seen: the sums as plain IEEE sums
