@@ -20,7 +20,8 @@ constexpr std::size_t kProgressStride = std::size_t{1} << 20;  // samples betwee
 
 }  // namespace
 
-MinMaxPyramid::MinMaxPyramid(std::span<const double> samples, const Progress& progress, std::size_t maxFirstLevelBuckets)
+MinMaxPyramid::MinMaxPyramid(std::span<const double> samples, const Progress& progress, std::size_t maxFirstLevelBuckets,
+                             const std::function<void(std::size_t, std::size_t)>& doneWith)
     : samples_(samples) {
   if (samples.size() < kFirstBucket) return;
   while (samples.size() / firstBucket_ > std::max<std::size_t>(maxFirstLevelBuckets, 1)) firstBucket_ *= kFactor;
@@ -41,6 +42,10 @@ MinMaxPyramid::MinMaxPyramid(std::span<const double> samples, const Progress& pr
     for (std::size_t b = begin; b < std::min(begin + bucketsPerStripe, level.size()); ++b) {
       const std::size_t first = b * bucket;
       level[b] = minMaxOf(samples.subspan(first, std::min(bucket, samples.size() - first)));
+    }
+    if (doneWith) {
+      const std::size_t first = begin * bucket;
+      doneWith(first, std::min(bucketsPerStripe * bucket, samples.size() - first));
     }
     progress.report(static_cast<double>(++stripesDone) / static_cast<double>(stripes));
   }

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -26,8 +27,11 @@ class MinMaxPyramid {
 
   MinMaxPyramid() = default;
   // Throws Cancelled when `progress` asks for it. The first level is built on every core.
+  // `doneWith(first, count)`, when given, is told of each stretch of samples the build no longer
+  // needs (a mapped signal lets its pages go: MappedSignal::release).
   explicit MinMaxPyramid(std::span<const double> samples, const Progress& progress = {},
-                         std::size_t maxFirstLevelBuckets = kMaxFirstLevelBuckets);
+                         std::size_t maxFirstLevelBuckets = kMaxFirstLevelBuckets,
+                         const std::function<void(std::size_t first, std::size_t count)>& doneWith = {});
 
   std::size_t size() const { return samples_.size(); }
   std::size_t firstBucket() const { return firstBucket_; }  // samples a first-level bucket spans
