@@ -1,6 +1,8 @@
 #include "siglab/minmax_pyramid.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <cmath>
 #include <stdexcept>
 
@@ -18,18 +20,36 @@ constexpr std::size_t kProgressStride = std::size_t{1} << 20;  // samples betwee
 
 }  // namespace
 
-MinMaxPyramid::MinMaxPyramid(std::span<const double> samples, const Progress& progress) : samples_(samples) {
+MinMaxPyramid::MinMaxPyramid(std::span<const double> samples, const Progress& progress, std::size_t maxFirstLevelBuckets,
+                             const std::function<void(std::size_t, std::size_t)>& doneWith)
+    : samples_(samples) {
   if (samples.size() < kFirstBucket) return;
-  // Level 0 from the samples; each later level from the one before, kFactor buckets at a time.
-  std::vector<MinMax> level((samples.size() + kFirstBucket - 1) / kFirstBucket);
-  for (std::size_t b = 0; b < level.size(); ++b) {
-    const std::size_t first = b * kFirstBucket;
-    level[b] = minMaxOf(samples.subspan(first, std::min(kFirstBucket, samples.size() - first)));
-    if (b % (kProgressStride / kFirstBucket) == 0) {
-      progress.throwIfCancelled();
-      progress.report(static_cast<double>(first) / static_cast<double>(samples.size()));
+  while (samples.size() / firstBucket_ > std::max<std::size_t>(maxFirstLevelBuckets, 1)) firstBucket_ *= kFactor;
+  // Level 0 from the samples, in stripes on every core; each later level from the one before.
+  const std::size_t bucket = firstBucket_;
+  std::vector<MinMax> level((samples.size() + bucket - 1) / bucket);
+  const std::size_t bucketsPerStripe = std::max<std::size_t>(kProgressStride / bucket, 1);
+  const auto stripes = static_cast<std::int64_t>((level.size() + bucketsPerStripe - 1) / bucketsPerStripe);
+  std::atomic<std::int64_t> stripesDone{0};
+  std::atomic<bool> cancelled{false};
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::int64_t stripe = 0; stripe < stripes; ++stripe) {
+    if (cancelled.load(std::memory_order_relaxed) || progress.cancelled()) {
+      cancelled = true;
+      continue;
     }
+    const std::size_t begin = static_cast<std::size_t>(stripe) * bucketsPerStripe;
+    for (std::size_t b = begin; b < std::min(begin + bucketsPerStripe, level.size()); ++b) {
+      const std::size_t first = b * bucket;
+      level[b] = minMaxOf(samples.subspan(first, std::min(bucket, samples.size() - first)));
+    }
+    if (doneWith) {
+      const std::size_t first = begin * bucket;
+      doneWith(first, std::min(bucketsPerStripe * bucket, samples.size() - first));
+    }
+    progress.report(static_cast<double>(++stripesDone) / static_cast<double>(stripes));
   }
+  if (cancelled) throw Cancelled();
   levels_.push_back(std::move(level));
   while (levels_.back().size() >= kFactor) {
     const std::vector<MinMax>& below = levels_.back();
@@ -53,7 +73,7 @@ MinMax MinMaxPyramid::range(std::size_t first, std::size_t last) const {
 
 // Whole buckets of `level` inside [first, last), plus the ragged ends from finer levels.
 MinMax MinMaxPyramid::rangeAtLevel(std::size_t level, std::size_t first, std::size_t last) const {
-  std::size_t bucket = kFirstBucket;
+  std::size_t bucket = firstBucket_;
   for (std::size_t k = 0; k < level; ++k) bucket *= kFactor;
   const std::size_t firstWhole = (first + bucket - 1) / bucket;
   const std::size_t lastWhole = last / bucket;  // one past

@@ -21,22 +21,27 @@ TEST(MinMaxPyramid, EveryColumnHoldsTheTrueMinAndMaxOfItsSamples) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   for (std::size_t n : {1u, 2u, 15u, 16u, 17u, 63u, 64u, 65u, 1000u, 4099u, 100003u}) {
-    const std::vector<double> x = test::randomSignal(n, rng);
-    const MinMaxPyramid pyramid(x);
-    std::uniform_int_distribution<std::size_t> pick(0, n - 1);
-    for (int trial = 0; trial < 20; ++trial) {
-      std::size_t a = pick(rng), b = pick(rng);
-      if (a > b) std::swap(a, b);
-      ++b;
-      std::uniform_int_distribution<std::size_t> pickColumns(1, b - a);
-      const std::size_t columns = pickColumns(rng);
-      const std::vector<MinMax> got = pyramid.columns(a, b, columns);
-      ASSERT_EQ(got.size(), columns);
-      for (std::size_t c = 0; c < columns; ++c) {
-        const std::size_t from = a + c * (b - a) / columns, to = a + (c + 1) * (b - a) / columns;
-        const MinMax want = scan(x, from, to);
-        ASSERT_EQ(got[c].min, want.min) << "n " << n << " range [" << from << ", " << to << ")";
-        ASSERT_EQ(got[c].max, want.max) << "n " << n << " range [" << from << ", " << to << ")";
+    for (std::size_t maxFirstLevel : {MinMaxPyramid::kMaxFirstLevelBuckets, std::size_t{3}}) {
+      const std::vector<double> x = test::randomSignal(n, rng);
+      const MinMaxPyramid pyramid(x, {}, maxFirstLevel);  // 3: coarse first buckets, as for huge signals
+      if (n >= 16) {
+        EXPECT_LE(n / pyramid.firstBucket(), std::max<std::size_t>(maxFirstLevel, 1));
+      }
+      std::uniform_int_distribution<std::size_t> pick(0, n - 1);
+      for (int trial = 0; trial < 20; ++trial) {
+        std::size_t a = pick(rng), b = pick(rng);
+        if (a > b) std::swap(a, b);
+        ++b;
+        std::uniform_int_distribution<std::size_t> pickColumns(1, b - a);
+        const std::size_t columns = pickColumns(rng);
+        const std::vector<MinMax> got = pyramid.columns(a, b, columns);
+        ASSERT_EQ(got.size(), columns);
+        for (std::size_t c = 0; c < columns; ++c) {
+          const std::size_t from = a + c * (b - a) / columns, to = a + (c + 1) * (b - a) / columns;
+          const MinMax want = scan(x, from, to);
+          ASSERT_EQ(got[c].min, want.min) << "n " << n << " range [" << from << ", " << to << ")";
+          ASSERT_EQ(got[c].max, want.max) << "n " << n << " range [" << from << ", " << to << ")";
+        }
       }
     }
   }

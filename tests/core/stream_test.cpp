@@ -350,3 +350,67 @@ TEST(StreamStatistics, RangesOfAStreamedFileMatchTheInMemoryStatistics) {
 
 }  // namespace
 }  // namespace siglab
+
+#include "siglab/io/mapped_signal.hpp"
+
+namespace siglab {
+namespace {
+
+std::size_t filesIn(const std::string& folder) {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(folder)) ++n;
+  return n;
+}
+
+TEST(MappedSignal, Float64FilesAreMappedAsTheyAreAndOthersThroughAContentKeyedCache) {
+  const std::uint64_t seed = test::freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed) + " (replay with SIGLAB_TEST_SEED)");
+  std::mt19937_64 rng(seed);
+  test::TempDir dir;
+  const std::string cache = dir.file("cache");
+  const std::vector<InputCase> inputs = writeInputs(dir, test::randomSignal(3001, rng));
+  writeSignal(dir.file("in.f64"), readSignal(dir.file("in.npy")).samples, WriteOptions{FileFormat::raw});
+  ReadOptions raw;
+  raw.rawType = SampleType::f64;
+  const auto direct = MappedSignal::open(dir.file("in.f64"), raw, cache);
+  EXPECT_FALSE(direct->fromCache());
+  EXPECT_TRUE(std::ranges::equal(direct->samples(), readSignal(dir.file("in.f64"), raw).samples));
+  EXPECT_FALSE(MappedSignal::open(dir.file("in.npy"), {}, cache)->fromCache());
+  for (const InputCase& input : inputs) {
+    if (input.name == "in.npy") continue;
+    const Signal whole = readSignal(dir.file(input.name), input.options);
+    const auto mapped = MappedSignal::open(dir.file(input.name), input.options, cache);
+    EXPECT_TRUE(mapped->fromCache()) << input.name;
+    EXPECT_TRUE(std::ranges::equal(mapped->samples(), whole.samples)) << input.name;
+    EXPECT_EQ(mapped->sampleRate(), whole.sampleRate) << input.name;
+    mapped->release(0, mapped->samples().size());
+    EXPECT_TRUE(std::ranges::equal(mapped->samples(), whole.samples)) << input.name << " after release";
+    EXPECT_TRUE(cacheAsFloat64(dir.file(input.name), input.options, cache).reused) << input.name;
+  }
+  EXPECT_EQ(filesIn(cache), 4u);  // text, CSV, f32 raw, WAV
+  // Another content (same size) or other read options make another cache.
+  std::string text = test::readFile(dir.file("in.txt"));
+  text[text.size() - 2] = text[text.size() - 2] == '1' ? '2' : '1';
+  test::writeFile(dir.file("in.txt"), text);
+  EXPECT_FALSE(cacheAsFloat64(dir.file("in.txt"), {}, cache).reused);
+  ReadOptions allowNaN;
+  allowNaN.allowNonFinite = true;
+  EXPECT_FALSE(cacheAsFloat64(dir.file("in.txt"), allowNaN, cache).reused);
+  EXPECT_EQ(filesIn(cache), 6u);
+  // Over the size limit, the least recently used go first.
+  const CachedSignal newest = cacheAsFloat64(dir.file("in.csv"), inputs[1].options, cache, {}, 1);
+  EXPECT_TRUE(newest.reused);
+  cacheAsFloat64(dir.file("in.txt"), {}, cache, {}, 3001 * sizeof(double));
+  EXPECT_EQ(filesIn(cache), 1u);
+}
+
+TEST(MappedSignal, AMalformedFileLeavesNoCacheBehind) {
+  test::TempDir dir;
+  test::writeFile(dir.file("bad.txt"), "1\n2\nthree\n");
+  const std::string message = errorOf([&] { MappedSignal::open(dir.file("bad.txt"), {}, dir.file("cache")); });
+  EXPECT_NE(message.find("bad.txt:3:1: expected a number, found \"three\""), std::string::npos) << message;
+  EXPECT_EQ(filesIn(dir.file("cache")), 0u);
+}
+
+}  // namespace
+}  // namespace siglab

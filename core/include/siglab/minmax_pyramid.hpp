@@ -1,5 +1,6 @@
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -20,12 +21,20 @@ class MinMaxPyramid {
  public:
   static constexpr std::size_t kFirstBucket = 16;
   static constexpr std::size_t kFactor = 4;
+  // The first level's bucket grows (by kFactor) until the level has at most this many buckets,
+  // so a signal of 2^31 samples costs 32 MiB of pyramid, not 2 GiB.
+  static constexpr std::size_t kMaxFirstLevelBuckets = std::size_t{1} << 21;
 
   MinMaxPyramid() = default;
-  // Throws Cancelled when `progress` asks for it.
-  explicit MinMaxPyramid(std::span<const double> samples, const Progress& progress = {});
+  // Throws Cancelled when `progress` asks for it. The first level is built on every core.
+  // `doneWith(first, count)`, when given, is told of each stretch of samples the build no longer
+  // needs (a mapped signal lets its pages go: MappedSignal::release).
+  explicit MinMaxPyramid(std::span<const double> samples, const Progress& progress = {},
+                         std::size_t maxFirstLevelBuckets = kMaxFirstLevelBuckets,
+                         const std::function<void(std::size_t first, std::size_t count)>& doneWith = {});
 
   std::size_t size() const { return samples_.size(); }
+  std::size_t firstBucket() const { return firstBucket_; }  // samples a first-level bucket spans
   std::span<const double> samples() const { return samples_; }
 
   // The exact min and max of samples [first, last); requires first < last <= size().
@@ -40,7 +49,8 @@ class MinMaxPyramid {
   MinMax rangeAtLevel(std::size_t level, std::size_t first, std::size_t last) const;
 
   std::span<const double> samples_;
-  std::vector<std::vector<MinMax>> levels_;  // levels_[k]: buckets of kFirstBucket * kFactor^k samples
+  std::size_t firstBucket_ = kFirstBucket;
+  std::vector<std::vector<MinMax>> levels_;  // levels_[k]: buckets of firstBucket_ * kFactor^k samples
 };
 
 // What a plot draws for the keys [firstKey, lastKey] (sample indices, clamped to the signal) on

@@ -1,0 +1,187 @@
+#include "siglab/io/mapped_signal.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <vector>
+
+#include "binary_layout.hpp"
+#include "file_bytes.hpp"
+#include "input_format.hpp"
+#include "parallel_work.hpp"
+#include "siglab/errors.hpp"
+#include "siglab/io/sample_sink.hpp"
+#include "siglab/io/sample_stream.hpp"
+
+namespace siglab {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::uint64_t mix(std::uint64_t x) {  // splitmix64's finaliser
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+std::uint64_t hashBytes(const std::byte* p, std::size_t n, std::uint64_t seed) {
+  std::uint64_t h = mix(seed ^ n);
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, p + i, 8);
+    h = mix(h ^ word) + i;
+  }
+  std::uint64_t tail = 0;
+  std::memcpy(&tail, p + i, n - i);
+  return mix(h ^ tail);
+}
+
+// A 64-bit hash of the file's bytes, in 4 MiB pieces on every core (pages let go behind).
+std::uint64_t contentHash(const FileBytes& file) {
+  constexpr std::size_t kPiece = std::size_t{4} << 20;
+  const auto bytes = file.bytes();
+  const std::size_t pieces = (bytes.size() + kPiece - 1) / kPiece;
+  std::vector<std::uint64_t> hashes(pieces);
+  runParallel(pieces, [&](std::size_t i) {
+    const std::size_t first = i * kPiece, n = std::min(kPiece, bytes.size() - first);
+    hashes[i] = hashBytes(bytes.data() + first, n, i);
+    file.release(first, n);
+  });
+  std::uint64_t h = mix(bytes.size());
+  for (std::uint64_t piece : hashes) h = mix(h ^ piece);
+  return h;
+}
+
+std::string optionsKey(const ReadOptions& o) {
+  return std::to_string(static_cast<int>(o.format)) + ":" + std::to_string(o.column) + ":" + (o.skipHeader ? "h" : "") +
+         ":" + (o.rawType ? std::string(sampleTypeName(*o.rawType)) : "") + ":" + std::to_string(o.rawOffset) + ":" +
+         std::to_string(o.channel) + ":" + (o.allowNonFinite ? "n" : "");
+}
+
+std::string hex(std::uint64_t v) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
+  return text;
+}
+
+// The caches beyond `maxBytes`, oldest use first, are removed (never `keep`).
+void pruneCaches(const fs::path& folder, const fs::path& keep, std::uint64_t maxBytes) {
+  struct Entry {
+    fs::path path;
+    fs::file_time_type used;
+    std::uint64_t bytes;
+  };
+  std::vector<Entry> entries;
+  std::uint64_t total = 0;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(folder, ec)) {
+    if (e.path().extension() != ".f64" || !e.is_regular_file(ec)) continue;
+    entries.push_back({e.path(), e.last_write_time(ec), e.file_size(ec)});
+    total += entries.back().bytes;
+  }
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
+  for (const Entry& e : entries) {
+    if (total <= maxBytes) break;
+    if (e.path == keep) continue;
+    if (fs::remove(e.path, ec)) total -= e.bytes;
+  }
+}
+
+}  // namespace
+
+std::string defaultCacheFolder() {
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return (fs::path(xdg) / "siglab").string();
+  if (const char* home = std::getenv("HOME"); home && *home) return (fs::path(home) / ".cache" / "siglab").string();
+  return (fs::temp_directory_path() / "siglab-cache").string();
+}
+
+CachedSignal cacheAsFloat64(const std::string& input, const ReadOptions& options, const std::string& folder,
+                            const Progress& progress, std::uint64_t maxBytes) {
+  std::uint64_t hash = 0;
+  {
+    const FileBytes file(input);
+    hash = mix(contentHash(file) ^ hashBytes(reinterpret_cast<const std::byte*>(optionsKey(options).data()),
+                                             optionsKey(options).size(), 7));
+  }
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  if (ec) throw InputError(folder, "cannot create the cache folder: " + ec.message());
+  const std::string prefix = hex(hash) + "-";
+  CachedSignal cached;
+  for (const auto& e : fs::directory_iterator(folder, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind(prefix, 0) != 0 || e.path().extension() != ".f64") continue;
+    cached.path = e.path().string();
+    cached.samples = e.file_size(ec) / sizeof(double);
+    const std::string rate = name.substr(prefix.size(), name.size() - prefix.size() - 4);
+    if (rate != "norate") cached.sampleRate = std::strtod(rate.c_str(), nullptr);
+    cached.reused = true;
+    fs::last_write_time(e.path(), fs::file_time_type::clock::now(), ec);  // most recently used
+    pruneCaches(folder, cached.path, maxBytes);
+    return cached;
+  }
+  const auto stream = openSampleStream(input, options);
+  const auto rate = stream->sampleRate();
+  char rateText[32] = "norate";
+  if (rate) std::snprintf(rateText, sizeof rateText, "%.17g", *rate);
+  cached.path = (fs::path(folder) / (prefix + rateText + ".f64")).string();
+  cached.sampleRate = rate;
+  WriteOptions raw;
+  raw.format = FileFormat::raw;
+  raw.durability = Durability::buffered;
+  const auto sink = openSampleSink(cached.path, raw, stream->knownSize());
+  std::vector<double> block(std::size_t{1} << 20);
+  while (const std::size_t n = stream->read(block)) {
+    progress.throwIfCancelled();
+    sink->write(std::span(block).first(n));
+    cached.samples += n;
+    progress.report(stream->fractionRead());
+  }
+  sink->commit();
+  pruneCaches(folder, cached.path, maxBytes);
+  return cached;
+}
+
+MappedSignal::~MappedSignal() = default;
+
+void MappedSignal::release(std::size_t first, std::size_t count) const {
+  const auto offset = reinterpret_cast<const std::byte*>(samples_.data()) - file_->bytes().data();
+  file_->release(static_cast<std::size_t>(offset) + first * sizeof(double), count * sizeof(double));
+}
+
+std::unique_ptr<MappedSignal> MappedSignal::open(const std::string& path, const ReadOptions& options,
+                                                 const std::string& cacheFolder, const Progress& progress) {
+  std::unique_ptr<MappedSignal> signal(new MappedSignal());
+  auto file = std::make_unique<FileBytes>(path);
+  const FileFormat format = detectInputFormat(path, file->bytes(), options);
+  std::optional<BinaryLayout> direct;
+  if (format == FileFormat::npy) direct = locateNpyData(file->bytes(), path);
+  if (format == FileFormat::raw) {
+    direct = locateRawData(file->bytes().size(), path, options.rawType.value_or(SampleType::f64), options.rawOffset);
+  }
+  if (direct && direct->type == SampleType::f64 && direct->offset % alignof(double) == 0) {
+    signal->samples_ = {reinterpret_cast<const double*>(file->bytes().data() + direct->offset),
+                        static_cast<std::size_t>(direct->count)};
+    signal->file_ = std::move(file);
+    signal->mappedPath_ = path;
+    return signal;
+  }
+  file.reset();
+  const CachedSignal cached = cacheAsFloat64(path, options, cacheFolder, progress);
+  ReadOptions raw;
+  raw.rawType = SampleType::f64;
+  std::unique_ptr<MappedSignal> mapped = open(cached.path, raw, cacheFolder, progress);
+  mapped->sampleRate_ = cached.sampleRate;
+  mapped->fromCache_ = true;
+  return mapped;
+}
+
+}  // namespace siglab
