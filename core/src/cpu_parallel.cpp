@@ -2,6 +2,9 @@
 
 #include <cstdint>
 #include <cstring>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 #include <type_traits>
 #include <stdexcept>
 
@@ -42,9 +45,9 @@ template <typename Sample, int Lanes>
     Vector<Sample, kPerStore> part;
     std::memcpy(&part, reinterpret_cast<const char*>(&v) + k * sizeof(Sample), sizeof part);
     if constexpr (std::is_same_v<Sample, double>) {
-      __builtin_ia32_movntpd(p + k, part);
+      _mm_stream_pd(p + k, reinterpret_cast<__m128d&>(part));  // intrinsics: GCC and clang (the fuzz build) alike
     } else {
-      __builtin_ia32_movntps(p + k, part);
+      _mm_stream_ps(p + k, reinterpret_cast<__m128&>(part));
     }
   }
 #else
@@ -89,7 +92,7 @@ template <typename Acc, typename Sample>
   }
   for (; i < count; ++i) out[i] = static_cast<Sample>(detail::interiorOutput(x + i, taps, w));
 #if defined(__x86_64__)
-  if (stream) __builtin_ia32_sfence();  // streamed stores are weakly ordered: publish them
+  if (stream) _mm_sfence();  // streamed stores are weakly ordered: publish them
 #endif
 }
 

@@ -23,6 +23,7 @@ class BinaryStream final : public SampleStream {
   std::size_t read(std::span<double> out) override {
     const std::size_t size = sampleSize(layout_.type);
     const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(out.size(), layout_.count - next_));
+    if (n == 0) return 0;
     const std::uint64_t at = layout_.offset + next_ * size;
     try {
       // pread rather than the mapping: a page fault for every 4 KiB costs more than the copy.
@@ -75,7 +76,7 @@ class TextStream final : public SampleStream {
     while (filled < out.size()) {
       if (pendingAt_ == pending_.size() && !parseNextWindow()) break;
       const std::size_t n = std::min(out.size() - filled, pending_.size() - pendingAt_);
-      std::memcpy(out.data() + filled, pending_.data() + pendingAt_, n * sizeof(double));
+      std::copy_n(pending_.begin() + static_cast<std::ptrdiff_t>(pendingAt_), n, out.begin() + static_cast<std::ptrdiff_t>(filled));
       pendingAt_ += n;
       filled += n;
     }
