@@ -56,6 +56,7 @@ std::vector<double> convertSamples(Bytes data, SampleType type, std::uint64_t co
 
 void convertSamplesInto(Bytes data, SampleType type, std::span<double> out, std::uint64_t firstIndex,
                         const std::string& path, bool allowNonFinite) {
+  if (out.empty()) return;  // nothing to convert (and no pointers to hand memcpy)
   convert(type, data.data(), out.data(), out.size());
   if (!allowNonFinite && (type == SampleType::f64 || type == SampleType::f32)) requireFinite(out, path, firstIndex);
 }
