@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "seed_program.hpp"
 #include "siglab/cpu_parallel.hpp"
 #include "siglab/cpu_running.hpp"
 #include "siglab/cpu_serial.hpp"
@@ -25,31 +26,8 @@
 
 namespace {
 
-constexpr int kWindow = 5;
+constexpr int kWindow = siglab::bench::kSeedWindow;  // the seed program's window
 
-// The seed program (shared/seeds: fscanf into an array, serialConv, fprintf("%2.16f\n")).
-void seedProgram(const std::string& input, const std::string& output) {
-  std::vector<double> in;
-  FILE* file = std::fopen(input.c_str(), "r");
-  if (!file) throw std::runtime_error("cannot open " + input);
-  for (double v = 0.0; std::fscanf(file, "%lf", &v) == 1;) in.push_back(v);
-  std::fclose(file);
-  std::vector<double> filter(kWindow, 1.0 / kWindow), out(in.size());
-  const auto len = static_cast<long long>(in.size());
-  for (long long i = 0; i < len; i++) {
-    const long long start = i - kWindow / 2;
-    double result = 0.0;
-    for (int j = 0; j < kWindow; j++) {
-      const long long offPos = start + j;
-      if (offPos >= 0 && offPos < len) result += filter[j] * in[offPos];
-    }
-    out[i] = result;
-  }
-  file = std::fopen(output.c_str(), "w");
-  if (!file) throw std::runtime_error("cannot open " + output);
-  for (double v : out) std::fprintf(file, "%2.16f\n", v);
-  std::fclose(file);
-}
 
 std::string readAll(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -92,7 +70,7 @@ int main(int argc, char** argv) {
               kWindow, std::thread::hardware_concurrency(), repeats, loadAverage().c_str());
 
   // 1. End to end: the seed program against the real CLI, each writing its result.txt.
-  const siglab::TimingStats seed = timed(repeats, [&] { seedProgram(input, seedOut); });
+  const siglab::TimingStats seed = timed(repeats, [&] { siglab::bench::seedProgram(input, seedOut); });
   const std::string cli = std::string(SIGLAB_CLI_PATH) + " filter " + input + " -o " + cliOut + " 2>/dev/null >/dev/null";
   bool cliOk = true;
   const siglab::TimingStats apply = timed(repeats, [&] { cliOk = cliOk && std::system(cli.c_str()) == 0; });

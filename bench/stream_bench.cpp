@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "seed_program.hpp"
 #include "siglab/cpu_parallel.hpp"
 #include "siglab/cpu_serial.hpp"
 #include "siglab/io/mapped_signal.hpp"
@@ -92,19 +93,6 @@ void streamStatsFile(const std::string& in, const ReadOptions& read) {
   if (s.count == 0) throw std::runtime_error("no samples");
 }
 
-// The seed program: fscanf every value, the serial mean filter (zero padding), fprintf each.
-void seedProgram(const std::string& in, const std::string& out) {
-  std::vector<double> x;
-  FILE* file = std::fopen(in.c_str(), "r");
-  double v = 0.0;
-  while (std::fscanf(file, "%lf", &v) == 1) x.push_back(v);
-  std::fclose(file);
-  std::vector<double> y(x.size());
-  filterSerial(x, makeMeanFilter(5), y);
-  file = std::fopen(out.c_str(), "w");
-  for (double value : y) std::fprintf(file, "%2.16f\n", value);
-  std::fclose(file);
-}
 
 // A signal of `count` random samples written block by block (so making it needs no memory).
 void writeRandom(const std::string& path, std::uint64_t count, const WriteOptions& options) {
@@ -204,7 +192,7 @@ int main(int argc, char** argv) {
   std::filesystem::remove(rawOut);
 
   warmPageCache(text);
-  const ChildRun seed = timeInChildren(1, [&] { seedProgram(text, seedOut); });
+  const ChildRun seed = timeInChildren(1, [&] { siglab::bench::seedProgram(text, seedOut); });
   const ChildRun textFilter = timeInChildren(repeats, [&] { streamFilterFile(text, textOut, {}, textWrite); });
   const ChildRun textStats = timeInChildren(repeats, [&] { streamStatsFile(text, {}); });
   const bool same = sameFiles(seedOut, textOut);

@@ -174,13 +174,8 @@ PYBIND11_MODULE(_siglab, m) {
          std::optional<std::vector<double>> taps, std::optional<double> gaussian, std::vector<std::string> names,
          int repeat) {
         const FilterSpec spec = makeSpec(window, mode, taps, gaussian);
-        for (const std::string& name : names) engineNamed(name);  // an unknown name is an error
-        BackendList chosen;  // fresh engines: a comparison owns what it runs
-        for (const std::string& name : names) {
-          for (auto& made : makeAllBackends()) {
-            if (made->name() == name) chosen.push_back(std::move(made));
-          }
-        }
+        std::vector<FilterBackend*> chosen;  // the process's engines, in the order asked for
+        for (const std::string& name : names) chosen.push_back(&engineNamed(name));
         CompareOptions options;
         options.measure.repeats = repeat;
         Comparison comparison;
