@@ -24,16 +24,27 @@ double maxAbsOf(const SosState& z) {
   return m;
 }
 
-// Sum over n of `measure(step n)` for the cascade run from state `z` with input `first` then zeros,
-// until the state has stayed below 1e-17 of its peak for 64 steps. False if that takes too long.
+// One step of the cascade that also reports each section's output.
+double stepReporting(const Sections& sections, SosState& z, double x, std::vector<double>& sectionOutput) {
+  for (std::size_t k = 0; k < sections.size(); ++k) {
+    x = detail::sosStep(&sections[k], 1, z.data() + 2 * k, x);
+    sectionOutput[k] = x;
+  }
+  return x;
+}
+
+// Calls measure(y, z, section outputs) for every step of the cascade run from state `z` with input
+// `first` then zeros, until the state has stayed below 1e-17 of its peak for 64 steps. False if
+// that takes too long.
 template <typename Measure>
 bool sumResponse(const Sections& sections, SosState z, double first, Measure&& measure) {
   constexpr std::size_t kMaxSteps = std::size_t{1} << 20;
+  std::vector<double> sectionOutput(sections.size());
   double peak = 0;
   std::size_t quiet = 0;
   for (std::size_t n = 0; n < kMaxSteps; ++n) {
-    const double y = detail::sosStep(sections.data(), sections.size(), z.data(), n == 0 ? first : 0.0);
-    measure(y, z);
+    const double y = stepReporting(sections, z, n == 0 ? first : 0.0, sectionOutput);
+    measure(y, z, sectionOutput);
     const double size = maxAbsOf(z);
     peak = std::max(peak, size);
     quiet = size <= 1e-17 * peak ? quiet + 1 : 0;
@@ -103,30 +114,64 @@ void sosfiltfilt(const Sections& sections, std::span<const double> in, std::span
 
 SosGains sosGains(const Sections& sections) {
   checkSections(sections);
-  const std::size_t states = 2 * sections.size();
+  const std::size_t states = 2 * sections.size(), count = sections.size();
   SosGains gains;
-  std::vector<double> perState(states, 0.0);
-  gains.decayed = sumResponse(sections, SosState(states, 0.0), 1.0, [&](double y, const SosState& z) {
-    gains.inputToOutput += std::abs(y);
-    for (std::size_t i = 0; i < states; ++i) perState[i] += std::abs(z[i]);
-  });
-  gains.inputToState = *std::max_element(perState.begin(), perState.end());
-  for (std::size_t i = 0; i < states && gains.decayed; ++i) {
+  gains.stateFromInput.assign(states, 0.0);
+  gains.sectionFromInput.assign(count, 0.0);
+  gains.stateFromState.assign(states, 0.0);
+  gains.sectionFromState.assign(count, 0.0);
+  gains.outputFromState.assign(states, 0.0);
+  gains.decayed = sumResponse(sections, SosState(states, 0.0), 1.0,
+                              [&](double y, const SosState& z, const std::vector<double>& sectionOutput) {
+                                gains.inputToOutput += std::abs(y);
+                                for (std::size_t i = 0; i < states; ++i) gains.stateFromInput[i] += std::abs(z[i]);
+                                for (std::size_t k = 0; k < count; ++k) gains.sectionFromInput[k] += std::abs(sectionOutput[k]);
+                              });
+  gains.inputToState = *std::max_element(gains.stateFromInput.begin(), gains.stateFromInput.end());
+  for (std::size_t j = 0; j < states && gains.decayed; ++j) {
     SosState unit(states, 0.0);
-    unit[i] = 1.0;
-    gains.decayed = sumResponse(sections, unit, 0.0, [&](double y, const SosState&) { gains.stateToOutput += std::abs(y); });
+    unit[j] = 1.0;
+    std::vector<double> stateMax(unit), sectionMax(count, 0.0);  // the start state counts as a state value
+    gains.decayed = sumResponse(sections, unit, 0.0, [&](double y, const SosState& z, const std::vector<double>& sectionOutput) {
+      gains.outputFromState[j] += std::abs(y);
+      for (std::size_t i = 0; i < states; ++i) stateMax[i] = std::max(stateMax[i], std::abs(z[i]));
+      for (std::size_t k = 0; k < count; ++k) sectionMax[k] = std::max(sectionMax[k], std::abs(sectionOutput[k]));
+    });
+    for (std::size_t i = 0; i < states; ++i) gains.stateFromState[i] += stateMax[i];
+    for (std::size_t k = 0; k < count; ++k) gains.sectionFromState[k] += sectionMax[k];
+    gains.stateToOutput += gains.outputFromState[j];
   }
   return gains;
 }
 
-double sosScanErrorBound(const Sections& sections, const SosGains& gains, double maxAbsInput, double maxAbsInitial) {
-  double coefficient = 0;
-  for (const Section& s : sections) {
-    for (double c : s) coefficient = std::max(coefficient, std::abs(c));
+SosMagnitudes sosMagnitudes(const SosGains& gains, double maxAbsInput, double maxAbsInitial) {
+  SosMagnitudes m;
+  for (std::size_t i = 0; i < gains.stateFromInput.size(); ++i) {
+    m.state.push_back(gains.stateFromInput[i] * maxAbsInput + gains.stateFromState[i] * maxAbsInitial);
   }
+  for (std::size_t k = 0; k < gains.sectionFromInput.size(); ++k) {
+    m.sectionOutput.push_back(gains.sectionFromInput[k] * maxAbsInput + gains.sectionFromState[k] * maxAbsInitial);
+  }
+  return m;
+}
+
+double sosScanErrorBound(const Sections& sections, const SosGains& gains, double maxAbsInput, double maxAbsInitial) {
   const double eps = std::numeric_limits<double>::epsilon();
-  const double stateScale = std::max(maxAbsInput, 2 * gains.inputToState * maxAbsInput + maxAbsInitial);
-  return (3 * 4 * (1 + coefficient) + 1) * eps * stateScale * gains.stateToOutput;
+  const SosMagnitudes m = sosMagnitudes(gains, maxAbsInput, maxAbsInitial);
+  const std::size_t states = m.state.size();
+  double perturbation = 0, truncation = 0;
+  for (std::size_t k = 0; k < sections.size(); ++k) {
+    const Section& s = sections[k];
+    const double u = k == 0 ? maxAbsInput : m.sectionOutput[k - 1], y = m.sectionOutput[k];
+    const double z0 = m.state[2 * k], z1 = m.state[2 * k + 1];
+    const double first = eps * (std::abs(s[0]) * u + y) + eps * (2 * std::abs(s[1]) * u + 2 * std::abs(s[4]) * y + z0);
+    const double second = eps * (2 * std::abs(s[2]) * u + 2 * std::abs(s[5]) * y + z1);
+    perturbation += first * gains.outputFromState[2 * k] + second * gains.outputFromState[2 * k + 1];
+  }
+  for (std::size_t i = 0; i < states; ++i) truncation += eps * m.state[i] * gains.outputFromState[i];
+  const double addition = eps * m.sectionOutput.back();  // the carried response added to an output
+  // 1.01: room for the second-order terms the first-order analysis leaves out.
+  return 1.01 * (3 * perturbation + 2 * truncation + addition);
 }
 
 }  // namespace siglab

@@ -24,9 +24,10 @@ double maxAbsOf(std::span<const double> v) {
   return m;
 }
 
-// Samples x[0], x[stride], ..., x[(n-1) stride] filtered into y (y may be x) from `initial`.
+// Samples x[0], x[stride], ..., x[(n-1) stride] filtered into y (y may be x) from `initial`
+// (steadyStart: sosfilt_zi times one of the samples; see sosMagnitudes).
 double scanPass(const Sections& sections, const SosGains& gains, const double* x, double* y, std::int64_t n,
-                std::ptrdiff_t stride, const SosState& initial) {
+                std::ptrdiff_t stride, const SosState& initial, bool steadyStart) {
   const std::size_t count = sections.size(), states = 2 * count;
   const std::int64_t blocks =
       gains.decayed ? std::clamp<std::int64_t>(n / kMinBlock, 1, 4 * static_cast<std::int64_t>(std::max(1u, std::thread::hardware_concurrency()))) : 1;
@@ -45,11 +46,12 @@ double scanPass(const Sections& sections, const SosGains& gains, const double* x
     endState[static_cast<std::size_t>(b)] = z;
   }
   const double maxAbsInput = *std::max_element(blockMax.begin(), blockMax.end());
-  const double maxAbsInitial = maxAbsOf(initial);
+  const double maxAbsInitial = steadyStart ? 0.0 : maxAbsOf(initial);
   const double bound = sosScanErrorBound(sections, gains, maxAbsInput, maxAbsInitial);
   // 2. Serially: carry the true state into each block and add its decaying zero-input response.
-  const double negligible = std::numeric_limits<double>::epsilon() *
-                            std::max(maxAbsInput, 2 * gains.inputToState * maxAbsInput + maxAbsInitial);
+  const SosMagnitudes magnitudes = sosMagnitudes(gains, maxAbsInput, maxAbsInitial);
+  std::vector<double> negligible(states);
+  for (std::size_t k = 0; k < states; ++k) negligible[k] = std::numeric_limits<double>::epsilon() * magnitudes.state[k];
   SosState carried = endState[0];
   for (std::int64_t b = 1; b < blocks; ++b) {
     const detail::IndexRange r = detail::chunkOf(n, blocks, b);
@@ -57,7 +59,8 @@ double scanPass(const Sections& sections, const SosGains& gains, const double* x
     bool faded = false;
     for (std::int64_t i = r.begin; i < r.end && !faded; ++i) {
       y[i * stride] += detail::sosStep(sections.data(), count, z.data(), 0.0);
-      faded = std::all_of(z.begin(), z.end(), [&](double v) { return std::abs(v) <= negligible; });
+      faded = true;
+      for (std::size_t k = 0; k < states && faded; ++k) faded = std::abs(z[k]) <= negligible[k];
     }
     carried = endState[static_cast<std::size_t>(b)];
     if (!faded) {
@@ -75,7 +78,7 @@ double sosfiltParallel(const Sections& sections, std::span<const double> in, std
   const SosGains gains = sosGains(sections);
   SosState start = initial.empty() ? SosState(2 * sections.size(), 0.0) : initial;
   if (start.size() != 2 * sections.size()) throw std::invalid_argument("sosfilt: the state needs 2 values per section");
-  return scanPass(sections, gains, in.data(), out.data(), static_cast<std::int64_t>(in.size()), 1, start);
+  return scanPass(sections, gains, in.data(), out.data(), static_cast<std::int64_t>(in.size()), 1, start, false);
 }
 
 double sosfiltfiltParallel(const Sections& sections, std::span<const double> in, std::span<double> out) {
@@ -98,9 +101,9 @@ double sosfiltfiltParallel(const Sections& sections, std::span<const double> in,
   const SosState zi = sosfiltZi(sections);
   SosState start(zi.size());
   for (std::size_t k = 0; k < zi.size(); ++k) start[k] = zi[k] * y.front();
-  const double forward = scanPass(sections, gains, y.data(), y.data(), total, 1, start);
+  const double forward = scanPass(sections, gains, y.data(), y.data(), total, 1, start, true);
   for (std::size_t k = 0; k < zi.size(); ++k) start[k] = zi[k] * y.back();
-  const double backward = scanPass(sections, gains, y.data() + total - 1, y.data() + total - 1, total, -1, start);
+  const double backward = scanPass(sections, gains, y.data() + total - 1, y.data() + total - 1, total, -1, start, true);
 #pragma omp parallel for schedule(static) if (n > kMinBlock)
   for (std::int64_t i = 0; i < n; ++i) out[i] = y[edge + i];
   return forward * gains.inputToOutput + backward;

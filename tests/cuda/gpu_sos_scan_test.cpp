@@ -48,7 +48,11 @@ TEST(GpuSosScan, ZeroPhaseWithinItsStatedBound) {
       double worst = 0;
       for (std::size_t i = 0; i < n; ++i) worst = std::max(worst, std::abs(actual[i] - expected[i]));
       EXPECT_LE(worst, result.errorBound) << "order " << spec.order << " n " << n << " (seed " << seed << ")";
-      EXPECT_LE(result.errorBound, 1e-6 * 100) << "a bound too loose to mean anything";
+      double maxAbs = 0;
+      for (double v : x) maxAbs = std::max(maxAbs, std::abs(v));
+      // A worst-case first-order bound is far above the typical error, but it must promise eight
+      // digits of the signal's scale to mean anything.
+      EXPECT_LE(result.errorBound, 1e-8 * maxAbs) << "a bound too loose to mean anything";
     }
   }
 }

@@ -31,29 +31,48 @@ void sosfiltfilt(const Sections& sections, std::span<const double> in, std::span
 // own core; then, serially, the true state at each block start (the previous block's zero-state
 // final state plus the carried state propagated through it: A^L s) is carried forward, and its
 // zero-input response, which decays like the poles, is added to the block's first outputs until
-// the carried state is below eps times the signal's state scale. Returns this run's error bound:
+// every carried state is below eps times its bound (sosMagnitudes). Returns this run's error bound:
 // max |parallel - sosfilt| <= the value returned (see sosScanErrorBound).
 double sosfiltParallel(const Sections& sections, std::span<const double> in, std::span<double> out,
                        const SosState& initial);
 double sosfiltfiltParallel(const Sections& sections, std::span<const double> in, std::span<double> out);
 
 // The cascade's l1 gains, from its impulse responses (run until they decay below 1e-17 of their
-// peak, at most 2^22 steps): input to any state (max over states of sum |s_i[n]|), state to
-// output (sum over n and states of |y[n]| from a unit state), and input to output.
+// peak, at most 2^20 steps). Totals: input to any state (max over states of sum |s_i[n]|), state to
+// output (sum over n and states of |y[n]| from a unit state), input to output. Per state and per
+// section they bound every value inside a run (sosMagnitudes) and weigh each rounding error by what
+// it can do to the output (sosScanErrorBound).
 struct SosGains {
   double inputToState = 0;
   double stateToOutput = 0;
   double inputToOutput = 0;
-  bool decayed = true;  // false: the responses outlast 2^22 samples (poles at the unit circle)
+  bool decayed = true;  // false: the responses outlast 2^20 samples (poles at the unit circle)
+  std::vector<double> stateFromInput;      // per state: sum |z_i[n]| for a unit impulse in
+  std::vector<double> sectionFromInput;    // per section: sum |y_k[n]| for a unit impulse in
+  std::vector<double> stateFromState;      // per state: sum over unit start states j of max |z_i[n]|
+  std::vector<double> sectionFromState;    // per section: the same for its output y_k
+  std::vector<double> outputFromState;     // per state: sum |y[n]| from that unit state
 };
 SosGains sosGains(const Sections& sections);
 
-// The first-order rounding bound of one parallel pass over an input with max |x| = maxAbsInput
-// from a state that is at most 2 * inputToState * maxAbsInput (steady-state initial conditions):
-// three recurrences (serial, zero-state, correction) each add at most 4 (1 + max |coefficient|)
-// eps M per state per step, M = 2 * inputToState * maxAbsInput + the initial state, which the
-// filter carries to the output with total gain stateToOutput; the truncation adds eps M
-// stateToOutput. A zero-phase run adds the forward bound times inputToOutput to the backward one.
+// Bounds on |z_i| and on each section's |y_k| at every step of a run over an input with
+// max |x| = maxAbsInput from a start state with max |z| = maxAbsInitial. A steady start
+// (sosfilt_zi times a sample of the input, as sosfiltfilt starts) is the state the input held
+// forever would leave: pass maxAbsInitial = 0 for it, the input bound covers it.
+struct SosMagnitudes {
+  std::vector<double> state, sectionOutput;
+};
+SosMagnitudes sosMagnitudes(const SosGains& gains, double maxAbsInput, double maxAbsInitial);
+
+// The first-order rounding bound of one parallel pass against the serial one. In each step, the
+// rounding of section k's output and of its two state updates perturbs its states by at most
+// eps (|b0| U + Y) + eps (2|b1| U + 2|a1| Y + Z0) and eps (2|b2| U + 2|a2| Y + Z1) (U, Y, Z: the
+// section's input, output and state bounds of sosMagnitudes); each perturbation reaches the output
+// with that state's l1 gain. Both passes are such recurrences, and so is the zero-state run whose
+// end states the carry adds: 3 x the sum. The carried state's truncation (the CPU scan stops adding
+// it below eps Z_i) and its rounding add 2 eps sum Z_i g_i, and adding it to an output eps Y. The
+// GPU adds its own carry's rounding (sos_scan_kernels.cu). A zero-phase run adds the forward bound
+// times inputToOutput to the backward one.
 double sosScanErrorBound(const Sections& sections, const SosGains& gains, double maxAbsInput, double maxAbsInitial);
 
 }  // namespace siglab

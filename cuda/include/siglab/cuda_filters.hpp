@@ -31,11 +31,13 @@ GpuFilterResult medianFilterCuda(std::span<const double> in, std::size_t window,
 GpuFilterResult medianFilterCuda(std::span<const float> in, std::size_t window, BoundaryMode mode,
                                  std::span<float> out);
 
-// scipy.signal.sosfiltfilt on the GPU: the odd extension is built on the host, then each direction
-// is a block scan (sos_scan_steps.hpp): chunks of kSosScanChunk samples, one per thread, filtered
-// from zero state for their end states; their true start states carried on the host with A^C;
-// every chunk filtered again from its true start. errorBound: sosScanErrorBound's bound, forward
-// (times the filter's gain) plus backward. Throws std::invalid_argument as sosfiltfilt does.
+// scipy.signal.sosfiltfilt on the GPU: the input is copied into the middle of the odd extension,
+// then each direction is a block scan (sos_scan_steps.hpp): chunks of kSosScanChunk samples, one
+// per thread, filtered from zero state for their end states; their true start states carried with
+// A^C in two levels (within groups of chunks, then across groups), each by warps; every chunk
+// filtered again from its true start. errorBound: sosScanErrorBound's
+// bound plus the carry's rounding, forward (times the filter's gain) plus backward. Throws
+// std::invalid_argument as sosfiltfilt does. Page-locked `in` and `out` are copied at full speed.
 inline constexpr int kSosScanChunk = 1024;
 GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double> in, std::span<double> out);
 
