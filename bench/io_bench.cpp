@@ -102,7 +102,8 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(samples), static_cast<double>(std::filesystem::file_size(input)) / 1e6,
               std::thread::hardware_concurrency(), repeats, loadAverage().c_str());
 
-  std::vector<double> seedValues, siglabValues;
+  std::vector<double> seedValues;
+  siglab::SampleVector siglabValues;
   const auto seedLoad = timeIt(repeats, [&] { seedValues = seedRead(input); });
   const auto siglabLoad = timeIt(repeats, [&] { siglabValues = siglab::readSignal(input).samples; });
   const bool sameValues = seedValues == siglabValues && seedValues.size() == samples;

@@ -24,10 +24,11 @@ using namespace siglab;
 namespace {
 
 // A vector's samples as a NumPy array that owns them (the vector moves into the array's base).
-template <class T>
-py::array_t<T> toArray(std::vector<T>&& values) {
-  auto* owner = new std::vector<T>(std::move(values));
-  py::capsule free(owner, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+template <class Vector>
+py::array_t<typename Vector::value_type> toArray(Vector&& values) {
+  using T = typename Vector::value_type;
+  auto* owner = new Vector(std::move(values));
+  py::capsule free(owner, [](void* p) { delete static_cast<Vector*>(p); });
   return py::array_t<T>({owner->size()}, {sizeof(T)}, owner->data(), free);
 }
 

@@ -45,6 +45,7 @@ if wants test; then
 fi
 if wants bench; then
   step benchmark benchmark.txt "$build/bin/siglab-gpu-bench"
+  step fft-benchmark gpu-fft-bench.txt "$build/bin/siglab-gpu-fft-bench"  # issue 14: gpu-fft, W sweep, Welch
   step reduce reduce.txt "$build/bin/siglab-cli" reduce --random-ints 28
   step generate compare.log "$build/bin/siglab-cli" generate -n "$samples" --seed 1 -o "$build/signal.txt"
   step devices compare.log "$build/bin/siglab-cli" devices

@@ -37,7 +37,7 @@ int runCompare(CompareCommandOptions& o) {
   if (const int code = finishJob(o, "compare"); code != kExitOk) return code;
   const BackendList engines = makeAllBackends(o.cudaOptions());
   try {
-    selectEngines(engines, o.job.engines);
+    o.job.read.hostMemory = hostMemoryFor(selectEngines(engines, o.job.engines), o.job.spec, o.job.sampleType);
   } catch (const JobError& e) {
     std::cerr << "siglab-cli compare: --backend: " << e.what() << "\n";
     return kExitUsage;

@@ -52,7 +52,10 @@ int runApply(FilterOptions& o) {
   o.job.verifyRandom = o.verify;
   const BackendList engines = makeAllBackends(o.cudaOptions());
   try {
-    if (!o.windowAfterReading) chooseApplyEngine(engines, o.job);  // a usage error shows before the file is read
+    if (!o.windowAfterReading) {  // a usage error shows before the file is read
+      FilterBackend* const chosen[] = {chooseApplyEngine(engines, o.job).engine};
+      o.job.read.hostMemory = hostMemoryFor(chosen, o.job.spec, o.job.sampleType);
+    }
   } catch (const JobError& e) {
     std::cerr << "siglab-cli filter: " << e.what() << "\n";
     return kExitUsage;

@@ -1,10 +1,12 @@
 #include <cmath>
 #include <iostream>
 #include <memory>
+#include <span>
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "input_options.hpp"
+#include "siglab/cuda_backends.hpp"
 #include "siglab/cuda_spectrum.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/signal_io.hpp"
@@ -28,7 +30,7 @@ struct SpectrumCommandOptions {
 constexpr const char* kName = "siglab-cli spectrum: ";
 
 // The index of the first sample that is not finite, or the size.
-std::size_t firstNonFinite(const std::vector<double>& samples) {
+std::size_t firstNonFinite(std::span<const double> samples) {
   for (std::size_t i = 0; i < samples.size(); ++i) {
     if (!std::isfinite(samples[i])) return i;
   }
@@ -36,7 +38,7 @@ std::size_t firstNonFinite(const std::vector<double>& samples) {
 }
 
 // The spectrum on the engine the options name; `note` says which ran and why.
-Spectrum computeSpectrum(const std::vector<double>& samples, const WelchOptions& welchOptions, const std::string& engine,
+Spectrum computeSpectrum(std::span<const double> samples, const WelchOptions& welchOptions, const std::string& engine,
                          std::string& note) {
   if (engine != "cpu") {
     GpuSpectrumRun gpu = welchGpu(samples, welchOptions);
@@ -62,6 +64,8 @@ int runSpectrum(SpectrumCommandOptions& o) {
       return kExitUsage;
     }
   }
+  // The GPU copies page-locked samples at full link speed: load them there when it may run.
+  if (o.engine != "cpu" && gpuSpectrumUnavailableReason().empty()) o.read.hostMemory = pinnedHostMemory();
   Signal signal;
   try {
     signal = readSignal(o.input, o.read);

@@ -21,4 +21,13 @@ BackendList makeAllBackends(const CudaOptions& cudaOptions, const DeviceInfo* fi
   return backends;
 }
 
+std::pmr::memory_resource* hostMemoryFor(std::span<FilterBackend* const> engines, const FilterSpec& spec,
+                                         SampleType type) {
+  for (FilterBackend* engine : engines) {
+    // float32 runs narrow into buffers of their own: pinning the float64 samples would not help.
+    if (engine->usesGpu() && type == SampleType::f64 && engine->whyNot(spec, type).empty()) return pinnedHostMemory();
+  }
+  return nullptr;
+}
+
 }  // namespace siglab

@@ -45,11 +45,14 @@ void deliver(QPromise<Outcome>& promise, const QString& outOfMemory, Work work) 
 
 }  // namespace
 
-void loadSignal(QPromise<LoadOutcome>& promise, const QString& path, std::shared_ptr<const std::atomic<bool>> cancel) {
+void loadSignal(QPromise<LoadOutcome>& promise, const QString& path, std::pmr::memory_resource* hostMemory,
+                std::shared_ptr<const std::atomic<bool>> cancel) {
   const std::string file = path.toStdString();
   deliver(promise, path + ": not enough memory to load this signal", [&] {
     const Progress reading = progressFor(promise, cancel.get(), 0.0, 0.95);
-    Signal signal = readSignal(file, ReadOptions{}, reading);
+    ReadOptions options;
+    options.hostMemory = hostMemory;
+    Signal signal = readSignal(file, options, reading);
     const Progress indexing = progressFor(promise, cancel.get(), 0.95, 1.0);
     promise.addResult(LoadOutcome{
         std::make_shared<const LoadedSignal>(file, std::move(signal.samples), indexing, signal.sampleRate), {}});

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <memory_resource>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,9 @@ struct LoadOutcome {
   SignalPtr signal;
   QString error;  // the reader's message: file, line, what was wrong
 };
-void loadSignal(QPromise<LoadOutcome>& promise, const QString& path, std::shared_ptr<const std::atomic<bool>> cancel);
+// `hostMemory`: where the samples go (ReadOptions::hostMemory).
+void loadSignal(QPromise<LoadOutcome>& promise, const QString& path, std::pmr::memory_resource* hostMemory,
+                std::shared_ptr<const std::atomic<bool>> cancel);
 
 // The session's engines, made once with their staging buffers; one task uses them at a time.
 using EnginesPtr = std::shared_ptr<const BackendList>;

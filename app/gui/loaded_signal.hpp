@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "siglab/io/signal.hpp"
 #include "siglab/minmax_pyramid.hpp"
 #include "siglab/statistics.hpp"
 
@@ -15,13 +16,16 @@ namespace siglab::gui {
 class LoadedSignal {
  public:
   // Builds the pyramid and the statistics; throws Cancelled when `progress` asks for it.
-  LoadedSignal(std::string source, std::vector<double> samples, const Progress& progress = {},
+  LoadedSignal(std::string source, SampleVector samples, const Progress& progress = {},
+               std::optional<double> sampleRate = std::nullopt);
+  // The same with the samples copied into ordinary memory.
+  LoadedSignal(std::string source, const std::vector<double>& samples, const Progress& progress = {},
                std::optional<double> sampleRate = std::nullopt);
   LoadedSignal(const LoadedSignal&) = delete;
   LoadedSignal& operator=(const LoadedSignal&) = delete;
 
   const std::string& source() const { return source_; }  // the file it came from, or what made it
-  const std::vector<double>& samples() const { return samples_; }
+  const SampleVector& samples() const { return samples_; }  // page-locked where a GPU will copy them
   const MinMaxPyramid& pyramid() const { return pyramid_; }
   const Statistics& statistics() const { return statistics_; }
   std::size_t size() const { return samples_.size(); }
@@ -29,7 +33,7 @@ class LoadedSignal {
 
  private:
   std::string source_;
-  std::vector<double> samples_;
+  SampleVector samples_;
   MinMaxPyramid pyramid_;
   Statistics statistics_;
   std::optional<double> sampleRate_;

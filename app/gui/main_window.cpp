@@ -319,14 +319,24 @@ void MainWindow::requestOpen(const QString& path) {
   askToDiscardResult([this, path] { openFile(path); });
 }
 
+// Signals load into page-locked memory when a GPU can filter them: its engines copy them at full speed.
+std::pmr::memory_resource* MainWindow::hostMemory() const {
+  return devices_.front().available ? pinnedHostMemory() : nullptr;
+}
+
+ReadOptions MainWindow::withHostMemory(ReadOptions options) const {
+  options.hostMemory = hostMemory();
+  return options;
+}
+
 void MainWindow::openFile(const QString& path, const ReadOptions& options) {
   if (busy_) return;
   lastDirectory_ = QFileInfo(path).absolutePath();
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   const std::shared_ptr<const std::atomic<bool>> cancelled = cancel;
   startTask<LoadOutcome>(tr("Loading %1").arg(QFileInfo(path).fileName()), cancel,
-                         isDefault(options) ? QtConcurrent::run(&loadSignal, path, cancelled)
-                                            : QtConcurrent::run(&loadSignalWith, path, options, cancelled),
+                         isDefault(options) ? QtConcurrent::run(&loadSignal, path, hostMemory(), cancelled)
+                                            : QtConcurrent::run(&loadSignalWith, path, withHostMemory(options), cancelled),
                          [this, path, options](const QFuture<LoadOutcome>& done) {
                            const std::optional<ViewRange> view = std::exchange(pendingView_, std::nullopt);
                            if (done.resultCount() == 0) {
@@ -380,7 +390,8 @@ void MainWindow::applyFilter() {
   job->input = signal_->source();
   job->engines = filterPanel_->applyEngine();
   try {
-    chooseApplyEngine(*engines_, *job);  // the engine's own reason, before anything runs
+    FilterBackend* const chosen[] = {chooseApplyEngine(*engines_, *job).engine};  // its own reason, before anything runs
+    job->read.hostMemory = hostMemoryFor(chosen, job->spec, job->sampleType);  // a GPU engine's result: page-locked
   } catch (const JobError& e) {
     showError(tr("Cannot apply this filter"), QString::fromStdString(e.what()));
     return;

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <memory>
+#include <memory_resource>
 #include <optional>
 #include <vector>
 
@@ -91,6 +92,8 @@ class MainWindow : public QMainWindow {
   void dropEvent(QDropEvent* event) override;
 
  private:
+  std::pmr::memory_resource* hostMemory() const;  // where loaded samples go: page-locked with a GPU
+  ReadOptions withHostMemory(ReadOptions options) const;
   void createActions();
   void restoreSettings();
   void saveSettings() const;

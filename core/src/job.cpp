@@ -36,9 +36,19 @@ std::vector<EngineChoice> autoCandidates(const BackendList& engines, const Filte
                                 " taps: the O(N) running sum runs at memory speed, faster than the direct sum "
                                 "and than a GPU's transfers (within its stated tolerance)");
   }
+  if (spec.window() >= kGpuFftMinWindow) {
+    consider("gpu-fft", "a window of " + w + " >= " + std::to_string(kGpuFftMinWindow) +
+                            " taps: the GPU's FFT overlap-save grows with log W where gpu-tuned's sums grow with W "
+                            "(within its stated tolerance)");
+  }
   if (spec.window() >= kGpuMinWindow) {
     consider("gpu-tuned", "a window of " + w + " >= " + std::to_string(kGpuMinWindow) +
                               " taps: the GPU's time is bound by its transfers, the CPU's grows with W");
+  }
+  if (spec.window() >= kCpuFftMinWindow) {
+    consider("cpu-fft", "a window of " + w + " >= " + std::to_string(kCpuFftMinWindow) +
+                            " taps: FFT overlap-save grows with log W where cpu-parallel's sums grow with W "
+                            "(within its stated tolerance)");
   }
   consider("cpu-parallel", spec.window() >= kGpuMinWindow
                                ? "no GPU engine can run it here; cpu-parallel is the fastest exact CPU engine"
@@ -51,11 +61,11 @@ std::vector<EngineChoice> autoCandidates(const BackendList& engines, const Filte
 
 template <typename Sample>
 ApplyResult applyAs(FilterBackend& engine, std::span<const Sample> in, const FilterSpec& spec, const Job& job,
-                    const Progress& progress, std::vector<Sample>& out) {
+                    const Progress& progress, std::span<Sample> out) {
   ApplyResult result;
   result.engine = std::string(engine.name());
   result.usesGpu = engine.usesGpu();
-  result.pass = engine.filter(in, spec, std::span<Sample>(out), job.run, progress);
+  result.pass = engine.filter(in, spec, out, job.run, progress);
   if (!job.verify) return result;
   const auto start = std::chrono::steady_clock::now();
   const std::vector<std::size_t> positions =
@@ -149,10 +159,11 @@ ApplyResult applyFilter(FilterBackend& engine, std::span<const double> samples, 
     const std::vector<float> narrow = narrowToFloat32(samples, job.input);
     std::vector<float> out(narrow.size(), std::numeric_limits<float>::quiet_NaN());
     ApplyResult result = applyAs<float>(engine, narrow, job.spec, job, progress, out);
-    result.output.assign(out.begin(), out.end());
+    result.output.assign(out.begin(), out.end());  // ordinary memory: a float32 run copies through its own buffers
     return result;
   }
-  std::vector<double> out(samples.size());
+  // The result in the same memory as the samples: page-locked for a GPU engine (ReadOptions::hostMemory).
+  SampleVector out(samples.size(), job.read.hostMemory ? job.read.hostMemory : std::pmr::get_default_resource());
   ApplyResult result = applyAs<double>(engine, samples, job.spec, job, progress, out);
   result.output = std::move(out);
   return result;

@@ -9,17 +9,11 @@
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
 #include "host_copy.hpp"
+#include "pinned_host.cuh"
 #include "siglab/progress.hpp"
 #include "tuned_filter_kernel.cuh"
 
 namespace siglab::cuda {
-
-// Whether the copy engines can read or write `pointer` directly (cudaMallocHost or registered).
-inline bool isPinnedHost(const void* pointer) {
-  cudaPointerAttributes attributes{};
-  SIGLAB_CUDA_TRY(cudaPointerGetAttributes(&attributes, pointer));
-  return attributes.type == cudaMemoryTypeHost;
-}
 
 // What one host-to-host pass measured.
 struct PipelinePass {

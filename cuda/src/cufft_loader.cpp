@@ -44,6 +44,11 @@ cufftResult CUFFTAPI cufftExecZ2D(cufftHandle plan, cufftDoubleComplex* idata, c
   return function ? function(plan, idata, odata) : CUFFT_NOT_SUPPORTED;
 }
 
+cufftResult CUFFTAPI cufftSetStream(cufftHandle plan, cudaStream_t stream) {
+  static auto* const function = resolve<decltype(cufftSetStream)>("cufftSetStream");
+  return function ? function(plan, stream) : CUFFT_NOT_SUPPORTED;
+}
+
 cufftResult CUFFTAPI cufftDestroy(cufftHandle plan) {
   static auto* const function = resolve<decltype(cufftDestroy)>("cufftDestroy");
   return function ? function(plan) : CUFFT_NOT_SUPPORTED;

@@ -1,14 +1,20 @@
-// Welch's spectrum with cuFFT: the signal goes to the device a chunk of whole segments at a time;
-// one block per segment removes the mean and applies the window, one batched D2Z plan transforms
-// the chunk, and one thread per frequency adds the chunk's |X_k|^2 to a running sum on the device.
+// Welch's spectrum with cuFFT: the signal goes to the device a chunk of whole segments at a time,
+// straight from page-locked memory (else staged through pinned buffers), on copy streams that run
+// ahead of the compute stream; there one block per segment removes the mean and applies the
+// window, one batched D2Z plan transforms the chunk, and one thread per frequency adds the chunk's
+// |X_k|^2 to a running sum on the device.
 #include <cufft.h>
 
 #include <algorithm>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
+#include "host_copy.hpp"
+#include "pinned_host.cuh"
 #include "siglab/cuda_backends.hpp"
 #include "siglab/cuda_spectrum.hpp"
 
@@ -16,7 +22,10 @@ namespace siglab {
 namespace {
 
 constexpr int kFrameThreads = 256;
-constexpr std::size_t kDefaultChunkBytes = std::size_t{64} << 20;  // of frames: about 64 MiB a chunk
+// Samples a chunk: about ten chunks at 10M, so the copies of one overlap the transforms of another;
+// and at most 64 MiB of frames a chunk, however much the segments overlap.
+constexpr std::size_t kChunkBytes = std::size_t{8} << 20;
+constexpr std::size_t kFrameBytes = std::size_t{64} << 20;
 
 // A failed cuFFT call, named like a CUDA error.
 class CufftError : public std::runtime_error {
@@ -86,35 +95,105 @@ __global__ void addPowers(const cufftDoubleComplex* d_spectra, int bins, int seg
   d_sums[k] = sum;
 }
 
-Spectrum welchOnDevice(std::span<const double> x, const WelchOptions& options, std::size_t chunkSegments) {
+// Everything one spectrum shape needs on the device, kept between calls: a cuFFT plan takes
+// longer to make than the transforms of a 10M-sample signal. Chunk c goes to slot c % kSlots on
+// that slot's copy stream while the compute stream transforms the chunk before it.
+class WelchWorkspace {
+ public:
+  WelchWorkspace(std::size_t segment, std::size_t step, std::size_t perChunk)
+      : segment_(segment), step_(step), perChunk_(perChunk), chunkSamples_((perChunk - 1) * step + segment),
+        d_window(segment), d_frames(perChunk * segment), d_sums(segment / 2 + 1),
+        d_spectra(perChunk * (segment / 2 + 1)), plan(static_cast<int>(segment), static_cast<int>(perChunk)) {
+    for (int s = 0; s < kSlots; ++s) slots.emplace_back(chunkSamples_);
+    SIGLAB_CUFFT_TRY(cufftSetStream(plan.get(), compute.get()));
+  }
+  bool fits(std::size_t segment, std::size_t step, std::size_t perChunk) const {
+    return segment == segment_ && step == step_ && perChunk == perChunk_;
+  }
+  std::size_t chunkSamples() const { return chunkSamples_; }
+
+  struct Slot {
+    explicit Slot(std::size_t samples) : d_signal(samples) {}
+    cuda::DeviceBuffer<double> d_signal;
+    cuda::PinnedBuffer<double> h_stage;  // made on first use: only pageable input is staged
+    cuda::Stream copy;
+    cuda::Event copied, consumed;
+    bool used = false;
+  };
+  static constexpr int kSlots = 3;
+
+ private:
+  std::size_t segment_, step_, perChunk_, chunkSamples_;
+
+ public:
+  cuda::DeviceBuffer<double> d_window, d_frames, d_sums;
+  cuda::DeviceBuffer<cufftDoubleComplex> d_spectra;
+  BatchedPlan plan;
+  cuda::Stream compute;
+  std::vector<Slot> slots;
+};
+
+// One workspace for the process (the last shape used), never destroyed: CUDA may be gone at exit.
+struct WorkspaceCache {
+  std::mutex mutex;
+  std::unique_ptr<WelchWorkspace> held;
+};
+WorkspaceCache& workspaceCache() {
+  static auto* const cache = new WorkspaceCache;
+  return *cache;
+}
+
+Spectrum welchOnDevice(std::span<const double> x, const WelchOptions& options, std::size_t chunkSegments,
+                       std::unique_ptr<WelchWorkspace>& held) {
   const std::size_t n = options.segment, bins = frequencyCount(options);
   const std::size_t step = n - options.overlapOrDefault(), segments = segmentCount(options, x.size());
-  std::size_t perChunk = chunkSegments ? chunkSegments : std::max<std::size_t>(1, kDefaultChunkBytes / (n * sizeof(double)));
+  std::size_t perChunk = chunkSegments ? chunkSegments
+                                       : std::max<std::size_t>(1, std::min(kChunkBytes / (step * sizeof(double)),
+                                                                           kFrameBytes / (n * sizeof(double))));
   perChunk = std::min(perChunk, segments);
+  if (!held || !held->fits(n, step, perChunk)) {
+    held.reset();  // free the old buffers before taking new ones
+    held = std::make_unique<WelchWorkspace>(n, step, perChunk);
+  }
+  WelchWorkspace& ws = *held;
+  const cudaStream_t compute = ws.compute.get();
 
   const std::vector<double> window = spectrumWindow(options.window, n);
-  cuda::DeviceBuffer<double> d_window(n), d_signal((perChunk - 1) * step + n), d_frames(perChunk * n), d_sums(bins);
-  cuda::DeviceBuffer<cufftDoubleComplex> d_spectra(perChunk * bins);
-  SIGLAB_CUDA_TRY(cudaMemcpy(d_window.data(), window.data(), n * sizeof(double), cudaMemcpyHostToDevice));
-  SIGLAB_CUDA_TRY(cudaMemset(d_sums.data(), 0, bins * sizeof(double)));
-  const BatchedPlan plan(static_cast<int>(n), static_cast<int>(perChunk));
-
-  for (std::size_t first = 0; first < segments; first += perChunk) {
+  SIGLAB_CUDA_TRY(cudaMemcpyAsync(ws.d_window.data(), window.data(), n * sizeof(double), cudaMemcpyHostToDevice, compute));
+  SIGLAB_CUDA_TRY(cudaMemsetAsync(ws.d_sums.data(), 0, bins * sizeof(double), compute));
+  const bool pinned = cuda::isPinnedHost(x.data());
+  for (std::size_t c = 0, first = 0; first < segments; ++c, first += perChunk) {
     const std::size_t count = std::min(perChunk, segments - first);
     const std::size_t samples = (count - 1) * step + n;
-    SIGLAB_CUDA_TRY(cudaMemcpy(d_signal.data(), x.data() + first * step, samples * sizeof(double), cudaMemcpyHostToDevice));
-    makeFrames<<<static_cast<unsigned>(count), kFrameThreads>>>(d_signal.data(), step, static_cast<int>(n), d_window.data(),
-                                                                options.detrend == Detrend::constant, d_frames.data());
+    WelchWorkspace::Slot& slot = ws.slots[c % WelchWorkspace::kSlots];
+    const cudaStream_t copy = slot.copy.get();
+    const double* source = x.data() + first * step;
+    if (slot.used) SIGLAB_CUDA_TRY(cudaStreamWaitEvent(copy, slot.consumed.get()));  // its last chunk is transformed
+    if (!pinned) {
+      if (slot.h_stage.size() == 0) slot.h_stage = cuda::PinnedBuffer<double>(ws.chunkSamples());
+      if (slot.used) SIGLAB_CUDA_TRY(cudaEventSynchronize(slot.copied.get()));  // its staging buffer is free
+      cuda::parallelCopy(slot.h_stage.data(), source, samples * sizeof(double));
+      source = slot.h_stage.data();
+    }
+    SIGLAB_CUDA_TRY(cudaMemcpyAsync(slot.d_signal.data(), source, samples * sizeof(double), cudaMemcpyHostToDevice, copy));
+    slot.copied.record(copy);
+    SIGLAB_CUDA_TRY(cudaStreamWaitEvent(compute, slot.copied.get()));
+    makeFrames<<<static_cast<unsigned>(count), kFrameThreads, 0, compute>>>(
+        slot.d_signal.data(), step, static_cast<int>(n), ws.d_window.data(), options.detrend == Detrend::constant,
+        ws.d_frames.data());
     SIGLAB_CUDA_CHECK_LAUNCH();
     // The plan transforms perChunk frames; in a shorter last chunk the extra ones are stale and
     // addPowers reads only the first `count`.
-    SIGLAB_CUFFT_TRY(cufftExecD2Z(plan.get(), d_frames.data(), d_spectra.data()));
-    addPowers<<<static_cast<unsigned>((bins + 255) / 256), 256>>>(d_spectra.data(), static_cast<int>(bins),
-                                                                  static_cast<int>(count), d_sums.data());
+    SIGLAB_CUFFT_TRY(cufftExecD2Z(ws.plan.get(), ws.d_frames.data(), ws.d_spectra.data()));
+    addPowers<<<static_cast<unsigned>((bins + 255) / 256), 256, 0, compute>>>(
+        ws.d_spectra.data(), static_cast<int>(bins), static_cast<int>(count), ws.d_sums.data());
     SIGLAB_CUDA_CHECK_LAUNCH();
+    slot.consumed.record(compute);
+    slot.used = true;
   }
   std::vector<double> sums(bins);
-  SIGLAB_CUDA_TRY(cudaMemcpy(sums.data(), d_sums.data(), bins * sizeof(double), cudaMemcpyDeviceToHost));
+  SIGLAB_CUDA_TRY(cudaMemcpyAsync(sums.data(), ws.d_sums.data(), bins * sizeof(double), cudaMemcpyDeviceToHost, compute));
+  SIGLAB_CUDA_TRY(cudaStreamSynchronize(compute));
   finishPower(sums, options, segments);
   return Spectrum{spectrumFrequencies(options), std::move(sums)};
 }
@@ -122,8 +201,11 @@ Spectrum welchOnDevice(std::span<const double> x, const WelchOptions& options, s
 }  // namespace
 
 std::string gpuSpectrumUnavailableReason() {
-  const DeviceInfo device = probeDevices().front();
-  return device.available ? std::string() : device.reason;
+  static const std::string reason = [] {  // probed once: a probe takes longer than a spectrum
+    const DeviceInfo device = probeDevices().front();
+    return device.available ? std::string() : device.reason;
+  }();
+  return reason;
 }
 
 GpuSpectrumRun welchGpu(std::span<const double> x, const WelchOptions& options, std::size_t chunkSegments) {
@@ -132,12 +214,17 @@ GpuSpectrumRun welchGpu(std::span<const double> x, const WelchOptions& options, 
   if (options.segment < 2 || options.segment > (std::size_t{1} << 30)) {
     return {false, "the GPU spectrum takes segments of 2 to 2^30 samples", {}};
   }
+  WorkspaceCache& cache = workspaceCache();
+  const std::lock_guard lock(cache.mutex);
   try {
-    return {true, {}, welchOnDevice(x, options, chunkSegments)};
+    SIGLAB_CUDA_TRY(cudaSetDevice(0));
+    return {true, {}, welchOnDevice(x, options, chunkSegments, cache.held)};
   } catch (const cuda::CudaError& e) {
+    cache.held.reset();
     if (e.code() == cudaErrorMemoryAllocation) return {false, "the GPU has too little free memory for this spectrum", {}};
     return {false, e.what(), {}};
   } catch (const CufftError& e) {
+    cache.held.reset();
     if (e.code() == CUFFT_ALLOC_FAILED) return {false, "the GPU has too little free memory for this spectrum's FFT plan", {}};
     return {false, e.what(), {}};
   }

@@ -95,6 +95,7 @@ class TunedFilterBackend final : public FilterBackend {
       return filterOnce(in, spec, out, options, progress);
     } catch (const cuda::CudaError& e) {
       pipelines_ = {};
+      taps_ = {};
       if (e.code() == cudaErrorMemoryAllocation) {
         throw std::runtime_error(std::string("out of GPU memory; a smaller --gpu-memory-budget makes smaller chunks (") +
                                  e.what() + ")");
@@ -104,6 +105,7 @@ class TunedFilterBackend final : public FilterBackend {
       throw;  // the pipeline drained its chunks before throwing: it stays usable
     } catch (const std::exception&) {
       pipelines_ = {};
+      taps_ = {};
       throw;
     }
   }
@@ -124,14 +126,13 @@ class TunedFilterBackend final : public FilterBackend {
     const int window = static_cast<int>(spec.window());
     const int radius = window / 2;
     const std::vector<T> taps = tapsAs<T>(spec);
-    DeviceBuffer<T> d_taps(taps.size());
-    SIGLAB_CUDA_TRY(cudaMemcpy(d_taps.data(), taps.data(), d_taps.bytes(), cudaMemcpyHostToDevice));
+    const T* d_taps = deviceTaps(taps);
     const std::size_t budget = budgetBytes(options);
     const std::size_t residentBytes = (2 * in.size() + 2 * static_cast<std::size_t>(radius)) * sizeof(T);
     const bool resident = residentBytes <= budget;
 
     cuda::TunedLaunch<T> kernel;
-    kernel.d_taps = d_taps.data();
+    kernel.d_taps = d_taps;
     kernel.window = window;
     // A NaN or infinity would stay in the prefix sums past its window: the direct path then.
     kernel.prefixSum = usesPrefixSum<T>(spec) && std::all_of(in.begin(), in.end(), [](T v) { return std::isfinite(v); });
@@ -193,7 +194,9 @@ class TunedFilterBackend final : public FilterBackend {
   ChunkPipeline<T>& pipelineFor(std::size_t samples, int radius, std::size_t budget) {
     const int slots = std::max(1, options_.streams);
     std::size_t chunk = options_.chunkSamples;
-    if (chunk == 0) chunk = std::clamp<std::size_t>(samples / 16 / 4096 * 4096, 65536, 1 << 20);
+    // 1 Mi-sample chunks on 8 streams were the fastest end to end at 10M on the H100 (1.95 ms against
+    // 2.01 ms for 512 Ki and 2.05 ms for the 622592 that samples / 16 gave; docs/perf/gpu-h100-benchmark.txt).
+    if (chunk == 0) chunk = std::clamp<std::size_t>(samples / 8 / 4096 * 4096, 65536, 1 << 20);
     const std::size_t fitting = budget / sizeof(T) / static_cast<std::size_t>(slots);
     if (fitting <= 2 * static_cast<std::size_t>(radius) + 2) {
       throw std::runtime_error("the GPU memory budget of " + std::to_string(budget) + " bytes cannot hold " +
@@ -209,9 +212,28 @@ class TunedFilterBackend final : public FilterBackend {
     return *held;
   }
 
+  // The taps on the device, copied again only when they change: an apply copies nothing but the signal.
+  template <class T>
+  const T* deviceTaps(const std::vector<T>& taps) {
+    auto& held = std::get<TapsOnDevice<T>>(taps_);
+    if (held.taps != taps) {
+      held.taps.clear();  // stale until the copy below succeeds
+      held.buffer = DeviceBuffer<T>(taps.size());
+      SIGLAB_CUDA_TRY(cudaMemcpy(held.buffer.data(), taps.data(), held.buffer.bytes(), cudaMemcpyHostToDevice));
+      held.taps = taps;
+    }
+    return held.buffer.data();
+  }
+  template <class T>
+  struct TapsOnDevice {
+    std::vector<T> taps;
+    DeviceBuffer<T> buffer;
+  };
+
   CudaOptions options_;
   std::string unavailable_;
   std::tuple<std::unique_ptr<ChunkPipeline<double>>, std::unique_ptr<ChunkPipeline<float>>> pipelines_;
+  std::tuple<TapsOnDevice<double>, TapsOnDevice<float>> taps_;
 };
 
 }  // namespace

@@ -32,12 +32,12 @@ TEST(ConcurrentExport, TwoWritersToOnePathLeaveOneCompleteVersion) {
   int reads = 0;
   while (writersLeft.load() > 0) {
     if (!std::filesystem::exists(path)) continue;
-    const std::vector<double> seen = readSignal(path).samples;
+    const SampleVector seen = readSignal(path).samples;
     ASSERT_TRUE(seen == versions[0] || seen == versions[1]) << "a read saw " << seen.size() << " samples of a mixed file";
     ++reads;
   }
   for (auto& w : writers) w.join();
-  const std::vector<double> last = readSignal(path).samples;
+  const SampleVector last = readSignal(path).samples;
   EXPECT_TRUE(last == versions[0] || last == versions[1]);
   std::size_t files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {

@@ -129,7 +129,7 @@ TEST(HostileInput, NumbersOfFiveThousandDigits) {
   std::string fraction = "0.";
   for (int i = 0; i < 5000; ++i) fraction += static_cast<char>('0' + (i * 7 + 3) % 10);
   test::writeFile(path, "-" + fraction + "\n" + fraction + "\n");
-  const std::vector<double> values = readSignal(path).samples;
+  const SampleVector values = readSignal(path).samples;
   const double expected = std::strtod(fraction.c_str(), nullptr);
   ASSERT_EQ(values.size(), 2u);
   EXPECT_EQ(values[0], -expected);
@@ -194,7 +194,7 @@ TEST(HostileInput, FileShrinkingAndGrowingWhileReadIsNeverACrash) {
   int whole = 0, changed = 0;
   for (int attempt = 0; attempt < 300; ++attempt) {
     try {
-      const std::vector<double> values = readSignal(path).samples;
+      const SampleVector values = readSignal(path).samples;
       // A moment of the file: its first m lines, the last perhaps cut by a write in progress.
       ASSERT_GE(values.size(), shortLines);
       ASSERT_LE(values.size(), lines.size());

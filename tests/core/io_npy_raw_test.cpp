@@ -123,7 +123,7 @@ TEST(Npy, WrittenFilesHaveAnAlignedVersion1HeaderAndReadBackBitForBit) {
     const std::size_t headerLength = static_cast<unsigned char>(file[8]) | (static_cast<unsigned char>(file[9]) << 8);
     EXPECT_EQ((10 + headerLength) % 64, 0u);
     EXPECT_EQ(file.size(), 10 + headerLength + n * 8);
-    const std::vector<double> back = readSignal(dir.file("s.npy")).samples;
+    const SampleVector back = readSignal(dir.file("s.npy")).samples;
     ASSERT_EQ(back.size(), n);
     EXPECT_EQ(std::memcmp(back.data(), values.data(), n * 8), 0);
   }
@@ -206,7 +206,7 @@ TEST(Raw, LoadsMoreThanTwoToTheThirtyOneSamples) {
   ::close(fd);
   ReadOptions options;
   options.rawType = SampleType::i8;
-  const std::vector<double> samples = readSignal(path, options).samples;
+  const SampleVector samples = readSignal(path, options).samples;
   ASSERT_EQ(samples.size(), count);
   for (const auto& [index, value] : marks) EXPECT_EQ(samples[index], value) << "sample " << index;
   EXPECT_EQ(samples[count - 2], 0.0);

@@ -91,7 +91,7 @@ TEST(TextFormat, ShortestFormatRoundTripsEveryDoubleBitForBit) {
   appendShortestFormat(values, text);
   TextReadOptions options;
   options.chunkBytes = 4096;
-  const std::vector<double> parsed = parseTextSignal(text, "mem.txt", options);
+  const SampleVector parsed = parseTextSignal(text, "mem.txt", options);
   ASSERT_EQ(parsed.size(), values.size());
   for (std::size_t i = 0; i < values.size(); ++i) {
     ASSERT_EQ(std::bit_cast<std::uint64_t>(parsed[i]), std::bit_cast<std::uint64_t>(values[i])) << "value " << i;
@@ -104,7 +104,7 @@ TEST(TextFormat, ReadingWhatWasWrittenGivesWhatStrtodGives) {
   std::mt19937_64 rng(seed);
   const std::vector<double> values = test::randomSignal(5000, rng, 1e6);
   const std::string text = seedFormat(values);
-  const std::vector<double> parsed = parseTextSignal(text, "mem.txt");
+  const SampleVector parsed = parseTextSignal(text, "mem.txt");
   ASSERT_EQ(parsed.size(), values.size());
   std::size_t pos = 0;
   for (double v : parsed) {
@@ -112,7 +112,7 @@ TEST(TextFormat, ReadingWhatWasWrittenGivesWhatStrtodGives) {
     EXPECT_EQ(v, std::strtod(text.substr(pos, eol - pos).c_str(), nullptr));
     pos = eol + 1;
   }
-  EXPECT_EQ(seedFormat(parsed), text);  // the text is a fixed point of format(parse(.))
+  EXPECT_EQ(seedFormat(parsed.toVector()), text);  // the text is a fixed point of format(parse(.))
 }
 
 TEST(TextFormat, AcceptsWhatRealFilesContain) {
@@ -212,7 +212,7 @@ TEST(TextFormat, ParallelChunksAgreeWithTheSerialReferenceAndReportTheFirstError
     options.chunkBytes = 1 + rng() % 300;  // chunks of a few lines: many joins to get wrong
     SCOPED_TRACE("round " + std::to_string(round) + ", chunk bytes " + std::to_string(options.chunkBytes));
     try {
-      const std::vector<double> parsed = parseTextSignal(text, "r.txt", options);
+      const SampleVector parsed = parseTextSignal(text, "r.txt", options);
       EXPECT_EQ(expected.errorLine, 0u) << "missed the error on line " << expected.errorLine;
       EXPECT_EQ(parsed, expected.values);
     } catch (const InputError& e) {
@@ -274,7 +274,7 @@ TEST(TextFormat, ColumnErrorsNameLineColumnAndText) {
 TEST(TextFormat, NonFiniteValuesAreKeptWhenAllowed) {
   TextReadOptions options;
   options.allowNonFinite = true;
-  const std::vector<double> parsed = parseTextSignal("nan\ninf\n-Infinity\n1\n", "x.txt", options);
+  const SampleVector parsed = parseTextSignal("nan\ninf\n-Infinity\n1\n", "x.txt", options);
   ASSERT_EQ(parsed.size(), 4u);
   EXPECT_TRUE(std::isnan(parsed[0]));
   EXPECT_EQ(parsed[1], std::numeric_limits<double>::infinity());

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <random>
 
+#include "siglab/cpu_fft.hpp"
 #include "siglab/cpu_parallel.hpp"
 #include "siglab/cpu_running.hpp"
 #include "siglab/cpu_serial.hpp"
@@ -17,12 +18,14 @@ namespace {
 // A GPU engine as a machine without a GPU has it: listed, refusing every spec with the reason.
 class AbsentGpuEngine final : public FilterBackend {
  public:
-  explicit AbsentGpuEngine(std::string reason = "no CUDA device") : reason_(std::move(reason)) {}
-  std::string_view name() const override { return "gpu-tuned"; }
+  explicit AbsentGpuEngine(std::string reason = "no CUDA device", std::string name = "gpu-tuned")
+      : reason_(std::move(reason)), name_(std::move(name)) {}
+  std::string_view name() const override { return name_; }
   std::string_view description() const override { return "test"; }
   bool usesGpu() const override { return true; }
   std::string whyNot(const FilterSpec&, SampleType) const override { return reason_; }
   std::string reason_;
+  std::string name_;
   FilterPass filter(std::span<const double>, const FilterSpec&, std::span<double>, const RunOptions&,
                     const Progress&) override {
     throw std::logic_error("ran although whyNot refused");
@@ -113,6 +116,43 @@ TEST(Job, AutoTakesAUsableGpuForWideWindowsOnly) {
   EXPECT_EQ(chooseAutoEngine(engines, wide, SampleType::f64).engine->name(), "gpu-tuned");
   EXPECT_EQ(chooseAutoEngine(engines, makeMeanFilter(5), SampleType::f64).engine->name(), "cpu-parallel");
   EXPECT_EQ(chooseAutoEngine(engines, makeMeanFilter(kGpuMinWindow), SampleType::f64).engine->name(), "cpu-running");
+}
+
+// Random positive taps: nothing uniform for cpu-running.
+FilterSpec unevenTaps(std::size_t window) {
+  FilterSpec spec{std::vector<double>(window, 0.01), BoundaryMode::Zero};
+  spec.taps[window / 2] = 0.02;
+  return spec;
+}
+
+TEST(Job, AutoTakesCpuFftFromTheMeasuredCrossoverOn) {
+  BackendList engines = cpuEngines();
+  engines.push_back(std::make_unique<CpuFftBackend>());
+  EXPECT_EQ(chooseAutoEngine(engines, unevenTaps(kCpuFftMinWindow - 2), SampleType::f64).engine->name(),
+            "cpu-parallel");
+  const EngineChoice fft = chooseAutoEngine(engines, unevenTaps(kCpuFftMinWindow), SampleType::f64);
+  EXPECT_EQ(fft.engine->name(), "cpu-fft");
+  EXPECT_NE(fft.why.find(std::to_string(kCpuFftMinWindow)), std::string::npos) << fft.why;
+  EXPECT_EQ(chooseAutoEngine(engines, unevenTaps(8001), SampleType::f64).engine->name(), "cpu-fft");
+  // A mean filter stays on the O(N) running sum; float32 (no cpu-fft path) on cpu-parallel.
+  EXPECT_EQ(chooseAutoEngine(engines, makeMeanFilter(kCpuFftMinWindow), SampleType::f64).engine->name(), "cpu-running");
+  EXPECT_EQ(chooseAutoEngine(engines, unevenTaps(kCpuFftMinWindow), SampleType::f32).engine->name(), "cpu-parallel");
+}
+
+TEST(Job, AutoTakesGpuFftAboveItsCrossoverAndGpuTunedBelow) {
+  BackendList engines = cpuEngines(false);
+  engines.push_back(std::make_unique<CpuFftBackend>());
+  engines.push_back(std::make_unique<AbsentGpuEngine>("", "gpu-tuned"));  // GPUs that can run anything
+  engines.push_back(std::make_unique<AbsentGpuEngine>("", "gpu-fft"));
+  static_assert(kCpuFftMinWindow < kGpuMinWindow && kGpuMinWindow < kGpuFftMinWindow);
+  EXPECT_EQ(chooseAutoEngine(engines, unevenTaps(kGpuMinWindow), SampleType::f64).engine->name(), "gpu-tuned");
+  EXPECT_EQ(chooseAutoEngine(engines, unevenTaps(kGpuFftMinWindow - 2), SampleType::f64).engine->name(), "gpu-tuned");
+  EXPECT_EQ(chooseAutoEngine(engines, unevenTaps(kGpuFftMinWindow), SampleType::f64).engine->name(), "gpu-fft");
+  // Without a usable GPU the same window goes to the CPU's FFT.
+  BackendList noGpu = cpuEngines();
+  noGpu.push_back(std::make_unique<CpuFftBackend>());
+  noGpu.push_back(std::make_unique<AbsentGpuEngine>("no CUDA device", "gpu-fft"));
+  EXPECT_EQ(chooseAutoEngine(noGpu, unevenTaps(kGpuFftMinWindow), SampleType::f64).engine->name(), "cpu-fft");
 }
 
 TEST(Job, AutoFallsBackWhenItsChoiceRefusesTheSamples) {

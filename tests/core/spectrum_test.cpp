@@ -158,8 +158,8 @@ TEST(Spectrum, AgreesWithScipyWelchForEveryWindowScalingAndDetrend) {
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const WelchOptions& o = cases[i];
     const Spectrum got = welch(x, o);
-    const std::vector<double> f = readSignal(dir.file("f" + std::to_string(i) + ".npy")).samples;
-    const std::vector<double> p = readSignal(dir.file("p" + std::to_string(i) + ".npy")).samples;
+    const SampleVector f = readSignal(dir.file("f" + std::to_string(i) + ".npy")).samples;
+    const SampleVector p = readSignal(dir.file("p" + std::to_string(i) + ".npy")).samples;
     ASSERT_EQ(p.size(), got.power.size());
     const double bound = spectrumAgreementBound(o, maxAbs(x), x.size());
     for (std::size_t k = 0; k < p.size(); ++k) {

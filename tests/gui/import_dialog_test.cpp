@@ -55,8 +55,8 @@ TEST_F(ImportDialogTest, AStereoWavAsksForTheChannelAndLoadsTheOneChosen) {
   const std::string path = SIGLAB_FUZZ_CORPUS "/wav/pcm24_stereo.wav";
   ReadOptions second;
   second.channel = 2;
-  const std::vector<double> left = readSignal(path).samples;
-  const std::vector<double> right = readSignal(path, second).samples;
+  const SampleVector left = readSignal(path).samples;
+  const SampleVector right = readSignal(path, second).samples;
   ASSERT_NE(left, right) << "the test needs channels that differ";
   MainWindow window;
   ASSERT_TRUE(openThroughDialog(window, path, [](ImportDialog& d) {

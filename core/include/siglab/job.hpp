@@ -57,10 +57,23 @@ struct EngineChoice {
 //  - gpu-tuned for a window of at least kGpuMinWindow taps: its end-to-end time is bound by the
 //    transfers (5.8 ms at 10M float64 on the H100 host) while cpu-parallel's grows with W (1.1 ms
 //    at W = 5 on that host's 16 cores, about 0.06 ms more a tap);
+//  - gpu-fft from kGpuFftMinWindow taps, then gpu-tuned: both are bound by the transfers at small
+//    W, but gpu-tuned's O(N W) sums outgrow them while gpu-fft's O(N log M) transforms do not.
+//    2049 is an ESTIMATE until siglab-gpu-fft-bench's sweep runs on the device: gpu-fft copies
+//    the signal whole (about 2 x 1.46 ms + 0.46 ms at 10M from pinned memory on the H100) while
+//    gpu-tuned overlaps its copies (2.0 ms) until its kernel, about 2 us a tap at 10M (gpu-global
+//    took 1.42 ms at W = 257), outgrows them near W = 1500-2000;
+//  - cpu-fft from kCpuFftMinWindow taps: FFTW's O(N log M) overlap-save overtakes cpu-parallel's
+//    O(N W) sums; on the 2-core machine at W = 65 (1.2x, 3.2x), not always at 81 (0.9x), and at
+//    every W >= 97 swept (1.4x at 97, 1.4-1.8x at 129, 8.4x at 1025; 2M float64,
+//    docs/perf/fft-crossover-2core.txt, siglab-fft-crossover-bench);
 //  - cpu-parallel otherwise, then cpu-serial.
+// The FFT engines agree within their stated tolerance, not bit for bit (verify checks that bound).
 // Engines whose whyNot() refuses are passed over.
 inline constexpr std::size_t kRunningMinWindow = 17;
 inline constexpr std::size_t kGpuMinWindow = 101;
+inline constexpr std::size_t kGpuFftMinWindow = 2049;
+inline constexpr std::size_t kCpuFftMinWindow = 97;
 EngineChoice chooseAutoEngine(const BackendList& engines, const FilterSpec& spec, SampleType type);
 
 // The engine job.engines names for an apply: "auto", or exactly one engine that can run the spec
@@ -76,7 +89,7 @@ struct ApplyResult {
   std::string engine;
   bool usesGpu = false;
   FilterPass pass;
-  std::vector<double> output;  // a float32 result widened (exactly)
+  SampleVector output;         // a float32 result widened (exactly); from job.read.hostMemory for float64
   Verification verification;   // checked == 0 when not verified
   double verifyMs = 0.0;       // time the verification took
 };

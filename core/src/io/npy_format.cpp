@@ -145,9 +145,10 @@ BinaryLayout locateNpyData(Bytes file, const std::string& path) {
   return BinaryLayout{type, count, dataStart};
 }
 
-std::vector<double> parseNpy(Bytes file, const std::string& path, bool allowNonFinite, const Progress& progress) {
+SampleVector parseNpy(Bytes file, const std::string& path, bool allowNonFinite, const Progress& progress,
+                      std::pmr::memory_resource* memory) {
   const BinaryLayout data = locateNpyData(file, path);
-  return convertSamples(file.subspan(data.offset), data.type, data.count, path, allowNonFinite, progress);
+  return convertSamples(file.subspan(data.offset), data.type, data.count, path, allowNonFinite, progress, memory);
 }
 
 std::string npyHeader(std::uint64_t count) { return npyHeaderForShape(std::string(1, '(').append(std::to_string(count)).append(",)")); }

@@ -96,8 +96,9 @@ void produceInParallelConsumeInOrder(std::size_t count, const std::function<void
   if (failure) std::rethrow_exception(failure);
 }
 
-std::vector<double> allocateSamples(std::size_t n) {
-  std::vector<double> samples;
+SampleVector allocateSamples(std::size_t n, std::pmr::memory_resource* memory) {
+  if (memory && memory != std::pmr::new_delete_resource()) return SampleVector(n, memory);
+  SampleVector samples;
   samples.reserve(n);
   constexpr std::uintptr_t kHugePage = 2u << 20;
   const auto begin = reinterpret_cast<std::uintptr_t>(samples.data());

@@ -1,8 +1,11 @@
 #pragma once
 #include <cstddef>
 #include <functional>
+#include <memory_resource>
 #include <string>
 #include <vector>
+
+#include "siglab/io/signal.hpp"
 
 namespace siglab {
 
@@ -17,8 +20,8 @@ void runParallel(std::size_t count, const std::function<void(std::size_t)>& task
 void produceInParallelConsumeInOrder(std::size_t count, const std::function<void(std::size_t, std::string&)>& produce,
                                      const std::function<void(std::size_t, const std::string&)>& consume);
 
-// A vector of n doubles, backed by huge pages where the kernel allows it (fewer page faults when
-// a large signal is first written).
-std::vector<double> allocateSamples(std::size_t n);
+// n doubles from `memory` (nullptr: ordinary memory, backed by huge pages where the kernel allows
+// it: fewer page faults when a large signal is first written). One allocation, never grown.
+SampleVector allocateSamples(std::size_t n, std::pmr::memory_resource* memory = nullptr);
 
 }  // namespace siglab

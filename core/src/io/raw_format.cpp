@@ -22,10 +22,10 @@ BinaryLayout locateRawData(std::uint64_t size, const std::string& path, SampleTy
   return BinaryLayout{type, bytes / itemSize, offset};
 }
 
-std::vector<double> parseRaw(Bytes file, const std::string& path, SampleType type, std::uint64_t offset,
-                             bool allowNonFinite, const Progress& progress) {
+SampleVector parseRaw(Bytes file, const std::string& path, SampleType type, std::uint64_t offset,
+                      bool allowNonFinite, const Progress& progress, std::pmr::memory_resource* memory) {
   const BinaryLayout data = locateRawData(file.size(), path, type, offset);
-  return convertSamples(file.subspan(offset), type, data.count, path, allowNonFinite, progress);
+  return convertSamples(file.subspan(offset), type, data.count, path, allowNonFinite, progress, memory);
 }
 
 std::vector<float> toFloat32(std::span<const double> values) {

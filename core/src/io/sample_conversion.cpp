@@ -39,9 +39,9 @@ void convert(SampleType type, const std::byte* in, double* out, std::size_t coun
 
 }  // namespace
 
-std::vector<double> convertSamples(Bytes data, SampleType type, std::uint64_t count, const std::string& path,
-                                   bool allowNonFinite, const Progress& progress) {
-  std::vector<double> samples = allocateSamples(count);
+SampleVector convertSamples(Bytes data, SampleType type, std::uint64_t count, const std::string& path,
+                            bool allowNonFinite, const Progress& progress, std::pmr::memory_resource* memory) {
+  SampleVector samples = allocateSamples(count, memory);
   const std::size_t size = sampleSize(type);
   constexpr std::uint64_t kBlock = 1 << 20;  // samples between two looks at the cancel flag
   for (std::uint64_t first = 0; first < count; first += kBlock) {

@@ -10,8 +10,9 @@ namespace siglab {
 
 // `count` little-endian samples of `type` from `data` (which holds exactly that many) as doubles.
 // Rejects a non-finite float sample, naming its 1-based index, unless allowNonFinite.
-std::vector<double> convertSamples(Bytes data, SampleType type, std::uint64_t count, const std::string& path,
-                                   bool allowNonFinite, const Progress& progress);
+// The samples go to `memory` (nullptr: ordinary memory).
+SampleVector convertSamples(Bytes data, SampleType type, std::uint64_t count, const std::string& path,
+                            bool allowNonFinite, const Progress& progress, std::pmr::memory_resource* memory = nullptr);
 
 // The same into `out` (out.size() samples from `data`), for a window of a larger file whose first
 // sample is sample `firstIndex` (0-based) of the file: a non-finite one is named by its file index.

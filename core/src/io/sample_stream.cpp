@@ -125,7 +125,7 @@ class TextStream final : public SampleStream {
   TextBody layout_;
   std::uint64_t line_ = 1;
   std::size_t position_ = 0;  // in layout_.body
-  std::vector<double> pending_;
+  SampleVector pending_;
   std::size_t pendingAt_ = 0;
   std::uint64_t valuesSeen_ = 0;
 };
@@ -147,15 +147,15 @@ std::vector<double> readTextTail(const FileBytes& file, const std::string& path,
   for (std::size_t window = std::max<std::size_t>(count * 32, 1 << 16);; window *= 4) {
     std::size_t start = body.size() > window ? body.size() - window : 0;
     if (start > 0) start = body.find('\n', start - 1) + 1;  // a whole first line
-    std::vector<double> values;
+    SampleVector values;
     try {
       values = parseTextPiece(body.substr(start), layout, layout.firstLine, path, std::size_t{1} << 20, {});
     } catch (const InputError&) {
       return {};  // the full read names the line
     }
     if (values.size() >= count || start == 0) {
-      values.erase(values.begin(), values.end() - static_cast<std::ptrdiff_t>(std::min(count, values.size())));
-      return values;
+      return std::vector<double>(values.end() - static_cast<std::ptrdiff_t>(std::min(count, values.size())),
+                                 values.end());
     }
   }
 }

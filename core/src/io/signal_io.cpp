@@ -37,13 +37,13 @@ std::string_view asText(const Contiguous& values) {
 Signal parseFile(const FileBytes& file, const std::string& path, const ReadOptions& options, const Progress& progress) {
   switch (detectInputFormat(path, file.bytes(), options)) {
     case FileFormat::npy:
-      return Signal{parseNpy(file.bytes(), path, options.allowNonFinite, progress), std::nullopt, path};
+      return Signal{parseNpy(file.bytes(), path, options.allowNonFinite, progress, options.hostMemory), std::nullopt, path};
     case FileFormat::raw:
       return Signal{parseRaw(file.bytes(), path, options.rawType.value_or(SampleType::f64), options.rawOffset,
-                             options.allowNonFinite, progress),
+                             options.allowNonFinite, progress, options.hostMemory),
                     std::nullopt, path};
     case FileFormat::wav:
-      return parseWav(file.bytes(), path, options.channel, options.allowNonFinite, progress);
+      return parseWav(file.bytes(), path, options.channel, options.allowNonFinite, progress, options.hostMemory);
     case FileFormat::text:
     case FileFormat::automatic: break;
   }
@@ -51,6 +51,7 @@ Signal parseFile(const FileBytes& file, const std::string& path, const ReadOptio
   text.column = options.column;
   text.skipHeader = options.skipHeader;
   text.allowNonFinite = options.allowNonFinite;
+  text.memory = options.hostMemory;
   return Signal{parseTextSignal(file.text(), path, text, progress), std::nullopt, path};
 }
 
@@ -121,7 +122,7 @@ void appendSignal(AtomicFileWriter& file, std::span<const double> values, const 
 std::vector<double> readTextSignal(const std::string& path) {
   ReadOptions options;
   options.format = FileFormat::text;
-  return readSignal(path, options).samples;
+  return readSignal(path, options).samples.toVector();
 }
 
 void writeTextSignal(const std::string& path, std::span<const double> values) {

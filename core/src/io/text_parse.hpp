@@ -1,6 +1,7 @@
 #pragma once
 // The text reader's pieces, for readers that parse a file window by window (sample_stream.cpp).
 #include <cstdint>
+#include <memory_resource>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,8 +23,10 @@ TextBody locateTextBody(std::string_view text, const TextReadOptions& options);
 
 // Parses `piece`, whole lines of `layout.body` whose first is line `firstLine` of the file, on all
 // cores. Throws InputError at its first bad line (numbered from the file's start). May return no values.
-std::vector<double> parseTextPiece(std::string_view piece, const TextBody& layout, std::uint64_t firstLine,
-                                   const std::string& path, std::size_t chunkBytes, const Progress& progress);
+// Lines are counted first, so the samples take one allocation from `memory` (nullptr: ordinary memory).
+SampleVector parseTextPiece(std::string_view piece, const TextBody& layout, std::uint64_t firstLine,
+                            const std::string& path, std::size_t chunkBytes, const Progress& progress,
+                            std::pmr::memory_resource* memory = nullptr);
 
 std::uint64_t countTextLines(std::string_view text);  // its '\n' bytes
 

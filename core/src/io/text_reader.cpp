@@ -271,8 +271,9 @@ TextBody locateTextBody(std::string_view text, const TextReadOptions& options) {
 
 std::uint64_t countTextLines(std::string_view text) { return countNewlines(text); }
 
-std::vector<double> parseTextPiece(std::string_view piece, const TextBody& layout, std::uint64_t firstLine,
-                                   const std::string& path, std::size_t chunkBytes, const Progress& progress) {
+SampleVector parseTextPiece(std::string_view piece, const TextBody& layout, std::uint64_t firstLine,
+                            const std::string& path, std::size_t chunkBytes, const Progress& progress,
+                            std::pmr::memory_resource* memory) {
   const Grammar grammar{layout.column, static_cast<Separator>(layout.separator), layout.allowNonFinite};
   std::vector<Chunk> chunks = splitAtLines(piece, std::max<std::size_t>(chunkBytes, 1));
 
@@ -287,7 +288,7 @@ std::vector<double> parseTextPiece(std::string_view piece, const TextBody& layou
     const std::uint64_t lines = c.newlines + (c.text.back() == '\n' ? 0 : 1);
     slots += std::min<std::uint64_t>(lines, c.text.size() - c.newlines);
   }
-  std::vector<double> samples = allocateSamples(slots);
+  SampleVector samples = allocateSamples(slots, memory);
 
   // Pass 2: parse the chunks in parallel; chunks after one with an error are not needed.
   std::atomic<std::size_t> firstBadChunk{chunks.size()};
@@ -326,10 +327,11 @@ std::vector<double> parseTextPiece(std::string_view piece, const TextBody& layou
   return samples;
 }
 
-std::vector<double> parseTextSignal(std::string_view text, const std::string& path, const TextReadOptions& options,
-                                    const Progress& progress) {
+SampleVector parseTextSignal(std::string_view text, const std::string& path, const TextReadOptions& options,
+                             const Progress& progress) {
   const TextBody layout = locateTextBody(text, options);
-  std::vector<double> samples = parseTextPiece(layout.body, layout, layout.firstLine, path, options.chunkBytes, progress);
+  SampleVector samples =
+      parseTextPiece(layout.body, layout, layout.firstLine, path, options.chunkBytes, progress, options.memory);
   if (samples.empty()) {
     throw InputError(path, text.empty() ? "the file is empty: expected one number per line"
                                         : "no numbers found: expected one number per line");

@@ -165,10 +165,10 @@ class WavStream final : public SampleStream {
 }  // namespace
 
 Signal parseWav(Bytes file, const std::string& path, std::size_t channel, bool allowNonFinite,
-                const Progress& progress) {
+                const Progress& progress, std::pmr::memory_resource* memory) {
   WavStream stream(file, nullptr, path, channel, allowNonFinite);
   const std::uint64_t frames = *stream.knownSize();
-  std::vector<double> samples = allocateSamples(frames);
+  SampleVector samples = allocateSamples(frames, memory);
   constexpr std::uint64_t kBlockFrames = 1 << 16;
   for (std::uint64_t first = 0; first < frames;) {
     progress.throwIfCancelled();

@@ -2,6 +2,7 @@
 // The GPU engines behind plain C++ types: no CUDA header is needed to use them.
 #include <cstddef>
 #include <memory>
+#include <memory_resource>
 #include <span>
 #include <string>
 #include <utility>
@@ -60,6 +61,12 @@ std::unique_ptr<FilterBackend> makeTunedCudaBackend(const CudaOptions& options =
 // Page-locked host memory allocation, or nullptr where CUDA cannot provide it.
 void* allocatePinnedHost(std::size_t bytes);
 void freePinnedHost(void* pointer);
+
+// Page-locked host memory as a std::pmr resource (ReadOptions::hostMemory): the GPU engines copy
+// from and to it directly instead of staging through buffers of their own. Blocks under 1 MiB, and
+// every block where nothing can be pinned (no GPU, or the system's limit reached), are ordinary
+// memory. One resource for the whole program; never destroyed.
+std::pmr::memory_resource* pinnedHostMemory();
 
 // A host array the GPU engines copy to and from at full link speed (they stage any other memory
 // through pinned buffers of their own). Holds ordinary memory where pinning is not possible.

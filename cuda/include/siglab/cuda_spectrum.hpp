@@ -18,7 +18,7 @@ struct GpuSpectrumRun {
 };
 
 // The same spectrum as welch(): the signal goes to the device in chunks of whole segments (at most
-// `chunkSegments` a chunk; 0: about 64 MiB of samples), each chunk's segments are detrended,
+// `chunkSegments` a chunk; 0: about 8 MiB of samples), each chunk's segments are detrended,
 // windowed and transformed by one batched cuFFT plan, and |X_k|^2 is summed on the device.
 // Agrees with welch() within spectrumAgreementBound(). Validates the options (throws
 // SpectrumOptionError); never throws for a device problem. Segments of 2 to 2^30 samples.

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory_resource>
 #include <span>
 #include <string>
 #include <vector>
@@ -16,8 +17,9 @@ namespace siglab {
 using Bytes = std::span<const std::byte>;
 
 // NumPy .npy, format versions 1-3: little-endian floats or integers, shape (N,) or (N, 1), C order.
-std::vector<double> parseNpy(Bytes file, const std::string& pathForMessages, bool allowNonFinite = false,
-                             const Progress& progress = {});
+// Readers place the samples in `memory` (nullptr: ordinary memory).
+SampleVector parseNpy(Bytes file, const std::string& pathForMessages, bool allowNonFinite = false,
+                      const Progress& progress = {}, std::pmr::memory_resource* memory = nullptr);
 // The .npy header (version 1, '<f8', shape (count,)) that precedes `count` doubles.
 std::string npyHeader(std::uint64_t count);
 // The same for a (rows, columns) array in C order (row by row).
@@ -25,15 +27,16 @@ std::string npyHeader(std::uint64_t rows, std::uint64_t columns);
 std::string npyHeaderForShape(const std::string& shape);  // shape as numpy writes it: "(3,)", "(3, 2)"
 
 // Raw little-endian samples of `type` after `offset` bytes.
-std::vector<double> parseRaw(Bytes file, const std::string& pathForMessages, SampleType type,
-                             std::uint64_t offset, bool allowNonFinite = false, const Progress& progress = {});
+SampleVector parseRaw(Bytes file, const std::string& pathForMessages, SampleType type, std::uint64_t offset,
+                      bool allowNonFinite = false, const Progress& progress = {},
+                      std::pmr::memory_resource* memory = nullptr);
 // `values` as raw little-endian f64 or f32 bytes (f64 is `values` itself, no copy needed).
 std::vector<float> toFloat32(std::span<const double> values);
 
 // WAV through libsndfile: PCM 16/24/32, float, double; integer samples scaled to [-1, 1).
 // `channel` is 1-based.
 Signal parseWav(Bytes file, const std::string& pathForMessages, std::size_t channel, bool allowNonFinite = false,
-                const Progress& progress = {});
+                const Progress& progress = {}, std::pmr::memory_resource* memory = nullptr);
 // A WAV file (32-bit float samples, one channel) holding `values` at `sampleRate`.
 std::vector<std::byte> encodeWavFloat(std::span<const double> values, double sampleRate, const std::string& pathForMessages);
 

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <memory_resource>
 #include <optional>
 #include <span>
 #include <string>
@@ -22,6 +23,8 @@ struct ReadOptions {
   std::size_t channel = 1;                    // WAV: 1-based channel
   bool allowNonFinite = false;                // keep NaN and infinities instead of rejecting them
   std::optional<double> sampleRate;           // Hz: the rate of a text, .npy or raw file (for WAV, replaces its own)
+  std::pmr::memory_resource* hostMemory = nullptr;  // where the samples go (and an apply's result); nullptr: ordinary
+                                                    // memory; pinnedHostMemory() when a GPU engine will copy them
 };
 
 enum class TextStyle {

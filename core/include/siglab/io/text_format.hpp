@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <memory_resource>
 #include <span>
 #include <string>
 #include <string_view>
@@ -16,14 +17,15 @@ struct TextReadOptions {
   bool skipHeader = false;       // ignore the first line that is neither blank nor a comment
   bool allowNonFinite = false;   // accept nan, inf, infinity
   std::size_t chunkBytes = 1 << 20;  // the unit of parallel work; small values let tests cross many joins
+  std::pmr::memory_resource* memory = nullptr;  // where the samples go; nullptr: ordinary memory
 };
 
 // Parses text with one number a line (or a chosen column of a CSV, TSV or blank-separated file).
 // Accepts a UTF-8 byte order mark, CRLF, blanks around a value, blank lines, '#' comment lines and
 // a leading '+'. Parses chunks in parallel; a malformed file throws InputError naming
 // `pathForMessages`, the line and column of its FIRST error and the offending text.
-std::vector<double> parseTextSignal(std::string_view text, const std::string& pathForMessages,
-                                    const TextReadOptions& options = {}, const Progress& progress = {});
+SampleVector parseTextSignal(std::string_view text, const std::string& pathForMessages,
+                             const TextReadOptions& options = {}, const Progress& progress = {});
 
 // Appends each value as printf("%2.16f\n", v) writes it (serially).
 void appendSeedFormat(std::span<const double> values, std::string& out);
