@@ -1,5 +1,7 @@
 #include "comparison_table.hpp"
 
+#include "siglab/filter_kinds.hpp"
+
 #include <cstdio>
 #include <string>
 
@@ -27,8 +29,12 @@ void printComparisonTable(std::ostream& out, const Comparison& c, const std::str
   const BackendResult* parallel = c.find("cpu-parallel");
   const bool withParallel = parallel && parallel->run.status == RunStatus::Ok;
   out << "input: " << input << ", " << c.samples << " samples\n"
-      << "filter: window " << c.spec.window() << (c.spec.isUniform() ? " (mean)" : "") << ", boundary "
-      << toString(c.spec.mode) << ", " << sampleTypeName(c.sampleType) << " samples, block size " << c.options.run.blockSize
+      << "filter: "
+      << (c.spec.kind == FilterKind::Correlation
+              ? "window " + std::to_string(c.spec.window()) + (c.spec.isUniform() ? " (mean)" : "") + ", boundary " +
+                    std::string(toString(c.spec.mode))
+              : describeFilter(c.spec))
+      << ", " << sampleTypeName(c.sampleType) << " samples, block size " << c.options.run.blockSize
       << "\n"
       << "timing: median of " << c.options.measure.repeats << " runs after a warm-up; speedups against cpu-serial"
       << (withParallel ? " and cpu-parallel" : "") << "\n\n";

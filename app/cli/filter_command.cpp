@@ -11,6 +11,7 @@
 #include "exit_codes.hpp"
 #include "job_options.hpp"
 #include "siglab/errors.hpp"
+#include "siglab/filter_kinds.hpp"
 #include "siglab/io/output_checks.hpp"
 #include "siglab/io/signal_io.hpp"
 #include "siglab/work_bounds.hpp"
@@ -72,6 +73,7 @@ int runApply(FilterOptions& o) {
     progress.clear();
     const ApplyResult& r = applied.result;
     for (const std::string& passedOver : applied.fellBack) std::cerr << "engine: passed over " << passedOver << "\n";
+    if (o.job.spec.kind != FilterKind::Correlation) std::cerr << "filter: " << describeFilter(o.job.spec) << "\n";
     std::cerr << "engine: " << r.engine << " (" << applied.why << ")" << (r.pass.note.empty() ? "" : "; " + r.pass.note)
               << "\n";
     if (o.job.verify) {

@@ -8,6 +8,7 @@
 #include "siglab/work_bounds.hpp"
 #include "input_options.hpp"
 #include "siglab/errors.hpp"
+#include "siglab/filter_kinds.hpp"
 #include "siglab/io/output_checks.hpp"
 #include "siglab/taps.hpp"
 
@@ -64,12 +65,15 @@ void addJobOptions(CLI::App& cmd, JobOptions& o) {
                                   "meet a sample and are dropped); other modes take up to 2N - 1, or more while "
                                   "N * W <= 2^26")
                        ->capture_default_str()->check(wholeNumber(1, kMaxWindow, "2^62 - 1"));
-  cmd.add_option("--mode", o.mode, "Boundary: zero, reflect, mirror, nearest or wrap")->capture_default_str();
+  o.modeOption = cmd.add_option("--mode", o.mode,
+                                "Boundary: zero, reflect, mirror, nearest or wrap; with --savgol also interp (its default)")
+                     ->capture_default_str();
   CLI::Option* taps = cmd.add_option("--taps", o.tapsFile, "Custom taps: a file with an odd count, one a line")
                           ->excludes(o.windowOption);
-  cmd.add_option("--gaussian", o.gaussianSigma,
-                 "Gaussian taps with this sigma (window 2*round(4 sigma)+1 unless --window is given)")
-      ->excludes(taps)->check(finiteNumber(0.0, false, 1e17));
+  CLI::Option* gaussian = cmd.add_option("--gaussian", o.gaussianSigma,
+                                         "Gaussian taps with this sigma (window 2*round(4 sigma)+1 unless --window is given)")
+                              ->excludes(taps)->check(finiteNumber(0.0, false, 1e17));
+  addKindOptions(cmd, o.kinds, {o.windowOption, taps, gaussian});
   cmd.add_option("--dtype", o.dtype, "Sample type the engines run in")
       ->capture_default_str()->check(CLI::IsMember({"f64", "f32"}));
   cmd.add_option("--accumulate", o.accumulate, "With --dtype f32: sum in f32 or f64")
@@ -82,7 +86,26 @@ void addJobOptions(CLI::App& cmd, JobOptions& o) {
   cmd.add_flag("-q,--quiet", o.quiet, "No progress on the terminal");
 }
 
+namespace {
+
+// The spec of --median, --savgol or --butter; kExitOk when none was given.
+int finishKindJob(JobOptions& o, const char* command) {
+  try {
+    const std::optional<std::string> mode = o.modeOption->count() > 0 ? std::optional<std::string>(o.mode) : std::nullopt;
+    if (std::optional<FilterSpec> spec = kindSpec(o.kinds, mode, o.job.read.sampleRate)) o.job.spec = std::move(*spec);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "siglab-cli " << command << ": " << e.what() << "\n";
+    return kExitUsage;
+  }
+  o.job.sampleType = o.dtype == "f32" ? SampleType::f32 : SampleType::f64;
+  o.job.run.deviceMemoryBudgetBytes = o.gpuMemoryBudgetMiB << 20;
+  return kExitOk;
+}
+
+}  // namespace
+
 int finishJob(JobOptions& o, const char* command) {
+  if (o.kinds.any() || o.mode == "interp") return finishKindJob(o, command);
   const auto mode = parseBoundaryMode(o.mode);
   if (!mode) {
     std::cerr << "siglab-cli " << command << ": --mode must be one of zero, reflect, mirror, nearest, wrap\n";
@@ -128,6 +151,14 @@ int checkPathsBeforeWork(const JobOptions& o, const char* command, const std::ve
 
 std::string fitSpecToSignal(JobOptions& o, std::size_t samples) {
   FilterSpec& spec = o.job.spec;
+  if (o.kinds.any()) {
+    // Other kinds keep their window (no cropping): only what the signal's size cannot take is refused.
+    if (spec.kind == FilterKind::Median || (spec.kind == FilterKind::SavitzkyGolay && !spec.savgol.interp)) {
+      checkWindowFits(spec.window(), spec.mode, samples, o.kinds.given() + " W");
+    }
+    checkSignalLength(spec, samples, o.kinds.given());
+    return {};
+  }
   const std::uint64_t requested = o.windowAfterReading ? o.window : spec.window();
   if (o.windowAfterReading) {
     const Accumulator accumulator = spec.accumulator;

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "kind_options.hpp"
 #include "siglab/cuda_backends.hpp"
 #include "siglab/io/output_checks.hpp"
 #include "siglab/job.hpp"
@@ -19,6 +20,8 @@ struct JobOptions {
   std::size_t window = kDefaultWindow;
   CLI::Option* windowOption = nullptr;
   std::string mode = "zero";
+  CLI::Option* modeOption = nullptr;
+  KindOptions kinds;             // --median, --savgol, --butter, --zero-phase
   std::string tapsFile;
   double gaussianSigma = 0.0;
   std::string dtype = "f64";

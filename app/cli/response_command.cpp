@@ -5,7 +5,9 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "input_options.hpp"
+#include "kind_options.hpp"
 #include "siglab/errors.hpp"
+#include "siglab/filter_kinds.hpp"
 #include "siglab/frequency_response.hpp"
 #include "siglab/io/table_file.hpp"
 #include "siglab/taps.hpp"
@@ -20,10 +22,24 @@ struct ResponseOptions {
   std::optional<double> sampleRate;
   std::size_t points = 512;
   std::string output;
+  KindOptions kinds;  // --median (refused: no linear response), --savgol, --butter, --zero-phase
 };
 
 constexpr const char* kName = "siglab-cli response: ";
 constexpr std::size_t kMaxPoints = std::size_t{1} << 24;
+
+int writeResponse(const ResponseOptions& o, const FrequencyResponse& response, const std::string& what) {
+  try {
+    writeTable(o.output, Table{{"frequency", "magnitude_db", "phase_rad"},
+                               {response.frequency, response.magnitudeDb(), response.phase()}});
+  } catch (const InputError& e) {
+    std::cerr << kName << e.what() << "\n";
+    return kExitInputOutput;
+  }
+  std::cout << "wrote " << o.output << ": the response of " << what << " at " << o.points << " frequencies ("
+            << (o.sampleRate ? "Hz" : "cycles per sample") << ")\n";
+  return kExitOk;
+}
 
 // The taps the filter command would use for the same options.
 std::vector<double> chooseTaps(const ResponseOptions& o, bool windowGiven) {
@@ -32,7 +48,27 @@ std::vector<double> chooseTaps(const ResponseOptions& o, bool windowGiven) {
   return makeMeanFilter(o.window).taps;
 }
 
+// The response of --savgol's taps or --butter's sections; nothing when neither was given.
+std::optional<FrequencyResponse> kindResponse(const ResponseOptions& o, std::string& what) {
+  const std::optional<FilterSpec> spec = kindSpec(o.kinds, std::nullopt, o.sampleRate);
+  if (!spec) return std::nullopt;
+  if (const std::string why = whyNoResponse(*spec); !why.empty()) {
+    throw std::invalid_argument("--median: " + why + "; use --savgol, --butter or taps");
+  }
+  what = describeFilter(*spec);
+  return filterResponse(*spec, o.points, o.sampleRate);
+}
+
 int runResponse(const ResponseOptions& o, bool windowGiven) {
+  std::string what;
+  std::optional<FrequencyResponse> ofKind;
+  try {
+    ofKind = kindResponse(o, what);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << kName << e.what() << "\n";
+    return kExitUsage;
+  }
+  if (ofKind) return writeResponse(o, *ofKind, what);
   if (o.window % 2 == 0) {
     std::cerr << kName << "--window must be odd, got " << o.window << "\n";
     return kExitUsage;
@@ -47,17 +83,7 @@ int runResponse(const ResponseOptions& o, bool windowGiven) {
     std::cerr << kName << "--taps: " << e.what() << "\n";
     return kExitInputOutput;
   }
-  const FrequencyResponse response = firResponse(taps, o.points, o.sampleRate);
-  try {
-    writeTable(o.output, Table{{"frequency", "magnitude_db", "phase_rad"},
-                               {response.frequency, response.magnitudeDb(), response.phase()}});
-  } catch (const InputError& e) {
-    std::cerr << kName << e.what() << "\n";
-    return kExitInputOutput;
-  }
-  std::cout << "wrote " << o.output << ": the response of " << taps.size() << " taps at " << o.points
-            << " frequencies (" << (o.sampleRate ? "Hz" : "cycles per sample") << ")\n";
-  return kExitOk;
+  return writeResponse(o, firResponse(taps, o.points, o.sampleRate), std::to_string(taps.size()) + " taps");
 }
 
 }  // namespace
@@ -72,9 +98,10 @@ void addResponseCommand(CLI::App& app, int& exitCode) {
                              ->capture_default_str()->check(CLI::PositiveNumber);
   CLI::Option* taps = cmd->add_option("--taps", o->tapsFile, "Custom taps: a file with an odd count, one a line")
                           ->excludes(window);
-  cmd->add_option("--gaussian", o->gaussianSigma,
-                  "Gaussian taps with this sigma (window 2*round(4 sigma)+1 unless --window is given)")
-      ->excludes(taps)->check(CLI::PositiveNumber);
+  CLI::Option* gaussian = cmd->add_option("--gaussian", o->gaussianSigma,
+                                          "Gaussian taps with this sigma (window 2*round(4 sigma)+1 unless --window is given)")
+                               ->excludes(taps)->check(CLI::PositiveNumber);
+  addKindOptions(*cmd, o->kinds, {window, taps, gaussian});
   cmd->add_option_function<double>("--rate", [o](double hz) { o->sampleRate = hz; },
                                    "Sample rate in Hz: frequencies in Hz instead of cycles per sample")
       ->check(sampleRateValidator());

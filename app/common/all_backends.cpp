@@ -6,6 +6,7 @@
 #include "siglab/cpu_serial.hpp"
 #include "siglab/cuda_backends.hpp"
 #include "siglab/cuda_fft_backend.hpp"
+#include "siglab/cuda_kind_backends.hpp"
 
 namespace siglab {
 
@@ -15,9 +16,12 @@ BackendList makeAllBackends(const CudaOptions& cudaOptions, const DeviceInfo* fi
   backends.push_back(std::make_unique<CpuParallelBackend>());
   backends.push_back(std::make_unique<CpuRunningBackend>());
   backends.push_back(std::make_unique<CpuFftBackend>());
-  BackendList gpus = firstDevice ? makeCudaBackends(cudaOptions, *firstDevice) : makeCudaBackends(cudaOptions);
+  const DeviceInfo device = firstDevice ? *firstDevice : probeDevices().front();
+  BackendList gpus = makeCudaBackends(cudaOptions, device);
   for (auto& gpu : gpus) backends.push_back(std::move(gpu));
   backends.push_back(makeCudaFftBackend());
+  backends.push_back(makeGpuMedianBackend(device));
+  backends.push_back(makeGpuSosScanBackend(device));
   return backends;
 }
 

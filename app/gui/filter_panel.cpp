@@ -18,6 +18,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "siglab/filter_kinds.hpp"
 #include "siglab/taps.hpp"
 
 namespace siglab::gui {
@@ -26,6 +27,19 @@ namespace {
 constexpr const char* kMean = "mean";
 constexpr const char* kGaussian = "gaussian";
 constexpr const char* kCustom = "custom";
+constexpr const char* kMedian = "median";
+constexpr const char* kSavgol = "savgol";
+constexpr const char* kButter = "butter";
+constexpr int kInterp = -1;  // the mode box's "interp" entry: Savitzky-Golay's edges
+
+// A row of the form: several labelled controls side by side.
+QWidget* rowOf(std::initializer_list<QWidget*> widgets) {
+  auto* row = new QWidget;
+  auto* layout = new QHBoxLayout(row);
+  layout->setContentsMargins(0, 0, 0, 0);
+  for (QWidget* w : widgets) layout->addWidget(w);
+  return row;
+}
 constexpr double kDefaultSigma = 1.0;  // 9 taps, as --gaussian 1
 constexpr BoundaryMode kModes[] = {BoundaryMode::Zero, BoundaryMode::Reflect, BoundaryMode::Mirror,
                                    BoundaryMode::Nearest, BoundaryMode::Wrap};
@@ -65,8 +79,48 @@ FilterPanel::FilterPanel(const BackendList& engines, QWidget* parent) : QWidget(
   taps_->addItem(tr("Mean (1/W)"), kMean);
   taps_->addItem(tr("Gaussian (sigma)"), kGaussian);
   taps_->addItem(tr("Custom"), kCustom);
-  taps_->setToolTip(tr("The weights applied across the window"));
+  taps_->addItem(tr("Median"), kMedian);
+  taps_->addItem(tr("Savitzky-Golay"), kSavgol);
+  taps_->addItem(tr("Butterworth"), kButter);
+  taps_->setToolTip(tr("What the filter computes: weights applied across the window (mean, Gaussian, custom), the "
+                       "window's median, a Savitzky-Golay polynomial fit, or a Butterworth IIR filter"));
   form_->addRow(tr("Taps"), taps_);
+
+  savgolOrder_ = new QSpinBox;
+  savgolOrder_->setRange(0, 100000);
+  savgolOrder_->setValue(2);
+  savgolOrder_->setPrefix(tr("order "));
+  savgolOrder_->setToolTip(tr("Degree of the polynomial fitted to each window: below W (--savgol W,ORDER)"));
+  savgolDeriv_ = new QSpinBox;
+  savgolDeriv_->setRange(0, 100000);
+  savgolDeriv_->setPrefix(tr("deriv "));
+  savgolDeriv_->setToolTip(tr("Derivative of the fit to output, at most the order (0: the smoothed signal)"));
+  form_->addRow(tr("Polynomial"), rowOf({savgolOrder_, savgolDeriv_}));
+
+  butterOrder_ = new QSpinBox;
+  butterOrder_->setRange(1, kMaxButterworthOrder);
+  butterOrder_->setValue(4);
+  butterOrder_->setPrefix(tr("order "));
+  butterOrder_->setToolTip(tr("Butterworth order, 1 to 32 (--butter ORDER,...)"));
+  band_ = new QComboBox;
+  for (const char* band : {"lowpass", "highpass", "bandpass", "bandstop"}) band_->addItem(band, band);
+  band_->setToolTip(tr("Which frequencies pass"));
+  form_->addRow(tr("Butterworth"), rowOf({butterOrder_, band_}));
+  cutoff_ = new QDoubleSpinBox;
+  cutoff2_ = new QDoubleSpinBox;
+  for (QDoubleSpinBox* box : {cutoff_, cutoff2_}) {
+    box->setRange(0.0, 1.0);
+    box->setDecimals(4);
+    box->setSingleStep(0.05);
+    box->setToolTip(tr("Cutoff as a fraction of Nyquist, strictly between 0 and 1 (the second: a band's upper edge)"));
+  }
+  cutoff_->setValue(0.2);
+  cutoff2_->setValue(0.4);
+  form_->addRow(tr("Cutoffs"), rowOf({cutoff_, cutoff2_}));
+  zeroPhase_ = new QCheckBox(tr("Zero phase (forward and backward)"));
+  zeroPhase_->setChecked(true);
+  zeroPhase_->setToolTip(tr("scipy.signal.sosfiltfilt: no phase shift, the magnitude squared (--zero-phase)"));
+  form_->addRow(QString(), zeroPhase_);
 
   sigma_ = new QDoubleSpinBox;
   sigma_->setRange(0.1, 10000.0);
@@ -91,8 +145,14 @@ FilterPanel::FilterPanel(const BackendList& engines, QWidget* parent) : QWidget(
 
   mode_ = new QComboBox;
   for (BoundaryMode m : kModes) mode_->addItem(QString::fromStdString(std::string(toString(m))), static_cast<int>(m));
-  mode_->setToolTip(tr("How samples beyond the ends are taken (scipy.ndimage.correlate1d's modes; zero is the seed's)"));
+  mode_->addItem("interp", kInterp);
+  mode_->setToolTip(tr("How samples beyond the ends are taken (scipy.ndimage.correlate1d's modes; zero is the seed's); "
+                       "interp: Savitzky-Golay's fit to the first and last W samples"));
   form_->addRow(tr("Boundary"), mode_);
+  specError_ = new QLabel;
+  specError_->setWordWrap(true);
+  specError_->setStyleSheet("color: #c62828;");
+  form_->addRow(QString(), specError_);
 
   dtype_ = new QComboBox;
   dtype_->addItem(tr("float64"), "f64");
@@ -171,6 +231,14 @@ FilterPanel::FilterPanel(const BackendList& engines, QWidget* parent) : QWidget(
     connect(box, &QComboBox::currentIndexChanged, this, &FilterPanel::updateEngineAvailability);
   }
   connect(window_, &QSpinBox::valueChanged, this, &FilterPanel::updateEngineAvailability);
+  for (QSpinBox* box : {savgolOrder_, savgolDeriv_, butterOrder_}) {
+    connect(box, &QSpinBox::valueChanged, this, &FilterPanel::updateEngineAvailability);
+  }
+  for (QDoubleSpinBox* box : {cutoff_, cutoff2_}) {
+    connect(box, &QDoubleSpinBox::valueChanged, this, &FilterPanel::updateEngineAvailability);
+  }
+  connect(band_, &QComboBox::currentIndexChanged, this, &FilterPanel::updateTapControls);
+  connect(zeroPhase_, &QCheckBox::toggled, this, &FilterPanel::updateEngineAvailability);
   connect(customTaps_, &QLineEdit::textChanged, this, &FilterPanel::updateEngineAvailability);
   updateTapControls();
 }
@@ -179,7 +247,15 @@ void FilterPanel::updateTapControls() {
   const QString taps = taps_->currentData().toString();
   customTaps_->setVisible(taps == kCustom);
   form_->setRowVisible(sigma_->parentWidget(), taps == kGaussian);
-  window_->setEnabled(taps == kMean);
+  window_->setEnabled(taps == kMean || taps == kMedian || taps == kSavgol);
+  const bool butter = taps == kButter;
+  form_->setRowVisible(savgolOrder_->parentWidget(), taps == kSavgol);
+  form_->setRowVisible(butterOrder_->parentWidget(), butter);
+  form_->setRowVisible(cutoff_->parentWidget(), butter);
+  form_->setRowVisible(zeroPhase_, butter);
+  form_->setRowVisible(mode_, !butter);
+  const QString band = band_->currentData().toString();
+  cutoff2_->setEnabled(band == "bandpass" || band == "bandstop");
   if (taps == kGaussian) {
     gaussianWindow_->setText(tr("%1 taps").arg(gaussianWindow(sigma_->value())));
   }
@@ -189,6 +265,8 @@ void FilterPanel::updateTapControls() {
 void FilterPanel::updateEngineAvailability() {
   QString error;
   const std::optional<FilterSpec> current = spec(&error);
+  specError_->setText(error);
+  specError_->setVisible(!current);
   QStringList reasons;
   for (std::size_t i = 0; i < engines_.size(); ++i) {
     const FilterBackend& engine = *engines_[i];
@@ -209,8 +287,42 @@ void FilterPanel::updateEngineAvailability() {
   unavailableNote_->setVisible(!reasons.isEmpty());
 }
 
+std::optional<FilterSpec> FilterPanel::kindSpec(const QString& kind, QString* error) const {
+  const bool interp = mode_->currentData().toInt() == kInterp;
+  const auto mode = static_cast<BoundaryMode>(interp ? 0 : mode_->currentData().toInt());
+  const auto window = static_cast<std::size_t>(window_->value());
+  try {
+    if (kind == kMedian) {
+      if (interp) throw std::invalid_argument("interp is Savitzky-Golay's edge mode; a median takes a boundary mode");
+      return makeMedianFilter(window, mode);
+    }
+    if (kind == kSavgol) {
+      const auto order = static_cast<std::size_t>(savgolOrder_->value());
+      if (order >= window) {
+        throw std::invalid_argument("order must be below the window (0 to " + std::to_string(window - 1) + ")");
+      }
+      if (savgolDeriv_->value() > savgolOrder_->value()) throw std::invalid_argument("deriv must be at most the order");
+      return makeSavgolFilter(window, order, static_cast<std::size_t>(savgolDeriv_->value()), interp, mode);
+    }
+    ButterworthSpec design;
+    design.order = butterOrder_->value();
+    design.type = parseBandType(band_->currentData().toString().toStdString()).value_or(BandType::Lowpass);
+    design.cutoff = cutoff_->value();
+    design.cutoff2 = cutoff2_->value();
+    return makeButterworthFilter(design, zeroPhase_->isChecked());
+  } catch (const std::invalid_argument& e) {
+    *error = QString::fromStdString(e.what());
+    return std::nullopt;
+  }
+}
+
 std::optional<FilterSpec> FilterPanel::spec(QString* error) const {
   const QString taps = taps_->currentData().toString();
+  if (taps == kMedian || taps == kSavgol || taps == kButter) return kindSpec(taps, error);
+  if (mode_->currentData().toInt() == kInterp) {
+    *error = tr("interp is Savitzky-Golay's edge mode; taps take zero, reflect, mirror, nearest or wrap");
+    return std::nullopt;
+  }
   const auto mode = static_cast<BoundaryMode>(mode_->currentData().toInt());
   try {
     FilterSpec spec;
@@ -283,6 +395,13 @@ void FilterPanel::saveSettings(QSettings& settings) const {
   settings.setValue("filter/customTaps", customTaps_->text());
   settings.setValue("filter/mode", mode_->currentText());
   settings.setValue("filter/repeat", repeat_->value());
+  settings.setValue("filter/savgolOrder", savgolOrder_->value());
+  settings.setValue("filter/savgolDeriv", savgolDeriv_->value());
+  settings.setValue("filter/butterOrder", butterOrder_->value());
+  settings.setValue("filter/butterBand", band_->currentData());
+  settings.setValue("filter/cutoff", cutoff_->value());
+  settings.setValue("filter/cutoff2", cutoff2_->value());
+  settings.setValue("filter/zeroPhase", zeroPhase_->isChecked());
   settings.setValue("filter/dtype", dtype_->currentData());
   settings.setValue("filter/accumulate", accumulator_->currentData());
   settings.setValue("filter/blockSize", blockSize_->value());
@@ -302,6 +421,13 @@ void FilterPanel::restoreSettings(const QSettings& settings) {
   customTaps_->setText(settings.value("filter/customTaps", customTaps_->text()).toString());
   if (const int i = mode_->findText(settings.value("filter/mode", "zero").toString()); i >= 0) mode_->setCurrentIndex(i);
   repeat_->setValue(settings.value("filter/repeat", repeat_->value()).toInt());
+  savgolOrder_->setValue(settings.value("filter/savgolOrder", savgolOrder_->value()).toInt());
+  savgolDeriv_->setValue(settings.value("filter/savgolDeriv", savgolDeriv_->value()).toInt());
+  butterOrder_->setValue(settings.value("filter/butterOrder", butterOrder_->value()).toInt());
+  if (const int i = band_->findData(settings.value("filter/butterBand", "lowpass")); i >= 0) band_->setCurrentIndex(i);
+  cutoff_->setValue(settings.value("filter/cutoff", cutoff_->value()).toDouble());
+  cutoff2_->setValue(settings.value("filter/cutoff2", cutoff2_->value()).toDouble());
+  zeroPhase_->setChecked(settings.value("filter/zeroPhase", zeroPhase_->isChecked()).toBool());
   if (const int i = dtype_->findData(settings.value("filter/dtype", "f64")); i >= 0) dtype_->setCurrentIndex(i);
   if (const int i = accumulator_->findData(settings.value("filter/accumulate", "f32")); i >= 0) {
     accumulator_->setCurrentIndex(i);

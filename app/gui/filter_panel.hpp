@@ -20,7 +20,8 @@ class QSpinBox;
 
 namespace siglab::gui {
 
-// The filter (window, taps, boundary mode), the sample type and accumulator, how engines run
+// The filter (its kind: mean, Gaussian or custom taps, median, Savitzky-Golay or Butterworth, with
+// each kind's parameters, validated as they are typed; the boundary mode), the sample type and accumulator, how engines run
 // (block size, GPU memory budget, repeats) and the engines: one for Apply, several for Compare.
 // Gaussian taps come from the core's makeGaussianFilter, as the CLI's --gaussian SIGMA. Engines
 // that cannot run the filter as set (their whyNot()) are greyed out with the reason.
@@ -50,6 +51,7 @@ class FilterPanel : public QWidget {
 
  private:
   void updateTapControls();
+  std::optional<FilterSpec> kindSpec(const QString& kind, QString* error) const;  // median, savgol, butter
   void updateEngineAvailability();
 
   QFormLayout* form_ = nullptr;
@@ -58,6 +60,14 @@ class FilterPanel : public QWidget {
   QDoubleSpinBox* sigma_ = nullptr;
   QLabel* gaussianWindow_ = nullptr;
   QLineEdit* customTaps_ = nullptr;
+  QSpinBox* savgolOrder_ = nullptr;
+  QSpinBox* savgolDeriv_ = nullptr;
+  QSpinBox* butterOrder_ = nullptr;
+  QComboBox* band_ = nullptr;
+  QDoubleSpinBox* cutoff_ = nullptr;
+  QDoubleSpinBox* cutoff2_ = nullptr;
+  QCheckBox* zeroPhase_ = nullptr;
+  QLabel* specError_ = nullptr;
   QComboBox* mode_ = nullptr;
   QComboBox* dtype_ = nullptr;
   QComboBox* accumulator_ = nullptr;

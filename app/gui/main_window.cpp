@@ -401,7 +401,7 @@ void MainWindow::applyFilter() {
   startTask<ApplyOutcome>(tr("Applying the filter"), cancel,
                           QtConcurrent::run(&siglab::gui::applyEngine, request,
                                             std::shared_ptr<const std::atomic<bool>>(cancel)),
-                          [this, taps = request.job.spec.taps](const QFuture<ApplyOutcome>& done) {
+                          [this, spec = request.job.spec](const QFuture<ApplyOutcome>& done) {
                             if (done.resultCount() == 0) {
                               statusBar()->showMessage(tr("Apply cancelled"), 5000);
                               return;
@@ -413,7 +413,7 @@ void MainWindow::applyFilter() {
                             }
                             applied_ = outcome.applied;
                             showFiltered(outcome.filtered);
-                            spectrum_->setFiltered(filtered_, taps);
+                            spectrum_->setFiltered(filtered_, spec);
                             const ApplyResult& r = applied_->result;
                             statusBar()->showMessage(
                                 tr("Applied %1 in %2 ms (%3); verified %4 outputs")
@@ -454,7 +454,7 @@ void MainWindow::runEngines() {
                           }
                           comparison_ = outcome.comparison;
                           showFiltered(outcome.filtered);
-                          spectrum_->setFiltered(filtered_, comparison_->spec.taps);
+                          spectrum_->setFiltered(filtered_, comparison_->spec);
                           timings_->setComparison(comparison_, devices_);
                           devicePanel_->setMeasuredRun(*comparison_);
                           statusBar()->showMessage(comparison_->allAgree() ? tr("Every engine agrees with cpu-serial")

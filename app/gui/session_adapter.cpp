@@ -45,6 +45,13 @@ FilterSettings filterSettingsOf(const FilterPanel& panel) {
   }
   filter.mode = settings->value("filter/mode", "zero").toString().toStdString();
   filter.repeat = settings->value("filter/repeat", 10).toInt();
+  filter.savgolOrder = settings->value("filter/savgolOrder", 2).toULongLong();
+  filter.savgolDeriv = settings->value("filter/savgolDeriv", 0).toULongLong();
+  filter.butterOrder = settings->value("filter/butterOrder", 4).toInt();
+  filter.butterBand = settings->value("filter/butterBand", "lowpass").toString().toStdString();
+  filter.cutoff = settings->value("filter/cutoff", 0.2).toDouble();
+  filter.cutoff2 = settings->value("filter/cutoff2", 0.4).toDouble();
+  filter.zeroPhase = settings->value("filter/zeroPhase", true).toBool();
   return filter;
 }
 
@@ -59,6 +66,13 @@ void applyFilterSettings(FilterPanel& panel, const FilterSettings& filter) {
   settings->setValue("filter/customTaps", taps.join(", "));
   settings->setValue("filter/mode", QString::fromStdString(filter.mode));
   settings->setValue("filter/repeat", filter.repeat);
+  settings->setValue("filter/savgolOrder", static_cast<qulonglong>(filter.savgolOrder));
+  settings->setValue("filter/savgolDeriv", static_cast<qulonglong>(filter.savgolDeriv));
+  settings->setValue("filter/butterOrder", filter.butterOrder);
+  settings->setValue("filter/butterBand", QString::fromStdString(filter.butterBand));
+  settings->setValue("filter/cutoff", filter.cutoff);
+  settings->setValue("filter/cutoff2", filter.cutoff2);
+  settings->setValue("filter/zeroPhase", filter.zeroPhase);
   panel.restoreSettings(*settings);
 }
 

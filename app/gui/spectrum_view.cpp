@@ -12,6 +12,8 @@
 
 #include <algorithm>
 
+#include "siglab/filter_kinds.hpp"
+
 namespace siglab::gui {
 namespace {
 
@@ -20,7 +22,7 @@ const QColor kFilteredColor(230, 81, 0);
 const QColor kResponseColor(21, 101, 192);
 enum RangeChoice { kWhole, kVisible };
 
-SpectrumCurves computeCurves(SignalPtr original, SignalPtr filtered, std::vector<double> taps, SampleRange range,
+SpectrumCurves computeCurves(SignalPtr original, SignalPtr filtered, std::optional<FilterSpec> spec, SampleRange range,
                              std::size_t segment, std::optional<double> sampleRate) {
   SpectrumCurves curves;
   range.end = std::min(range.end, original->size());
@@ -40,7 +42,10 @@ SpectrumCurves computeCurves(SignalPtr original, SignalPtr filtered, std::vector
   if (filtered) {
     curves.filtered = welch(part(*filtered), options);
     // On the spectrum's own frequencies (bins 0..F-2; freqz stops short of Nyquist).
-    if (!taps.empty()) curves.response = firResponse(taps, std::max<std::size_t>(1, options.segment / 2), sampleRate);
+    if (spec) {
+      curves.response = filterResponse(*spec, std::max<std::size_t>(1, options.segment / 2), sampleRate);
+      curves.noResponse = QString::fromStdString(whyNoResponse(*spec));
+    }
   }
   return curves;
 }
@@ -113,14 +118,14 @@ SpectrumView::SpectrumView(QWidget* parent) : QWidget(parent) {
 void SpectrumView::setOriginal(SignalPtr signal) {
   original_ = std::move(signal);
   filtered_.reset();
-  taps_.clear();
+  spec_.reset();
   visible_ = {0, original_ ? original_->size() : 0};
   recompute();
 }
 
-void SpectrumView::setFiltered(SignalPtr signal, std::vector<double> taps) {
+void SpectrumView::setFiltered(SignalPtr signal, FilterSpec spec) {
   filtered_ = std::move(signal);
-  taps_ = std::move(taps);
+  spec_ = std::move(spec);
   recompute();
 }
 
@@ -154,7 +159,7 @@ void SpectrumView::recompute() {
   computing_ = true;
   note_->setText(tr("Computing the spectrum…"));
   const SampleRange range = range_->currentIndex() == kVisible ? visible_ : SampleRange{0, original_->size()};
-  watcher_->setFuture(QtConcurrent::run(&computeCurves, original_, filtered_, taps_, range,
+  watcher_->setFuture(QtConcurrent::run(&computeCurves, original_, filtered_, spec_, range,
                                         static_cast<std::size_t>(segment_->currentData().toInt()), sampleRate_));
 }
 
@@ -197,6 +202,7 @@ void SpectrumView::draw() {
     text = tr("Welch PSD (Hann, half overlap, density) of samples %1–%2, segment %3")
                .arg(curves_.range.begin).arg(curves_.range.end == 0 ? 0 : curves_.range.end - 1).arg(curves_.segment);
     if (!sampleRate_) text += tr("; set the sample rate to read Hz");
+    if (!curves_.noResponse.isEmpty()) text += tr("; no response curve: %1").arg(curves_.noResponse);
   }
   note_->setText(text);
   plot_->replot(QCustomPlot::rpQueuedReplot);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "loaded_signal.hpp"
+#include "siglab/filter_spec.hpp"
 #include "siglab/frequency_response.hpp"
 #include "siglab/spectrum.hpp"
 #include "siglab/statistics.hpp"
@@ -23,7 +24,8 @@ namespace siglab::gui {
 struct SpectrumCurves {
   Spectrum original;
   std::optional<Spectrum> filtered;
-  std::optional<FrequencyResponse> response;  // of the taps that made the filtered signal
+  std::optional<FrequencyResponse> response;  // of the filter that made the filtered signal
+  QString noResponse;                         // why a filter has none (a median)
   SampleRange range;                          // the samples the spectra cover
   std::size_t segment = 0;                    // the one used (at most the range's length)
   QString problem;                            // why there is nothing to draw, when there is not
@@ -41,7 +43,7 @@ class SpectrumView : public QWidget {
   explicit SpectrumView(QWidget* parent = nullptr);
 
   void setOriginal(SignalPtr signal);                                   // drops the filtered one
-  void setFiltered(SignalPtr signal, std::vector<double> taps);         // the taps that made it
+  void setFiltered(SignalPtr signal, FilterSpec spec);                 // the filter that made it
   void setSampleRate(std::optional<double> sampleRate);
   void setVisibleRange(std::size_t first, std::size_t last);            // used in "visible range" mode
   void setVisibleOnly(bool visibleOnly);
@@ -71,7 +73,7 @@ class SpectrumView : public QWidget {
   bool pending_ = false;  // asked for while computing: start again when done
   SignalPtr original_;
   SignalPtr filtered_;
-  std::vector<double> taps_;
+  std::optional<FilterSpec> spec_;
   std::optional<double> sampleRate_;
   SampleRange visible_{0, 0};
   SpectrumCurves curves_;

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "siglab/cpu_serial.hpp"
+#include "siglab/filter_kinds.hpp"
 
 namespace siglab {
 namespace {
@@ -41,6 +42,7 @@ BackendResult runOne(FilterBackend& backend, std::span<const Sample> in, const F
           return pass.phases;
         },
         options.measure, cancelOnly(cancel));
+    finishEdges(in, spec, out);  // Savitzky-Golay's interp edges: the CPU's, whatever engine ran
     result.run.kernel = stats.kernel;
     result.run.transfer = stats.transfer;
     result.run.total = stats.total;

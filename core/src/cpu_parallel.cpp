@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "cpu_engine.hpp"
+#include "siglab/filter_kinds.hpp"
 #include "filter_kernels.hpp"
 #include "parallel_range.hpp"
 
@@ -155,14 +156,28 @@ std::vector<std::size_t> filterParallel(std::span<const float> in, const FilterS
   return filterParallelAs<float>(in, spec, out, progress);
 }
 
-std::string CpuParallelBackend::whyNot(const FilterSpec& spec, SampleType type) const {
-  if (std::string why = whyNotSampleType(type); !why.empty()) return why;
-  return whyNotCorrelation(spec, name());
+// Every kind: correlations (Savitzky-Golay's interior included), the median's sliding sorted
+// window (bit-identical) and the sections' block scan (within sosKindTolerance).
+std::string CpuParallelBackend::whyNot(const FilterSpec& /*spec*/, SampleType type) const {
+  return whyNotSampleType(type);
+}
+
+double CpuParallelBackend::tolerance(const FilterSpec& spec, double maxAbsInput) const {
+  return sosKindTolerance(spec, maxAbsInput, false);
+}
+
+double CpuParallelBackend::toleranceFloat32(const FilterSpec& spec, double maxAbsInput) const {
+  return sosKindTolerance(spec, maxAbsInput, true);
 }
 
 FilterPass CpuParallelBackend::filter(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
                                       const RunOptions& /*options*/, const Progress& progress) {
   std::vector<std::size_t> starts;
+  if (!spec.isCorrelation()) {
+    FilterPass pass = detail::timedCpuPass({}, [&] { starts = filterKindParallel(in, spec, out); });
+    pass.splits.at = std::move(starts);
+    return pass;
+  }
   FilterPass pass = detail::timedCpuPass({}, [&] { starts = filterParallel(in, spec, out, progress); });
   pass.splits.at = std::move(starts);
   return pass;
@@ -171,6 +186,11 @@ FilterPass CpuParallelBackend::filter(std::span<const double> in, const FilterSp
 FilterPass CpuParallelBackend::filter(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
                                       const RunOptions& /*options*/, const Progress& progress) {
   std::vector<std::size_t> starts;
+  if (!spec.isCorrelation()) {
+    FilterPass pass = detail::timedCpuPass({}, [&] { starts = filterKindParallel(in, spec, out); });
+    pass.splits.at = std::move(starts);
+    return pass;
+  }
   FilterPass pass = detail::timedCpuPass({}, [&] { starts = filterParallel(in, spec, out, progress); });
   pass.splits.at = std::move(starts);
   return pass;

@@ -4,6 +4,7 @@
 
 #include "cpu_engine.hpp"
 #include "filter_kernels.hpp"
+#include "siglab/filter_kinds.hpp"
 
 namespace siglab {
 namespace {
@@ -36,18 +37,21 @@ void filterSerial(std::span<const float> in, const FilterSpec& spec, std::span<f
   }
 }
 
-std::string CpuSerialBackend::whyNot(const FilterSpec& spec, SampleType type) const {
-  if (std::string why = whyNotSampleType(type); !why.empty()) return why;
-  return whyNotCorrelation(spec, name());
+// The reference of every kind: the direct sum for correlations (Savitzky-Golay's interior
+// included), medianFilterReference, sosfilt / sosfiltfilt.
+std::string CpuSerialBackend::whyNot(const FilterSpec& /*spec*/, SampleType type) const {
+  return whyNotSampleType(type);
 }
 
 FilterPass CpuSerialBackend::filter(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
                                     const RunOptions& /*options*/, const Progress& /*progress*/) {
+  if (!spec.isCorrelation()) return detail::timedCpuPass({}, [&] { filterKindReference(in, spec, out); });
   return detail::timedCpuPass({}, [&] { filterSerial(in, spec, out); });
 }
 
 FilterPass CpuSerialBackend::filter(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
                                     const RunOptions& /*options*/, const Progress& /*progress*/) {
+  if (!spec.isCorrelation()) return detail::timedCpuPass({}, [&] { filterKindReference(in, spec, out); });
   return detail::timedCpuPass({}, [&] { filterSerial(in, spec, out); });
 }
 

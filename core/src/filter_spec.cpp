@@ -7,7 +7,7 @@
 namespace siglab {
 
 bool FilterSpec::isUniform() const {
-  return !taps.empty() && std::all_of(taps.begin(), taps.end(), [&](double t) { return t == taps[0]; });
+  return isCorrelation() && !taps.empty() && std::all_of(taps.begin(), taps.end(), [&](double t) { return t == taps[0]; });
 }
 
 FilterSpec makeMeanFilter(std::size_t window, BoundaryMode mode) {
@@ -18,6 +18,20 @@ FilterSpec makeMeanFilter(std::size_t window, BoundaryMode mode) {
 }
 
 void validate(const FilterSpec& spec) {
+  if (spec.kind == FilterKind::Median) {
+    if (spec.medianWindow == 0 || spec.medianWindow % 2 == 0) {
+      throw std::invalid_argument("median window must be a positive odd number, got " + std::to_string(spec.medianWindow));
+    }
+    return;
+  }
+  if (spec.kind == FilterKind::Sos) {
+    if (spec.sos.sections.empty()) throw std::invalid_argument("a Butterworth filter needs at least one section");
+    checkStable(spec.sos.sections);
+    return;
+  }
+  if (spec.kind == FilterKind::SavitzkyGolay && spec.savgol.order >= spec.taps.size()) {
+    throw std::invalid_argument("savgol order must be below the window");
+  }
   if (spec.taps.empty() || spec.taps.size() % 2 == 0) {
     throw std::invalid_argument("window must be a positive odd number, got " +
                                 std::to_string(spec.taps.size()));
@@ -41,12 +55,15 @@ std::string_view toString(BoundaryMode mode) {
 std::string_view toString(FilterKind kind) {
   switch (kind) {
     case FilterKind::Correlation: return "correlation";
+    case FilterKind::Median: return "median";
+    case FilterKind::SavitzkyGolay: return "savgol";
+    case FilterKind::Sos: return "butterworth";
   }
   return "correlation";
 }
 
 std::string whyNotCorrelation(const FilterSpec& spec, std::string_view engine) {
-  if (spec.kind == FilterKind::Correlation) return {};
+  if (spec.isCorrelation()) return {};
   return std::string(engine) + " computes correlations only, not a " + std::string(toString(spec.kind));
 }
 

@@ -34,6 +34,26 @@ FrequencyResponse firResponse(std::span<const double> taps, std::size_t points, 
   return result;
 }
 
+FrequencyResponse sosResponse(const Sections& sections, std::size_t points, bool zeroPhase,
+                              std::optional<double> sampleRate) {
+  if (sections.empty()) throw std::invalid_argument("the filter has no sections");
+  if (points == 0) throw std::invalid_argument("the response needs at least one frequency");
+  if (sampleRate) checkSampleRate(*sampleRate, "the rate");
+  FrequencyResponse result;
+  result.frequency.resize(points);
+  result.response.resize(points);
+  const double rate = sampleRate.value_or(1.0);
+  for (std::size_t k = 0; k < points; ++k) {
+    const double w = std::numbers::pi * static_cast<double>(k) / static_cast<double>(points);
+    const std::complex<double> z1 = std::polar(1.0, -w), z2 = std::polar(1.0, -2 * w);
+    std::complex<double> h = 1.0;
+    for (const Section& s : sections) h *= (s[0] + s[1] * z1 + s[2] * z2) / (s[3] + s[4] * z1 + s[5] * z2);
+    result.response[k] = zeroPhase ? std::complex<double>(std::norm(h), 0.0) : h;
+    result.frequency[k] = w / (2 * std::numbers::pi) * rate;
+  }
+  return result;
+}
+
 std::vector<double> FrequencyResponse::magnitudeDb() const {
   std::vector<double> db(response.size());
   for (std::size_t k = 0; k < db.size(); ++k) db[k] = 20.0 * std::log10(std::abs(response[k]));

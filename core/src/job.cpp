@@ -10,6 +10,7 @@
 
 #include "siglab/compare.hpp"
 #include "siglab/errors.hpp"
+#include "siglab/filter_kinds.hpp"
 
 namespace siglab {
 namespace {
@@ -23,8 +24,30 @@ std::vector<std::string> splitList(std::string_view list) {
   return names;
 }
 
+// The engines auto would try for a median or sections, best first.
+std::vector<EngineChoice> autoKindCandidates(const BackendList& engines, const FilterSpec& spec, SampleType type) {
+  std::vector<EngineChoice> order;
+  auto consider = [&](std::string_view name, std::string why) {
+    FilterBackend* engine = findEngine(engines, name);
+    if (engine && engine->whyNot(spec, type).empty()) order.push_back({engine, std::move(why)});
+  };
+  if (spec.kind == FilterKind::Median) {
+    consider("gpu-median", "a median: the GPU selects every window in parallel, the CPU slides one sorted window "
+                           "per core (bit-identical either way)");
+    consider("cpu-parallel", "a median: cpu-parallel slides a sorted window on every core, bit-identical to the "
+                             "reference");
+  } else {
+    consider("gpu-sos-scan", "zero-phase sections: the GPU scans chunks in parallel (within its stated bound)");
+    consider("cpu-parallel", "sections: cpu-parallel's block scan uses every core, within its stated bound of "
+                             "the serial filter");
+  }
+  consider("cpu-serial", "the reference: no faster engine can run this filter here");
+  return order;
+}
+
 // The engines auto would try, best first, each with why it comes there.
 std::vector<EngineChoice> autoCandidates(const BackendList& engines, const FilterSpec& spec, SampleType type) {
+  if (!spec.isCorrelation()) return autoKindCandidates(engines, spec, type);
   std::vector<EngineChoice> order;
   auto consider = [&](std::string_view name, std::string why) {
     FilterBackend* engine = findEngine(engines, name);
@@ -66,6 +89,7 @@ ApplyResult applyAs(FilterBackend& engine, std::span<const Sample> in, const Fil
   result.engine = std::string(engine.name());
   result.usesGpu = engine.usesGpu();
   result.pass = engine.filter(in, spec, out, job.run, progress);
+  finishEdges(in, spec, out);  // Savitzky-Golay's interp edges: the CPU's, for every engine
   if (!job.verify) return result;
   const auto start = std::chrono::steady_clock::now();
   const std::vector<std::size_t> positions =

@@ -32,6 +32,18 @@ OrderedKey<T> keyAt(std::span<const T> in, std::int64_t k, BoundaryMode mode) {
 }
 
 template <typename T>
+T medianAt(std::span<const T> in, std::size_t window, BoundaryMode mode, std::size_t i) {
+  validateMedianWindow(window);
+  const auto r = static_cast<std::int64_t>(window / 2);
+  std::vector<OrderedKey<T>> keys(window);
+  for (std::int64_t j = 0; j < static_cast<std::int64_t>(window); ++j) {
+    keys[static_cast<std::size_t>(j)] = keyAt(in, static_cast<std::int64_t>(i) - r + j, mode);
+  }
+  std::nth_element(keys.begin(), keys.begin() + r, keys.end());
+  return fromOrderedKey<T>(keys[static_cast<std::size_t>(r)]);
+}
+
+template <typename T>
 void referenceAs(std::span<const T> in, std::size_t window, BoundaryMode mode, std::span<T> out) {
   checkArguments(in, window, out);
   const auto n = static_cast<std::int64_t>(in.size());
@@ -89,6 +101,12 @@ void medianFilterReference(std::span<const double> in, std::size_t window, Bound
 }
 void medianFilterReference(std::span<const float> in, std::size_t window, BoundaryMode mode, std::span<float> out) {
   referenceAs(in, window, mode, out);
+}
+double medianOutputAt(std::span<const double> in, std::size_t window, BoundaryMode mode, std::size_t i) {
+  return medianAt(in, window, mode, i);
+}
+float medianOutputAt(std::span<const float> in, std::size_t window, BoundaryMode mode, std::size_t i) {
+  return medianAt(in, window, mode, i);
 }
 void medianFilterParallel(std::span<const double> in, std::size_t window, BoundaryMode mode, std::span<double> out) {
   parallelAs(in, window, mode, out);

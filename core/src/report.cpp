@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "siglab/filter_kinds.hpp"
 #include "siglab/metrics.hpp"
 
 namespace siglab {
@@ -21,6 +22,34 @@ std::string_view statusName(RunStatus status) {
     case RunStatus::Failed: return "failed";
   }
   return "failed";
+}
+
+// What the filter computes, each kind with its own parameters.
+nlohmann::json parametersJson(const FilterSpec& spec) {
+  switch (spec.kind) {
+    case FilterKind::Correlation:
+      return {{"window", spec.window()}, {"mode", toString(spec.mode)}, {"uniform_taps", spec.isUniform()}};
+    case FilterKind::Median:
+      return {{"window", spec.window()}, {"mode", toString(spec.mode)}};
+    case FilterKind::SavitzkyGolay:
+      return {{"window", spec.window()},
+              {"order", spec.savgol.order},
+              {"deriv", spec.savgol.deriv},
+              {"mode", spec.savgol.interp ? std::string("interp") : std::string(toString(spec.mode))}};
+    case FilterKind::Sos: {
+      const ButterworthSpec& d = spec.sos.design;
+      nlohmann::json cutoffs = {d.cutoff};
+      if (d.type == BandType::Bandpass || d.type == BandType::Bandstop) cutoffs.push_back(d.cutoff2);
+      return {{"order", d.order},
+              {"band", toString(d.type)},
+              {"cutoffs", cutoffs},
+              {"cutoff_unit", d.sampleRate > 0 ? "Hz" : "fraction of Nyquist"},
+              {"design_rate_hz", d.sampleRate > 0 ? nlohmann::json(d.sampleRate) : nlohmann::json(nullptr)},
+              {"sections", spec.sos.sections.size()},
+              {"zero_phase", spec.sos.zeroPhase}};
+    }
+  }
+  return {};
 }
 
 }  // namespace
@@ -59,6 +88,9 @@ nlohmann::json comparisonToJson(const Comparison& c, const std::string& input) {
           {"repeat", c.options.measure.repeats},
           {"block_size", c.options.run.blockSize},
           {"all_agree", c.allAgree()},
+          {"kind", toString(c.spec.kind)},
+          {"filter", describeFilter(c.spec)},
+          {"parameters", parametersJson(c.spec)},
           {"backends", std::move(backends)}};
 }
 

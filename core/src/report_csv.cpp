@@ -31,7 +31,7 @@ std::string comparisonToCsv(const Comparison& comparison, const std::string& inp
                                          "bit_identical", "agrees"};
   std::string csv = "input,samples,window,mode,dtype,repeat";
   for (const char* column : kColumns) (csv += ',') += column;
-  csv += '\n';
+  csv += ",kind,filter\n";
   for (const auto& backend : report["backends"]) {
     for (const char* key : {"input", "samples", "window", "mode", "dtype", "repeat"}) {
       if (csv.back() != '\n') csv += ',';
@@ -43,7 +43,7 @@ std::string comparisonToCsv(const Comparison& comparison, const std::string& inp
       csv += ',';
       if (backend.contains(pointer)) csv += field(backend[pointer]);
     }
-    csv += '\n';
+    csv += ',' + field(report["kind"]) + ',' + field(report["filter"]) + '\n';
   }
   return csv;
 }

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "siglab/errors.hpp"
+#include "siglab/filter_kinds.hpp"
 #include "siglab/filter_spec.hpp"
 #include "siglab/io/atomic_file.hpp"
 #include "siglab/taps.hpp"
@@ -73,6 +74,15 @@ std::string describe(const FilterSettings& f) {
     text << "Gaussian, sigma " << f.sigma << " (" << gaussianWindow(f.sigma) << " taps)";
   } else if (f.taps == "custom") {
     text << "custom, " << f.customTaps.size() << " taps";
+  } else if (f.taps == "median") {
+    text << "median, W = " << f.window;
+  } else if (f.taps == "savgol") {
+    text << "Savitzky-Golay, W = " << f.window << ", order " << f.savgolOrder << ", deriv " << f.savgolDeriv;
+  } else if (f.taps == "butter") {
+    text << "Butterworth " << f.butterBand << ", order " << f.butterOrder << ", cutoff " << f.cutoff;
+    if (f.butterBand == "bandpass" || f.butterBand == "bandstop") text << "-" << f.cutoff2;
+    text << " x Nyquist" << (f.zeroPhase ? ", zero phase" : "");
+    return text.str();
   } else {
     text << "mean, W = " << f.window;
   }
@@ -91,6 +101,9 @@ json sessionToJson(const Session& s) {
   signal["raw_type"] = s.read.rawType ? json(std::string(sampleTypeName(*s.read.rawType))) : json(nullptr);
   json filter = {{"taps", s.filter.taps},   {"window", s.filter.window}, {"sigma", s.filter.sigma},
                  {"custom_taps", s.filter.customTaps}, {"mode", s.filter.mode}, {"repeat", s.filter.repeat}};
+  filter["savgol"] = {{"order", s.filter.savgolOrder}, {"deriv", s.filter.savgolDeriv}};
+  filter["butter"] = {{"order", s.filter.butterOrder}, {"band", s.filter.butterBand}, {"cutoff", s.filter.cutoff},
+                      {"cutoff2", s.filter.cutoff2}, {"zero_phase", s.filter.zeroPhase}};
   json out = {{"siglab_session", kSessionVersion}, {"signal", signal}, {"filter", filter}, {"engines", s.engines},
               {"stacked", s.stacked}};
   if (s.view) out["view"] = {{"first", s.view->first}, {"last", s.view->last}};
@@ -132,8 +145,9 @@ Session sessionFromJson(const json& j, const std::string& path) {
 
   const json& filter = r.object(j, "", "filter");
   s.filter.taps = r.string(filter, "filter", "taps");
-  if (s.filter.taps != "mean" && s.filter.taps != "gaussian" && s.filter.taps != "custom") {
-    r.fail("filter.taps", "\"" + s.filter.taps + "\" is not mean, gaussian or custom");
+  if (s.filter.taps != "mean" && s.filter.taps != "gaussian" && s.filter.taps != "custom" && s.filter.taps != "median" &&
+      s.filter.taps != "savgol" && s.filter.taps != "butter") {
+    r.fail("filter.taps", "\"" + s.filter.taps + "\" is not mean, gaussian, custom, median, savgol or butter");
   }
   s.filter.window = r.count(filter, "filter", "window");
   if (s.filter.window % 2 == 0) r.fail("filter.window", "must be odd, found " + std::to_string(s.filter.window));
@@ -145,7 +159,26 @@ Session sessionFromJson(const json& j, const std::string& path) {
     s.filter.customTaps.push_back(t.get<double>());
   }
   s.filter.mode = r.string(filter, "filter", "mode");
-  if (!parseBoundaryMode(s.filter.mode)) r.fail("filter.mode", "\"" + s.filter.mode + "\" is not zero, reflect, mirror, nearest or wrap");
+  // Sessions from before the other kinds have no "savgol" or "butter": the defaults stand.
+  if (filter.contains("savgol")) {
+    const json& savgol = r.object(filter, "filter", "savgol");
+    s.filter.savgolOrder = r.count(savgol, "filter.savgol", "order");
+    s.filter.savgolDeriv = r.count(savgol, "filter.savgol", "deriv");
+  }
+  if (filter.contains("butter")) {
+    const json& butter = r.object(filter, "filter", "butter");
+    const std::uint64_t order = r.count(butter, "filter.butter", "order");
+    if (order < 1 || order > 32) r.fail("filter.butter.order", "must be from 1 to 32, found " + std::to_string(order));
+    s.filter.butterOrder = static_cast<int>(order);
+    s.filter.butterBand = r.string(butter, "filter.butter", "band");
+    if (!parseBandType(s.filter.butterBand)) {
+      r.fail("filter.butter.band", "\"" + s.filter.butterBand + "\" is not lowpass, highpass, bandpass or bandstop");
+    }
+    s.filter.cutoff = r.number(butter, "filter.butter", "cutoff");
+    s.filter.cutoff2 = r.number(butter, "filter.butter", "cutoff2");
+    s.filter.zeroPhase = r.flag(butter, "filter.butter", "zero_phase");
+  }
+  if (!parseBoundaryMode(s.filter.mode) && !(s.filter.mode == "interp" && s.filter.taps == "savgol")) r.fail("filter.mode", "\"" + s.filter.mode + "\" is not zero, reflect, mirror, nearest or wrap");
   const std::uint64_t repeat = r.count(filter, "filter", "repeat");
   if (repeat < 1 || repeat > 100000) r.fail("filter.repeat", "must be from 1 to 100000, found " + std::to_string(repeat));
   s.filter.repeat = static_cast<int>(repeat);

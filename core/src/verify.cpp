@@ -7,6 +7,8 @@
 #include <random>
 
 #include "filter_kernels.hpp"
+#include "siglab/filter_kinds.hpp"
+#include "siglab/median_filter.hpp"
 
 namespace siglab {
 namespace {
@@ -29,16 +31,14 @@ bool sameBits(Sample a, Sample b) {
   }
 }
 
-template <typename Acc, typename Sample>
-Verification verifyAs(std::span<const Sample> in, const FilterSpec& spec, std::span<const Sample> out,
-                      std::span<const std::size_t> positions, double tolerance) {
-  validate(spec);
-  const std::vector<Acc> taps = detail::tapsAs<Acc>(spec);
+// Compares out[p] with expectedAt(p) for every p in `positions`.
+template <typename Sample, typename Expected>
+Verification compareAt(std::span<const Sample> out, std::span<const std::size_t> positions, double tolerance,
+                       Expected&& expectedAt) {
   Verification v;
   v.tolerance = tolerance;
   for (const std::size_t p : positions) {
-    const auto expected = static_cast<Sample>(
-        detail::edgeOutput<Acc, Sample>(in, taps, spec.mode, static_cast<std::int64_t>(p)));
+    const Sample expected = expectedAt(p);
     const Sample got = out[p];
     ++v.checked;
     if (std::isnan(expected) && std::isnan(got)) continue;
@@ -50,6 +50,49 @@ Verification verifyAs(std::span<const Sample> in, const FilterSpec& spec, std::s
     if (!agrees && v.mismatches++ == 0) v.firstMismatch = p;
   }
   return v;
+}
+
+template <typename Acc, typename Sample>
+Verification verifyCorrelation(std::span<const Sample> in, const FilterSpec& spec, std::span<const Sample> out,
+                               std::span<const std::size_t> positions, double tolerance) {
+  const std::vector<Acc> taps = detail::tapsAs<Acc>(spec);
+  // Savitzky-Golay's interp edges: the fits to the first and last W samples, computed once here.
+  const std::size_t half = spec.window() / 2, n = in.size();
+  const bool interp = spec.kind == FilterKind::SavitzkyGolay && spec.savgol.interp && n >= spec.window();
+  std::vector<Sample> head(interp ? spec.window() : 0), tail(head.size());
+  if (interp) {
+    finishEdges(in.first(head.size()), spec, std::span<Sample>(head));
+    finishEdges(in.last(tail.size()), spec, std::span<Sample>(tail));
+  }
+  return compareAt(out, positions, tolerance, [&](std::size_t p) {
+    if (interp && p < half) return head[p];
+    if (interp && p >= n - half) return tail[p - (n - tail.size())];
+    return static_cast<Sample>(detail::edgeOutput<Acc, Sample>(in, taps, spec.mode, static_cast<std::int64_t>(p)));
+  });
+}
+
+template <typename Acc, typename Sample>
+Verification verifyAs(std::span<const Sample> in, const FilterSpec& spec, std::span<const Sample> out,
+                      std::span<const std::size_t> positions, double tolerance) {
+  validate(spec);
+  switch (spec.kind) {
+    case FilterKind::Median:
+      return compareAt(out, positions, tolerance,
+                       [&](std::size_t p) { return medianOutputAt(in, spec.medianWindow, spec.mode, p); });
+    case FilterKind::Sos: {
+      // A recursive filter's output depends on every sample before it (and, in zero phase, after):
+      // its reference is one serial pass, so every output is compared, not only `positions`.
+      std::vector<Sample> reference(in.size());
+      filterKindReference(in, spec, std::span<Sample>(reference));
+      std::vector<std::size_t> every(in.size());
+      for (std::size_t p = 0; p < every.size(); ++p) every[p] = p;
+      return compareAt(out, std::span<const std::size_t>(every), tolerance, [&](std::size_t p) { return reference[p]; });
+    }
+    case FilterKind::Correlation:
+    case FilterKind::SavitzkyGolay:
+      break;
+  }
+  return verifyCorrelation<Acc>(in, spec, out, positions, tolerance);
 }
 
 }  // namespace

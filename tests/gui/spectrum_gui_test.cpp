@@ -118,7 +118,7 @@ TEST(SpectrumView, ShowsTheTonesPeakTheFilteredSpectrumAndTheFiltersResponse) {
   EXPECT_DOUBLE_EQ(s.frequency[static_cast<std::size_t>(peak)], 1000.0);
   EXPECT_FALSE(view.curves().filtered);
 
-  view.setFiltered(filtered, mean.taps);
+  view.setFiltered(filtered, mean);
   ASSERT_TRUE(waitForSpectrum(view));
   ASSERT_TRUE(view.curves().filtered);
   ASSERT_TRUE(view.curves().response);

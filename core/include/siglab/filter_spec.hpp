@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "siglab/boundary.hpp"
+#include "siglab/butterworth.hpp"
 
 namespace siglab {
 
@@ -18,20 +19,43 @@ enum class Accumulator : std::uint8_t { SampleType, Float64 };
 // kinds it knows in whyNot() and refuses the others by name, so adding a kind (median,
 // Savitzky-Golay, IIR) touches only the engines that compute it.
 enum class FilterKind : std::uint8_t {
-  Correlation,  // out[i] = sum over j = 0..W-1, in this order, of taps[j] * x(i - W/2 + j)
+  Correlation,    // out[i] = sum over j = 0..W-1, in this order, of taps[j] * x(i - W/2 + j)
+  Median,         // out[i] = the median of x(i - W/2) .. x(i + W/2) (median_filter.hpp)
+  SavitzkyGolay,  // a Correlation with savgolCoefficients as taps, then scipy's interp edges if asked
+  Sos,            // second-order sections: sosfilt from zero state, or sosfiltfilt (zero phase)
+};
+
+// Savitzky-Golay's parameters (savgol.hpp's SavgolSpec); its taps live in FilterSpec::taps.
+struct SavgolParameters {
+  std::size_t order = 2;
+  std::size_t deriv = 0;
+  bool interp = true;  // scipy.signal.savgol_filter's default edges; false: FilterSpec::mode
+};
+
+// Butterworth's design (as asked, for reports) and its sections, which engines run.
+struct SosParameters {
+  ButterworthSpec design;
+  Sections sections;
+  bool zeroPhase = false;  // scipy.signal.sosfiltfilt; false: sosfilt from zero state
 };
 
 // One filter. For a Correlation, x(k) is the sample boundaryIndex(k) names (and nothing for a
-// skipped one); W = taps.size() is odd.
+// skipped one); W = taps.size() is odd. Each kind reads only its own fields (filter_kinds.hpp
+// builds them).
 struct FilterSpec {
-  std::vector<double> taps;  // Correlation
+  std::vector<double> taps;  // Correlation, SavitzkyGolay
   BoundaryMode mode = BoundaryMode::Zero;
   Accumulator accumulator = Accumulator::SampleType;
   FilterKind kind = FilterKind::Correlation;
+  std::size_t medianWindow = 0;  // Median
+  SavgolParameters savgol{};     // SavitzkyGolay
+  SosParameters sos{};           // Sos
 
-  std::size_t window() const { return taps.size(); }
-  std::size_t radius() const { return taps.size() / 2; }
-  bool isUniform() const;  // every tap equal: a mean filter
+  // The window: W for a Correlation, a Savitzky-Golay or a median; 0 for sections (no window).
+  std::size_t window() const { return kind == FilterKind::Median ? medianWindow : kind == FilterKind::Sos ? 0 : taps.size(); }
+  std::size_t radius() const { return window() / 2; }
+  bool isUniform() const;  // a Correlation or Savitzky-Golay with every tap equal (a mean filter)
+  bool isCorrelation() const { return kind == FilterKind::Correlation || kind == FilterKind::SavitzkyGolay; }
 };
 
 inline constexpr std::size_t kDefaultWindow = 5;
@@ -39,13 +63,15 @@ inline constexpr std::size_t kDefaultWindow = 5;
 // The seed's mean filter: W taps of 1/W each. Throws std::invalid_argument unless W is odd.
 FilterSpec makeMeanFilter(std::size_t window, BoundaryMode mode = BoundaryMode::Zero);
 
-// Throws std::invalid_argument when the spec cannot be run (even or empty window, non-finite taps).
+// Throws std::invalid_argument when the spec cannot be run (even or empty window, non-finite taps,
+// a Savitzky-Golay order not below W, sections missing or unstable).
 void validate(const FilterSpec& spec);
 
 std::string_view toString(BoundaryMode mode);
-std::string_view toString(FilterKind kind);  // "correlation", ...
+std::string_view toString(FilterKind kind);  // "correlation", "median", "savgol", "butterworth"
 
-// For engines that compute correlations only: empty for a Correlation, else "<engine> computes
+// For engines that compute correlations only: empty for a Correlation or a Savitzky-Golay (its
+// interior is one; its interp edges are the pipeline's, finishEdges()), else "<engine> computes
 // correlations only, not a <kind>".
 std::string whyNotCorrelation(const FilterSpec& spec, std::string_view engine);
 std::optional<BoundaryMode> parseBoundaryMode(std::string_view text);

@@ -5,6 +5,8 @@
 #include <span>
 #include <vector>
 
+#include "siglab/butterworth.hpp"
+
 namespace siglab {
 
 // An FIR filter's response at `points` frequencies from 0 up to (not including) Nyquist, as
@@ -20,6 +22,12 @@ struct FrequencyResponse {
 
 // Throws std::invalid_argument for no taps, no points or an invalid rate.
 FrequencyResponse firResponse(std::span<const double> taps, std::size_t points,
+                              std::optional<double> sampleRate = std::nullopt);
+
+// Second-order sections' response on the same grid, as scipy.signal.sosfreqz(sos, worN=points):
+// the product over sections of (b0 + b1 z^-1 + b2 z^-2) / (a0 + a1 z^-1 + a2 z^-2), z = exp(i w).
+// zeroPhase: the forward-backward run's |H|^2 (real, phase 0), as sosfiltfilt applies it.
+FrequencyResponse sosResponse(const Sections& sections, std::size_t points, bool zeroPhase,
                               std::optional<double> sampleRate = std::nullopt);
 
 }  // namespace siglab

@@ -27,4 +27,8 @@ void medianFilterReference(std::span<const float> in, std::size_t window, Bounda
 void medianFilterParallel(std::span<const double> in, std::size_t window, BoundaryMode mode, std::span<double> out);
 void medianFilterParallel(std::span<const float> in, std::size_t window, BoundaryMode mode, std::span<float> out);
 
+// The reference's output i alone (for --verify: one window, no pass over the signal).
+double medianOutputAt(std::span<const double> in, std::size_t window, BoundaryMode mode, std::size_t i);
+float medianOutputAt(std::span<const float> in, std::size_t window, BoundaryMode mode, std::size_t i);
+
 }  // namespace siglab

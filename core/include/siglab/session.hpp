@@ -12,11 +12,18 @@ namespace siglab {
 
 // The filter as the user set it (not only its taps): which kind, and each kind's parameter.
 struct FilterSettings {
-  std::string taps = "mean";        // "mean", "gaussian" or "custom"
-  std::size_t window = 5;           // mean: odd
+  std::string taps = "mean";        // "mean", "gaussian", "custom", "median", "savgol" or "butter"
+  std::size_t window = 5;           // mean, median, savgol: odd
   double sigma = 1.0;               // gaussian
   std::vector<double> customTaps;   // custom: an odd count
-  std::string mode = "zero";        // a boundary mode's name
+  std::string mode = "zero";        // a boundary mode's name; "interp" too for savgol
+  std::size_t savgolOrder = 2;      // savgol: below window
+  std::size_t savgolDeriv = 0;      // savgol: at most savgolOrder
+  int butterOrder = 4;              // butter: 1..32
+  std::string butterBand = "lowpass";  // butter: lowpass, highpass, bandpass or bandstop
+  double cutoff = 0.2;              // butter: fractions of Nyquist
+  double cutoff2 = 0.4;             // butter: the upper edge of a band
+  bool zeroPhase = true;            // butter: sosfiltfilt
   int repeat = 10;                  // timed runs per engine
 };
 

@@ -1,0 +1,17 @@
+#pragma once
+// The GPU engines of the other filter kinds (cuda_filters.hpp's algorithms) behind FilterBackend:
+// no CUDA header is needed. Listed everywhere; without a usable GPU whyNot() says why.
+#include <memory>
+
+#include "siglab/cuda_backends.hpp"
+#include "siglab/filter_backend.hpp"
+
+namespace siglab {
+
+// gpu-median: medianFilterCuda, bit-identical to the reference, windows up to kGpuMedianMaxWindow.
+std::unique_ptr<FilterBackend> makeGpuMedianBackend(const DeviceInfo& device);
+// gpu-sos-scan: sosfiltfiltCuda (zero phase only; float32 is widened on the host and computed in
+// float64, as scipy does), within sosKindTolerance of the serial sosfiltfilt.
+std::unique_ptr<FilterBackend> makeGpuSosScanBackend(const DeviceInfo& device);
+
+}  // namespace siglab

@@ -1,0 +1,156 @@
+// --median, --savgol, --butter and --zero-phase on filter, compare and response: results against
+// SciPy, reports, and every bad value refused with exit 2 naming the option and the allowed range.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "scipy_oracle.hpp"
+#include "scipy_support.hpp"
+#include "siglab/io/signal_io.hpp"
+#include "siglab/io/text_format.hpp"
+#include "test_support.hpp"
+
+namespace siglab {
+namespace {
+
+struct Outcome {
+  int exitCode = -1;
+  std::string out;
+  std::string err;
+};
+
+Outcome runCli(const std::string& args, const test::TempDir& dir) {
+  const std::string outPath = dir.file("stdout.log"), errPath = dir.file("stderr.log");
+  const std::string command = std::string(SIGLAB_CLI_PATH) + " " + args + " >" + outPath + " 2>" + errPath;
+  const int status = std::system(command.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, test::readFile(outPath), test::readFile(errPath)};
+}
+
+std::string writeSignal(const test::TempDir& dir, std::size_t n) {
+  std::mt19937_64 rng(test::freshSeed());
+  const std::vector<double> x = test::randomSignal(n, rng);
+  std::string text;
+  for (double v : x) text += std::to_string(v) + "\n";
+  test::writeFile(dir.file("in.txt"), text);
+  return dir.file("in.txt");
+}
+
+TEST(KindsCli, FilterResultsMatchScipy) {
+  SIGLAB_SKIP_WITHOUT_SCIPY();
+  test::TempDir dir;
+  const std::string in = writeSignal(dir, 3001);
+  const std::vector<double> x = readTextSignal(in);
+  struct Case {
+    std::string options, scipy;
+  };
+  const std::vector<Case> cases = {
+      {"--median 9 --mode nearest", "ndimage.median_filter(x[0], 9, mode='nearest')"},
+      {"--savgol 13,4,2", "signal.savgol_filter(x[0], 13, 4, deriv=2)"},
+      {"--savgol 7,2 --mode wrap", "signal.savgol_filter(x[0], 7, 2, mode='wrap')"},
+      {"--butter 4,40,120 --rate 1000 --zero-phase", "signal.sosfiltfilt(signal.butter(4, [40, 120], 'bandpass', output='sos', fs=1000), x[0])"},
+      {"--butter 2,0.3,highpass", "signal.sosfilt(signal.butter(2, 0.3, 'highpass', output='sos'), x[0])"},
+  };
+  std::string all = "np.concatenate([";
+  for (const Case& c : cases) all += c.scipy + ", ";
+  const std::vector<double> expected = test::scipyEval(all + "])", {x});
+  ASSERT_EQ(expected.size(), cases.size() * x.size());
+  for (std::size_t k = 0; k < cases.size(); ++k) {
+    const Outcome o = runCli("filter " + in + " -o " + dir.file("out.npy") + " " + cases[k].options, dir);
+    ASSERT_EQ(o.exitCode, 0) << cases[k].options << "\n" << o.err;
+    EXPECT_NE(o.err.find("filter: "), std::string::npos) << o.err;
+    EXPECT_NE(o.err.find("verified"), std::string::npos) << o.err;
+    const std::vector<double> y = readSignal(dir.file("out.npy")).samples;
+    ASSERT_EQ(y.size(), x.size());
+    for (std::size_t i = 0; i < y.size(); ++i) {
+      const double want = expected[k * x.size() + i];
+      ASSERT_NEAR(y[i], want, 1e-9 * (1.0 + std::fabs(want))) << cases[k].options << " at " << i;
+    }
+  }
+}
+
+TEST(KindsCli, CompareRunsEveryEngineThatSupportsTheKindAndReportsIt) {
+  test::TempDir dir;
+  const std::string in = writeSignal(dir, 20001);
+  const Outcome o = runCli("compare " + in + " --median 31 --mode reflect --backend all --repeat 1 --report " +
+                               dir.file("r.json"), dir);
+  ASSERT_EQ(o.exitCode, 0) << o.out << o.err;
+  EXPECT_NE(o.out.find("filter: median W=31, reflect"), std::string::npos) << o.out;
+  const auto report = nlohmann::json::parse(test::readFile(dir.file("r.json")));
+  EXPECT_EQ(report["kind"], "median");
+  EXPECT_EQ(report["parameters"]["window"], 31);
+  for (const auto& b : report["backends"]) {
+    const std::string name = b["name"];
+    if (name == "cpu-serial" || name == "cpu-parallel") {
+      EXPECT_EQ(b["status"], "ok") << b.dump();
+      EXPECT_EQ(b["bit_identical"], true) << b.dump();
+    } else if (name != "gpu-median") {
+      EXPECT_EQ(b["status"], "unavailable") << b.dump();
+      EXPECT_FALSE(b["message"].get<std::string>().empty());
+    }
+  }
+  const Outcome sos = runCli("compare " + in + " --butter 8,0.1,0.3 --zero-phase --backend cpu-serial,cpu-parallel,gpu-sos-scan "
+                             "--repeat 1 --report " + dir.file("r.csv"), dir);
+  ASSERT_EQ(sos.exitCode, 0) << sos.out << sos.err;
+  EXPECT_NE(test::readFile(dir.file("r.csv")).find(",butterworth,"), std::string::npos);
+}
+
+TEST(KindsCli, ResponseOfEachKind) {
+  test::TempDir dir;
+  const Outcome butter = runCli("response -o " + dir.file("b.csv") + " --butter 4,100 --rate 1000 -n 10", dir);
+  ASSERT_EQ(butter.exitCode, 0) << butter.err;
+  // 0, 50, 100 Hz, ...: -3.01 dB at the cutoff.
+  const std::string csv = test::readFile(dir.file("b.csv"));
+  EXPECT_NE(csv.find("\n100,-3.01"), std::string::npos) << csv;
+  EXPECT_EQ(runCli("response -o " + dir.file("s.csv") + " --savgol 11,3", dir).exitCode, 0);
+  const Outcome median = runCli("response -o " + dir.file("m.csv") + " --median 5", dir);
+  EXPECT_EQ(median.exitCode, 2);
+  EXPECT_NE(median.err.find("--median has no frequency response"), std::string::npos) << median.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("m.csv")));
+}
+
+TEST(KindsCli, BadValuesExit2NamingTheOptionAndTheRange) {
+  test::TempDir dir;
+  const std::string in = writeSignal(dir, 90);  // shorter than --savgol 301 and 15 sections' zero-phase padding (93)
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--median 4", "--median W must be a positive odd number"},
+      {"--median 0", "--median W must be a positive odd number"},
+      {"--median -3", "--median"},
+      {"--savgol 8,2", "--savgol W must be a positive odd number"},
+      {"--savgol 7,7", "--savgol ORDER (below W = 7) must be a whole number from 0 to 6"},
+      {"--savgol 7,2,3", "--savgol DERIV (at most ORDER = 2) must be a whole number from 0 to 2"},
+      {"--savgol 7", "--savgol takes W,ORDER[,DERIV]"},
+      {"--savgol 301,2", "--savgol: interp edges need at least W = 301 samples"},
+      {"--butter 0,0.2", "--butter ORDER must be a whole number from 1 to 32"},
+      {"--butter 33,0.2", "--butter ORDER must be a whole number from 1 to 32"},
+      {"--butter 4,1.2", "--butter: butterworth cutoff must be"},
+      {"--butter 4,0", "--butter: butterworth cutoff must be"},
+      {"--butter 4,600 --rate 1000", "--butter: butterworth cutoff must be"},
+      {"--butter 4,0.3,0.1", "--butter: butterworth band cutoffs must increase"},
+      {"--butter 4,0.1,lowpass,0.2", "--butter takes ORDER,CUTOFF"},
+      {"--butter 4,0.1,bandpass", "--butter bandpass needs two cutoffs"},
+      {"--butter 4,0.1,0.2,highpass", "--butter highpass takes one cutoff"},
+      {"--butter 30,0.2 --zero-phase", "--zero-phase needs more than"},
+      {"--zero-phase", "--zero-phase requires --butter"},
+      {"--median 5 --savgol 5,2", "excludes"},
+      {"--median 5 --window 7", "excludes"},
+      {"--mode interp", "--mode interp is Savitzky-Golay's"},
+      {"--median 5 --mode interp", "--mode must be one of"},
+  };
+  for (const auto& [options, message] : cases) {
+    const Outcome o = runCli("filter " + in + " -o " + dir.file("out.txt") + " " + options, dir);
+    EXPECT_EQ(o.exitCode, 2) << options << ": " << o.err;
+    EXPECT_NE(o.err.find(message), std::string::npos) << options << ": " << o.err;
+    EXPECT_EQ(o.err.find("std::"), std::string::npos) << o.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.file("out.txt"))) << options;
+  }
+  const Outcome gpuOnly = runCli("filter " + in + " -o " + dir.file("out.txt") + " --butter 4,0.2 --engine gpu-sos-scan", dir);
+  EXPECT_EQ(gpuOnly.exitCode, 2);
+  EXPECT_NE(gpuOnly.err.find("gpu-sos-scan"), std::string::npos) << gpuOnly.err;
+}
+
+}  // namespace
+}  // namespace siglab
