@@ -78,6 +78,10 @@ std::uint64_t inMemoryApplyBytes(std::uint64_t inputBytes, std::uint64_t samples
 
 StreamingPlan planStreaming(Streaming choice, const FilterBackend& engine, const Job& job, const StreamingCase& io) {
   if (choice == Streaming::never) return {false, "in memory (--stream never)"};
+  // The halos are the taps' radius: a kind that reads past it (a recursive filter) cannot stream so.
+  if (job.spec.kind != FilterKind::Correlation) {
+    return {false, "in memory: only correlations stream so far, not a " + std::string(toString(job.spec.kind))};
+  }
   if (!io.inputIsRegularFile) {
     return {false, "in memory: INPUT is standard input or a pipe, which is read whole before it is parsed"};
   }

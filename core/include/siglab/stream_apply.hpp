@@ -35,7 +35,8 @@ struct StreamingCase {
 // (running sum, FFT: its rounding depends on where its work is cut) and a pipe or device output
 // (nothing reaches it before the whole result is verified), unless the signal would not fit in
 // the memory available, where streaming is the only way. Standard input and pipes are read whole
-// by the reader anyway (and cannot be read twice for wrap's tail): never streamed.
+// by the reader anyway (and cannot be read twice for wrap's tail): never streamed. Only
+// correlations stream: their halos are the taps' radius.
 StreamingPlan planStreaming(Streaming choice, const FilterBackend& engine, const Job& job, const StreamingCase& io);
 
 // Memory the in-memory apply needs for `samples` samples read from `inputBytes` bytes (the file
