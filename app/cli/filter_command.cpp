@@ -6,9 +6,11 @@
 #include <vector>
 
 #include "all_backends.hpp"
+#include "apply_messages.hpp"
 #include "cancel_on_signals.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "filter_streaming.hpp"
 #include "job_options.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/filter_kinds.hpp"
@@ -22,27 +24,8 @@ namespace {
 
 struct FilterOptions : JobOptions {
   std::size_t verify = kDefaultVerifyRandom;
+  StreamOptions stream;
 };
-
-std::string millis(double ms) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3f ms", ms);
-  return text;
-}
-
-void describeVerification(const ApplyResult& r, std::size_t window) {
-  const Verification& v = r.verification;
-  std::cerr << "verify: " << v.checked << " outputs recomputed with the reference formula (the first and last "
-            << window << ", both sides of each of the engine's cuts, and random ones) in " << millis(r.verifyMs);
-  if (v.passed()) {
-    std::cerr << (v.tolerance == 0.0 ? ": all bit-identical\n" : ": all within the engine's stated tolerance\n");
-    return;
-  }
-  char detail[160];
-  std::snprintf(detail, sizeof detail, "%zu differ, first at index %zu (max |diff| %.3g, tolerance %.3g)",
-                v.mismatches, v.firstMismatch, v.maxAbsDiff, v.tolerance);
-  std::cerr << ": " << detail << "\n";
-}
 
 int runApply(FilterOptions& o) {
   CancelOnSignals signals;  // first: probing the GPU alone may take a second
@@ -61,6 +44,7 @@ int runApply(FilterOptions& o) {
     std::cerr << "siglab-cli filter: " << e.what() << "\n";
     return kExitUsage;
   }
+  if (const int code = runStreamedApply(o, o.stream, engines, signals, computing); code != kNotStreamed) return code;
   // With -o - the result goes to standard output, so every message goes to stderr.
   std::ostream& info = o.output == "-" ? std::cerr : std::cout;
   TerminalProgress progress(o.quiet);
@@ -144,6 +128,7 @@ void addFilterCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--verify", o->verify,
                   "Random outputs to recompute besides the ends and the engine's cuts; 0 skips verification")
       ->capture_default_str();
+  addStreamOptions(*cmd, o->stream);
   cmd->callback([o, &exitCode] { exitCode = runApply(*o); });
 }
 

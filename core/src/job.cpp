@@ -164,16 +164,21 @@ EngineChoice chooseApplyEngine(const BackendList& engines, const Job& job) {
 
 std::vector<float> narrowToFloat32(std::span<const double> samples, const std::string& path) {
   std::vector<float> narrow(samples.size());
+  narrowToFloat32Into(samples, narrow, path, 0);
+  return narrow;
+}
+
+void narrowToFloat32Into(std::span<const double> samples, std::span<float> out, const std::string& path,
+                         std::uint64_t firstIndex) {
   for (std::size_t i = 0; i < samples.size(); ++i) {
     if (std::fabs(samples[i]) > std::numeric_limits<float>::max()) {
       char value[32];
       std::snprintf(value, sizeof value, "%.6g", samples[i]);
-      throw InputError(path, "sample " + std::to_string(i + 1) + " (" + value +
+      throw InputError(path, "sample " + std::to_string(firstIndex + i + 1) + " (" + value +
                                  ") is outside the float32 range; use --dtype f64");
     }
-    narrow[i] = static_cast<float>(samples[i]);
+    out[i] = static_cast<float>(samples[i]);
   }
-  return narrow;
 }
 
 ApplyResult applyFilter(FilterBackend& engine, std::span<const double> samples, const Job& job,
@@ -193,12 +198,16 @@ ApplyResult applyFilter(FilterBackend& engine, std::span<const double> samples, 
   return result;
 }
 
+std::vector<EngineChoice> applyEngineOrder(const BackendList& engines, const Job& job) {
+  const EngineChoice named = chooseApplyEngine(engines, job);
+  if (job.engines == "auto") return autoCandidates(engines, job.spec, job.sampleType);
+  return {named};
+}
+
 AppliedJob applyJob(const BackendList& engines, std::span<const double> samples, const Job& job,
                     const Progress& progress) {
-  const EngineChoice named = chooseApplyEngine(engines, job);
   const bool automatic = job.engines == "auto";
-  std::vector<EngineChoice> order = automatic ? autoCandidates(engines, job.spec, job.sampleType)
-                                              : std::vector<EngineChoice>{named};
+  const std::vector<EngineChoice> order = applyEngineOrder(engines, job);
   AppliedJob applied;
   for (std::size_t k = 0; k < order.size(); ++k) {
     try {

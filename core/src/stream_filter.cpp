@@ -27,6 +27,14 @@ double leftHaloSample(std::int64_t k, BoundaryMode mode, std::span<const double>
 StreamFilterResult streamFilter(SampleStream& in, const std::string& inputPath, const ReadOptions& read,
                                 const FilterSpec& spec, const BlockFilter& filter, SampleSink& out,
                                 const StreamFilterOptions& options, const Progress& progress) {
+  const PlacedBlockFilter placed = [&filter](std::span<const double> x, const FilterSpec& s, std::span<double> y,
+                                             const BlockPlace&) { filter(x, s, y); };
+  return streamFilterPlaced(in, inputPath, read, spec, placed, out, options, progress);
+}
+
+StreamFilterResult streamFilterPlaced(SampleStream& in, const std::string& inputPath, const ReadOptions& read,
+                                      const FilterSpec& spec, const PlacedBlockFilter& filter, SampleSink& out,
+                                      const StreamFilterOptions& options, const Progress& progress) {
   validate(spec);
   const std::size_t r = spec.radius();
   const std::size_t block = std::max<std::size_t>(options.blockSamples, 1);
@@ -37,7 +45,7 @@ StreamFilterResult streamFilter(SampleStream& in, const std::string& inputPath, 
   first.resize(in.read(first));
   if (first.size() < firstFill) {
     std::vector<double> result(first.size());
-    filter(first, spec, result);
+    filter(first, spec, result, BlockPlace{0, 0, first.size(), true});
     out.write(result);
     progress.report(1.0);
     return {first.size()};
@@ -61,7 +69,7 @@ StreamFilterResult streamFilter(SampleStream& in, const std::string& inputPath, 
   // Filters positions next - r .. next + count + r - 1 and writes outputs next .. next + count - 1.
   const auto emit = [&](std::size_t count) {
     filtered.resize(count + 2 * r);
-    filter(std::span<const double>(ext).first(count + 2 * r), spec, filtered);
+    filter(std::span<const double>(ext).first(count + 2 * r), spec, filtered, BlockPlace{next, r, count, false});
     out.write(std::span<const double>(filtered).subspan(r, count));
     next += count;
     ext.erase(ext.begin(), ext.begin() + static_cast<std::ptrdiff_t>(count));

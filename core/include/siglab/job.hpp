@@ -81,8 +81,15 @@ EngineChoice chooseAutoEngine(const BackendList& engines, const FilterSpec& spec
 // an engine that cannot run the spec (with its own reason).
 EngineChoice chooseApplyEngine(const BackendList& engines, const Job& job);
 
+// The engines an apply tries, in order: auto's candidates (an engine that fails here gives way to
+// the next), or the one engine job.engines names. Throws as chooseApplyEngine does.
+std::vector<EngineChoice> applyEngineOrder(const BackendList& engines, const Job& job);
+
 // The samples in float32, or an InputError naming `path` and the first sample float32 cannot hold.
 std::vector<float> narrowToFloat32(std::span<const double> samples, const std::string& path);
+// The same into `out` (same size), for samples that start at sample `firstIndex` of the signal.
+void narrowToFloat32Into(std::span<const double> samples, std::span<float> out, const std::string& path,
+                         std::uint64_t firstIndex);
 
 // One engine, once, and its result.
 struct ApplyResult {

@@ -18,6 +18,19 @@ namespace siglab {
 // the whole signal in memory with that engine.
 using BlockFilter = std::function<void(std::span<const double> in, const FilterSpec& spec, std::span<double> out)>;
 
+// Where a block lies in the signal: its outputs keepFrom .. keepFrom + keepCount - 1 are the
+// signal's outputs firstOutput .. firstOutput + keepCount - 1 (their windows lie inside the
+// block); the others read its padded ends and are discarded. `wholeSignal`: the block is the
+// whole signal, unpadded (a signal shorter than one block).
+struct BlockPlace {
+  std::uint64_t firstOutput = 0;
+  std::size_t keepFrom = 0;
+  std::size_t keepCount = 0;
+  bool wholeSignal = false;
+};
+using PlacedBlockFilter = std::function<void(std::span<const double> in, const FilterSpec& spec,
+                                             std::span<double> out, const BlockPlace& place)>;
+
 struct StreamFilterOptions {
   std::size_t blockSamples = std::size_t{1} << 22;  // outputs a block (32 MiB of doubles); tests use tiny ones
 };
@@ -34,5 +47,10 @@ struct StreamFilterResult {
 StreamFilterResult streamFilter(SampleStream& in, const std::string& inputPath, const ReadOptions& read,
                                 const FilterSpec& spec, const BlockFilter& filter, SampleSink& out,
                                 const StreamFilterOptions& options = {}, const Progress& progress = {});
+
+// The same, telling `filter` where each block lies (to check a block's outputs, or name a sample).
+StreamFilterResult streamFilterPlaced(SampleStream& in, const std::string& inputPath, const ReadOptions& read,
+                                      const FilterSpec& spec, const PlacedBlockFilter& filter, SampleSink& out,
+                                      const StreamFilterOptions& options = {}, const Progress& progress = {});
 
 }  // namespace siglab

@@ -99,10 +99,14 @@ AtomicFileWriter::~AtomicFileWriter() {
   if (!temporaryPath_.empty()) ::unlink(temporaryPath_.c_str());
 }
 
+// Measured on the 2-core VM: one 32 MiB write() into the page cache ran at a sixth of the speed of
+// the same bytes in 1 MiB writes (dd bs=32M 94 MB/s, bs=1M 540 MB/s, bs=128k 630 MB/s).
+constexpr std::size_t kLargestWrite = std::size_t{1} << 20;
+
 void AtomicFileWriter::append(std::string_view bytes) {
   if (fd_ < 0) throw InputError(nameForMessages(path_), "write failed: the file is already closed");
   while (!bytes.empty()) {
-    const ssize_t written = ::write(fd_, bytes.data(), bytes.size());
+    const ssize_t written = ::write(fd_, bytes.data(), std::min(bytes.size(), kLargestWrite));
     if (written < 0) {
       if (errno == EINTR) continue;
       throw InputError(nameForMessages(path_), systemError("write failed"));

@@ -36,9 +36,9 @@ class BinaryStream final : public SampleStream {
         convertSamplesInto(bytes_, layout_.type, out.first(n), next_, path_, allowNonFinite_);
       }
       next_ += n;
-      if (next_ == layout_.count) file_->throwIfChanged();
+      if (next_ == layout_.count) throwIfChangedAt(next_ - n);
     } catch (const InputError&) {
-      file_->throwIfChanged();
+      throwIfChangedAt(next_);
       throw;
     }
     return n;
@@ -49,6 +49,16 @@ class BinaryStream final : public SampleStream {
   }
 
  private:
+  // A file cut short or rewritten while streamed: said with the first sample of the read it spoiled.
+  void throwIfChangedAt(std::uint64_t sample) const {
+    try {
+      file_->throwIfChanged();
+    } catch (const InputError&) {
+      throw InputError(path_, "the file changed while it was being read, at sample " + std::to_string(sample + 1) +
+                                  " (another program is writing it): try again");
+    }
+  }
+
   std::unique_ptr<FileBytes> file_;
   std::string path_;
   BinaryLayout layout_;

@@ -218,6 +218,8 @@ std::vector<std::byte> encodeWavFloat(std::span<const double> values, double sam
   info.format = SF_FORMAT_WAV | SF_FORMAT_FLOAT;
   SndfileHandle sound(sf_open_virtual(&io, SFM_WRITE, &info, &memory));
   if (!sound) throw InputError(path, std::string("cannot write WAV: ") + sf_strerror(nullptr));
+  // No PEAK chunk: it carries the time of writing, so the same samples would not give the same bytes.
+  sf_command(sound.get(), SFC_SET_ADD_PEAK_CHUNK, nullptr, SF_FALSE);
   const auto count = static_cast<sf_count_t>(values.size());
   if (sf_writef_double(sound.get(), values.data(), count) != count) {
     throw InputError(path, std::string("cannot write WAV: ") + sf_strerror(sound.get()));
@@ -275,6 +277,7 @@ class WavSink final : public SampleSink {
     info.format = SF_FORMAT_WAV | SF_FORMAT_FLOAT;
     sound_.reset(sf_open_virtual(&io_, SFM_WRITE, &info, &target_));
     if (!sound_) throw InputError(path, std::string("cannot write WAV: ") + sf_strerror(nullptr));
+    sf_command(sound_.get(), SFC_SET_ADD_PEAK_CHUNK, nullptr, SF_FALSE);  // as writeSignal: no time of writing
   }
 
   void write(std::span<const double> values) override {

@@ -1,0 +1,28 @@
+#include "apply_messages.hpp"
+
+#include <cstdio>
+#include <iostream>
+
+namespace siglab::cli {
+
+std::string millis(double ms) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f ms", ms);
+  return text;
+}
+
+void describeVerification(const ApplyResult& r, std::size_t window) {
+  const Verification& v = r.verification;
+  std::cerr << "verify: " << v.checked << " outputs recomputed with the reference formula (the first and last "
+            << window << ", both sides of each of the engine's cuts, and random ones) in " << millis(r.verifyMs);
+  if (v.passed()) {
+    std::cerr << (v.tolerance == 0.0 ? ": all bit-identical\n" : ": all within the engine's stated tolerance\n");
+    return;
+  }
+  char detail[160];
+  std::snprintf(detail, sizeof detail, "%zu differ, first at index %zu (max |diff| %.3g, tolerance %.3g)",
+                v.mismatches, v.firstMismatch, v.maxAbsDiff, v.tolerance);
+  std::cerr << ": " << detail << "\n";
+}
+
+}  // namespace siglab::cli

@@ -1,0 +1,158 @@
+#include "filter_streaming.hpp"
+
+#include <filesystem>
+#include <iostream>
+#include <new>
+#include <vector>
+
+#include "apply_messages.hpp"
+#include "exit_codes.hpp"
+#include "option_checks.hpp"
+#include "siglab/errors.hpp"
+#include "siglab/work_bounds.hpp"
+#include "terminal_progress.hpp"
+
+namespace siglab::cli {
+namespace {
+
+bool isRegularFile(const std::string& path) {
+  std::error_code error;
+  return std::filesystem::is_regular_file(path, error);  // follows symlinks, as the reader and writer do
+}
+
+// A new name or a regular file is written to a temporary and renamed; anything else directly.
+bool outputIsReplaced(const std::string& path) {
+  if (path == "-") return false;
+  std::error_code error;
+  const auto status = std::filesystem::status(path, error);
+  return !std::filesystem::exists(status) || std::filesystem::is_regular_file(status);
+}
+
+// The stream of INPUT; text (whose size is unknown) with its first W + 2 samples read ahead, so
+// that a signal shorter than that is known and fitted as in memory, and a longer one needs no fitting.
+std::unique_ptr<SampleStream> openInput(const JobOptions& o) {
+  std::unique_ptr<SampleStream> in = openSampleStream(o.job.input, o.job.read);
+  if (in->knownSize()) return in;
+  return std::make_unique<PeekedStream>(std::move(in), o.job.spec.window() + 2);
+}
+
+}  // namespace
+
+void addStreamOptions(CLI::App& cmd, StreamOptions& s) {
+  cmd.add_option("--stream", s.mode,
+                 "auto (stream block by block wherever the result is the in-memory one's bits: an exact engine into "
+                 "a file; else in memory unless the signal would not fit), always, or never")
+      ->capture_default_str()->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd.add_option("--stream-block", s.blockSamples, "Outputs a streamed block holds (memory: about 40 bytes each)")
+      ->capture_default_str()->check(wholeNumber(1, std::uint64_t{1} << 30, "2^30"));
+}
+
+int runStreamedApply(JobOptions& given, const StreamOptions& stream, const BackendList& engines,
+                     const CancelOnSignals& signals, std::unique_ptr<ExitOnCancel>& computing) {
+  const Streaming choice = stream.mode == "always"  ? Streaming::always
+                           : stream.mode == "never" ? Streaming::never
+                                                    : Streaming::automatic;
+  StreamingCase io;
+  io.inputIsRegularFile = given.job.input != "-" && isRegularFile(given.job.input);
+  io.outputIsReplaced = outputIsReplaced(given.output);
+  // Standard input cannot be read twice: decide before opening it.
+  if (choice == Streaming::never || !io.inputIsRegularFile) {
+    if (choice == Streaming::always) std::cerr << "stream: " << planStreaming(choice, *engines.front(), given.job, io).why << "\n";
+    return kNotStreamed;
+  }
+  JobOptions o = given;  // fitted to the signal here; the in-memory path starts again from `given`
+  std::ostream& info = o.output == "-" ? std::cerr : std::cout;
+  TerminalProgress progress(o.quiet);
+  std::uint64_t samples = 0;
+  try {
+    std::unique_ptr<SampleStream> in = openInput(o);
+    std::error_code error;
+    io.inputBytes = std::filesystem::file_size(o.job.input, error);
+    io.samples = in->knownSize();
+    if (!io.samples && o.windowAfterReading) return kNotStreamed;  // the window waits for a size text cannot say
+    std::string note;
+    if (io.samples) note = fitSpecToSignal(o, static_cast<std::size_t>(*io.samples));
+    samples = io.samples.value_or(0);
+    const std::vector<EngineChoice> order = applyEngineOrder(engines, o.job);
+    const StreamingPlan plan = planStreaming(choice, *order.front().engine, o.job, io);
+    if (!plan.stream) return kNotStreamed;
+    if (!note.empty()) info << "note: " << note << "\n";
+    std::cerr << "stream: " << plan.why << "\n";
+    computing.reset();  // from here on, cancelling removes the temporary first
+
+    StreamFilterOptions options;
+    options.blockSamples = stream.blockSamples;
+    std::vector<std::string> fellBack;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      try {
+        if (k > 0) in = openInput(o);  // the next engine starts again from the first sample
+        WriteOptions write;
+        write.sampleRate = in->sampleRate().value_or(write.sampleRate);
+        const auto sink = openSampleSink(o.output, write, in->knownSize());
+        const StreamApplyResult s =
+            streamApply(*order[k].engine, *in, o.job, *sink, options, progress.stage("filtering " + o.job.input, signals.flag()));
+        samples = s.samples;
+        progress.clear();
+        const ApplyResult& r = s.result;
+        for (const std::string& passedOver : fellBack) std::cerr << "engine: passed over " << passedOver << "\n";
+        std::cerr << "engine: " << r.engine << " (" << order[k].why << ")" << (r.pass.note.empty() ? "" : "; " + r.pass.note)
+                  << "\n";
+        if (o.job.verify) {
+          describeVerification(r, o.job.spec.window());
+          if (!r.verification.passed()) {
+            std::cerr << "siglab-cli filter: " << r.engine << "'s result failed verification; " << o.output
+                      << " was not written\n";
+            return kExitDisagreement;
+          }
+        }
+        sink->commit();
+        info << "wrote " << o.output << ": " << s.samples << " samples filtered by " << r.engine << " in "
+             << millis(r.pass.phases.totalMs) << " (kernel " << millis(r.pass.phases.kernelMs) << ", transfers "
+             << millis(r.pass.phases.transferMs) << "), streamed in " << s.blocks << " block" << (s.blocks == 1 ? "" : "s")
+             << "\n";
+        return kExitOk;
+      } catch (const Cancelled&) {
+        throw;
+      } catch (const InputError&) {
+        throw;
+      } catch (const std::invalid_argument&) {
+        throw;
+      } catch (const std::exception& e) {
+        if (o.job.engines != "auto" || k + 1 == order.size()) throw;
+        fellBack.push_back(std::string(order[k].engine->name()) + ": " + e.what());
+      }
+    }
+    throw JobError("no engine can run this filter here");
+  } catch (const Cancelled&) {
+    progress.clear();
+    std::cerr << interruptedLine("filter", signals, {o.output}) << "\n";
+    return signals.exitCode();
+  } catch (const InputError& e) {
+    progress.clear();
+    std::cerr << "siglab-cli filter: " << e.what() << "\n";
+    return kExitInputOutput;
+  } catch (const JobError& e) {
+    progress.clear();
+    std::cerr << "siglab-cli filter: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const NotEnoughMemory& e) {
+    progress.clear();
+    std::cerr << "siglab-cli filter: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::invalid_argument& e) {
+    progress.clear();
+    std::cerr << "siglab-cli filter: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::bad_alloc&) {
+    progress.clear();
+    std::cerr << "siglab-cli filter: not enough memory for filtering " << samples << " samples with "
+              << o.job.spec.window() << " taps in blocks of " << stream.blockSamples << "\n";
+    return kExitUsage;
+  } catch (const std::runtime_error& e) {
+    progress.clear();
+    std::cerr << "siglab-cli filter: engine " << o.job.engines << " failed: " << e.what() << "\n";
+    return kExitDisagreement;
+  }
+}
+
+}  // namespace siglab::cli

@@ -1,0 +1,197 @@
+// `filter` streamed against `filter --stream never`, byte for byte, through the CLI: every input and
+// output format, boundary mode and exact engine this machine can run (GPU engines where a GPU is),
+// tiny blocks; and the failures that must leave nothing behind.
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <thread>
+
+#include "test_support.hpp"
+
+extern char** environ;
+
+namespace siglab {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int exitCode = -1;
+  std::string out;
+  std::string err;
+};
+
+Outcome runCli(const std::string& args, const test::TempDir& dir) {
+  const std::string outPath = dir.file("stdout.log"), errPath = dir.file("stderr.log");
+  const std::string command = "{ " + std::string(SIGLAB_CLI_PATH) + " " + args + "; } >" + outPath + " 2>" + errPath;
+  const int status = std::system(command.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, test::readFile(outPath), test::readFile(errPath)};
+}
+
+std::size_t entriesIn(const test::TempDir& dir) {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path())) ++n;
+  return n;
+}
+
+bool hasTemporaries(const test::TempDir& dir) {
+  for (const auto& entry : fs::directory_iterator(dir.path())) {
+    if (entry.path().filename().string().find(".tmp-") != std::string::npos) return true;
+  }
+  return false;
+}
+
+// `filter ARGS -o OUT` streamed in blocks of `block` and in memory: the same bytes, both exit 0.
+void expectStreamedEqualsInMemory(const test::TempDir& dir, const std::string& args, const std::string& out,
+                                  std::size_t block) {
+  SCOPED_TRACE(args + " -o " + out + " --stream-block " + std::to_string(block));
+  const Outcome streamed = runCli("filter " + args + " -q --stream always --stream-block " + std::to_string(block) +
+                                      " -o " + dir.file("streamed-" + out), dir);
+  ASSERT_EQ(streamed.exitCode, 0) << streamed.err;
+  EXPECT_NE(streamed.err.find("stream: streamed block by block"), std::string::npos) << streamed.err;
+  const Outcome inMemory = runCli("filter " + args + " -q --stream never -o " + dir.file("memory-" + out), dir);
+  ASSERT_EQ(inMemory.exitCode, 0) << inMemory.err;
+  EXPECT_TRUE(test::readFile(dir.file("streamed-" + out)) == test::readFile(dir.file("memory-" + out)));
+}
+
+// The exact engines this machine can run: a GPU engine without a GPU says why and is left out,
+// unless SIGLAB_REQUIRE_GPU=1 asks for it.
+std::vector<std::string> exactEnginesHere(const test::TempDir& dir, const std::string& input) {
+  std::vector<std::string> engines = {"cpu-serial", "cpu-parallel"};
+  const char* required = std::getenv("SIGLAB_REQUIRE_GPU");
+  for (const char* gpu : {"gpu-global", "gpu-constant", "gpu-shared", "gpu-tuned"}) {
+    const Outcome probe = runCli("filter " + input + " -q -e " + gpu + " -o " + dir.file("probe.txt"), dir);
+    if (probe.exitCode == 0) {
+      engines.emplace_back(gpu);
+    } else {
+      EXPECT_FALSE(required && std::string(required) == "1") << gpu << ": " << probe.err;
+    }
+  }
+  fs::remove(dir.file("probe.txt"));
+  return engines;
+}
+
+TEST(StreamCli, EveryExactEngineModeAndTinyBlockGivesTheInMemoryBytes) {
+  test::TempDir dir;
+  ASSERT_EQ(runCli("generate -n 600 --seed 4 -o " + dir.file("in.txt"), dir).exitCode, 0);
+  const std::string in = dir.file("in.txt");
+  for (const std::string& engine : exactEnginesHere(dir, in)) {
+    for (const char* mode : {"zero", "reflect", "mirror", "nearest", "wrap"}) {
+      const std::size_t window = 7;
+      for (std::size_t block : {std::size_t{1}, window - 1, window, std::size_t{37}}) {
+        expectStreamedEqualsInMemory(dir, in + " -e " + engine + " -w 7 --mode " + mode, "out.txt", block);
+      }
+    }
+    expectStreamedEqualsInMemory(dir, in + " -e " + engine + " --gaussian 2 --mode wrap --dtype f32", "out.npy", 11);
+  }
+}
+
+TEST(StreamCli, EveryInputFormatToEveryOutputFormat) {
+  test::TempDir dir;
+  ASSERT_EQ(runCli("generate -n 500 --seed 8 -o " + dir.file("in.txt"), dir).exitCode, 0);
+  ASSERT_EQ(runCli("filter " + dir.file("in.txt") + " -q -w 1 -o " + dir.file("in.npy"), dir).exitCode, 0);
+  ASSERT_EQ(runCli("filter " + dir.file("in.txt") + " -q -w 1 -o " + dir.file("in.raw"), dir).exitCode, 0);
+  ASSERT_EQ(runCli("filter " + dir.file("in.txt") + " -q -w 1 -o " + dir.file("in.wav"), dir).exitCode, 0);
+  std::string csv = "time,value\n";
+  const std::string text = test::readFile(dir.file("in.txt"));
+  std::size_t line = 0;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = text.find('\n', at);
+    csv += std::to_string(line++) + "," + text.substr(at, end - at) + "\n";
+    at = end + 1;
+  }
+  test::writeFile(dir.file("in.csv"), csv);
+  const std::vector<std::string> inputs = {dir.file("in.txt"), dir.file("in.npy"), dir.file("in.raw") + " --raw f64",
+                                           dir.file("in.wav"), dir.file("in.csv") + " --column 2 --skip-header"};
+  for (const std::string& input : inputs) {
+    for (const char* out : {"out.txt", "out.npy", "out.raw", "out.wav"}) {
+      expectStreamedEqualsInMemory(dir, input + " -w 5 --mode reflect", out, 13);
+    }
+  }
+}
+
+TEST(StreamCli, AMalformedLineDeepInTheFileIsNamedAndLeavesNoOutput) {
+  test::TempDir dir;
+  std::string text;
+  for (int i = 0; i < 30000; ++i) text += std::to_string(i % 89) + ".5\n";
+  text += "0.5.5\n1\n";
+  test::writeFile(dir.file("in.txt"), text);
+  test::writeFile(dir.file("old.txt"), "the old result\n");
+  const std::string expected = runCli("filter " + dir.file("in.txt") + " -q --stream never -o " + dir.file("new.txt"), dir).err;
+  EXPECT_NE(expected.find("in.txt:30001:1: expected a number"), std::string::npos) << expected;
+  for (const char* out : {"new.txt", "old.txt"}) {
+    const Outcome streamed =
+        runCli("filter " + dir.file("in.txt") + " -q --stream-block 100 -o " + dir.file(out), dir);
+    EXPECT_EQ(streamed.exitCode, 3);
+    EXPECT_EQ(streamed.err.substr(streamed.err.find("siglab-cli filter:")), expected.substr(expected.find("siglab-cli filter:")));
+  }
+  EXPECT_FALSE(fs::exists(dir.file("new.txt")));
+  EXPECT_EQ(test::readFile(dir.file("old.txt")), "the old result\n");
+  EXPECT_FALSE(hasTemporaries(dir));
+}
+
+TEST(StreamCli, InterruptedWhileStreamingLeavesNothingBehind) {
+  test::TempDir dir;
+  ASSERT_EQ(runCli("generate -n 400000 --seed 2 -o " + dir.file("in.txt"), dir).exitCode, 0);
+  ASSERT_EQ(runCli("filter " + dir.file("in.txt") + " -q -w 1 -o " + dir.file("in.npy"), dir).exitCode, 0);
+  const std::size_t before = entriesIn(dir);
+  // Blocks of 1 output: long enough to be caught with its temporary in place.
+  const std::string cli = SIGLAB_CLI_PATH, in = dir.file("in.npy"), out = dir.file("out.npy");
+  std::vector<std::string> args = {cli, "filter", in, "-q", "-e", "cpu-serial", "--stream-block", "1", "-o", out};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, dir.file("stdout.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 2, dir.file("stderr.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid = 0;
+  ASSERT_EQ(posix_spawn(&pid, cli.c_str(), &actions, nullptr, argv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!hasTemporaries(dir) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  const bool caughtStreaming = hasTemporaries(dir);
+  ::kill(pid, SIGINT);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(caughtStreaming) << test::readFile(dir.file("stderr.log"));
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 130) << test::readFile(dir.file("stderr.log"));
+  EXPECT_NE(test::readFile(dir.file("stderr.log")).find("interrupted by SIGINT"), std::string::npos);
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_FALSE(hasTemporaries(dir));
+  EXPECT_EQ(entriesIn(dir), before);  // the logs were there already
+}
+
+TEST(StreamCli, AutoKeepsPipesAndInexactEnginesInMemoryAndSaysWhy) {
+  test::TempDir dir;
+  ASSERT_EQ(runCli("generate -n 3000 --seed 6 -o " + dir.file("in.txt"), dir).exitCode, 0);
+  const std::string in = dir.file("in.txt");
+  const Outcome toFile = runCli("filter " + in + " -w 5 -o " + dir.file("a.txt"), dir);
+  EXPECT_NE(toFile.err.find("stream: streamed block by block with bounded memory, the same bits as in memory"),
+            std::string::npos) << toFile.err;
+  EXPECT_NE(toFile.out.find("streamed in 1 block"), std::string::npos) << toFile.out;
+  const Outcome toPipe = runCli("filter " + in + " -w 5 -o - | cat > " + dir.file("b.txt"), dir);
+  EXPECT_EQ(toPipe.err.find("stream:"), std::string::npos) << toPipe.err;
+  EXPECT_TRUE(test::readFile(dir.file("a.txt")) == test::readFile(dir.file("b.txt")));
+  const Outcome alwaysToPipe = runCli("filter " + in + " -w 5 --stream always --stream-block 100 -o - | cat > " +
+                                          dir.file("c.txt"), dir);
+  EXPECT_NE(alwaysToPipe.err.find("stream: streamed"), std::string::npos) << alwaysToPipe.err;
+  EXPECT_TRUE(test::readFile(dir.file("a.txt")) == test::readFile(dir.file("c.txt")));
+  const Outcome running = runCli("filter " + in + " -w 21 -o " + dir.file("d.txt"), dir);
+  EXPECT_EQ(running.err.find("stream:"), std::string::npos) << running.err;
+  EXPECT_NE(running.err.find("engine: cpu-running"), std::string::npos) << running.err;
+  const Outcome fromStdin = runCli("filter - --stream always -w 5 -o " + dir.file("e.txt") + " < " + in, dir);
+  EXPECT_NE(fromStdin.err.find("stream: in memory: INPUT is standard input"), std::string::npos) << fromStdin.err;
+  EXPECT_TRUE(test::readFile(dir.file("a.txt")) == test::readFile(dir.file("e.txt")));
+}
+
+}  // namespace
+}  // namespace siglab
