@@ -201,5 +201,22 @@ TEST_F(LargeSignalTest, CancellingTheCacheParseKeepsThePreviousSignalAndLeavesNo
   EXPECT_TRUE(mapped->lastError().isEmpty()) << mapped->lastError().toStdString();
 }
 
+TEST_F(LargeSignalTest, CancellingAStreamedApplyLeavesNoOutputFile) {
+  const std::vector<double> x = randomSignal(std::size_t{1} << 22);  // 32 MiB: the stream takes a while
+  SCOPED_TRACE(seedTrace_);
+  writeSignal(dir_.file("in.npy"), x);
+  const auto mapped = mappedWindow();
+  open(*mapped, dir_.file("in.npy"));
+  mapped->applyFilterTo(QString::fromStdString(dir_.file("out.txt")));
+  mapped->cancelTask();
+  ASSERT_TRUE(test::waitForTask(*mapped));
+  EXPECT_FALSE(mapped->filtered());
+  EXPECT_FALSE(std::filesystem::exists(dir_.file("out.txt")));
+  for (const auto& entry : std::filesystem::directory_iterator(dir_.path())) {
+    const std::string name = entry.path().filename().string();
+    EXPECT_TRUE(name == "in.npy" || name == "cache") << "left behind: " << name;
+  }
+}
+
 }  // namespace
 }  // namespace siglab
