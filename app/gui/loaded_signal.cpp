@@ -1,11 +1,30 @@
 #include "loaded_signal.hpp"
 
+#include "siglab/mapped_reading.hpp"
+
 namespace siglab::gui {
 
 LoadedSignal::LoadedSignal(std::string source, SampleVector samples, const Progress& progress,
                            std::optional<double> sampleRate)
-    : source_(std::move(source)), samples_(std::move(samples)), pyramid_(samples_, progress),
-      statistics_(statisticsParallel(samples_)), sampleRate_(sampleRate) {}
+    : source_(std::move(source)), owned_(std::move(samples)), samples_(owned_), pyramid_(samples_, progress),
+      statistics_(statisticsParallel(samples_)), sampleRate_(sampleRate), indexed_(true) {}
+
+LoadedSignal::LoadedSignal(std::string source, std::shared_ptr<const MappedSignal> mapping)
+    : source_(std::move(source)), mapping_(std::move(mapping)), samples_(mapping_->samples()),
+      sampleRate_(mapping_->sampleRate()) {}
+
+LoadedSignal::LoadedSignal(const LoadedSignal& preview, MinMaxPyramid pyramid, const Statistics& statistics)
+    : source_(preview.source_), mapping_(preview.mapping_), samples_(preview.samples_), pyramid_(std::move(pyramid)),
+      statistics_(statistics), sampleRate_(preview.sampleRate_), indexed_(true) {}
+
+PlotPoints LoadedSignal::pointsFor(double firstKey, double lastKey, std::size_t columns) const {
+  return indexed_ ? pointsForPlot(pyramid_, firstKey, lastKey, columns)
+                  : previewPointsForPlot(samples_, firstKey, lastKey, columns);
+}
+
+Statistics LoadedSignal::statisticsOf(SampleRange range) const {
+  return mapping_ ? mappedStatistics(*mapping_, range) : statisticsParallel(samples_, range);
+}
 
 LoadedSignal::LoadedSignal(std::string source, const std::vector<double>& samples, const Progress& progress,
                            std::optional<double> sampleRate)

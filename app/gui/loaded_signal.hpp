@@ -1,10 +1,12 @@
 #pragma once
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "siglab/io/signal.hpp"
+#include "siglab/io/mapped_signal.hpp"
 #include "siglab/minmax_pyramid.hpp"
 #include "siglab/statistics.hpp"
 
@@ -12,7 +14,8 @@ namespace siglab::gui {
 
 // A signal the GUI shows: its samples, the min/max pyramid the plots draw from and the statistics
 // of all of it. Built once in a worker, then shared read-only; it never moves, because the
-// pyramid points into `samples`.
+// pyramid points into `samples`. A signal larger than memory keeps its samples in a file's
+// mapping instead; its first, coarse view comes before its pyramid and statistics (indexed()).
 class LoadedSignal {
  public:
   // Builds the pyramid and the statistics; throws Cancelled when `progress` asks for it.
@@ -21,22 +24,37 @@ class LoadedSignal {
   // The same with the samples copied into ordinary memory.
   LoadedSignal(std::string source, const std::vector<double>& samples, const Progress& progress = {},
                std::optional<double> sampleRate = std::nullopt);
+  // Viewed from `mapping`: without a pyramid yet (a preview), or with the ones built from it.
+  LoadedSignal(std::string source, std::shared_ptr<const MappedSignal> mapping);
+  LoadedSignal(const LoadedSignal& preview, MinMaxPyramid pyramid, const Statistics& statistics);
   LoadedSignal(const LoadedSignal&) = delete;
   LoadedSignal& operator=(const LoadedSignal&) = delete;
 
   const std::string& source() const { return source_; }  // the file it came from, or what made it
-  const SampleVector& samples() const { return samples_; }  // page-locked where a GPU will copy them
+  std::span<const double> samples() const { return samples_; }  // page-locked where a GPU will copy them
   const MinMaxPyramid& pyramid() const { return pyramid_; }
-  const Statistics& statistics() const { return statistics_; }
+  const Statistics& statistics() const { return statistics_; }  // count 0 until indexed()
   std::size_t size() const { return samples_.size(); }
   std::optional<double> sampleRate() const { return sampleRate_; }  // the file's own (WAV), in Hz
 
+  const MappedSignal* mapping() const { return mapping_.get(); }  // null: in memory
+  std::shared_ptr<const MappedSignal> sharedMapping() const { return mapping_; }
+  bool indexed() const { return indexed_; }
+  // What a plot draws for keys [firstKey, lastKey] on `columns` columns: from the pyramid, or a
+  // coarse preview until it exists.
+  PlotPoints pointsFor(double firstKey, double lastKey, std::size_t columns) const;
+  // The statistics of a range, in memory on every core, or block by block through the mapping.
+  Statistics statisticsOf(SampleRange range) const;
+
  private:
   std::string source_;
-  SampleVector samples_;
+  SampleVector owned_;  // page-locked where a GPU will copy them
+  std::shared_ptr<const MappedSignal> mapping_;
+  std::span<const double> samples_;
   MinMaxPyramid pyramid_;
   Statistics statistics_;
   std::optional<double> sampleRate_;
+  bool indexed_ = false;
 };
 
 using SignalPtr = std::shared_ptr<const LoadedSignal>;

@@ -331,6 +331,10 @@ ReadOptions MainWindow::withHostMemory(ReadOptions options) const {
 
 void MainWindow::openFile(const QString& path, const ReadOptions& options) {
   if (busy_) return;
+  if (opensMapped(path, options)) {
+    openMapped(path, options);
+    return;
+  }
   lastDirectory_ = QFileInfo(path).absolutePath();
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   const std::shared_ptr<const std::atomic<bool>> cancelled = cancel;
@@ -348,26 +352,30 @@ void MainWindow::openFile(const QString& path, const ReadOptions& options) {
                              showError(tr("Could not open the signal"), outcome.error);
                              return;
                            }
-                           signal_ = outcome.signal;
-                           filtered_.reset();
-                           comparison_.reset();
-                           applied_.reset();
-                           timings_->clear();
-                           statistics_->setOriginal(signal_);
-                           plot_->setOriginal(signal_);
-                           cursorLabel_->clear();  // the old signal's readout
-                           signalPath_ = QFileInfo(path).absoluteFilePath();
-                           readOptions_ = options;
-                           resultExported_ = true;
-                           if (view) plot_->setVisibleRange(view->first, view->last);
-                           spectrum_->setOriginal(signal_);
-                           rateField_->setFile(path, signal_->sampleRate());
-                           rememberRecent(path);
-                           setTitle();
-                           statusBar()->showMessage(
-                               tr("Loaded %1 samples from %2").arg(QLocale().toString(static_cast<qulonglong>(signal_->size())), path),
-                               5000);
+                           showSignal(path, options, outcome.signal, view);
                          });
+}
+
+void MainWindow::showSignal(const QString& path, const ReadOptions& options, SignalPtr signal,
+                            std::optional<ViewRange> view) {
+  signal_ = std::move(signal);
+  filtered_.reset();
+  comparison_.reset();
+  applied_.reset();
+  timings_->clear();
+  statistics_->setOriginal(signal_);
+  plot_->setOriginal(signal_);
+  cursorLabel_->clear();  // the old signal's readout
+  signalPath_ = QFileInfo(path).absoluteFilePath();
+  readOptions_ = options;
+  resultExported_ = true;
+  if (view) plot_->setVisibleRange(view->first, view->last);
+  spectrum_->setOriginal(signal_);
+  rateField_->setFile(path, signal_->sampleRate());
+  rememberRecent(path);
+  setTitle();
+  statusBar()->showMessage(
+      tr("Loaded %1 samples from %2").arg(QLocale().toString(static_cast<qulonglong>(signal_->size())), path), 5000);
 }
 
 void MainWindow::showFiltered(SignalPtr filtered) {
@@ -394,6 +402,13 @@ void MainWindow::applyFilter() {
     job->read.hostMemory = hostMemoryFor(chosen, job->spec, job->sampleType);  // a GPU engine's result: page-locked
   } catch (const JobError& e) {
     showError(tr("Cannot apply this filter"), QString::fromStdString(e.what()));
+    return;
+  }
+  if (signal_->mapping()) {  // too large for memory: streamed into a file the user names
+    const QString output = askSavePath(tr("Write the filtered signal to"), "filtered.raw",
+                                       tr("Raw float64 (*.raw *.bin);;NumPy (*.npy);;Seed text format (*.txt);;"
+                                          "WAV, 32-bit float (*.wav)"));
+    if (!output.isEmpty()) applyFilterTo(output);
     return;
   }
   RunRequest request{signal_, std::move(*job), engines_};
@@ -427,6 +442,10 @@ void MainWindow::applyFilter() {
 
 void MainWindow::runEngines() {
   if (busy_ || !signal_) return;
+  if (signal_->mapping()) {
+    offerCompareRange();
+    return;
+  }
   QString error;
   std::optional<Job> job = filterPanel_->job(&error);
   if (!job) {
@@ -694,5 +713,13 @@ QString MainWindow::askSavePath(const QString& title, const QString& defaultName
   if (!path.isEmpty()) lastDirectory_ = QFileInfo(path).absolutePath();
   return path;
 }
+
+// main_window_large.cpp starts these tasks too.
+template void MainWindow::startTask<LoadOutcome>(const QString&, std::shared_ptr<std::atomic<bool>>, QFuture<LoadOutcome>,
+                                                 std::function<void(const QFuture<LoadOutcome>&)>);
+template void MainWindow::startTask<ApplyOutcome>(const QString&, std::shared_ptr<std::atomic<bool>>,
+                                                  QFuture<ApplyOutcome>, std::function<void(const QFuture<ApplyOutcome>&)>);
+template void MainWindow::startTask<RunOutcome>(const QString&, std::shared_ptr<std::atomic<bool>>, QFuture<RunOutcome>,
+                                                std::function<void(const QFuture<RunOutcome>&)>);
 
 }  // namespace siglab::gui

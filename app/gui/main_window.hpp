@@ -68,6 +68,16 @@ class MainWindow : public QMainWindow {
   bool hasUnexportedResult() const { return filtered_ && !resultExported_; }
   QLabel* cursorReadout() const { return cursorLabel_; }
 
+  // Signals larger than memory (main_window_large.cpp): a file whose float64 samples exceed
+  // mappedAboveBytes() (an eighth of physical memory: large_signal_policy.hpp) is viewed from its
+  // mapping, a text or WAV file through a float64 cache in cacheFolder().
+  void applyFilterTo(const QString& outputPath);  // Apply on a mapped signal, streamed into the file
+  void compareRange(SampleRange range);           // Compare on samples [begin, end) only
+  void setMappedAboveBytes(std::uint64_t bytes) { mappedAboveBytes_ = bytes; }
+  std::uint64_t mappedAboveBytes() const { return mappedAboveBytes_; }
+  void setCacheFolder(const QString& folder) { cacheFolder_ = folder; }
+  QString cacheFolder() const;  // the user's cache location (QStandardPaths) unless set
+
   bool busy() const { return busy_; }
   SignalPtr signal() const { return signal_; }
   SignalPtr filtered() const { return filtered_; }
@@ -117,6 +127,11 @@ class MainWindow : public QMainWindow {
                  std::function<void(const QFuture<T>&)> onDone);
 
   void showFiltered(SignalPtr filtered);
+  void showSignal(const QString& path, const ReadOptions& options, SignalPtr signal, std::optional<ViewRange> view);
+  bool opensMapped(const QString& path, const ReadOptions& options) const;
+  void openMapped(const QString& path, const ReadOptions& options);
+  void offerCompareRange();
+  static std::uint64_t defaultMappedAboveBytes();
 
   std::vector<DeviceInfo> devices_;  // probed once for the session
   std::shared_ptr<const BackendList> engines_;  // made once: their staging buffers stay
@@ -159,6 +174,8 @@ class MainWindow : public QMainWindow {
   bool resultExported_ = true;
   bool discardConfirmed_ = false;
   std::optional<ViewRange> pendingView_;  // a session's view, shown once its signal has loaded
+  std::uint64_t mappedAboveBytes_ = defaultMappedAboveBytes();
+  QString cacheFolder_;
 };
 
 }  // namespace siglab::gui

@@ -37,7 +37,7 @@ void fill(QCPGraph* graph, const LoadedSignal* signal, const QCPRange& range, in
   if (!graph) return;
   QVector<QCPGraphData> data;
   if (signal) {
-    const PlotPoints points = pointsForPlot(signal->pyramid(), range.lower, range.upper, static_cast<std::size_t>(columns));
+    const PlotPoints points = signal->pointsFor(range.lower, range.upper, static_cast<std::size_t>(columns));
     data.resize(static_cast<qsizetype>(points.keys.size()));
     for (std::size_t i = 0; i < points.keys.size(); ++i) data[static_cast<qsizetype>(i)] = {points.keys[i], points.values[i]};
     // Dots on the samples once there is room to see them.

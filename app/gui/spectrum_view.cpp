@@ -21,6 +21,7 @@ const QColor kOriginalColor(84, 110, 122);
 const QColor kFilteredColor(230, 81, 0);
 const QColor kResponseColor(21, 101, 192);
 enum RangeChoice { kWhole, kVisible };
+constexpr std::size_t kMappedSpectrumSamples = std::size_t{1} << 25;  // 256 MiB of float64
 
 SpectrumCurves computeCurves(SignalPtr original, SignalPtr filtered, std::optional<FilterSpec> spec, SampleRange range,
                              std::size_t segment, std::optional<double> sampleRate) {
@@ -33,14 +34,22 @@ SpectrumCurves computeCurves(SignalPtr original, SignalPtr filtered, std::option
     curves.problem = QObject::tr("Too few samples for a spectrum: show at least 2");
     return curves;
   }
+  if (original->mapping() && length > kMappedSpectrumSamples) {  // it would read the whole file into memory
+    curves.problem = QObject::tr("This signal is viewed from its file: a spectrum covers at most %1 samples here; "
+                                 "choose the visible range and zoom in")
+                         .arg(QLocale().toString(static_cast<qulonglong>(kMappedSpectrumSamples)));
+    return curves;
+  }
   WelchOptions options;
   options.segment = std::min(segment, length);
   options.sampleRate = sampleRate;
   curves.segment = options.segment;
   const auto part = [&](const LoadedSignal& s) { return std::span(s.samples()).subspan(range.begin, length); };
   curves.original = welch(part(*original), options);
+  if (original->mapping()) original->mapping()->release(range.begin, length);  // keep resident memory bounded
   if (filtered) {
     curves.filtered = welch(part(*filtered), options);
+    if (filtered->mapping()) filtered->mapping()->release(range.begin, length);
     // On the spectrum's own frequencies (bins 0..F-2; freqz stops short of Nyquist).
     if (spec) {
       curves.response = filterResponse(*spec, std::max<std::size_t>(1, options.segment / 2), sampleRate);

@@ -162,12 +162,12 @@ void StatisticsPanel::refreshVisible() {
   } else if (sameRange(shownRange_, {0, signal->size()})) {
     showVisible(signal->statistics());  // all of it: known already
   } else if (shownRange_.end - shownRange_.begin < backgroundFrom_) {
-    showVisible(statisticsParallel(signal->samples(), shownRange_));
+    showVisible(signal->statisticsOf(shownRange_));
   } else {
     stale_ = false;
     computing_ = true;
     background_->setFuture(QtConcurrent::run([signal, range = shownRange_] {
-      return statisticsParallel(signal->samples(), range);
+      return signal->statisticsOf(range);
     }));
   }
 }

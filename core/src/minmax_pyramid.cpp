@@ -16,6 +16,32 @@ MinMax minMaxOf(std::span<const double> values) {
 
 MinMax merge(MinMax a, MinMax b) { return {std::min(a.min, b.min), std::max(a.max, b.max)}; }
 
+// minMaxOf in kLanes independent lanes the compiler turns into vector min/max (4x the speed of
+// minmax_element on random data: the first level is the pyramid's one pass over the samples). The
+// lanes skip a NaN, so a bucket whose sum is NaN (a NaN, or inf - inf) goes to minMaxOf instead and
+// gives what it always gave.
+MinMax bucketMinMax(std::span<const double> values) {
+  constexpr std::size_t kLanes = 8;
+  const std::size_t n = values.size();
+  if (n < 2 * kLanes) return minMaxOf(values);
+  double lo[kLanes], hi[kLanes], sum[kLanes];
+  for (std::size_t k = 0; k < kLanes; ++k) lo[k] = hi[k] = sum[k] = values[k];
+  std::size_t i = kLanes;
+  for (; i + kLanes <= n; i += kLanes) {
+    for (std::size_t k = 0; k < kLanes; ++k) {
+      const double x = values[i + k];
+      lo[k] = x < lo[k] ? x : lo[k];
+      hi[k] = hi[k] < x ? x : hi[k];
+      sum[k] += x;
+    }
+  }
+  MinMax m{lo[0], hi[0]};
+  double total = sum[0];
+  for (std::size_t k = 1; k < kLanes; ++k) m = merge(m, {lo[k], hi[k]}), total += sum[k];
+  for (; i < n; ++i) m = merge(m, {values[i], values[i]}), total += values[i];
+  return std::isnan(total) ? minMaxOf(values) : m;
+}
+
 constexpr std::size_t kProgressStride = std::size_t{1} << 20;  // samples between progress reports
 
 }  // namespace
@@ -41,7 +67,7 @@ MinMaxPyramid::MinMaxPyramid(std::span<const double> samples, const Progress& pr
     const std::size_t begin = static_cast<std::size_t>(stripe) * bucketsPerStripe;
     for (std::size_t b = begin; b < std::min(begin + bucketsPerStripe, level.size()); ++b) {
       const std::size_t first = b * bucket;
-      level[b] = minMaxOf(samples.subspan(first, std::min(bucket, samples.size() - first)));
+      level[b] = bucketMinMax(samples.subspan(first, std::min(bucket, samples.size() - first)));
     }
     if (doneWith) {
       const std::size_t first = begin * bucket;
@@ -105,9 +131,15 @@ std::vector<MinMax> MinMaxPyramid::columns(std::size_t first, std::size_t last, 
   return result;
 }
 
-PlotPoints pointsForPlot(const MinMaxPyramid& pyramid, double firstKey, double lastKey, std::size_t columns) {
+namespace {
+
+// The points of a plot of samples [firstKey, lastKey] on `columns` columns: every sample where there
+// are at most two a column, else each column's extent as `extentOf(first, last)` gives it.
+template <class Extent>
+PlotPoints pointsWith(std::span<const double> samples, double firstKey, double lastKey, std::size_t columns,
+                      const Extent& extentOf) {
   PlotPoints points;
-  const std::size_t n = pyramid.size();
+  const std::size_t n = samples.size();
   if (n == 0 || columns == 0 || !(lastKey >= firstKey)) return points;
   const double maxIndex = static_cast<double>(n - 1);
   const auto first = static_cast<std::size_t>(std::clamp(std::floor(firstKey), 0.0, maxIndex));
@@ -120,7 +152,7 @@ PlotPoints pointsForPlot(const MinMaxPyramid& pyramid, double firstKey, double l
     points.values.reserve(to - from);
     for (std::size_t i = from; i < to; ++i) {
       points.keys.push_back(static_cast<double>(i));
-      points.values.push_back(pyramid.samples()[i]);
+      points.values.push_back(samples[i]);
     }
     return points;
   }
@@ -129,11 +161,30 @@ PlotPoints pointsForPlot(const MinMaxPyramid& pyramid, double firstKey, double l
   points.values.reserve(2 * columns);
   for (std::size_t c = 0; c < columns; ++c) {
     const std::size_t start = first + c * length / columns;
-    const MinMax m = pyramid.range(start, first + (c + 1) * length / columns);
+    const MinMax m = extentOf(start, first + (c + 1) * length / columns);
     points.keys.insert(points.keys.end(), {static_cast<double>(start), static_cast<double>(start)});
     points.values.insert(points.values.end(), {m.min, m.max});
   }
   return points;
+}
+
+}  // namespace
+
+PlotPoints pointsForPlot(const MinMaxPyramid& pyramid, double firstKey, double lastKey, std::size_t columns) {
+  return pointsWith(pyramid.samples(), firstKey, lastKey, columns,
+                    [&](std::size_t first, std::size_t last) { return pyramid.range(first, last); });
+}
+
+PlotPoints previewPointsForPlot(std::span<const double> samples, double firstKey, double lastKey, std::size_t columns) {
+  return pointsWith(samples, firstKey, lastKey, columns, [&](std::size_t first, std::size_t last) {
+    const std::size_t probes = std::min(kPreviewProbesPerColumn, last - first);
+    MinMax m{samples[first], samples[first]};
+    for (std::size_t k = 1; k < probes; ++k) {
+      const double v = samples[first + k * (last - first) / probes];
+      m = merge(m, {v, v});
+    }
+    return m;
+  });
 }
 
 }  // namespace siglab

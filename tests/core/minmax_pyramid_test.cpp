@@ -83,6 +83,62 @@ TEST(MinMaxPyramid, ViewsPastTheEndsAreClampedAndEmptySignalsGiveNothing) {
   EXPECT_THROW(static_cast<void>(pyramid.columns(0, 3, 4)), std::out_of_range);
 }
 
+TEST(MinMaxPyramid, PreviewPointsAreExactZoomedInAndProbeEachColumnZoomedOut) {
+  const std::uint64_t seed = test::freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (std::size_t n : {0u, 1u, 2u, 15u, 17u, 1000u, 4099u, 100003u}) {
+    const std::vector<double> x = test::randomSignal(n, rng);
+    const MinMaxPyramid pyramid(x);
+    std::uniform_real_distribution<double> key(-10.0, static_cast<double>(n) + 10.0);
+    for (int trial = 0; trial < 20; ++trial) {
+      double a = key(rng), b = key(rng);
+      if (a > b) std::swap(a, b);
+      const std::size_t columns = 1 + rng() % 700;
+      const PlotPoints preview = previewPointsForPlot(x, a, b, columns);
+      const PlotPoints full = pointsForPlot(pyramid, a, b, columns);
+      ASSERT_EQ(preview.exact, full.exact);
+      ASSERT_EQ(preview.keys, full.keys);
+      if (preview.exact) {
+        EXPECT_EQ(preview.values, full.values);
+        continue;
+      }
+      // Each column: min then max of its probes, which lie inside the column's true extent.
+      for (std::size_t p = 0; p < preview.keys.size(); p += 2) {
+        const auto first = static_cast<std::size_t>(preview.keys[p]);
+        const std::size_t last = p + 2 < preview.keys.size() ? static_cast<std::size_t>(preview.keys[p + 2])
+                                                             : static_cast<std::size_t>(std::clamp(std::ceil(b), 0.0, static_cast<double>(n - 1))) + 1;
+        const std::size_t probes = std::min(kPreviewProbesPerColumn, last - first);
+        double lo = x[first], hi = x[first];
+        for (std::size_t k = 1; k < probes; ++k) {
+          lo = std::min(lo, x[first + k * (last - first) / probes]);
+          hi = std::max(hi, x[first + k * (last - first) / probes]);
+        }
+        EXPECT_EQ(preview.values[p], lo) << "column at " << first;
+        EXPECT_EQ(preview.values[p + 1], hi) << "column at " << first;
+        EXPECT_GE(preview.values[p], full.values[p]);
+        EXPECT_LE(preview.values[p + 1], full.values[p + 1]);
+      }
+    }
+  }
+}
+
+TEST(MinMaxPyramid, BucketsWithNaNOrInfinitiesGiveWhatMinmaxElementGives) {
+  std::mt19937_64 rng(test::freshSeed());
+  std::vector<double> x = test::randomSignal(4099, rng);
+  const double specials[] = {std::nan(""), INFINITY, -INFINITY};
+  for (std::size_t i = 0; i < x.size(); i += 37) x[i] = specials[(i / 37) % 3];
+  const MinMaxPyramid pyramid(x);
+  const std::size_t bucket = pyramid.firstBucket();
+  const auto same = [](double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; };
+  for (std::size_t first = 0; first + bucket <= x.size(); first += bucket) {
+    const MinMax got = pyramid.range(first, first + bucket);
+    const MinMax want = scan(x, first, first + bucket);
+    EXPECT_TRUE(same(got.min, want.min)) << "bucket at " << first << ": " << got.min << " vs " << want.min;
+    EXPECT_TRUE(same(got.max, want.max)) << "bucket at " << first << ": " << got.max << " vs " << want.max;
+  }
+}
+
 TEST(MinMaxPyramid, BuildingStopsWhenCancelled) {
   const std::vector<double> x(1 << 21, 1.0);
   std::atomic<bool> cancel{true};

@@ -4,6 +4,8 @@
 #include <QString>
 
 #include <ostream>
+#include <span>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -14,6 +16,9 @@
 inline void PrintTo(const QString& text, std::ostream* out) { *out << '"' << text.toStdString() << '"'; }
 
 namespace siglab::test {
+
+// A signal's samples (in memory or mapped) as a vector, for comparisons.
+inline std::vector<double> asVector(std::span<const double> samples) { return {samples.begin(), samples.end()}; }
 
 // Runs the event loop until the window's background task has finished (or 60 s have passed).
 inline ::testing::AssertionResult waitForTask(const gui::MainWindow& window) {

@@ -76,7 +76,7 @@ TEST_F(WindowTest, ASessionRestoresTheSignalReadOptionsFilterEnginesAndView) {
   EXPECT_EQ(restored.findChild<gui::ImportDialog*>(), nullptr) << "the session's read options need no dialog";
   ASSERT_TRUE(test::waitForTask(restored));
   ASSERT_TRUE(restored.signal()) << restored.lastError().toStdString();
-  EXPECT_EQ(restored.signal()->samples(), column3);
+  EXPECT_EQ(test::asVector(restored.signal()->samples()), column3);
   const Session s = restored.currentSession();
   EXPECT_EQ(s.signalPath, dir.file("data.csv"));
   EXPECT_EQ(s.read.column, 3u);

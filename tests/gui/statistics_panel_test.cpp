@@ -165,7 +165,7 @@ class StatisticsInTheWindow : public ::testing::Test {
 TEST_F(StatisticsInTheWindow, MatchTheReferenceForTheWholeSignalAndTheZoomedRange) {
   ASSERT_NO_FATAL_FAILURE(open(SIGLAB_SAMPLE_PATH));
   const StatisticsPanel& panel = *window_->statisticsPanel();
-  const SampleVector& samples = window_->signal()->samples();
+  const std::span<const double> samples = window_->signal()->samples();
   ASSERT_EQ(samples.size(), 10000u);
   expectMatchesReference(panel.whole(), samples, {});
   EXPECT_EQ(cell(panel, kCount, kWhole), integer(10000));

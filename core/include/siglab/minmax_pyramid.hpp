@@ -64,4 +64,11 @@ struct PlotPoints {
 };
 PlotPoints pointsForPlot(const MinMaxPyramid& pyramid, double firstKey, double lastKey, std::size_t columns);
 
+// The same before a pyramid exists (a signal larger than memory, its pyramid still building): the
+// same exact points where there are at most two samples a column, else each column's min and max
+// over kPreviewProbesPerColumn evenly spaced samples, `exact` false. A coarse first view that reads
+// a few thousand pages of a mapping, not the whole file; spikes between the probes are missed.
+inline constexpr std::size_t kPreviewProbesPerColumn = 4;
+PlotPoints previewPointsForPlot(std::span<const double> samples, double firstKey, double lastKey, std::size_t columns);
+
 }  // namespace siglab

@@ -1,0 +1,197 @@
+// MainWindow's paths for signals larger than memory: opened from their file's mapping (a first
+// coarse plot, then the pyramid and statistics in the background), Apply streamed into a file,
+// Compare on a range.
+#include <qcustomplot.h>
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QMessageBox>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QtConcurrent>
+
+#include <cmath>
+
+#include "device_panel.hpp"
+#include "filter_panel.hpp"
+#include "main_window.hpp"
+#include "mapped_tasks.hpp"
+#include "session_adapter.hpp"
+#include "signal_plot.hpp"
+#include "spectrum_view.hpp"
+#include "timing_view.hpp"
+#include "siglab/large_signal_policy.hpp"
+
+namespace siglab::gui {
+namespace {
+
+QString gibibytes(std::uint64_t bytes) { return QString::number(static_cast<double>(bytes) / (1u << 30), 'f', 1); }
+
+}  // namespace
+
+std::uint64_t MainWindow::defaultMappedAboveBytes() { return mappingThresholdBytes(physicalMemoryBytes()); }
+
+QString MainWindow::cacheFolder() const {
+  if (!cacheFolder_.isEmpty()) return cacheFolder_;
+  return QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation)).filePath("signals");
+}
+
+bool MainWindow::opensMapped(const QString& path, const ReadOptions& options) const {
+  const QFileInfo info(path);
+  return info.isFile() && float64BytesOf(static_cast<std::uint64_t>(info.size()), options) > mappedAboveBytes_;
+}
+
+void MainWindow::openMapped(const QString& path, const ReadOptions& options) {
+  lastDirectory_ = QFileInfo(path).absolutePath();
+  auto cancel = std::make_shared<std::atomic<bool>>(false);
+  const QFuture<LoadOutcome> future = QtConcurrent::run(&openMappedSignal, path, options, cacheFolder(),
+                                                        std::shared_ptr<const std::atomic<bool>>(cancel));
+  // The preview is drawn as soon as it comes; the window takes the signal once it is indexed.
+  auto* preview = new QFutureWatcher<LoadOutcome>(this);
+  connect(preview, &QFutureWatcherBase::resultReadyAt, this, [this, preview, path](int index) {
+    const LoadOutcome outcome = preview->resultAt(index);
+    if (index != 0 || !outcome.signal || outcome.signal->indexed()) return;
+    plot_->setOriginal(outcome.signal);
+    statusBar()->showMessage(tr("A first, coarse view of %1 (%2 samples); building its overview and statistics…")
+                                 .arg(QFileInfo(path).fileName(),
+                                      QLocale().toString(static_cast<qulonglong>(outcome.signal->size()))));
+  });
+  connect(preview, &QFutureWatcherBase::finished, preview, &QObject::deleteLater);
+  preview->setFuture(future);
+  startTask<LoadOutcome>(
+      tr("Opening %1 from its mapping").arg(QFileInfo(path).fileName()), cancel, future,
+      [this, path, options](const QFuture<LoadOutcome>& done) {
+        std::optional<ViewRange> view = std::exchange(pendingView_, std::nullopt);
+        const LoadOutcome outcome = done.resultCount() > 0 ? done.resultAt(done.resultCount() - 1) : LoadOutcome{};
+        if (outcome.signal && outcome.signal->indexed()) {
+          if (!view) {  // where the user moved the preview to
+            const QCPRange range = plot_->plot()->axisRect(0)->axis(QCPAxis::atBottom)->range();
+            view = ViewRange{range.lower, range.upper};
+          }
+          showSignal(path, options, outcome.signal, view);
+          return;
+        }
+        plot_->setOriginal(signal_);  // the preview goes; the previous signal comes back
+        if (filtered_) plot_->setFiltered(filtered_);
+        if (outcome.error.isEmpty()) statusBar()->showMessage(tr("Loading cancelled; the previous signal is kept"), 5000);
+        else showError(tr("Could not open the signal"), outcome.error);
+      });
+}
+
+void MainWindow::applyFilterTo(const QString& outputPath) {
+  if (busy_ || !signal_ || !signal_->mapping()) return;
+  QString error;
+  std::optional<Job> job = filterPanel_->job(&error);
+  if (!job) {
+    showError(tr("Cannot run this filter"), error);
+    return;
+  }
+  pendingRunFilter_ = filterSettingsOf(*filterPanel_);
+  job->input = signal_->source();
+  job->engines = filterPanel_->applyEngine();
+  QString engine;
+  try {
+    engine = QString::fromUtf8(chooseApplyEngine(*engines_, *job).engine->name());
+  } catch (const JobError& e) {
+    showError(tr("Cannot apply this filter"), QString::fromStdString(e.what()));
+    return;
+  }
+  const std::vector<double> taps = job->spec.taps;
+  StreamApplyRequest request{signal_, readOptions_, std::move(*job), engines_, outputPath, cacheFolder()};
+  auto cancel = std::make_shared<std::atomic<bool>>(false);
+  auto timer = std::make_shared<QElapsedTimer>();
+  timer->start();
+  startTask<ApplyOutcome>(
+      tr("Filtering into %1").arg(QFileInfo(outputPath).fileName()), cancel,
+      QtConcurrent::run(&streamApply, request, std::shared_ptr<const std::atomic<bool>>(cancel)),
+      [this, outputPath, engine, taps, timer](const QFuture<ApplyOutcome>& done) {
+        if (done.resultCount() == 0) {
+          statusBar()->showMessage(tr("Apply cancelled; %1 was not written").arg(outputPath), 5000);
+          return;
+        }
+        const ApplyOutcome outcome = done.result();
+        if (!outcome.filtered) {
+          showError(tr("The filter could not be applied"), outcome.error);
+          return;
+        }
+        applied_.reset();
+        showFiltered(outcome.filtered);
+        resultExported_ = true;  // it is in outputPath already
+        spectrum_->setFiltered(filtered_, taps);
+        statusBar()->showMessage(tr("Applied %1 to %2 samples in %3 s, streamed into %4")
+                                     .arg(engine, QLocale().toString(static_cast<qulonglong>(filtered_->size())))
+                                     .arg(static_cast<double>(timer->elapsed()) / 1000.0, 0, 'f', 1)
+                                     .arg(outputPath),
+                                 10000);
+      });
+}
+
+void MainWindow::offerCompareRange() {
+  const QCPRange view = plot_->plot()->axisRect(0)->axis(QCPAxis::atBottom)->range();
+  const double last = static_cast<double>(signal_->size());
+  const auto first = static_cast<std::size_t>(std::clamp(std::ceil(view.lower), 0.0, last));
+  const auto end = static_cast<std::size_t>(std::clamp(std::floor(view.upper) + 1, 0.0, last));
+  const std::uint64_t most = samplesToCompareInMemory(mappedAboveBytes_);
+  const SampleRange range = compareRangeWithin({first, std::max(first, end)}, most);
+  const std::uint64_t bytes = signal_->size() * sizeof(double);
+  auto* box = new QMessageBox(
+      QMessageBox::Question, tr("Compare engines on a range?"),
+      tr("%1 has %2 samples (%3 GiB), viewed from its file: too large to compare engines on all of it in memory "
+         "(the samples, the reference and each engine's output: %4 GiB). Compare them on samples %5 to %6 "
+         "(%7 samples: the visible range, cut to at most %8) instead?")
+          .arg(QFileInfo(signalPath_).fileName(), QLocale().toString(static_cast<qulonglong>(signal_->size())),
+               gibibytes(bytes), gibibytes(3 * bytes), QLocale().toString(static_cast<qulonglong>(range.begin)),
+               QLocale().toString(static_cast<qulonglong>(range.end - 1)),
+               QLocale().toString(static_cast<qulonglong>(range.end - range.begin)),
+               QLocale().toString(static_cast<qulonglong>(most))),
+      QMessageBox::Yes | QMessageBox::Cancel, this);
+  box->setObjectName("compareRangePrompt");
+  box->button(QMessageBox::Yes)->setText(tr("Compare on the range"));
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  connect(box, &QMessageBox::finished, this, [this, box, range] {
+    if (box->standardButton(box->clickedButton()) == QMessageBox::Yes) compareRange(range);
+  });
+  box->open();
+}
+
+void MainWindow::compareRange(SampleRange range) {
+  if (busy_ || !signal_) return;
+  QString error;
+  std::optional<Job> job = filterPanel_->job(&error);
+  if (!job) {
+    showError(tr("Cannot run this filter"), error);
+    return;
+  }
+  const std::vector<std::string> names = filterPanel_->checkedEngines();
+  job->input = signal_->source();
+  job->engines.clear();
+  for (const std::string& name : names) job->engines += (job->engines.empty() ? "" : ",") + name;
+  RunRequest request{signal_, std::move(*job), engines_};
+  auto cancel = std::make_shared<std::atomic<bool>>(false);
+  const QString what = tr("samples %1 to %2").arg(QLocale().toString(static_cast<qulonglong>(range.begin)),
+                                                   QLocale().toString(static_cast<qulonglong>(range.end - 1)));
+  startTask<RunOutcome>(tr("Comparing %1 engines on %2").arg(names.size()).arg(what), cancel,
+                        QtConcurrent::run(&runEnginesOnRange, request, range, std::shared_ptr<const std::atomic<bool>>(cancel)),
+                        [this, what](const QFuture<RunOutcome>& done) {
+                          if (done.resultCount() == 0) {
+                            statusBar()->showMessage(tr("Run cancelled"), 5000);
+                            return;
+                          }
+                          const RunOutcome outcome = done.result();
+                          if (!outcome.comparison) {
+                            showError(tr("The run failed"), outcome.error);
+                            return;
+                          }
+                          comparison_ = outcome.comparison;  // the range's filtered signal is not drawn
+                          timings_->setComparison(comparison_, devices_);
+                          devicePanel_->setMeasuredRun(*comparison_);
+                          statusBar()->showMessage(comparison_->allAgree()
+                                                       ? tr("On %1, every engine agrees with cpu-serial").arg(what)
+                                                       : tr("On %1, an engine DISAGREES with cpu-serial").arg(what),
+                                                   8000);
+                        });
+}
+
+}  // namespace siglab::gui

@@ -1,0 +1,134 @@
+#include "mapped_tasks.hpp"
+
+#include <QFileInfo>
+
+#include <exception>
+#include <new>
+#include <stdexcept>
+
+#include "siglab/errors.hpp"
+#include "siglab/filter_backend.hpp"
+#include "siglab/io/mapped_signal.hpp"
+#include "siglab/io/sample_sink.hpp"
+#include "siglab/io/sample_stream.hpp"
+#include "siglab/mapped_reading.hpp"
+#include "siglab/stream_filter.hpp"
+#include "siglab/stream_statistics.hpp"
+
+namespace siglab::gui {
+namespace {
+
+template <typename T>
+Progress progressBetween(QPromise<T>& promise, const std::atomic<bool>* cancel, double from, double to) {
+  Progress progress;
+  progress.cancelFlag = cancel;
+  progress.onProgress = [&promise, from, to](double f) {
+    promise.setProgressValue(static_cast<int>(1000.0 * (from + (to - from) * f)));
+  };
+  return progress;
+}
+
+// Runs `work`; a cancel delivers nothing more, a failure an outcome holding its message.
+template <typename Outcome, typename Work>
+void deliver(QPromise<Outcome>& promise, Work work) {
+  promise.setProgressRange(0, 1000);
+  Outcome failed{};
+  try {
+    work();
+    return;
+  } catch (const Cancelled&) {
+    return;
+  } catch (const std::bad_alloc&) {
+    failed.error = QObject::tr("not enough memory for this signal");
+  } catch (const std::exception& e) {
+    failed.error = QString::fromStdString(e.what());
+  }
+  promise.addResult(std::move(failed));
+}
+
+// The pyramid from the mapping (its pages let go behind it) and the statistics streamed from the
+// mapped file: the preview, indexed.
+SignalPtr index(const LoadedSignal& preview, const ReadOptions& opened, const Progress& pyramidProgress,
+                const Progress& statisticsProgress) {
+  const MappedSignal& mapping = *preview.mapping();
+  MinMaxPyramid pyramid(mapping.samples(), pyramidProgress, MinMaxPyramid::kMaxFirstLevelBuckets,
+                        [&mapping](std::size_t first, std::size_t count) { mapping.release(first, count); });
+  const auto stream = openSampleStream(mapping.mappedPath(), mappedFileOptions(mapping, opened));
+  const Statistics statistics = streamStatistics(*stream, {}, statisticsProgress);
+  return std::make_shared<const LoadedSignal>(preview, std::move(pyramid), statistics);
+}
+
+ReadOptions optionsForOutput(const QString& output) {
+  ReadOptions options;
+  const QString suffix = QFileInfo(output).suffix().toLower();
+  if (suffix == "raw" || suffix == "bin") options.rawType = SampleType::f64;  // what writeSignal writes there
+  return options;
+}
+
+}  // namespace
+
+void openMappedSignal(QPromise<LoadOutcome>& promise, const QString& path, const ReadOptions& options,
+                      const QString& cacheFolder, std::shared_ptr<const std::atomic<bool>> cancel) {
+  deliver(promise, [&] {
+    const std::string file = path.toStdString();
+    std::shared_ptr<const MappedSignal> mapping = MappedSignal::open(
+        file, options, cacheFolder.toStdString(), progressBetween(promise, cancel.get(), 0.0, 0.5));
+    auto preview = std::make_shared<const LoadedSignal>(file, mapping);
+    promise.addResult(LoadOutcome{preview, {}});
+    promise.addResult(LoadOutcome{index(*preview, options, progressBetween(promise, cancel.get(), 0.5, 0.8),
+                                        progressBetween(promise, cancel.get(), 0.8, 1.0)),
+                                  {}});
+  });
+}
+
+void streamApply(QPromise<ApplyOutcome>& promise, const StreamApplyRequest& request,
+                 std::shared_ptr<const std::atomic<bool>> cancel) {
+  deliver(promise, [&] {
+    const Job& job = request.job;
+    if (job.sampleType != SampleType::f64) {
+      throw std::runtime_error("a signal this large is filtered in float64 only: choose float64 samples");
+    }
+    FilterBackend* engine = chooseApplyEngine(*request.engines, job).engine;
+    const MappedSignal& mapping = *request.signal->mapping();
+    const ReadOptions read = mappedFileOptions(mapping, request.opened);
+    const auto stream = openSampleStream(mapping.mappedPath(), read);
+    WriteOptions write;
+    write.sampleRate = request.signal->sampleRate().value_or(write.sampleRate);
+    const std::string output = request.output.toStdString();
+    const auto sink = openSampleSink(output, write, stream->knownSize());
+    Progress cancelOnly;
+    cancelOnly.cancelFlag = cancel.get();
+    const BlockFilter filter = [&](std::span<const double> in, const FilterSpec& spec, std::span<double> out) {
+      engine->filter(in, spec, out, job.run, cancelOnly);
+    };
+    streamFilter(*stream, mapping.mappedPath(), read, job.spec, filter, *sink, {},
+                 progressBetween(promise, cancel.get(), 0.0, 0.6));
+    sink->commit();
+    std::shared_ptr<const MappedSignal> result = MappedSignal::open(
+        output, optionsForOutput(request.output), request.cacheFolder.toStdString(),
+        progressBetween(promise, cancel.get(), 0.6, 0.7));
+    const LoadedSignal preview("filtered (" + std::string(engine->name()) + ")", result);
+    promise.addResult(ApplyOutcome{nullptr,
+                                   index(preview, optionsForOutput(request.output),
+                                         progressBetween(promise, cancel.get(), 0.7, 0.9),
+                                         progressBetween(promise, cancel.get(), 0.9, 1.0)),
+                                   {}});
+  });
+}
+
+void runEnginesOnRange(QPromise<RunOutcome>& promise, const RunRequest& request, SampleRange range,
+                       std::shared_ptr<const std::atomic<bool>> cancel) {
+  std::shared_ptr<const LoadedSignal> part;
+  try {
+    const std::span<const double> samples = selectRange(request.signal->samples(), range);
+    part = std::make_shared<const LoadedSignal>(
+        request.signal->source() + " [" + std::to_string(range.begin) + ", " + std::to_string(range.end) + ")",
+        std::vector<double>(samples.begin(), samples.end()));
+  } catch (const std::exception& e) {
+    promise.addResult(RunOutcome{nullptr, nullptr, QString::fromStdString(e.what())});
+    return;
+  }
+  runEngines(promise, RunRequest{part, request.job, request.engines}, std::move(cancel));
+}
+
+}  // namespace siglab::gui
