@@ -18,6 +18,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "odd_spin_box.hpp"
 #include "siglab/taps.hpp"
 
 namespace siglab::gui {
@@ -53,9 +54,8 @@ std::optional<std::vector<double>> parseTaps(const QString& text, QString* error
 FilterPanel::FilterPanel(const BackendList& engines, QWidget* parent) : QWidget(parent), engines_(engines) {
   auto* filterBox = new QGroupBox(tr("Filter"));
   form_ = new QFormLayout(filterBox);
-  window_ = new QSpinBox;
+  window_ = new OddSpinBox;
   window_->setRange(1, 100001);
-  window_->setSingleStep(2);
   window_->setValue(static_cast<int>(kDefaultWindow));
   window_->setSuffix(tr(" samples"));
   window_->setToolTip(tr("Window length W (odd): each output averages W samples centred on it"));
@@ -87,7 +87,7 @@ FilterPanel::FilterPanel(const BackendList& engines, QWidget* parent) : QWidget(
 
   customTaps_ = new QLineEdit("0.25, 0.5, 0.25");
   customTaps_->setToolTip(tr("An odd number of weights, separated by commas or spaces; the window follows their count"));
-  form_->addRow(QString(), customTaps_);
+  form_->addRow(tr("Weights"), customTaps_);
 
   mode_ = new QComboBox;
   for (BoundaryMode m : kModes) mode_->addItem(QString::fromStdString(std::string(toString(m))), static_cast<int>(m));
@@ -177,9 +177,9 @@ FilterPanel::FilterPanel(const BackendList& engines, QWidget* parent) : QWidget(
 
 void FilterPanel::updateTapControls() {
   const QString taps = taps_->currentData().toString();
-  customTaps_->setVisible(taps == kCustom);
+  form_->setRowVisible(customTaps_, taps == kCustom);
   form_->setRowVisible(sigma_->parentWidget(), taps == kGaussian);
-  window_->setEnabled(taps == kMean);
+  form_->setRowVisible(window_, taps == kMean);  // Gaussian and custom taps set their own window
   if (taps == kGaussian) {
     gaussianWindow_->setText(tr("%1 taps").arg(gaussianWindow(sigma_->value())));
   }

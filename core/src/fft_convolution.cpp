@@ -48,7 +48,7 @@ double fftEngineTolerance(const FilterSpec& spec, double maxAbsInput) {
   return fftFilterErrorBound(spec, maxAbsInput) + w * u / (1.0 - w * u) * norm1 * maxAbsInput;
 }
 
-void filterFft(std::span<const double> in, const FilterSpec& spec, std::span<double> out) {
+void filterFft(std::span<const double> in, const FilterSpec& spec, std::span<double> out, const Progress& progress) {
   validate(spec);
   if (in.size() != out.size()) throw std::invalid_argument("filterFft: input and output sizes differ");
   if (in.empty()) return;
@@ -81,6 +81,7 @@ void filterFft(std::span<const double> in, const FilterSpec& spec, std::span<dou
     auto spectrum = detail::makeFftwArray<fftw_complex>(bins);
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t b = 0; b < blocks; ++b) {
+      if (progress.cancelled()) continue;  // no break out of an OpenMP loop: the rest are skipped
       // Block sample s is signal position first - radius + s; its outputs are first..first+L-1.
       const std::int64_t first = b * outputsPerBlock, start = first - radius;
       const std::int64_t count = std::min<std::int64_t>(outputsPerBlock, n - first);
@@ -104,6 +105,7 @@ void filterFft(std::span<const double> in, const FilterSpec& spec, std::span<dou
       std::memcpy(out.data() + first, block.get(), static_cast<std::size_t>(count) * sizeof(double));
     }
   }
+  progress.throwIfCancelled();
 }
 
 }  // namespace siglab
