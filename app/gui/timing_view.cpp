@@ -81,6 +81,7 @@ void TimingView::clear() {
   chart_->yAxis->setRange(0.0, 1.0);
   chart_->legend->setVisible(false);
   chart_->replot();
+  chart_->hide();  // no bare axes before a run: the summary says what to do
   table_->setRowCount(0);
 }
 
@@ -97,6 +98,7 @@ void TimingView::setComparison(std::shared_ptr<const Comparison> comparison, con
                         .arg(comparison->options.measure.repeats)
                         .arg(comparison->allAgree() ? tr("Every engine agrees with cpu-serial.")
                                                     : tr("<b>An engine disagrees with cpu-serial.</b>")));
+  chart_->show();
   showChart(*comparison);
   showTable(*comparison, limit);
 }

@@ -56,7 +56,11 @@ void filterFft(std::span<const double> in, const FilterSpec& spec, std::span<dou
   const auto w = static_cast<std::int64_t>(spec.window()), radius = static_cast<std::int64_t>(spec.radius());
   const std::size_t m = fftBlockLength(spec.window()), bins = m / 2 + 1;
   const std::int64_t outputsPerBlock = static_cast<std::int64_t>(m) - w + 1;
-  const fftw_plan forward = detail::realForwardPlan(m), inverse = detail::realInversePlan(m);
+  // A first plan of a length takes tens of milliseconds: Cancel is looked at after each.
+  const fftw_plan forward = detail::realForwardPlan(m);
+  progress.throwIfCancelled();
+  const fftw_plan inverse = detail::realInversePlan(m);
+  progress.throwIfCancelled();
 
   // conj(F t) / M: correlation by the cyclic product, normalised once here.
   auto tapsSpectrum = detail::makeFftwArray<fftw_complex>(bins);

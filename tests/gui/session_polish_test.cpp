@@ -172,12 +172,14 @@ TEST_F(WindowTest, OpeningAnotherFileClearsTheOldRunAndReadout) {
   ASSERT_FALSE(window.cursorReadout()->text().isEmpty());
   ASSERT_GT(window.timingView()->table()->rowCount(), 0);
   QCustomPlot* chart = window.timingView()->chart();
+  EXPECT_TRUE(chart->isVisible());
   ASSERT_FALSE(chart->xAxis->ticker().dynamicCast<QCPAxisTickerText>()->ticks().isEmpty());
   open(window, dir.file("other.txt"));
   EXPECT_TRUE(window.cursorReadout()->text().isEmpty());
   EXPECT_EQ(window.timingView()->table()->rowCount(), 0);
   EXPECT_FALSE(window.comparison());
   EXPECT_EQ(chart->plottableCount(), 0);
+  EXPECT_FALSE(chart->isVisible()) << "an empty chart is hidden until the next run";
   const auto names = chart->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
   EXPECT_TRUE(!names || names->ticks().isEmpty()) << "the old run's engine names stay on the chart";
   EXPECT_EQ(chart->yAxis->scaleType(), QCPAxis::stLinear);
