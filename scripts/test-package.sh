@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the .deb from a built tree (cpack), unpacks it with dpkg-deb -x and checks it as a user
-# would meet it: files in their FHS places, dependencies from the libraries it links, the man
+# would meet it: files in their FHS places (and the same from `cmake --install` into a DESTDIR),
+# the menu entry's icon and category, dependencies from the libraries it links, the man
 # pages, the desktop entry, and the application started by the desktop entry's Exec line under
 # Xvfb, with a screenshot (written to BUILD_DIR/screenshots/desktop-entry.png).
 # Usage: test-package.sh BUILD_DIR SAMPLE_FILE
@@ -25,21 +26,40 @@ for lib in libqt6widgets6 libqt6svg6 libsndfile1 libgomp1 libc6; do
 done
 [[ $depends != *cudart* ]] || fail "Depends names CUDA's runtime, which is linked statically"
 
+# Every file in its FHS place, in the package and in a `cmake --install` into a DESTDIR.
+check_places() {  # ROOT WHAT
+  local f size png
+  for f in usr/bin/siglab usr/bin/siglab-cli \
+           usr/share/applications/$app_id.desktop usr/share/metainfo/$app_id.metainfo.xml \
+           usr/share/icons/hicolor/scalable/apps/$app_id.svg \
+           usr/share/man/man1/siglab.1.gz usr/share/man/man1/siglab-cli.1.gz \
+           usr/share/bash-completion/completions/siglab usr/share/bash-completion/completions/siglab-cli \
+           usr/share/doc/siglab/copyright; do
+    [[ -s $1/$f ]] || fail "$2 lacks /$f"
+  done
+  [[ -x $1/usr/bin/siglab && -x $1/usr/bin/siglab-cli ]] || fail "$2: the programs are not executable"
+  for size in 16 24 32 48 64 128 256 512; do
+    png=$1/usr/share/icons/hicolor/${size}x${size}/apps/$app_id.png
+    [[ -s $png ]] || fail "$2 lacks the ${size}x${size} icon"
+    [[ $(file -b "$png") == *"PNG image data, $size x $size"* ]] || fail "$png is not a ${size}x${size} PNG: $(file -b "$png")"
+  done
+}
 root=$work/root
 dpkg-deb -x "$deb" "$root"
-for f in usr/bin/siglab usr/bin/siglab-cli \
-         usr/share/applications/$app_id.desktop usr/share/metainfo/$app_id.metainfo.xml \
-         usr/share/icons/hicolor/scalable/apps/$app_id.svg \
-         usr/share/man/man1/siglab.1.gz usr/share/man/man1/siglab-cli.1.gz \
-         usr/share/bash-completion/completions/siglab usr/share/bash-completion/completions/siglab-cli \
-         usr/share/doc/siglab/copyright; do
-  [[ -s $root/$f ]] || fail "the package lacks /$f"
-done
-for size in 16 24 32 48 64 128 256 512; do
-  png=$root/usr/share/icons/hicolor/${size}x${size}/apps/$app_id.png
-  [[ -s $png ]] || fail "the package lacks the ${size}x${size} icon"
-  [[ $(file -b "$png") == *"PNG image data, $size x $size"* ]] || fail "$png is not a ${size}x${size} PNG: $(file -b "$png")"
-done
+check_places "$root" "the package"
+DESTDIR=$work/destdir cmake --install "$build" --prefix /usr >"$work/install.log" 2>&1 || { cat "$work/install.log"; fail "cmake --install failed"; }
+check_places "$work/destdir" "cmake --install with DESTDIR"
+extra=$(comm -3 <(cd "$root" && find . -type f | sort) <(cd "$work/destdir" && find . -type f | sort))
+[[ -z $extra ]] || fail "the package and cmake --install put different files: $extra"
+
+# The menu shows the entry with its icon: a main category, and the Icon name is an installed icon.
+desktop_icon=$(sed -n 's/^Icon=//p' "$root/usr/share/applications/$app_id.desktop")
+[[ -s $root/usr/share/icons/hicolor/scalable/apps/$desktop_icon.svg && -s $root/usr/share/icons/hicolor/48x48/apps/$desktop_icon.png ]] ||
+  fail "the desktop entry's Icon=$desktop_icon is not an installed icon"
+grep -qE '^Categories=.*(Science|Education|Development);' "$root/usr/share/applications/$app_id.desktop" ||
+  fail "the desktop entry has no main menu category"
+grep -q "<launchable type=\"desktop-id\">$app_id.desktop</launchable>" "$root/usr/share/metainfo/$app_id.metainfo.xml" ||
+  fail "the metainfo does not name the desktop entry"
 
 for page in siglab-cli siglab; do
   text=$(MANWIDTH=100 man -l "$root/usr/share/man/man1/$page.1.gz" 2>&1)

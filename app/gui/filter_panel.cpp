@@ -19,6 +19,7 @@
 #include <stdexcept>
 
 #include "siglab/filter_kinds.hpp"
+#include "odd_spin_box.hpp"
 #include "siglab/taps.hpp"
 
 namespace siglab::gui {
@@ -67,9 +68,8 @@ std::optional<std::vector<double>> parseTaps(const QString& text, QString* error
 FilterPanel::FilterPanel(const BackendList& engines, QWidget* parent) : QWidget(parent), engines_(engines) {
   auto* filterBox = new QGroupBox(tr("Filter"));
   form_ = new QFormLayout(filterBox);
-  window_ = new QSpinBox;
+  window_ = new OddSpinBox;
   window_->setRange(1, 100001);
-  window_->setSingleStep(2);
   window_->setValue(static_cast<int>(kDefaultWindow));
   window_->setSuffix(tr(" samples"));
   window_->setToolTip(tr("Window length W (odd): each output averages W samples centred on it"));
@@ -141,7 +141,7 @@ FilterPanel::FilterPanel(const BackendList& engines, QWidget* parent) : QWidget(
 
   customTaps_ = new QLineEdit("0.25, 0.5, 0.25");
   customTaps_->setToolTip(tr("An odd number of weights, separated by commas or spaces; the window follows their count"));
-  form_->addRow(QString(), customTaps_);
+  form_->addRow(tr("Weights"), customTaps_);
 
   mode_ = new QComboBox;
   for (BoundaryMode m : kModes) mode_->addItem(QString::fromStdString(std::string(toString(m))), static_cast<int>(m));
@@ -245,9 +245,9 @@ FilterPanel::FilterPanel(const BackendList& engines, QWidget* parent) : QWidget(
 
 void FilterPanel::updateTapControls() {
   const QString taps = taps_->currentData().toString();
-  customTaps_->setVisible(taps == kCustom);
+  form_->setRowVisible(customTaps_, taps == kCustom);
   form_->setRowVisible(sigma_->parentWidget(), taps == kGaussian);
-  window_->setEnabled(taps == kMean || taps == kMedian || taps == kSavgol);
+  form_->setRowVisible(window_, taps == kMean || taps == kMedian || taps == kSavgol);  // Gaussian and custom taps set their own window
   const bool butter = taps == kButter;
   form_->setRowVisible(savgolOrder_->parentWidget(), taps == kSavgol);
   form_->setRowVisible(butterOrder_->parentWidget(), butter);

@@ -99,6 +99,10 @@ void LabView::setSignalAvailable(bool available) {
   if (auto* model = qobject_cast<QStandardItemModel*>(source_->model())) model->item(0)->setEnabled(available);
 }
 
+void LabView::setGpuMissing(const QString& reason) {
+  for (LadderView* view : views_) view->setGpuMissing(reason);
+}
+
 void LabView::setRunEnabled(bool enabled) {
   for (LadderView* view : views_) view->setRunEnabled(enabled);
 }

@@ -33,6 +33,7 @@ class LabView : public QWidget {
   void showExperiment(LabExperiment experiment);
   void setSignalAvailable(bool available);
   void setRunEnabled(bool enabled);
+  void setGpuMissing(const QString& reason);  // each ladder says it runs the CPU rungs only
 
  signals:
   void runRequested(siglab::LabExperiment experiment);

@@ -73,6 +73,18 @@ QString LadderView::summary() const { return summary_->text(); }
 
 void LadderView::setRunEnabled(bool enabled) { run_->setEnabled(enabled); }
 
+void LadderView::setGpuMissing(const QString& reason) {
+  run_->setText(tr("Run CPU rungs"));
+  run_->setToolTip(tr("No GPU here: only the CPU rungs run (%1)").arg(reason));
+  if (!ladder_) {
+    summary_->setText(tr("<b>No GPU here</b> (%1): Run times the CPU rungs only; the GPU rungs and the "
+                         "yardstick need a CUDA device.")
+                          .arg(reason.toHtmlEscaped()));
+  }
+}
+
+QString LadderView::runText() const { return run_->text(); }
+
 void LadderView::setLadder(std::shared_ptr<const Ladder> ladder) {
   ladder_ = ladder;
   chart_->clearPlottables();

@@ -21,6 +21,9 @@ class LadderView : public QWidget {
   // `controls` (owned by the view) holds the experiment's own inputs; `note` says what each rung changes.
   LadderView(QWidget* controls, const QString& runToolTip, const QString& note, QWidget* parent = nullptr);
   void setRunEnabled(bool enabled);
+  // Without a GPU: Run says it times the CPU rungs only, and the empty view says why.
+  void setGpuMissing(const QString& reason);
+  QString runText() const;
   void setLadder(std::shared_ptr<const Ladder> ladder);
 
   std::shared_ptr<const Ladder> ladder() const { return ladder_; }

@@ -13,6 +13,8 @@
 #include <QMimeData>
 #include <QPrintDialog>
 #include <QPrinter>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QScreen>
@@ -88,7 +90,14 @@ MainWindow::MainWindow(QWidget* parent)
   tabs->addTab(devicePanel_, tr("Device"));
 
   splitter_ = new QSplitter(Qt::Horizontal);
-  splitter_->addWidget(filterPanel_);
+  // The panel scrolls when it is taller than the window, instead of squeezing its notes.
+  auto* panelScroll = new QScrollArea;
+  panelScroll->setWidget(filterPanel_);
+  panelScroll->setWidgetResizable(true);
+  panelScroll->setFrameShape(QFrame::NoFrame);
+  panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  panelScroll->setMinimumWidth(filterPanel_->minimumSizeHint().width() + panelScroll->verticalScrollBar()->sizeHint().width());
+  splitter_->addWidget(panelScroll);
   splitter_->addWidget(plot_);
   splitter_->addWidget(tabs);
   splitter_->setStretchFactor(0, 0);
@@ -111,6 +120,7 @@ MainWindow::MainWindow(QWidget* parent)
   connect(filterPanel_, &FilterPanel::runRequested, this, &MainWindow::runEngines);
   connect(filterPanel_, &FilterPanel::applyRequested, this, &MainWindow::applyFilter);
   connect(lab_, &LabView::runRequested, this, &MainWindow::runLab);
+  if (!devices_.front().available) lab_->setGpuMissing(QString::fromStdString(devices_.front().reason));
 
   createActions();
   setWindowIcon(applicationIcon());

@@ -8,6 +8,7 @@
 #include "siglab/cuda_backends.hpp"
 
 class QCPBarsGroup;
+class QCheckBox;
 class QCustomPlot;
 class QLabel;
 class QTableWidget;
@@ -15,7 +16,9 @@ class QTableWidget;
 namespace siglab::gui {
 
 // A run's timings: a bar chart (kernel, transfers and end to end per engine; log scale when the
-// spread is large) above a table with times, bandwidth, speedups and agreement.
+// spread is large) above a table. The table leads with engine, status, end-to-end time and the
+// speedups, narrow enough for its pane; kernel and transfer times, bandwidth and agreement are in
+// each row's tooltip and in the columns "All columns" shows.
 class TimingView : public QWidget {
   Q_OBJECT
  public:
@@ -27,6 +30,7 @@ class TimingView : public QWidget {
 
   QCustomPlot* chart() const { return chart_; }
   QTableWidget* table() const { return table_; }
+  void setAllColumnsShown(bool shown);
 
  private:
   void showChart(const Comparison& comparison);
@@ -35,6 +39,7 @@ class TimingView : public QWidget {
   QLabel* summary_ = nullptr;
   QCustomPlot* chart_ = nullptr;
   QTableWidget* table_ = nullptr;
+  QCheckBox* allColumns_ = nullptr;
   QCPBarsGroup* barsGroup_ = nullptr;
 };
 

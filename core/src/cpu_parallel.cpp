@@ -130,7 +130,8 @@ std::vector<std::size_t> filterParallelAs(std::span<const Sample> in, const Filt
       interiorF32AccF64(x, taps.data(), w, y, count, stream);
     }
   };
-  const std::int64_t pieces = detail::piecesOf(n, detail::kPieceSize);
+  // Pieces short enough that a thread sees Cancel within a few milliseconds whatever W.
+  const std::int64_t pieces = detail::piecesOf(n, detail::outputsPerCancelCheck(w));
   // Below about 64k multiply-adds, starting threads costs more than it saves.
   const bool worthThreads = static_cast<double>(n) * static_cast<double>(w) > 65536.0;
 #pragma omp parallel for schedule(dynamic, 1) if (worthThreads)

@@ -1,5 +1,6 @@
 #include "siglab/cpu_serial.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "cpu_engine.hpp"
@@ -10,30 +11,35 @@ namespace siglab {
 namespace {
 
 template <typename Acc, typename Sample>
-void filterSerialAs(std::span<const Sample> in, const FilterSpec& spec, std::span<Sample> out) {
+void filterSerialAs(std::span<const Sample> in, const FilterSpec& spec, std::span<Sample> out,
+                    const Progress& progress) {
   validate(spec);
   if (in.size() != out.size()) throw std::invalid_argument("filterSerial: input and output sizes differ");
   const std::vector<Acc> taps = detail::tapsAs<Acc>(spec);
   const std::size_t w = taps.size();
-  detail::filterOutputs<Acc, Sample>(in, taps, spec.mode, out, 0, static_cast<std::int64_t>(in.size()),
-                                     [&](const Sample* x, Sample* y, std::int64_t count) {
-                                       for (std::int64_t i = 0; i < count; ++i) {
-                                         y[i] = static_cast<Sample>(detail::interiorOutput(x + i, taps.data(), w));
-                                       }
-                                     });
+  const auto interior = [&](const Sample* x, Sample* y, std::int64_t count) {
+    for (std::int64_t i = 0; i < count; ++i) y[i] = static_cast<Sample>(detail::interiorOutput(x + i, taps.data(), w));
+  };
+  // In stretches, each output still summed alone: the cuts change no bits, only when Cancel is seen.
+  const auto n = static_cast<std::int64_t>(in.size());
+  const std::int64_t stretch = detail::outputsPerCancelCheck(w);
+  for (std::int64_t begin = 0; begin < n; begin += stretch) {
+    progress.throwIfCancelled();
+    detail::filterOutputs<Acc, Sample>(in, taps, spec.mode, out, begin, std::min(n, begin + stretch), interior);
+  }
 }
 
 }  // namespace
 
-void filterSerial(std::span<const double> in, const FilterSpec& spec, std::span<double> out) {
-  filterSerialAs<double>(in, spec, out);
+void filterSerial(std::span<const double> in, const FilterSpec& spec, std::span<double> out, const Progress& progress) {
+  filterSerialAs<double>(in, spec, out, progress);
 }
 
-void filterSerial(std::span<const float> in, const FilterSpec& spec, std::span<float> out) {
+void filterSerial(std::span<const float> in, const FilterSpec& spec, std::span<float> out, const Progress& progress) {
   if (spec.accumulator == Accumulator::Float64) {
-    filterSerialAs<double>(in, spec, out);
+    filterSerialAs<double>(in, spec, out, progress);
   } else {
-    filterSerialAs<float>(in, spec, out);
+    filterSerialAs<float>(in, spec, out, progress);
   }
 }
 
@@ -44,15 +50,15 @@ std::string CpuSerialBackend::whyNot(const FilterSpec& /*spec*/, SampleType type
 }
 
 FilterPass CpuSerialBackend::filter(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
-                                    const RunOptions& /*options*/, const Progress& /*progress*/) {
+                                    const RunOptions& /*options*/, const Progress& progress) {
   if (!spec.isCorrelation()) return detail::timedCpuPass({}, [&] { filterKindReference(in, spec, out); });
-  return detail::timedCpuPass({}, [&] { filterSerial(in, spec, out); });
+  return detail::timedCpuPass({}, [&] { filterSerial(in, spec, out, progress); });
 }
 
 FilterPass CpuSerialBackend::filter(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
-                                    const RunOptions& /*options*/, const Progress& /*progress*/) {
+                                    const RunOptions& /*options*/, const Progress& progress) {
   if (!spec.isCorrelation()) return detail::timedCpuPass({}, [&] { filterKindReference(in, spec, out); });
-  return detail::timedCpuPass({}, [&] { filterSerial(in, spec, out); });
+  return detail::timedCpuPass({}, [&] { filterSerial(in, spec, out, progress); });
 }
 
 }  // namespace siglab

@@ -48,7 +48,7 @@ double fftEngineTolerance(const FilterSpec& spec, double maxAbsInput) {
   return fftFilterErrorBound(spec, maxAbsInput) + w * u / (1.0 - w * u) * norm1 * maxAbsInput;
 }
 
-void filterFft(std::span<const double> in, const FilterSpec& spec, std::span<double> out) {
+void filterFft(std::span<const double> in, const FilterSpec& spec, std::span<double> out, const Progress& progress) {
   validate(spec);
   if (in.size() != out.size()) throw std::invalid_argument("filterFft: input and output sizes differ");
   if (in.empty()) return;
@@ -56,7 +56,11 @@ void filterFft(std::span<const double> in, const FilterSpec& spec, std::span<dou
   const auto w = static_cast<std::int64_t>(spec.window()), radius = static_cast<std::int64_t>(spec.radius());
   const std::size_t m = fftBlockLength(spec.window()), bins = m / 2 + 1;
   const std::int64_t outputsPerBlock = static_cast<std::int64_t>(m) - w + 1;
-  const fftw_plan forward = detail::realForwardPlan(m), inverse = detail::realInversePlan(m);
+  // A first plan of a length takes tens of milliseconds: Cancel is looked at after each.
+  const fftw_plan forward = detail::realForwardPlan(m);
+  progress.throwIfCancelled();
+  const fftw_plan inverse = detail::realInversePlan(m);
+  progress.throwIfCancelled();
 
   // conj(F t) / M: correlation by the cyclic product, normalised once here.
   auto tapsSpectrum = detail::makeFftwArray<fftw_complex>(bins);
@@ -81,6 +85,7 @@ void filterFft(std::span<const double> in, const FilterSpec& spec, std::span<dou
     auto spectrum = detail::makeFftwArray<fftw_complex>(bins);
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t b = 0; b < blocks; ++b) {
+      if (progress.cancelled()) continue;  // no break out of an OpenMP loop: the rest are skipped
       // Block sample s is signal position first - radius + s; its outputs are first..first+L-1.
       const std::int64_t first = b * outputsPerBlock, start = first - radius;
       const std::int64_t count = std::min<std::int64_t>(outputsPerBlock, n - first);
@@ -104,6 +109,7 @@ void filterFft(std::span<const double> in, const FilterSpec& spec, std::span<dou
       std::memcpy(out.data() + first, block.get(), static_cast<std::size_t>(count) * sizeof(double));
     }
   }
+  progress.throwIfCancelled();
 }
 
 }  // namespace siglab

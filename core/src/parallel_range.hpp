@@ -1,5 +1,6 @@
 #pragma once
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 
 namespace siglab::detail {
@@ -25,5 +26,16 @@ inline std::int64_t piecesOf(std::int64_t n, std::int64_t pieceSize) {
 // Work is cut into pieces of this many outputs and handed to threads as they become free, so a
 // core that other programs are also using does not hold up the rest.
 inline constexpr std::int64_t kPieceSize = std::int64_t{1} << 16;
+
+// Multiply-adds between two looks at the cancellation flag: about a millisecond on one core, so
+// Cancel stops a run within 100 ms even on a busy machine or in a sanitizer build.
+inline constexpr std::int64_t kMultiplyAddsPerCancelCheck = std::int64_t{1} << 20;
+
+// Outputs of a `window`-tap filter between two looks at the cancellation flag (at most
+// kPieceSize, at least one cache line of outputs).
+inline std::int64_t outputsPerCancelCheck(std::size_t window) {
+  const std::int64_t outputs = kMultiplyAddsPerCancelCheck / std::max<std::int64_t>(1, static_cast<std::int64_t>(window));
+  return std::clamp<std::int64_t>(outputs, 16, kPieceSize);
+}
 
 }  // namespace siglab::detail

@@ -20,6 +20,7 @@
 #include "shortcuts_dialog.hpp"
 #include "signal_plot.hpp"
 #include "siglab/io/signal_io.hpp"
+#include "spectrum_view.hpp"
 #include "test_support.hpp"
 #include "timing_view.hpp"
 
@@ -170,10 +171,24 @@ TEST_F(WindowTest, OpeningAnotherFileClearsTheOldRunAndReadout) {
   window.cursorReadout()->setText(window.signalPlot()->readoutAt(3));
   ASSERT_FALSE(window.cursorReadout()->text().isEmpty());
   ASSERT_GT(window.timingView()->table()->rowCount(), 0);
+  QCustomPlot* chart = window.timingView()->chart();
+  EXPECT_TRUE(chart->isVisible());
+  ASSERT_FALSE(chart->xAxis->ticker().dynamicCast<QCPAxisTickerText>()->ticks().isEmpty());
   open(window, dir.file("other.txt"));
   EXPECT_TRUE(window.cursorReadout()->text().isEmpty());
   EXPECT_EQ(window.timingView()->table()->rowCount(), 0);
   EXPECT_FALSE(window.comparison());
+  EXPECT_EQ(chart->plottableCount(), 0);
+  EXPECT_FALSE(chart->isVisible()) << "an empty chart is hidden until the next run";
+  const auto names = chart->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+  EXPECT_TRUE(!names || names->ticks().isEmpty()) << "the old run's engine names stay on the chart";
+  EXPECT_EQ(chart->yAxis->scaleType(), QCPAxis::stLinear);
+  EXPECT_EQ(chart->yAxis->range(), QCPRange(0.0, 1.0)) << "the old run's time scale stays on the chart";
+  EXPECT_FALSE(window.filtered());
+  for (int i = 0; i < 500 && window.spectrumView()->computing(); ++i) {
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+  }
+  EXPECT_FALSE(window.spectrumView()->curves().filtered) << "the old filtered spectrum";
 }
 
 TEST_F(WindowTest, HelpListsEveryShortcutAndCtrlPPrints) {

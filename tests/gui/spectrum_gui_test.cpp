@@ -144,41 +144,5 @@ TEST(SpectrumView, ShowsTheTonesPeakTheFilteredSpectrumAndTheFiltersResponse) {
   EXPECT_EQ(view.plot()->xAxis->scaleType(), QCPAxis::stLogarithmic);
 }
 
-TEST(SpectrumView, ScreenshotOfTheSpectrumTabAfterARun) {
-  QSettings().clear();
-  test::TempDir dir;
-  // Tones at 300 Hz and 2.5 kHz in noise, 8 kHz: the default mean of 5 keeps the first and
-  // takes the second down by its response there.
-  const double rate = 8000.0;
-  std::mt19937_64 rng(3);
-  std::normal_distribution<double> noise(0.0, 0.05);
-  std::vector<double> x(400'000);
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    const double t = static_cast<double>(i) / rate;
-    x[i] = 0.5 * std::sin(2 * std::numbers::pi * 300 * t) + 0.2 * std::sin(2 * std::numbers::pi * 2500 * t) + noise(rng);
-  }
-  WriteOptions wav;
-  wav.sampleRate = rate;
-  writeSignal(dir.file("tones.wav"), x, wav);
-  MainWindow window;
-  window.resize(1500, 820);
-  window.show();
-  window.openFile(QString::fromStdString(dir.file("tones.wav")));
-  ASSERT_TRUE(test::waitForTask(window));
-  window.runEngines();
-  ASSERT_TRUE(test::waitForTask(window));
-  auto* tabs = window.findChild<QTabWidget*>();
-  ASSERT_TRUE(tabs);
-  tabs->setCurrentWidget(window.spectrumView());
-  window.spectrumView()->setSegment(2048);
-  ASSERT_TRUE(waitForSpectrum(*window.spectrumView()));
-  ASSERT_TRUE(window.spectrumView()->curves().response);
-  window.signalPlot()->setVisibleRange(0, 800);
-  QCoreApplication::processEvents();
-  ASSERT_TRUE(QDir().mkpath(SIGLAB_SCREENSHOT_DIR));
-  const QString path = QDir(SIGLAB_SCREENSHOT_DIR).filePath("siglab-spectrum.png");
-  ASSERT_TRUE(window.grab().toImage().convertToFormat(QImage::Format_Indexed8, Qt::ThresholdDither).save(path, "PNG", 0));
-}
-
 }  // namespace
 }  // namespace siglab

@@ -8,7 +8,7 @@ namespace siglab {
 
 // cpu-serial's arithmetic on every core, with SIMD across neighbouring outputs (never across
 // taps): each output is still summed j = 0..W-1 from zero, so the result is bit-identical.
-// Stops between pieces when `progress` is cancelled (throws Cancelled). Returns where the pieces
+// Stops between pieces (a few milliseconds of work each) when `progress` is cancelled (throws Cancelled). Returns where the pieces
 // begin (the first apart).
 std::vector<std::size_t> filterParallel(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
                                         const Progress& progress = {});

@@ -7,11 +7,14 @@ namespace siglab {
 
 // The reference: the seed's direct loop, generalised to any taps and boundary mode. Products are
 // summed in tap order j = 0..W-1 from 0.0, never contracted into FMAs (core builds with
-// -ffp-contract=off), so every machine and every exact backend gives the same bits.
-void filterSerial(std::span<const double> in, const FilterSpec& spec, std::span<double> out);
+// -ffp-contract=off), so every machine and every exact backend gives the same bits. Looks at
+// `progress` every few milliseconds of work and stops when it is cancelled (throws Cancelled).
+void filterSerial(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
+                  const Progress& progress = {});
 // float32: the same order, in float with the taps rounded to float, or in double when
 // spec.accumulator is Float64 (the result then rounded once to float).
-void filterSerial(std::span<const float> in, const FilterSpec& spec, std::span<float> out);
+void filterSerial(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
+                  const Progress& progress = {});
 
 class CpuSerialBackend final : public FilterBackend {
  public:

@@ -9,12 +9,14 @@
 #include <span>
 
 #include "siglab/filter_spec.hpp"
+#include "siglab/progress.hpp"
 
 namespace siglab {
 
 // Filters `in` into `out` (same size) on every core. Throws std::invalid_argument for an invalid
-// spec or sizes that differ.
-void filterFft(std::span<const double> in, const FilterSpec& spec, std::span<double> out);
+// spec or sizes that differ; stops between blocks when `progress` is cancelled (throws Cancelled).
+void filterFft(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
+               const Progress& progress = {});
 
 // The transform length M used for a window of W taps: a power of two, at least 4 W and 4096.
 std::size_t fftBlockLength(std::size_t window);

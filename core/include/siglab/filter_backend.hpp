@@ -64,7 +64,7 @@ class FilterBackend {
     return tolerance(spec, maxAbsInput);
   }
   // Filters `in` into `out` (same size) once. Checks `progress` for cancellation between pieces
-  // of work (throws Cancelled). Throws EngineUnavailable for samples it cannot take, and
+  // of work of a few milliseconds, so Cancel stops it within 100 ms (throws Cancelled). Throws EngineUnavailable for samples it cannot take, and
   // std::runtime_error (device problems included, explained) when the run fails.
   virtual FilterPass filter(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
                             const RunOptions& options, const Progress& progress = {}) = 0;
