@@ -17,7 +17,7 @@ BackendList makeAllBackends(const CudaOptions& cudaOptions, const DeviceInfo* fi
   backends.push_back(std::make_unique<CpuFftBackend>());
   BackendList gpus = firstDevice ? makeCudaBackends(cudaOptions, *firstDevice) : makeCudaBackends(cudaOptions);
   for (auto& gpu : gpus) backends.push_back(std::move(gpu));
-  backends.push_back(makeCudaFftBackend());
+  backends.push_back(makeCudaFftBackend(cudaOptions.devices));
   return backends;
 }
 

@@ -87,7 +87,7 @@ BackendList makeCudaBackends(const CudaOptions& options) {
 
 namespace siglab {
 
-std::unique_ptr<FilterBackend> makeCudaFftBackend() {
+std::unique_ptr<FilterBackend> makeCudaFftBackend(const std::vector<int>&) {
   return std::make_unique<NoCudaBackend>("gpu-fft", "GPU, cuFFT overlap-save in batches of blocks");
 }
 

@@ -11,6 +11,7 @@
 
 #include "siglab/cpu_parallel.hpp"
 #include "siglab/cpu_serial.hpp"
+#include "siglab/device_list.hpp"
 #include "test_support.hpp"
 
 namespace siglab {
@@ -180,6 +181,38 @@ TEST(SplitFilterBackend, AFailingPartsErrorIsThrownAndCancellingStopsEveryPart) 
   auto two = splitSerial(2, 1);
   EXPECT_THROW(two->filter(std::span<const double>(in), makeMeanFilter(5), std::span<double>(out), {}, progress),
                Cancelled);
+}
+
+}  // namespace
+}  // namespace siglab
+
+namespace siglab {
+namespace {
+
+TEST(DeviceList, ReadsAllAndNumberedListsAndRefusesTheRest) {
+  EXPECT_EQ(parseDeviceList("all", 2), (std::vector<int>{0, 1}));
+  EXPECT_EQ(parseDeviceList("all", 0), (std::vector<int>{}));  // no GPU: the engines say why
+  EXPECT_EQ(parseDeviceList("1", 2), (std::vector<int>{1}));
+  EXPECT_EQ(parseDeviceList("0,1", 2), (std::vector<int>{0, 1}));
+  EXPECT_EQ(parseDeviceList("0,0", 1), (std::vector<int>{0, 0}));
+  EXPECT_EQ(parseDeviceList("3", 0), (std::vector<int>{3}));  // nothing to check against without a GPU
+  EXPECT_EQ(formatDeviceList({0, 1}), "0,1");
+  EXPECT_EQ(formatDevicePlacement({0, 0}), "devices 0,0");
+  EXPECT_EQ(formatDevicePlacement({1}), "device 1");
+  for (const char* bad : {"", ",", "0,", "a", "-1", "0;1", "1.5", " 0", "99999999999"}) {
+    EXPECT_THROW(parseDeviceList(bad, 2), std::invalid_argument) << bad;
+  }
+  try {
+    parseDeviceList("0,2", 2);
+    ADD_FAILURE() << "GPU 2 of 2 accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "names GPU 2, which does not exist; this machine has GPUs 0 to 1");
+  }
+  std::string many = "0";
+  for (int i = 1; i < 65; ++i) many += ",0";
+  EXPECT_THROW(parseDeviceList(many, 1), std::invalid_argument);
+  many.resize(many.size() - 2);
+  EXPECT_EQ(parseDeviceList(many, 1).size(), kMaxDeviceListEntries);
 }
 
 }  // namespace
