@@ -15,6 +15,7 @@
 #include "gpu_test_support.hpp"
 #include "siglab/cuda_backends.hpp"
 #include "siglab/cuda_fft_backend.hpp"
+#include "siglab/cuda_reduce.hpp"
 #include "siglab/split_filter.hpp"
 #include "test_support.hpp"
 
@@ -112,6 +113,42 @@ TEST(GpuSplit, ADeviceThatDoesNotExistIsExplained) {
     const std::string why = engine->whyNot(makeMeanFilter(5), SampleType::f64);
     EXPECT_NE(why.find("there is no GPU " + std::to_string(missing)), std::string::npos) << engine->name() << ": " << why;
   }
+}
+
+}  // namespace
+}  // namespace siglab
+
+namespace siglab {
+namespace {
+
+// Sums split over devices: integer sums exact, float64 sums within the one-device bound.
+TEST(GpuSplit, SumsOverAForcedSplitAreExactOrWithinTheBound) {
+  SIGLAB_SKIP_WITHOUT_GPU();
+  std::mt19937_64 rng(test::freshSeed());
+  std::uniform_int_distribution<std::int32_t> byte(-(1 << 30), 1 << 30);
+  for (std::size_t n : {0, 1, 3, 5, 4099, 1000003}) {
+    std::vector<std::int32_t> ints(n);
+    std::int64_t exact = 0;
+    for (auto& v : ints) {
+      v = byte(rng);
+      exact += v;
+    }
+    const std::vector<double> values = test::randomSignal(n, rng);
+    double absSum = 0;
+    for (double v : values) absSum += std::abs(v);
+    for (const std::vector<int>& devices : {std::vector<int>{0}, std::vector<int>{0, 0}, std::vector<int>{0, 0, 0}}) {
+      const DeviceSum intSum = sumOnDevices(std::span<const std::int32_t>(ints), devices, 1);
+      ASSERT_TRUE(intSum.problem.empty()) << intSum.problem;
+      EXPECT_EQ(intSum.integerValue, exact) << "n " << n << ", " << devices.size() << " parts";
+      const DeviceSum sum = sumOnDevices(std::span<const double>(values), devices, 1);
+      ASSERT_TRUE(sum.problem.empty()) << sum.problem;
+      const double bound = 2.0 * static_cast<double>(std::max<std::size_t>(n, 2)) * 0x1.0p-52 * absSum;
+      EXPECT_LE(std::abs(sum.value - compensatedSum(values)), bound) << "n " << n << ", " << devices.size() << " parts";
+      EXPECT_EQ(sum.partSums.size(), std::min(devices.size(), (n + 3) / 4));
+    }
+  }
+  const DeviceSum missing = sumOnDevices(std::span<const double>(), {0, static_cast<int>(probeDevices().size())}, 1);
+  EXPECT_NE(missing.problem.find("there is no GPU"), std::string::npos) << missing.problem;
 }
 
 }  // namespace
