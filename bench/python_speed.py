@@ -49,25 +49,29 @@ def main():
     print(line("scipy.ndimage.uniform_filter1d (output=)", scipy_into))
     met = True
     for engine in dict.fromkeys(["cpu-parallel", auto_engine]):
-        rows, _ = siglab.compare(x, window=window, engines=[engine], repeat=repeats)
-        cpp = rows[0]
-        assert cpp["status"] == "ok" and cpp["agrees"], cpp
-        cpp_timing = {"median_ms": cpp["total_ms"], "min_ms": float("nan"), "max_ms": float("nan")}
+        cpp_out = np.full(samples, np.nan)
+        # The engine in C++ before and after the Python calls: the machine's drift shows as their difference.
+        cpp_before = siglab._siglab.time_engine(x, cpp_out, window, "zero", engine, 1, repeats)
         out.fill(np.nan)
         into = siglab.measure(lambda: siglab.filter(x, window=window, engine=engine, out=out), repeats=repeats)
         alloc = siglab.measure(lambda: siglab.filter(x, window=window, engine=engine), repeats=repeats)
+        cpp_after = siglab._siglab.time_engine(x, cpp_out, window, "zero", engine, 1, repeats)
+        assert np.array_equal(out, cpp_out), "siglab.filter and the C++ engine disagree"
         np.testing.assert_allclose(out, scipy.ndimage.uniform_filter1d(x, window, mode="constant"), rtol=1e-12)
-        print(f"{engine + ' in C++ (siglab.compare, measure())':<58} {cpp['total_ms']:9.3f} ms")
+        cpp_ms = (cpp_before["median_ms"] + cpp_after["median_ms"]) / 2
+        print(line(f"{engine} in C++ (measure() on the engine), before", cpp_before))
         print(line(f"siglab.filter(engine={engine!r}, out=)", into))
         print(line(f"siglab.filter(engine={engine!r}) (new result array)", alloc))
-        python_ratio = into["median_ms"] / cpp["total_ms"]
+        print(line(f"{engine} in C++ (measure() on the engine), after", cpp_after))
+        python_ratio = into["median_ms"] / cpp_ms
         scipy_ratio = scipy_into["median_ms"] / into["median_ms"]
         alloc_scipy_ratio = scipy_alloc["median_ms"] / alloc["median_ms"]
         ok = python_ratio <= 1.1 and scipy_ratio >= 5
         met = met and ok
-        print(f"  {engine}: Python/C++ = {python_ratio:.3f}x (target <= 1.1); scipy/siglab = {scipy_ratio:.2f}x with "
-              f"out=/output= (target >= 5), {alloc_scipy_ratio:.2f}x both allocating; "
-              f"Python allocating/C++ = {alloc['median_ms'] / cpp['total_ms']:.3f}x; targets {'met' if ok else 'MISSED'}")
+        print(f"  {engine}: Python/C++ = {python_ratio:.3f}x the mean of the two C++ medians (target <= 1.1); "
+              f"scipy/siglab = {scipy_ratio:.2f}x with out=/output= (target >= 5), {alloc_scipy_ratio:.2f}x both "
+              f"allocating; Python allocating/C++ = {alloc['median_ms'] / cpp_ms:.3f}x; same bits as C++: yes; "
+              f"targets {'met' if ok else 'MISSED'}")
     return 0 if met else 1
 
 
