@@ -56,8 +56,8 @@ def main():
     da.store(siglab.dask.filter(x, window=args.window, mode=args.mode), target, lock=False)
     dask_s = time.perf_counter() - start
     peaks = client.run(peak_rss_mib)
-    limits = {w["id"]: w["memory_limit"] for w in client.scheduler_info()["workers"].values()}
-    within = all(p * 2**20 <= limit for p, limit in zip(peaks.values(), limits.values()) if limit)
+    limits = {address: w["memory_limit"] for address, w in client.scheduler_info()["workers"].items()}
+    within = all(peak * 2**20 <= limits[address] for address, peak in peaks.items() if limits.get(address))
     print(f"loadavg at the start: {loadavg_at_start}")
     print(f"dask: {size / 1e9:.2f} GB in {dask_s:.2f} s = {size / 1e9 / dask_s:.2f} GB/s on {len(peaks)} workers "
           f"(limit {args.memory_limit} each); peak resident memory of each worker: "
