@@ -13,6 +13,7 @@
 #include "all_backends.hpp"
 #include "siglab/comparison.hpp"
 #include "siglab/job.hpp"
+#include "siglab/measure.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/signal_io.hpp"
 #include "siglab/statistics.hpp"
@@ -82,13 +83,24 @@ FilterBackend& chooseEngine(const std::string& requested, const FilterSpec& spec
   return engine;
 }
 
+// `out`, when given, is a caller's array the result is written into (no allocation: an 80 MB
+// result costs more in first-touch page faults than a fast engine takes to fill it).
 template <class T>
 py::array_t<T> filterArray(py::array_t<T, py::array::c_style> x, const FilterSpec& spec, const std::string& engineName,
-                           std::string& used) {
+                           std::string& used, std::optional<py::array> into) {
   if (x.ndim() != 1) throw std::invalid_argument("x must be one-dimensional, not of shape with " + std::to_string(x.ndim()) + " axes");
   std::string why;
   FilterBackend& engine = chooseEngine<T>(engineName, spec, why);
-  py::array_t<T> out(x.size());
+  py::array_t<T> out;
+  if (into) {
+    if (!py::isinstance<py::array_t<T, py::array::c_style>>(*into) || into->ndim() != 1 || into->size() != x.size() ||
+        !into->writeable()) {
+      throw std::invalid_argument("out must be a writeable, contiguous one-dimensional array of x's dtype and size");
+    }
+    out = py::reinterpret_borrow<py::array_t<T>>(*into);
+  } else {
+    out = py::array_t<T>(x.size());
+  }
   const std::span<const T> in(x.data(), static_cast<std::size_t>(x.size()));
   const std::span<T> result(out.mutable_data(), static_cast<std::size_t>(out.size()));
   {
@@ -155,19 +167,61 @@ PYBIND11_MODULE(_siglab, m) {
   m.def(
       "filter",
       [](py::array x, std::size_t window, const std::string& mode, std::optional<std::vector<double>> taps,
-         std::optional<double> gaussian, const std::string& engine) -> py::tuple {
+         std::optional<double> gaussian, const std::string& engine, std::optional<py::array> out) -> py::tuple {
         const FilterSpec spec = makeSpec(window, mode, taps, gaussian);
         std::string used;
         if (py::isinstance<py::array_t<float>>(x)) {
-          auto out = filterArray<float>(x.cast<py::array_t<float, py::array::c_style>>(), spec, engine, used);
-          return py::make_tuple(out, used);
+          auto result = filterArray<float>(x.cast<py::array_t<float, py::array::c_style>>(), spec, engine, used, out);
+          return py::make_tuple(result, used);
         }
         if (!py::isinstance<py::array_t<double>>(x)) throw std::invalid_argument("x must hold float64 or float32 samples");
-        auto out = filterArray<double>(x.cast<py::array_t<double, py::array::c_style>>(), spec, engine, used);
-        return py::make_tuple(out, used);
+        auto result = filterArray<double>(x.cast<py::array_t<double, py::array::c_style>>(), spec, engine, used, out);
+        return py::make_tuple(result, used);
       },
       py::arg("x"), py::arg("window") = kDefaultWindow, py::arg("mode") = "zero", py::arg("taps") = py::none(),
-      py::arg("gaussian") = py::none(), py::arg("engine") = "auto");
+      py::arg("gaussian") = py::none(), py::arg("engine") = "auto", py::arg("out") = py::none());
+
+  // The engine's own time in C++ on the caller's arrays (no Python between runs): what siglab.filter
+  // is measured against. The median, min and max (ms) of the engine's reported total.
+  m.def(
+      "time_engine",
+      [](py::array_t<double, py::array::c_style> x, py::array_t<double, py::array::c_style> out, std::size_t window,
+         const std::string& mode, const std::string& engineName, int warmups, int repeats) {
+        if (out.size() != x.size() || !out.writeable()) throw std::invalid_argument("out must be writeable and of x's size");
+        if (repeats < 1 || warmups < 0) throw std::invalid_argument("repeats must be at least 1 and warmups at least 0");
+        const FilterSpec spec = makeSpec(window, mode, std::nullopt, std::nullopt);
+        std::string why;
+        FilterBackend& engine = chooseEngine<double>(engineName, spec, why);
+        const std::span<const double> in(x.data(), static_cast<std::size_t>(x.size()));
+        const std::span<double> result(out.mutable_data(), static_cast<std::size_t>(out.size()));
+        PhaseStats stats;
+        {
+          py::gil_scoped_release release;
+          stats = measure([&] { return engine.filter(in, spec, result, RunOptions{}).phases; },
+                          MeasureOptions{warmups, repeats});
+        }
+        py::dict d;
+        d["median_ms"] = stats.total.medianMs;
+        d["min_ms"] = stats.total.minMs;
+        d["max_ms"] = stats.total.maxMs;
+        return d;
+      },
+      py::arg("x"), py::arg("out"), py::arg("window"), py::arg("mode"), py::arg("engine"), py::arg("warmups") = 1,
+      py::arg("repeats") = 10);
+
+  // measure() for Python callers: benchmarks time Python calls with SigLab's one warm-up/repeat loop.
+  m.def(
+      "measure",
+      [](const py::function& once, int warmups, int repeats) {
+        if (repeats < 1 || warmups < 0) throw std::invalid_argument("repeats must be at least 1 and warmups at least 0");
+        const PhaseStats stats = measure([&] { return timeOnHost([&] { once(); }); }, MeasureOptions{warmups, repeats});
+        py::dict d;
+        d["median_ms"] = stats.total.medianMs;
+        d["min_ms"] = stats.total.minMs;
+        d["max_ms"] = stats.total.maxMs;
+        return d;
+      },
+      py::arg("once"), py::arg("warmups") = 1, py::arg("repeats") = 10);
 
   m.def(
       "compare",

@@ -48,6 +48,7 @@ def main():
         cluster = distributed.LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
                                            memory_limit=args.memory_limit, dashboard_address=None)
         client = distributed.Client(cluster)
+    loadavg_at_start = open("/proc/loadavg").read().strip()
     size = os.path.getsize(args.input)
     x = read_raw(args.input, "<f8", chunk_samples=args.chunk_mib << 17)
     target = RawFileTarget(args.output, "<f8", x.shape[0]).create()
@@ -55,14 +56,18 @@ def main():
     da.store(siglab.dask.filter(x, window=args.window, mode=args.mode), target, lock=False)
     dask_s = time.perf_counter() - start
     peaks = client.run(peak_rss_mib)
+    limits = {address: w["memory_limit"] for address, w in client.scheduler_info()["workers"].items()}
+    within = all(peak * 2**20 <= limits[address] for address, peak in peaks.items() if limits.get(address))
+    print(f"loadavg at the start: {loadavg_at_start}")
     print(f"dask: {size / 1e9:.2f} GB in {dask_s:.2f} s = {size / 1e9 / dask_s:.2f} GB/s on {len(peaks)} workers "
           f"(limit {args.memory_limit} each); peak resident memory of each worker: "
-          + ", ".join(f"{p:.0f} MiB" for p in peaks.values()))
+          + ", ".join(f"{p:.0f} MiB" for p in peaks.values())
+          + f"; every worker within its limit: {'yes' if within else 'NO'}")
     client.close()
     if cluster:
         cluster.close()
     if not args.compare_cli:
-        return 0
+        return 0 if within else 1
     cli_out = args.output + ".cli.raw"  # .raw: siglab-cli picks the output format by extension
     command = [args.compare_cli, "filter", args.input, "--raw", "f64", "-o", cli_out, "--window", str(args.window),
                "--mode", args.mode]
@@ -74,7 +79,7 @@ def main():
     print(f"siglab-cli filter: {cli_s:.2f} s = {size / 1e9 / cli_s:.2f} GB/s; dask reaches "
           f"{100 * cli_s / dask_s:.0f}% of its throughput (target >= 50%); byte-identical: {'yes' if same else 'NO'}")
     os.remove(cli_out)
-    return 0 if same else 1
+    return 0 if same and within else 1
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@
 #include "option_checks.hpp"
 #include "siglab/work_bounds.hpp"
 #include "input_options.hpp"
+#include "siglab/device_list.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/filter_kinds.hpp"
 #include "siglab/io/output_checks.hpp"
@@ -52,6 +53,7 @@ FilterSpec buildSpec(const JobOptions& o, BoundaryMode mode) {
 CudaOptions JobOptions::cudaOptions() const {
   CudaOptions options;
   options.memoryBudgetBytes = gpuMemoryBudgetMiB << 20;
+  options.devices = deviceList;
   return options;
 }
 
@@ -83,6 +85,9 @@ void addJobOptions(CLI::App& cmd, JobOptions& o) {
   cmd.add_option("--gpu-memory-budget", o.gpuMemoryBudgetMiB,
                  "MiB of GPU memory gpu-tuned may use (0: 90% of what is free); a signal over it goes in chunks")
       ->check(wholeNumber(0, std::uint64_t{1} << 24, "16777216 (16 TiB)"));
+  cmd.add_option("--devices", o.devices,
+                 "GPUs the GPU engines run on: all, or numbers such as 0,1 (one contiguous part of the signal each, "
+                 "the same bits; 0,0 runs two parts on GPU 0); default 0");
   cmd.add_flag("-q,--quiet", o.quiet, "No progress on the terminal");
 }
 
@@ -128,6 +133,16 @@ int finishJob(JobOptions& o, const char* command) {
   } catch (const InputError& e) {
     std::cerr << "siglab-cli " << command << ": --taps: " << e.what() << "\n";
     return kExitInputOutput;
+  }
+  if (!o.devices.empty()) {
+    try {
+      const std::vector<DeviceInfo> probed = probeDevices();
+      const int usable = probed.front().index < 0 ? 0 : static_cast<int>(probed.size());
+      o.deviceList = parseDeviceList(o.devices, usable);
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "siglab-cli " << command << ": --devices " << e.what() << "\n";
+      return kExitUsage;
+    }
   }
   o.job.sampleType = o.dtype == "f32" ? SampleType::f32 : SampleType::f64;
   o.job.run.deviceMemoryBudgetBytes = o.gpuMemoryBudgetMiB << 20;

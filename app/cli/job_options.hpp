@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "kind_options.hpp"
 #include "siglab/cuda_backends.hpp"
@@ -27,6 +28,8 @@ struct JobOptions {
   std::string dtype = "f64";
   std::string accumulate = "f32";
   std::size_t gpuMemoryBudgetMiB = 0;
+  std::string devices;              // --devices as given; empty: device 0
+  std::vector<int> deviceList;      // parsed by finishJob
   bool quiet = false;            // no progress on the terminal
   bool windowAfterReading = false;  // a mean window too long to build before the signal's size is known
 

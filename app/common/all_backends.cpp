@@ -19,7 +19,7 @@ BackendList makeAllBackends(const CudaOptions& cudaOptions, const DeviceInfo* fi
   const DeviceInfo device = firstDevice ? *firstDevice : probeDevices().front();
   BackendList gpus = makeCudaBackends(cudaOptions, device);
   for (auto& gpu : gpus) backends.push_back(std::move(gpu));
-  backends.push_back(makeCudaFftBackend());
+  backends.push_back(makeCudaFftBackend(cudaOptions.devices));
   backends.push_back(makeGpuMedianBackend(device));
   backends.push_back(makeGpuSosScanBackend(device));
   return backends;

@@ -21,6 +21,7 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
+#include <QVBoxLayout>
 #include <QToolBar>
 #include <QtConcurrent>
 
@@ -32,6 +33,7 @@
 #include "all_backends.hpp"
 #include "app_resources.hpp"
 #include "background_tasks.hpp"
+#include "device_chooser.hpp"
 #include "device_panel.hpp"
 #include "filter_panel.hpp"
 #include "import_dialog.hpp"
@@ -45,6 +47,7 @@
 #include "signal_loading.hpp"
 #include "sample_rate_field.hpp"
 #include "signal_plot.hpp"
+#include "siglab/device_list.hpp"
 #include "siglab/io/atomic_file.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/report.hpp"
@@ -67,12 +70,26 @@ const char* const kSignalFilters =
     "All files (*)";
 const char* const kSessionFilter = "SigLab session (*.siglab)";
 
+// The GPUs chosen in the Device tab (setting "gpu/devices", as --devices reads it), or device 0
+// where none was chosen or the saved list no longer fits this machine.
+CudaOptions savedCudaOptions(const std::vector<DeviceInfo>& devices) {
+  CudaOptions options;
+  const std::string saved = QSettings().value("gpu/devices").toString().toStdString();
+  if (saved.empty()) return options;
+  try {
+    options.devices = parseDeviceList(saved, devices.front().index < 0 ? 0 : static_cast<int>(devices.size()));
+  } catch (const std::invalid_argument&) {
+    options.devices.clear();
+  }
+  return options;
+}
+
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
       devices_(probeDevices()),
-      engines_(std::make_shared<const BackendList>(makeAllBackends({}, &devices_.front()))) {
+      engines_(std::make_shared<const BackendList>(makeAllBackends(savedCudaOptions(devices_), &devices_.front()))) {
   filterPanel_ = new FilterPanel(*engines_);
   filterPanel_->setMinimumWidth(220);
   plot_ = new SignalPlot;
@@ -87,7 +104,15 @@ MainWindow::MainWindow(QWidget* parent)
   tabs->addTab(statistics_, tr("Statistics"));
   tabs->addTab(spectrum_, tr("Spectrum"));
   tabs->addTab(lab_, tr("Lab"));
-  tabs->addTab(devicePanel_, tr("Device"));
+  auto* deviceTab = new QWidget;
+  auto* deviceLayout = new QVBoxLayout(deviceTab);
+  deviceLayout->addWidget(devicePanel_, 1);
+  auto* deviceChooser = new DeviceChooser(devices_, savedCudaOptions(devices_).devices);
+  connect(deviceChooser, &DeviceChooser::chosenChanged, this, [](const std::vector<int>& devices) {
+    QSettings().setValue("gpu/devices", QString::fromStdString(formatDeviceList(devices)));
+  });
+  deviceLayout->addWidget(deviceChooser);
+  tabs->addTab(deviceTab, tr("Device"));
 
   splitter_ = new QSplitter(Qt::Horizontal);
   // The panel scrolls when it is taller than the window, instead of squeezing its notes.

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -45,14 +46,16 @@ class ChunkPipeline {
   // `kernel` gives the taps, window and path; its buffers and stream are the slots'.
   // Checks `progress` between chunks: a cancelled pass waits for the chunks in flight, then throws
   // Cancelled, leaving the pipeline ready for the next pass.
+  // Only outputs [first, last) are computed (one device's part of a split signal); the halos
+  // still come from the whole of `in`.
   PipelinePass run(std::span<const T> in, std::span<T> out, const TunedLaunch<T>& kernel, BoundaryMode mode,
-                   const Progress& progress = {}) {
+                   const Progress& progress = {}, std::size_t first = 0, std::size_t last = SIZE_MAX) {
     const auto start = std::chrono::steady_clock::now();
     const bool pinnedIn = isPinnedHost(in.data());
     const bool pinnedOut = isPinnedHost(out.data());
     PipelinePass pass;
-    const std::size_t n = in.size();
-    const std::size_t chunks = (n + chunk_ - 1) / chunk_;
+    const std::size_t n = std::min(last, in.size());
+    const std::size_t chunks = first < n ? (n - first + chunk_ - 1) / chunk_ : 0;
     for (std::size_t c = 0; c < chunks; ++c) {
       if (progress.cancelled()) {
         for (Slot& busy : slots_) drain(busy);
@@ -60,7 +63,7 @@ class ChunkPipeline {
       }
       Slot& slot = slots_[c % slots_.size()];
       finish(slot, out, pinnedOut, pass);
-      slot.begin = c * chunk_;
+      slot.begin = first + c * chunk_;
       slot.end = std::min(n, slot.begin + chunk_);
       const std::size_t count = slot.end - slot.begin;
       const cudaStream_t stream = slot.stream.get();

@@ -7,6 +7,8 @@
 
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
+#include "device_scope.hpp"
+#include "device_split.hpp"
 #include "run_results.hpp"
 #include "mean_filter_kernels.cuh"
 #include "siglab/cuda_backends.hpp"
@@ -24,8 +26,9 @@ using cuda::mebibytes;
 // events on that one execution.
 class CudaFilterBackend final : public FilterBackend {
  public:
-  CudaFilterBackend(KernelKind kind, std::string_view name, std::string_view description, std::string unavailable)
-      : kind_(kind), name_(name), description_(description), unavailable_(std::move(unavailable)) {}
+  CudaFilterBackend(KernelKind kind, std::string_view name, std::string_view description, std::string unavailable,
+                    int device)
+      : kind_(kind), name_(name), description_(description), unavailable_(std::move(unavailable)), device_(device) {}
 
   std::string_view name() const override { return name_; }
   std::string_view description() const override { return description_; }
@@ -57,10 +60,10 @@ class CudaFilterBackend final : public FilterBackend {
     }
     progress.throwIfCancelled();
     try {
-      SIGLAB_CUDA_TRY(cudaSetDevice(0));
+      const cuda::DeviceScope scope(device_);
       if (kind_ == KernelKind::Shared) {
         int limit = 0;
-        SIGLAB_CUDA_TRY(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
+        SIGLAB_CUDA_TRY(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device_));
         const std::size_t need = cuda::sharedTileBytes(options.blockSize, static_cast<int>(spec.window()), sizeof(T));
         if (need > static_cast<std::size_t>(limit)) {
           throw EngineUnavailable("the tile for this window needs " + std::to_string(need / 1024) +
@@ -126,34 +129,38 @@ class CudaFilterBackend final : public FilterBackend {
   std::string_view name_;
   std::string_view description_;
   std::string unavailable_;
+  int device_;
 };
 
 }  // namespace
 
-namespace {
-
-std::string problemOf(const DeviceInfo& device) { return device.available ? std::string() : device.reason; }
-
-std::string firstDeviceProblem() { return problemOf(probeDevices().front()); }
-
-}  // namespace
-
 std::unique_ptr<FilterBackend> makeTunedCudaBackend(const CudaOptions& options) {
-  return makeTunedBackend(options, firstDeviceProblem());
+  const std::vector<DeviceInfo> probed = probeDevices();
+  return cuda::engineOnDevices(
+      options.devices, [&](int device) { return makeTunedBackend(options, cuda::deviceProblem(probed, device), device); },
+      [&](int device) { return makeTunedPartEngine(options, cuda::deviceProblem(probed, device), device); });
 }
 
 BackendList makeCudaBackends(const CudaOptions& options) { return makeCudaBackends(options, probeDevices().front()); }
 
 BackendList makeCudaBackends(const CudaOptions& options, const DeviceInfo& firstDevice) {
-  const std::string reason = problemOf(firstDevice);
+  // A session's probe of the first device spares probing again for the usual one-device case.
+  const std::vector<DeviceInfo> probed =
+      options.devices.size() <= 1 && (options.devices.empty() || options.devices.front() == 0) ? std::vector{firstDevice}
+                                                                                               : probeDevices();
+  auto problem = [&](int device) { return cuda::deviceProblem(probed, device); };
+  auto seedEngine = [&](KernelKind kind, std::string_view name, std::string_view description) {
+    return cuda::engineOnDevices(options.devices, [&, kind, name, description](int device) -> std::unique_ptr<FilterBackend> {
+      return std::make_unique<CudaFilterBackend>(kind, name, description, problem(device), device);
+    });
+  };
   BackendList backends;
-  backends.push_back(std::make_unique<CudaFilterBackend>(KernelKind::Global, "gpu-global",
-                                                         "GPU, taps and samples in global memory", reason));
-  backends.push_back(std::make_unique<CudaFilterBackend>(KernelKind::Constant, "gpu-constant",
-                                                         "GPU, taps in __constant__ memory", reason));
-  backends.push_back(std::make_unique<CudaFilterBackend>(KernelKind::Shared, "gpu-shared",
-                                                         "GPU, constant taps + shared-memory tile", reason));
-  backends.push_back(makeTunedBackend(options, reason));
+  backends.push_back(seedEngine(KernelKind::Global, "gpu-global", "GPU, taps and samples in global memory"));
+  backends.push_back(seedEngine(KernelKind::Constant, "gpu-constant", "GPU, taps in __constant__ memory"));
+  backends.push_back(seedEngine(KernelKind::Shared, "gpu-shared", "GPU, constant taps + shared-memory tile"));
+  backends.push_back(cuda::engineOnDevices(
+      options.devices, [&](int device) { return makeTunedBackend(options, problem(device), device); },
+      [&](int device) { return makeTunedPartEngine(options, problem(device), device); }));
   return backends;
 }
 

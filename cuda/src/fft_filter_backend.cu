@@ -12,6 +12,8 @@
 
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
+#include "device_scope.hpp"
+#include "device_split.hpp"
 #include "run_results.hpp"
 #include "siglab/boundary.hpp"
 #include "siglab/cuda_backends.hpp"
@@ -102,10 +104,7 @@ unsigned gridFor(std::int64_t count, int threads) {
 
 class FftFilterBackend final : public FilterBackend {
  public:
-  FftFilterBackend() {
-    const DeviceInfo device = probeDevices().front();
-    if (!device.available) unavailable_ = device.reason;
-  }
+  FftFilterBackend(std::string unavailable, int device) : unavailable_(std::move(unavailable)), device_(device) {}
   std::string_view name() const override { return "gpu-fft"; }
   std::string_view description() const override {
     return "GPU, cuFFT overlap-save in batches of blocks; any taps; not bit-identical";
@@ -135,7 +134,7 @@ class FftFilterBackend final : public FilterBackend {
     FilterPass pass;
     if (in.empty()) return pass;
     try {
-      SIGLAB_CUDA_TRY(cudaSetDevice(0));
+      const cuda::DeviceScope scope(device_);
       return filterOnce(in, spec, out);
     } catch (const cuda::CudaError& e) {
       if (e.code() == cudaErrorMemoryAllocation) throw std::runtime_error(std::string("out of GPU memory (") + e.what() + ")");
@@ -197,10 +196,16 @@ class FftFilterBackend final : public FilterBackend {
   }
 
   std::string unavailable_;
+  int device_;
 };
 
 }  // namespace
 
-std::unique_ptr<FilterBackend> makeCudaFftBackend() { return std::make_unique<FftFilterBackend>(); }
+std::unique_ptr<FilterBackend> makeCudaFftBackend(const std::vector<int>& devices) {
+  const std::vector<DeviceInfo> probed = probeDevices();
+  return cuda::engineOnDevices(devices, [&](int device) -> std::unique_ptr<FilterBackend> {
+    return std::make_unique<FftFilterBackend>(cuda::deviceProblem(probed, device), device);
+  });
+}
 
 }  // namespace siglab

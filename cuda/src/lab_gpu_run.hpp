@@ -5,12 +5,13 @@
 #include <string>
 
 #include "cuda_check.hpp"
+#include "device_scope.hpp"
 #include "siglab/cuda_backends.hpp"
 #include "siglab/cuda_lab.hpp"
 
 namespace siglab::cuda {
 
-// Runs `rungs` (which appends to result.rungs) on device 0; no GPU, out of memory or a CUDA error
+// Runs `rungs` (which appends to result.rungs) on the first device probed; no GPU, out of memory or a CUDA error
 // becomes result.problem, with no half-finished rungs left behind.
 template <class Rungs>
 GpuRungs runOnDevice(double inputBytes, const Rungs& rungs) {
@@ -21,7 +22,7 @@ GpuRungs runOnDevice(double inputBytes, const Rungs& rungs) {
     return result;
   }
   try {
-    SIGLAB_CUDA_TRY(cudaSetDevice(0));
+    const DeviceScope scope(devices.front().index);
     rungs(devices.front(), result);
   } catch (const CudaError& e) {
     result.problem = e.code() == cudaErrorMemoryAllocation

@@ -11,6 +11,7 @@
 
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
+#include "device_scope.hpp"
 #include "siglab/cuda_filters.hpp"
 #include "siglab/median_filter.hpp"
 #include "siglab/median_tile.hpp"
@@ -122,7 +123,7 @@ class KernelTimer {
 };
 
 template <typename T>
-GpuFilterResult medianOnGpu(std::span<const T> in, std::size_t window, BoundaryMode mode, std::span<T> out) {
+GpuFilterResult medianOnGpu(std::span<const T> in, std::size_t window, BoundaryMode mode, std::span<T> out, int device) {
   validateMedianWindow(window);
   if (in.size() != out.size()) throw std::invalid_argument("median filter: input and output sizes differ");
   static_assert(kGpuMedianMaxWindow == kMedianTileMaxWindow);
@@ -138,7 +139,7 @@ GpuFilterResult medianOnGpu(std::span<const T> in, std::size_t window, BoundaryM
   if (in.empty()) return {};
   const auto start = std::chrono::steady_clock::now();
   try {
-    SIGLAB_CUDA_TRY(cudaSetDevice(0));
+    const cuda::DeviceScope scope(device);
     cuda::DeviceBuffer<T> d_in(in.size()), d_out(in.size());
     SIGLAB_CUDA_TRY(cudaMemcpy(d_in.data(), in.data(), in.size_bytes(), cudaMemcpyHostToDevice));
     GpuFilterResult result;
@@ -164,12 +165,12 @@ GpuFilterResult medianOnGpu(std::span<const T> in, std::size_t window, BoundaryM
 }  // namespace
 
 GpuFilterResult medianFilterCuda(std::span<const double> in, std::size_t window, BoundaryMode mode,
-                                 std::span<double> out) {
-  return medianOnGpu(in, window, mode, out);
+                                 std::span<double> out, int device) {
+  return medianOnGpu(in, window, mode, out, device);
 }
 GpuFilterResult medianFilterCuda(std::span<const float> in, std::size_t window, BoundaryMode mode,
-                                 std::span<float> out) {
-  return medianOnGpu(in, window, mode, out);
+                                 std::span<float> out, int device) {
+  return medianOnGpu(in, window, mode, out, device);
 }
 
 }  // namespace siglab

@@ -55,6 +55,10 @@ ReductionLadder noLadder(std::span<const In> values) {
 
 ReductionLadder runReductionLadder(std::span<const double> values, int) { return noLadder(values); }
 ReductionLadder runReductionLadder(std::span<const std::int32_t> values, int) { return noLadder(values); }
+DeviceSum sumOnDevices(std::span<const double>, const std::vector<int>& devices, int) { return {kReason, devices, 0, 0, {}, {}}; }
+DeviceSum sumOnDevices(std::span<const std::int32_t>, const std::vector<int>& devices, int) {
+  return {kReason, devices, 0, 0, {}, {}};
+}
 void freePinnedHost(void*) {}
 
 GpuRungs runReversalOnGpu(std::span<const std::int32_t>, const MeasureOptions&) { return GpuRungs{kReason, {}}; }
@@ -87,7 +91,7 @@ BackendList makeCudaBackends(const CudaOptions& options) {
 
 namespace siglab {
 
-std::unique_ptr<FilterBackend> makeCudaFftBackend() {
+std::unique_ptr<FilterBackend> makeCudaFftBackend(const std::vector<int>&) {
   return std::make_unique<NoCudaBackend>("gpu-fft", "GPU, cuFFT overlap-save in batches of blocks");
 }
 

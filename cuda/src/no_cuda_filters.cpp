@@ -22,10 +22,10 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
   return {GpuStatus::Unavailable, "this build of SigLab has no CUDA support (nvcc was not found when it was built)"};
 }
 
-GpuFilterResult medianFilterCuda(std::span<const double> in, std::size_t window, BoundaryMode, std::span<double> out) {
+GpuFilterResult medianFilterCuda(std::span<const double> in, std::size_t window, BoundaryMode, std::span<double> out, int) {
   return noCuda(in, window, out);
 }
-GpuFilterResult medianFilterCuda(std::span<const float> in, std::size_t window, BoundaryMode, std::span<float> out) {
+GpuFilterResult medianFilterCuda(std::span<const float> in, std::size_t window, BoundaryMode, std::span<float> out, int) {
   return noCuda(in, window, out);
 }
 

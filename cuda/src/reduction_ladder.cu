@@ -8,6 +8,7 @@
 
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
+#include "device_scope.hpp"
 #include "event_timing.hpp"
 #include "reduction_kernels.cuh"
 #include "siglab/cuda_backends.hpp"
@@ -84,7 +85,7 @@ ReductionLadder runLadder(std::span<const In> values, int repeat) {
     return ladder;
   }
   try {
-    SIGLAB_CUDA_TRY(cudaSetDevice(0));
+    const cuda::DeviceScope scope(devices.front().index);
     fillReferences(values, ladder);
     const auto n = static_cast<std::int64_t>(values.size());
     DeviceBuffer<In> d_in(values.size());

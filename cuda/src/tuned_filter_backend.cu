@@ -12,6 +12,7 @@
 #include "chunk_pipeline.cuh"
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
+#include "device_scope.hpp"
 #include "run_results.hpp"
 #include "tuned_filter_backend.hpp"
 #include "tuned_filter_kernel.cuh"
@@ -48,8 +49,19 @@ struct ResidentSignal {
 
 class TunedFilterBackend final : public FilterBackend {
  public:
-  TunedFilterBackend(const CudaOptions& options, std::string unavailable)
-      : options_(options), unavailable_(std::move(unavailable)) {}
+  TunedFilterBackend(const CudaOptions& options, std::string unavailable, int device)
+      : options_(options), unavailable_(std::move(unavailable)), device_(device) {}
+  TunedFilterBackend(const TunedFilterBackend&) = delete;
+  TunedFilterBackend& operator=(const TunedFilterBackend&) = delete;
+  ~TunedFilterBackend() override {
+    if (!std::get<0>(pipelines_) && !std::get<1>(pipelines_)) return;
+    try {
+      const cuda::DeviceScope scope(device_);  // the pipelines' streams and buffers are that device's
+      pipelines_ = {};
+    } catch (const std::exception&) {
+      pipelines_ = {};  // destructors never throw
+    }
+  }
 
   std::string_view name() const override { return "gpu-tuned"; }
   std::string_view description() const override {
@@ -72,17 +84,17 @@ class TunedFilterBackend final : public FilterBackend {
 
   FilterPass filter(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
                     const RunOptions& options, const Progress& progress) override {
-    return guardedRun<double>(in, spec, out, options, progress);
+    return guardedRun<double>(in, spec, out, options, progress, {0, in.size()});
   }
   FilterPass filter(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
                     const RunOptions& options, const Progress& progress) override {
-    return guardedRun<float>(in, spec, out, options, progress);
+    return guardedRun<float>(in, spec, out, options, progress, {0, in.size()});
   }
 
- private:
+  // Outputs [part.begin, part.end) of `in`, into the same places of `out`.
   template <class T>
   FilterPass guardedRun(std::span<const T> in, const FilterSpec& spec, std::span<T> out, const RunOptions& options,
-                        const Progress& progress) {
+                        const Progress& progress, SignalPart part) {
     validate(spec);
     if (in.size() != out.size()) throw std::invalid_argument("input and output sizes differ");
     if (std::string why = whyNot(spec, std::is_same_v<T, float> ? SampleType::f32 : SampleType::f64); !why.empty()) {
@@ -90,12 +102,11 @@ class TunedFilterBackend final : public FilterBackend {
     }
     progress.throwIfCancelled();
     try {
-      SIGLAB_CUDA_TRY(cudaSetDevice(0));
-      if (in.empty()) return FilterPass{};
-      return filterOnce(in, spec, out, options, progress);
+      const cuda::DeviceScope scope(device_);
+      if (part.size() == 0) return FilterPass{};
+      return filterOnce(in, spec, out, options, progress, part);
     } catch (const cuda::CudaError& e) {
-      pipelines_ = {};
-      taps_ = {};
+      dropPipelines();
       if (e.code() == cudaErrorMemoryAllocation) {
         throw std::runtime_error(std::string("out of GPU memory; a smaller --gpu-memory-budget makes smaller chunks (") +
                                  e.what() + ")");
@@ -104,9 +115,21 @@ class TunedFilterBackend final : public FilterBackend {
     } catch (const Cancelled&) {
       throw;  // the pipeline drained its chunks before throwing: it stays usable
     } catch (const std::exception&) {
+      dropPipelines();
+      throw;
+    }
+  }
+
+ private:
+  // After a failure: the pipelines may hold a broken stream; freed on their own device.
+  void dropPipelines() {
+    try {
+      const cuda::DeviceScope scope(device_);
       pipelines_ = {};
       taps_ = {};
-      throw;
+    } catch (const std::exception&) {
+      pipelines_ = {};
+      taps_ = {};
     }
   }
 
@@ -122,38 +145,53 @@ class TunedFilterBackend final : public FilterBackend {
   // copies), every phase from this execution.
   template <class T>
   FilterPass filterOnce(std::span<const T> in, const FilterSpec& spec, std::span<T> out, const RunOptions& options,
-                        const Progress& progress) {
+                        const Progress& progress, SignalPart part) {
     const int window = static_cast<int>(spec.window());
     const int radius = window / 2;
     const std::vector<T> taps = tapsAs<T>(spec);
     const T* d_taps = deviceTaps(taps);
     const std::size_t budget = budgetBytes(options);
-    const std::size_t residentBytes = (2 * in.size() + 2 * static_cast<std::size_t>(radius)) * sizeof(T);
+    const std::size_t residentBytes = (2 * part.size() + 2 * static_cast<std::size_t>(radius)) * sizeof(T);
     const bool resident = residentBytes <= budget;
 
     cuda::TunedLaunch<T> kernel;
     kernel.d_taps = d_taps;
     kernel.window = window;
     // A NaN or infinity would stay in the prefix sums past its window: the direct path then.
-    kernel.prefixSum = usesPrefixSum<T>(spec) && std::all_of(in.begin(), in.end(), [](T v) { return std::isfinite(v); });
+    kernel.prefixSum = usesPrefixSum<T>(spec) && allFiniteAround(in, part, static_cast<std::size_t>(radius));
     kernel.uniformTap = taps.front();
 
     FilterPass pass;
     pass.splits.every = static_cast<std::size_t>(cuda::tunedTileOutputs<T>(kernel.prefixSum));
-    if (resident && !options_.overlapTransfers) {
+    if (resident && !options_.overlapTransfers && part.size() == in.size()) {
       pass.phases = seedStylePass(in, spec, out, kernel);
       pass.note = "whole-signal copies, no overlap";
       return noted(std::move(pass), kernel);
     }
-    ChunkPipeline<T>& pipeline = pipelineFor<T>(in.size(), radius, budget);
-    const cuda::PipelinePass run = pipeline.run(in, out, kernel, spec.mode, progress);
+    ChunkPipeline<T>& pipeline = pipelineFor<T>(part.size(), radius, budget);
+    const cuda::PipelinePass run = pipeline.run(in, out, kernel, spec.mode, progress, part.begin, part.end);
     pass.phases = {run.kernelMs, run.transferMs, run.totalMs};
-    for (std::size_t c = pipeline.chunkSamples(); c < in.size(); c += pipeline.chunkSamples()) pass.splits.at.push_back(c);
-    const std::size_t chunks = (in.size() + pipeline.chunkSamples() - 1) / pipeline.chunkSamples();
+    for (std::size_t c = part.begin + pipeline.chunkSamples(); c < part.end; c += pipeline.chunkSamples()) {
+      pass.splits.at.push_back(c);
+    }
+    const std::size_t chunks = (part.size() + pipeline.chunkSamples() - 1) / pipeline.chunkSamples();
     pass.note = std::to_string(chunks) + " chunk(s) of " + std::to_string(pipeline.chunkSamples()) + " samples on " +
                 std::to_string(pipeline.slots()) + " streams; kernel and transfer times are the chunks' sums" +
                 (resident ? "" : ", signal over the " + mebibytes(budget) + " memory budget");
     return noted(std::move(pass), kernel);
+  }
+
+  // Whether every sample the part's windows can read is finite: the part with its halo, and the
+  // signal's first and last `radius` samples (which the boundary rule may reflect or wrap in).
+  template <class T>
+  static bool allFiniteAround(std::span<const T> in, SignalPart part, std::size_t radius) {
+    auto finite = [&](std::size_t from, std::size_t to) {
+      return std::all_of(in.begin() + static_cast<std::ptrdiff_t>(from), in.begin() + static_cast<std::ptrdiff_t>(to),
+                         [](T v) { return std::isfinite(v); });
+    };
+    const std::size_t n = in.size();
+    return finite(part.begin > radius ? part.begin - radius : 0, std::min(n, part.end + radius)) &&
+           finite(0, std::min(n, radius)) && finite(n - std::min(n, radius), n);
   }
 
   template <class T>
@@ -232,14 +270,37 @@ class TunedFilterBackend final : public FilterBackend {
 
   CudaOptions options_;
   std::string unavailable_;
+  int device_;
   std::tuple<std::unique_ptr<ChunkPipeline<double>>, std::unique_ptr<ChunkPipeline<float>>> pipelines_;
   std::tuple<TapsOnDevice<double>, TapsOnDevice<float>> taps_;
 };
 
+// gpu-tuned as a part engine: the part's chunks go through the pipeline straight from the caller's signal.
+class TunedPartEngine final : public PartEngine {
+ public:
+  explicit TunedPartEngine(std::unique_ptr<TunedFilterBackend> engine)
+      : PartEngine(std::move(engine)), tuned_(static_cast<TunedFilterBackend&>(this->engine())) {}
+  FilterPass filterPart(std::span<const double> in, const FilterSpec& spec, std::span<double> out, SignalPart part,
+                        const RunOptions& options, const Progress& progress) override {
+    return tuned_.guardedRun<double>(in, spec, out, options, progress, part);
+  }
+  FilterPass filterPart(std::span<const float> in, const FilterSpec& spec, std::span<float> out, SignalPart part,
+                        const RunOptions& options, const Progress& progress) override {
+    return tuned_.guardedRun<float>(in, spec, out, options, progress, part);
+  }
+
+ private:
+  TunedFilterBackend& tuned_;
+};
+
 }  // namespace
 
-std::unique_ptr<FilterBackend> makeTunedBackend(const CudaOptions& options, std::string unavailable) {
-  return std::make_unique<TunedFilterBackend>(options, std::move(unavailable));
+std::unique_ptr<FilterBackend> makeTunedBackend(const CudaOptions& options, std::string unavailable, int device) {
+  return std::make_unique<TunedFilterBackend>(options, std::move(unavailable), device);
+}
+
+std::unique_ptr<PartEngine> makeTunedPartEngine(const CudaOptions& options, std::string unavailable, int device) {
+  return std::make_unique<TunedPartEngine>(std::make_unique<TunedFilterBackend>(options, std::move(unavailable), device));
 }
 
 }  // namespace siglab

@@ -15,7 +15,7 @@ import numpy as np
 from ._siglab import InputError
 from . import _siglab
 
-__all__ = ["read_signal", "filter", "compare", "stats", "engines", "InputError", "Signal"]
+__all__ = ["read_signal", "filter", "compare", "stats", "engines", "measure", "InputError", "Signal"]
 
 
 class Signal(np.ndarray):
@@ -46,15 +46,20 @@ def _samples(x):
     return np.asarray(array, dtype=array.dtype.newbyteorder("="))
 
 
-def filter(x, window=5, mode="zero", *, taps=None, gaussian=None, engine="auto", return_engine=False):
+def filter(x, window=5, mode="zero", *, taps=None, gaussian=None, engine="auto", out=None, return_engine=False):
     """Filters x with the mean of `window` samples, custom `taps` or Gaussian taps of sigma `gaussian`.
 
     mode: zero, reflect, mirror, nearest or wrap (scipy.ndimage.correlate1d's meanings).
     engine: "auto" (the fastest engine that runs here) or a name from engines().
+    out: an array to write the result into (contiguous, x's dtype and size, not overlapping x),
+    as NumPy's out=: no new result array, so no page faults for its first touch.
     """
     taps = None if taps is None else [float(t) for t in np.asarray(taps, dtype=np.float64).ravel()]
-    out, used = _siglab.filter(_samples(x), window, mode, taps, gaussian, engine)
-    return (out, used) if return_engine else out
+    samples = _samples(x)
+    if out is not None and np.may_share_memory(out, samples):
+        raise ValueError("out must not overlap x (SigLab's engines do not filter in place)")
+    result, used = _siglab.filter(samples, window, mode, taps, gaussian, engine, out)
+    return (result, used) if return_engine else result
 
 
 def compare(x, window=5, mode="zero", *, taps=None, gaussian=None, engines=("cpu-serial", "cpu-parallel"), repeat=10):
@@ -71,6 +76,12 @@ def stats(x):
     """count, sum, mean, sumsq, rms, variance (population), std, min and max with their first index."""
     x = _samples(x)
     return _siglab.stats(np.asarray(x, dtype=np.float64))
+
+
+def measure(once, *, warmups=1, repeats=10):
+    """Times once() with SigLab's measure(): `warmups` untimed calls, then the median, min and max
+    (ms) of `repeats` timed ones, the loop every SigLab benchmark uses."""
+    return _siglab.measure(once, warmups, repeats)
 
 
 def engines():

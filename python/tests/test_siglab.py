@@ -129,3 +129,33 @@ def test_compare_checks_every_engine_against_cpu_serial(rng):
     assert [r["engine"] for r in rows] == ["cpu-serial", "cpu-parallel"]
     assert all(r["status"] == "ok" and r["agrees"] for r in rows)
     assert np.array_equal(reference, siglab.filter(x, window=9, mode="wrap", engine="cpu-serial"))
+
+
+def test_out_receives_the_result_and_bad_out_arrays_are_refused(rng):
+    x = rng.uniform(-1, 1, 1003)
+    out = np.full(x.size, np.nan)
+    result = siglab.filter(x, window=7, mode="reflect", engine="cpu-serial", out=out)
+    assert result is out or np.shares_memory(result, out)
+    assert np.array_equal(out, siglab.filter(x, window=7, mode="reflect", engine="cpu-serial"))
+    x32 = x.astype(np.float32)
+    out32 = np.full(x.size, np.nan, dtype=np.float32)
+    siglab.filter(x32, window=3, out=out32)
+    assert np.array_equal(out32, siglab.filter(x32, window=3))
+    for bad in (np.zeros(x.size, dtype=np.float32), np.zeros(x.size - 1), np.zeros((x.size, 2))[:, 0]):
+        with pytest.raises(ValueError, match="out must be a writeable, contiguous one-dimensional array"):
+            siglab.filter(x, out=bad)
+    read_only = np.zeros(x.size)
+    read_only.flags.writeable = False
+    with pytest.raises(ValueError, match="writeable"):
+        siglab.filter(x, out=read_only)
+    with pytest.raises(ValueError, match="must not overlap x"):
+        siglab.filter(x, out=x)
+
+
+def test_measure_times_a_python_call_with_siglabs_loop():
+    calls = []
+    timing = siglab.measure(lambda: calls.append(1), warmups=2, repeats=3)
+    assert len(calls) == 5
+    assert 0 <= timing["min_ms"] <= timing["median_ms"] <= timing["max_ms"]
+    with pytest.raises(ValueError, match="repeats must be at least 1"):
+        siglab.measure(lambda: None, repeats=0)

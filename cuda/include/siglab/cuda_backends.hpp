@@ -46,10 +46,13 @@ struct CudaOptions {
   std::size_t chunkSamples = 0;       // samples per transfer chunk; 0: chosen from the signal size
   int streams = 8;                    // chunks in flight, each on its own stream (8 measured best)
   bool overlapTransfers = true;       // false: the seed's whole-signal copy in, filter, copy out
+  // The GPUs every GPU engine runs on (siglab/device_list.hpp): empty or one device, that device
+  // alone (device 0 when empty); several, one contiguous part of the signal each, at once.
+  std::vector<int> devices;
 };
 
-// gpu-global, gpu-constant, gpu-shared and gpu-tuned on device 0. They are always listed; on a
-// machine without a usable GPU each gives the reason through whyNot().
+// gpu-global, gpu-constant, gpu-shared and gpu-tuned on options.devices. They are always listed;
+// on a machine without a usable GPU each gives the reason through whyNot().
 BackendList makeCudaBackends(const CudaOptions& options = {});
 // The same for a device already probed (probeDevices().front()): a session probes once.
 BackendList makeCudaBackends(const CudaOptions& options, const DeviceInfo& firstDevice);

@@ -26,10 +26,11 @@ inline constexpr std::size_t kGpuMedianMaxWindow = 2049;
 // Bit-identical to medianFilterReference: windows up to 9 select in registers per thread, wider
 // ones sort a shared-memory tile once and let each thread walk it to its window's middle sample.
 // Throws std::invalid_argument for an even window or sizes that differ, like the CPU engines.
+// Runs on `device` (set for the call and restored after it).
 GpuFilterResult medianFilterCuda(std::span<const double> in, std::size_t window, BoundaryMode mode,
-                                 std::span<double> out);
+                                 std::span<double> out, int device = 0);
 GpuFilterResult medianFilterCuda(std::span<const float> in, std::size_t window, BoundaryMode mode,
-                                 std::span<float> out);
+                                 std::span<float> out, int device = 0);
 
 // scipy.signal.sosfiltfilt on the GPU: the input is copied into the middle of the odd extension,
 // then each direction is a block scan (sos_scan_steps.hpp): chunks of kSosScanChunk samples, one

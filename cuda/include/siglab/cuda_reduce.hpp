@@ -39,6 +39,21 @@ struct ReductionLadder {
 ReductionLadder runReductionLadder(std::span<const double> values, int repeat);
 ReductionLadder runReductionLadder(std::span<const std::int32_t> values, int repeat);
 
+// A sum over several devices (siglab/device_list.hpp; "0,0" is two parts on device 0): the values
+// split into contiguous parts, one per device, each part copied to its device and summed there by
+// warp-shuffle-16B, all devices at once; the parts' sums added on the host (int64: exact; float64:
+// compensated, so the total stays within the one-device bound 2 n eps sum|x|).
+struct DeviceSum {
+  std::string problem;            // why it did not run (no GPU, a device that does not exist, out of memory)
+  std::vector<int> devices;
+  double value = 0;               // the sum (integer sums: see integerValue)
+  std::int64_t integerValue = 0;
+  std::vector<double> partSums;   // each part's sum, as double
+  TimingStats time;               // kernels only, data resident: the wall clock from the first launch to the last device done
+};
+DeviceSum sumOnDevices(std::span<const double> values, const std::vector<int>& devices, int repeat);
+DeviceSum sumOnDevices(std::span<const std::int32_t> values, const std::vector<int>& devices, int repeat);
+
 // The ladder's rungs in the shape every ladder shares (siglab/ladder.hpp): the kernels as Rung,
 // cub-device-reduce as the Yardstick, the sum of squares as Extra; none when the ladder did not run.
 std::vector<LadderRung> reductionRungs(const ReductionLadder& ladder);
