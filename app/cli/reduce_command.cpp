@@ -24,7 +24,7 @@ struct ReduceOptions {
 int runReduce(const ReduceOptions& o) {
   bool correct = true;
   if (!o.input.empty()) {
-    std::vector<double> signal;
+    SampleVector signal;
     try {
       signal = readSignal(o.input, o.read).samples;
     } catch (const InputError& e) {

@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
     QCustomPlot bare;
     bare.resize(plot->size());
     QCPGraph* graph = bare.addGraph();
-    const SampleVector& values = window.signal()->samples();
+    const siglab::SampleVector& values = window.signal()->samples();
     for (int run = 0; run < 4; ++run) {
       const auto start = Clock::now();
       QVector<QCPGraphData> data(static_cast<qsizetype>(values.size()));
