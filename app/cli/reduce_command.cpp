@@ -67,7 +67,7 @@ int runReduce(ReduceOptions& o) {
   }
   bool correct = true;
   if (!o.input.empty()) {
-    std::vector<double> signal;
+    SampleVector signal;
     try {
       signal = readSignal(o.input, o.read).samples;
     } catch (const InputError& e) {
