@@ -11,10 +11,15 @@ std::string millis(double ms) {
   return text;
 }
 
-void describeVerification(const ApplyResult& r, std::size_t window) {
+void describeVerification(const ApplyResult& r, const FilterSpec& spec) {
   const Verification& v = r.verification;
-  std::cerr << "verify: " << v.checked << " outputs recomputed with the reference formula (the first and last "
-            << window << ", both sides of each of the engine's cuts, and random ones) in " << millis(r.verifyMs);
+  if (spec.kind == FilterKind::Sos) {
+    std::cerr << "verify: all " << v.checked << " outputs against one serial pass of the reference (a recursive "
+              << "filter has no local formula) in " << millis(r.verifyMs);
+  } else {
+    std::cerr << "verify: " << v.checked << " outputs recomputed with the reference formula (the first and last "
+              << spec.window() << ", both sides of each of the engine's cuts, and random ones) in " << millis(r.verifyMs);
+  }
   if (v.passed()) {
     std::cerr << (v.tolerance == 0.0 ? ": all bit-identical\n" : ": all within the engine's stated tolerance\n");
     return;

@@ -10,6 +10,6 @@ namespace siglab::cli {
 std::string millis(double ms);  // "1.234 ms"
 
 // "verify: N outputs recomputed ... : all bit-identical" (or what differed), on stderr.
-void describeVerification(const ApplyResult& r, std::size_t window);
+void describeVerification(const ApplyResult& r, const FilterSpec& spec);
 
 }  // namespace siglab::cli

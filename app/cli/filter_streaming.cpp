@@ -98,7 +98,7 @@ int runStreamedApply(JobOptions& given, const StreamOptions& stream, const Backe
         std::cerr << "engine: " << r.engine << " (" << order[k].why << ")" << (r.pass.note.empty() ? "" : "; " + r.pass.note)
                   << "\n";
         if (o.job.verify) {
-          describeVerification(r, o.job.spec.window());
+          describeVerification(r, o.job.spec);
           if (!r.verification.passed()) {
             std::cerr << "siglab-cli filter: " << r.engine << "'s result failed verification; " << o.output
                       << " was not written\n";

@@ -126,6 +126,32 @@ TEST(Session, DescribesTheFilterForTitles) {
   EXPECT_EQ(describe(FilterSettings{}), "mean, W = 5, zero boundary");
   EXPECT_EQ(describe(FilterSettings{"gaussian", 5, 2.0, {}, "reflect", 10}), "Gaussian, sigma 2 (17 taps), reflect boundary");
   EXPECT_EQ(describe(FilterSettings{"custom", 5, 1.0, {1, 2, 1}, "wrap", 10}), "custom, 3 taps, wrap boundary");
+  EXPECT_EQ(describe(FilterSettings{"median", 101, 1.0, {}, "reflect", 10}), "median, W = 101, reflect boundary");
+  EXPECT_EQ(describe(FilterSettings{"savgol", 11, 1.0, {}, "interp", 10, 3, 1}),
+            "Savitzky-Golay, W = 11, order 3, deriv 1, interp boundary");
+}
+
+TEST(Session, KeepsEachKindsParametersAndReadsOlderSessionsWithoutThem) {
+  Session s = aSession();
+  s.filter = FilterSettings{"butter", 5, 1.0, {}, "zero", 3, 2, 0, 8, "bandstop", 0.15, 0.35, false};
+  const Session back = sessionFromJson(sessionToJson(s), "s.siglab");
+  EXPECT_EQ(back.filter.taps, "butter");
+  EXPECT_EQ(back.filter.butterOrder, 8);
+  EXPECT_EQ(back.filter.butterBand, "bandstop");
+  EXPECT_EQ(back.filter.cutoff, 0.15);
+  EXPECT_EQ(back.filter.cutoff2, 0.35);
+  EXPECT_FALSE(back.filter.zeroPhase);
+  s.filter = FilterSettings{"savgol", 9, 1.0, {}, "interp", 3, 4, 2};
+  const Session savgol = sessionFromJson(sessionToJson(s), "s.siglab");
+  EXPECT_EQ(savgol.filter.mode, "interp");
+  EXPECT_EQ(savgol.filter.savgolOrder, 4u);
+  EXPECT_EQ(savgol.filter.savgolDeriv, 2u);
+  nlohmann::json older = sessionToJson(aSession());
+  older["filter"].erase("savgol");
+  older["filter"].erase("butter");
+  EXPECT_EQ(sessionFromJson(older, "old.siglab").filter.butterOrder, FilterSettings{}.butterOrder);
+  older["filter"]["butter"] = {{"order", 40}, {"band", "lowpass"}, {"cutoff", 0.2}, {"cutoff2", 0.4}, {"zero_phase", true}};
+  EXPECT_THROW(sessionFromJson(older, "bad.siglab"), InputError);
 }
 
 }  // namespace

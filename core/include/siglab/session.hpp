@@ -17,6 +17,7 @@ struct FilterSettings {
   double sigma = 1.0;               // gaussian
   std::vector<double> customTaps;   // custom: an odd count
   std::string mode = "zero";        // a boundary mode's name; "interp" too for savgol
+  int repeat = 10;                  // timed runs per engine
   std::size_t savgolOrder = 2;      // savgol: below window
   std::size_t savgolDeriv = 0;      // savgol: at most savgolOrder
   int butterOrder = 4;              // butter: 1..32
@@ -24,7 +25,6 @@ struct FilterSettings {
   double cutoff = 0.2;              // butter: fractions of Nyquist
   double cutoff2 = 0.4;             // butter: the upper edge of a band
   bool zeroPhase = true;            // butter: sosfiltfilt
-  int repeat = 10;                  // timed runs per engine
 };
 
 // A short description for titles: "mean, W = 5, zero boundary", "Gaussian, sigma 2 (17 taps), ...".
