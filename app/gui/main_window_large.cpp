@@ -98,7 +98,7 @@ void MainWindow::applyFilterTo(const QString& outputPath) {
     showError(tr("Cannot apply this filter"), QString::fromStdString(e.what()));
     return;
   }
-  const std::vector<double> taps = job->spec.taps;
+  const FilterSpec spec = job->spec;
   StreamApplyRequest request{signal_, readOptions_, std::move(*job), engines_, outputPath, cacheFolder()};
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   auto timer = std::make_shared<QElapsedTimer>();
@@ -106,7 +106,7 @@ void MainWindow::applyFilterTo(const QString& outputPath) {
   startTask<ApplyOutcome>(
       tr("Filtering into %1").arg(QFileInfo(outputPath).fileName()), cancel,
       QtConcurrent::run(&streamApply, request, std::shared_ptr<const std::atomic<bool>>(cancel)),
-      [this, outputPath, engine, taps, timer](const QFuture<ApplyOutcome>& done) {
+      [this, outputPath, engine, spec, timer](const QFuture<ApplyOutcome>& done) {
         if (done.resultCount() == 0) {
           statusBar()->showMessage(tr("Apply cancelled; %1 was not written").arg(outputPath), 5000);
           return;
@@ -119,7 +119,7 @@ void MainWindow::applyFilterTo(const QString& outputPath) {
         applied_.reset();
         showFiltered(outcome.filtered);
         resultExported_ = true;  // it is in outputPath already
-        spectrum_->setFiltered(filtered_, taps);
+        spectrum_->setFiltered(filtered_, spec);
         statusBar()->showMessage(tr("Applied %1 to %2 samples in %3 s, streamed into %4")
                                      .arg(engine, QLocale().toString(static_cast<qulonglong>(filtered_->size())))
                                      .arg(static_cast<double>(timer->elapsed()) / 1000.0, 0, 'f', 1)
