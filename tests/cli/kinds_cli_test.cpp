@@ -64,7 +64,7 @@ TEST(KindsCli, FilterResultsMatchScipy) {
     EXPECT_NE(o.err.find("filter: "), std::string::npos) << o.err;
     EXPECT_NE(o.err.find("verify: "), std::string::npos) << o.err;
     EXPECT_NE(o.err.find(": all "), std::string::npos) << o.err;
-    const std::vector<double> y = readSignal(dir.file("out.npy")).samples;
+    const std::vector<double> y = readSignal(dir.file("out.npy")).samples.toVector();
     ASSERT_EQ(y.size(), x.size());
     for (std::size_t i = 0; i < y.size(); ++i) {
       const double want = expected[k * x.size() + i];
