@@ -23,11 +23,13 @@ FilterPass passOf(const GpuFilterResult& result) {
 
 class GpuKindBackend : public FilterBackend {
  public:
-  explicit GpuKindBackend(const DeviceInfo& device) : unavailable_(device.available ? "" : device.reason) {}
+  explicit GpuKindBackend(const DeviceInfo& device)
+      : unavailable_(device.available ? "" : device.reason), device_(device.index < 0 ? 0 : device.index) {}
   bool usesGpu() const override { return true; }
 
  protected:
   std::string unavailable_;
+  int device_;
 };
 
 class GpuMedianBackend final : public GpuKindBackend {
@@ -49,12 +51,12 @@ class GpuMedianBackend final : public GpuKindBackend {
   FilterPass filter(std::span<const double> in, const FilterSpec& spec, std::span<double> out, const RunOptions&,
                     const Progress& progress) override {
     progress.throwIfCancelled();
-    return passOf(medianFilterCuda(in, spec.medianWindow, spec.mode, out));
+    return passOf(medianFilterCuda(in, spec.medianWindow, spec.mode, out, device_));
   }
   FilterPass filter(std::span<const float> in, const FilterSpec& spec, std::span<float> out, const RunOptions&,
                     const Progress& progress) override {
     progress.throwIfCancelled();
-    return passOf(medianFilterCuda(in, spec.medianWindow, spec.mode, out));
+    return passOf(medianFilterCuda(in, spec.medianWindow, spec.mode, out, device_));
   }
 };
 
@@ -81,14 +83,14 @@ class GpuSosScanBackend final : public GpuKindBackend {
   FilterPass filter(std::span<const double> in, const FilterSpec& spec, std::span<double> out, const RunOptions&,
                     const Progress& progress) override {
     progress.throwIfCancelled();
-    return passOf(sosfiltfiltCuda(spec.sos.sections, in, out));
+    return passOf(sosfiltfiltCuda(spec.sos.sections, in, out, device_));
   }
   FilterPass filter(std::span<const float> in, const FilterSpec& spec, std::span<float> out, const RunOptions&,
                     const Progress& progress) override {
     progress.throwIfCancelled();
     const std::vector<double> wide(in.begin(), in.end());
     std::vector<double> result(wide.size());
-    FilterPass pass = passOf(sosfiltfiltCuda(spec.sos.sections, wide, result));
+    FilterPass pass = passOf(sosfiltfiltCuda(spec.sos.sections, wide, result, device_));
     std::transform(result.begin(), result.end(), out.begin(), [](double v) { return static_cast<float>(v); });
     return pass;
   }

@@ -16,7 +16,7 @@ GpuFilterResult noCuda(std::span<const T> in, std::size_t window, std::span<T> o
 
 }  // namespace
 
-GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double> in, std::span<double> out) {
+GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double> in, std::span<double> out, int) {
   checkStable(sections);
   if (in.size() != out.size()) throw std::invalid_argument("sosfiltfilt: input and output sizes differ");
   return {GpuStatus::Unavailable, "this build of SigLab has no CUDA support (nvcc was not found when it was built)"};

@@ -16,6 +16,7 @@
 
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
+#include "device_scope.hpp"
 #include "siglab/cuda_filters.hpp"
 #include "siglab/sos_filter.hpp"
 #include "siglab/sos_scan_steps.hpp"
@@ -193,7 +194,8 @@ double carryErrorBound(const SosGains& gains, const std::vector<double>& power, 
 
 }  // namespace
 
-GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double> in, std::span<double> out) {
+GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double> in, std::span<double> out,
+                                int device) {
   checkStable(sections);
   if (in.size() != out.size()) throw std::invalid_argument("sosfiltfilt: input and output sizes differ");
   if (sections.empty() || static_cast<int>(2 * sections.size()) > kMaxScanStates) {
@@ -245,7 +247,7 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
   const std::vector<double> coef = flatCoefficients(sections);
   const int count = static_cast<int>(sections.size());
   try {
-    SIGLAB_CUDA_TRY(cudaSetDevice(0));
+    const cuda::DeviceScope scope(device);
     const std::size_t chunks = static_cast<std::size_t>((total + kSosScanChunk - 1) / kSosScanChunk);
     const std::size_t groups = (chunks + kChunksPerGroup - 1) / kChunksPerGroup;
     ScanDevice device{cuda::DeviceBuffer<double>(coef.size()),        cuda::DeviceBuffer<double>(power.size()),

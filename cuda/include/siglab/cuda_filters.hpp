@@ -38,8 +38,10 @@ GpuFilterResult medianFilterCuda(std::span<const float> in, std::size_t window, 
 // A^C in two levels (within groups of chunks, then across groups), each by warps; every chunk
 // filtered again from its true start. errorBound: sosScanErrorBound's
 // bound plus the carry's rounding, forward (times the filter's gain) plus backward. Throws
-// std::invalid_argument as sosfiltfilt does. Page-locked `in` and `out` are copied at full speed.
+// std::invalid_argument as sosfiltfilt does. Page-locked `in` and `out` are copied at full speed. Runs
+// on `device` (set for the call and restored after it).
 inline constexpr int kSosScanChunk = 1024;
-GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double> in, std::span<double> out);
+GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double> in, std::span<double> out,
+                                int device = 0);
 
 }  // namespace siglab
