@@ -59,10 +59,9 @@ struct EngineChoice {
 //    at W = 5 on that host's 16 cores, about 0.06 ms more a tap);
 //  - gpu-fft from kGpuFftMinWindow taps, then gpu-tuned: both are bound by the transfers at small
 //    W, but gpu-tuned's O(N W) sums outgrow them while gpu-fft's O(N log M) transforms do not.
-//    2049 is an ESTIMATE until siglab-gpu-fft-bench's sweep runs on the device: gpu-fft copies
-//    the signal whole (about 2 x 1.46 ms + 0.46 ms at 10M from pinned memory on the H100) while
-//    gpu-tuned overlaps its copies (2.0 ms) until its kernel, about 2 us a tap at 10M (gpu-global
-//    took 1.42 ms at W = 257), outgrows them near W = 1500-2000;
+//    Measured on the H100 host (siglab-gpu-fft-bench, 10M float64 from pinned memory,
+//    docs/perf/gpu-h100-fft-bench.txt): gpu-tuned 2.24 ms against gpu-fft 3.38 ms at W = 257,
+//    4.00 against 3.40 at W = 513, 15.0 against 3.65 at W = 2049: gpu-fft from 513 taps;
 //  - cpu-fft from kCpuFftMinWindow taps: FFTW's O(N log M) overlap-save overtakes cpu-parallel's
 //    O(N W) sums; on the 2-core machine at W = 65 (1.2x, 3.2x), not always at 81 (0.9x), and at
 //    every W >= 97 swept (1.4x at 97, 1.4-1.8x at 129, 8.4x at 1025; 2M float64,
@@ -72,7 +71,7 @@ struct EngineChoice {
 // Engines whose whyNot() refuses are passed over.
 inline constexpr std::size_t kRunningMinWindow = 17;
 inline constexpr std::size_t kGpuMinWindow = 101;
-inline constexpr std::size_t kGpuFftMinWindow = 2049;
+inline constexpr std::size_t kGpuFftMinWindow = 513;
 inline constexpr std::size_t kCpuFftMinWindow = 97;
 EngineChoice chooseAutoEngine(const BackendList& engines, const FilterSpec& spec, SampleType type);
 
