@@ -87,7 +87,8 @@ int runStreamedApply(JobOptions& given, const StreamOptions& stream, const Backe
       try {
         if (k > 0) in = openInput(o);  // the next engine starts again from the first sample
         WriteOptions write;
-        write.sampleRate = in->sampleRate().value_or(write.sampleRate);
+        // --rate names the rate of any input (a WAV's own included), as readSignal takes it.
+        write.sampleRate = o.job.read.sampleRate.value_or(in->sampleRate().value_or(write.sampleRate));
         const auto sink = openSampleSink(o.output, write, in->knownSize());
         const StreamApplyResult s =
             streamApply(*order[k].engine, *in, o.job, *sink, options, progress.stage("filtering " + o.job.input, signals.flag()));

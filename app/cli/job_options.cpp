@@ -7,6 +7,7 @@
 #include "option_checks.hpp"
 #include "siglab/work_bounds.hpp"
 #include "input_options.hpp"
+#include "siglab/io/file_probe.hpp"
 #include "siglab/device_list.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/filter_kinds.hpp"
@@ -93,11 +94,24 @@ void addJobOptions(CLI::App& cmd, JobOptions& o) {
 
 namespace {
 
+// The rate a Butterworth's cutoffs in Hz refer to: --rate, else a WAV input's own rate, else none
+// (cutoffs are then fractions of Nyquist).
+std::optional<double> designRate(const JobOptions& o) {
+  if (o.job.read.sampleRate || o.job.input == "-" || o.job.read.rawType) return o.job.read.sampleRate;
+  try {
+    const FileProbe probe = probeSignalFile(o.job.input);
+    if (probe.format == FileFormat::wav) return probe.wavSampleRate;
+  } catch (const InputError&) {
+    // The reader names the problem when it opens the file.
+  }
+  return std::nullopt;
+}
+
 // The spec of --median, --savgol or --butter; kExitOk when none was given.
 int finishKindJob(JobOptions& o, const char* command) {
   try {
     const std::optional<std::string> mode = o.modeOption->count() > 0 ? std::optional<std::string>(o.mode) : std::nullopt;
-    if (std::optional<FilterSpec> spec = kindSpec(o.kinds, mode, o.job.read.sampleRate)) o.job.spec = std::move(*spec);
+    if (std::optional<FilterSpec> spec = kindSpec(o.kinds, mode, designRate(o))) o.job.spec = std::move(*spec);
   } catch (const std::invalid_argument& e) {
     std::cerr << "siglab-cli " << command << ": " << e.what() << "\n";
     return kExitUsage;

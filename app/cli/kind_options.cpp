@@ -104,7 +104,7 @@ void addKindOptions(CLI::App& cmd, KindOptions& o, std::initializer_list<CLI::Op
                                   "default) or a boundary mode");
   o.butterOption = cmd.add_option("--butter", o.butter,
                                   "Butterworth ORDER,CUTOFF[,CUTOFF2][,lowpass|highpass|bandpass|bandstop] as "
-                                  "second-order sections (scipy.signal.butter); cutoffs in Hz with --rate, else "
+                                  "second-order sections (scipy.signal.butter); cutoffs in Hz with --rate or a WAV input's own rate, else "
                                   "fractions of Nyquist");
   CLI::Option* zero = cmd.add_flag("--zero-phase", o.zeroPhase,
                                    "With --butter: forward and backward (scipy.signal.sosfiltfilt), no phase shift");

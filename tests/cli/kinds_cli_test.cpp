@@ -73,6 +73,22 @@ TEST(KindsCli, FilterResultsMatchScipy) {
   }
 }
 
+// A WAV file has its own rate: Butterworth cutoffs in Hz need no --rate there.
+TEST(KindsCli, ButterworthCutoffsInHzUseAWavInputsOwnRate) {
+  test::TempDir dir;
+  const std::string in = writeSignal(dir, 2000), wav = dir.file("in.wav");
+  ASSERT_EQ(runCli("filter " + in + " --window 1 --rate 8000 -o " + wav, dir).exitCode, 0);
+  const Outcome own = runCli("filter " + wav + " --butter 4,1000 --zero-phase -o " + dir.file("own.npy"), dir);
+  ASSERT_EQ(own.exitCode, 0) << own.err;
+  ASSERT_EQ(runCli("filter " + wav + " --rate 8000 --butter 4,1000 --zero-phase -o " + dir.file("given.npy"), dir).exitCode, 0);
+  ASSERT_EQ(runCli("filter " + wav + " --rate 16000 --butter 4,1000 --zero-phase -o " + dir.file("other.npy"), dir).exitCode, 0);
+  EXPECT_EQ(test::readFile(dir.file("own.npy")), test::readFile(dir.file("given.npy")));
+  EXPECT_NE(test::readFile(dir.file("own.npy")), test::readFile(dir.file("other.npy")));
+  const Outcome text = runCli("filter " + in + " --butter 4,1000 -o " + dir.file("t.npy"), dir);
+  EXPECT_EQ(text.exitCode, 2);
+  EXPECT_NE(text.err.find("without --rate, cutoffs are fractions of Nyquist"), std::string::npos) << text.err;
+}
+
 TEST(KindsCli, CompareRunsEveryEngineThatSupportsTheKindAndReportsIt) {
   test::TempDir dir;
   const std::string in = writeSignal(dir, 20001);

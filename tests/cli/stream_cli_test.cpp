@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <thread>
 
@@ -114,6 +115,19 @@ TEST(StreamCli, EveryInputFormatToEveryOutputFormat) {
       expectStreamedEqualsInMemory(dir, input + " -w 5 --mode reflect", out, {13});
     }
   }
+}
+
+// --rate is the rate of a text input: a streamed WAV export keeps it, as the in-memory one does.
+TEST(StreamCli, AWavExportKeepsTheRateGivenWithRate) {
+  test::TempDir dir;
+  ASSERT_EQ(runCli("generate -n 300 --seed 9 -o " + dir.file("in.txt"), dir).exitCode, 0);
+  expectStreamedEqualsInMemory(dir, dir.file("in.txt") + " -w 3 --rate 8000", "out.wav", {7, 1000});
+  const std::string wav = test::readFile(dir.file("streamed-out.wav"));
+  const std::size_t fmt = wav.find("fmt ");
+  ASSERT_NE(fmt, std::string::npos);
+  std::uint32_t rate = 0;
+  std::memcpy(&rate, wav.data() + fmt + 12, sizeof rate);
+  EXPECT_EQ(rate, 8000u);
 }
 
 TEST(StreamCli, AMalformedLineDeepInTheFileIsNamedAndLeavesNoOutput) {

@@ -68,10 +68,13 @@ bool validUtf8(std::string_view s) {
   return true;
 }
 
-std::size_t wavChannels(const std::string& path) {
+// The channels and rate a WAV file's header states (0 and none when libsndfile cannot open it).
+void probeWav(const std::string& path, FileProbe& probe) {
   SF_INFO info{};
   std::unique_ptr<SNDFILE, int (*)(SNDFILE*)> file(sf_open(path.c_str(), SFM_READ, &info), &sf_close);
-  return file ? static_cast<std::size_t>(info.channels) : 0;
+  if (!file) return;
+  probe.wavChannels = static_cast<std::size_t>(info.channels);
+  if (info.samplerate > 0) probe.wavSampleRate = static_cast<double>(info.samplerate);
 }
 
 void probeText(std::string_view text, FileProbe& probe) {
@@ -115,7 +118,7 @@ FileProbe probeSignalFile(const std::string& path) {
   } else if (head.size() >= 12 && (head.substr(0, 4) == "RIFF" || head.substr(0, 4) == "RF64") &&
              head.substr(8, 4) == "WAVE") {
     probe.format = FileFormat::wav;
-    probe.wavChannels = wavChannels(path);
+    probeWav(path, probe);
   } else {
     probeText(head, probe);
   }

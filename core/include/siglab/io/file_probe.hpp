@@ -1,5 +1,6 @@
 #pragma once
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@ struct FileProbe {
   FileFormat format = FileFormat::text;  // as readSignal takes it without options: npy, wav or text
   std::uint64_t bytes = 0;
   std::size_t wavChannels = 0;            // WAV only
+  std::optional<double> wavSampleRate;    // WAV only: its own rate, Hz
   std::size_t columns = 0;                // text: fields on the first data line (as the reader splits them)
   bool header = false;                    // text: that line holds something other than numbers
   std::vector<std::string> headerNames;   // text: its fields, when it is a header
