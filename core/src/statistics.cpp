@@ -253,9 +253,9 @@ struct StatisticsAccumulator::State {
   std::optional<std::uint64_t> firstNaN;
   std::uint64_t seen = 0;  // every sample added
 
-  void addNonFinite(const double* x, std::size_t n, std::uint64_t firstIndex) {
+  void addNonFinite(const double* x, std::size_t n, std::uint64_t indexOfX0) {
     for (std::size_t i = 0; i < n; ++i) {
-      const std::uint64_t index = firstIndex + i;
+      const std::uint64_t index = indexOfX0 + i;
       nonFiniteSum += x[i];
       nonFiniteSumsq += x[i] * x[i];
       if (std::isnan(x[i])) {
