@@ -2,6 +2,13 @@
 
 #include <cstdio>
 #include <iostream>
+#include <new>
+#include <stdexcept>
+
+#include "exit_codes.hpp"
+#include "siglab/errors.hpp"
+#include "siglab/progress.hpp"
+#include "siglab/work_bounds.hpp"
 
 namespace siglab::cli {
 
@@ -28,6 +35,29 @@ void describeVerification(const ApplyResult& r, const FilterSpec& spec) {
   std::snprintf(detail, sizeof detail, "%zu differ, first at index %zu (max |diff| %.3g, tolerance %.3g)",
                 v.mismatches, v.firstMismatch, v.maxAbsDiff, v.tolerance);
   std::cerr << ": " << detail << "\n";
+}
+
+int reportApplyFailure(const std::string& engines, const std::string& work) {
+  try {
+    throw;
+  } catch (const InputError& e) {
+    std::cerr << "siglab-cli filter: " << e.what() << "\n";
+    return kExitInputOutput;
+  } catch (const std::invalid_argument& e) {  // JobError among them
+    std::cerr << "siglab-cli filter: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const NotEnoughMemory& e) {
+    std::cerr << "siglab-cli filter: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "siglab-cli filter: not enough memory for filtering " << work << "\n";
+    return kExitUsage;
+  } catch (const Cancelled&) {
+    throw;
+  } catch (const std::runtime_error& e) {
+    std::cerr << "siglab-cli filter: engine " << engines << " failed: " << e.what() << "\n";
+    return kExitDisagreement;
+  }
 }
 
 }  // namespace siglab::cli

@@ -12,4 +12,9 @@ std::string millis(double ms);  // "1.234 ms"
 // "verify: N outputs recomputed ... : all bit-identical" (or what differed), on stderr.
 void describeVerification(const ApplyResult& r, const FilterSpec& spec);
 
+// Called in a catch block: says on stderr what the error in flight means for `filter` and returns
+// its exit code. `work` names what ran out of memory ("N samples with W taps"). Cancelled and
+// anything that is not a std::exception are thrown on.
+int reportApplyFailure(const std::string& engines, const std::string& work);
+
 }  // namespace siglab::cli

@@ -84,31 +84,10 @@ int runApply(FilterOptions& o) {
     progress.clear();
     std::cerr << interruptedLine("filter", signals, {o.output}) << "\n";
     return signals.exitCode();
-  } catch (const InputError& e) {
+  } catch (const std::exception&) {
     progress.clear();
-    std::cerr << "siglab-cli filter: " << e.what() << "\n";
-    return kExitInputOutput;
-  } catch (const JobError& e) {
-    progress.clear();
-    std::cerr << "siglab-cli filter: " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const NotEnoughMemory& e) {
-    progress.clear();
-    std::cerr << "siglab-cli filter: " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const std::invalid_argument& e) {
-    progress.clear();
-    std::cerr << "siglab-cli filter: " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const std::bad_alloc&) {
-    progress.clear();
-    std::cerr << "siglab-cli filter: not enough memory for filtering " << signal.samples.size() << " samples with "
-              << o.job.spec.window() << " taps\n";
-    return kExitUsage;
-  } catch (const std::runtime_error& e) {
-    progress.clear();
-    std::cerr << "siglab-cli filter: engine " << o.job.engines << " failed: " << e.what() << "\n";
-    return kExitDisagreement;
+    return reportApplyFailure(o.job.engines, std::to_string(signal.samples.size()) + " samples with " +
+                                                 std::to_string(o.job.spec.window()) + " taps");
   }
 }
 
