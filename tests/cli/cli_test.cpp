@@ -11,27 +11,14 @@
 #include "siglab/cpu_serial.hpp"
 #include "siglab/io/signal_io.hpp"
 #include "siglab/io/text_format.hpp"
+#include "cli_run.hpp"
 #include "test_support.hpp"
 
 namespace siglab {
 namespace {
 
-struct Outcome {
-  int exitCode = -1;
-  std::string out;
-  std::string err;
-};
-
-Outcome runCli(const std::string& args, const test::TempDir& dir) {
-  const std::string outPath = dir.file("stdout.log"), errPath = dir.file("stderr.log");
-  const std::string command = std::string(SIGLAB_CLI_PATH) + " " + args + " >" + outPath + " 2>" + errPath;
-  const int status = std::system(command.c_str());
-  Outcome outcome;
-  outcome.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  outcome.out = test::readFile(outPath);
-  outcome.err = test::readFile(errPath);
-  return outcome;
-}
+using Outcome = test::CliOutcome;
+using test::runCli;
 
 TEST(Cli, GenerateIsDeterministic) {
   test::TempDir dir;

@@ -8,29 +8,21 @@
 #include <string>
 
 #include "siglab/cuda_backends.hpp"
+#include "cli_run.hpp"
 #include "test_support.hpp"
 
 namespace siglab {
 namespace {
 
-struct Outcome {
-  int exitCode = -1;
-  std::string out;
-  std::string err;
-};
-
-Outcome run(const std::string& args, const test::TempDir& dir) {
-  const std::string outPath = dir.file("stdout.log"), errPath = dir.file("stderr.log");
-  const int status = std::system((std::string(SIGLAB_CLI_PATH) + " " + args + " >" + outPath + " 2>" + errPath).c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, test::readFile(outPath), test::readFile(errPath)};
-}
+using Outcome = test::CliOutcome;
+using test::runCli;
 
 TEST(CliDevices, ABadListIsAUsageErrorNamingTheOptionAndTouchesNoOutput) {
   test::TempDir dir;
   test::writeFile(dir.file("in.txt"), "1\n2\n3\n");
   for (const char* bad : {"0,", "x", "-1", "1;2"}) {
     for (const char* command : {"filter", "compare"}) {
-      const Outcome o = run(std::string(command) + " " + dir.file("in.txt") + " -o " + dir.file("r.txt") +
+      const Outcome o = runCli(std::string(command) + " " + dir.file("in.txt") + " -o " + dir.file("r.txt") +
                                 " --devices '" + bad + "'",
                             dir);
       EXPECT_EQ(o.exitCode, 2) << command << " " << bad;
@@ -43,7 +35,7 @@ TEST(CliDevices, ABadListIsAUsageErrorNamingTheOptionAndTouchesNoOutput) {
   }
   const int gpus = probeDevices().front().index < 0 ? 0 : static_cast<int>(probeDevices().size());
   if (gpus > 0) {
-    const Outcome o = run("filter " + dir.file("in.txt") + " -o " + dir.file("r.txt") + " --devices " +
+    const Outcome o = runCli("filter " + dir.file("in.txt") + " -o " + dir.file("r.txt") + " --devices " +
                               std::to_string(gpus),
                           dir);
     EXPECT_EQ(o.exitCode, 2);
@@ -53,17 +45,17 @@ TEST(CliDevices, ABadListIsAUsageErrorNamingTheOptionAndTouchesNoOutput) {
 
 TEST(CliDevices, ASplitRunWritesTheSameResultAsOneDevice) {
   test::TempDir dir;
-  ASSERT_EQ(run("generate -n 100003 --seed 11 -o " + dir.file("in.txt"), dir).exitCode, 0);
+  ASSERT_EQ(runCli("generate -n 100003 --seed 11 -o " + dir.file("in.txt"), dir).exitCode, 0);
   const std::string input = dir.file("in.txt") + " --window 9 --mode wrap";
   // Without a GPU the list is still read, and every engine that can run does.
-  const Outcome compared = run("compare " + input + " --backend all --repeat 1 --devices 0,0", dir);
+  const Outcome compared = runCli("compare " + input + " --backend all --repeat 1 --devices 0,0", dir);
   ASSERT_EQ(compared.exitCode, 0) << compared.err;
   if (!probeDevices().front().available) GTEST_SKIP() << "no GPU: the split's bits are checked with a GPU only";
   for (const char* engine : {"gpu-global", "gpu-constant", "gpu-shared", "gpu-tuned"}) {
-    const Outcome one = run("filter " + input + " --engine " + engine + " -o " + dir.file("one.txt"), dir);
+    const Outcome one = runCli("filter " + input + " --engine " + engine + " -o " + dir.file("one.txt"), dir);
     ASSERT_EQ(one.exitCode, 0) << one.err;
     for (const char* devices : {"0,0", "all"}) {
-      const Outcome split = run("filter " + input + " --engine " + engine + " -o " + dir.file("split.txt") +
+      const Outcome split = runCli("filter " + input + " --engine " + engine + " -o " + dir.file("split.txt") +
                                     " --devices " + devices,
                                 dir);
       ASSERT_EQ(split.exitCode, 0) << split.err;

@@ -12,23 +12,14 @@
 #include "scipy_support.hpp"
 #include "siglab/io/signal_io.hpp"
 #include "siglab/io/text_format.hpp"
+#include "cli_run.hpp"
 #include "test_support.hpp"
 
 namespace siglab {
 namespace {
 
-struct Outcome {
-  int exitCode = -1;
-  std::string out;
-  std::string err;
-};
-
-Outcome runCli(const std::string& args, const test::TempDir& dir) {
-  const std::string outPath = dir.file("stdout.log"), errPath = dir.file("stderr.log");
-  const std::string command = std::string(SIGLAB_CLI_PATH) + " " + args + " >" + outPath + " 2>" + errPath;
-  const int status = std::system(command.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, test::readFile(outPath), test::readFile(errPath)};
-}
+using Outcome = test::CliOutcome;
+using test::runCli;
 
 std::string writeSignal(const test::TempDir& dir, std::size_t n) {
   std::mt19937_64 rng(test::freshSeed());

@@ -14,23 +14,14 @@
 #include "siglab/io/signal_io.hpp"
 #include "siglab/spectrum.hpp"
 #include "siglab/taps.hpp"
+#include "cli_run.hpp"
 #include "test_support.hpp"
 
 namespace siglab {
 namespace {
 
-struct Outcome {
-  int exitCode = -1;
-  std::string out;
-  std::string err;
-};
-
-Outcome runCli(const std::string& args, const test::TempDir& dir) {
-  const std::string outPath = dir.file("stdout.log"), errPath = dir.file("stderr.log");
-  const std::string command = std::string(SIGLAB_CLI_PATH) + " " + args + " >" + outPath + " 2>" + errPath;
-  const int status = std::system(command.c_str());
-  return Outcome{WIFEXITED(status) ? WEXITSTATUS(status) : -1, test::readFile(outPath), test::readFile(errPath)};
-}
+using Outcome = test::CliOutcome;
+using test::runCli;
 
 // The rows of a CSV file with a header line, as numbers.
 std::vector<std::vector<double>> readCsv(const std::string& path, std::string& header) {

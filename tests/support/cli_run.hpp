@@ -1,0 +1,27 @@
+#pragma once
+// Runs the siglab-cli under test (SIGLAB_CLI_PATH, set for siglab-cli-tests) with its standard
+// output and error in files of a temporary folder.
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "test_support.hpp"
+
+namespace siglab::test {
+
+struct CliOutcome {
+  int exitCode = -1;
+  std::string out;
+  std::string err;
+};
+
+// `siglab-cli ARGS` in sh (ARGS may quote; a pipe in ARGS gets only the last command's output).
+inline CliOutcome runCli(const std::string& args, const TempDir& dir) {
+  const std::string outPath = dir.file("stdout.log"), errPath = dir.file("stderr.log");
+  const std::string command = std::string(SIGLAB_CLI_PATH) + " " + args + " >" + outPath + " 2>" + errPath;
+  const int status = std::system(command.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, readFile(outPath), readFile(errPath)};
+}
+
+}  // namespace siglab::test
