@@ -3,7 +3,9 @@
 //     on device 0 alone (target: at most 0.6x the time);
 //   resident: the tuned kernel on data already on the devices, each its part, all at once, vs the
 //     whole signal on device 0 (target: at least 1.8x the throughput);
-//   the same bits for every result.
+//   the same bits for every result;
+//   the copies alone, every part's input up and output down at once: the host links' ceiling, so
+//     the run also says how close to the best possible split ratio this host allows it came.
 // usage: siglab-multi-gpu-bench [--samples N] [--window W] [--repeats R] [--devices all|0,1]
 // On a one-GPU machine the default is a forced split (0,0): the logic runs, the ratios are not the
 // targets' (one GPU cannot be faster than itself).
@@ -68,7 +70,7 @@ struct ResidentPart {
   int device;
   SignalPart part;
   cuda::DeviceBuffer<double> d_in, d_out, d_halo, d_taps;
-  cuda::Stream stream;
+  cuda::Stream stream, downStream;
   cuda::TunedLaunch<double> launch;
 };
 
@@ -100,6 +102,24 @@ class ResidentSignal {
       for (auto& part : parts_) {
         const cuda::DeviceScope scope(part->device);
         SIGLAB_CUDA_TRY(cudaStreamSynchronize(part->launch.stream));
+      }
+    });
+  }
+  // The copies a host-to-host pass must make, and nothing else: every part's input up and its
+  // output down, all devices and both directions at once. No split can take less time than this.
+  PhaseTimes copyBothWaysOnce(std::span<const double> in, std::span<double> out) {
+    return timeOnHost([&] {
+      for (auto& part : parts_) {
+        const cuda::DeviceScope scope(part->device);
+        SIGLAB_CUDA_TRY(cudaMemcpyAsync(part->d_in.data(), in.data() + part->part.begin, part->d_in.bytes(),
+                                        cudaMemcpyHostToDevice, part->launch.stream));
+        SIGLAB_CUDA_TRY(cudaMemcpyAsync(out.data() + part->part.begin, part->d_out.data(), part->d_out.bytes(),
+                                        cudaMemcpyDeviceToHost, part->downStream.get()));
+      }
+      for (auto& part : parts_) {
+        const cuda::DeviceScope scope(part->device);
+        SIGLAB_CUDA_TRY(cudaStreamSynchronize(part->launch.stream));
+        SIGLAB_CUDA_TRY(cudaStreamSynchronize(part->downStream.get()));
       }
     });
   }
@@ -185,10 +205,11 @@ int run(int argc, char** argv) {
   // Resident: free the host-to-host engines' device buffers first.
   one.reset();
   split.reset();
-  TimingStats oneResident, splitResident;
+  TimingStats oneResident, splitResident, oneCopies, splitCopies;
   bool residentBits = false;
   {
     ResidentSignal whole(input, {0}, spec);
+    oneCopies = measure([&] { return whole.copyBothWaysOnce(input, outSplit.span()); }, measureOptions).total;
     oneResident = measure([&] { return whole.filterOnce(); }, measureOptions).total;
     std::fill(outSplit.data(), outSplit.data() + samples, std::numeric_limits<double>::quiet_NaN());
     whole.download(outSplit.span());
@@ -196,6 +217,7 @@ int run(int argc, char** argv) {
   }
   {
     ResidentSignal parts(input, devices, spec);
+    splitCopies = measure([&] { return parts.copyBothWaysOnce(input, outSplit.span()); }, measureOptions).total;
     splitResident = measure([&] { return parts.filterOnce(); }, measureOptions).total;
     std::fill(outSplit.data(), outSplit.data() + samples, std::numeric_limits<double>::quiet_NaN());
     parts.download(outSplit.span());
@@ -205,7 +227,17 @@ int run(int argc, char** argv) {
   printTiming("device 0", oneResident, gb);
   printTiming(("devices " + formatDeviceList(devices)).c_str(), splitResident, gb);
 
+  std::printf("the copies alone (every input up and every output down, all at once: the host links' ceiling):\n");
+  printTiming("device 0", oneCopies, gb);
+  printTiming(("devices " + formatDeviceList(devices)).c_str(), splitCopies, gb);
+
   const double hostRatio = splitHost.total.medianMs / oneHost.total.medianMs;
+  // The split pass makes the same copies as splitCopies, so its time cannot fall below theirs.
+  const double floorRatio = splitCopies.medianMs / oneHost.total.medianMs;
+  std::printf("host to host: devices %s at %.0f%% of their copies' ceiling, device 0 at %.0f%% of its own; the "
+              "copies alone on devices %s take %.3fx the one-device pass: no split can do better on this host\n",
+              formatDeviceList(devices).c_str(), 100.0 * splitCopies.medianMs / splitHost.total.medianMs,
+              100.0 * oneCopies.medianMs / oneHost.total.medianMs, formatDeviceList(devices).c_str(), floorRatio);
   const double residentRatio = oneResident.medianMs / splitResident.medianMs;
   const bool met = hostRatio <= 0.6 && residentRatio >= 1.8 && hostBits && residentBits;
   std::printf("ratios: host to host %.3fx the one-device time (target <= 0.6); resident throughput %.2fx one "
