@@ -33,8 +33,9 @@ constexpr int kChunksPerGroup = 64;
 /* SosChunks: one thread per chunk of `chunk` samples (x[0], x[stride], ... from the chunk's start),
  * run through the cascade (its state in local memory). Without `carry` (step 1): from zero state
  * (chunk 0 from zi times *scale, its true start, when this part `startsSignal`), writing end
- * states. With it (step 3): from its true start, writing outputs in place. The recurrence is serial inside a chunk, so the
- * parallelism is the number of chunks: 10M samples give about 10,000 threads. */
+ * states. With it (step 3): from its true start, writing outputs in place. The recurrence is
+ * serial inside a chunk, so the parallelism is the number of chunks: 10M samples give about 10,000
+ * threads. */
 struct CarryView {
   const double* local;   // per chunk: its start if its group had started from zero
   const double* groups;  // per group: its true start
@@ -158,7 +159,9 @@ struct ScanPart {
   ScanPart(int device_, const ScanRange& range_, std::size_t d, std::size_t coefficients, std::size_t powerCount,
            std::int64_t groups)
       : device(device_), range(range_) {
-    const auto chunksIn = [](std::int64_t samples) { return static_cast<std::size_t>((samples + kSosScanChunk - 1) / kSosScanChunk); };
+    const auto chunksIn = [](std::int64_t samples) {
+      return static_cast<std::size_t>((samples + kSosScanChunk - 1) / kSosScanChunk);
+    };
     const std::size_t chunks = std::max(chunksIn(range.forwardEnd - range.forwardBegin),
                                         chunksIn(range.backwardEnd - range.backwardBegin));
     const std::size_t localGroups = (chunks + kChunksPerGroup - 1) / kChunksPerGroup;

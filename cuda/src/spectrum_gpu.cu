@@ -244,6 +244,7 @@ Spectrum welchOnDevices(std::span<const double> x, const WelchOptions& options, 
   const std::vector<SignalPart> ranges = segmentRanges(segments, bins);
   const std::vector<SignalPart> parts = splitIntoParts(ranges.size(), devices.size());  // ranges each device sums
   while (held.size() < parts.size()) held.emplace_back();
+  for (std::size_t p = parts.size(); p < held.size(); ++p) release(held[p]);  // a longer list's, no longer used
   std::vector<double> rangeSums(ranges.size() * bins);
   cuda::onEachPart(parts.size(), [&](std::size_t p) {
     sumRangesOnDevice(x, options, perChunk, devices[p],
