@@ -103,6 +103,7 @@ void expectMedianSplitMatchesOneDevice() {
           split->filter(std::span<const T>(in), spec, std::span<T>(actual), RunOptions{});
           ASSERT_EQ(bitMismatches(expected, actual), 0u)
               << "devices " << devices.size() << " W " << window << " n " << n << " " << toString(mode);
+          if (window * n > 10'000'000) continue;  // the serial reference takes seconds; GpuMedian covers it
           std::vector<T> reference(n, std::numeric_limits<T>::quiet_NaN());
           medianFilterReference(std::span<const T>(in), window, mode, std::span<T>(reference));
           ASSERT_EQ(bitMismatches(reference, actual), 0u) << "W " << window << " n " << n << " " << toString(mode);
