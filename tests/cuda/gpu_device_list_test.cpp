@@ -90,7 +90,7 @@ void expectMedianSplitMatchesOneDevice() {
   for (const std::vector<int>& devices : kForcedSplits) {
     const auto split = makeGpuMedianBackend(onDevices(devices), test::firstDevice());
     for (BoundaryMode mode : kAllModes) {
-      for (std::size_t window : {1, 3, 9, 11, 101, 2049}) {
+      for (std::size_t window : {1, 9, 101, 2049}) {  // registers, the smallest and the largest tile
         const FilterSpec spec = makeMedianFilter(window, mode);
         ASSERT_EQ(split->whyNot(spec, type), "");
         // 0, 1, smaller than the window, around and not a multiple of the split's 4096-sample cuts.
