@@ -5,13 +5,17 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <map>
 #include <memory>
+#include <optional>
 #include <type_traits>
 #include <string>
 #include <vector>
 
 #include "all_backends.hpp"
 #include "siglab/comparison.hpp"
+#include "siglab/cuda_backends.hpp"
+#include "siglab/device_list.hpp"
 #include "siglab/job.hpp"
 #include "siglab/measure.hpp"
 #include "siglab/errors.hpp"
@@ -57,26 +61,67 @@ BackendList& engines() {
   return list;
 }
 
-FilterBackend& engineNamed(const std::string& name) {
-  for (auto& e : engines()) {
+// The GPUs a call's `devices` names (None: nullopt, the process's engines on device 0): "all",
+// "0,1" or a sequence of ints, read by parseDeviceList against this machine's GPUs.
+std::optional<std::vector<int>> deviceListOf(const py::object& devices) {
+  if (devices.is_none()) return std::nullopt;
+  std::string text;
+  if (py::isinstance<py::str>(devices)) {
+    text = devices.cast<std::string>();
+  } else if (py::isinstance<py::sequence>(devices)) {
+    for (const py::handle item : devices.cast<py::sequence>()) {
+      if (!py::isinstance<py::int_>(item) || py::isinstance<py::bool_>(item)) {
+        throw std::invalid_argument("devices must be \"all\", a string such as \"0,1\" or GPU numbers such as [0, 1], not " +
+                                    py::repr(devices).cast<std::string>());
+      }
+      text += (text.empty() ? "" : ",") + py::str(item).cast<std::string>();
+    }
+  } else {
+    throw std::invalid_argument("devices must be \"all\", a string such as \"0,1\" or GPU numbers such as [0, 1], not " +
+                                py::repr(devices).cast<std::string>());
+  }
+  static const std::vector<DeviceInfo> probed = probeDevices();
+  try {
+    return parseDeviceList(text, probed.front().index < 0 ? 0 : static_cast<int>(probed.size()));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("devices ") + e.what());
+  }
+}
+
+// The engines on `devices`: the process's own for nullopt, else made once per device list.
+BackendList& enginesOn(const std::optional<std::vector<int>>& devices) {
+  if (!devices) return engines();
+  static std::map<std::vector<int>, BackendList> made;  // the GIL guards it
+  auto found = made.find(*devices);
+  if (found == made.end()) {
+    CudaOptions options;
+    options.devices = *devices;
+    found = made.emplace(*devices, makeAllBackends(options)).first;
+  }
+  return found->second;
+}
+
+FilterBackend& engineNamed(const std::string& name, BackendList& list = engines()) {
+  for (auto& e : list) {
     if (e->name() == name) return *e;
   }
   std::string known;
-  for (auto& e : engines()) known += (known.empty() ? "" : ", ") + std::string(e->name());
+  for (auto& e : list) known += (known.empty() ? "" : ", ") + std::string(e->name());
   throw std::invalid_argument("no engine named \"" + name + "\"; engines: " + known);
 }
 
 // The engine a call names, or auto's choice (the CLI's rule: chooseAutoEngine), checked before it runs.
 template <class T>
-FilterBackend& chooseEngine(const std::string& requested, const FilterSpec& spec, std::string& why) {
+FilterBackend& chooseEngine(const std::string& requested, const FilterSpec& spec, std::string& why,
+                            BackendList& list = engines()) {
   const SampleType type = std::is_same_v<T, float> ? SampleType::f32 : SampleType::f64;
   if (requested == "auto") {
-    const EngineChoice choice = chooseAutoEngine(engines(), spec, type);
+    const EngineChoice choice = chooseAutoEngine(list, spec, type);
     if (!choice.engine) throw std::invalid_argument("no engine can run this filter here");
     why = choice.why;
     return *choice.engine;
   }
-  FilterBackend& engine = engineNamed(requested);
+  FilterBackend& engine = engineNamed(requested, list);
   if (const std::string reason = engine.whyNot(spec, type); !reason.empty()) {
     throw std::invalid_argument("engine " + requested + " cannot run this filter here: " + reason);
   }
@@ -87,10 +132,10 @@ FilterBackend& chooseEngine(const std::string& requested, const FilterSpec& spec
 // result costs more in first-touch page faults than a fast engine takes to fill it).
 template <class T>
 py::array_t<T> filterArray(py::array_t<T, py::array::c_style> x, const FilterSpec& spec, const std::string& engineName,
-                           std::string& used, std::optional<py::array> into) {
+                           std::string& used, std::optional<py::array> into, BackendList& list = engines()) {
   if (x.ndim() != 1) throw std::invalid_argument("x must be one-dimensional, not of shape with " + std::to_string(x.ndim()) + " axes");
   std::string why;
-  FilterBackend& engine = chooseEngine<T>(engineName, spec, why);
+  FilterBackend& engine = chooseEngine<T>(engineName, spec, why, list);
   py::array_t<T> out;
   if (into) {
     if (!py::isinstance<py::array_t<T, py::array::c_style>>(*into) || into->ndim() != 1 || into->size() != x.size() ||
@@ -167,19 +212,22 @@ PYBIND11_MODULE(_siglab, m) {
   m.def(
       "filter",
       [](py::array x, std::size_t window, const std::string& mode, std::optional<std::vector<double>> taps,
-         std::optional<double> gaussian, const std::string& engine, std::optional<py::array> out) -> py::tuple {
+         std::optional<double> gaussian, const std::string& engine, std::optional<py::array> out,
+         const py::object& devices) -> py::tuple {
         const FilterSpec spec = makeSpec(window, mode, taps, gaussian);
+        BackendList& list = enginesOn(deviceListOf(devices));
         std::string used;
         if (py::isinstance<py::array_t<float>>(x)) {
-          auto result = filterArray<float>(x.cast<py::array_t<float, py::array::c_style>>(), spec, engine, used, out);
+          auto result = filterArray<float>(x.cast<py::array_t<float, py::array::c_style>>(), spec, engine, used, out, list);
           return py::make_tuple(result, used);
         }
         if (!py::isinstance<py::array_t<double>>(x)) throw std::invalid_argument("x must hold float64 or float32 samples");
-        auto result = filterArray<double>(x.cast<py::array_t<double, py::array::c_style>>(), spec, engine, used, out);
+        auto result = filterArray<double>(x.cast<py::array_t<double, py::array::c_style>>(), spec, engine, used, out, list);
         return py::make_tuple(result, used);
       },
       py::arg("x"), py::arg("window") = kDefaultWindow, py::arg("mode") = "zero", py::arg("taps") = py::none(),
-      py::arg("gaussian") = py::none(), py::arg("engine") = "auto", py::arg("out") = py::none());
+      py::arg("gaussian") = py::none(), py::arg("engine") = "auto", py::arg("out") = py::none(),
+      py::arg("devices") = py::none());
 
   // The engine's own time in C++ on the caller's arrays (no Python between runs): what siglab.filter
   // is measured against. The median, min and max (ms) of the engine's reported total.
@@ -227,10 +275,11 @@ PYBIND11_MODULE(_siglab, m) {
       "compare",
       [](py::array_t<double, py::array::c_style> x, std::size_t window, const std::string& mode,
          std::optional<std::vector<double>> taps, std::optional<double> gaussian, std::vector<std::string> names,
-         int repeat) {
+         int repeat, const py::object& devices) {
         const FilterSpec spec = makeSpec(window, mode, taps, gaussian);
-        std::vector<FilterBackend*> chosen;  // the process's engines, in the order asked for
-        for (const std::string& name : names) chosen.push_back(&engineNamed(name));
+        BackendList& list = enginesOn(deviceListOf(devices));
+        std::vector<FilterBackend*> chosen;  // the engines on `devices`, in the order asked for
+        for (const std::string& name : names) chosen.push_back(&engineNamed(name, list));
         CompareOptions options;
         options.measure.repeats = repeat;
         Comparison comparison;
@@ -255,7 +304,7 @@ PYBIND11_MODULE(_siglab, m) {
         return py::make_tuple(rows, toArray(std::move(comparison.reference)));
       },
       py::arg("x"), py::arg("window") = kDefaultWindow, py::arg("mode") = "zero", py::arg("taps") = py::none(),
-      py::arg("gaussian") = py::none(), py::arg("engines"), py::arg("repeat") = 10);
+      py::arg("gaussian") = py::none(), py::arg("engines"), py::arg("repeat") = 10, py::arg("devices") = py::none());
 
   m.def(
       "stats",

@@ -71,6 +71,8 @@ if wants bench; then
     --gaussian 1000 --backend gpu-tuned,gpu-fft --repeat 3 --report "$logs/long-filter.json"
   # The filter kinds' GPU engines against the parallel CPU engine and the serial reference (issue 15).
   step filters gpu-filters.txt "$build/bin/siglab-gpu-filters-bench"
+  # GPU Welch, gpu-median and gpu-sos-scan on every GPU (0,0 on one) against GPU 0, same bits (issue 18).
+  step kinds-devices multi-gpu-kinds.txt "$build/bin/siglab-multi-gpu-kinds-bench"
 fi
 if wants sanitize; then
   # The out-of-memory test fails allocations on purpose: memcheck would count each as an API error,
@@ -84,7 +86,7 @@ if wants sanitize; then
   # skips the tests that only repeat already covered kernels with many chunks or very wide windows.
   # Also skipped: a timing test (instrumented kernels break its time relations) and the matmul,
   # spectrum and long-signal tests that repeat covered kernels at sizes racecheck takes minutes on.
-  racecheck_skip=GpuTuned.ASmallMemoryBudget*:GpuTuned.HalosWiderThanAChunk:GpuFilter.WindowWider*:GpuFilter.TapsBeyond*:GpuFft.ManyBatches*:GpuFilter.TimingsAreMeasured:GpuLab.EveryMatmul*:GpuSpectrum.*:GpuSosScan.*
+  racecheck_skip=GpuTuned.ASmallMemoryBudget*:GpuTuned.HalosWiderThanAChunk:GpuFilter.WindowWider*:GpuFilter.TapsBeyond*:GpuFft.ManyBatches*:GpuFilter.TimingsAreMeasured:GpuLab.EveryMatmul*:GpuSpectrum.*:GpuSosScan.*:GpuDeviceList.*
   step racecheck sanitizers.log timeout "$sanitizer_limit" compute-sanitizer --tool racecheck --error-exitcode 1 \
     "$build/bin/siglab-cuda-tests" --gtest_filter=-$racecheck_skip
 fi

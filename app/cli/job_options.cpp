@@ -107,8 +107,23 @@ std::optional<double> designRate(const JobOptions& o) {
   return std::nullopt;
 }
 
+// --devices as a list of GPUs (o.deviceList); kExitUsage, said on stderr, when it names none that exist.
+int parseDevices(JobOptions& o, const char* command) {
+  if (o.devices.empty()) return kExitOk;
+  try {
+    const std::vector<DeviceInfo> probed = probeDevices();
+    const int usable = probed.front().index < 0 ? 0 : static_cast<int>(probed.size());
+    o.deviceList = parseDeviceList(o.devices, usable);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "siglab-cli " << command << ": --devices " << e.what() << "\n";
+    return kExitUsage;
+  }
+  return kExitOk;
+}
+
 // The spec of --median, --savgol or --butter; kExitOk when none was given.
 int finishKindJob(JobOptions& o, const char* command) {
+  if (const int status = parseDevices(o, command); status != kExitOk) return status;
   try {
     const std::optional<std::string> mode = o.modeOption->count() > 0 ? std::optional<std::string>(o.mode) : std::nullopt;
     if (std::optional<FilterSpec> spec = kindSpec(o.kinds, mode, designRate(o))) o.job.spec = std::move(*spec);
@@ -148,16 +163,7 @@ int finishJob(JobOptions& o, const char* command) {
     std::cerr << "siglab-cli " << command << ": --taps: " << e.what() << "\n";
     return kExitInputOutput;
   }
-  if (!o.devices.empty()) {
-    try {
-      const std::vector<DeviceInfo> probed = probeDevices();
-      const int usable = probed.front().index < 0 ? 0 : static_cast<int>(probed.size());
-      o.deviceList = parseDeviceList(o.devices, usable);
-    } catch (const std::invalid_argument& e) {
-      std::cerr << "siglab-cli " << command << ": --devices " << e.what() << "\n";
-      return kExitUsage;
-    }
-  }
+  if (const int status = parseDevices(o, command); status != kExitOk) return status;
   o.job.sampleType = o.dtype == "f32" ? SampleType::f32 : SampleType::f64;
   o.job.run.deviceMemoryBudgetBytes = o.gpuMemoryBudgetMiB << 20;
   return kExitOk;

@@ -2,12 +2,16 @@
 #include <iostream>
 #include <memory>
 #include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "input_options.hpp"
 #include "siglab/cuda_backends.hpp"
 #include "siglab/cuda_spectrum.hpp"
+#include "siglab/device_list.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/signal_io.hpp"
 #include "siglab/io/table_file.hpp"
@@ -25,6 +29,8 @@ struct SpectrumCommandOptions {
   std::string scaling = "density";
   std::string detrend = "constant";
   std::string engine = "auto";
+  std::string devices;  // --devices as written
+  std::vector<int> deviceList;
 };
 
 constexpr const char* kName = "siglab-cli spectrum: ";
@@ -39,11 +45,11 @@ std::size_t firstNonFinite(std::span<const double> samples) {
 
 // The spectrum on the engine the options name; `note` says which ran and why.
 Spectrum computeSpectrum(std::span<const double> samples, const WelchOptions& welchOptions, const std::string& engine,
-                         std::string& note) {
+                         const std::vector<int>& devices, std::string& note) {
   if (engine != "cpu") {
-    GpuSpectrumRun gpu = welchGpu(samples, welchOptions);
+    GpuSpectrumRun gpu = welchGpu(samples, welchOptions, 0, devices);
     if (gpu.ok) {
-      note = "gpu (cuFFT)";
+      note = devices.size() > 1 ? "gpu (cuFFT) on " + formatDevicePlacement(devices) : "gpu (cuFFT)";
       return std::move(gpu.spectrum);
     }
     note = "cpu (FFTW); the GPU could not run it: " + gpu.message;
@@ -54,6 +60,15 @@ Spectrum computeSpectrum(std::span<const double> samples, const WelchOptions& we
 }
 
 int runSpectrum(SpectrumCommandOptions& o) {
+  if (!o.devices.empty()) {
+    try {
+      const std::vector<DeviceInfo> probed = probeDevices();
+      o.deviceList = parseDeviceList(o.devices, probed.front().index < 0 ? 0 : static_cast<int>(probed.size()));
+    } catch (const std::invalid_argument& e) {
+      std::cerr << kName << "--devices " << e.what() << "\n";
+      return kExitUsage;
+    }
+  }
   o.welch.window = *parseSpectrumWindow(o.window);  // the option's check allows only known names
   o.welch.scaling = o.scaling == "spectrum" ? SpectrumScaling::spectrum : SpectrumScaling::density;
   o.welch.detrend = o.detrend == "none" ? Detrend::none : Detrend::constant;
@@ -84,7 +99,7 @@ int runSpectrum(SpectrumCommandOptions& o) {
   Spectrum spectrum;
   try {
     validate(o.welch, signal.samples.size());
-    spectrum = computeSpectrum(signal.samples, o.welch, o.engine, note);
+    spectrum = computeSpectrum(signal.samples, o.welch, o.engine, o.deviceList, note);
   } catch (const SpectrumOptionError& e) {
     std::cerr << kName << e.option() << ": " << e.what() << "\n";
     return kExitUsage;
@@ -126,6 +141,9 @@ void addSpectrumCommand(CLI::App& app, int& exitCode) {
       ->capture_default_str()->check(CLI::IsMember({"constant", "none"}));
   cmd->add_option("--engine", o->engine, "auto (the GPU where there is one), cpu (FFTW) or gpu (cuFFT)")
       ->capture_default_str()->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+  cmd->add_option("--devices", o->devices,
+                  "GPUs the GPU spectrum runs on: all, or numbers such as 0,1 (whole ranges of segments each, the "
+                  "same bits; 0,0 runs two parts on GPU 0); default 0");
   cmd->callback([o, &exitCode] { exitCode = runSpectrum(*o); });
 }
 

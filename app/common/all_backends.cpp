@@ -20,8 +20,8 @@ BackendList makeAllBackends(const CudaOptions& cudaOptions, const DeviceInfo* fi
   BackendList gpus = makeCudaBackends(cudaOptions, device);
   for (auto& gpu : gpus) backends.push_back(std::move(gpu));
   backends.push_back(makeCudaFftBackend(cudaOptions.devices));
-  backends.push_back(makeGpuMedianBackend(device));
-  backends.push_back(makeGpuSosScanBackend(device));
+  backends.push_back(makeGpuMedianBackend(cudaOptions, device));
+  backends.push_back(makeGpuSosScanBackend(cudaOptions, device));
   return backends;
 }
 

@@ -98,6 +98,7 @@ MainWindow::MainWindow(QWidget* parent)
   lab_ = new LabView;
   statistics_ = new StatisticsPanel;
   spectrum_ = new SpectrumView;
+  if (devices_.front().available) spectrum_->setDevices(savedCudaOptions(devices_).devices);  // GPU Welch there
   rateField_ = new SampleRateField;
   auto* tabs = new QTabWidget;
   tabs->addTab(timings_, tr("Timings"));

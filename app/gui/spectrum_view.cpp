@@ -12,6 +12,8 @@
 
 #include <algorithm>
 
+#include "siglab/cuda_spectrum.hpp"
+#include "siglab/device_list.hpp"
 #include "siglab/filter_kinds.hpp"
 
 namespace siglab::gui {
@@ -23,8 +25,24 @@ const QColor kResponseColor(21, 101, 192);
 enum RangeChoice { kWhole, kVisible };
 constexpr std::size_t kMappedSpectrumSamples = std::size_t{1} << 25;  // 256 MiB of float64
 
+// Welch on `devices` where they can run it, else FFTW; `engine` says which ran.
+Spectrum welchOn(std::span<const double> x, const WelchOptions& options, const std::optional<std::vector<int>>& devices,
+                 QString& engine) {
+  if (devices) {
+    GpuSpectrumRun gpu = welchGpu(x, options, 0, *devices);
+    if (gpu.ok) {
+      engine = QObject::tr("cuFFT on %1")
+                   .arg(QString::fromStdString(formatDevicePlacement(devices->empty() ? std::vector<int>{0} : *devices)));
+      return std::move(gpu.spectrum);
+    }
+  }
+  engine = QObject::tr("FFTW");
+  return welch(x, options);
+}
+
 SpectrumCurves computeCurves(SignalPtr original, SignalPtr filtered, std::optional<FilterSpec> spec, SampleRange range,
-                             std::size_t segment, std::optional<double> sampleRate) {
+                             std::size_t segment, std::optional<double> sampleRate,
+                             std::optional<std::vector<int>> devices) {
   SpectrumCurves curves;
   range.end = std::min(range.end, original->size());
   range.begin = std::min(range.begin, range.end);
@@ -45,10 +63,10 @@ SpectrumCurves computeCurves(SignalPtr original, SignalPtr filtered, std::option
   options.sampleRate = sampleRate;
   curves.segment = options.segment;
   const auto part = [&](const LoadedSignal& s) { return std::span(s.samples()).subspan(range.begin, length); };
-  curves.original = welch(part(*original), options);
+  curves.original = welchOn(part(*original), options, devices, curves.engine);
   if (original->mapping()) original->mapping()->release(range.begin, length);  // keep resident memory bounded
   if (filtered) {
-    curves.filtered = welch(part(*filtered), options);
+    curves.filtered = welchOn(part(*filtered), options, devices, curves.engine);
     if (filtered->mapping()) filtered->mapping()->release(range.begin, length);
     // On the spectrum's own frequencies (bins 0..F-2; freqz stops short of Nyquist).
     if (spec) {
@@ -152,6 +170,10 @@ void SpectrumView::setVisibleRange(std::size_t first, std::size_t last) {
 void SpectrumView::setVisibleOnly(bool visibleOnly) { range_->setCurrentIndex(visibleOnly ? kVisible : kWhole); }
 void SpectrumView::setLogFrequency(bool logarithmic) { logFrequency_->setChecked(logarithmic); }
 void SpectrumView::setSegment(std::size_t segment) { segment_->setCurrentIndex(segment_->findData(static_cast<int>(segment))); }
+void SpectrumView::setDevices(std::vector<int> devices) {
+  devices_ = std::move(devices);
+  recompute();
+}
 
 void SpectrumView::recompute() {
   rangeTimer_->stop();
@@ -169,7 +191,8 @@ void SpectrumView::recompute() {
   note_->setText(tr("Computing the spectrum…"));
   const SampleRange range = range_->currentIndex() == kVisible ? visible_ : SampleRange{0, original_->size()};
   watcher_->setFuture(QtConcurrent::run(&computeCurves, original_, filtered_, spec_, range,
-                                        static_cast<std::size_t>(segment_->currentData().toInt()), sampleRate_));
+                                        static_cast<std::size_t>(segment_->currentData().toInt()), sampleRate_,
+                                        devices_));
 }
 
 void SpectrumView::finished() {
@@ -210,6 +233,7 @@ void SpectrumView::draw() {
   if (text.isEmpty() && original_) {
     text = tr("Welch PSD (Hann, half overlap, density) of samples %1–%2, segment %3")
                .arg(curves_.range.begin).arg(curves_.range.end == 0 ? 0 : curves_.range.end - 1).arg(curves_.segment);
+    if (!curves_.engine.isEmpty()) text += tr(" (%1)").arg(curves_.engine);
     if (!sampleRate_) text += tr("; set the sample rate to read Hz");
     if (!curves_.noResponse.isEmpty()) text += tr("; no response curve: %1").arg(curves_.noResponse);
   }

@@ -29,6 +29,7 @@ struct SpectrumCurves {
   SampleRange range;                          // the samples the spectra cover
   std::size_t segment = 0;                    // the one used (at most the range's length)
   QString problem;                            // why there is nothing to draw, when there is not
+  QString engine;                             // what computed the spectra: cuFFT (on which GPUs) or FFTW
 };
 
 // Welch's PSD (Hann, half overlap, density) of the original and the filtered signal in dB against
@@ -49,6 +50,9 @@ class SpectrumView : public QWidget {
   void setVisibleOnly(bool visibleOnly);
   void setLogFrequency(bool logarithmic);
   void setSegment(std::size_t segment);
+  // The GPUs the spectra run on (the Device tab's choice; empty: GPU 0): cuFFT there, the same bits
+  // on any list, FFTW where they cannot run it. Without a call, FFTW alone.
+  void setDevices(std::vector<int> devices);
 
   bool computing() const { return computing_ || pending_; }
   const SpectrumCurves& curves() const { return curves_; }
@@ -75,6 +79,7 @@ class SpectrumView : public QWidget {
   SignalPtr filtered_;
   std::optional<FilterSpec> spec_;
   std::optional<double> sampleRate_;
+  std::optional<std::vector<int>> devices_;
   SampleRange visible_{0, 0};
   SpectrumCurves curves_;
 };

@@ -16,6 +16,7 @@
 
 #include "../src/cuda_check.hpp"
 #include "../src/device_buffer.hpp"
+#include "../src/device_scope.hpp"
 #include "siglab/compare.hpp"
 #include "siglab/comparison.hpp"
 #include "siglab/measure.hpp"
@@ -331,7 +332,7 @@ int run() {
   std::printf("device: %s, %d SMs, %.1f GiB, L2 %.0f MiB, driver %d, runtime %d\n", d.name.c_str(), d.multiprocessors,
               static_cast<double>(d.totalMemoryBytes) / (1ull << 30), static_cast<double>(d.l2CacheBytes) / (1 << 20),
               d.driverVersion, d.runtimeVersion);
-  SIGLAB_CUDA_TRY(cudaSetDevice(0));
+  const cuda::DeviceScope scope(d.index);  // the device the probe described
 
   std::printf("\nceilings measured in this run\n");
   const std::vector<double> signal10M = randomSignal(10'000'000, 1);

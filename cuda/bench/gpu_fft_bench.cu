@@ -15,6 +15,7 @@
 
 #include "../src/cuda_check.hpp"
 #include "../src/device_buffer.hpp"
+#include "../src/device_scope.hpp"
 #include "siglab/cuda_backends.hpp"
 #include "siglab/cuda_fft_backend.hpp"
 #include "siglab/cuda_spectrum.hpp"
@@ -183,7 +184,7 @@ int run() {
     return 1;
   }
   std::printf("device: %s, %d SMs\n", device.name.c_str(), device.multiprocessors);
-  SIGLAB_CUDA_TRY(cudaSetDevice(0));
+  const cuda::DeviceScope scope(device.index);  // the device the probe described
   const std::size_t copyBytes = kSamples * sizeof(double);
   const TimingStats copy = pinnedCopy(copyBytes);
   const double copyGBs = static_cast<double>(copyBytes) / 1e9 / (copy.medianMs / 1e3);

@@ -14,6 +14,11 @@ std::string deviceProblem(const std::vector<DeviceInfo>& probed, int device) {
          " (0 to " + std::to_string(probed.size() - 1) + ")";
 }
 
+std::vector<DeviceInfo> probedFor(const std::vector<int>& devices, const DeviceInfo& firstDevice) {
+  const bool firstAlone = devices.empty() || (devices.size() == 1 && devices.front() == 0);
+  return firstAlone ? std::vector{firstDevice} : probeDevices();
+}
+
 std::unique_ptr<FilterBackend> engineOnDevices(const std::vector<int>& devices, const EngineOnDevice& engine,
                                                const PartOnDevice& part) {
   if (devices.size() <= 1) return engine(devices.empty() ? 0 : devices.front());

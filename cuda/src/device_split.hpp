@@ -15,6 +15,10 @@ namespace siglab::cuda {
 // Why `device` cannot run GPU work, from one probe of every device; empty when it can.
 std::string deviceProblem(const std::vector<DeviceInfo>& probed, int device);
 
+// One probe that serves deviceProblem for `devices`: `firstDevice` alone when the list is device 0
+// (or empty), else every device.
+std::vector<DeviceInfo> probedFor(const std::vector<int>& devices, const DeviceInfo& firstDevice);
+
 using EngineOnDevice = std::function<std::unique_ptr<FilterBackend>(int device)>;
 using PartOnDevice = std::function<std::unique_ptr<PartEngine>(int device)>;
 

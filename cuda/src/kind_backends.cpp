@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "device_split.hpp"
 #include "siglab/cuda_filters.hpp"
 #include "siglab/cuda_kind_backends.hpp"
+#include "siglab/device_list.hpp"
 #include "siglab/filter_kinds.hpp"
 
 namespace siglab {
@@ -21,16 +24,26 @@ FilterPass passOf(const GpuFilterResult& result) {
   return pass;
 }
 
+// `unavailable`: why the devices cannot run it (empty when they can).
 class GpuKindBackend : public FilterBackend {
  public:
-  explicit GpuKindBackend(const DeviceInfo& device)
-      : unavailable_(device.available ? "" : device.reason), device_(device.index < 0 ? 0 : device.index) {}
+  GpuKindBackend(std::string unavailable, std::vector<int> devices)
+      : unavailable_(std::move(unavailable)), devices_(devices.empty() ? std::vector<int>{0} : std::move(devices)) {}
   bool usesGpu() const override { return true; }
 
  protected:
   std::string unavailable_;
-  int device_;
+  std::vector<int> devices_;
 };
+
+// Why the listed devices cannot run GPU work, from one probe; empty when they can.
+std::string devicesProblem(const std::vector<int>& devices, const DeviceInfo& firstDevice) {
+  const std::vector<DeviceInfo> probed = cuda::probedFor(devices, firstDevice);
+  for (int device : devices.empty() ? std::vector<int>{0} : devices) {
+    if (std::string why = cuda::deviceProblem(probed, device); !why.empty()) return why;
+  }
+  return {};
+}
 
 class GpuMedianBackend final : public GpuKindBackend {
  public:
@@ -51,22 +64,24 @@ class GpuMedianBackend final : public GpuKindBackend {
   FilterPass filter(std::span<const double> in, const FilterSpec& spec, std::span<double> out, const RunOptions&,
                     const Progress& progress) override {
     progress.throwIfCancelled();
-    return passOf(medianFilterCuda(in, spec.medianWindow, spec.mode, out, device_));
+    return passOf(medianFilterCuda(in, spec.medianWindow, spec.mode, out, devices_.front()));
   }
   FilterPass filter(std::span<const float> in, const FilterSpec& spec, std::span<float> out, const RunOptions&,
                     const Progress& progress) override {
     progress.throwIfCancelled();
-    return passOf(medianFilterCuda(in, spec.medianWindow, spec.mode, out, device_));
+    return passOf(medianFilterCuda(in, spec.medianWindow, spec.mode, out, devices_.front()));
   }
 };
 
 class GpuSosScanBackend final : public GpuKindBackend {
  public:
-  using GpuKindBackend::GpuKindBackend;
   std::string_view name() const override { return "gpu-sos-scan"; }
-  std::string_view description() const override {
-    return "GPU zero-phase sections: a block scan over chunks of 1024 samples; within its stated bound";
+  GpuSosScanBackend(std::string unavailable, std::vector<int> devices)
+      : GpuKindBackend(std::move(unavailable), std::move(devices)),
+        description_("GPU zero-phase sections: a block scan over chunks of 1024 samples; within its stated bound") {
+    if (devices_.size() > 1) description_ += "; split over " + formatDevicePlacement(devices_) + ", the same bits";
   }
+  std::string_view description() const override { return description_; }
   std::string whyNot(const FilterSpec& spec, SampleType type) const override {
     if (!unavailable_.empty()) return unavailable_;
     if (std::string why = whyNotSampleType(type); !why.empty()) return why;
@@ -83,27 +98,43 @@ class GpuSosScanBackend final : public GpuKindBackend {
   FilterPass filter(std::span<const double> in, const FilterSpec& spec, std::span<double> out, const RunOptions&,
                     const Progress& progress) override {
     progress.throwIfCancelled();
-    return passOf(sosfiltfiltCuda(spec.sos.sections, in, out, device_));
+    return passOf(sosfiltfiltCuda(spec.sos.sections, in, out, devices_));
   }
   FilterPass filter(std::span<const float> in, const FilterSpec& spec, std::span<float> out, const RunOptions&,
                     const Progress& progress) override {
     progress.throwIfCancelled();
     const std::vector<double> wide(in.begin(), in.end());
     std::vector<double> result(wide.size());
-    FilterPass pass = passOf(sosfiltfiltCuda(spec.sos.sections, wide, result, device_));
+    FilterPass pass = passOf(sosfiltfiltCuda(spec.sos.sections, wide, result, devices_));
     std::transform(result.begin(), result.end(), out.begin(), [](double v) { return static_cast<float>(v); });
     return pass;
   }
+
+ private:
+  std::string description_;
 };
 
 }  // namespace
 
 std::unique_ptr<FilterBackend> makeGpuMedianBackend(const DeviceInfo& device) {
-  return std::make_unique<GpuMedianBackend>(device);
+  return std::make_unique<GpuMedianBackend>(device.available ? "" : device.reason,
+                                            std::vector<int>{device.index < 0 ? 0 : device.index});
 }
 
 std::unique_ptr<FilterBackend> makeGpuSosScanBackend(const DeviceInfo& device) {
-  return std::make_unique<GpuSosScanBackend>(device);
+  return std::make_unique<GpuSosScanBackend>(device.available ? "" : device.reason,
+                                             std::vector<int>{device.index < 0 ? 0 : device.index});
+}
+
+std::unique_ptr<FilterBackend> makeGpuMedianBackend(const CudaOptions& options, const DeviceInfo& firstDevice) {
+  const std::vector<DeviceInfo> probed = cuda::probedFor(options.devices, firstDevice);
+  return cuda::engineOnDevices(options.devices, [&](int device) -> std::unique_ptr<FilterBackend> {
+    return std::make_unique<GpuMedianBackend>(cuda::deviceProblem(probed, device), std::vector<int>{device});
+  });
+}
+
+std::unique_ptr<FilterBackend> makeGpuSosScanBackend(const CudaOptions& options, const DeviceInfo& firstDevice) {
+  return std::make_unique<GpuSosScanBackend>(devicesProblem(options.devices, firstDevice), options.devices);
 }
 
 }  // namespace siglab

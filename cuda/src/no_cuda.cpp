@@ -98,7 +98,7 @@ std::unique_ptr<FilterBackend> makeCudaFftBackend(const std::vector<int>&) {
 // The spectrum's stub.
 std::string gpuSpectrumUnavailableReason() { return kReason; }
 
-GpuSpectrumRun welchGpu(std::span<const double> x, const WelchOptions& options, std::size_t) {
+GpuSpectrumRun welchGpu(std::span<const double> x, const WelchOptions& options, std::size_t, const std::vector<int>&) {
   validate(options, x.size());
   return GpuSpectrumRun{false, kReason, {}};
 }

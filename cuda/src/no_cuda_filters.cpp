@@ -22,6 +22,11 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
   return {GpuStatus::Unavailable, "this build of SigLab has no CUDA support (nvcc was not found when it was built)"};
 }
 
+GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double> in, std::span<double> out,
+                                const std::vector<int>&) {
+  return sosfiltfiltCuda(sections, in, out, 0);
+}
+
 GpuFilterResult medianFilterCuda(std::span<const double> in, std::size_t window, BoundaryMode, std::span<double> out, int) {
   return noCuda(in, window, out);
 }

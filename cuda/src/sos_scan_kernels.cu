@@ -10,6 +10,7 @@
 #include <cstring>
 #include <exception>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -17,7 +18,9 @@
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
 #include "device_scope.hpp"
+#include "on_each_part.hpp"
 #include "siglab/cuda_filters.hpp"
+#include "siglab/split_filter.hpp"
 #include "siglab/sos_filter.hpp"
 #include "siglab/sos_scan_steps.hpp"
 
@@ -29,9 +32,10 @@ constexpr int kChunksPerGroup = 64;
 
 /* SosChunks: one thread per chunk of `chunk` samples (x[0], x[stride], ... from the chunk's start),
  * run through the cascade (its state in local memory). Without `carry` (step 1): from zero state
- * (chunk 0 from zi times *scale, its true start), writing end states. With it (step 3): from its
- * true start, writing outputs in place. The recurrence is serial inside a chunk, so the
- * parallelism is the number of chunks: 10M samples give about 10,000 threads. */
+ * (chunk 0 from zi times *scale, its true start, when this part `startsSignal`), writing end
+ * states. With it (step 3): from its true start, writing outputs in place. The recurrence is
+ * serial inside a chunk, so the parallelism is the number of chunks: 10M samples give about 10,000
+ * threads. */
 struct CarryView {
   const double* local;   // per chunk: its start if its group had started from zero
   const double* groups;  // per group: its true start
@@ -39,13 +43,13 @@ struct CarryView {
 };
 
 __global__ void sosChunks(const double* d_coef, int sections, double* d_x, std::int64_t n, std::int64_t stride,
-                          int chunk, std::int64_t chunks, const double* d_zi, const double* d_scale, CarryView carry,
-                          double* d_ends) {
+                          int chunk, std::int64_t chunks, bool startsSignal, const double* d_zi, const double* d_scale,
+                          CarryView carry, double* d_ends) {
   const std::int64_t b = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (b >= chunks) return;
   const int d = 2 * sections;
   double z[kMaxScanStates];
-  if (b == 0) {
+  if (b == 0 && startsSignal) {
     for (int i = 0; i < d; ++i) z[i] = d_zi[i] * *d_scale;
   } else if (d_ends) {
     for (int i = 0; i < d; ++i) z[i] = 0.0;
@@ -125,32 +129,117 @@ __global__ void maxAbs(const double* d_x, std::int64_t n, unsigned long long* d_
   if (threadIdx.x % kWarp == 0) atomicMax(d_max, static_cast<unsigned long long>(__double_as_longlong(m)));
 }
 
-struct ScanDevice {
-  cuda::DeviceBuffer<double> coef, power, groupPower, powers, zi, ends, local, groupEnds, groupStarts;
+// A split scan's cuts fall on whole groups of chunks, counted from the start for the forward pass
+// and from the end for the backward one, so every part runs exactly the chunks and groups one
+// device would; only the carry across groups needs every part's group ends.
+constexpr std::int64_t kGroupSamples = std::int64_t{kSosScanChunk} * kChunksPerGroup;
+
+// One part of the odd extension: it filters [forwardBegin, forwardEnd) forwards and
+// [backwardBegin, backwardEnd) backwards, and holds [backwardBegin, forwardEnd) on its device. The
+// backward range starts up to a group earlier: those forward outputs come from the part before.
+struct ScanRange {
+  std::int64_t forwardBegin, forwardEnd, backwardBegin, backwardEnd;
+  std::int64_t held() const { return forwardEnd - backwardBegin; }
 };
 
-// One direction over d_y in place (`first` is the first sample in filtering order); the start
-// state is zi times *d_scale. The carry is hierarchical: chunks' starts within each group of
-// kChunksPerGroup as if the group started from zero (a warp per group), the groups' true starts
-// (one warp, with P^kChunksPerGroup), and each chunk's true start added in the output kernel.
-void scanOnDevice(int sections, ScanDevice& device, double* first, std::int64_t n, std::int64_t stride,
-                  const double* d_scale) {
+std::vector<ScanRange> planScanRanges(std::int64_t total, std::size_t parts) {
+  const std::vector<SignalPart> cuts = splitIntoParts(static_cast<std::size_t>(total), parts, kGroupSamples);
+  const std::int64_t rest = total % kGroupSamples;
+  const std::int64_t shift = rest == 0 ? 0 : kGroupSamples - rest;  // to a multiple of groups from the end
+  std::vector<ScanRange> ranges;
+  for (std::size_t p = 0; p < cuts.size(); ++p) {
+    const auto begin = static_cast<std::int64_t>(cuts[p].begin), end = static_cast<std::int64_t>(cuts[p].end);
+    ranges.push_back({begin, end, p == 0 ? 0 : begin - shift, p + 1 == cuts.size() ? total : end - shift});
+  }
+  return ranges;
+}
+
+// Everything one part keeps on its device, and a stream of its own.
+struct ScanPart {
+  ScanPart(int device_, const ScanRange& range_, std::size_t d, std::size_t coefficients, std::size_t powerCount,
+           std::int64_t groups)
+      : device(device_), range(range_) {
+    const auto chunksIn = [](std::int64_t samples) {
+      return static_cast<std::size_t>((samples + kSosScanChunk - 1) / kSosScanChunk);
+    };
+    const std::size_t chunks = std::max(chunksIn(range.forwardEnd - range.forwardBegin),
+                                        chunksIn(range.backwardEnd - range.backwardBegin));
+    const std::size_t localGroups = (chunks + kChunksPerGroup - 1) / kChunksPerGroup;
+    coef = cuda::DeviceBuffer<double>(coefficients);
+    power = cuda::DeviceBuffer<double>(d * d);
+    groupPower = cuda::DeviceBuffer<double>(d * d);
+    powers = cuda::DeviceBuffer<double>(powerCount);
+    zi = cuda::DeviceBuffer<double>(d);
+    ends = cuda::DeviceBuffer<double>(chunks * d);
+    local = cuda::DeviceBuffer<double>(chunks * d);
+    groupEnds = cuda::DeviceBuffer<double>(localGroups * d);
+    allGroupEnds = cuda::DeviceBuffer<double>(static_cast<std::size_t>(groups) * d);
+    groupStarts = cuda::DeviceBuffer<double>(static_cast<std::size_t>(groups) * d);
+    y = cuda::DeviceBuffer<double>(static_cast<std::size_t>(range.held()));
+    max = cuda::DeviceBuffer<unsigned long long>(1);
+  }
+  int device;
+  ScanRange range;
+  cuda::DeviceBuffer<double> coef, power, groupPower, powers, zi, ends, local, groupEnds, allGroupEnds, groupStarts, y;
+  cuda::DeviceBuffer<unsigned long long> max;
+  cuda::Stream stream;
+  double* at(std::int64_t position) const { return y.data() + (position - range.backwardBegin); }
+};
+
+// One direction over a part's samples in place, in two steps around the exchange of group ends.
+// `first` is the part's first sample in filtering order, `n` its samples, `firstGroup` the global
+// index of its first group, `startsSignal` whether its first chunk is the pass's first (which
+// starts from zi times *d_scale).
+struct ScanPass {
+  double* first;
+  std::int64_t n, stride, firstGroup;
+  bool startsSignal;
+  const double* d_scale;
+  std::int64_t chunks() const { return (n + kSosScanChunk - 1) / kSosScanChunk; }
+  std::int64_t groups() const { return (chunks() + kChunksPerGroup - 1) / kChunksPerGroup; }
+};
+
+constexpr unsigned kChunkThreads = 128;
+
+// Step 1 and 2: the chunks' end states from zero and the groups' ends as if each started from zero;
+// the group ends go to hostGroupEnds at the part's first group.
+void scanEnds(int sections, ScanPart& part, const ScanPass& pass, double* hostGroupEnds) {
   const int d = 2 * sections;
-  const std::int64_t chunks = (n + kSosScanChunk - 1) / kSosScanChunk;
-  const std::int64_t groups = (chunks + kChunksPerGroup - 1) / kChunksPerGroup;
-  const unsigned threads = 128, blocks = static_cast<unsigned>((chunks + threads - 1) / threads);
-  const CarryView carry{device.local.data(), device.groupStarts.data(), device.powers.data()};
-  sosChunks<<<blocks, threads>>>(device.coef.data(), sections, first, n, stride, kSosScanChunk, chunks, device.zi.data(),
-                                 d_scale, carry, device.ends.data());
+  const cudaStream_t stream = part.stream.get();
+  const auto chunks = pass.chunks();
+  const unsigned blocks = static_cast<unsigned>((chunks + kChunkThreads - 1) / kChunkThreads);
+  const CarryView carry{part.local.data(), part.groupStarts.data(), part.powers.data()};
+  sosChunks<<<blocks, kChunkThreads, 0, stream>>>(part.coef.data(), sections, pass.first, pass.n, pass.stride,
+                                                  kSosScanChunk, chunks, pass.startsSignal, part.zi.data(),
+                                                  pass.d_scale, carry, part.ends.data());
   SIGLAB_CUDA_CHECK_LAUNCH();
-  sosCarry<<<static_cast<unsigned>(groups), kWarp>>>(device.power.data(), d, device.ends.data(), chunks, kChunksPerGroup,
-                                                     device.local.data(), device.groupEnds.data());
+  sosCarry<<<static_cast<unsigned>(pass.groups()), kWarp, 0, stream>>>(part.power.data(), d, part.ends.data(), chunks,
+                                                                        kChunksPerGroup, part.local.data(),
+                                                                        part.groupEnds.data());
   SIGLAB_CUDA_CHECK_LAUNCH();
-  sosCarry<<<1, kWarp>>>(device.groupPower.data(), d, device.groupEnds.data(), groups, groups,
-                         device.groupStarts.data(), nullptr);
+  SIGLAB_CUDA_TRY(cudaMemcpyAsync(hostGroupEnds + pass.firstGroup * d, part.groupEnds.data(),
+                                  static_cast<std::size_t>(pass.groups() * d) * sizeof(double), cudaMemcpyDeviceToHost,
+                                  stream));
+  SIGLAB_CUDA_TRY(cudaStreamSynchronize(stream));
+}
+
+// Step 3 and 4: every group's true start from every part's group ends (one warp, in group order,
+// as on one device), then the part's chunks again from their true starts, writing outputs.
+void scanOutputs(int sections, ScanPart& part, const ScanPass& pass, const std::vector<double>& hostGroupEnds) {
+  const int d = 2 * sections;
+  const cudaStream_t stream = part.stream.get();
+  const auto groups = static_cast<std::int64_t>(hostGroupEnds.size()) / d;
+  SIGLAB_CUDA_TRY(cudaMemcpyAsync(part.allGroupEnds.data(), hostGroupEnds.data(), hostGroupEnds.size() * sizeof(double),
+                                  cudaMemcpyHostToDevice, stream));
+  sosCarry<<<1, kWarp, 0, stream>>>(part.groupPower.data(), d, part.allGroupEnds.data(), groups, groups,
+                                    part.groupStarts.data(), nullptr);
   SIGLAB_CUDA_CHECK_LAUNCH();
-  sosChunks<<<blocks, threads>>>(device.coef.data(), sections, first, n, stride, kSosScanChunk, chunks, device.zi.data(),
-                                 d_scale, carry, nullptr);
+  const auto chunks = pass.chunks();
+  const unsigned blocks = static_cast<unsigned>((chunks + kChunkThreads - 1) / kChunkThreads);
+  const CarryView carry{part.local.data(), part.groupStarts.data() + pass.firstGroup * d, part.powers.data()};
+  sosChunks<<<blocks, kChunkThreads, 0, stream>>>(part.coef.data(), sections, pass.first, pass.n, pass.stride,
+                                                  kSosScanChunk, chunks, pass.startsSignal, part.zi.data(),
+                                                  pass.d_scale, carry, nullptr);
   SIGLAB_CUDA_CHECK_LAUNCH();
 }
 
@@ -196,6 +285,11 @@ double carryErrorBound(const SosGains& gains, const std::vector<double>& power, 
 
 GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double> in, std::span<double> out,
                                 int device) {
+  return sosfiltfiltCuda(sections, in, out, std::vector<int>{device});
+}
+
+GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double> in, std::span<double> out,
+                                const std::vector<int>& devices) {
   checkStable(sections);
   if (in.size() != out.size()) throw std::invalid_argument("sosfiltfilt: input and output sizes differ");
   if (sections.empty() || static_cast<int>(2 * sections.size()) > kMaxScanStates) {
@@ -206,10 +300,17 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
     throw std::invalid_argument("zero-phase filtering needs more than " + std::to_string(edge) +
                                 " samples (3 x (2 x sections + 1)); the signal has " + std::to_string(n));
   }
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+  int deviceCount = 0;
+  if (cudaGetDeviceCount(&deviceCount) != cudaSuccess || deviceCount == 0) {
     cudaGetLastError();
     return {GpuStatus::Unavailable, "no usable CUDA GPU was found"};
+  }
+  const std::vector<int> listed = devices.empty() ? std::vector<int>{0} : devices;
+  for (int device : listed) {
+    if (device < 0 || device >= deviceCount) {
+      return {GpuStatus::Unavailable, "there is no GPU " + std::to_string(device) + ": this machine has " +
+                                          std::to_string(deviceCount) + " (0 to " + std::to_string(deviceCount - 1) + ")"};
+    }
   }
   const auto start = std::chrono::steady_clock::now();
   // The odd extension, as sosfiltfilt builds it: its two edges here, its interior the input itself.
@@ -246,42 +347,133 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
   }
   const std::vector<double> coef = flatCoefficients(sections);
   const int count = static_cast<int>(sections.size());
+  const std::int64_t chunks = (total + kSosScanChunk - 1) / kSosScanChunk;
+  const std::int64_t groups = (chunks + kChunksPerGroup - 1) / kChunksPerGroup;
+  const std::vector<ScanRange> ranges = planScanRanges(total, listed.size());
+  const std::size_t partCount = ranges.size();
+  std::vector<std::unique_ptr<ScanPart>> parts(partCount);
+  auto freeParts = [&] {
+    for (auto& part : parts) {
+      if (!part) continue;
+      try {
+        const cuda::DeviceScope scope(part->device);
+        part.reset();
+      } catch (const std::exception&) {
+        part.reset();
+      }
+    }
+  };
+  // The extension's samples [begin, end) to `to` on the part's stream.
+  auto copyExtension = [&](ScanPart& part, std::int64_t begin, std::int64_t end) {
+    const auto piece = [&](const double* source, std::int64_t from, std::int64_t to) {
+      const std::int64_t b = std::max(begin, from), e = std::min(end, to);
+      if (b >= e) return;
+      SIGLAB_CUDA_TRY(cudaMemcpyAsync(part.at(b), source + (b - from), static_cast<std::size_t>(e - b) * sizeof(double),
+                                      cudaMemcpyHostToDevice, part.stream.get()));
+    };
+    const auto interiorBegin = static_cast<std::int64_t>(edge), interiorEnd = static_cast<std::int64_t>(edge + n);
+    piece(head.data(), 0, interiorBegin);
+    piece(in.data(), interiorBegin, interiorEnd);
+    piece(tail.data(), interiorEnd, total);
+  };
+  // Forward, part p runs its range from its start; backward, from its range's end down.
+  auto forward = [&](std::size_t p) {
+    const ScanPart& part = *parts[p];
+    const ScanRange& r = part.range;
+    const bool startsSignal = p == 0;  // only that part reads the scale: the extension's first sample
+    return ScanPass{part.at(r.forwardBegin), r.forwardEnd - r.forwardBegin, 1, r.forwardBegin / kGroupSamples,
+                    startsSignal, startsSignal ? part.at(0) : part.y.data()};
+  };
+  auto backward = [&](std::size_t p) {
+    const ScanPart& part = *parts[p];
+    const ScanRange& r = part.range;
+    const bool startsSignal = p + 1 == partCount;  // it holds the forward pass's last output, the scale
+    return ScanPass{part.at(r.backwardEnd - 1), r.backwardEnd - r.backwardBegin, -1,
+                    (total - r.backwardEnd) / kGroupSamples, startsSignal, startsSignal ? part.at(total - 1) : part.y.data()};
+  };
+  std::vector<double> groupEnds(static_cast<std::size_t>(groups) * d);
+  std::vector<unsigned long long> maxBits(partCount, 0);
+  // The forward outputs a part's backward range takes from the part before it (none on one device).
+  std::vector<std::vector<double>> borrowed(partCount);
   try {
-    const cuda::DeviceScope scope(device);
-    const std::size_t chunks = static_cast<std::size_t>((total + kSosScanChunk - 1) / kSosScanChunk);
-    const std::size_t groups = (chunks + kChunksPerGroup - 1) / kChunksPerGroup;
-    ScanDevice device{cuda::DeviceBuffer<double>(coef.size()),        cuda::DeviceBuffer<double>(power.size()),
-                      cuda::DeviceBuffer<double>(power.size()),       cuda::DeviceBuffer<double>(powers.size()),
-                      cuda::DeviceBuffer<double>(zi.size()),          cuda::DeviceBuffer<double>(chunks * zi.size()),
-                      cuda::DeviceBuffer<double>(chunks * zi.size()), cuda::DeviceBuffer<double>(groups * zi.size()),
-                      cuda::DeviceBuffer<double>(groups * zi.size())};
-    SIGLAB_CUDA_TRY(cudaMemcpy(device.groupPower.data(), groupPower.data(), groupPower.size() * sizeof(double),
-                               cudaMemcpyHostToDevice));
-    SIGLAB_CUDA_TRY(cudaMemcpy(device.powers.data(), powers.data(), powers.size() * sizeof(double), cudaMemcpyHostToDevice));
-    cuda::DeviceBuffer<double> d_y(static_cast<std::size_t>(total));
-    cuda::DeviceBuffer<unsigned long long> d_max(1);
-    SIGLAB_CUDA_TRY(cudaMemcpy(device.coef.data(), coef.data(), coef.size() * sizeof(double), cudaMemcpyHostToDevice));
-    SIGLAB_CUDA_TRY(cudaMemcpy(device.power.data(), power.data(), power.size() * sizeof(double), cudaMemcpyHostToDevice));
-    SIGLAB_CUDA_TRY(cudaMemcpy(device.zi.data(), zi.data(), zi.size() * sizeof(double), cudaMemcpyHostToDevice));
-    SIGLAB_CUDA_TRY(cudaMemcpy(d_y.data(), head.data(), edge * sizeof(double), cudaMemcpyHostToDevice));
-    SIGLAB_CUDA_TRY(cudaMemcpy(d_y.data() + edge, in.data(), n * sizeof(double), cudaMemcpyHostToDevice));
-    SIGLAB_CUDA_TRY(cudaMemcpy(d_y.data() + edge + n, tail.data(), edge * sizeof(double), cudaMemcpyHostToDevice));
+    double kernelsMs = 0;
+    cuda::onEachPart(partCount, [&](std::size_t p) {
+      const cuda::DeviceScope scope(listed[p]);
+      parts[p] = std::make_unique<ScanPart>(listed[p], ranges[p], d, coef.size(), powers.size(), groups);
+      ScanPart& part = *parts[p];
+      const cudaStream_t stream = part.stream.get();
+      const auto toDevice = [&](cuda::DeviceBuffer<double>& to, const std::vector<double>& from) {
+        SIGLAB_CUDA_TRY(cudaMemcpyAsync(to.data(), from.data(), from.size() * sizeof(double), cudaMemcpyHostToDevice, stream));
+      };
+      toDevice(part.coef, coef);
+      toDevice(part.power, power);
+      toDevice(part.groupPower, groupPower);
+      toDevice(part.powers, powers);
+      toDevice(part.zi, zi);
+      copyExtension(part, part.range.forwardBegin, part.range.forwardEnd);
+      SIGLAB_CUDA_TRY(cudaStreamSynchronize(stream));
+    });
     const auto kernels = std::chrono::steady_clock::now();
-    SIGLAB_CUDA_TRY(cudaMemset(d_max.data(), 0, sizeof(unsigned long long)));
-    maxAbs<<<1024, 256>>>(d_y.data(), total, d_max.data());
-    SIGLAB_CUDA_CHECK_LAUNCH();
-    scanOnDevice(count, device, d_y.data(), total, 1, d_y.data());
-    scanOnDevice(count, device, d_y.data() + total - 1, total, -1, d_y.data() + total - 1);
-    SIGLAB_CUDA_TRY(cudaDeviceSynchronize());
+    cuda::onEachPart(partCount, [&](std::size_t p) {
+      ScanPart& part = *parts[p];
+      const cuda::DeviceScope scope(part.device);
+      const ScanRange& r = part.range;
+      SIGLAB_CUDA_TRY(cudaMemsetAsync(part.max.data(), 0, sizeof(unsigned long long), part.stream.get()));
+      maxAbs<<<1024, 256, 0, part.stream.get()>>>(part.at(r.forwardBegin), r.forwardEnd - r.forwardBegin, part.max.data());
+      SIGLAB_CUDA_CHECK_LAUNCH();
+      SIGLAB_CUDA_TRY(cudaMemcpyAsync(&maxBits[p], part.max.data(), sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+                                      part.stream.get()));
+      scanEnds(count, part, forward(p), groupEnds.data());
+    });
+    cuda::onEachPart(partCount, [&](std::size_t p) {
+      ScanPart& part = *parts[p];
+      const cuda::DeviceScope scope(part.device);
+      scanOutputs(count, part, forward(p), groupEnds);
+      if (p + 1 < partCount) {  // the next part's backward range begins inside this one's forward range
+        const ScanRange& next = parts[p + 1]->range;
+        borrowed[p + 1].resize(static_cast<std::size_t>(next.forwardBegin - next.backwardBegin));
+        SIGLAB_CUDA_TRY(cudaMemcpyAsync(borrowed[p + 1].data(), part.at(next.backwardBegin),
+                                        borrowed[p + 1].size() * sizeof(double), cudaMemcpyDeviceToHost,
+                                        part.stream.get()));
+      }
+      SIGLAB_CUDA_TRY(cudaStreamSynchronize(part.stream.get()));
+    });
+    cuda::onEachPart(partCount, [&](std::size_t p) {
+      ScanPart& part = *parts[p];
+      const cuda::DeviceScope scope(part.device);
+      if (!borrowed[p].empty()) {
+        SIGLAB_CUDA_TRY(cudaMemcpyAsync(part.at(part.range.backwardBegin), borrowed[p].data(),
+                                        borrowed[p].size() * sizeof(double), cudaMemcpyHostToDevice, part.stream.get()));
+      }
+      scanEnds(count, part, backward(p), groupEnds.data());
+    });
+    cuda::onEachPart(partCount, [&](std::size_t p) {
+      ScanPart& part = *parts[p];
+      const cuda::DeviceScope scope(part.device);
+      scanOutputs(count, part, backward(p), groupEnds);
+      SIGLAB_CUDA_TRY(cudaStreamSynchronize(part.stream.get()));
+    });
+    kernelsMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - kernels).count();
+    cuda::onEachPart(partCount, [&](std::size_t p) {
+      ScanPart& part = *parts[p];
+      const cuda::DeviceScope scope(part.device);
+      const std::int64_t b = std::max<std::int64_t>(part.range.backwardBegin, static_cast<std::int64_t>(edge));
+      const std::int64_t e = std::min<std::int64_t>(part.range.backwardEnd, static_cast<std::int64_t>(edge + n));
+      if (b < e) {
+        SIGLAB_CUDA_TRY(cudaMemcpyAsync(out.data() + (b - static_cast<std::int64_t>(edge)), part.at(b),
+                                        static_cast<std::size_t>(e - b) * sizeof(double), cudaMemcpyDeviceToHost,
+                                        part.stream.get()));
+      }
+      SIGLAB_CUDA_TRY(cudaStreamSynchronize(part.stream.get()));
+    });
+    freeParts();
     GpuFilterResult result;
-    result.kernelMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - kernels).count();
-    SIGLAB_CUDA_TRY(cudaMemcpy(out.data(), d_y.data() + edge, n * sizeof(double), cudaMemcpyDeviceToHost));
-    unsigned long long maxBits = 0;
-    SIGLAB_CUDA_TRY(cudaMemcpy(&maxBits, d_max.data(), sizeof maxBits, cudaMemcpyDeviceToHost));
+    result.kernelMs = kernelsMs;
     result.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     double maxIn = 0;
-    static_assert(sizeof maxIn == sizeof maxBits);
-    std::memcpy(&maxIn, &maxBits, sizeof maxIn);
+    static_assert(sizeof maxIn == sizeof maxBits[0]);
+    const unsigned long long largest = *std::max_element(maxBits.begin(), maxBits.end());
+    std::memcpy(&maxIn, &largest, sizeof maxIn);
     // Both passes start steady (zi times their first sample); the backward one's input is the
     // forward output, at most inputToOutput times the forward input.
     const double forwardMax = gains.inputToOutput * maxIn;
@@ -293,6 +485,7 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
     if (!gains.decayed) result.errorBound = std::numeric_limits<double>::infinity();
     return result;
   } catch (const cuda::CudaError& e) {
+    freeParts();
     if (e.code() == cudaErrorMemoryAllocation) {
       return {GpuStatus::OutOfMemory, "out of GPU memory: the extended signal needs " +
                                           std::to_string(static_cast<std::size_t>(total) * sizeof(double) >> 20) +
@@ -300,6 +493,7 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
     }
     return {GpuStatus::Failed, e.what()};
   } catch (const std::exception& e) {
+    freeParts();
     return {GpuStatus::Failed, e.what()};
   }
 }

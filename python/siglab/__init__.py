@@ -46,30 +46,36 @@ def _samples(x):
     return np.asarray(array, dtype=array.dtype.newbyteorder("="))
 
 
-def filter(x, window=5, mode="zero", *, taps=None, gaussian=None, engine="auto", out=None, return_engine=False):
+def filter(x, window=5, mode="zero", *, taps=None, gaussian=None, engine="auto", out=None, return_engine=False,
+           devices=None):
     """Filters x with the mean of `window` samples, custom `taps` or Gaussian taps of sigma `gaussian`.
 
     mode: zero, reflect, mirror, nearest or wrap (scipy.ndimage.correlate1d's meanings).
     engine: "auto" (the fastest engine that runs here) or a name from engines().
     out: an array to write the result into (contiguous, x's dtype and size, not overlapping x),
     as NumPy's out=: no new result array, so no page faults for its first touch.
+    devices: the GPUs the GPU engines run on, as the CLI's --devices: "all", "0,1" or [0, 1] (one
+    contiguous part of x each, the same bits as one GPU; "0,0" runs two parts on GPU 0). None:
+    GPU 0. A GPU that does not exist is a ValueError naming the ones there are.
     """
     taps = None if taps is None else [float(t) for t in np.asarray(taps, dtype=np.float64).ravel()]
     samples = _samples(x)
     if out is not None and np.may_share_memory(out, samples):
         raise ValueError("out must not overlap x (SigLab's engines do not filter in place)")
-    result, used = _siglab.filter(samples, window, mode, taps, gaussian, engine, out)
+    result, used = _siglab.filter(samples, window, mode, taps, gaussian, engine, out, devices=devices)
     return (result, used) if return_engine else result
 
 
-def compare(x, window=5, mode="zero", *, taps=None, gaussian=None, engines=("cpu-serial", "cpu-parallel"), repeat=10):
+def compare(x, window=5, mode="zero", *, taps=None, gaussian=None, engines=("cpu-serial", "cpu-parallel"), repeat=10,
+            devices=None):
     """Runs each engine on x (timed: one warm-up, then the median of `repeat` runs), each checked
-    against cpu-serial. Returns (rows, reference): one dict per engine, and cpu-serial's result."""
+    against cpu-serial. Returns (rows, reference): one dict per engine, and cpu-serial's result.
+    devices: the GPUs the GPU engines run on, as filter()'s."""
     taps = None if taps is None else [float(t) for t in np.asarray(taps, dtype=np.float64).ravel()]
     x = _samples(x)
     if x.dtype != np.float64:
         raise ValueError("compare takes float64 samples")
-    return _siglab.compare(x, window, mode, taps, gaussian, list(engines), repeat)
+    return _siglab.compare(x, window, mode, taps, gaussian, list(engines), repeat, devices=devices)
 
 
 def stats(x):

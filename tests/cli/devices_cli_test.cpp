@@ -64,5 +64,44 @@ TEST(CliDevices, ASplitRunWritesTheSameResultAsOneDevice) {
   }
 }
 
+// The kinds (--median, --butter) and the spectrum read --devices too, before any work.
+TEST(CliDevices, TheKindsAndTheSpectrumCheckTheListBeforeAnyWork) {
+  test::TempDir dir;
+  test::writeFile(dir.file("in.txt"), "1\n2\n3\n4\n5\n6\n7\n8\n");
+  for (const std::string command : {"filter IN --median 3", "compare IN --median 3", "filter IN --butter 2,0.2",
+                                    "compare IN --butter 2,0.2 --zero-phase", "spectrum IN --segment 4"}) {
+    std::string line = command;
+    line.replace(line.find("IN"), 2, dir.file("in.txt"));
+    const Outcome o = runCli(line + " -o " + dir.file("r.txt") + " --devices 0,x", dir);
+    EXPECT_EQ(o.exitCode, 2) << command;
+    EXPECT_NE(o.err.find("--devices must be all or GPU numbers separated by commas (such as 0,1), not \"0,x\""),
+              std::string::npos)
+        << command << ": " << o.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.file("r.txt"))) << command;
+  }
+}
+
+TEST(CliDevices, MedianScanAndSpectrumSplitWriteTheSameFileAsOneDevice) {
+  test::TempDir dir;
+  ASSERT_EQ(runCli("generate -n 200003 --seed 5 -o " + dir.file("in.txt"), dir).exitCode, 0);
+  const std::string input = dir.file("in.txt");
+  // Without a GPU the list is still read and the spectrum runs on the CPU.
+  const Outcome cpu = runCli("spectrum " + input + " --segment 1000 -o " + dir.file("s.csv") + " --devices 0,0", dir);
+  ASSERT_EQ(cpu.exitCode, 0) << cpu.err;
+  if (!probeDevices().front().available) GTEST_SKIP() << "no GPU: the split's bits are checked with a GPU only";
+  for (const std::string& run : {"filter " + input + " --median 101 --mode reflect --engine gpu-median",
+                                "filter " + input + " --butter 4,0.1 --zero-phase --engine gpu-sos-scan",
+                                "spectrum " + input + " --segment 1000 --engine gpu"}) {
+    const std::string ext = run.starts_with("spectrum") ? ".csv" : ".txt";
+    const Outcome one = runCli(run + " -o " + dir.file("one" + ext), dir);
+    ASSERT_EQ(one.exitCode, 0) << one.err;
+    for (const char* devices : {"0,0", "all"}) {
+      const Outcome split = runCli(run + " -o " + dir.file("split" + ext) + " --devices " + devices, dir);
+      ASSERT_EQ(split.exitCode, 0) << split.err;
+      EXPECT_EQ(test::readFile(dir.file("one" + ext)), test::readFile(dir.file("split" + ext))) << run << " " << devices;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace siglab

@@ -15,6 +15,7 @@
 #include "sample_rate_field.hpp"
 #include "signal_plot.hpp"
 #include "siglab/cpu_serial.hpp"
+#include "siglab/cuda_backends.hpp"
 #include "siglab/io/signal_io.hpp"
 #include "spectrum_view.hpp"
 #include "test_support.hpp"
@@ -96,6 +97,32 @@ TEST_F(SampleRateGuiTest, WithARateThePlotsReadTimeAndTheRateIsRememberedPerFile
   window.openFile(QString::fromStdString(dir.file("a.txt")));
   ASSERT_TRUE(test::waitForTask(window));
   EXPECT_EQ(window.sampleRate(), 1000.0) << "remembered for a.txt";
+}
+
+// The Device tab's GPUs compute the spectra with cuFFT (the same bits on a forced split as on GPU
+// 0); where none can, FFTW does, and the note says which ran.
+TEST(SpectrumView, RunsOnTheChosenDevicesOrSaysFftwRan) {
+  auto original = std::make_shared<const gui::LoadedSignal>("tone", tone(300000, 0.05));
+  gui::SpectrumView view;
+  view.setSegment(1024);
+  view.setOriginal(original);
+  ASSERT_TRUE(waitForSpectrum(view));
+  EXPECT_EQ(view.curves().engine, "FFTW");
+  const Spectrum cpu = view.curves().original;
+  view.setDevices({0});
+  ASSERT_TRUE(waitForSpectrum(view));
+  const Spectrum one = view.curves().original;
+  const bool gpu = probeDevices().front().available;
+  EXPECT_EQ(view.curves().engine, gpu ? "cuFFT on device 0" : "FFTW");
+  view.setDevices({0, 0});
+  ASSERT_TRUE(waitForSpectrum(view));
+  EXPECT_EQ(view.curves().engine, gpu ? "cuFFT on devices 0,0" : "FFTW");
+  EXPECT_EQ(view.curves().original.power, one.power);  // the same bits
+  ASSERT_EQ(one.power.size(), cpu.power.size());
+  WelchOptions options;
+  options.segment = 1024;
+  const double bound = spectrumAgreementBound(options, 1.0, original->size());
+  for (std::size_t k = 0; k < cpu.power.size(); ++k) EXPECT_NEAR(one.power[k], cpu.power[k], bound);
 }
 
 TEST(SpectrumView, ShowsTheTonesPeakTheFilteredSpectrumAndTheFiltersResponse) {

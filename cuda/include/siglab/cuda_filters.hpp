@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "siglab/boundary.hpp"
 #include "siglab/butterworth.hpp"
@@ -43,5 +44,14 @@ GpuFilterResult medianFilterCuda(std::span<const float> in, std::size_t window, 
 inline constexpr int kSosScanChunk = 1024;
 GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double> in, std::span<double> out,
                                 int device = 0);
+// The same on every listed device at once (empty: device 0; "0,0": two parts on device 0), the
+// same bits as one device: the extension is cut at whole groups of chunks (counted from its start
+// forwards, from its end backwards), each part runs its own chunks and groups on its own stream,
+// and only the carry across groups, which one warp runs in group order, takes every part's group
+// ends (through the host; each part runs it whole, as one device does). Between the passes a part
+// takes the few forward outputs its backward range shares with the part before it. A device that
+// does not exist: Unavailable, saying which there are.
+GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double> in, std::span<double> out,
+                                const std::vector<int>& devices);
 
 }  // namespace siglab

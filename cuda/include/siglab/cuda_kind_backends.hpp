@@ -14,4 +14,11 @@ std::unique_ptr<FilterBackend> makeGpuMedianBackend(const DeviceInfo& device);
 // float64, as scipy does), within sosKindTolerance of the serial sosfiltfilt.
 std::unique_ptr<FilterBackend> makeGpuSosScanBackend(const DeviceInfo& device);
 
+// The same on options.devices (empty: device 0). gpu-median splits the signal into one part per
+// listed device, each reading its neighbours' samples as its halo: the same bits as one device.
+// gpu-sos-scan splits its block scan (sosfiltfiltCuda's device list): the same bits too.
+// `firstDevice` (probeDevices().front()) spares a probe when the list is device 0 alone.
+std::unique_ptr<FilterBackend> makeGpuMedianBackend(const CudaOptions& options, const DeviceInfo& firstDevice);
+std::unique_ptr<FilterBackend> makeGpuSosScanBackend(const CudaOptions& options, const DeviceInfo& firstDevice);
+
 }  // namespace siglab

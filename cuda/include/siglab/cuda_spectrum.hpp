@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "siglab/spectrum.hpp"
 
@@ -22,6 +23,12 @@ struct GpuSpectrumRun {
 // windowed and transformed by one batched cuFFT plan, and |X_k|^2 is summed on the device.
 // Agrees with welch() within spectrumAgreementBound(). Validates the options (throws
 // SpectrumOptionError); never throws for a device problem. Segments of 2 to 2^30 samples.
-GpuSpectrumRun welchGpu(std::span<const double> x, const WelchOptions& options, std::size_t chunkSegments = 0);
+// `devices` (empty: device 0; "0,0": two parts on device 0): the segments are summed in up to 8
+// fixed ranges, each from zero, and the ranges' sums added in range order on the host; each device
+// sums whole ranges (its own streams, pinned staging and cuFFT plan), so any device list gives the
+// same bits as one device (devices of one model: cuFFT's transforms are the same there). A device
+// that does not exist: not ok, saying which there are.
+GpuSpectrumRun welchGpu(std::span<const double> x, const WelchOptions& options, std::size_t chunkSegments = 0,
+                        const std::vector<int>& devices = {});
 
 }  // namespace siglab
