@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -73,6 +74,34 @@ class GpuMedianBackend final : public GpuKindBackend {
   }
 };
 
+// gpu-median as a device's part of a split: the part and its halo go from the caller's signal
+// straight to the device (the default part engine would gather them into ordinary memory first).
+class GpuMedianPartEngine final : public PartEngine {
+ public:
+  GpuMedianPartEngine(std::unique_ptr<FilterBackend> engine, int device) : PartEngine(std::move(engine)), device_(device) {}
+  FilterPass filterPart(std::span<const double> in, const FilterSpec& spec, std::span<double> out, SignalPart part,
+                        const RunOptions& options, const Progress& progress) override {
+    return run(in, spec, out, part, options, progress);
+  }
+  FilterPass filterPart(std::span<const float> in, const FilterSpec& spec, std::span<float> out, SignalPart part,
+                        const RunOptions& options, const Progress& progress) override {
+    return run(in, spec, out, part, options, progress);
+  }
+
+ private:
+  template <class T>
+  FilterPass run(std::span<const T> in, const FilterSpec& spec, std::span<T> out, SignalPart part, const RunOptions&,
+                 const Progress& progress) {
+    if (std::string why = engine().whyNot(spec, std::is_same_v<T, float> ? SampleType::f32 : SampleType::f64);
+        !why.empty()) {
+      throw EngineUnavailable(why);
+    }
+    progress.throwIfCancelled();
+    return passOf(medianFilterCudaPart(in, part, spec.medianWindow, spec.mode, out, device_));
+  }
+  int device_;
+};
+
 class GpuSosScanBackend final : public GpuKindBackend {
  public:
   std::string_view name() const override { return "gpu-sos-scan"; }
@@ -128,8 +157,11 @@ std::unique_ptr<FilterBackend> makeGpuSosScanBackend(const DeviceInfo& device) {
 
 std::unique_ptr<FilterBackend> makeGpuMedianBackend(const CudaOptions& options, const DeviceInfo& firstDevice) {
   const std::vector<DeviceInfo> probed = cuda::probedFor(options.devices, firstDevice);
-  return cuda::engineOnDevices(options.devices, [&](int device) -> std::unique_ptr<FilterBackend> {
+  const auto engine = [&](int device) -> std::unique_ptr<FilterBackend> {
     return std::make_unique<GpuMedianBackend>(cuda::deviceProblem(probed, device), std::vector<int>{device});
+  };
+  return cuda::engineOnDevices(options.devices, engine, [&](int device) -> std::unique_ptr<PartEngine> {
+    return std::make_unique<GpuMedianPartEngine>(engine(device), device);
   });
 }
 

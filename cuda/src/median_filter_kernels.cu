@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
@@ -16,6 +17,7 @@
 #include "siglab/median_filter.hpp"
 #include "siglab/median_tile.hpp"
 #include "siglab/ordered_key.hpp"
+#include "tuned_filter_kernel.cuh"
 
 namespace siglab {
 namespace {
@@ -122,10 +124,17 @@ class KernelTimer {
   cudaEvent_t end_ = nullptr;
 };
 
+// Outputs [part.begin, part.end) of the median of the whole of `in`, into the same places of `out`.
+// The part and its halo go to the device as one padded run: the halo's values from the boundary
+// rule on the host (2 r samples), the part straight from `in` (page-locked input at full speed, no
+// host-side gather). The kernel filters the run; outputs r .. r + part read only inside it, so
+// they are the whole signal's, and only they come back.
 template <typename T>
-GpuFilterResult medianOnGpu(std::span<const T> in, std::size_t window, BoundaryMode mode, std::span<T> out, int device) {
+GpuFilterResult medianOnGpu(std::span<const T> in, SignalPart part, std::size_t window, BoundaryMode mode,
+                            std::span<T> out, int device) {
   validateMedianWindow(window);
   if (in.size() != out.size()) throw std::invalid_argument("median filter: input and output sizes differ");
+  if (part.begin > part.end || part.end > in.size()) throw std::invalid_argument("median filter: part outside the signal");
   static_assert(kGpuMedianMaxWindow == kMedianTileMaxWindow);
   if (window > kGpuMedianMaxWindow) {
     return {GpuStatus::Unavailable, "the GPU median takes windows up to " + std::to_string(kGpuMedianMaxWindow) +
@@ -136,25 +145,34 @@ GpuFilterResult medianOnGpu(std::span<const T> in, std::size_t window, BoundaryM
     cudaGetLastError();
     return {GpuStatus::Unavailable, "no usable CUDA GPU was found"};
   }
-  if (in.empty()) return {};
+  if (part.size() == 0) return {};
   const auto start = std::chrono::steady_clock::now();
+  const std::size_t radius = window / 2, padded = part.size() + 2 * radius;
   try {
     const cuda::DeviceScope scope(device);
-    cuda::DeviceBuffer<T> d_in(in.size()), d_out(in.size());
-    SIGLAB_CUDA_TRY(cudaMemcpy(d_in.data(), in.data(), in.size_bytes(), cudaMemcpyHostToDevice));
+    std::vector<T> halo(2 * radius);
+    cuda::fillHalo(in, static_cast<std::int64_t>(part.begin), static_cast<std::int64_t>(part.end),
+                   static_cast<int>(radius), mode, halo.data());
+    cuda::DeviceBuffer<T> d_in(padded), d_out(padded);
+    SIGLAB_CUDA_TRY(cudaMemcpy(d_in.data(), halo.data(), radius * sizeof(T), cudaMemcpyHostToDevice));
+    SIGLAB_CUDA_TRY(cudaMemcpy(d_in.data() + radius, in.data() + part.begin, part.size() * sizeof(T),
+                               cudaMemcpyHostToDevice));
+    SIGLAB_CUDA_TRY(cudaMemcpy(d_in.data() + radius + part.size(), halo.data() + radius, radius * sizeof(T),
+                               cudaMemcpyHostToDevice));
     GpuFilterResult result;
     KernelTimer timer;
     timer.start();
-    launchMedian(d_in.data(), d_out.data(), static_cast<std::int64_t>(in.size()), static_cast<int>(window), mode);
+    launchMedian(d_in.data(), d_out.data(), static_cast<std::int64_t>(padded), static_cast<int>(window), mode);
     SIGLAB_CUDA_CHECK_LAUNCH();
     result.kernelMs = timer.stopMs();
-    SIGLAB_CUDA_TRY(cudaMemcpy(out.data(), d_out.data(), out.size_bytes(), cudaMemcpyDeviceToHost));
+    SIGLAB_CUDA_TRY(cudaMemcpy(out.data() + part.begin, d_out.data() + radius, part.size() * sizeof(T),
+                               cudaMemcpyDeviceToHost));
     result.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return result;
   } catch (const cuda::CudaError& e) {
     if (e.code() == cudaErrorMemoryAllocation) {
       return {GpuStatus::OutOfMemory, "out of GPU memory: the signal and result need " +
-                                          std::to_string(2 * in.size_bytes() >> 20) + " MiB (" + e.what() + ")"};
+                                          std::to_string(2 * padded * sizeof(T) >> 20) + " MiB (" + e.what() + ")"};
     }
     return {GpuStatus::Failed, e.what()};
   } catch (const std::exception& e) {
@@ -166,11 +184,19 @@ GpuFilterResult medianOnGpu(std::span<const T> in, std::size_t window, BoundaryM
 
 GpuFilterResult medianFilterCuda(std::span<const double> in, std::size_t window, BoundaryMode mode,
                                  std::span<double> out, int device) {
-  return medianOnGpu(in, window, mode, out, device);
+  return medianOnGpu(in, SignalPart{0, in.size()}, window, mode, out, device);
 }
 GpuFilterResult medianFilterCuda(std::span<const float> in, std::size_t window, BoundaryMode mode,
                                  std::span<float> out, int device) {
-  return medianOnGpu(in, window, mode, out, device);
+  return medianOnGpu(in, SignalPart{0, in.size()}, window, mode, out, device);
+}
+GpuFilterResult medianFilterCudaPart(std::span<const double> in, SignalPart part, std::size_t window,
+                                     BoundaryMode mode, std::span<double> out, int device) {
+  return medianOnGpu(in, part, window, mode, out, device);
+}
+GpuFilterResult medianFilterCudaPart(std::span<const float> in, SignalPart part, std::size_t window,
+                                     BoundaryMode mode, std::span<float> out, int device) {
+  return medianOnGpu(in, part, window, mode, out, device);
 }
 
 }  // namespace siglab

@@ -33,5 +33,13 @@ GpuFilterResult medianFilterCuda(std::span<const double> in, std::size_t window,
 GpuFilterResult medianFilterCuda(std::span<const float> in, std::size_t window, BoundaryMode, std::span<float> out, int) {
   return noCuda(in, window, out);
 }
+GpuFilterResult medianFilterCudaPart(std::span<const double> in, SignalPart, std::size_t window, BoundaryMode,
+                                     std::span<double> out, int) {
+  return noCuda(in, window, out);
+}
+GpuFilterResult medianFilterCudaPart(std::span<const float> in, SignalPart, std::size_t window, BoundaryMode,
+                                     std::span<float> out, int) {
+  return noCuda(in, window, out);
+}
 
 }  // namespace siglab

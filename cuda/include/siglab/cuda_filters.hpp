@@ -8,6 +8,7 @@
 
 #include "siglab/boundary.hpp"
 #include "siglab/butterworth.hpp"
+#include "siglab/split_filter.hpp"
 
 namespace siglab {
 
@@ -32,6 +33,13 @@ GpuFilterResult medianFilterCuda(std::span<const double> in, std::size_t window,
                                  std::span<double> out, int device = 0);
 GpuFilterResult medianFilterCuda(std::span<const float> in, std::size_t window, BoundaryMode mode,
                                  std::span<float> out, int device = 0);
+// Outputs part [begin, end) of the above into the same places of `out` (a device's share of a
+// split), reading the part and its halo straight from `in`: no host-side copy, and page-locked
+// input at full copy speed. The same bits as the whole signal's outputs there.
+GpuFilterResult medianFilterCudaPart(std::span<const double> in, SignalPart part, std::size_t window,
+                                     BoundaryMode mode, std::span<double> out, int device);
+GpuFilterResult medianFilterCudaPart(std::span<const float> in, SignalPart part, std::size_t window,
+                                     BoundaryMode mode, std::span<float> out, int device);
 
 // scipy.signal.sosfiltfilt on the GPU: the input is copied into the middle of the odd extension,
 // then each direction is a block scan (sos_scan_steps.hpp): chunks of kSosScanChunk samples, one
