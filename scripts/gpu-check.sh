@@ -33,7 +33,13 @@ step() {  # step NAME LOG COMMAND...: runs it, appends to LOG, remembers a failu
 }
 
 if wants build; then
-  step build build.log bash -c "SIGLAB_BUILD_DIR=$build bash scripts/build.sh -DSIGLAB_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=$arch"
+  # The GPU machine's python3 (a virtual environment) carries pybind11 and NumPy, not Debian's packages:
+  # point CMake at them so the Python module and its tests (devices= included) run on the GPU too.
+  python_args=""
+  if pybind11_dir=$(python3 -m pybind11 --cmakedir 2>/dev/null); then
+    python_args="-DPython3_EXECUTABLE=$(command -v python3) -Dpybind11_DIR=$pybind11_dir"
+  fi
+  step build build.log bash -c "SIGLAB_BUILD_DIR=$build bash scripts/build.sh -DSIGLAB_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=$arch $python_args"
 fi
 [[ -x $build/bin/siglab-cli ]] || { echo "build failed"; exit 1; }
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.mem --format=csv | tee "$logs/gpu.txt"
