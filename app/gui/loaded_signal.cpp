@@ -21,9 +21,11 @@ LoadedSignal::LoadedSignal(const LoadedSignal& preview, MinMaxPyramid pyramid, c
       statistics_(statistics), sampleRate_(preview.sampleRate_), indexed_(true) {}
 
 PlotPoints LoadedSignal::pointsFor(double firstKey, double lastKey, std::size_t columns) const {
-  PlotPoints points = indexed_ ? pointsForPlot(pyramid_, firstKey, lastKey, columns)
-                               : previewPointsForPlot(samples_, firstKey, lastKey, columns);
-  if (mapping_) {  // the samples read (and the neighbour past each end) let go
+  SamplesDone doneWith;
+  if (mapping_) doneWith = [this](std::size_t first, std::size_t count) { mapping_->release(first, count); };
+  PlotPoints points = indexed_ ? pointsForPlot(pyramid_, firstKey, lastKey, columns, doneWith)
+                               : previewPointsForPlot(samples_, firstKey, lastKey, columns, doneWith);
+  if (mapping_) {  // an exact view's samples (and the neighbour past each end) let go
     const double last = static_cast<double>(samples_.size());
     const auto first = static_cast<std::size_t>(std::clamp(std::floor(firstKey) - 1.0, 0.0, last));
     const auto end = static_cast<std::size_t>(std::clamp(std::ceil(lastKey) + 2.0, 0.0, last));
