@@ -18,6 +18,9 @@
 
 #include "gui_test_support.hpp"
 #include "signal_plot.hpp"
+#include "spectrum_view.hpp"
+#include "siglab/io/mapped_signal.hpp"
+#include "siglab/spectrum.hpp"
 #include "siglab/io/signal_io.hpp"
 #include "test_support.hpp"
 
@@ -97,7 +100,6 @@ class MappedResidentTest : public ::testing::Test {
     ASSERT_TRUE(window.signal()->indexed());
     const double fileKiB = static_cast<double>(window.signal()->size() * sizeof(double)) / 1024.0;
     ASSERT_GT(fileKiB, 4 * kMostKiB) << "the file must be large enough for the check to mean something";
-    std::fprintf(stderr, "HWM delta %.0f KiB\n", statusKiB("VmHWM:") - before);
     EXPECT_LE(statusKiB("VmHWM:") - before, kMostGrowthKiB) << "the process grew by " << (statusKiB("VmHWM:") - before) / kMiB
                                                        << " MiB while opening a " << fileKiB / kMiB << " MiB file";
     EXPECT_LE(peakKiB_, kMostKiB) << "opening and indexing kept " << peakKiB_ / kMiB << " MiB of the "
@@ -115,7 +117,6 @@ class MappedResidentTest : public ::testing::Test {
       ASSERT_TRUE(test::waitForVisibleStatistics(*window.statisticsPanel()));
       watch();
     }
-    std::fprintf(stderr, "HWM delta %.0f KiB\n", statusKiB("VmHWM:") - before);
     EXPECT_LE(statusKiB("VmHWM:") - before, kMostGrowthKiB) << "the process grew by " << (statusKiB("VmHWM:") - before) / kMiB
                                                        << " MiB while zooming in a " << fileKiB / kMiB << " MiB file";
     EXPECT_LE(peakKiB_, kMostKiB) << "zooming kept " << peakKiB_ / kMiB << " MiB of the " << fileKiB / kMiB
@@ -150,6 +151,33 @@ TEST_F(MappedResidentTest, ANpyFileStaysOutOfResidentMemory) {
 TEST_F(MappedResidentTest, AWavFileStaysOutOfResidentMemory) {
   writeSignal(dir_.file("in.wav"), randomSignal(kSamples));
   expectSmallResidentSet(dir_.file("in.wav"), {});
+}
+
+// The spectrum of a mapped signal is computed in pieces of whole segments (pages let go behind each):
+// the same as welch() over all of it, to rounding.
+TEST_F(MappedResidentTest, AMappedSignalsSpectrumInPiecesIsWelchsOverAllOfIt) {
+  const std::vector<double> x = randomSignal(3'000'017);  // three pieces of 256-sample segments and a ragged end
+  writeSignal(dir_.file("in.raw"), x, WriteOptions{FileFormat::raw});
+  ReadOptions raw;
+  raw.rawType = SampleType::f64;
+  auto mapped = std::make_shared<const gui::LoadedSignal>(
+      "mapped", std::shared_ptr<const MappedSignal>(MappedSignal::open(dir_.file("in.raw"), raw, dir_.file("cache"))));
+  gui::SpectrumView view;
+  view.setSegment(256);
+  view.setOriginal(mapped);
+  QElapsedTimer timer;
+  timer.start();
+  while (view.computing() && timer.elapsed() < 20'000) QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+  ASSERT_FALSE(view.computing());
+  WelchOptions options;
+  options.segment = 256;
+  const Spectrum expected = welch(x, options);
+  const Spectrum& got = view.curves().original;
+  ASSERT_EQ(got.power.size(), expected.power.size()) << view.curves().problem.toStdString();
+  for (std::size_t k = 0; k < got.power.size(); ++k) {
+    EXPECT_NEAR(got.power[k], expected.power[k], 1e-12 * expected.power[k]) << "bin " << k;
+  }
+  EXPECT_LE(residentKiBUnder(dir_.path()), 4 * kMiB) << "the pieces' pages are let go";
 }
 
 }  // namespace
