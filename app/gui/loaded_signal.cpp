@@ -1,5 +1,8 @@
 #include "loaded_signal.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "siglab/mapped_reading.hpp"
 
 namespace siglab::gui {
@@ -18,8 +21,23 @@ LoadedSignal::LoadedSignal(const LoadedSignal& preview, MinMaxPyramid pyramid, c
       statistics_(statistics), sampleRate_(preview.sampleRate_), indexed_(true) {}
 
 PlotPoints LoadedSignal::pointsFor(double firstKey, double lastKey, std::size_t columns) const {
-  return indexed_ ? pointsForPlot(pyramid_, firstKey, lastKey, columns)
-                  : previewPointsForPlot(samples_, firstKey, lastKey, columns);
+  SamplesDone doneWith;
+  if (mapping_) doneWith = [this](std::size_t first, std::size_t count) { mapping_->release(first, count); };
+  PlotPoints points = indexed_ ? pointsForPlot(pyramid_, firstKey, lastKey, columns, doneWith)
+                               : previewPointsForPlot(samples_, firstKey, lastKey, columns, doneWith);
+  if (mapping_) {  // an exact view's samples (and the neighbour past each end) let go
+    const double last = static_cast<double>(samples_.size());
+    const auto first = static_cast<std::size_t>(std::clamp(std::floor(firstKey) - 1.0, 0.0, last));
+    const auto end = static_cast<std::size_t>(std::clamp(std::ceil(lastKey) + 2.0, 0.0, last));
+    if (end > first) mapping_->release(first, end - first);
+  }
+  return points;
+}
+
+double LoadedSignal::sampleAt(std::size_t index) const {
+  const double value = samples_[index];
+  if (mapping_) mapping_->release(index, 1);
+  return value;
 }
 
 Statistics LoadedSignal::statisticsOf(SampleRange range) const {

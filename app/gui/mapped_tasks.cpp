@@ -124,6 +124,7 @@ void runEnginesOnRange(QPromise<RunOutcome>& promise, const RunRequest& request,
     part = std::make_shared<const LoadedSignal>(
         request.signal->source() + " [" + std::to_string(range.begin) + ", " + std::to_string(range.end) + ")",
         std::vector<double>(samples.begin(), samples.end()));
+    if (const MappedSignal* mapping = request.signal->mapping()) mapping->release(range.begin, range.end - range.begin);
   } catch (const std::exception& e) {
     promise.addResult(RunOutcome{nullptr, nullptr, QString::fromStdString(e.what())});
     return;

@@ -240,9 +240,9 @@ QString SignalPlot::readoutAt(double key) const {
   const auto i = static_cast<std::size_t>(index);
   const QLocale locale;
   QString text = tr("sample %1: original %2").arg(locale.toString(static_cast<qulonglong>(i)))
-                     .arg(original_->samples()[i], 0, 'g', 8);
+                     .arg(original_->sampleAt(i), 0, 'g', 8);
   if (sampleRate_) text = tr("t = %1, ").arg(timeOfSample(index, *sampleRate_, 8)) + text;
-  if (filtered_ && i < filtered_->size()) text += tr(", filtered %1").arg(filtered_->samples()[i], 0, 'g', 8);
+  if (filtered_ && i < filtered_->size()) text += tr(", filtered %1").arg(filtered_->sampleAt(i), 0, 'g', 8);
   return text;
 }
 

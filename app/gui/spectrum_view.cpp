@@ -40,6 +40,29 @@ Spectrum welchOn(std::span<const double> x, const WelchOptions& options, const s
   return welch(x, options);
 }
 
+// Welch's spectrum of `range`, from a mapped signal in pieces of whole segments (about 8 MiB), each
+// piece's pages let go behind it so resident memory stays one piece; the pieces' averages weighted by
+// their segment counts are the whole range's average. In memory: one call.
+Spectrum spectrumOf(const LoadedSignal& signal, SampleRange range, const WelchOptions& options,
+                    const std::optional<std::vector<int>>& devices, QString& engine) {
+  const std::span<const double> samples = std::span(signal.samples()).subspan(range.begin, range.end - range.begin);
+  const MappedSignal* mapping = signal.mapping();
+  if (!mapping) return welchOn(samples, options, devices, engine);
+  const std::size_t step = options.segment - options.overlapOrDefault();
+  const std::size_t segments = segmentCount(options, samples.size());
+  const std::size_t perPiece = std::max<std::size_t>(1, (std::size_t{1} << 20) / step);
+  Spectrum whole{spectrumFrequencies(options), std::vector<double>(frequencyCount(options), 0.0)};
+  for (std::size_t first = 0; first < segments; first += perPiece) {
+    const std::size_t count = std::min(perPiece, segments - first);
+    const std::size_t begin = first * step, length = (count - 1) * step + options.segment;
+    const Spectrum piece = welchOn(samples.subspan(begin, length), options, devices, engine);
+    for (std::size_t k = 0; k < whole.power.size(); ++k) whole.power[k] += piece.power[k] * static_cast<double>(count);
+    mapping->release(range.begin + begin, length);
+  }
+  for (double& p : whole.power) p /= static_cast<double>(segments);
+  return whole;
+}
+
 SpectrumCurves computeCurves(SignalPtr original, SignalPtr filtered, std::optional<FilterSpec> spec, SampleRange range,
                              std::size_t segment, std::optional<double> sampleRate,
                              std::optional<std::vector<int>> devices) {
@@ -52,7 +75,7 @@ SpectrumCurves computeCurves(SignalPtr original, SignalPtr filtered, std::option
     curves.problem = QObject::tr("Too few samples for a spectrum: show at least 2");
     return curves;
   }
-  if (original->mapping() && length > kMappedSpectrumSamples) {  // it would read the whole file into memory
+  if (original->mapping() && length > kMappedSpectrumSamples) {  // a pass over the file this long is not worth the wait
     curves.problem = QObject::tr("This signal is viewed from its file: a spectrum covers at most %1 samples here; "
                                  "choose the visible range and zoom in")
                          .arg(QLocale().toString(static_cast<qulonglong>(kMappedSpectrumSamples)));
@@ -62,12 +85,9 @@ SpectrumCurves computeCurves(SignalPtr original, SignalPtr filtered, std::option
   options.segment = std::min(segment, length);
   options.sampleRate = sampleRate;
   curves.segment = options.segment;
-  const auto part = [&](const LoadedSignal& s) { return std::span(s.samples()).subspan(range.begin, length); };
-  curves.original = welchOn(part(*original), options, devices, curves.engine);
-  if (original->mapping()) original->mapping()->release(range.begin, length);  // keep resident memory bounded
+  curves.original = spectrumOf(*original, range, options, devices, curves.engine);
   if (filtered) {
-    curves.filtered = welchOn(part(*filtered), options, devices, curves.engine);
-    if (filtered->mapping()) filtered->mapping()->release(range.begin, length);
+    curves.filtered = spectrumOf(*filtered, range, options, devices, curves.engine);
     // On the spectrum's own frequencies (bins 0..F-2; freqz stops short of Nyquist).
     if (spec) {
       curves.response = filterResponse(*spec, std::max<std::size_t>(1, options.segment / 2), sampleRate);

@@ -137,7 +137,7 @@ namespace {
 // are at most two a column, else each column's extent as `extentOf(first, last)` gives it.
 template <class Extent>
 PlotPoints pointsWith(std::span<const double> samples, double firstKey, double lastKey, std::size_t columns,
-                      const Extent& extentOf) {
+                      const Extent& extentOf, const SamplesDone& doneWith) {
   PlotPoints points;
   const std::size_t n = samples.size();
   if (n == 0 || columns == 0 || !(lastKey >= firstKey)) return points;
@@ -160,8 +160,9 @@ PlotPoints pointsWith(std::span<const double> samples, double firstKey, double l
   points.keys.reserve(2 * columns);
   points.values.reserve(2 * columns);
   for (std::size_t c = 0; c < columns; ++c) {
-    const std::size_t start = first + c * length / columns;
-    const MinMax m = extentOf(start, first + (c + 1) * length / columns);
+    const std::size_t start = first + c * length / columns, end = first + (c + 1) * length / columns;
+    const MinMax m = extentOf(start, end);
+    if (doneWith) doneWith(start, end - start);
     points.keys.insert(points.keys.end(), {static_cast<double>(start), static_cast<double>(start)});
     points.values.insert(points.values.end(), {m.min, m.max});
   }
@@ -170,12 +171,15 @@ PlotPoints pointsWith(std::span<const double> samples, double firstKey, double l
 
 }  // namespace
 
-PlotPoints pointsForPlot(const MinMaxPyramid& pyramid, double firstKey, double lastKey, std::size_t columns) {
-  return pointsWith(pyramid.samples(), firstKey, lastKey, columns,
-                    [&](std::size_t first, std::size_t last) { return pyramid.range(first, last); });
+PlotPoints pointsForPlot(const MinMaxPyramid& pyramid, double firstKey, double lastKey, std::size_t columns,
+                         const SamplesDone& doneWith) {
+  return pointsWith(
+      pyramid.samples(), firstKey, lastKey, columns,
+      [&](std::size_t first, std::size_t last) { return pyramid.range(first, last); }, doneWith);
 }
 
-PlotPoints previewPointsForPlot(std::span<const double> samples, double firstKey, double lastKey, std::size_t columns) {
+PlotPoints previewPointsForPlot(std::span<const double> samples, double firstKey, double lastKey, std::size_t columns,
+                                const SamplesDone& doneWith) {
   return pointsWith(samples, firstKey, lastKey, columns, [&](std::size_t first, std::size_t last) {
     const std::size_t probes = std::min(kPreviewProbesPerColumn, last - first);
     MinMax m{samples[first], samples[first]};
@@ -184,7 +188,7 @@ PlotPoints previewPointsForPlot(std::span<const double> samples, double firstKey
       m = merge(m, {v, v});
     }
     return m;
-  });
+  }, doneWith);
 }
 
 }  // namespace siglab

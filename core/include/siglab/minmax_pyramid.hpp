@@ -62,13 +62,18 @@ struct PlotPoints {
   std::vector<double> values;
   bool exact = true;
 };
-PlotPoints pointsForPlot(const MinMaxPyramid& pyramid, double firstKey, double lastKey, std::size_t columns);
+// `doneWith(first, count)`, when given, is told of each column's samples once its extent is known
+// (a mapped signal lets their pages go, so a redraw keeps one column's pages resident, not all).
+using SamplesDone = std::function<void(std::size_t first, std::size_t count)>;
+PlotPoints pointsForPlot(const MinMaxPyramid& pyramid, double firstKey, double lastKey, std::size_t columns,
+                         const SamplesDone& doneWith = {});
 
 // The same before a pyramid exists (a signal larger than memory, its pyramid still building): the
 // same exact points where there are at most two samples a column, else each column's min and max
 // over kPreviewProbesPerColumn evenly spaced samples, `exact` false. A coarse first view that reads
 // a few thousand pages of a mapping, not the whole file; spikes between the probes are missed.
 inline constexpr std::size_t kPreviewProbesPerColumn = 4;
-PlotPoints previewPointsForPlot(std::span<const double> samples, double firstKey, double lastKey, std::size_t columns);
+PlotPoints previewPointsForPlot(std::span<const double> samples, double firstKey, double lastKey, std::size_t columns,
+                                const SamplesDone& doneWith = {});
 
 }  // namespace siglab

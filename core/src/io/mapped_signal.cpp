@@ -153,8 +153,16 @@ CachedSignal cacheAsFloat64(const std::string& input, const ReadOptions& options
 MappedSignal::~MappedSignal() = default;
 
 void MappedSignal::release(std::size_t first, std::size_t count) const {
-  const auto offset = reinterpret_cast<const std::byte*>(samples_.data()) - file_->bytes().data();
-  file_->release(static_cast<std::size_t>(offset) + first * sizeof(double), count * sizeof(double));
+  if (count == 0) return;
+  // The whole 2 MiB stretches of the file around the samples: one read maps the page cache's whole
+  // folio (up to 2 MiB, aligned in the file, on ext4 with large folios), so rounding inward, or to
+  // pages, would leave it resident. The mapping is read-only: letting go of a neighbour's pages
+  // costs at most a page fault.
+  constexpr std::size_t page = std::size_t{2} << 20;
+  const auto offset = static_cast<std::size_t>(reinterpret_cast<const std::byte*>(samples_.data()) - file_->bytes().data());
+  const std::size_t begin = (offset + first * sizeof(double)) / page * page;
+  const std::size_t end = (offset + (first + count) * sizeof(double) + page - 1) / page * page;
+  file_->release(begin, end - begin);
 }
 
 std::unique_ptr<MappedSignal> MappedSignal::open(const std::string& path, const ReadOptions& options,

@@ -27,8 +27,9 @@ class MappedSignal {
   const std::string& mappedPath() const { return mappedPath_; }  // the file itself or its cache
   bool fromCache() const { return fromCache_; }
 
-  // Lets go of the resident pages of samples [first, first + count) (they are read again when
-  // touched): whoever scans the whole signal calls it behind itself to keep memory bounded.
+  // Lets go of the resident pages holding samples [first, first + count), rounded out to 2 MiB,
+  // the largest folio one read maps (they are read again when touched): whoever scans the signal,
+  // or reads a few samples of it, calls it behind itself to keep resident memory bounded.
   void release(std::size_t first, std::size_t count) const;
 
   // Opens `path` for viewing: raw float64 (at an offset that is a multiple of 8) and .npy '<f8'
