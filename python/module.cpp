@@ -36,8 +36,7 @@ py::array_t<typename Vector::value_type> toArray(Vector&& values) {
 
 // A new result of n samples, as NumPy's empty() but, from one large page up, in a LargePageBuffer
 // owned by the array's base: the kernel zeroes a new result's pages as the engine first writes
-// them, and in 2 MiB pages that costs about a fifth of NumPy's 4 KiB ones at its ends
-// (docs/perf/python-speed-10M.txt).
+// them, cheapest in 2 MiB pages (NumPy leaves up to 2 MiB at each end in 4 KiB ones).
 template <class T>
 py::array_t<T> newResult(std::size_t n) {
   if (n * sizeof(T) < kLargePageBytes) return py::array_t<T>(n);
