@@ -17,6 +17,7 @@
 #include "siglab/cuda_backends.hpp"
 #include "siglab/device_list.hpp"
 #include "siglab/job.hpp"
+#include "siglab/large_page_buffer.hpp"
 #include "siglab/measure.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/signal_io.hpp"
@@ -35,6 +36,18 @@ py::array_t<typename Vector::value_type> toArray(Vector&& values) {
   auto* owner = new Vector(std::move(values));
   py::capsule free(owner, [](void* p) { delete static_cast<Vector*>(p); });
   return py::array_t<T>({owner->size()}, {sizeof(T)}, owner->data(), free);
+}
+
+// A new result of n samples, as NumPy's empty() but, from one large page up, in a LargePageBuffer
+// owned by the array's base: the kernel zeroes a new result's pages as the engine first writes
+// them, cheapest in 2 MiB pages (NumPy leaves up to 2 MiB at each end in 4 KiB ones).
+template <class T>
+py::array_t<T> newResult(std::size_t n) {
+  if (n * sizeof(T) < kLargePageBytes) return py::array_t<T>(n);
+  auto owner = std::make_unique<LargePageBuffer>(n * sizeof(T));
+  py::capsule free(owner.get(), [](void* p) { delete static_cast<LargePageBuffer*>(p); });
+  auto* data = static_cast<T*>(owner.release()->data());
+  return py::array_t<T>({n}, {sizeof(T)}, data, free);
 }
 
 FilterSpec makeSpec(std::size_t window, const std::string& mode, const std::optional<std::vector<double>>& taps,
@@ -144,7 +157,7 @@ py::array_t<T> filterArray(py::array_t<T, py::array::c_style> x, const FilterSpe
     }
     out = py::reinterpret_borrow<py::array_t<T>>(*into);
   } else {
-    out = py::array_t<T>(x.size());
+    out = newResult<T>(static_cast<std::size_t>(x.size()));
   }
   const std::span<const T> in(x.data(), static_cast<std::size_t>(x.size()));
   const std::span<T> result(out.mutable_data(), static_cast<std::size_t>(out.size()));
@@ -229,24 +242,46 @@ PYBIND11_MODULE(_siglab, m) {
       py::arg("gaussian") = py::none(), py::arg("engine") = "auto", py::arg("out") = py::none(),
       py::arg("devices") = py::none());
 
-  // The engine's own time in C++ on the caller's arrays (no Python between runs): what siglab.filter
-  // is measured against. The median, min and max (ms) of the engine's reported total.
+  // The engine's own time in C++ (no Python between runs): what siglab.filter is measured against.
+  // result "reuse": into `out` every time, the engine's reported total; "new": into a fresh
+  // LargePageBuffer each time, as siglab.filter without out= makes, allocated, filled and freed
+  // within the time; "vector": the same with std::vector<double>(n) (zeroed, malloc's pages).
+  // The median, min and max (ms).
   m.def(
       "time_engine",
-      [](py::array_t<double, py::array::c_style> x, py::array_t<double, py::array::c_style> out, std::size_t window,
-         const std::string& mode, const std::string& engineName, int warmups, int repeats) {
-        if (out.size() != x.size() || !out.writeable()) throw std::invalid_argument("out must be writeable and of x's size");
+      [](py::array_t<double, py::array::c_style> x, std::optional<py::array_t<double, py::array::c_style>> out,
+         std::size_t window, const std::string& mode, const std::string& engineName, int warmups, int repeats,
+         const std::string& resultKind) {
+        if (resultKind != "reuse" && resultKind != "new" && resultKind != "vector") {
+          throw std::invalid_argument("result must be reuse, new or vector, not \"" + resultKind + "\"");
+        }
+        if (resultKind == "reuse" && (!out || out->size() != x.size() || !out->writeable())) {
+          throw std::invalid_argument("out must be writeable and of x's size");
+        }
         if (repeats < 1 || warmups < 0) throw std::invalid_argument("repeats must be at least 1 and warmups at least 0");
         const FilterSpec spec = makeSpec(window, mode, std::nullopt, std::nullopt);
         std::string why;
         FilterBackend& engine = chooseEngine<double>(engineName, spec, why);
-        const std::span<const double> in(x.data(), static_cast<std::size_t>(x.size()));
-        const std::span<double> result(out.mutable_data(), static_cast<std::size_t>(out.size()));
+        const auto n = static_cast<std::size_t>(x.size());
+        const std::span<const double> in(x.data(), n);
+        const std::span<double> reused = out ? std::span<double>(out->mutable_data(), n) : std::span<double>();
+        const auto once = [&]() -> PhaseTimes {
+          if (resultKind == "reuse") return engine.filter(in, spec, reused, RunOptions{}).phases;
+          if (resultKind == "new") {
+            return timeOnHost([&] {
+              LargePageBuffer fresh(n * sizeof(double));
+              engine.filter(in, spec, std::span<double>(static_cast<double*>(fresh.data()), n), RunOptions{});
+            });
+          }
+          return timeOnHost([&] {
+            std::vector<double> fresh(n);
+            engine.filter(in, spec, std::span<double>(fresh), RunOptions{});
+          });
+        };
         PhaseStats stats;
         {
           py::gil_scoped_release release;
-          stats = measure([&] { return engine.filter(in, spec, result, RunOptions{}).phases; },
-                          MeasureOptions{warmups, repeats});
+          stats = measure(once, MeasureOptions{warmups, repeats});
         }
         py::dict d;
         d["median_ms"] = stats.total.medianMs;
@@ -255,7 +290,7 @@ PYBIND11_MODULE(_siglab, m) {
         return d;
       },
       py::arg("x"), py::arg("out"), py::arg("window"), py::arg("mode"), py::arg("engine"), py::arg("warmups") = 1,
-      py::arg("repeats") = 10);
+      py::arg("repeats") = 10, py::arg("result") = "reuse");
 
   // measure() for Python callers: benchmarks time Python calls with SigLab's one warm-up/repeat loop.
   m.def(

@@ -1,0 +1,102 @@
+"""siglab.filter's new result arrays: from one large page (2 MiB) up they are SigLab's own
+2 MiB-aligned memory, owned by the array's base; they must behave as NumPy's own arrays do."""
+import gc
+
+import numpy as np
+import pytest
+import scipy.ndimage
+
+import siglab
+
+LARGE_PAGE = 2 << 20
+
+
+def sizes_around_a_large_page(dtype):
+    page = LARGE_PAGE // np.dtype(dtype).itemsize
+    return [page - 1, page, page + 1, 3 * page + 7]
+
+
+def rss_bytes():
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    raise AssertionError("no VmRSS in /proc/self/status")
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_a_new_result_is_correct_writable_contiguous_and_large_ones_are_aligned_and_owned_by_their_base(rng, dtype):
+    for n in sizes_around_a_large_page(dtype):
+        x = rng.uniform(0.5, 1.5, n).astype(dtype)
+        reference = np.full(n, np.nan, dtype=dtype)
+        siglab.filter(x, window=5, mode="reflect", engine="cpu-serial", out=reference)
+        for engine in ("cpu-serial", "cpu-parallel"):
+            y = siglab.filter(x, window=5, mode="reflect", engine=engine)
+            assert y.dtype == dtype and y.shape == (n,), (engine, n)
+            assert y.flags.c_contiguous and y.flags.writeable and y.flags.aligned
+            assert np.array_equal(y, reference), (engine, n)
+            if n * np.dtype(dtype).itemsize >= LARGE_PAGE:
+                assert not y.flags.owndata and y.base is not None  # the base (a capsule) frees it
+                assert y.ctypes.data % LARGE_PAGE == 0
+            else:
+                assert y.flags.owndata  # NumPy's own allocation below one large page
+        np.testing.assert_allclose(y, scipy.ndimage.uniform_filter1d(x, 5, mode="reflect"),
+                                   rtol=1e-5 if dtype == np.float32 else 1e-12)
+
+
+def test_a_result_outlives_its_input_and_a_view_keeps_it_alive(rng):
+    n = 3 * LARGE_PAGE // 8 + 5
+    x = rng.uniform(0.5, 1.5, n)
+    expected = scipy.ndimage.uniform_filter1d(x, 7, mode="nearest")
+    y = siglab.filter(x, window=7, mode="nearest")
+    tail = y[-1000:]
+    del x, y
+    gc.collect()
+    others = [siglab.filter(rng.uniform(0.5, 1.5, n), window=7) for _ in range(3)]  # memory that may reuse y's
+    np.testing.assert_allclose(tail, expected[-1000:], rtol=1e-12)
+    assert tail.base is not None
+    del others
+
+
+def test_a_new_result_can_be_written_reused_as_out_and_filtered_again(rng):
+    n = LARGE_PAGE // 8 + 3
+    x = rng.uniform(0.5, 1.5, n)
+    y = siglab.filter(x, window=3)
+    y[:] = 2.0
+    assert y.sum() == 2.0 * n
+    again = siglab.filter(x, window=3, out=y)  # out= takes SigLab's memory as any other array
+    assert again is y or np.shares_memory(again, y)
+    assert np.array_equal(y, siglab.filter(x, window=3, engine="cpu-serial"))
+    z = siglab.filter(y, window=3, mode="wrap")  # and a result is an input as any other
+    np.testing.assert_allclose(z, scipy.ndimage.uniform_filter1d(y, 3, mode="wrap"), rtol=1e-12)
+
+
+def test_out_writes_into_the_callers_array_without_a_new_one(rng):
+    n = 2 * LARGE_PAGE // 8 + 1
+    x = rng.uniform(0.5, 1.5, n)
+    out = np.full(n, np.nan)
+    result = siglab.filter(x, window=5, out=out)
+    assert result is out or (np.shares_memory(result, out) and result.ctypes.data == out.ctypes.data)
+    assert np.array_equal(out, siglab.filter(x, window=5, engine="cpu-serial"))
+
+
+def test_dropped_results_give_their_memory_back(rng):
+    x = rng.uniform(0.5, 1.5, 4 * LARGE_PAGE // 8)  # 8 MiB results
+    siglab.filter(x)
+    before = rss_bytes()
+    for _ in range(64):  # 512 MiB in all if none were given back
+        siglab.filter(x)
+    assert rss_bytes() - before < 64 << 20
+
+
+def test_time_engine_times_reused_new_and_vector_results(rng):
+    x = rng.uniform(0.5, 1.5, 1000)
+    out = np.full(x.size, np.nan)
+    for result in ("reuse", "new", "vector"):
+        timing = siglab._siglab.time_engine(x, out, 5, "zero", "cpu-parallel", 0, 2, result)
+        assert 0 <= timing["min_ms"] <= timing["median_ms"] <= timing["max_ms"]
+    assert np.array_equal(out, siglab.filter(x, window=5, engine="cpu-serial"))
+    with pytest.raises(ValueError, match="result must be reuse, new or vector"):
+        siglab._siglab.time_engine(x, out, 5, "zero", "cpu-parallel", 0, 2, "cached")
+    with pytest.raises(ValueError, match="out must be writeable and of x's size"):
+        siglab._siglab.time_engine(x, None, 5, "zero", "cpu-parallel", 0, 2, "reuse")
