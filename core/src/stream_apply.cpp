@@ -21,14 +21,23 @@ float narrowHalo(double v) {
   return v > 0 ? std::numeric_limits<float>::infinity() : -std::numeric_limits<float>::infinity();
 }
 
+// A block of the stream gets job.verifyRandom random checks per this many outputs (at least one):
+// the rate of the first streamed blocks, whatever the block size (a fixed count a block made small
+// blocks spend a fifth of their time verifying).
+constexpr std::size_t kOutputsPerRandomCount = std::size_t{1} << 22;
+
 // The outputs of a block worth checking, in block positions, all among the ones it keeps.
 std::vector<std::size_t> blockPositions(std::size_t blockSize, const FilterSpec& spec, const WorkSplits& splits,
                                         const BlockPlace& place, std::size_t randomCount) {
   const std::size_t window = spec.window();
   if (place.wholeSignal) return verificationPositions(blockSize, window, splits, randomCount, kVerifySeed);
   const std::size_t begin = place.keepFrom, end = place.keepFrom + place.keepCount;
+  const std::size_t blockRandom = randomCount == 0 ? 0
+                                  : std::max<std::size_t>(1, static_cast<std::size_t>(
+                                        static_cast<double>(randomCount) * static_cast<double>(place.keepCount) /
+                                        static_cast<double>(kOutputsPerRandomCount)));
   std::vector<std::size_t> positions = verificationPositions(blockSize, window, splits,
-                                                             std::min(randomCount, place.keepCount),
+                                                             std::min(blockRandom, place.keepCount),
                                                              kVerifySeed + place.firstOutput);
   std::erase_if(positions, [&](std::size_t p) { return p < begin || p >= end; });
   for (std::size_t p = begin; p < std::min(end, begin + window); ++p) positions.push_back(p);  // after the join

@@ -72,7 +72,7 @@ struct StreamApplyResult {
 // narrowToFloat32 gives, with its index in the signal) and its result widened. Unless job.verify
 // is false, each block is verified as applyFilter verifies a whole signal, against the block's
 // own input: the first and last W of the outputs it keeps, both sides of the engine's cuts, and
-// up to job.verifyRandom random outputs; a signal of one block gets exactly applyFilter's checks.
+// job.verifyRandom random outputs per 4M outputs (at least one a block); a signal of one block gets exactly applyFilter's checks.
 // Does not commit `out`. Throws as applyFilter and streamFilter do.
 StreamApplyResult streamApply(FilterBackend& engine, SampleStream& in, const Job& job, SampleSink& out,
                               const StreamFilterOptions& options = {}, const Progress& progress = {});

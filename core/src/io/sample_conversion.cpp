@@ -61,7 +61,21 @@ void convertSamplesInto(Bytes data, SampleType type, std::span<double> out, std:
   if (!allowNonFinite && (type == SampleType::f64 || type == SampleType::f32)) requireFinite(out, path, firstIndex);
 }
 
+namespace {
+
+// Whether every sample is finite (its exponent bits not all ones), in integer operations that the
+// compiler vectorises (std::isfinite one sample at a time took 6% of a raw-to-raw stream).
+bool allFinite(std::span<const double> samples) {
+  constexpr std::uint64_t kExponent = 0x7ff0000000000000;
+  std::uint64_t infinite = 0;
+  for (const double v : samples) infinite |= static_cast<std::uint64_t>((std::bit_cast<std::uint64_t>(v) & kExponent) == kExponent);
+  return infinite == 0;
+}
+
+}  // namespace
+
 void requireFinite(std::span<const double> samples, const std::string& path, std::uint64_t firstIndex) {
+  if (allFinite(samples)) return;
   const auto bad = std::find_if(samples.begin(), samples.end(), [](double v) { return !std::isfinite(v); });
   if (bad != samples.end()) {
     throw InputError(path, "sample " + std::to_string(firstIndex + static_cast<std::uint64_t>(bad - samples.begin()) + 1) +

@@ -51,6 +51,8 @@ class AtomicFileWriter {
   int fd_ = -1;
   bool published_ = false;
   Durability durability_;
+  std::uint64_t appended_ = 0;     // bytes append() wrote
+  std::uint64_t writtenBack_ = 0;  // of which sent to the disk early (flushed files)
 };
 
 // Several outputs of one run that commit together: none is renamed into place until every one
