@@ -1,6 +1,5 @@
 #include "filter_streaming.hpp"
 
-#include <filesystem>
 #include <iostream>
 #include <new>
 #include <vector>
@@ -14,19 +13,6 @@
 
 namespace siglab::cli {
 namespace {
-
-bool isRegularFile(const std::string& path) {
-  std::error_code error;
-  return std::filesystem::is_regular_file(path, error);  // follows symlinks, as the reader and writer do
-}
-
-// A new name or a regular file is written to a temporary and renamed; anything else directly.
-bool outputIsReplaced(const std::string& path) {
-  if (path == "-") return false;
-  std::error_code error;
-  const auto status = std::filesystem::status(path, error);
-  return !std::filesystem::exists(status) || std::filesystem::is_regular_file(status);
-}
 
 // The stream of INPUT; text (whose size is unknown) with its first W + 2 samples read ahead, so
 // that a signal shorter than that is known and fitted as in memory, and a longer one needs no fitting.
@@ -53,21 +39,14 @@ int runStreamedApply(JobOptions& given, const StreamOptions& stream, const Backe
                            : stream.mode == "never" ? Streaming::never
                                                     : Streaming::automatic;
   StreamingCase io;
-  io.inputIsRegularFile = given.job.input != "-" && isRegularFile(given.job.input);
-  io.outputIsReplaced = outputIsReplaced(given.output);
-  // Standard input cannot be read twice: decide before opening it.
-  if (choice == Streaming::never || !io.inputIsRegularFile) {
-    if (choice == Streaming::always) std::cerr << "stream: " << planStreaming(choice, *engines.front(), given.job, io).why << "\n";
-    return kNotStreamed;
-  }
+  if (choice == Streaming::never) return kNotStreamed;
   JobOptions o = given;  // fitted to the signal here; the in-memory path starts again from `given`
   std::ostream& info = o.output == "-" ? std::cerr : std::cout;
   TerminalProgress progress(o.quiet);
   std::uint64_t samples = 0;
   try {
     std::unique_ptr<SampleStream> in = openInput(o);
-    std::error_code error;
-    io.inputBytes = std::filesystem::file_size(o.job.input, error);
+    io.inputBytes = inputSizeBytes(o.job.input);
     io.samples = in->knownSize();
     if (!io.samples && o.windowAfterReading) return kNotStreamed;  // the window waits for a size text cannot say
     std::string note;
@@ -126,7 +105,7 @@ int runStreamedApply(JobOptions& given, const StreamOptions& stream, const Backe
     throw JobError("no engine can run this filter here");
   } catch (const Cancelled&) {
     progress.clear();
-    std::cerr << interruptedLine("filter", signals, {o.output}) << "\n";
+    std::cerr << interruptedLine("filter", signals, {o.output}, true) << "\n";
     return signals.exitCode();
   } catch (const std::exception&) {
     progress.clear();

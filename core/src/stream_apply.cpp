@@ -91,18 +91,11 @@ StreamingPlan planStreaming(Streaming choice, const FilterBackend& engine, const
   if (job.spec.kind != FilterKind::Correlation) {
     return {false, "in memory: only correlations stream so far, not a " + std::string(toString(job.spec.kind))};
   }
-  if (!io.inputIsRegularFile) {
-    return {false, "in memory: INPUT is standard input or a pipe, which is read whole before it is parsed"};
-  }
   if (choice == Streaming::always) return {true, "streamed block by block (--stream always)"};
   // A text file has at least two bytes a sample ("0\n"): the most it can hold.
   const std::uint64_t samples = io.samples.value_or(io.inputBytes / 2);
   const bool fits = inMemoryApplyBytes(io.inputBytes, samples, job.sampleType) <= availableMemoryBytes() / 2;
   const std::string name(engine.name());
-  if (fits && !io.outputIsReplaced) {
-    return {false, "in memory: the output is written directly (standard output, a pipe or a device), so nothing "
-                   "reaches it before the whole result is verified"};
-  }
   const bool exact = (job.sampleType == SampleType::f32 ? engine.toleranceFloat32(job.spec, 1.0)
                                                         : engine.tolerance(job.spec, 1.0)) == 0.0;
   if (fits && !exact) {
@@ -111,8 +104,7 @@ StreamingPlan planStreaming(Streaming choice, const FilterBackend& engine, const
   }
   if (!fits) {
     return {true, "streamed block by block: the signal would not fit in the memory available" +
-                      std::string(exact ? "" : " (" + name + ": each block within its stated tolerance)") +
-                      (io.outputIsReplaced ? "" : "; a failure leaves part of the output where it was written")};
+                      std::string(exact ? "" : " (" + name + ": each block within its stated tolerance)")};
   }
   return {true, "streamed block by block with bounded memory, the same bits as in memory"};
 }
