@@ -63,13 +63,14 @@ void convertSamplesInto(Bytes data, SampleType type, std::span<double> out, std:
 
 namespace {
 
-// Whether every sample is finite (its exponent bits not all ones), in integer operations that the
-// compiler vectorises (std::isfinite one sample at a time took 6% of a raw-to-raw stream).
-bool allFinite(std::span<const double> samples) {
-  constexpr std::uint64_t kExponent = 0x7ff0000000000000;
-  std::uint64_t infinite = 0;
-  for (const double v : samples) infinite |= static_cast<std::uint64_t>((std::bit_cast<std::uint64_t>(v) & kExponent) == kExponent);
-  return infinite == 0;
+// Whether every sample is finite: its exponent bits are not all ones, so adding one to the
+// exponent does not carry into the sign bit. Integer operations the compiler vectorises
+// (std::isfinite one sample at a time took 12% of a raw-to-raw stream).
+[[gnu::target_clones("avx2", "default")]] bool allFinite(std::span<const double> samples) {
+  constexpr std::uint64_t kExponent = 0x7ff0000000000000, kExponentOne = std::uint64_t{1} << 52;
+  std::uint64_t carried = 0;
+  for (const double v : samples) carried |= ((std::bit_cast<std::uint64_t>(v) & kExponent) + kExponentOne);
+  return (carried >> 63) == 0;
 }
 
 }  // namespace
