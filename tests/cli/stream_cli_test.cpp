@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -262,6 +263,15 @@ TEST(StreamCli, AMalformedLineDeepInStandardInputIsNamedAndNothingReachesThePipe
   EXPECT_EQ(piped.exitCode, 3);
   EXPECT_NE(piped.err.find("standard input:30001:1: expected a number"), std::string::npos) << piped.err;
   EXPECT_EQ(test::readFile(dir.file("got.txt")), "");
+  // Raw samples are read block by block: 300 blocks were filtered before the NaN was reached.
+  std::vector<double> raw(30010, 0.5);
+  raw[30000] = std::nan("");
+  test::writeFile(dir.file("in.raw"), std::string(reinterpret_cast<const char*>(raw.data()), raw.size() * sizeof(double)));
+  const Outcome rawPiped = filterThroughPipes(dir, "cat " + dir.file("in.raw") + " | ",
+                                              "- --raw f64 -q --stream-block 100 -o -", dir.file("got-raw.txt"));
+  EXPECT_EQ(rawPiped.exitCode, 3);
+  EXPECT_NE(rawPiped.err.find("standard input: sample 30001 is NaN"), std::string::npos) << rawPiped.err;
+  EXPECT_EQ(test::readFile(dir.file("got-raw.txt")), "");
 }
 
 // Ctrl-C while a result streams to standard output: nothing was written there, and it says so.
