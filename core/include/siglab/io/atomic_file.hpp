@@ -62,8 +62,6 @@ class AtomicFileWriter {
   int spoolTarget_ = -1;  // a spooled direct output: where finish() copies fd_ to
   bool published_ = false;
   Durability durability_;
-  std::uint64_t appended_ = 0;     // bytes append() wrote
-  std::uint64_t writtenBack_ = 0;  // of which sent to the disk early (flushed files)
 };
 
 // Several outputs of one run that commit together: none is renamed into place until every one
