@@ -57,11 +57,12 @@ std::string CancelOnSignals::signalName() const {
 
 namespace siglab::cli {
 
-ExitOnCancel::ExitOnCancel(const CancelOnSignals& signals, std::string command, std::vector<std::string> outputs) {
-  watcher_ = std::thread([this, &signals, command = std::move(command), outputs = std::move(outputs)] {
+ExitOnCancel::ExitOnCancel(const CancelOnSignals& signals, std::string command, std::vector<std::string> outputs,
+                           bool spools) {
+  watcher_ = std::thread([this, &signals, command = std::move(command), outputs = std::move(outputs), spools] {
     while (!done_.load()) {
       if (signals.flag()->load()) {
-        const std::string line = interruptedLine(command, signals, outputs) + "\n";
+        const std::string line = interruptedLine(command, signals, outputs, spools) + "\n";
         if (::isatty(STDERR_FILENO) == 1) std::fputs("\r\033[K", stderr);  // over a progress line
         std::fputs(line.c_str(), stderr);
         std::fflush(stderr);
@@ -78,17 +79,18 @@ ExitOnCancel::~ExitOnCancel() {
 }
 
 std::string interruptedLine(const std::string& command, const CancelOnSignals& signals,
-                            const std::vector<std::string>& outputs) {
+                            const std::vector<std::string>& outputs, bool spools) {
   const std::string name = signals.signalName().empty() ? "a signal" : signals.signalName();
   std::string line = "siglab-cli " + command + ": interrupted by " + name;
+  const std::string received = spools ? " received nothing" : " received part of the output";
   for (const std::string& output : outputs) {
     struct stat s {};
     if (output == "-") {
-      line += "; standard output received part of the output";
+      line += "; standard output" + received;
     } else if (::stat(output.c_str(), &s) != 0) {
       line += "; " + output + " not created";
     } else if (!S_ISREG(s.st_mode)) {
-      line += "; " + output + " received part of the output";
+      line += "; " + output + received;
     } else {
       line += "; " + output + " kept as it was";
     }

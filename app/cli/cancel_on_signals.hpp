@@ -34,7 +34,8 @@ namespace siglab::cli {
 // sets it.
 class ExitOnCancel {
  public:
-  ExitOnCancel(const CancelOnSignals& signals, std::string command, std::vector<std::string> outputs);
+  ExitOnCancel(const CancelOnSignals& signals, std::string command, std::vector<std::string> outputs,
+               bool spools = false);
   ExitOnCancel(const ExitOnCancel&) = delete;
   ExitOnCancel& operator=(const ExitOnCancel&) = delete;
   ~ExitOnCancel();
@@ -46,8 +47,9 @@ class ExitOnCancel {
 
 // The one line a cancelled command prints, saying what became of each output: "siglab-cli
 // generate: interrupted by SIGINT; out.txt kept as it was, no temporary file left" ("not
-// created" for a new name, "received part of the output" for a device, pipe or stdout).
+// created" for a new name, "received part of the output" for a device, pipe or stdout, "received
+// nothing" there when the command `spools` what goes to them: DirectOutput::spooled).
 std::string interruptedLine(const std::string& command, const CancelOnSignals& signals,
-                            const std::vector<std::string>& outputs);
+                            const std::vector<std::string>& outputs, bool spools = false);
 
 }  // namespace siglab::cli

@@ -29,7 +29,7 @@ struct FilterOptions : JobOptions {
 
 int runApply(FilterOptions& o) {
   CancelOnSignals signals;  // first: probing the GPU alone may take a second
-  auto computing = std::make_unique<ExitOnCancel>(signals, "filter", std::vector<std::string>{o.output});
+  auto computing = std::make_unique<ExitOnCancel>(signals, "filter", std::vector<std::string>{o.output}, true);
   if (const int code = checkPathsBeforeWork(o, "filter", {{"-o", o.output}}); code != kExitOk) return code;
   if (const int code = finishJob(o, "filter"); code != kExitOk) return code;
   o.job.verify = o.verify > 0;
@@ -72,7 +72,7 @@ int runApply(FilterOptions& o) {
     WriteOptions write;
     write.sampleRate = signal.sampleRate.value_or(write.sampleRate);
     OutputSet files;
-    appendSignal(files.add(o.output), r.output, write, progress.stage("writing " + o.output, signals.flag()));
+    appendSignal(files.add(o.output, Durability::flushed, DirectOutput::spooled), r.output, write, progress.stage("writing " + o.output, signals.flag()));
     files.commit();
     progress.clear();
     info << "wrote " << o.output << ": " << r.output.size() << " samples filtered by " << r.engine << " in "
@@ -82,7 +82,7 @@ int runApply(FilterOptions& o) {
   } catch (const Cancelled&) {
     computing.reset();  // one line only: the watcher's, or this one
     progress.clear();
-    std::cerr << interruptedLine("filter", signals, {o.output}) << "\n";
+    std::cerr << interruptedLine("filter", signals, {o.output}, true) << "\n";
     return signals.exitCode();
   } catch (const std::exception&) {
     progress.clear();

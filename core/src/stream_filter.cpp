@@ -1,10 +1,10 @@
 #include "siglab/stream_filter.hpp"
 
 #include <algorithm>
-#include <future>
 #include <limits>
 #include <vector>
 
+#include "block_pipeline.hpp"
 #include "siglab/boundary.hpp"
 
 namespace siglab {
@@ -55,70 +55,60 @@ StreamFilterResult streamFilterPlaced(SampleStream& in, const std::string& input
   const std::vector<double> tail =
       spec.mode == BoundaryMode::Wrap ? readSignalTail(inputPath, read, r) : std::vector<double>{};
 
-  // ext holds positions [next - r, next - r + ext.size()) of the padded signal, where `next` is the
-  // first output still to be written.
-  std::vector<double> ext;
-  ext.reserve(block + 3 * r + 2);
-  for (std::int64_t k = -static_cast<std::int64_t>(r); k < 0; ++k) ext.push_back(leftHaloSample(k, spec.mode, head, tail));
-  ext.insert(ext.end(), first.begin(), first.end());
-  std::uint64_t next = 0;
-  std::uint64_t total = first.size();
+  // A block's samples are positions [next - r, next + count + r) of the padded signal, where `next`
+  // is its first output; the first block's left halo comes through the boundary rule.
+  std::vector<double> firstBlock;
+  firstBlock.reserve(block + 2 * r);
+  for (std::int64_t k = -static_cast<std::int64_t>(r); k < 0; ++k) firstBlock.push_back(leftHaloSample(k, spec.mode, head, tail));
+  const auto firstTaken = static_cast<std::ptrdiff_t>(block + r);
+  firstBlock.insert(firstBlock.end(), first.begin(), first.begin() + firstTaken);
+  std::vector<double> carry(firstBlock.end() - static_cast<std::ptrdiff_t>(2 * r), firstBlock.end());
+  std::vector<double> pending(first.begin() + firstTaken, first.end());
   first = {};
 
-  std::vector<double> filtered;
-  // Filters positions next - r .. next + count + r - 1 and writes outputs next .. next + count - 1.
-  const auto emit = [&](std::size_t count) {
+  const detail::FilterThreads filterThreads;
+  detail::BlockWriter writer(out);
+  std::uint64_t next = 0;
+  std::uint64_t total = block + r;
+  // Filters positions next - r .. next + count + r - 1 and hands outputs next .. next + count - 1 to the writer.
+  const auto emit = [&](std::span<const double> ext, std::size_t count) {
+    std::vector<double> filtered = writer.buffer();
     filtered.resize(count + 2 * r);
-    filter(std::span<const double>(ext).first(count + 2 * r), spec, filtered, BlockPlace{next, r, count, false});
-    out.write(std::span<const double>(filtered).subspan(r, count));
+    filter(ext.first(count + 2 * r), spec, filtered, BlockPlace{next, r, count, false});
+    writer.write(std::move(filtered), r, count);
     next += count;
-    ext.erase(ext.begin(), ext.begin() + static_cast<std::ptrdiff_t>(count));
   };
+  emit(firstBlock, block);
+  firstBlock = {};
 
-  // Reads ahead: the next samples come in on another thread while the blocks in hand are filtered
-  // and written.
-  std::vector<double> ahead(block);
-  const auto policy = block >= (std::size_t{1} << 16) ? std::launch::async : std::launch::deferred;  // small: no thread
-  const auto readAhead = [&] {
-    return std::async(policy, [&in, &ahead] {
-      std::size_t got = 0;
-      while (got < ahead.size()) {
-        const std::size_t n = in.read(std::span(ahead).subspan(got));
-        if (n == 0) break;
-        got += n;
-      }
-      return got;
-    });
-  };
-  std::future<std::size_t> pending = readAhead();
+  detail::BlockReader reader(in, std::move(carry), std::move(pending), block);
   for (;;) {
-    while (ext.size() >= block + 2 * r) {
+    progress.throwIfCancelled();
+    detail::InputBlock ext = reader.next();
+    total += ext.fresh;
+    progress.report(ext.fractionRead);
+    if (ext.fresh < block) {
+      // The end: positions N .. N + r - 1 through the boundary rule, now that N is known.
+      const auto n = static_cast<std::int64_t>(total);
+      const std::int64_t extStart = static_cast<std::int64_t>(next) - static_cast<std::int64_t>(r);
+      for (std::int64_t k = n; k < n + static_cast<std::int64_t>(r); ++k) {
+        const std::int64_t source = boundaryIndex(k, n, spec.mode);
+        if (source == kSkipSample) {
+          ext.samples.push_back(0.0);
+        } else if (source >= extStart) {
+          ext.samples.push_back(ext.samples[static_cast<std::size_t>(source - extStart)]);
+        } else {
+          ext.samples.push_back(head[static_cast<std::size_t>(source)]);  // wrap: the signal's first samples
+        }
+      }
       progress.throwIfCancelled();
-      emit(block);
+      emit(ext.samples, total - next);
+      break;
     }
-    const std::size_t got = pending.get();
-    ext.insert(ext.end(), ahead.begin(), ahead.begin() + static_cast<std::ptrdiff_t>(got));
-    total += got;
-    progress.report(in.fractionRead());
-    if (got < ahead.size()) break;  // the end of the signal
-    pending = readAhead();
+    emit(ext.samples, block);
+    reader.recycle(std::move(ext.samples));
   }
-
-  // The end: positions N .. N + r - 1 through the boundary rule, now that N is known.
-  const auto n = static_cast<std::int64_t>(total);
-  const std::int64_t extStart = static_cast<std::int64_t>(next) - static_cast<std::int64_t>(r);
-  for (std::int64_t k = n; k < n + static_cast<std::int64_t>(r); ++k) {
-    const std::int64_t source = boundaryIndex(k, n, spec.mode);
-    if (source == kSkipSample) {
-      ext.push_back(0.0);
-    } else if (source >= extStart) {
-      ext.push_back(ext[static_cast<std::size_t>(source - extStart)]);
-    } else {
-      ext.push_back(head[static_cast<std::size_t>(source)]);  // wrap: the signal's first samples
-    }
-  }
-  progress.throwIfCancelled();
-  emit(total - next);
+  writer.finish();
   progress.report(1.0);
   return {total};
 }

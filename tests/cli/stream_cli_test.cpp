@@ -5,9 +5,11 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -184,7 +186,7 @@ TEST(StreamCli, InterruptedWhileStreamingLeavesNothingBehind) {
   EXPECT_EQ(entriesIn(dir), before);  // the logs were there already
 }
 
-TEST(StreamCli, AutoKeepsPipesAndInexactEnginesInMemoryAndSaysWhy) {
+TEST(StreamCli, AutoStreamsIntoPipesAndKeepsInexactEnginesInMemoryAndSaysWhy) {
   test::TempDir dir;
   ASSERT_EQ(runCli("generate -n 3000 --seed 6 -o " + dir.file("in.txt"), dir).exitCode, 0);
   const std::string in = dir.file("in.txt");
@@ -193,18 +195,117 @@ TEST(StreamCli, AutoKeepsPipesAndInexactEnginesInMemoryAndSaysWhy) {
             std::string::npos) << toFile.err;
   EXPECT_NE(toFile.out.find("streamed in 1 block"), std::string::npos) << toFile.out;
   const Outcome toPipe = runCli("filter " + in + " -w 5 -o - | cat > " + dir.file("b.txt"), dir);
-  EXPECT_EQ(toPipe.err.find("stream:"), std::string::npos) << toPipe.err;
+  EXPECT_NE(toPipe.err.find("stream: streamed block by block with bounded memory"), std::string::npos) << toPipe.err;
   EXPECT_TRUE(test::readFile(dir.file("a.txt")) == test::readFile(dir.file("b.txt")));
-  const Outcome alwaysToPipe = runCli("filter " + in + " -w 5 --stream always --stream-block 100 -o - | cat > " +
-                                          dir.file("c.txt"), dir);
-  EXPECT_NE(alwaysToPipe.err.find("stream: streamed"), std::string::npos) << alwaysToPipe.err;
-  EXPECT_TRUE(test::readFile(dir.file("a.txt")) == test::readFile(dir.file("c.txt")));
   const Outcome running = runCli("filter " + in + " -w 21 -o " + dir.file("d.txt"), dir);
   EXPECT_EQ(running.err.find("stream:"), std::string::npos) << running.err;
   EXPECT_NE(running.err.find("engine: cpu-running"), std::string::npos) << running.err;
-  const Outcome fromStdin = runCli("filter - --stream always -w 5 -o " + dir.file("e.txt") + " < " + in, dir);
-  EXPECT_NE(fromStdin.err.find("stream: in memory: INPUT is standard input"), std::string::npos) << fromStdin.err;
+  const Outcome fromStdin = runCli("filter - -w 5 -o " + dir.file("e.txt") + " < " + in, dir);
+  EXPECT_NE(fromStdin.err.find("stream: streamed block by block"), std::string::npos) << fromStdin.err;
   EXPECT_TRUE(test::readFile(dir.file("a.txt")) == test::readFile(dir.file("e.txt")));
+}
+
+// Runs `filter ARGS` with standard input from the pipe `feed |` (empty: none) and its standard
+// output into a pipe read by cat into `piped`; the outcome is filter's own (exit status, stderr).
+Outcome filterThroughPipes(const test::TempDir& dir, const std::string& feed, const std::string& args,
+                           const std::string& piped) {
+  const std::string status = dir.file("status"), err = dir.file("filter-stderr.log");
+  const std::string command = feed + "{ " + std::string(SIGLAB_CLI_PATH) + " filter " + args + " 2>" + err +
+                              "; echo $? > " + status + "; } | cat > " + piped;
+  std::system(command.c_str());
+  const std::string code = test::readFile(status);
+  return {code.empty() ? -1 : std::stoi(code), "", test::readFile(err)};
+}
+
+// Standard input and pipes stream in bounded memory (read into a temporary file first; the
+// result reaches the pipe only once complete): the same bytes as a file filtered in memory, text
+// and raw, tiny blocks, every mode (wrap reads the tail again).
+TEST(StreamCli, StandardInputAndPipesGiveTheInMemoryBytes) {
+  test::TempDir dir;
+  ASSERT_EQ(runCli("generate -n 700 --seed 12 -o " + dir.file("in.txt"), dir).exitCode, 0);
+  ASSERT_EQ(runCli("filter " + dir.file("in.txt") + " -q -w 1 -o " + dir.file("in.raw"), dir).exitCode, 0);
+  const std::string fifo = dir.file("pipe.raw");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const char* mode : {"zero", "wrap", "mirror"}) {
+    const std::string spec = std::string(" -q -e cpu-parallel -w 7 --mode ") + mode + " --stream-block 13 ";
+    SCOPED_TRACE(spec);
+    // Text in, text out.
+    ASSERT_EQ(runCli("filter " + dir.file("in.txt") + spec + "--stream never -o " + dir.file("memory.txt"), dir).exitCode, 0);
+    const std::string expected = test::readFile(dir.file("memory.txt"));
+    const Outcome stdinToPipe = filterThroughPipes(dir, "cat " + dir.file("in.txt") + " | ", "-" + spec + "-o -", dir.file("got1.txt"));
+    EXPECT_EQ(stdinToPipe.exitCode, 0) << stdinToPipe.err;
+    EXPECT_NE(stdinToPipe.err.find("stream: streamed block by block"), std::string::npos) << stdinToPipe.err;
+    EXPECT_TRUE(test::readFile(dir.file("got1.txt")) == expected);
+    const Outcome fileToPipe = filterThroughPipes(dir, "", dir.file("in.txt") + spec + "-o -", dir.file("got2.txt"));
+    EXPECT_EQ(fileToPipe.exitCode, 0) << fileToPipe.err;
+    EXPECT_TRUE(test::readFile(dir.file("got2.txt")) == expected);
+    const Outcome stdinToFile = runCli("filter -" + spec + "-o " + dir.file("got3.txt") + " < " + dir.file("in.txt"), dir);
+    EXPECT_EQ(stdinToFile.exitCode, 0) << stdinToFile.err;
+    EXPECT_TRUE(test::readFile(dir.file("got3.txt")) == expected);
+    // Raw in, raw out (a named pipe called .raw: the output's format goes by its name).
+    ASSERT_EQ(runCli("filter " + dir.file("in.raw") + " --raw f64" + spec + "--stream never -o " + dir.file("memory.raw"), dir).exitCode, 0);
+    const Outcome rawPipes = runCli("filter - --raw f64" + spec + "-o " + fifo + " < " + dir.file("in.raw") + " & cat " +
+                                        fifo + " > " + dir.file("got4.raw") + "; wait $!", dir);
+    EXPECT_EQ(rawPipes.exitCode, 0) << rawPipes.err;
+    EXPECT_TRUE(test::readFile(dir.file("got4.raw")) == test::readFile(dir.file("memory.raw")));
+    EXPECT_EQ(test::readFile(dir.file("got4.raw")).size(), 700u * 8);
+  }
+}
+
+TEST(StreamCli, AMalformedLineDeepInStandardInputIsNamedAndNothingReachesThePipe) {
+  test::TempDir dir;
+  std::string text;
+  for (int i = 0; i < 30000; ++i) text += std::to_string(i % 89) + ".5\n";
+  text += "0.5.5\n1\n";
+  test::writeFile(dir.file("in.txt"), text);
+  const Outcome piped =
+      filterThroughPipes(dir, "cat " + dir.file("in.txt") + " | ", "- -q --stream-block 100 -o -", dir.file("got.txt"));
+  EXPECT_EQ(piped.exitCode, 3);
+  EXPECT_NE(piped.err.find("standard input:30001:1: expected a number"), std::string::npos) << piped.err;
+  EXPECT_EQ(test::readFile(dir.file("got.txt")), "");
+  // Raw samples are read block by block: 300 blocks were filtered before the NaN was reached.
+  std::vector<double> raw(30010, 0.5);
+  raw[30000] = std::nan("");
+  test::writeFile(dir.file("in.raw"), std::string(reinterpret_cast<const char*>(raw.data()), raw.size() * sizeof(double)));
+  const Outcome rawPiped = filterThroughPipes(dir, "cat " + dir.file("in.raw") + " | ",
+                                              "- --raw f64 -q --stream-block 100 -o -", dir.file("got-raw.txt"));
+  EXPECT_EQ(rawPiped.exitCode, 3);
+  EXPECT_NE(rawPiped.err.find("standard input: sample 30001 is NaN"), std::string::npos) << rawPiped.err;
+  EXPECT_EQ(test::readFile(dir.file("got-raw.txt")), "");
+}
+
+// Ctrl-C while a result streams to standard output: nothing was written there, and it says so.
+TEST(StreamCli, InterruptedIntoStandardOutputWritesNothingThere) {
+  test::TempDir dir;
+  ASSERT_EQ(runCli("generate -n 400000 --seed 2 -o " + dir.file("in.txt"), dir).exitCode, 0);
+  ASSERT_EQ(runCli("filter " + dir.file("in.txt") + " -q -w 1 -o " + dir.file("in.npy"), dir).exitCode, 0);
+  const std::string cli = SIGLAB_CLI_PATH, in = dir.file("in.npy");
+  std::vector<std::string> args = {cli, "filter", in, "-q", "-e", "cpu-serial", "--stream-block", "1", "-o", "-"};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, dir.file("stdout.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 2, dir.file("stderr.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid = 0;
+  ASSERT_EQ(posix_spawn(&pid, cli.c_str(), &actions, nullptr, argv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  // Streaming has begun once it says so on stderr; 400000 blocks of one output take far longer.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (test::readFile(dir.file("stderr.log")).find("stream:") == std::string::npos &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  int status = 0;
+  const bool stillRunning = ::waitpid(pid, &status, WNOHANG) == 0;
+  ::kill(pid, SIGINT);
+  if (stillRunning) ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(stillRunning) << test::readFile(dir.file("stderr.log"));
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 130) << test::readFile(dir.file("stderr.log"));
+  EXPECT_NE(test::readFile(dir.file("stderr.log")).find("standard output received nothing"), std::string::npos)
+      << test::readFile(dir.file("stderr.log"));
+  EXPECT_EQ(test::readFile(dir.file("stdout.log")), "");
 }
 
 }  // namespace

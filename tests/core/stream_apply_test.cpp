@@ -267,24 +267,20 @@ TEST(StreamApply, PeekedStreamKnowsTheSizeOfAShortSignalAndReplaysEverySample) {
   }
 }
 
-TEST(StreamApply, PlanStreamsExactEnginesIntoFilesAndKeepsTheRestInMemoryWhereItFits) {
+TEST(StreamApply, PlanStreamsExactEnginesAndKeepsTheRestInMemoryWhereItFits) {
   const BackendList engines = cpuEngines();
   Job job;
   job.spec = makeMeanFilter(21);
-  StreamingCase file{true, true, 1000, 100};
-  EXPECT_TRUE(planStreaming(Streaming::automatic, *engines[1], job, file).stream);   // cpu-parallel
-  EXPECT_FALSE(planStreaming(Streaming::automatic, *engines[2], job, file).stream);  // cpu-running
-  EXPECT_TRUE(planStreaming(Streaming::always, *engines[2], job, file).stream);
-  EXPECT_FALSE(planStreaming(Streaming::never, *engines[1], job, file).stream);
-  StreamingCase pipeOut = file;
-  pipeOut.outputIsReplaced = false;
-  EXPECT_FALSE(planStreaming(Streaming::automatic, *engines[1], job, pipeOut).stream);
-  StreamingCase huge = pipeOut;
+  StreamingCase small{1000, 100};
+  EXPECT_TRUE(planStreaming(Streaming::automatic, *engines[1], job, small).stream);   // cpu-parallel
+  EXPECT_FALSE(planStreaming(Streaming::automatic, *engines[2], job, small).stream);  // cpu-running
+  EXPECT_TRUE(planStreaming(Streaming::always, *engines[2], job, small).stream);
+  EXPECT_FALSE(planStreaming(Streaming::never, *engines[1], job, small).stream);
+  StreamingCase huge = small;
   huge.samples = availableMemoryBytes();  // far more than memory holds at 24 bytes a sample
   EXPECT_TRUE(planStreaming(Streaming::automatic, *engines[2], job, huge).stream);
-  StreamingCase standardInput = file;
-  standardInput.inputIsRegularFile = false;
-  EXPECT_FALSE(planStreaming(Streaming::always, *engines[1], job, standardInput).stream);
+  StreamingCase hugeText{availableMemoryBytes(), std::nullopt};  // text of unknown length: 2 bytes a sample at least
+  EXPECT_TRUE(planStreaming(Streaming::automatic, *engines[2], job, hugeText).stream);
 }
 
 }  // namespace

@@ -265,6 +265,38 @@ TEST(StreamFilter, CancellationStopsBetweenBlocks) {
   EXPECT_EQ(blocks, 3);
 }
 
+// A write that fails on the writer thread (a full disk) stops the stream with its error, after
+// the blocks before it were written in order.
+TEST(StreamFilter, AWriteErrorOnTheWriterThreadIsRethrownInOrder) {
+  test::TempDir dir;
+  std::mt19937_64 rng(5);
+  const std::vector<double> x = test::randomSignal(20000, rng);
+  writeSignal(dir.file("in.npy"), x);
+  struct FailingSink final : SampleSink {
+    std::vector<double> written;
+    int writes = 0;
+    void write(std::span<const double> values) override {
+      if (++writes == 7) throw InputError("out.raw", "write failed: No space left on device");
+      written.insert(written.end(), values.begin(), values.end());
+    }
+    void commit() override {}
+  } sink;
+  const auto stream = openSampleStream(dir.file("in.npy"));
+  StreamFilterOptions options;
+  options.blockSamples = 100;
+  const FilterSpec spec = makeMeanFilter(5);
+  try {
+    streamFilter(*stream, dir.file("in.npy"), {}, spec, kParallel, sink, options);
+    ADD_FAILURE() << "the write error was lost";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("No space left on device"), std::string::npos) << e.what();
+  }
+  std::vector<double> expected(x.size());
+  filterSerial(x, spec, expected);
+  ASSERT_EQ(sink.written.size(), 600u);
+  EXPECT_TRUE(std::equal(sink.written.begin(), sink.written.end(), expected.begin()));
+}
+
 TEST(StatisticsAccumulator, OneBlockIsStatisticsParallelAndBlocksStayWithinItsBounds) {
   const std::uint64_t seed = test::freshSeed();
   SCOPED_TRACE("seed " + std::to_string(seed) + " (replay with SIGLAB_TEST_SEED)");

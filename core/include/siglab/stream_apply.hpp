@@ -20,10 +20,10 @@ struct StreamingPlan {
   std::string why;  // one line for people
 };
 
-// What filter's apply needs: the input and output as they are on disk, and the engine it runs first.
+// What filter's apply needs: the input's size, and the engine it runs first. Standard input and
+// pipes are read into a temporary file first, and every output appears only when complete (a
+// pipe gets it from a temporary file), so they stream as files do.
 struct StreamingCase {
-  bool inputIsRegularFile = true;   // false: standard input or a pipe, read whole before parsing
-  bool outputIsReplaced = true;     // false: standard output, a pipe or a device, written directly
   std::uint64_t inputBytes = 0;
   std::optional<std::uint64_t> samples;  // when the format says it (or the signal was short)
 };
@@ -32,11 +32,9 @@ struct StreamingCase {
 // and nothing is lost by it: the engine is exact (tolerance 0: each output depends only on its
 // window, which a block hands over whole), and the output is a file that appears only when
 // complete. It keeps the in-memory path where that is what the user gets: an inexact engine
-// (running sum, FFT: its rounding depends on where its work is cut) and a pipe or device output
-// (nothing reaches it before the whole result is verified), unless the signal would not fit in
-// the memory available, where streaming is the only way. Standard input and pipes are read whole
-// by the reader anyway (and cannot be read twice for wrap's tail): never streamed. Only
-// correlations stream: their halos are the taps' radius.
+// (running sum, FFT: its rounding depends on where its work is cut), unless the signal would not
+// fit in the memory available, where streaming is the only way. Only correlations stream: their
+// halos are the taps' radius.
 StreamingPlan planStreaming(Streaming choice, const FilterBackend& engine, const Job& job, const StreamingCase& io);
 
 // Memory the in-memory apply needs for `samples` samples read from `inputBytes` bytes (the file
@@ -72,7 +70,7 @@ struct StreamApplyResult {
 // narrowToFloat32 gives, with its index in the signal) and its result widened. Unless job.verify
 // is false, each block is verified as applyFilter verifies a whole signal, against the block's
 // own input: the first and last W of the outputs it keeps, both sides of the engine's cuts, and
-// up to job.verifyRandom random outputs; a signal of one block gets exactly applyFilter's checks.
+// job.verifyRandom random outputs per 4M outputs (at least one a block); a signal of one block gets exactly applyFilter's checks.
 // Does not commit `out`. Throws as applyFilter and streamFilter do.
 StreamApplyResult streamApply(FilterBackend& engine, SampleStream& in, const Job& job, SampleSink& out,
                               const StreamFilterOptions& options = {}, const Progress& progress = {});

@@ -14,6 +14,7 @@
 #include <filesystem>
 
 #include "siglab/errors.hpp"
+#include "spool_file.hpp"
 #include "symlinks.hpp"
 
 namespace siglab {
@@ -51,11 +52,24 @@ void removeStaleTemporaries(const std::string& folder) {
   ::closedir(dir);
 }
 
-AtomicFileWriter::AtomicFileWriter(std::string path, Durability durability)
+AtomicFileWriter::AtomicFileWriter(std::string path, Durability durability, DirectOutput direct)
     : path_(std::move(path)), durability_(durability) {
+  const auto spoolIf = [&] {
+    if (direct != DirectOutput::spooled) return;
+    const detail::SpoolFile spool = detail::openSpoolFile();
+    if (spool.fd < 0) {
+      ::close(fd_);
+      fd_ = -1;
+      throw InputError(nameForMessages(path_), "cannot keep the output in a temporary file until it is complete: " +
+                                                   spool.folder + ": " + spool.error + " (set TMPDIR to a writable folder)");
+    }
+    spoolTarget_ = fd_;
+    fd_ = spool.fd;
+  };
   if (path_ == "-") {
     fd_ = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
     if (fd_ < 0) throw InputError(nameForMessages(path_), systemError("cannot write"));
+    spoolIf();
     return;
   }
   targetPath_ = detail::resolveSymlinks(path_);
@@ -66,6 +80,7 @@ AtomicFileWriter::AtomicFileWriter(std::string path, Durability durability)
     // A device, pipe or socket: written in place; replacing it would destroy it.
     fd_ = ::open(targetPath_.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
     if (fd_ < 0) throw InputError(path_, systemError("cannot open for writing"));
+    spoolIf();
     return;
   }
   const std::string folder = detail::folderOf(targetPath_);
@@ -96,6 +111,7 @@ AtomicFileWriter::AtomicFileWriter(std::string path, Durability durability)
 
 AtomicFileWriter::~AtomicFileWriter() {
   if (fd_ >= 0) ::close(fd_);
+  if (spoolTarget_ >= 0) ::close(spoolTarget_);
   if (!temporaryPath_.empty()) ::unlink(temporaryPath_.c_str());
 }
 
@@ -116,7 +132,7 @@ void AtomicFileWriter::append(std::string_view bytes) {
 }
 
 void AtomicFileWriter::writeAt(std::uint64_t offset, std::string_view bytes) {
-  if (writesDirectly()) {
+  if (writesDirectly() && spoolTarget_ < 0) {
     throw InputError(nameForMessages(path_), "cannot go back to complete the file's header: it is not a regular "
                                              "file (a pipe or a device); write text or raw samples there");
   }
@@ -133,6 +149,15 @@ void AtomicFileWriter::writeAt(std::uint64_t offset, std::string_view bytes) {
 
 void AtomicFileWriter::finish() {
   if (fd_ < 0) return;
+  if (spoolTarget_ >= 0) {  // the whole output, now that it is complete
+    struct stat spooled {};
+    if (::fstat(fd_, &spooled) != 0 || !detail::copyFileTo(fd_, static_cast<std::uint64_t>(spooled.st_size), spoolTarget_)) {
+      throw InputError(nameForMessages(path_), systemError("write failed"));
+    }
+    ::close(fd_);
+    fd_ = spoolTarget_;
+    spoolTarget_ = -1;
+  }
   // fsync of a pipe or a terminal fails with EINVAL: there is nothing to flush.
   if (durability_ == Durability::flushed && ::fsync(fd_) != 0 && errno != EINVAL && errno != EROFS) {
     throw InputError(nameForMessages(path_), systemError("write failed"));
@@ -152,8 +177,8 @@ void AtomicFileWriter::publish() {
   published_ = true;
 }
 
-AtomicFileWriter& OutputSet::add(const std::string& path, Durability durability) {
-  files_.push_back(std::make_unique<AtomicFileWriter>(path, durability));
+AtomicFileWriter& OutputSet::add(const std::string& path, Durability durability, DirectOutput direct) {
+  files_.push_back(std::make_unique<AtomicFileWriter>(path, durability, direct));
   return *files_.back();
 }
 

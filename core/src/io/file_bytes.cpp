@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "siglab/errors.hpp"
+#include "spool_file.hpp"
 #include "truncation_guard.hpp"
 
 namespace siglab {
@@ -47,12 +48,25 @@ FileBytes::FileBytes(const std::string& path) : path_(path) {
     // Blocking reads from here on: a pipe with a writer is read to its end (`<(...)`, /dev/stdin).
     const int flags = ::fcntl(fd_, F_GETFL);
     if (flags < 0 || ::fcntl(fd_, F_SETFL, flags & ~O_NONBLOCK) != 0) throw InputError(path_, systemError("cannot open"));
-    if (stream) {
-      readAll();
+    const auto throwIfNothingRead = [&] {
       // A named pipe that no program has open for writing reads as an empty file at once.
       if (size_ == 0 && standardInput) throw InputError(path_, "nothing to read: it is empty");
       if (size_ == 0) throw InputError(path_, "nothing to read: it is a named pipe (FIFO) and no program wrote to it");
-      return;
+    };
+    if (stream) {
+      // Read once to its end into a temporary file, then mapped as a regular file: memory stays
+      // bounded whatever its size, and it can be read again (its tail, another engine's try).
+      const int spooled = detail::spooledPipe(fd_, opened_, path_);
+      if (spooled < 0) {  // no temporary file can be made here: into memory
+        readAll();
+        throwIfNothingRead();
+        return;
+      }
+      ::close(fd_);
+      fd_ = spooled;
+      if (::fstat(fd_, &opened_) != 0) throw InputError(path_, systemError("cannot open"));
+      size_ = static_cast<std::size_t>(opened_.st_size);
+      throwIfNothingRead();
     }
     size_ = static_cast<std::size_t>(opened_.st_size);
     if (size_ == 0) return;

@@ -10,8 +10,9 @@
 
 namespace siglab {
 
-// A whole file's bytes: a regular file mapped read-only (no copy), a pipe read to its end; "-" is
-// standard input (named "standard input" in messages).
+// A whole file's bytes: a regular file mapped read-only (no copy), a pipe read to its end into a
+// temporary file first (spool_file.hpp: once per process) and mapped; "-" is standard input
+// (named "standard input" in messages).
 // Throws InputError for a missing file, a directory, a device, a named pipe nobody writes to, or
 // an I/O error. Another program may truncate or rewrite the file while it is parsed: the mapping
 // never crashes (pages cut off read as zeros) and throwIfChanged() then says so.

@@ -61,7 +61,22 @@ void convertSamplesInto(Bytes data, SampleType type, std::span<double> out, std:
   if (!allowNonFinite && (type == SampleType::f64 || type == SampleType::f32)) requireFinite(out, path, firstIndex);
 }
 
+namespace {
+
+// Whether every sample is finite: its exponent bits are not all ones, so adding one to the
+// exponent does not carry into the sign bit. Integer operations the compiler vectorises
+// (std::isfinite one sample at a time took 12% of a raw-to-raw stream).
+[[gnu::target_clones("avx2", "default")]] bool allFinite(std::span<const double> samples) {
+  constexpr std::uint64_t kExponent = 0x7ff0000000000000, kExponentOne = std::uint64_t{1} << 52;
+  std::uint64_t carried = 0;
+  for (const double v : samples) carried |= ((std::bit_cast<std::uint64_t>(v) & kExponent) + kExponentOne);
+  return (carried >> 63) == 0;
+}
+
+}  // namespace
+
 void requireFinite(std::span<const double> samples, const std::string& path, std::uint64_t firstIndex) {
+  if (allFinite(samples)) return;
   const auto bad = std::find_if(samples.begin(), samples.end(), [](double v) { return !std::isfinite(v); });
   if (bad != samples.end()) {
     throw InputError(path, "sample " + std::to_string(firstIndex + static_cast<std::uint64_t>(bad - samples.begin()) + 1) +

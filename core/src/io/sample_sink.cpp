@@ -22,7 +22,7 @@ std::string_view bytesOf(const Contiguous& values) {
 // Text: each block formatted on all cores in pieces, written in order (writeTextFile's way).
 class TextSink final : public SampleSink {
  public:
-  TextSink(const std::string& path, TextStyle style, Durability durability) : file_(path, durability), style_(style) {}
+  TextSink(const std::string& path, TextStyle style, Durability durability) : file_(path, durability, DirectOutput::spooled), style_(style) {}
 
   void write(std::span<const double> values) override {
     constexpr std::size_t kValuesPerPiece = 1 << 15;
@@ -56,7 +56,7 @@ class BinarySink final : public SampleSink {
  public:
   BinarySink(const std::string& path, SampleType type, bool npy, std::optional<std::uint64_t> knownCount,
              Durability durability)
-      : file_(path, durability), type_(type), npy_(npy), knownCount_(knownCount) {
+      : file_(path, durability, DirectOutput::spooled), type_(type), npy_(npy), knownCount_(knownCount) {
     if (type != SampleType::f64 && type != SampleType::f32) {
       throw std::invalid_argument("raw output is f64 or f32, not " + std::string(sampleTypeName(type)));
     }

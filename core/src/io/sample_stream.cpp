@@ -190,6 +190,8 @@ std::unique_ptr<SampleStream> openSampleStream(const std::string& pathGiven, con
   return std::make_unique<TextStream>(std::move(file), path, options, windowBytes);
 }
 
+std::uint64_t inputSizeBytes(const std::string& path) { return FileBytes(path).bytes().size(); }
+
 std::vector<double> readSignalTail(const std::string& path, const ReadOptions& options, std::size_t count) {
   const FileBytes file(path);
   const FileFormat format = detectInputFormat(path, file.bytes(), options);

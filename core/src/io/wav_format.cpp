@@ -266,7 +266,7 @@ struct TemporaryFileIo {
 class WavSink final : public SampleSink {
  public:
   WavSink(const std::string& path, double sampleRate, Durability durability)
-      : path_(path), target_{AtomicFileWriter(path, durability)}, io_(TemporaryFileIo::io()) {
+      : path_(path), target_{AtomicFileWriter(path, durability, DirectOutput::spooled)}, io_(TemporaryFileIo::io()) {
     if (!(sampleRate >= 1.0 && sampleRate <= std::numeric_limits<int>::max()) || sampleRate != std::round(sampleRate)) {
       throw InputError(path, "cannot write WAV: the sample rate must be a whole number of Hz, got " +
                                  std::to_string(sampleRate));

@@ -15,17 +15,27 @@ enum class Durability {
   buffered,  // left to the kernel's write-back, like fprintf
 };
 
+// What becomes of an output that cannot be replaced (standard output, a pipe, a device).
+enum class DirectOutput {
+  immediate,  // written as append() comes (the caller holds the whole result already)
+  spooled,    // kept in an unlinked temporary file ($TMPDIR, else /var/tmp) and copied there by
+              // finish(): nothing reaches it before the whole output is written and verified
+};
+
 // An output that respects what is there. A regular file (or a new name) is written to a temporary
 // in the same directory, named .NAME.tmp-PID-XXXXXX, and renamed over it by commit(), so a reader
 // sees either the old file or the complete new one; the old file's permission bits are kept. A
 // symlink is followed and its target replaced (the link stays). Anything else (a character
-// device, a pipe, a socket, "-" for standard output) is written directly, in order. Every failure
+// device, a pipe, a socket, "-" for standard output) is written directly, in order, as `direct`
+// says (spooled: all at once by finish(), which then writes there a prefix only if that copy
+// itself fails or a second signal ends the process). Every failure
 // throws InputError naming `path` and the reason (ENOSPC included); destroyed without commit() (a
 // failure, a cancellation), it removes its temporary and the old file is untouched. Opening also
 // removes stale temporaries in that directory whose writing process is gone.
 class AtomicFileWriter {
  public:
-  explicit AtomicFileWriter(std::string path, Durability durability = Durability::flushed);
+  explicit AtomicFileWriter(std::string path, Durability durability = Durability::flushed,
+                            DirectOutput direct = DirectOutput::immediate);
   AtomicFileWriter(const AtomicFileWriter&) = delete;
   AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
   ~AtomicFileWriter();
@@ -49,6 +59,7 @@ class AtomicFileWriter {
   std::string targetPath_;   // what is replaced: path_, or the file its symlinks lead to
   std::string temporaryPath_;
   int fd_ = -1;
+  int spoolTarget_ = -1;  // a spooled direct output: where finish() copies fd_ to
   bool published_ = false;
   Durability durability_;
 };
@@ -57,7 +68,8 @@ class AtomicFileWriter {
 // is complete, so a failure in the last leaves all the old files.
 class OutputSet {
  public:
-  AtomicFileWriter& add(const std::string& path, Durability durability = Durability::flushed);
+  AtomicFileWriter& add(const std::string& path, Durability durability = Durability::flushed,
+                        DirectOutput direct = DirectOutput::immediate);
   void commit();
 
  private:

@@ -1,6 +1,8 @@
 #pragma once
 // Signals written block by block, for results larger than memory. The file appears only at
 // commit(), atomically, as writeSignal's does; the bytes are the same as writeSignal would write.
+// Standard output, a pipe or a device gets them all at commit() too, from an unlinked temporary
+// file (DirectOutput::spooled), never a partial result.
 #include <cstdint>
 #include <memory>
 #include <optional>

@@ -33,6 +33,10 @@ class SampleStream {
 std::unique_ptr<SampleStream> openSampleStream(const std::string& path, const ReadOptions& options = {},
                                                std::size_t windowBytes = std::size_t{32} << 20);
 
+// The size of the file `path` names, in bytes; standard input ("-") and pipes are read to their
+// end into a temporary file first, as every reader of them does (so they can be read again).
+std::uint64_t inputSizeBytes(const std::string& path);
+
 // The last `count` samples of the signal (all of it when it is shorter), read without reading the
 // rest where the format allows (binary formats seek; text is parsed backwards from its end). A
 // malformed tail gives what could be read: the full read reports the error in its place.

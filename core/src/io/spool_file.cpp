@@ -1,0 +1,116 @@
+#include "spool_file.hpp"
+
+#include <fcntl.h>
+#include <sys/sendfile.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <utility>
+
+#include "siglab/errors.hpp"
+
+namespace siglab::detail {
+namespace {
+
+bool writeAll(int fd, const char* data, std::size_t size) {
+  while (size > 0) {
+    const ssize_t written = ::write(fd, data, size);
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) return false;
+    data += written;
+    size -= static_cast<std::size_t>(written);
+  }
+  return true;
+}
+
+// One temporary file per pipe read, kept open for the process's life (later opens of the pipe read it).
+std::mutex spoolsMutex;
+std::map<std::pair<dev_t, ino_t>, int>& spools() {
+  static std::map<std::pair<dev_t, ino_t>, int> byPipe;
+  return byPipe;
+}
+
+}  // namespace
+
+SpoolFile openSpoolFile() {
+  SpoolFile spool;
+  const char* tmpdir = std::getenv("TMPDIR");
+  for (const char* folder : {tmpdir, "/var/tmp", "/tmp"}) {
+    if (!folder || !*folder) continue;
+    spool.folder = folder;
+    spool.fd = ::open(folder, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (spool.fd >= 0) return spool;
+    if (errno == EOPNOTSUPP || errno == EISDIR) {  // a file system without O_TMPFILE: named, then unlinked
+      std::string name = spool.folder + "/.siglab-spool-XXXXXX";
+      spool.fd = ::mkostemp(name.data(), O_CLOEXEC);
+      if (spool.fd >= 0) {
+        ::unlink(name.c_str());
+        return spool;
+      }
+    }
+    spool.error = std::strerror(errno);
+  }
+  return spool;
+}
+
+int spooledPipe(int pipeFd, const struct stat& pipe, const std::string& name) {
+  const std::lock_guard lock(spoolsMutex);
+  const auto key = std::make_pair(pipe.st_dev, pipe.st_ino);
+  if (const auto found = spools().find(key); found != spools().end()) return ::fcntl(found->second, F_DUPFD_CLOEXEC, 0);
+  SpoolFile spool = openSpoolFile();
+  if (spool.fd < 0) return -1;
+  const auto fail = [&](const std::string& what) {
+    const std::string reason = std::strerror(errno);
+    ::close(spool.fd);
+    throw InputError(name, what + ": " + reason);
+  };
+  const auto buffer = std::make_unique_for_overwrite<char[]>(std::size_t{1} << 20);
+  for (;;) {
+    const ssize_t got = ::read(pipeFd, buffer.get(), std::size_t{1} << 20);
+    if (got == 0) break;
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) fail("read failed");
+    if (!writeAll(spool.fd, buffer.get(), static_cast<std::size_t>(got))) {
+      fail("cannot keep it in a temporary file in " + spool.folder + " (set TMPDIR to a folder with room)");
+    }
+  }
+  spools()[key] = spool.fd;
+  return ::fcntl(spool.fd, F_DUPFD_CLOEXEC, 0);
+}
+
+bool copyFileTo(int from, std::uint64_t size, int to) {
+  off_t offset = 0;
+  bool sendfileWorks = true;
+  const auto buffer = std::make_unique_for_overwrite<char[]>(std::size_t{1} << 20);
+  while (static_cast<std::uint64_t>(offset) < size) {
+    const std::size_t chunk = static_cast<std::size_t>(std::min<std::uint64_t>(size - static_cast<std::uint64_t>(offset), std::size_t{1} << 30));
+    if (sendfileWorks) {
+      const ssize_t sent = ::sendfile(to, from, &offset, chunk);
+      if (sent > 0) continue;
+      if (sent < 0 && errno == EINTR) continue;
+      if (sent < 0 && (errno == EINVAL || errno == ENOSYS)) {
+        sendfileWorks = false;  // an output sendfile cannot write: read and write instead
+        continue;
+      }
+      if (sent == 0) errno = EIO;  // the temporary file is shorter than what was written to it
+      return false;
+    }
+    const ssize_t got = ::pread(from, buffer.get(), std::min<std::size_t>(chunk, std::size_t{1} << 20), offset);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) {
+      if (got == 0) errno = EIO;
+      return false;
+    }
+    if (!writeAll(to, buffer.get(), static_cast<std::size_t>(got))) return false;
+    offset += got;
+  }
+  return true;
+}
+
+}  // namespace siglab::detail

@@ -1,0 +1,29 @@
+#pragma once
+// Scratch files for what can be read or written only once (standard input, pipes, standard
+// output): an unlinked temporary file, gone when closed, whatever ends the process. They live in
+// $TMPDIR, else /var/tmp (on disk, for large files, where /tmp may be memory), else /tmp.
+#include <sys/stat.h>
+
+#include <cstdint>
+#include <string>
+
+namespace siglab::detail {
+
+struct SpoolFile {
+  int fd = -1;         // -1: none could be made (`error` says why)
+  std::string folder;  // where it is (or was tried last)
+  std::string error;
+};
+SpoolFile openSpoolFile();
+
+// A descriptor of a temporary file holding everything the pipe `pipeFd` (described by `pipe`) gives
+// to its end. The first call for a pipe reads it; later calls for the same pipe in this process get
+// the same file again (a pipe can be read once). -1 where no temporary file can be made (read it
+// into memory instead). Throws InputError naming `name` on a read or write error (a full disk).
+int spooledPipe(int pipeFd, const struct stat& pipe, const std::string& name);
+
+// Copies bytes [0, size) of the file `from` to `to` (a pipe, a device, a file) with sendfile where
+// the kernel allows it. False on an error (errno says which).
+bool copyFileTo(int from, std::uint64_t size, int to);
+
+}  // namespace siglab::detail
