@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 
 #include "parallel_work.hpp"
 #include "sample_conversion.hpp"
@@ -196,6 +197,18 @@ std::vector<double> readWavTail(const FileBytes& file, const std::string& path, 
     return {};  // the full read says what is wrong
   }
   return values;
+}
+
+void readWavFrames(Bytes file, const std::string& path, std::size_t channel, std::uint64_t first,
+                   std::span<double> out) {
+  WavStream stream(file, nullptr, path, channel, true);
+  const std::uint64_t frames = *stream.knownSize();
+  if (first > frames || out.size() > frames - first) {
+    throw std::out_of_range("readWavFrames: frames past the end of " + path);
+  }
+  if (out.empty()) return;
+  stream.seekToFrame(first);
+  for (std::size_t done = 0; done < out.size();) done += stream.read(out.subspan(done));
 }
 
 std::vector<std::byte> encodeWavFloat(std::span<const double> values, double sampleRate, const std::string& path) {
