@@ -16,7 +16,9 @@ Statistics mappedStatistics(const MappedSignal& signal, SampleRange range, const
                             std::size_t blockSamples) {
   range = checkedRange(signal.size(), range);
   const std::size_t first = range.begin, length = range.end - range.begin;
-  const std::size_t block = std::max<std::size_t>(blockSamples, 1);
+  // A converted signal's blocks are read into a buffer: 512 KiB at most.
+  const std::size_t most = signal.converted() ? std::size_t{1} << 16 : blockSamples;
+  const std::size_t block = std::max<std::size_t>(std::min(blockSamples, most), 1);
   std::vector<double> converted(signal.converted() ? std::min(block, length) : 0);
   StatisticsAccumulator accumulator(first);
   for (std::size_t done = 0; done < length; done += block) {

@@ -43,6 +43,7 @@ MinMax bucketMinMax(std::span<const double> values) {
 }
 
 constexpr std::size_t kProgressStride = std::size_t{1} << 20;  // samples between progress reports
+constexpr std::size_t kReadSamples = std::size_t{1} << 16;     // samples a reader gives at a time
 
 }  // namespace
 
@@ -91,17 +92,27 @@ void MinMaxPyramid::build(const Progress& progress, std::size_t maxFirstLevelBuc
       continue;
     }
     const std::size_t begin = static_cast<std::size_t>(stripe) * bucketsPerStripe;
+    const std::size_t end = std::min(begin + bucketsPerStripe, level.size());
     const std::size_t first = begin * bucket, count = std::min(bucketsPerStripe * bucket, size - first);
-    std::vector<double> converted;  // a reader's stripe (8 MiB at most)
-    std::span<const double> samples = read_ ? std::span<const double>() : samples_.subspan(first, count);
-    if (read_) {
-      converted.resize(count);
-      read_(first, converted);
-      samples = converted;
-    }
-    for (std::size_t b = begin; b < std::min(begin + bucketsPerStripe, level.size()); ++b) {
-      const std::size_t at = b * bucket - first;
-      level[b] = bucketMinMax(samples.subspan(at, std::min(bucket, count - at)));
+    // A reader's samples come a few buckets at a time (about 512 KiB), so that converting them
+    // costs each thread little memory next to the mapping's pages.
+    const std::size_t bucketsPerRead = read_ ? std::max<std::size_t>(kReadSamples / bucket, 1) : end - begin;
+    std::vector<double> converted;
+    for (std::size_t group = begin; group < end; group += bucketsPerRead) {
+      const std::size_t groupFirst = group * bucket;
+      const std::size_t groupCount = std::min(bucketsPerRead * bucket, size - groupFirst);
+      std::span<const double> samples;
+      if (read_) {
+        converted.resize(groupCount);
+        read_(groupFirst, converted);
+        samples = converted;
+      } else {
+        samples = samples_.subspan(groupFirst, groupCount);
+      }
+      for (std::size_t b = group; b < std::min(group + bucketsPerRead, end); ++b) {
+        const std::size_t at = b * bucket - groupFirst;
+        level[b] = bucketMinMax(samples.subspan(at, std::min(bucket, groupCount - at)));
+      }
     }
     if (doneWith) doneWith(first, count);
     progress.report(static_cast<double>(++stripesDone) / static_cast<double>(stripes));
