@@ -3,30 +3,40 @@
 #include <algorithm>
 #include <cmath>
 
+#include "siglab/io/sample_sink.hpp"
 #include "siglab/mapped_reading.hpp"
 
 namespace siglab::gui {
 
 LoadedSignal::LoadedSignal(std::string source, SampleVector samples, const Progress& progress,
                            std::optional<double> sampleRate)
-    : source_(std::move(source)), owned_(std::move(samples)), samples_(owned_), pyramid_(samples_, progress),
+    : source_(std::move(source)), owned_(std::move(samples)), samples_(owned_), size_(samples_.size()),
+      pyramid_(samples_, progress),
       statistics_(statisticsParallel(samples_)), sampleRate_(sampleRate), indexed_(true) {}
 
 LoadedSignal::LoadedSignal(std::string source, std::shared_ptr<const MappedSignal> mapping)
     : source_(std::move(source)), mapping_(std::move(mapping)), samples_(mapping_->samples()),
-      sampleRate_(mapping_->sampleRate()) {}
+      size_(mapping_->size()), sampleRate_(mapping_->sampleRate()) {}
 
 LoadedSignal::LoadedSignal(const LoadedSignal& preview, MinMaxPyramid pyramid, const Statistics& statistics)
-    : source_(preview.source_), mapping_(preview.mapping_), samples_(preview.samples_), pyramid_(std::move(pyramid)),
+    : source_(preview.source_), mapping_(preview.mapping_), samples_(preview.samples_), size_(preview.size_),
+      pyramid_(std::move(pyramid)),
       statistics_(statistics), sampleRate_(preview.sampleRate_), indexed_(true) {}
 
 PlotPoints LoadedSignal::pointsFor(double firstKey, double lastKey, std::size_t columns) const {
   SamplesDone doneWith;
   if (mapping_) doneWith = [this](std::size_t first, std::size_t count) { mapping_->release(first, count); };
-  PlotPoints points = indexed_ ? pointsForPlot(pyramid_, firstKey, lastKey, columns, doneWith)
-                               : previewPointsForPlot(samples_, firstKey, lastKey, columns, doneWith);
+  PlotPoints points;
+  if (indexed_) {
+    points = pointsForPlot(pyramid_, firstKey, lastKey, columns, doneWith);
+  } else if (converted()) {
+    const SampleReader read = [this](std::size_t first, std::span<double> out) { mapping_->read(first, out); };
+    points = previewPointsForPlot(size_, read, firstKey, lastKey, columns, doneWith);
+  } else {
+    points = previewPointsForPlot(samples_, firstKey, lastKey, columns, doneWith);
+  }
   if (mapping_) {  // an exact view's samples (and the neighbour past each end) let go
-    const double last = static_cast<double>(samples_.size());
+    const double last = static_cast<double>(size_);
     const auto first = static_cast<std::size_t>(std::clamp(std::floor(firstKey) - 1.0, 0.0, last));
     const auto end = static_cast<std::size_t>(std::clamp(std::ceil(lastKey) + 2.0, 0.0, last));
     if (end > first) mapping_->release(first, end - first);
@@ -35,9 +45,19 @@ PlotPoints LoadedSignal::pointsFor(double firstKey, double lastKey, std::size_t 
 }
 
 double LoadedSignal::sampleAt(std::size_t index) const {
-  const double value = samples_[index];
-  if (mapping_) mapping_->release(index, 1);
+  double value = 0.0;
+  read(index, std::span(&value, 1));
   return value;
+}
+
+void LoadedSignal::read(std::size_t first, std::span<double> out) const {
+  if (!mapping_) {
+    const std::span<const double> part = samples_.subspan(first, out.size());
+    std::copy(part.begin(), part.end(), out.begin());
+    return;
+  }
+  mapping_->read(first, out);
+  mapping_->release(first, out.size());
 }
 
 Statistics LoadedSignal::statisticsOf(SampleRange range) const {
@@ -47,5 +67,20 @@ Statistics LoadedSignal::statisticsOf(SampleRange range) const {
 LoadedSignal::LoadedSignal(std::string source, const std::vector<double>& samples, const Progress& progress,
                            std::optional<double> sampleRate)
     : LoadedSignal(std::move(source), SampleVector(samples), progress, sampleRate) {}
+
+void writeLoadedSignal(const std::string& path, const LoadedSignal& signal, const WriteOptions& options,
+                       const Progress& progress) {
+  if (!signal.converted()) return writeSignal(path, signal.samples(), options, progress);
+  const auto sink = openSampleSink(path, options, signal.size());
+  std::vector<double> block(std::min<std::size_t>(signal.size(), std::size_t{1} << 20));
+  for (std::size_t first = 0; first < signal.size(); first += block.size()) {
+    progress.throwIfCancelled();
+    const std::span<double> part = std::span(block).first(std::min(block.size(), signal.size() - first));
+    signal.read(first, part);
+    sink->write(part);
+    progress.report(static_cast<double>(first + part.size()) / static_cast<double>(signal.size()));
+  }
+  sink->commit();
+}
 
 }  // namespace siglab::gui

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "siglab/io/signal.hpp"
+#include "siglab/io/signal_io.hpp"
 #include "siglab/io/mapped_signal.hpp"
 #include "siglab/minmax_pyramid.hpp"
 #include "siglab/statistics.hpp"
@@ -31,10 +32,14 @@ class LoadedSignal {
   LoadedSignal& operator=(const LoadedSignal&) = delete;
 
   const std::string& source() const { return source_; }  // the file it came from, or what made it
-  std::span<const double> samples() const { return samples_; }  // page-locked where a GPU will copy them
+  // Page-locked where a GPU will copy them; empty for a mapped WAV file (converted()): read() them.
+  std::span<const double> samples() const { return samples_; }
+  bool converted() const { return mapping_ && mapping_->converted(); }
+  // Samples [first, first + out.size()) into `out`, whatever holds them (their pages let go after).
+  void read(std::size_t first, std::span<double> out) const;
   const MinMaxPyramid& pyramid() const { return pyramid_; }
   const Statistics& statistics() const { return statistics_; }  // count 0 until indexed()
-  std::size_t size() const { return samples_.size(); }
+  std::size_t size() const { return size_; }
   std::optional<double> sampleRate() const { return sampleRate_; }  // the file's own (WAV), in Hz
 
   const MappedSignal* mapping() const { return mapping_.get(); }  // null: in memory
@@ -55,6 +60,7 @@ class LoadedSignal {
   SampleVector owned_;  // page-locked where a GPU will copy them
   std::shared_ptr<const MappedSignal> mapping_;
   std::span<const double> samples_;
+  std::size_t size_ = 0;
   MinMaxPyramid pyramid_;
   Statistics statistics_;
   std::optional<double> sampleRate_;
@@ -62,5 +68,9 @@ class LoadedSignal {
 };
 
 using SignalPtr = std::shared_ptr<const LoadedSignal>;
+
+// writeSignal of all of `signal`'s samples, read in blocks where it is converted as read.
+void writeLoadedSignal(const std::string& path, const LoadedSignal& signal, const WriteOptions& options = {},
+                       const Progress& progress = {});
 
 }  // namespace siglab::gui

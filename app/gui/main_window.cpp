@@ -543,7 +543,7 @@ void MainWindow::exportResult(const QString& path) {
   WriteOptions options;
   options.sampleRate = sampleRate().value_or(options.sampleRate);  // a WAV keeps the input's rate
   startExport(
-      path, [result, file, options](const Progress& progress) { writeSignal(file, result->samples(), options, progress); },
+      path, [result, file, options](const Progress& progress) { writeLoadedSignal(file, *result, options, progress); },
       [this, result] { resultExported_ = resultExported_ || result == filtered_; });
 }
 
@@ -679,7 +679,7 @@ bool MainWindow::exportResultNow() {
                                       "Raw float64 (*.raw *.bin)"));
   if (path.isEmpty()) return false;
   try {
-    writeSignal(path.toStdString(), filtered_->samples());
+    writeLoadedSignal(path.toStdString(), *filtered_);
     resultExported_ = true;
     return true;
   } catch (const std::exception& e) {

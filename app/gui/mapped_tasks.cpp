@@ -51,8 +51,12 @@ void deliver(QPromise<Outcome>& promise, Work work) {
 SignalPtr index(const LoadedSignal& preview, const ReadOptions& opened, const Progress& pyramidProgress,
                 const Progress& statisticsProgress) {
   const MappedSignal& mapping = *preview.mapping();
-  MinMaxPyramid pyramid(mapping.samples(), pyramidProgress, MinMaxPyramid::kMaxFirstLevelBuckets,
-                        [&mapping](std::size_t first, std::size_t count) { mapping.release(first, count); });
+  const auto doneWith = [&mapping](std::size_t first, std::size_t count) { mapping.release(first, count); };
+  MinMaxPyramid pyramid =
+      mapping.converted()
+          ? MinMaxPyramid(mapping.size(), [&mapping](std::size_t first, std::span<double> out) { mapping.read(first, out); },
+                          pyramidProgress, MinMaxPyramid::kMaxFirstLevelBuckets, doneWith)
+          : MinMaxPyramid(mapping.samples(), pyramidProgress, MinMaxPyramid::kMaxFirstLevelBuckets, doneWith);
   const auto stream = openSampleStream(mapping.mappedPath(), mappedFileOptions(mapping, opened));
   const Statistics statistics = streamStatistics(*stream, {}, statisticsProgress);
   return std::make_shared<const LoadedSignal>(preview, std::move(pyramid), statistics);
@@ -120,11 +124,12 @@ void runEnginesOnRange(QPromise<RunOutcome>& promise, const RunRequest& request,
                        std::shared_ptr<const std::atomic<bool>> cancel) {
   std::shared_ptr<const LoadedSignal> part;
   try {
-    const std::span<const double> samples = selectRange(request.signal->samples(), range);
+    const SampleRange checked = checkedRange(request.signal->size(), range);
+    std::vector<double> samples(checked.end - checked.begin);
+    request.signal->read(checked.begin, samples);
     part = std::make_shared<const LoadedSignal>(
         request.signal->source() + " [" + std::to_string(range.begin) + ", " + std::to_string(range.end) + ")",
-        std::vector<double>(samples.begin(), samples.end()));
-    if (const MappedSignal* mapping = request.signal->mapping()) mapping->release(range.begin, range.end - range.begin);
+        samples);
   } catch (const std::exception& e) {
     promise.addResult(RunOutcome{nullptr, nullptr, QString::fromStdString(e.what())});
     return;

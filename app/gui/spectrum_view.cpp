@@ -45,19 +45,21 @@ Spectrum welchOn(std::span<const double> x, const WelchOptions& options, const s
 // their segment counts are the whole range's average. In memory: one call.
 Spectrum spectrumOf(const LoadedSignal& signal, SampleRange range, const WelchOptions& options,
                     const std::optional<std::vector<int>>& devices, QString& engine) {
-  const std::span<const double> samples = std::span(signal.samples()).subspan(range.begin, range.end - range.begin);
   const MappedSignal* mapping = signal.mapping();
-  if (!mapping) return welchOn(samples, options, devices, engine);
+  if (!mapping) {
+    return welchOn(std::span(signal.samples()).subspan(range.begin, range.end - range.begin), options, devices, engine);
+  }
   const std::size_t step = options.segment - options.overlapOrDefault();
-  const std::size_t segments = segmentCount(options, samples.size());
+  const std::size_t segments = segmentCount(options, range.end - range.begin);
   const std::size_t perPiece = std::max<std::size_t>(1, (std::size_t{1} << 20) / step);
   Spectrum whole{spectrumFrequencies(options), std::vector<double>(frequencyCount(options), 0.0)};
   for (std::size_t first = 0; first < segments; first += perPiece) {
     const std::size_t count = std::min(perPiece, segments - first);
     const std::size_t begin = first * step, length = (count - 1) * step + options.segment;
-    const Spectrum piece = welchOn(samples.subspan(begin, length), options, devices, engine);
+    std::vector<double> samples(length);
+    signal.read(range.begin + begin, samples);  // its pages let go behind
+    const Spectrum piece = welchOn(samples, options, devices, engine);
     for (std::size_t k = 0; k < whole.power.size(); ++k) whole.power[k] += piece.power[k] * static_cast<double>(count);
-    mapping->release(range.begin + begin, length);
   }
   for (double& p : whole.power) p /= static_cast<double>(segments);
   return whole;

@@ -1,6 +1,7 @@
 #include "siglab/mapped_reading.hpp"
 
 #include <algorithm>
+#include <vector>
 
 namespace siglab {
 
@@ -13,16 +14,24 @@ ReadOptions mappedFileOptions(const MappedSignal& signal, const ReadOptions& ope
 
 Statistics mappedStatistics(const MappedSignal& signal, SampleRange range, const Progress& progress,
                             std::size_t blockSamples) {
-  const std::span<const double> part = selectRange(signal.samples(), range);
-  const std::size_t first = part.empty() ? 0 : static_cast<std::size_t>(part.data() - signal.samples().data());
-  const std::size_t block = std::max<std::size_t>(blockSamples, 1);
+  range = checkedRange(signal.size(), range);
+  const std::size_t first = range.begin, length = range.end - range.begin;
+  // A converted signal's blocks are read into a buffer: 512 KiB at most.
+  const std::size_t most = signal.converted() ? std::size_t{1} << 16 : blockSamples;
+  const std::size_t block = std::max<std::size_t>(std::min(blockSamples, most), 1);
+  std::vector<double> converted(signal.converted() ? std::min(block, length) : 0);
   StatisticsAccumulator accumulator(first);
-  for (std::size_t done = 0; done < part.size(); done += block) {
+  for (std::size_t done = 0; done < length; done += block) {
     progress.throwIfCancelled();
-    const std::size_t n = std::min(block, part.size() - done);
-    accumulator.add(part.subspan(done, n));
+    const std::size_t n = std::min(block, length - done);
+    if (signal.converted()) {
+      signal.read(first + done, std::span(converted).first(n));
+      accumulator.add(std::span<const double>(converted).first(n));
+    } else {
+      accumulator.add(signal.samples().subspan(first + done, n));
+    }
     signal.release(first + done, n);
-    progress.report(static_cast<double>(done + n) / static_cast<double>(part.size()));
+    progress.report(static_cast<double>(done + n) / static_cast<double>(length));
   }
   return accumulator.result();
 }

@@ -171,16 +171,21 @@ Statistics statisticsOf(const Partial& all) {
 }  // namespace
 
 std::span<const double> selectRange(std::span<const double> signal, SampleRange range) {
-  const std::size_t end = std::min(range.end, signal.size());
-  if (range.end != SampleRange{}.end && range.end > signal.size()) {
+  const SampleRange checked = checkedRange(signal.size(), range);
+  return signal.subspan(checked.begin, checked.end - checked.begin);
+}
+
+SampleRange checkedRange(std::size_t size, SampleRange range) {
+  const std::size_t end = std::min(range.end, size);
+  if (range.end != SampleRange{}.end && range.end > size) {
     throw std::out_of_range("range end " + std::to_string(range.end) + " is past the signal's " +
-                            std::to_string(signal.size()) + " samples");
+                            std::to_string(size) + " samples");
   }
   if (range.begin > end) {
     throw std::out_of_range("range start " + std::to_string(range.begin) + " is after its end " +
                             std::to_string(end));
   }
-  return signal.subspan(range.begin, end - range.begin);
+  return {range.begin, end};
 }
 
 Statistics statisticsSerial(std::span<const double> signal, SampleRange range) {

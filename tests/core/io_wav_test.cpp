@@ -2,6 +2,9 @@
 #include <sndfile.h>
 
 #include <cmath>
+#include <cstring>
+#include <random>
+#include <stdexcept>
 #include <limits>
 
 #include "siglab/errors.hpp"
@@ -110,6 +113,56 @@ TEST(Wav, WritesFloatSamplesWithTheSampleRate) {
   options.sampleRate = 0.5;
   EXPECT_THROW(writeSignal(dir.file("bad.wav"), values, options), InputError);
   EXPECT_FALSE(std::filesystem::exists(dir.file("bad.wav")));
+}
+
+// The random-access reader a mapped view uses gives readSignal's values bit for bit, for every
+// encoding and channel, at runs of awkward sizes (0, 1, odd, across libsndfile's 2^16-frame blocks).
+TEST(Wav, FramesReadInPiecesAreReadSignalsValuesBitForBit) {
+  test::TempDir dir;
+  std::mt19937_64 rng(13);
+  std::uniform_int_distribution<int> anyInt(std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
+  std::uniform_real_distribution<double> anyReal(-3.0, 3.0);
+  struct Encoding {
+    const char* name;
+    int subtype;
+  };
+  const Encoding encodings[] = {{"u8", SF_FORMAT_PCM_U8},  {"pcm16", SF_FORMAT_PCM_16}, {"pcm24", SF_FORMAT_PCM_24},
+                                {"pcm32", SF_FORMAT_PCM_32}, {"float", SF_FORMAT_FLOAT},   {"double", SF_FORMAT_DOUBLE}};
+  for (const Encoding& encoding : encodings) {
+    for (const int channels : {1, 3}) {
+      for (const std::size_t frames : {std::size_t{1}, std::size_t{7}, std::size_t{70001}}) {
+        const std::string path = dir.file(std::string(encoding.name) + "-" + std::to_string(channels) + "-" +
+                                          std::to_string(frames) + ".wav");
+        const std::size_t n = frames * static_cast<std::size_t>(channels);
+        if (encoding.subtype == SF_FORMAT_FLOAT || encoding.subtype == SF_FORMAT_DOUBLE) {
+          std::vector<double> values(n);
+          for (double& v : values) v = anyReal(rng);
+          writeWav(path, encoding.subtype, channels, values);
+        } else {
+          std::vector<int> values(n);
+          for (int& v : values) v = anyInt(rng);
+          writeWav(path, encoding.subtype, channels, values);
+        }
+        const std::string bytes = test::readFile(path);
+        const Bytes file(reinterpret_cast<const std::byte*>(bytes.data()), bytes.size());
+        for (int channel = 1; channel <= channels; ++channel) {
+          const SampleVector whole = readWav(path, static_cast<std::size_t>(channel)).samples;
+          ASSERT_EQ(whole.size(), frames);
+          const std::pair<std::size_t, std::size_t> runs[] = {
+              {0, 0}, {0, 1}, {frames - 1, 1}, {frames, 0}, {0, frames}, {frames / 3, frames / 2}, {frames / 2, (frames + 1) / 2}};
+          for (const auto& [first, count] : runs) {
+            std::vector<double> out(count, std::numeric_limits<double>::quiet_NaN());
+            readWavFrames(file, path, static_cast<std::size_t>(channel), first, out);
+            EXPECT_EQ(std::memcmp(out.data(), whole.data() + first, count * sizeof(double)), 0)
+                << path << " channel " << channel << " frames [" << first << ", " << first + count << ")";
+          }
+        }
+        std::vector<double> past(2);
+        EXPECT_THROW(readWavFrames(file, path, 1, frames - 1, past), std::out_of_range) << path;
+        EXPECT_THROW(readWavFrames(file, path, static_cast<std::size_t>(channels) + 1, 0, past), InputError) << path;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -1,9 +1,13 @@
 #include <gtest/gtest.h>
+#include <sndfile.h>
 
 #include <cmath>
+#include <cstring>
+#include <filesystem>
 #include <limits>
 #include <random>
 
+#include "siglab/errors.hpp"
 #include "siglab/io/mapped_signal.hpp"
 #include "siglab/io/sample_stream.hpp"
 #include "siglab/large_signal_policy.hpp"
@@ -100,6 +104,76 @@ TEST(LargeSignalPolicy, SignalsBeyondAnEighthOfMemoryAreMappedAndCompareOffersAR
   const SampleRange cut = compareRangeWithin({0, 101}, 10);
   EXPECT_EQ(cut.begin, 45u);
   EXPECT_EQ(cut.end, 55u);
+}
+
+// `frames` frames of `channels` random ints in `subtype` (libsndfile keeps their top bits).
+void writeRandomWav(const std::string& path, int subtype, int channels, std::size_t frames, std::mt19937_64& rng) {
+  std::uniform_int_distribution<int> anyInt(std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
+  std::vector<int> values(frames * static_cast<std::size_t>(channels));
+  for (int& v : values) v = anyInt(rng);
+  SF_INFO info{};
+  info.samplerate = 22050;
+  info.channels = channels;
+  info.format = SF_FORMAT_WAV | subtype;
+  SNDFILE* file = sf_open(path.c_str(), SFM_WRITE, &info);
+  ASSERT_NE(file, nullptr) << sf_strerror(nullptr);
+  EXPECT_EQ(sf_writef_int(file, values.data(), static_cast<sf_count_t>(frames)), static_cast<sf_count_t>(frames));
+  sf_close(file);
+}
+
+TEST(MappedWav, ViewedFromItsMappingConvertedAsReadSignalConvertsItWithNoCacheFile) {
+  const std::uint64_t seed = test::freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed) + " (replay with SIGLAB_TEST_SEED)");
+  std::mt19937_64 rng(seed);
+  test::TempDir dir;
+  for (const int subtype : {SF_FORMAT_PCM_16, SF_FORMAT_PCM_24, SF_FORMAT_PCM_U8, SF_FORMAT_FLOAT}) {
+    for (const std::size_t frames : {std::size_t{1}, std::size_t{5}, std::size_t{100003}}) {
+      const std::string file = dir.file("in" + std::to_string(subtype) + "-" + std::to_string(frames) + ".wav");
+      writeRandomWav(file, subtype, 2, frames, rng);
+      ReadOptions second;
+      second.channel = 2;
+      const Signal whole = readSignal(file, second);
+      const auto mapped = MappedSignal::open(file, second, dir.file("cache"));
+      EXPECT_FALSE(mapped->fromCache());
+      EXPECT_TRUE(mapped->converted());
+      EXPECT_FALSE(std::filesystem::exists(dir.file("cache")));
+      EXPECT_EQ(mapped->sampleRate(), whole.sampleRate);
+      ASSERT_EQ(mapped->size(), whole.samples.size());
+      std::vector<double> all(frames, std::numeric_limits<double>::quiet_NaN());
+      mapped->read(0, all);
+      EXPECT_EQ(std::memcmp(all.data(), whole.samples.data(), frames * sizeof(double)), 0) << file;
+      std::vector<double> tail((frames + 1) / 2, std::numeric_limits<double>::quiet_NaN());
+      mapped->read(frames - tail.size(), tail);
+      EXPECT_EQ(std::memcmp(tail.data(), whole.samples.data() + frames - tail.size(), tail.size() * sizeof(double)), 0);
+      for (std::size_t block : {frames < 10 ? std::size_t{1} : std::size_t{4099}, std::size_t{7}}) {
+        expectWithinBounds(mappedStatistics(*mapped, {}, {}, block), statisticsSerial(whole.samples), whole.samples);
+      }
+      mapped->release(0, frames);
+      std::vector<double> past(2);
+      EXPECT_THROW(mapped->read(frames - 1, past), std::out_of_range);
+    }
+  }
+  // An encoding whose frames vary in size still goes through the cache.
+  SF_INFO info{};
+  info.samplerate = 8000;
+  info.channels = 1;
+  info.format = SF_FORMAT_WAV | SF_FORMAT_IMA_ADPCM;
+  SNDFILE* adpcm = sf_open(dir.file("adpcm.wav").c_str(), SFM_WRITE, &info);
+  ASSERT_NE(adpcm, nullptr) << sf_strerror(nullptr);
+  std::vector<short> tone(4000);
+  for (std::size_t i = 0; i < tone.size(); ++i) tone[i] = static_cast<short>(1000.0 * std::sin(0.01 * static_cast<double>(i)));
+  sf_writef_short(adpcm, tone.data(), static_cast<sf_count_t>(tone.size()));
+  sf_close(adpcm);
+  const auto cached = MappedSignal::open(dir.file("adpcm.wav"), {}, dir.file("cache"));
+  EXPECT_TRUE(cached->fromCache());
+  EXPECT_FALSE(cached->converted());
+  const Signal whole = readSignal(dir.file("adpcm.wav"));
+  ASSERT_EQ(cached->size(), whole.samples.size());
+  EXPECT_EQ(std::memcmp(cached->samples().data(), whole.samples.data(), whole.samples.size() * sizeof(double)), 0);
+  ReadOptions missing;
+  missing.channel = 3;
+  EXPECT_THROW(MappedSignal::open(dir.file("in" + std::to_string(SF_FORMAT_PCM_16) + "-5.wav"), missing, dir.file("cache")),
+               InputError);
 }
 
 }  // namespace

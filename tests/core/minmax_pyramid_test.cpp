@@ -147,5 +147,41 @@ TEST(MinMaxPyramid, BuildingStopsWhenCancelled) {
   EXPECT_THROW(MinMaxPyramid(x, progress), Cancelled);
 }
 
+// A pyramid and a preview over samples that a reader gives (a mapped WAV file converted as it is
+// read) equal the ones over the same samples in memory: every level, every exact view, every probe.
+TEST(MinMaxPyramid, BuiltFromAReaderItGivesWhatTheSamplesGive) {
+  const std::uint64_t seed = test::freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (std::size_t n : {0u, 1u, 15u, 17u, 1000u, 4099u, 100003u}) {
+    for (std::size_t maxFirstLevel : {MinMaxPyramid::kMaxFirstLevelBuckets, std::size_t{3}}) {
+      const std::vector<double> x = test::randomSignal(n, rng);
+      const SampleReader read = [&x](std::size_t first, std::span<double> out) {
+        ASSERT_LE(first + out.size(), x.size());
+        std::copy_n(x.begin() + static_cast<std::ptrdiff_t>(first), out.size(), out.begin());
+      };
+      const MinMaxPyramid inMemory(x, {}, maxFirstLevel);
+      const MinMaxPyramid fromReader(n, read, {}, maxFirstLevel);
+      ASSERT_EQ(fromReader.size(), n);
+      ASSERT_EQ(fromReader.firstBucket(), inMemory.firstBucket());
+      std::uniform_real_distribution<double> key(-10.0, static_cast<double>(n) + 10.0);
+      for (int trial = 0; trial < 30; ++trial) {
+        double a = key(rng), b = key(rng);
+        if (a > b) std::swap(a, b);
+        const std::size_t columns = 1 + rng() % 700;
+        const PlotPoints want = pointsForPlot(inMemory, a, b, columns);
+        const PlotPoints got = pointsForPlot(fromReader, a, b, columns);
+        ASSERT_EQ(got.exact, want.exact);
+        ASSERT_EQ(got.keys, want.keys);
+        ASSERT_EQ(got.values, want.values) << "n " << n << " keys [" << a << ", " << b << "]";
+        const PlotPoints preview = previewPointsForPlot(n, read, a, b, columns);
+        const PlotPoints previewWant = previewPointsForPlot(x, a, b, columns);
+        ASSERT_EQ(preview.keys, previewWant.keys);
+        ASSERT_EQ(preview.values, previewWant.values);
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace siglab

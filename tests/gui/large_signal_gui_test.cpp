@@ -160,6 +160,53 @@ TEST_F(LargeSignalTest, ARawFileIsViewedFromItsMappingAndDrawnAsInMemory) {
   expectSameViews(*mapped, *inMemory);
 }
 
+TEST_F(LargeSignalTest, A16BitWavFileIsViewedFromItsMappingConvertedAndDrawnAsInMemory) {
+  const std::uint64_t seed = test::freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed) + " (replay with SIGLAB_TEST_SEED)");
+  std::mt19937_64 rng(seed);
+  test::writeRandomPcm16Wav(dir_.file("in.wav"), 2, 30011, rng);
+  ReadOptions second;
+  second.channel = 2;
+  const auto inMemory = inMemoryWindow();
+  open(*inMemory, dir_.file("in.wav"), second);
+  const auto mapped = mappedWindow();
+  open(*mapped, dir_.file("in.wav"), second);
+  ASSERT_NE(mapped->signal()->mapping(), nullptr);
+  EXPECT_FALSE(mapped->signal()->mapping()->fromCache());
+  EXPECT_TRUE(mapped->signal()->converted());
+  EXPECT_EQ(mapped->signal()->mapping()->mappedPath(), dir_.file("in.wav"));
+  EXPECT_FALSE(std::filesystem::exists(cache())) << "no cache file, not even its folder";
+  EXPECT_EQ(mapped->signal()->sampleRate(), 8000.0);
+  ASSERT_EQ(mapped->signal()->size(), inMemory->signal()->size());
+  std::vector<double> all(mapped->signal()->size());
+  mapped->signal()->read(0, all);
+  EXPECT_TRUE(std::ranges::equal(all, inMemory->signal()->samples()));
+  EXPECT_EQ(mapped->signal()->sampleAt(12345), inMemory->signal()->samples()[12345]);
+  expectSameViews(*mapped, *inMemory);
+
+  // Apply streams the WAV file's samples into the chosen file, as the in-memory engine filters them.
+  inMemory->applyFilter();
+  ASSERT_TRUE(test::waitForTask(*inMemory));
+  ASSERT_TRUE(inMemory->filtered()) << inMemory->lastError().toStdString();
+  mapped->applyFilterTo(QString::fromStdString(dir_.file("filtered.raw")));
+  ASSERT_TRUE(test::waitForTask(*mapped));
+  ASSERT_TRUE(mapped->filtered()) << mapped->lastError().toStdString();
+  EXPECT_TRUE(std::ranges::equal(mapped->filtered()->samples(), inMemory->filtered()->samples()));
+  expectSameViews(*mapped, *inMemory);
+
+  // Compare on a range reads it converted.
+  mapped->setMappedAboveBytes(2000 * sizeof(double));
+  mapped->signalPlot()->setVisibleRange(500.0, 3499.0);
+  mapped->runEngines();
+  auto* prompt = mapped->findChild<QMessageBox*>("compareRangePrompt");
+  ASSERT_NE(prompt, nullptr);
+  prompt->button(QMessageBox::Yes)->click();
+  ASSERT_TRUE(test::waitForTask(*mapped));
+  ASSERT_TRUE(mapped->comparison()) << mapped->lastError().toStdString();
+  EXPECT_EQ(mapped->comparison()->samples, 2000u);
+  EXPECT_TRUE(mapped->comparison()->allAgree());
+}
+
 TEST_F(LargeSignalTest, CompareOnAMappedSignalOffersTheVisibleRangeAndRunsOnIt) {
   const std::vector<double> x = randomSignal(5003);
   SCOPED_TRACE(seedTrace_);

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <string>
@@ -164,6 +165,16 @@ TEST_F(MappedResidentTest, ANpyFileStaysOutOfResidentMemory) {
 TEST_F(MappedResidentTest, AWavFileStaysOutOfResidentMemory) {
   writeSignal(dir_.file("in.wav"), randomSignal(kSamples));
   expectSmallResidentSet(dir_.file("in.wav"), {});
+}
+
+// A 16-bit stereo WAV file is converted as it is read from its mapping, with no float64 cache.
+TEST_F(MappedResidentTest, A16BitWavFileStaysOutOfResidentMemoryWithNoCache) {
+  std::mt19937_64 rng(test::freshSeed());
+  test::writeRandomPcm16Wav(dir_.file("in.wav"), 2, kSamples, rng);
+  ReadOptions second;
+  second.channel = 2;
+  expectSmallResidentSet(dir_.file("in.wav"), second);
+  EXPECT_FALSE(std::filesystem::exists(dir_.file("cache")));
 }
 
 // The spectrum of a mapped signal is computed in pieces of whole segments (pages let go behind each):

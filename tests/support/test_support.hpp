@@ -51,6 +51,30 @@ inline void writeFile(const std::string& path, const std::string& contents) {
   std::ofstream(path, std::ios::binary) << contents;
 }
 
+// A canonical 16-bit PCM WAV file (44-byte header) of `frames` frames of `channels` random samples.
+inline void writeRandomPcm16Wav(const std::string& path, std::size_t channels, std::size_t frames, std::mt19937_64& rng) {
+  const std::uint64_t dataBytes = frames * channels * 2;
+  std::string bytes;
+  const auto put = [&bytes](std::uint64_t value, int size) {
+    for (int i = 0; i < size; ++i) bytes.push_back(static_cast<char>((value >> (8 * i)) & 0xFF));
+  };
+  bytes += "RIFF";
+  put(36 + dataBytes, 4);
+  bytes += "WAVEfmt ";
+  put(16, 4);
+  put(1, 2);  // PCM
+  put(channels, 2);
+  put(8000, 4);
+  put(8000 * channels * 2, 4);
+  put(channels * 2, 2);
+  put(16, 2);
+  bytes += "data";
+  put(dataBytes, 4);
+  std::uniform_int_distribution<int> sample(-32768, 32767);
+  for (std::uint64_t i = 0; i < frames * channels; ++i) put(static_cast<std::uint16_t>(sample(rng)), 2);
+  writeFile(path, bytes);
+}
+
 inline std::string readFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream s;

@@ -8,6 +8,11 @@
 
 namespace siglab {
 
+// Writes samples [first, first + out.size()) of a signal into `out`: a signal whose samples are
+// not doubles in memory (a WAV file's mapping, converted as it is read). Safe to call on several
+// threads at once.
+using SampleReader = std::function<void(std::size_t first, std::span<double> out)>;
+
 struct MinMax {
   double min = 0.0;
   double max = 0.0;
@@ -32,10 +37,16 @@ class MinMaxPyramid {
   explicit MinMaxPyramid(std::span<const double> samples, const Progress& progress = {},
                          std::size_t maxFirstLevelBuckets = kMaxFirstLevelBuckets,
                          const std::function<void(std::size_t first, std::size_t count)>& doneWith = {});
+  // The same over `size` samples that `read` gives (kept: the ragged ends of a range read through it).
+  MinMaxPyramid(std::size_t size, SampleReader read, const Progress& progress = {},
+                std::size_t maxFirstLevelBuckets = kMaxFirstLevelBuckets,
+                const std::function<void(std::size_t first, std::size_t count)>& doneWith = {});
 
-  std::size_t size() const { return samples_.size(); }
+  std::size_t size() const { return size_; }
   std::size_t firstBucket() const { return firstBucket_; }  // samples a first-level bucket spans
-  std::span<const double> samples() const { return samples_; }
+  std::span<const double> samples() const { return samples_; }  // empty when built from a reader
+  // Samples [first, first + out.size()) into `out`, from the samples or through the reader.
+  void read(std::size_t first, std::span<double> out) const;
 
   // The exact min and max of samples [first, last); requires first < last <= size().
   MinMax range(std::size_t first, std::size_t last) const;
@@ -47,8 +58,13 @@ class MinMaxPyramid {
 
  private:
   MinMax rangeAtLevel(std::size_t level, std::size_t first, std::size_t last) const;
+  MinMax samplesMinMax(std::size_t first, std::size_t last) const;
+  void build(const Progress& progress, std::size_t maxFirstLevelBuckets,
+             const std::function<void(std::size_t, std::size_t)>& doneWith);
 
   std::span<const double> samples_;
+  SampleReader read_;  // set instead of samples_ for a signal read in pieces
+  std::size_t size_ = 0;
   std::size_t firstBucket_ = kFirstBucket;
   std::vector<std::vector<MinMax>> levels_;  // levels_[k]: buckets of firstBucket_ * kFactor^k samples
 };
@@ -75,5 +91,8 @@ PlotPoints pointsForPlot(const MinMaxPyramid& pyramid, double firstKey, double l
 inline constexpr std::size_t kPreviewProbesPerColumn = 4;
 PlotPoints previewPointsForPlot(std::span<const double> samples, double firstKey, double lastKey, std::size_t columns,
                                 const SamplesDone& doneWith = {});
+// The same for `size` samples that `read` gives.
+PlotPoints previewPointsForPlot(std::size_t size, const SampleReader& read, double firstKey, double lastKey,
+                                std::size_t columns, const SamplesDone& doneWith = {});
 
 }  // namespace siglab

@@ -34,6 +34,8 @@ struct Statistics {
 
 // The samples `range` selects; throws std::out_of_range saying why when it does not fit the signal.
 std::span<const double> selectRange(std::span<const double> signal, SampleRange range);
+// The same for a signal of `size` samples read in pieces: the range with its end made explicit.
+SampleRange checkedRange(std::size_t size, SampleRange range);
 
 // The reference: Neumaier-compensated sums in one pass, then the variance by the corrected
 // two-pass formula (sum (x - mean)^2 - (sum (x - mean))^2 / n) / n, also compensated.

@@ -8,12 +8,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <stdexcept>
 #include <vector>
 
 #include "binary_layout.hpp"
 #include "file_bytes.hpp"
 #include "input_format.hpp"
 #include "parallel_work.hpp"
+#include "stream_readers.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/sample_sink.hpp"
 #include "siglab/io/sample_stream.hpp"
@@ -159,10 +161,24 @@ void MappedSignal::release(std::size_t first, std::size_t count) const {
   // pages, would leave it resident. The mapping is read-only: letting go of a neighbour's pages
   // costs at most a page fault.
   constexpr std::size_t page = std::size_t{2} << 20;
-  const auto offset = static_cast<std::size_t>(reinterpret_cast<const std::byte*>(samples_.data()) - file_->bytes().data());
-  const std::size_t begin = (offset + first * sizeof(double)) / page * page;
-  const std::size_t end = (offset + (first + count) * sizeof(double) + page - 1) / page * page;
-  file_->release(begin, end - begin);
+  const std::size_t begin = (dataOffset_ + first * stride_) / page * page;
+  const std::size_t end = std::min((dataOffset_ + (first + count) * stride_ + page - 1) / page * page,
+                                   (file_->bytes().size() + page - 1) / page * page);
+  if (end > begin) file_->release(begin, end - begin);
+}
+
+void MappedSignal::read(std::size_t first, std::span<double> out) const {
+  if (first > size_ || out.size() > size_ - first) throw std::out_of_range("MappedSignal::read: outside the signal");
+  if (out.empty()) return;
+  if (!converted()) {
+    std::memcpy(out.data(), samples_.data() + first, out.size() * sizeof(double));
+    return;
+  }
+  constexpr std::size_t kSmallRead = 4096;  // shorter reads share a handle, longer ones open their own
+  if (out.size() > kSmallRead) return readWavFrames(file_->bytes(), mappedPath_, wavChannel_, first, out);
+  const std::lock_guard lock(smallReadsMutex_);
+  if (!smallReads_) smallReads_ = std::make_unique<WavFrameReader>(file_->bytes(), mappedPath_, wavChannel_);
+  smallReads_->read(first, out);
 }
 
 std::unique_ptr<MappedSignal> MappedSignal::open(const std::string& path, const ReadOptions& options,
@@ -175,9 +191,23 @@ std::unique_ptr<MappedSignal> MappedSignal::open(const std::string& path, const 
   if (format == FileFormat::raw) {
     direct = locateRawData(file->bytes().size(), path, options.rawType.value_or(SampleType::f64), options.rawOffset);
   }
+  if (format == FileFormat::wav) {
+    if (const auto wav = locateWavData(file->bytes(), path, options.channel)) {
+      signal->size_ = static_cast<std::size_t>(wav->frames);
+      signal->dataOffset_ = static_cast<std::size_t>(wav->dataOffset);
+      signal->stride_ = static_cast<std::size_t>(wav->frameBytes);
+      signal->wavChannel_ = options.channel;
+      signal->sampleRate_ = wav->sampleRate;
+      signal->file_ = std::move(file);
+      signal->mappedPath_ = path;
+      return signal;
+    }
+  }
   if (direct && direct->type == SampleType::f64 && direct->offset % alignof(double) == 0) {
     signal->samples_ = {reinterpret_cast<const double*>(file->bytes().data() + direct->offset),
                         static_cast<std::size_t>(direct->count)};
+    signal->size_ = signal->samples_.size();
+    signal->dataOffset_ = static_cast<std::size_t>(direct->offset);
     signal->file_ = std::move(file);
     signal->mappedPath_ = path;
     return signal;

@@ -1,8 +1,11 @@
 #pragma once
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "file_bytes.hpp"
+#include "siglab/io/binary_formats.hpp"
 #include "siglab/io/sample_stream.hpp"
 
 namespace siglab {
@@ -10,6 +13,28 @@ namespace siglab {
 // A WAV file's `channel` (1-based) through libsndfile, block by block (parseWav's checks and values).
 std::unique_ptr<SampleStream> openWavStream(std::unique_ptr<FileBytes> file, const std::string& path,
                                             std::size_t channel, bool allowNonFinite);
+// Where a WAV file's frames lie in it, for a view that reads them in place (readWavFrames).
+struct WavDataLayout {
+  std::uint64_t frames = 0;
+  double sampleRate = 0.0;
+  std::uint64_t dataOffset = 0;  // bytes before the first frame
+  std::uint64_t frameBytes = 0;  // bytes a frame holds, all channels
+};
+// Checks the file as parseWav does (header, truncation, channel: InputError); nullopt for an
+// encoding whose frames are not a fixed number of bytes each (ADPCM, ...) or a data chunk not found.
+std::optional<WavDataLayout> locateWavData(Bytes file, const std::string& path, std::size_t channel);
+// readWavFrames with one libsndfile handle kept open between calls: a seek and a read, no header
+// parse, for the many small reads of a plot. One thread at a time.
+class WavFrameReader {
+ public:
+  WavFrameReader(Bytes file, const std::string& path, std::size_t channel);
+  ~WavFrameReader();
+  void read(std::uint64_t first, std::span<double> out);
+
+ private:
+  class Stream;
+  std::unique_ptr<Stream> stream_;
+};
 // Its last `count` samples of `channel`.
 std::vector<double> readWavTail(const FileBytes& file, const std::string& path, std::size_t channel, std::size_t count);
 

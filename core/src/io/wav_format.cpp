@@ -5,6 +5,8 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 
 #include "parallel_work.hpp"
 #include "sample_conversion.hpp"
@@ -89,6 +91,32 @@ std::uint64_t missingDataBytes(Bytes file) {
   return 0;
 }
 
+// Where the first "data" chunk's bytes begin (RIFF or RF64), if found.
+std::optional<std::uint64_t> dataChunkOffset(Bytes file) {
+  if (file.size() < 12 || (std::memcmp(file.data(), "RIFF", 4) != 0 && std::memcmp(file.data(), "RF64", 4) != 0)) {
+    return std::nullopt;
+  }
+  for (std::uint64_t at = 12; at + 8 <= file.size();) {
+    if (std::memcmp(file.data() + at, "data", 4) == 0) return at + 8;
+    const std::uint32_t size = readU32(file, static_cast<std::size_t>(at + 4));
+    at += 8 + std::uint64_t{size} + (size & 1);
+  }
+  return std::nullopt;
+}
+
+std::uint64_t bytesPerSample(int format) {
+  switch (format & SF_FORMAT_SUBMASK) {
+    case SF_FORMAT_PCM_U8:
+    case SF_FORMAT_PCM_S8: return 1;
+    case SF_FORMAT_PCM_16: return 2;
+    case SF_FORMAT_PCM_24: return 3;
+    case SF_FORMAT_PCM_32:
+    case SF_FORMAT_FLOAT: return 4;
+    case SF_FORMAT_DOUBLE: return 8;
+    default: return 0;
+  }
+}
+
 // A WAV file's channel read block by block, from a buffer or a mapped file that it may own.
 class WavStream final : public SampleStream {
  public:
@@ -139,6 +167,8 @@ class WavStream final : public SampleStream {
   std::optional<std::uint64_t> knownSize() const override { return frames_; }
   std::optional<double> sampleRate() const override { return static_cast<double>(info_.samplerate); }
   double fractionRead() const override { return static_cast<double>(next_) / static_cast<double>(frames_); }
+
+  const SF_INFO& info() const { return info_; }
 
   void seekToFrame(std::uint64_t frame) {
     if (sf_seek(sound_.get(), static_cast<sf_count_t>(frame), SEEK_SET) < 0) {
@@ -196,6 +226,44 @@ std::vector<double> readWavTail(const FileBytes& file, const std::string& path, 
     return {};  // the full read says what is wrong
   }
   return values;
+}
+
+std::optional<WavDataLayout> locateWavData(Bytes file, const std::string& path, std::size_t channel) {
+  const WavStream stream(file, nullptr, path, channel, true);
+  const std::optional<std::uint64_t> offset = dataChunkOffset(file);
+  const std::uint64_t sampleBytes = bytesPerSample(stream.info().format);
+  if (!offset || sampleBytes == 0) return std::nullopt;
+  WavDataLayout layout;
+  layout.frames = *stream.knownSize();
+  layout.sampleRate = *stream.sampleRate();
+  layout.dataOffset = *offset;
+  layout.frameBytes = sampleBytes * static_cast<std::uint64_t>(stream.info().channels);
+  return layout;
+}
+
+class WavFrameReader::Stream {
+ public:
+  Stream(Bytes file, const std::string& path, std::size_t channel) : wav(file, nullptr, path, channel, true) {}
+  WavStream wav;
+};
+
+WavFrameReader::WavFrameReader(Bytes file, const std::string& path, std::size_t channel)
+    : stream_(std::make_unique<Stream>(file, path, channel)) {}
+
+WavFrameReader::~WavFrameReader() = default;
+
+void WavFrameReader::read(std::uint64_t first, std::span<double> out) {
+  WavStream& wav = stream_->wav;
+  const std::uint64_t frames = *wav.knownSize();
+  if (first > frames || out.size() > frames - first) throw std::out_of_range("readWavFrames: frames past the end");
+  if (out.empty()) return;
+  wav.seekToFrame(first);
+  for (std::size_t done = 0; done < out.size();) done += wav.read(out.subspan(done));
+}
+
+void readWavFrames(Bytes file, const std::string& path, std::size_t channel, std::uint64_t first,
+                   std::span<double> out) {
+  WavFrameReader(file, path, channel).read(first, out);
 }
 
 std::vector<std::byte> encodeWavFloat(std::span<const double> values, double sampleRate, const std::string& path) {

@@ -37,6 +37,13 @@ std::vector<float> toFloat32(std::span<const double> values);
 // `channel` is 1-based.
 Signal parseWav(Bytes file, const std::string& pathForMessages, std::size_t channel, bool allowNonFinite = false,
                 const Progress& progress = {}, std::pmr::memory_resource* memory = nullptr);
+// Samples [first, first + out.size()) of `channel` (1-based) of a WAV file held in memory or mapped,
+// each converted exactly as parseWav converts it (both through libsndfile), non-finite ones kept.
+// Random access for a view that reads a mapped file in pieces: each call opens its own libsndfile
+// handle on the bytes (a header's parse), so calls on several threads are safe. Throws InputError
+// as parseWav for a bad file, std::out_of_range when the run passes the last frame.
+void readWavFrames(Bytes file, const std::string& pathForMessages, std::size_t channel, std::uint64_t first,
+                   std::span<double> out);
 // A WAV file (32-bit float samples, one channel) holding `values` at `sampleRate`.
 std::vector<std::byte> encodeWavFloat(std::span<const double> values, double sampleRate, const std::string& pathForMessages);
 

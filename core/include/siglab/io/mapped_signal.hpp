@@ -1,9 +1,11 @@
 #pragma once
-// Signals viewed without loading them: float64 samples straight from a file's mapping. A text file
-// (or any other format) is parsed once, streamed, into a float64 cache file that is mapped instead,
-// found again by its content's hash next time.
+// Signals viewed without loading them: float64 samples straight from a file's mapping, or a WAV
+// file's samples converted as they are read from its mapping. A text file (or any other format) is
+// parsed once, streamed, into a float64 cache file that is mapped instead, found again by its
+// content's hash next time.
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -14,6 +16,7 @@
 namespace siglab {
 
 class FileBytes;
+class WavFrameReader;
 
 class MappedSignal {
  public:
@@ -21,8 +24,15 @@ class MappedSignal {
   MappedSignal(const MappedSignal&) = delete;
   MappedSignal& operator=(const MappedSignal&) = delete;
 
-  // The samples, read from the page cache as they are touched.
+  // The samples, read from the page cache as they are touched; empty for a converted signal (a
+  // WAV file), whose samples only read() gives.
   std::span<const double> samples() const { return samples_; }
+  std::size_t size() const { return size_; }
+  bool converted() const { return wavChannel_ != 0; }
+  // Samples [first, first + out.size()) into `out`: copied, or converted from the WAV file's
+  // encoding exactly as readSignal converts it. Safe on several threads at once; throws
+  // std::out_of_range past the end.
+  void read(std::size_t first, std::span<double> out) const;
   std::optional<double> sampleRate() const { return sampleRate_; }
   const std::string& mappedPath() const { return mappedPath_; }  // the file itself or its cache
   bool fromCache() const { return fromCache_; }
@@ -33,7 +43,8 @@ class MappedSignal {
   void release(std::size_t first, std::size_t count) const;
 
   // Opens `path` for viewing: raw float64 (at an offset that is a multiple of 8) and .npy '<f8'
-  // files are mapped as they are; every other file goes through cacheAsFloat64 into `cacheFolder`.
+  // files are mapped as they are, WAV files (PCM 8/16/24/32-bit, float, double; any channel)
+  // converted as read; every other file goes through cacheAsFloat64 into `cacheFolder`.
   static std::unique_ptr<MappedSignal> open(const std::string& path, const ReadOptions& options,
                                             const std::string& cacheFolder, const Progress& progress = {});
 
@@ -41,6 +52,12 @@ class MappedSignal {
   MappedSignal() = default;
   std::unique_ptr<FileBytes> file_;
   std::span<const double> samples_;
+  std::size_t size_ = 0;
+  std::size_t dataOffset_ = 0;  // bytes of the file before sample 0
+  std::size_t stride_ = sizeof(double);  // bytes from one sample to the next (a WAV file's frame)
+  std::size_t wavChannel_ = 0;  // 1-based; 0: the samples are float64 in place
+  mutable std::mutex smallReadsMutex_;
+  mutable std::unique_ptr<WavFrameReader> smallReads_;  // a plot's many short reads share one handle
   std::optional<double> sampleRate_;
   std::string mappedPath_;
   bool fromCache_ = false;
