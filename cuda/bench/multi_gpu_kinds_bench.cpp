@@ -22,20 +22,12 @@
 #include "siglab/device_list.hpp"
 #include "siglab/filter_kinds.hpp"
 #include "siglab/measure.hpp"
+#include "random_fill.hpp"
 
 namespace siglab {
 namespace {
 
-// Random non-zero samples in (0.5, 1.5) (splitmix64 per sample).
-void fillRandom(std::span<double> values, std::uint64_t seed) {
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    std::uint64_t z = seed + 0x9E3779B97F4A7C15ull * (i + 1);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    values[i] = 0.5 + static_cast<double>(z >> 11) * 0x1.0p-53;
-  }
-}
+using bench::fillRandom;
 
 bool sameBits(std::span<const double> a, std::span<const double> b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size_bytes()) == 0;

@@ -65,6 +65,23 @@ void expectStreamedEqualsInMemory(const test::TempDir& dir, const std::string& a
   }
 }
 
+// siglab-cli filter IN -o OUT with cpu-serial in blocks of one output (slow enough to be caught
+// mid-stream), started in the background with stdout.log and stderr.log in `dir`; its pid, or -1.
+pid_t spawnSlowStreamedFilter(const std::string& in, const std::string& out, const test::TempDir& dir) {
+  std::vector<std::string> args = {SIGLAB_CLI_PATH, "filter", in, "-q", "-e", "cpu-serial", "--stream-block", "1", "-o", out};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, dir.file("stdout.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 2, dir.file("stderr.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid = 0;
+  const int failed = posix_spawn(&pid, args.front().c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  return failed ? -1 : pid;
+}
+
 // The exact engines this machine can run: a GPU engine without a GPU says why and is left out,
 // unless SIGLAB_REQUIRE_GPU=1 asks for it.
 std::vector<std::string> exactEnginesHere(const test::TempDir& dir, const std::string& input) {
@@ -158,18 +175,9 @@ TEST(StreamCli, InterruptedWhileStreamingLeavesNothingBehind) {
   ASSERT_EQ(runCli("filter " + dir.file("in.txt") + " -q -w 1 -o " + dir.file("in.npy"), dir).exitCode, 0);
   const std::size_t before = entriesIn(dir);
   // Blocks of 1 output: long enough to be caught with its temporary in place.
-  const std::string cli = SIGLAB_CLI_PATH, in = dir.file("in.npy"), out = dir.file("out.npy");
-  std::vector<std::string> args = {cli, "filter", in, "-q", "-e", "cpu-serial", "--stream-block", "1", "-o", out};
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, dir.file("stdout.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, 2, dir.file("stderr.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t pid = 0;
-  ASSERT_EQ(posix_spawn(&pid, cli.c_str(), &actions, nullptr, argv.data(), environ), 0);
-  posix_spawn_file_actions_destroy(&actions);
+  const std::string in = dir.file("in.npy"), out = dir.file("out.npy");
+  const pid_t pid = spawnSlowStreamedFilter(in, out, dir);
+  ASSERT_GT(pid, 0);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (!hasTemporaries(dir) && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
@@ -279,18 +287,9 @@ TEST(StreamCli, InterruptedIntoStandardOutputWritesNothingThere) {
   test::TempDir dir;
   ASSERT_EQ(runCli("generate -n 400000 --seed 2 -o " + dir.file("in.txt"), dir).exitCode, 0);
   ASSERT_EQ(runCli("filter " + dir.file("in.txt") + " -q -w 1 -o " + dir.file("in.npy"), dir).exitCode, 0);
-  const std::string cli = SIGLAB_CLI_PATH, in = dir.file("in.npy");
-  std::vector<std::string> args = {cli, "filter", in, "-q", "-e", "cpu-serial", "--stream-block", "1", "-o", "-"};
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, dir.file("stdout.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, 2, dir.file("stderr.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t pid = 0;
-  ASSERT_EQ(posix_spawn(&pid, cli.c_str(), &actions, nullptr, argv.data(), environ), 0);
-  posix_spawn_file_actions_destroy(&actions);
+  const std::string in = dir.file("in.npy");
+  const pid_t pid = spawnSlowStreamedFilter(in, "-", dir);
+  ASSERT_GT(pid, 0);
   // Streaming has begun once it says so on stderr; 400000 blocks of one output take far longer.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (test::readFile(dir.file("stderr.log")).find("stream:") == std::string::npos &&
