@@ -153,7 +153,8 @@ TEST(Wav, FramesReadInPiecesAreReadSignalsValuesBitForBit) {
           for (const auto& [first, count] : runs) {
             std::vector<double> out(count, std::numeric_limits<double>::quiet_NaN());
             readWavFrames(file, path, static_cast<std::size_t>(channel), first, out);
-            EXPECT_EQ(std::memcmp(out.data(), whole.data() + first, count * sizeof(double)), 0)
+            // An empty run's data() is null, which memcmp may not be given even for no bytes.
+            EXPECT_TRUE(count == 0 || std::memcmp(out.data(), whole.data() + first, count * sizeof(double)) == 0)
                 << path << " channel " << channel << " frames [" << first << ", " << first + count << ")";
           }
         }
