@@ -4,7 +4,7 @@
 //    (100M lines, about 2 GB);
 //  - raw f64 -> raw f64 through `filter -e cpu-parallel` against copying the same file with cp
 //    (page cache warm; neither flushes its output to disk), and each followed by an fsync of its
-//    output;
+//    output; the four runs alternate, round after round;
 //  - the text file to result.txt against the seed program (fscanf, serial loop, fprintf),
 //    byte-identical.
 // Every measured run is a child process, so that its peak resident memory (ru_maxrss) and CPU
@@ -18,7 +18,9 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -43,6 +45,7 @@ struct ChildRun {
   double cpuMs = 0.0;  // user + system
   double peakMiB = 0.0;
   bool ok = false;
+  double fastestMs = 0.0, slowestMs = 0.0;  // of the timed runs, where kept (alternating runs)
 };
 
 // Runs `work` in a child process: its wall time, CPU time, peak resident memory and whether it
@@ -86,6 +89,41 @@ ChildRun timeInChildren(int repeats, const std::function<void()>& work, const st
   worst.ms = stats.total.medianMs;
   worst.cpuMs = stats.kernel.medianMs;
   return worst;
+}
+
+struct Contender {
+  std::function<void()> work;
+  std::function<void()> before;  // untimed, ahead of each run (removing an old output)
+};
+
+// Like timeInChildren for several contenders whose runs alternate (one warm-up each, then rounds of
+// one run each), so that a drift of the machine's speed over the minutes falls on all of them.
+std::vector<ChildRun> timeAlternating(int repeats, const std::vector<Contender>& contenders) {
+  const auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 == 1 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2.0;
+  };
+  std::vector<ChildRun> result(contenders.size());
+  std::vector<std::vector<double>> wall(contenders.size()), cpu(contenders.size());
+  for (ChildRun& r : result) r.ok = true;
+  for (int round = -1; round < repeats; ++round) {  // round -1: the warm-ups
+    for (std::size_t k = 0; k < contenders.size(); ++k) {
+      contenders[k].before();
+      const ChildRun run = inChild(contenders[k].work);
+      result[k].ok = result[k].ok && run.ok;
+      result[k].peakMiB = std::max(result[k].peakMiB, run.peakMiB);
+      if (round < 0) continue;
+      wall[k].push_back(run.ms);
+      cpu[k].push_back(run.cpuMs);
+    }
+  }
+  for (std::size_t k = 0; k < contenders.size(); ++k) {
+    result[k].ms = median(wall[k]);
+    result[k].cpuMs = median(cpu[k]);
+    result[k].fastestMs = *std::min_element(wall[k].begin(), wall[k].end());
+    result[k].slowestMs = *std::max_element(wall[k].begin(), wall[k].end());
+  }
+  return result;
 }
 
 // Replaces the child with `program args...`, its output going to `log`.
@@ -154,8 +192,11 @@ void unblockAndJoin(std::thread& reader, const std::string& fifo) {
 }
 
 void printRun(const char* label, const ChildRun& run, double gb) {
-  std::printf("  %-30s %8.0f ms  %6.2f GB/s  cpu %7.0f ms  peak %7.1f MiB%s\n", label, run.ms, gb / run.ms * 1e3, run.cpuMs,
-              run.peakMiB, run.ok ? "" : "  FAILED");
+  const std::string spread = run.slowestMs > 0.0 ? "  runs " + std::to_string(std::lround(run.fastestMs)) + "-" +
+                                                        std::to_string(std::lround(run.slowestMs)) + " ms"
+                                                  : "";
+  std::printf("  %-30s %8.0f ms  %6.2f GB/s  cpu %7.0f ms  peak %7.1f MiB%s%s\n", label, run.ms, gb / run.ms * 1e3, run.cpuMs,
+              run.peakMiB, spread.c_str(), run.ok ? "" : "  FAILED");
 }
 
 }  // namespace
@@ -193,7 +234,8 @@ int main(int argc, char** argv) {
 
   std::printf("siglab-stream-bench: %u hardware threads, load average %s (other work on the machine shares its "
               "cores)\n", std::thread::hardware_concurrency(), loadAverage().c_str());
-  std::printf("each figure: median of %d run(s) after a warm-up run, every run a child process; page cache warm\n\n", repeats);
+  std::printf("each figure: median of %d run(s) after a warm-up run, every run a child process; page cache warm\n"
+              "(the raw-to-raw runs against cp alternate: cp, filter, cp + fsync, filter + fsync, round after round)\n\n", repeats);
 
   // 1. Peak memory on a raw float64 file larger than memory allows the in-memory path.
   const auto rawSamples = static_cast<std::uint64_t>(rawGiB * (1ull << 30) / 8);
@@ -235,23 +277,22 @@ int main(int argc, char** argv) {
   writeRandom(copyIn, static_cast<std::uint64_t>(copyGiB * (1ull << 30) / 8), rawWrite);
   warmPageCache(copyIn);
   const double copyGB = static_cast<double>(std::filesystem::file_size(copyIn)) / 1e9;
-  const auto freshCopy = [&] { remove(copyOut); };
-  const auto freshFilter = [&] { remove(filterOut); };
-  const ChildRun copy = timeInChildren(repeats, [&] { execLogged({"/bin/cp", copyIn, copyOut}, log); }, freshCopy);
-  const ChildRun copySynced = timeInChildren(
-      repeats, [&] { execLogged({"/bin/sh", "-c", "cp '" + copyIn + "' '" + copyOut + "' && sync '" + copyOut + "'"}, log); },
-      freshCopy);
-  remove(copyOut);
-  const ChildRun copyFilter = timeInChildren(
-      repeats, [&] { execLogged({cli, "filter", copyIn, "--raw", "f64", "-e", "cpu-parallel", "-q", "-o", filterOut}, log); },
-      freshFilter);
-  const ChildRun filterSynced = timeInChildren(
+  const auto freshOutputs = [&] {  // one output on disk at a time
+    remove(copyOut);
+    remove(filterOut);
+  };
+  const std::string copyCommand = "cp '" + copyIn + "' '" + copyOut + "'";
+  const std::string filterCommand =
+      "'" + cli + "' filter '" + copyIn + "' --raw f64 -e cpu-parallel -q -o '" + filterOut + "'";
+  const std::vector<ChildRun> copyRuns = timeAlternating(
       repeats,
-      [&] {
-        execLogged({"/bin/sh", "-c", "'" + cli + "' filter '" + copyIn + "' --raw f64 -e cpu-parallel -q -o '" + filterOut +
-                                         "' && sync '" + filterOut + "'"}, log);
-      },
-      freshFilter);
+      {{[&] { execLogged({"/bin/cp", copyIn, copyOut}, log); }, freshOutputs},
+       {[&] { execLogged({cli, "filter", copyIn, "--raw", "f64", "-e", "cpu-parallel", "-q", "-o", filterOut}, log); },
+        freshOutputs},
+       {[&] { execLogged({"/bin/sh", "-c", copyCommand + " && sync '" + copyOut + "'"}, log); }, freshOutputs},
+       {[&] { execLogged({"/bin/sh", "-c", filterCommand + " && sync '" + filterOut + "'"}, log); }, freshOutputs}});
+  freshOutputs();
+  const ChildRun &copy = copyRuns[0], &copyFilter = copyRuns[1], &copySynced = copyRuns[2], &filterSynced = copyRuns[3];
   std::printf("raw float64 %.2f GiB -> raw float64, W = 5 mean, cpu-parallel\n", copyGB * 1e9 / (1ull << 30));
   printRun("cp", copy, copyGB);
   printRun("cp, then fsync of the copy", copySynced, copyGB);
@@ -261,7 +302,6 @@ int main(int argc, char** argv) {
               100.0 * copy.ms / copyFilter.ms, 100.0 * copySynced.ms / filterSynced.ms);
   ok = ok && copy.ok && copySynced.ok && copyFilter.ok && filterSynced.ok;
   peak = std::max(peak, copyFilter.peakMiB);
-  remove(filterOut);
   remove(copyIn);
 
   // 3. Text against the seed program.

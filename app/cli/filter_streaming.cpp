@@ -70,8 +70,9 @@ int runStreamedApply(JobOptions& given, const StreamOptions& stream, const Backe
         // reader sees the old file or the whole new one, a failure leaves the old one), but a
         // power cut soon after may lose it. Measured on 2 GiB raw to raw: the fsync made the run
         // 1.5-2.5x slower (1.6-2.5 s against 0.95-1.15 s; cp 0.9-1.3 s), and starting the write-back
-        // early (sync_file_range every 16 MiB) slower still (3.2-6 s).
-        write.durability = Durability::buffered;
+        // early (sync_file_range every 16 MiB) slower still (3.2-6 s). Uncached: an output streamed
+        // because it does not fit in memory is not kept there either (see writeSome for figures).
+        write.durability = Durability::uncached;
         // --rate names the rate of any input (a WAV's own included), as readSignal takes it.
         write.sampleRate = o.job.read.sampleRate.value_or(in->sampleRate().value_or(write.sampleRate));
         const auto sink = openSampleSink(o.output, write, in->knownSize());

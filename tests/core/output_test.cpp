@@ -2,7 +2,9 @@
 // permissions kept, stale temporaries removed, several files committed together, checks up front.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -75,6 +77,94 @@ TEST(Output, PipeReceivesTheBytesInOrder) {
   struct stat s {};
   ASSERT_EQ(::lstat(fifo.c_str(), &s), 0);
   EXPECT_TRUE(S_ISFIFO(s.st_mode));
+}
+
+// Bytes a write() piece (1 MiB) cannot hold in one, in pieces of awkward sizes.
+std::vector<std::string> awkwardPieces() {
+  std::vector<std::string> pieces;
+  for (const std::size_t size : {std::size_t{1}, std::size_t{4095}, (std::size_t{3} << 20) + 5, std::size_t{0}, std::size_t{70001}}) {
+    std::string piece(size, '\0');
+    for (std::size_t i = 0; i < size; ++i) piece[i] = static_cast<char>((i * 131 + pieces.size() * 7) % 251);
+    pieces.push_back(std::move(piece));
+  }
+  return pieces;
+}
+
+TEST(Output, UncachedFileHoldsEveryByteInOrder) {
+  test::TempDir dir;
+  const std::vector<std::string> pieces = awkwardPieces();
+  std::string expected;
+  for (const std::string& piece : pieces) expected += piece;
+  test::writeFile(dir.file("out.raw"), "old\n");
+  {
+    AtomicFileWriter file(dir.file("out.raw"), Durability::uncached);
+    for (const std::string& piece : pieces) file.append(piece);
+    file.commit();
+  }
+  EXPECT_TRUE(test::readFile(dir.file("out.raw")) == expected);
+  EXPECT_FALSE(hasTemporaries(dir));
+
+  // Into a pipe: spooled (and read back) first, then sent whole.
+  const std::string fifo = dir.file("pipe");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string received;
+  std::thread reader([&] { received = test::readFile(fifo); });
+  {
+    AtomicFileWriter file(fifo, Durability::uncached, DirectOutput::spooled);
+    for (const std::string& piece : pieces) file.append(piece);
+    file.commit();
+  }
+  reader.join();
+  EXPECT_TRUE(received == expected);
+}
+
+// Whether this kernel and the file system under `folder` take RWF_DONTCACHE.
+bool dropBehindWorksIn(const std::string& folder) {
+  const std::string probe = folder + "/probe";
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  if (fd < 0) return false;
+  char byte = 0;
+  iovec piece{&byte, 1};
+  const bool works = ::pwritev2(fd, &piece, 1, -1, 0x80 /* RWF_DONTCACHE */) == 1;
+  ::close(fd);
+  ::unlink(probe.c_str());
+  return works;
+}
+
+// Resident pages of `path` in the page cache, as a fraction of its pages.
+double fractionCached(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  struct stat s {};
+  ::fstat(fd, &s);
+  const auto size = static_cast<std::size_t>(s.st_size);
+  void* map = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
+  ::close(fd);
+  if (map == MAP_FAILED) return -1.0;
+  const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  std::vector<unsigned char> resident((size + page - 1) / page);
+  const int got = ::mincore(map, size, resident.data());
+  ::munmap(map, size);
+  if (got != 0) return -1.0;
+  std::size_t cached = 0;
+  for (const unsigned char r : resident) cached += r & 1u;
+  return static_cast<double>(cached) / static_cast<double>(resident.size());
+}
+
+TEST(Output, UncachedFileLeavesThePageCacheOnceWritten) {
+  test::TempDir dir;
+  if (!dropBehindWorksIn(dir.path().string())) GTEST_SKIP() << "no RWF_DONTCACHE here (Linux 6.14+, and the file system's support)";
+  const std::string uncached = dir.file("uncached.raw"), buffered = dir.file("buffered.raw");
+  const std::string megabyte(std::size_t{1} << 20, 'x');
+  for (const auto& [path, durability] : {std::pair{uncached, Durability::uncached}, std::pair{buffered, Durability::buffered}}) {
+    AtomicFileWriter file(path, durability);
+    for (int i = 0; i < 32; ++i) file.append(megabyte);
+    file.commit();
+    const int fd = ::open(path.c_str(), O_RDONLY);
+    ASSERT_EQ(::fsync(fd), 0);  // the write-back done: an uncached page goes when its write-back ends
+    ::close(fd);
+  }
+  EXPECT_LT(fractionCached(uncached), 0.5);
+  EXPECT_GT(fractionCached(buffered), 0.5);  // the measure itself sees cached pages
 }
 
 TEST(Output, SymlinkIsFollowedAndKept) {

@@ -13,6 +13,10 @@ namespace siglab {
 enum class Durability {
   flushed,   // fsync before the rename: the new file survives a power cut (costs the disk's write time)
   buffered,  // left to the kernel's write-back, like fprintf
+  uncached,  // as buffered, but each write is sent to the disk at once and dropped from the page cache
+             // once there (RWF_DONTCACHE; where the kernel or file system lacks it, as buffered): an
+             // output streamed because it is too large for memory, which would otherwise push
+             // everything else out of the cache
 };
 
 // What becomes of an output that cannot be replaced (standard output, a pipe, a device).
@@ -62,6 +66,7 @@ class AtomicFileWriter {
   int spoolTarget_ = -1;  // a spooled direct output: where finish() copies fd_ to
   bool published_ = false;
   Durability durability_;
+  bool dropWritten_ = false;  // uncached into a file of ours (not a spool read back later)
 };
 
 // Several outputs of one run that commit together: none is renamed into place until every one
