@@ -234,6 +234,25 @@ TEST(HostileInput, APipeWithDataIsReadToItsEnd) {
   ::close(fds[0]);
 }
 
+TEST(HostileInput, APipeReadWholeGetsALargerBuffer) {
+  Watchdog watchdog(20);
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  ASSERT_LT(::fcntl(fds[0], F_GETPIPE_SZ), 1 << 20);  // 64 KiB as made
+  std::thread writer([&] {
+    const std::string line = "0.25\n";
+    for (int i = 0; i < 1000; ++i) {
+      if (::write(fds[1], line.data(), line.size()) != static_cast<ssize_t>(line.size())) break;
+    }
+    ::close(fds[1]);
+  });
+  const std::string path = "/proc/self/fd/" + std::to_string(fds[0]);
+  EXPECT_EQ(readSignal(path).samples.size(), 1000u);
+  writer.join();
+  EXPECT_GE(::fcntl(fds[0], F_GETPIPE_SZ), 1 << 20);
+  ::close(fds[0]);
+}
+
 TEST(HostileInput, DevicesAreRefusedNotReadForever) {
   Watchdog watchdog(20);
   EXPECT_EQ(std::string(readError("/dev/zero").what()), "/dev/zero: cannot read: not a regular file: it is a character device");

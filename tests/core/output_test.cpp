@@ -167,6 +167,41 @@ TEST(Output, UncachedFileLeavesThePageCacheOnceWritten) {
   EXPECT_GT(fractionCached(buffered), 0.5);  // the measure itself sees cached pages
 }
 
+// Whether this process may give a pipe 1 MiB (an unprivileged user over the pipe quota may not).
+bool pipesCanGrow() {
+  int fds[2];
+  if (::pipe(fds) != 0) return false;
+  const bool grown = ::fcntl(fds[1], F_SETPIPE_SZ, 1 << 20) >= (1 << 20);
+  ::close(fds[0]);
+  ::close(fds[1]);
+  return grown;
+}
+
+TEST(Output, APipeWrittenWholeGetsALargerBuffer) {
+  if (!pipesCanGrow()) GTEST_SKIP() << "pipes cannot grow to 1 MiB here";
+  test::TempDir dir;
+  const std::string fifo = dir.file("pipe");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string received;
+  int capacity = 0;
+  std::thread reader([&] {
+    const int fd = ::open(fifo.c_str(), O_RDONLY);
+    char buffer[4096];
+    for (ssize_t got; (got = ::read(fd, buffer, sizeof buffer)) > 0;) received.append(buffer, static_cast<std::size_t>(got));
+    capacity = ::fcntl(fd, F_GETPIPE_SZ);
+    ::close(fd);
+  });
+  const std::string bytes(std::size_t{3} << 20, 'y');
+  {
+    AtomicFileWriter file(fifo, Durability::buffered, DirectOutput::spooled);
+    file.append(bytes);
+    file.commit();
+  }
+  reader.join();
+  EXPECT_TRUE(received == bytes);
+  EXPECT_GE(capacity, 1 << 20);
+}
+
 TEST(Output, SymlinkIsFollowedAndKept) {
   test::TempDir dir;
   fs::create_directory(dir.file("real"));

@@ -48,6 +48,7 @@ FileBytes::FileBytes(const std::string& path) : path_(path) {
     // Blocking reads from here on: a pipe with a writer is read to its end (`<(...)`, /dev/stdin).
     const int flags = ::fcntl(fd_, F_GETFL);
     if (flags < 0 || ::fcntl(fd_, F_SETFL, flags & ~O_NONBLOCK) != 0) throw InputError(path_, systemError("cannot open"));
+    if (stream) detail::growPipe(fd_);
     const auto throwIfNothingRead = [&] {
       // A named pipe that no program has open for writing reads as an empty file at once.
       if (size_ == 0 && standardInput) throw InputError(path_, "nothing to read: it is empty");

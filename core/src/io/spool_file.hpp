@@ -22,6 +22,9 @@ SpoolFile openSpoolFile();
 // into memory instead). Throws InputError naming `name` on a read or write error (a full disk).
 int spooledPipe(int pipeFd, const struct stat& pipe, const std::string& name);
 
+// Gives the pipe `fd` (read or written whole) 1 MiB of buffer instead of 64 KiB where allowed.
+void growPipe(int fd);
+
 // Copies bytes [0, size) of the file `from` to `to` (a pipe, a device, a file) with sendfile where
 // the kernel allows it. False on an error (errno says which).
 bool copyFileTo(int from, std::uint64_t size, int to);
