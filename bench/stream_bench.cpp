@@ -34,6 +34,7 @@
 #include "siglab/io/mapped_signal.hpp"
 #include "siglab/io/sample_sink.hpp"
 #include "siglab/measure.hpp"
+#include "siglab/timing.hpp"
 #include "siglab/minmax_pyramid.hpp"
 
 namespace {
@@ -96,32 +97,32 @@ struct Contender {
   std::function<void()> before;  // untimed, ahead of each run (removing an old output)
 };
 
-// Like timeInChildren for several contenders whose runs alternate (one warm-up each, then rounds of
-// one run each), so that a drift of the machine's speed over the minutes falls on all of them.
+// Like timeInChildren for several contenders whose runs alternate (measure() runs the rounds of one
+// run each, a warm-up round first), so that a drift of the machine's speed over the minutes falls
+// on all of them.
 std::vector<ChildRun> timeAlternating(int repeats, const std::vector<Contender>& contenders) {
-  const auto median = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.size() % 2 == 1 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2.0;
-  };
   std::vector<ChildRun> result(contenders.size());
   std::vector<std::vector<double>> wall(contenders.size()), cpu(contenders.size());
   for (ChildRun& r : result) r.ok = true;
-  for (int round = -1; round < repeats; ++round) {  // round -1: the warm-ups
-    for (std::size_t k = 0; k < contenders.size(); ++k) {
-      contenders[k].before();
-      const ChildRun run = inChild(contenders[k].work);
-      result[k].ok = result[k].ok && run.ok;
-      result[k].peakMiB = std::max(result[k].peakMiB, run.peakMiB);
-      if (round < 0) continue;
-      wall[k].push_back(run.ms);
-      cpu[k].push_back(run.cpuMs);
-    }
-  }
+  measure(
+      [&] {
+        for (std::size_t k = 0; k < contenders.size(); ++k) {
+          contenders[k].before();
+          const ChildRun run = inChild(contenders[k].work);
+          result[k].ok = result[k].ok && run.ok;
+          result[k].peakMiB = std::max(result[k].peakMiB, run.peakMiB);
+          wall[k].push_back(run.ms);
+          cpu[k].push_back(run.cpuMs);
+        }
+        return PhaseTimes{};
+      },
+      MeasureOptions{1, repeats});
   for (std::size_t k = 0; k < contenders.size(); ++k) {
-    result[k].ms = median(wall[k]);
-    result[k].cpuMs = median(cpu[k]);
-    result[k].fastestMs = *std::min_element(wall[k].begin(), wall[k].end());
-    result[k].slowestMs = *std::max_element(wall[k].begin(), wall[k].end());
+    const TimingStats timed = summarize({wall[k].begin() + 1, wall[k].end()});  // [0]: the warm-up
+    result[k].ms = timed.medianMs;
+    result[k].fastestMs = timed.minMs;
+    result[k].slowestMs = timed.maxMs;
+    result[k].cpuMs = summarize({cpu[k].begin() + 1, cpu[k].end()}).medianMs;
   }
   return result;
 }
