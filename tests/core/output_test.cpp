@@ -95,12 +95,13 @@ TEST(Output, UncachedFileHoldsEveryByteInOrder) {
   const std::vector<std::string> pieces = awkwardPieces();
   std::string expected;
   for (const std::string& piece : pieces) expected += piece;
-  test::writeFile(dir.file("out.raw"), "old\n");
-  {
-    AtomicFileWriter file(dir.file("out.raw"), Durability::uncached);
+  const auto writeUncached = [&](const std::string& path, DirectOutput direct) {
+    AtomicFileWriter file(path, Durability::uncached, direct);
     for (const std::string& piece : pieces) file.append(piece);
     file.commit();
-  }
+  };
+  test::writeFile(dir.file("out.raw"), "old\n");
+  writeUncached(dir.file("out.raw"), DirectOutput::immediate);
   EXPECT_TRUE(test::readFile(dir.file("out.raw")) == expected);
   EXPECT_FALSE(hasTemporaries(dir));
 
@@ -108,11 +109,7 @@ TEST(Output, UncachedFileHoldsEveryByteInOrder) {
   char shm[] = "/dev/shm/siglab-test-XXXXXX";
   if (::mkdtemp(shm) != nullptr) {
     const std::string path = std::string(shm) + "/out.raw";
-    {
-      AtomicFileWriter file(path, Durability::uncached);
-      for (const std::string& piece : pieces) file.append(piece);
-      file.commit();
-    }
+    writeUncached(path, DirectOutput::immediate);
     EXPECT_TRUE(test::readFile(path) == expected);
     fs::remove_all(shm);
   }
@@ -122,11 +119,7 @@ TEST(Output, UncachedFileHoldsEveryByteInOrder) {
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   std::string received;
   std::thread reader([&] { received = test::readFile(fifo); });
-  {
-    AtomicFileWriter file(fifo, Durability::uncached, DirectOutput::spooled);
-    for (const std::string& piece : pieces) file.append(piece);
-    file.commit();
-  }
+  writeUncached(fifo, DirectOutput::spooled);
   reader.join();
   EXPECT_TRUE(received == expected);
 }
