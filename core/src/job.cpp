@@ -89,26 +89,25 @@ ApplyResult applyAs(FilterBackend& engine, std::span<const Sample> in, const Fil
     return std::is_same_v<Sample, float> ? engine.toleranceFloat32(spec, maxAbsInput)
                                          : engine.tolerance(spec, maxAbsInput);
   };
-  // Only an inexact engine's tolerance needs the input's magnitude (one O(N) scan, no filtering).
-  double tolerance = toleranceFor(1.0);
-  if (tolerance != 0.0) {
-    double largest = 0.0;
-    for (const Sample v : in) {
-      if (std::isfinite(v)) largest = std::max(largest, std::fabs(static_cast<double>(v)));
-    }
-    tolerance = toleranceFor(largest);
-  }
   constexpr std::uint64_t kSeed = 0x5167AB;
   if (spec.kind == FilterKind::Sos) {
     const std::vector<OutputStretch> stretches =
         job.verifyAll ? std::vector<OutputStretch>{{0, in.size()}}
                       : sosVerificationStretches(in.size(), spec, result.pass.splits, job.verifyRandom, kSeed);
     // By default under a tenth of the filter's own time, or a few milliseconds (the ends always).
-    const double spentMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     const double budgetMs = job.verifyAll ? std::numeric_limits<double>::infinity()
-                                          : std::max(kSosVerifyMinMs, kSosVerifyTimeFraction * result.pass.phases.totalMs) - spentMs;
-    result.verification = verifySosStretches(in, spec, std::span<const Sample>(out), stretches, tolerance, budgetMs);
+                                          : std::max(kSosVerifyMinMs, kSosVerifyTimeFraction * result.pass.phases.totalMs);
+    result.verification = verifySosStretches(in, spec, std::span<const Sample>(out), stretches, toleranceFor, budgetMs);
   } else {
+    // Only an inexact engine's tolerance needs the input's magnitude (one O(N) scan, no filtering).
+    double tolerance = toleranceFor(1.0);
+    if (tolerance != 0.0) {
+      double largest = 0.0;
+      for (const Sample v : in) {
+        if (std::isfinite(v)) largest = std::max(largest, std::fabs(static_cast<double>(v)));
+      }
+      tolerance = toleranceFor(largest);
+    }
     const std::vector<std::size_t> positions =
         verificationPositions(in.size(), spec.window(), result.pass.splits, job.verifyRandom, kSeed);
     result.verification = verifyOutputs(in, spec, std::span<const Sample>(out), positions, tolerance);

@@ -149,17 +149,23 @@ double elapsedMs(std::chrono::steady_clock::time_point since) {
 
 template <typename Sample>
 Verification verifyStretchesAs(std::span<const Sample> in, const FilterSpec& spec, std::span<const Sample> out,
-                               std::span<const OutputStretch> stretches, double tolerance, double budgetMs) {
+                               std::span<const OutputStretch> stretches, const ToleranceFor& toleranceFor,
+                               double budgetMs) {
   const auto start = std::chrono::steady_clock::now();
   validate(spec);
-  Verification v;
-  v.tolerance = tolerance;
   double largest = 0;
   bool finite = true;
   for (const Sample x : in) {
-    if (std::isfinite(x)) largest = std::max(largest, std::fabs(static_cast<double>(x)));
-    else finite = false;
+    const double size = std::fabs(static_cast<double>(x));
+    if (size <= std::numeric_limits<double>::max()) {
+      largest = std::max(largest, size);
+    } else {
+      finite = false;
+    }
   }
+  const double tolerance = toleranceFor(largest);
+  Verification v;
+  v.tolerance = tolerance;
   // A NaN or infinity stays in the state for good: only passes from the exact start reproduce it.
   const std::size_t warmUp = finite ? sosWarmUpSamples(spec, largest, in.size()) : in.size() + 2 * edgeOf(spec);
   const double restart = sosKindTolerance(spec, largest, std::is_same_v<Sample, float>);
@@ -254,13 +260,25 @@ std::vector<OutputStretch> sosVerificationStretches(std::size_t samples, const F
 }
 
 Verification verifySosStretches(std::span<const double> in, const FilterSpec& spec, std::span<const double> out,
-                                std::span<const OutputStretch> stretches, double tolerance, double budgetMs) {
-  return verifyStretchesAs<double>(in, spec, out, stretches, tolerance, budgetMs);
+                                std::span<const OutputStretch> stretches, const ToleranceFor& toleranceFor,
+                                double budgetMs) {
+  return verifyStretchesAs<double>(in, spec, out, stretches, toleranceFor, budgetMs);
 }
 
 Verification verifySosStretches(std::span<const float> in, const FilterSpec& spec, std::span<const float> out,
-                                std::span<const OutputStretch> stretches, double tolerance, double budgetMs) {
-  return verifyStretchesAs<float>(in, spec, out, stretches, tolerance, budgetMs);
+                                std::span<const OutputStretch> stretches, const ToleranceFor& toleranceFor,
+                                double budgetMs) {
+  return verifyStretchesAs<float>(in, spec, out, stretches, toleranceFor, budgetMs);
+}
+
+Verification verifySosStretches(std::span<const double> in, const FilterSpec& spec, std::span<const double> out,
+                                std::span<const OutputStretch> stretches, double tolerance) {
+  return verifySosStretches(in, spec, out, stretches, [tolerance](double) { return tolerance; });
+}
+
+Verification verifySosStretches(std::span<const float> in, const FilterSpec& spec, std::span<const float> out,
+                                std::span<const OutputStretch> stretches, double tolerance) {
+  return verifySosStretches(in, spec, out, stretches, [tolerance](double) { return tolerance; });
 }
 
 }  // namespace siglab

@@ -84,7 +84,7 @@ Verification verifyAs(std::span<const Sample> in, const FilterSpec& spec, std::s
       // A recursive filter's output depends on every sample before it (and, in zero phase, after):
       // every output is compared with one serial pass, in memory that does not grow with the signal.
       const OutputStretch whole[] = {{0, in.size()}};
-      return verifySosStretches(in, spec, out, whole, tolerance);
+      return verifySosStretches(in, spec, out, std::span<const OutputStretch>(whole), tolerance);
     }
     case FilterKind::Correlation:
     case FilterKind::SavitzkyGolay:

@@ -5,6 +5,7 @@
 // where the pass is the reference bit for bit. A stretch over the whole signal is the full check.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <span>
 #include <vector>
@@ -51,15 +52,21 @@ std::size_t sosWarmUpSamples(const FilterSpec& spec, double maxAbsInput, std::si
 
 // Recomputes every output in `stretches` with the serial recursion (in float64; a float32 result
 // is compared with the pass rounded to float) in memory that does not grow with the signal beyond
-// one saved state per 4096 samples of a pass, and compares within `tolerance`, plus the restart's
-// own bound for a stretch that could not start at the signal's ends (bit for bit otherwise, when
-// `tolerance` is 0).
-// After the first two stretches, no other starts once `budgetMs` have passed.
+// one saved state per 4096 samples of a pass, and compares within toleranceFor(the input's
+// largest finite |sample|), plus the restart's own bound for a stretch that could not start at
+// the signal's ends (bit for bit otherwise, when that tolerance is 0). After the first two
+// stretches, no other starts once `budgetMs` have passed since the call.
+using ToleranceFor = std::function<double(double maxAbsInput)>;
 Verification verifySosStretches(std::span<const double> in, const FilterSpec& spec, std::span<const double> out,
-                                std::span<const OutputStretch> stretches, double tolerance,
+                                std::span<const OutputStretch> stretches, const ToleranceFor& toleranceFor,
                                 double budgetMs = std::numeric_limits<double>::infinity());
 Verification verifySosStretches(std::span<const float> in, const FilterSpec& spec, std::span<const float> out,
-                                std::span<const OutputStretch> stretches, double tolerance,
+                                std::span<const OutputStretch> stretches, const ToleranceFor& toleranceFor,
                                 double budgetMs = std::numeric_limits<double>::infinity());
+// The same with a fixed tolerance and no time budget.
+Verification verifySosStretches(std::span<const double> in, const FilterSpec& spec, std::span<const double> out,
+                                std::span<const OutputStretch> stretches, double tolerance);
+Verification verifySosStretches(std::span<const float> in, const FilterSpec& spec, std::span<const float> out,
+                                std::span<const OutputStretch> stretches, double tolerance);
 
 }  // namespace siglab
