@@ -187,10 +187,9 @@ std::vector<std::size_t> filterKindParallel(std::span<const double> in, const Fi
   }
   if (spec.kind == FilterKind::Sos) {
     sosParallel(in, spec, out);
-  } else {
-    throw std::invalid_argument("filterKindParallel: a " + std::string(toString(spec.kind)) + " is a correlation");
+    return sosScanCuts(spec.sos.sections, in.size(), spec.sos.zeroPhase);
   }
-  return {};
+  throw std::invalid_argument("filterKindParallel: a " + std::string(toString(spec.kind)) + " is a correlation");
 }
 std::vector<std::size_t> filterKindParallel(std::span<const float> in, const FilterSpec& spec, std::span<float> out) {
   checkSizes(in, out);
@@ -200,10 +199,9 @@ std::vector<std::size_t> filterKindParallel(std::span<const float> in, const Fil
   }
   if (spec.kind == FilterKind::Sos) {
     sosInFloat64(in, out, [&](std::span<const double> x, std::span<double> y) { sosParallel(x, spec, y); });
-  } else {
-    throw std::invalid_argument("filterKindParallel: a " + std::string(toString(spec.kind)) + " is a correlation");
+    return sosScanCuts(spec.sos.sections, in.size(), spec.sos.zeroPhase);
   }
-  return {};
+  throw std::invalid_argument("filterKindParallel: a " + std::string(toString(spec.kind)) + " is a correlation");
 }
 
 std::optional<FrequencyResponse> filterResponse(const FilterSpec& spec, std::size_t points,

@@ -94,22 +94,23 @@ void sosfiltfilt(const Sections& sections, std::span<const double> in, std::span
     throw std::invalid_argument("zero-phase filtering needs more than " + std::to_string(edge) +
                                 " samples (3 x (2 x sections + 1)); the signal has " + std::to_string(n));
   }
-  // Odd extension: 2 x[0] - x[edge..1] | x | 2 x[n-1] - x[n-2..n-1-edge].
-  std::vector<double> y(n + 2 * edge);
+  // Odd extension: 2 x[0] - x[edge..1] | x | 2 x[n-1] - x[n-2..n-1-edge]. Only its two edges are
+  // copies; the middle runs through `out` itself, so a run needs no third signal-sized buffer.
+  std::vector<double> head(edge), tail(edge);
   for (std::size_t j = 0; j < edge; ++j) {
-    y[j] = 2 * in[0] - in[edge - j];
-    y[edge + n + j] = 2 * in[n - 1] - in[n - 2 - j];
+    head[j] = 2 * in[0] - in[edge - j];
+    tail[j] = 2 * in[n - 1] - in[n - 2 - j];
   }
-  std::copy(in.begin(), in.end(), y.begin() + static_cast<std::ptrdiff_t>(edge));
   const SosState zi = sosfiltZi(sections);
   SosState state(zi.size());
-  std::transform(zi.begin(), zi.end(), state.begin(), [&](double z) { return z * y.front(); });
-  sosfilt(sections, y, y, state);
-  std::reverse(y.begin(), y.end());
-  std::transform(zi.begin(), zi.end(), state.begin(), [&](double z) { return z * y.front(); });
-  sosfilt(sections, y, y, state);
-  std::reverse(y.begin(), y.end());
-  std::copy_n(y.begin() + static_cast<std::ptrdiff_t>(edge), n, out.begin());
+  std::transform(zi.begin(), zi.end(), state.begin(), [&](double z) { return z * head.front(); });
+  detail::sosRange(sections.data(), sections.size(), state.data(), head.data(), head.data(), 1, edge);
+  detail::sosRange(sections.data(), sections.size(), state.data(), in.data(), out.data(), 1, n);
+  detail::sosRange(sections.data(), sections.size(), state.data(), tail.data(), tail.data(), 1, edge);
+  // Backward, last sample first, from the steady state of the last forward output.
+  std::transform(zi.begin(), zi.end(), state.begin(), [&](double z) { return z * tail.back(); });
+  detail::sosRange(sections.data(), sections.size(), state.data(), tail.data() + edge - 1, tail.data() + edge - 1, -1, edge);
+  detail::sosRange(sections.data(), sections.size(), state.data(), out.data() + n - 1, out.data() + n - 1, -1, n);
 }
 
 SosGains sosGains(const Sections& sections) {
