@@ -48,7 +48,11 @@ int runStreamedApply(JobOptions& given, const StreamOptions& stream, const Backe
     std::unique_ptr<SampleStream> in = openInput(o);
     io.inputBytes = inputSizeBytes(o.job.input);
     io.samples = in->knownSize();
-    if (!io.samples && o.windowAfterReading) return kNotStreamed;  // the window waits for a size text cannot say
+    if (!io.samples && o.windowAfterReading) {  // text cannot say its size up front
+      buildSpecOfUnknownSize(o);                 // a Gaussian is built whole, as before it was deferred
+      if (o.windowAfterReading) return kNotStreamed;  // a mean waits for the size, in memory
+      in = openInput(o);  // peeks the built window's W + 2 samples
+    }
     std::string note;
     if (io.samples) note = fitSpecToSignal(o, static_cast<std::size_t>(*io.samples));
     samples = io.samples.value_or(0);

@@ -1,7 +1,7 @@
 #include "job_options.hpp"
 
-#include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "exit_codes.hpp"
 #include "option_checks.hpp"
@@ -18,9 +18,28 @@
 namespace siglab::cli {
 namespace {
 
-// Mean windows up to this many taps are built before the signal is read (so an engine that cannot
-// run them says so first); longer ones wait for the signal's size.
+// Mean and Gaussian windows up to this many taps are built before the signal is read (so an engine
+// that cannot run them says so first); longer ones wait for the signal's size, which bounds them.
 constexpr std::uint64_t kLongestEagerWindow = std::uint64_t{1} << 20;
+
+// The window --gaussian (with --window) or --window asks for; throws std::invalid_argument for a
+// Gaussian past the core's bound, before anything is read.
+std::uint64_t requestedWindow(const JobOptions& o) {
+  if (o.gaussianSigma <= 0.0) return o.window;
+  try {
+    return checkedGaussianWindow(o.gaussianSigma, o.windowOption->count() > 0 ? o.window : 0);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("--gaussian: ") + e.what());
+  }
+}
+
+// The Gaussian of --gaussian (and --window) for a signal of `samples` (checkWindowFits names the
+// option), or whole when that is not known.
+FilterSpec gaussianSpec(const JobOptions& o, BoundaryMode mode, std::optional<std::size_t> samples) {
+  const std::size_t window = static_cast<std::size_t>(requestedWindow(o));
+  if (samples) return gaussianFilterForSignal(o.gaussianSigma, mode, window, *samples);
+  return makeGaussianFilter(o.gaussianSigma, mode, window);
+}
 
 // The filter the options describe: --taps FILE, --gaussian SIGMA or the mean of --window.
 // Throws std::invalid_argument for a usage error, InputError for an unreadable taps file.
@@ -28,20 +47,10 @@ FilterSpec buildSpec(const JobOptions& o, BoundaryMode mode) {
   FilterSpec spec;
   if (!o.tapsFile.empty()) {
     spec = FilterSpec{readTaps(o.tapsFile), mode};
-  } else if (o.gaussianSigma > 0.0) {
-    // Every Gaussian tap is built and normalised (as SciPy does), so the window must fit in memory.
-    const std::uint64_t window = o.windowOption->count() > 0 ? o.window : gaussianWindow(o.gaussianSigma);
-    char sigma[32];
-    std::snprintf(sigma, sizeof sigma, "%g", o.gaussianSigma);
-    if (window > kMaxGaussianWindow) {
-      throw std::invalid_argument("--gaussian " + std::string(sigma) + " needs " + std::to_string(window) +
-                                  " taps; at most " + std::to_string(kMaxGaussianWindow) +
-                                  " are built (sigma up to 33554432)");
-    }
-    requireMemory(window, 2 * sizeof(double), "the " + std::to_string(window) + " taps of --gaussian " + sigma);
-    spec = makeGaussianFilter(o.gaussianSigma, mode, window);
   } else if (o.windowAfterReading) {
     spec = makeMeanFilter(1, mode);  // a stand-in until fitSpecToSignal knows the signal's size
+  } else if (o.gaussianSigma > 0.0) {
+    spec = gaussianSpec(o, mode, std::nullopt);
   } else {
     spec = makeMeanFilter(o.window, mode);
   }
@@ -150,9 +159,9 @@ int finishJob(JobOptions& o, const char* command) {
     std::cerr << "siglab-cli " << command << ": --window must be odd, got " << o.window << "\n";
     return kExitUsage;
   }
-  // A mean window past what can be built up front waits for the signal's size (fitSpecToSignal).
-  o.windowAfterReading = o.tapsFile.empty() && o.gaussianSigma <= 0.0 && o.window > kLongestEagerWindow;
   try {
+    // A window past what is built up front waits for the signal's size (fitSpecToSignal).
+    o.windowAfterReading = o.tapsFile.empty() && requestedWindow(o) > kLongestEagerWindow;
     o.job.spec = buildSpec(o, *mode);
   } catch (const NotEnoughMemory& e) {
     std::cerr << "siglab-cli " << command << ": " << e.what() << "\n";
@@ -185,11 +194,22 @@ int checkPathsBeforeWork(const JobOptions& o, const char* command, const std::ve
   return kExitOk;
 }
 
+void buildSpecOfUnknownSize(JobOptions& o) {
+  if (!o.windowAfterReading || o.gaussianSigma <= 0.0) return;
+  const Accumulator accumulator = o.job.spec.accumulator;
+  o.job.spec = gaussianSpec(o, o.job.spec.mode, std::nullopt);
+  o.job.spec.accumulator = accumulator;
+  o.windowAfterReading = false;
+}
+
 std::string fitSpecToSignal(JobOptions& o, std::size_t samples) {
   if (o.windowAfterReading) {
     const Accumulator accumulator = o.job.spec.accumulator;
     std::string note;
-    o.job.spec = meanFilterFitted(o.window, o.job.spec.mode, samples, "--window", note);
+    o.job.spec = o.gaussianSigma > 0.0
+                     ? gaussianFilterFitted(o.gaussianSigma, o.job.spec.mode, static_cast<std::size_t>(requestedWindow(o)),
+                                            samples, note)
+                     : meanFilterFitted(o.window, o.job.spec.mode, samples, "--window", note);
     o.job.spec.accumulator = accumulator;
     o.windowAfterReading = false;
     return note;

@@ -31,7 +31,7 @@ struct JobOptions {
   std::string devices;              // --devices as given; empty: device 0
   std::vector<int> deviceList;      // parsed by finishJob
   bool quiet = false;            // no progress on the terminal
-  bool windowAfterReading = false;  // a mean window too long to build before the signal's size is known
+  bool windowAfterReading = false;  // a mean or Gaussian window too long to build before the signal's size is known
 
   CudaOptions cudaOptions() const;
 };
@@ -52,5 +52,10 @@ int checkPathsBeforeWork(const JobOptions& options, const char* command, const s
 // a deferred mean window is built now. Returns a note when taps were dropped. Throws
 // std::invalid_argument (a usage error) or NotEnoughMemory.
 std::string fitSpecToSignal(JobOptions& options, std::size_t samples);
+
+// A deferred Gaussian built whole, for a stream whose size is not known up front (text): as it was
+// before deferring. Nothing for anything else (a deferred mean waits for the size in memory).
+// Throws std::invalid_argument or NotEnoughMemory.
+void buildSpecOfUnknownSize(JobOptions& options);
 
 }  // namespace siglab::cli

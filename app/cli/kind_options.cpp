@@ -1,5 +1,6 @@
 #include "kind_options.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -55,11 +56,17 @@ FilterSpec savgolSpec(const std::string& text, const std::optional<std::string>&
   if (parts.size() < 2 || parts.size() > 3) throw std::invalid_argument(usage + ", got \"" + text + "\"");
   const std::size_t w = wholeIn(parts[0], 1, kMaxKindWindow, "--savgol W");
   if (w % 2 == 0) throw std::invalid_argument("--savgol W must be a positive odd number (1, 3, 5, ...), got " + parts[0]);
-  const std::size_t order = wholeIn(parts[1], 0, w - 1, "--savgol ORDER (below W = " + std::to_string(w) + ")");
+  const std::size_t order = wholeIn(parts[1], 0, std::min(w - 1, kMaxSavgolOrder),
+                                    w - 1 <= kMaxSavgolOrder ? "--savgol ORDER (below W = " + std::to_string(w) + ")"
+                                                             : std::string("--savgol ORDER"));
   const std::size_t deriv =
       parts.size() == 3 ? wholeIn(parts[2], 0, order, "--savgol DERIV (at most ORDER = " + std::to_string(order) + ")") : 0;
   const bool interp = !mode || *mode == "interp";
-  return makeSavgolFilter(w, order, deriv, interp, interp ? BoundaryMode::Mirror : boundaryOf(mode, BoundaryMode::Mirror));
+  try {  // the coefficient work is bounded (savgol.hpp) before any of it is done, or the signal read
+    return makeSavgolFilter(w, order, deriv, interp, interp ? BoundaryMode::Mirror : boundaryOf(mode, BoundaryMode::Mirror));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("--savgol: ") + e.what());
+  }
 }
 
 FilterSpec butterSpec(const std::string& text, bool zeroPhase, std::optional<double> sampleRate) {

@@ -6,11 +6,13 @@
 #include "exit_codes.hpp"
 #include "input_options.hpp"
 #include "kind_options.hpp"
+#include "option_checks.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/filter_kinds.hpp"
 #include "siglab/frequency_response.hpp"
 #include "siglab/io/table_file.hpp"
 #include "siglab/taps.hpp"
+#include "siglab/work_bounds.hpp"
 
 namespace siglab::cli {
 namespace {
@@ -26,7 +28,6 @@ struct ResponseOptions {
 };
 
 constexpr const char* kName = "siglab-cli response: ";
-constexpr std::size_t kMaxPoints = std::size_t{1} << 24;
 
 int writeResponse(const ResponseOptions& o, const FrequencyResponse& response, const std::string& what) {
   try {
@@ -41,11 +42,26 @@ int writeResponse(const ResponseOptions& o, const FrequencyResponse& response, c
   return kExitOk;
 }
 
-// The taps the filter command would use for the same options.
-std::vector<double> chooseTaps(const ResponseOptions& o, bool windowGiven) {
-  if (!o.tapsFile.empty()) return readTaps(o.tapsFile);
-  if (o.gaussianSigma > 0.0) return makeGaussianFilter(o.gaussianSigma, BoundaryMode::Zero, windowGiven ? o.window : 0).taps;
-  return makeMeanFilter(o.window).taps;
+// The response of the taps the filter command would use for the same options, bounded by the same
+// core rules: a Gaussian's window by makeGaussianFilter's, a mean's work by the frequency grid
+// (meanResponse never holds its W taps), any taps' by firResponse's.
+FrequencyResponse tapsResponse(const ResponseOptions& o, bool windowGiven, std::string& what) {
+  if (o.tapsFile.empty() && o.gaussianSigma <= 0.0) {
+    what = std::to_string(o.window) + " taps";
+    return meanResponse(o.window, o.points, o.sampleRate);
+  }
+  std::vector<double> taps;
+  if (!o.tapsFile.empty()) {
+    taps = readTaps(o.tapsFile);
+  } else {
+    try {
+      taps = makeGaussianFilter(o.gaussianSigma, BoundaryMode::Zero, windowGiven ? o.window : 0).taps;
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("--gaussian: ") + e.what());
+    }
+  }
+  what = std::to_string(taps.size()) + " taps";
+  return firResponse(taps, o.points, o.sampleRate);
 }
 
 // The response of --savgol's taps or --butter's sections; nothing when neither was given.
@@ -73,9 +89,12 @@ int runResponse(const ResponseOptions& o, bool windowGiven) {
     std::cerr << kName << "--window must be odd, got " << o.window << "\n";
     return kExitUsage;
   }
-  std::vector<double> taps;
+  std::optional<FrequencyResponse> ofTaps;
   try {
-    taps = chooseTaps(o, windowGiven);
+    ofTaps = tapsResponse(o, windowGiven, what);
+  } catch (const NotEnoughMemory& e) {
+    std::cerr << kName << e.what() << "\n";
+    return kExitUsage;
   } catch (const std::invalid_argument& e) {
     std::cerr << kName << e.what() << "\n";
     return kExitUsage;
@@ -83,7 +102,7 @@ int runResponse(const ResponseOptions& o, bool windowGiven) {
     std::cerr << kName << "--taps: " << e.what() << "\n";
     return kExitInputOutput;
   }
-  return writeResponse(o, firResponse(taps, o.points, o.sampleRate), std::to_string(taps.size()) + " taps");
+  return writeResponse(o, *ofTaps, what);
 }
 
 }  // namespace
@@ -95,7 +114,7 @@ void addResponseCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("-o,--output", o->output, "Result: CSV with the header frequency,magnitude_db,phase_rad, or .npy (N, 3)")
       ->required();
   CLI::Option* window = cmd->add_option("-w,--window", o->window, "Odd window length W; taps 1/W")
-                             ->capture_default_str()->check(CLI::PositiveNumber);
+                             ->capture_default_str()->check(wholeNumber(1, kMaxWindow, "2^62 - 1"));
   CLI::Option* taps = cmd->add_option("--taps", o->tapsFile, "Custom taps: a file with an odd count, one a line")
                           ->excludes(window);
   CLI::Option* gaussian = cmd->add_option("--gaussian", o->gaussianSigma,
@@ -106,7 +125,7 @@ void addResponseCommand(CLI::App& app, int& exitCode) {
                                    "Sample rate in Hz: frequencies in Hz instead of cycles per sample")
       ->check(sampleRateValidator());
   cmd->add_option("-n,--points", o->points, "Frequencies, 1 to 16777216, from 0 up to (not including) Nyquist")
-      ->capture_default_str()->check(CLI::Range(std::size_t{1}, kMaxPoints));
+      ->capture_default_str()->check(CLI::Range(std::size_t{1}, kMaxResponsePoints));
   cmd->callback([o, window, &exitCode] { exitCode = runResponse(*o, window->count() > 0); });
 }
 

@@ -87,12 +87,12 @@ FilterPanel::FilterPanel(const BackendList& engines, QWidget* parent) : QWidget(
   form_->addRow(tr("Taps"), taps_);
 
   savgolOrder_ = new QSpinBox;
-  savgolOrder_->setRange(0, 100000);
+  savgolOrder_->setRange(0, static_cast<int>(kMaxSavgolOrder));
   savgolOrder_->setValue(2);
   savgolOrder_->setPrefix(tr("order "));
   savgolOrder_->setToolTip(tr("Degree of the polynomial fitted to each window: below W (--savgol W,ORDER)"));
   savgolDeriv_ = new QSpinBox;
-  savgolDeriv_->setRange(0, 100000);
+  savgolDeriv_->setRange(0, static_cast<int>(kMaxSavgolOrder));
   savgolDeriv_->setPrefix(tr("deriv "));
   savgolDeriv_->setToolTip(tr("Derivative of the fit to output, at most the order (0: the smoothed signal)"));
   form_->addRow(tr("Polynomial"), rowOf({savgolOrder_, savgolDeriv_}));

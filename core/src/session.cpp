@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include "siglab/errors.hpp"
 #include "siglab/filter_kinds.hpp"
@@ -153,6 +154,11 @@ Session sessionFromJson(const json& j, const std::string& path) {
   if (s.filter.window % 2 == 0) r.fail("filter.window", "must be odd, found " + std::to_string(s.filter.window));
   s.filter.sigma = r.number(filter, "filter", "sigma");
   if (!(s.filter.sigma > 0) || !std::isfinite(s.filter.sigma)) r.fail("filter.sigma", "must be a positive number");
+  try {
+    gaussianWindow(s.filter.sigma);
+  } catch (const std::invalid_argument& e) {
+    r.fail("filter.sigma", e.what());
+  }
   const json& taps = r.member(filter, "filter", "custom_taps", json::value_t::array, "an array of numbers");
   for (const json& t : taps) {
     if (!t.is_number()) r.fail("filter.custom_taps", "expected numbers, found " + t.dump());
@@ -164,6 +170,10 @@ Session sessionFromJson(const json& j, const std::string& path) {
     const json& savgol = r.object(filter, "filter", "savgol");
     s.filter.savgolOrder = r.count(savgol, "filter.savgol", "order");
     s.filter.savgolDeriv = r.count(savgol, "filter.savgol", "deriv");
+    if (s.filter.savgolOrder > kMaxSavgolOrder) {
+      r.fail("filter.savgol.order", "must be at most " + std::to_string(kMaxSavgolOrder) + ", found " +
+                                        std::to_string(s.filter.savgolOrder));
+    }
   }
   if (filter.contains("butter")) {
     const json& butter = r.object(filter, "filter", "butter");

@@ -1,6 +1,7 @@
 #include "siglab/spec_for_signal.hpp"
 
 #include "siglab/filter_kinds.hpp"
+#include "siglab/taps.hpp"
 #include "siglab/work_bounds.hpp"
 
 namespace siglab {
@@ -32,6 +33,13 @@ std::string fitSpecToSignal(FilterSpec& spec, std::size_t samples, const std::st
 FilterSpec meanFilterFitted(std::uint64_t window, BoundaryMode mode, std::size_t samples, const std::string& option,
                             std::string& note) {
   FilterSpec spec = meanFilterForSignal(window, mode, samples, option);
+  note = croppedNote(window, spec.window());
+  return spec;
+}
+
+FilterSpec gaussianFilterFitted(double sigma, BoundaryMode mode, std::size_t window, std::size_t samples,
+                                std::string& note) {
+  FilterSpec spec = gaussianFilterForSignal(sigma, mode, window, samples);
   note = croppedNote(window, spec.window());
   return spec;
 }

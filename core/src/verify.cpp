@@ -112,7 +112,11 @@ std::vector<std::size_t> verificationPositions(std::size_t samples, std::size_t 
       }
     }
   }
-  if (samples > 0) {
+  if (randomCount >= samples) {
+    // As many draws as outputs: check every output instead, so the positions never outgrow the
+    // signal whatever the count (--verify 2^64 - 1 once grew them until memory ran out).
+    addRange(positions, 0, samples);
+  } else if (samples > 0) {
     std::mt19937_64 rng(seed);
     std::uniform_int_distribution<std::size_t> anywhere(0, samples - 1);
     for (std::size_t k = 0; k < randomCount; ++k) positions.push_back(anywhere(rng));

@@ -6,15 +6,6 @@
 #include <limits>
 
 namespace siglab {
-namespace {
-
-std::uint64_t croppedWindow(std::uint64_t window, std::size_t samples) {
-  const std::uint64_t reach = samples == 0 ? 1 : 2 * static_cast<std::uint64_t>(samples) - 1;
-  return std::min(window, reach);
-}
-
-}  // namespace
-
 std::uint64_t availableMemoryBytes() {
   std::ifstream meminfo("/proc/meminfo");
   std::string key;
@@ -45,6 +36,11 @@ void requireMemory(std::uint64_t count, std::uint64_t bytesEach, const std::stri
     throw NotEnoughMemory("not enough memory for " + what + ": needs " + formatBytes(bytes) + ", " +
                           formatBytes(available) + " available");
   }
+}
+
+std::uint64_t croppedWindow(std::uint64_t window, std::size_t samples) {
+  const std::uint64_t reach = samples == 0 ? 1 : 2 * static_cast<std::uint64_t>(samples) - 1;
+  return std::min(window, reach);
 }
 
 std::uint64_t maxWindowFor(BoundaryMode mode, std::size_t samples) {

@@ -159,3 +159,11 @@ def test_measure_times_a_python_call_with_siglabs_loop():
     assert 0 <= timing["min_ms"] <= timing["median_ms"] <= timing["max_ms"]
     with pytest.raises(ValueError, match="repeats must be at least 1"):
         siglab.measure(lambda: None, repeats=0)
+
+
+def test_a_gaussian_whose_window_cannot_be_built_is_refused():
+    # Once a float-to-size_t overflow made these a 1-tap identity filter.
+    x = np.arange(10.0)
+    for sigma in (5e18, 1e19, 1e20, 1e300):
+        with pytest.raises(ValueError, match="at most 268435457 are built"):
+            siglab.filter(x, gaussian=sigma)

@@ -13,6 +13,7 @@
 #include <random>
 #include <thread>
 
+#include "memory_limit.hpp"
 #include "test_support.hpp"
 
 extern char** environ;
@@ -273,8 +274,54 @@ TEST(CliBounds, AHugeWindowFinishesOrIsRefusedAtOnce) {
   const Outcome gaussian = runCli(filter + " --gaussian 1e9", dir);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(500));
   EXPECT_EQ(gaussian.exitCode, 2);
-  EXPECT_EQ(gaussian.err, "siglab-cli compare: --gaussian 1e+09 needs 8000000001 taps; at most 268435457 are built "
-                          "(sigma up to 33554432)\n");
+  EXPECT_EQ(gaussian.err, "siglab-cli compare: --gaussian: Gaussian sigma 1e+09 needs 8000000001 taps; at most 268435457 "
+                          "are built (sigma up to 33554432)\n");
+}
+
+// Each of these once allocated gigabytes that its argument asked for and the data did not need
+// (issue 24: --verify, --stream-block, response, --gaussian): under a 2 GiB address space, each
+// either finishes or is refused with its bound.
+TEST(CliBounds, MemoryFollowsTheDataNotTheArgument) {
+  test::TempDir dir;
+  ASSERT_EQ(runCli("generate -n 100 -o " + dir.file("in.txt"), dir).exitCode, 0);
+  const std::string limit = test::withinAddressSpace(test::kBoundedAddressSpace);
+  const std::string filter = "filter " + dir.file("in.txt") + " -o " + dir.file("r.txt") + " --engine cpu-serial";
+  const Outcome verify = runCli(filter + " --verify 300000000", dir, limit);
+  EXPECT_EQ(verify.exitCode, 0) << verify.err;
+  EXPECT_NE(verify.err.find("verify: 100 outputs recomputed"), std::string::npos) << verify.err;
+  const Outcome block = runCli(filter + " --stream always --stream-block 1073741824", dir, limit);
+  EXPECT_EQ(block.exitCode, 0) << block.err;
+  const Outcome mean = runCli("response --window 400000001 -o " + dir.file("mean.csv"), dir, limit);
+  EXPECT_EQ(mean.exitCode, 0) << mean.err;
+  EXPECT_NE(mean.out.find("the response of 400000001 taps"), std::string::npos) << mean.out;
+  const Outcome gaussian = runCli("response --gaussian 1e8 -o " + dir.file("g.csv"), dir, limit);
+  EXPECT_EQ(gaussian.exitCode, 2);
+  EXPECT_EQ(gaussian.err, "siglab-cli response: --gaussian: Gaussian sigma 1e+08 needs 800000001 taps; at most "
+                          "268435457 are built (sigma up to 33554432)\n");
+  EXPECT_FALSE(fs::exists(dir.file("g.csv")));
+  // A Gaussian past 2^20 taps waits for the signal's size: 199 taps held, not 96 million (three
+  // copies of them once: 2.3 GB).
+  const Outcome wide = runCli(filter + " --gaussian 12000000", dir, test::withinAddressSpace(std::uint64_t{1} << 30));
+  EXPECT_EQ(wide.exitCode, 0) << wide.err;
+  EXPECT_NE(wide.out.find("note: the window's 96000001 taps were cropped to the 199 that can meet a sample"),
+            std::string::npos) << wide.out;
+}
+
+TEST(CliBounds, SavgolRefusesAnOrderPastItsBoundBeforeAnyWork) {
+  // --savgol 1001,1000 took 15 s to refuse 100 samples (the coefficients were fitted first).
+  test::TempDir dir;
+  ASSERT_EQ(runCli("generate -n 100 -o " + dir.file("in.txt"), dir).exitCode, 0);
+  const std::string filter = "filter " + dir.file("in.txt") + " -o " + dir.file("r.txt");
+  const Outcome order = runCli(filter + " --savgol 1001,1000", dir);
+  EXPECT_EQ(order.exitCode, 2);
+  EXPECT_EQ(order.err, "siglab-cli filter: --savgol ORDER must be a whole number from 0 to 32, got \"1000\"\n");
+  const Outcome work = runCli(filter + " --savgol 20001,20", dir);
+  EXPECT_EQ(work.exitCode, 2);
+  EXPECT_TRUE(work.err.starts_with("siglab-cli filter: --savgol: savgol W = 20001, order 20 with interp edges needs "
+                                   "26461323 steps to fit its coefficients (W (ORDER + 1)^2, three times with the edges' "
+                                   "fits); at most 8388608 (about 0.2 s)"))
+      << work.err;
+  EXPECT_FALSE(fs::exists(dir.file("r.txt")));
 }
 
 TEST(CliBounds, OptionErrorsNameTheOptionAndTheRangeInWords) {

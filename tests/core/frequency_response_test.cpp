@@ -35,6 +35,38 @@ TEST(FrequencyResponse, MeanFilterIsTheDirichletKernel) {
   }
 }
 
+// sum_j taps[j] exp(-i pi j k / points) in long double, term by term.
+std::complex<double> naiveResponse(const std::vector<double>& taps, std::size_t points, std::size_t k) {
+  std::complex<long double> sum = 0;
+  for (std::size_t j = 0; j < taps.size(); ++j) {
+    const long double angle = -std::numbers::pi_v<long double> * static_cast<long double>((j * k) % (2 * points)) /
+                              static_cast<long double>(points);
+    sum += static_cast<long double>(taps[j]) * std::polar(1.0L, angle);
+  }
+  return {static_cast<double>(sum.real()), static_cast<double>(sum.imag())};
+}
+
+TEST(FrequencyResponse, WorkIsBoundedByTheGridWhateverTheTaps) {
+  // response --window 100000001 ran over 300 s: taps past 2 points fold, past the direct sums'
+  // work the grid is one FFT.
+  std::mt19937_64 rng(test::freshSeed());
+  for (const auto& [count, points] : {std::pair<std::size_t, std::size_t>{3001, 512}, {9001, 1u << 14}, {5, 1u << 14}}) {
+    const std::vector<double> taps = test::randomSignal(count, rng, 1.0);
+    double scale = 0;
+    for (double t : taps) scale += std::abs(t);
+    const FrequencyResponse r = firResponse(taps, points);
+    for (std::size_t k : {std::size_t{0}, std::size_t{1}, std::size_t{77}, points - 1}) {
+      EXPECT_LE(std::abs(r.response[k] - naiveResponse(taps, points, k)), 1e-13 * scale) << count << " " << points << " " << k;
+    }
+  }
+  const FrequencyResponse eager = firResponse(makeMeanFilter(8001).taps, 512), lazy = meanResponse(8001, 512);
+  for (std::size_t k = 0; k < 512; ++k) EXPECT_LE(std::abs(eager.response[k] - lazy.response[k]), 1e-14) << k;
+  // Folded, never held: 2^62 - 1 taps are 1024 values here (siglab-cli-tests runs it under a memory limit).
+  EXPECT_NEAR(std::abs(meanResponse((std::uint64_t{1} << 62) - 1, 512).response[0]), 1.0, 1e-12);
+  EXPECT_THROW(meanResponse(4, 512), std::invalid_argument);
+  EXPECT_THROW(firResponse(std::vector<double>{1.0}, kMaxResponsePoints + 1), std::invalid_argument);
+}
+
 TEST(FrequencyResponse, AgreesWithScipyFreqz) {
   SIGLAB_SKIP_WITHOUT_SCIPY();
   const std::uint64_t seed = test::freshSeed();

@@ -3,8 +3,11 @@
 // there is one) or in the right samples, in bounded time: never a crash or a hang. The format
 // tests in io_*_test.cpp cover the ordinary errors; this file adds the hostile cases.
 #include <fcntl.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -211,6 +214,59 @@ TEST(HostileInput, FileShrinkingAndGrowingWhileReadIsNeverACrash) {
   stop = true;
   writer.join();
   std::cout << "[          ] " << whole << " reads gave a moment of the file, " << changed << " said it changed\n";
+}
+
+// In a child with its own mount namespace (as root, or in a user namespace): standard input that
+// never ends (`yes 1 |`) spooled into a 4 MiB tmpfs made inside `folder`. 0: refused in time with
+// the bound; 1: another message; 2: no error; 77: no namespace or tmpfs allowed here.
+int spoolEndlessInputIntoSmallFolder(const std::string& folder) {
+  const pid_t child = ::fork();
+  if (child == 0) {
+    if (::unshare(CLONE_NEWNS) != 0 && ::unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0) ::_exit(77);
+    const std::string small = folder + "/small";
+    if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 || ::mkdir(small.c_str(), 0700) != 0 ||
+        ::mount("none", small.c_str(), "tmpfs", 0, "size=4m") != 0) {
+      ::_exit(77);
+    }
+    ::setenv("TMPDIR", small.c_str(), 1);
+    int fds[2];
+    if (::pipe(fds) != 0) ::_exit(77);
+    const pid_t writer = ::fork();
+    if (writer == 0) {
+      ::close(fds[0]);
+      std::string lines;
+      for (int i = 0; i < 32768; ++i) lines += "1\n";
+      while (::write(fds[1], lines.data(), lines.size()) > 0) {
+      }
+      ::_exit(0);
+    }
+    ::close(fds[1]);
+    ::dup2(fds[0], STDIN_FILENO);
+    int code = 2;
+    try {
+      readSignal("-");
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      code = what.find("read and not at its end") != std::string::npos &&
+                     what.find("would leave its file system almost full") != std::string::npos
+                 ? 0
+                 : 1;
+    }
+    ::kill(writer, SIGKILL);
+    ::waitpid(writer, nullptr, 0);
+    ::_exit(code);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+TEST(HostileInput, EndlessStandardInputStopsBeforeItsSpoolFillsTheDisk) {
+  Watchdog watchdog(20);
+  test::TempDir dir;
+  const int outcome = spoolEndlessInputIntoSmallFolder(dir.path().string());
+  if (outcome == 77) GTEST_SKIP() << "cannot make a mount namespace with a tmpfs here";
+  EXPECT_EQ(outcome, 0) << "1: another message; 2: no error";
 }
 
 TEST(HostileInput, NamedPipeWithoutWriterIsAnErrorNotAHang) {

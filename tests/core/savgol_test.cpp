@@ -42,6 +42,49 @@ TEST(Savgol, ReproducesAPolynomialOfDegreeUpToTheOrderAndItsDerivative) {
   }
 }
 
+TEST(Savgol, TheOrderAndTheCoefficientWorkAreBoundedBeforeAnyIsDone) {
+  // W = 1001, order 1000 took 15 s to refuse a short signal; W = 20001, order 20000 took 12.5 GB.
+  for (const SavgolSpec& spec : {SavgolSpec{1001, 1000}, SavgolSpec{20001, 20000}, SavgolSpec{41, 33}}) {
+    try {
+      validate(spec);
+      ADD_FAILURE() << "order " << spec.order << " accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_EQ(std::string(e.what()), "savgol order must be at most 32 (a higher degree fits no better than rounding "
+                                       "allows), got " + std::to_string(spec.order));
+    }
+  }
+  SavgolSpec wide{4097, 31};  // interp: the interior's QR and one for each edge, 4097 (ORDER + 1)^2 each
+  EXPECT_EQ(savgolCoefficientWork(wide), std::uint64_t{3} * 4097 * 32 * 32);
+  EXPECT_THROW(validate(wide), std::invalid_argument);
+  wide.interp = false;  // one QR: within the bound
+  EXPECT_NO_THROW(validate(wide));
+  EXPECT_NO_THROW(validate(SavgolSpec{2047, 31}));
+  EXPECT_THROW(validate(SavgolSpec{std::size_t{1} << 24, 0, 0, 1.0, false}), std::invalid_argument);
+  EXPECT_EQ(savgolCoefficientWork(SavgolSpec{SIZE_MAX, 32}), std::numeric_limits<std::uint64_t>::max());
+}
+
+TEST(Savgol, InterpEdgesAreOneFitEvaluatedAtEachPositionAsItsCoefficientsGive) {
+  // One QR an edge (scipy's _fit_edge) instead of one set of coefficients a position (W of them).
+  std::mt19937_64 rng(test::freshSeed());
+  for (const SavgolSpec& spec : {SavgolSpec{21, 4, 1, 0.5}, SavgolSpec{9, 8, 3}, SavgolSpec{101, 6, 0}, SavgolSpec{3, 0}}) {
+    const std::vector<double> x = test::randomSignal(2 * spec.window + 5, rng);
+    std::vector<double> edges(x.size(), 0.0);
+    savgolInterpEdges(std::span<const double>(x), spec, std::span<double>(edges));
+    const std::size_t half = spec.window / 2, n = x.size();
+    for (std::size_t m = 0; m < half; ++m) {
+      const std::vector<double> left = savgolCoefficients(spec, m), right = savgolCoefficients(spec, half + 1 + m);
+      double l = 0, r = 0, scale = 0;
+      for (std::size_t j = 0; j < spec.window; ++j) {
+        l += left[j] * x[j];
+        r += right[j] * x[n - spec.window + j];
+        scale += std::abs(left[j] * x[j]) + std::abs(right[j] * x[n - spec.window + j]);
+      }
+      EXPECT_NEAR(edges[m], l, 1e-12 * scale) << "W " << spec.window << " m " << m;
+      EXPECT_NEAR(edges[n - half + m], r, 1e-12 * scale) << "W " << spec.window << " m " << m;
+    }
+  }
+}
+
 TEST(Savgol, HandWorkedQuadraticSmoothingTaps) {
   // The classic 5-point quadratic smoother: (-3, 12, 17, 12, -3) / 35.
   const std::vector<double> c = savgolCoefficients(SavgolSpec{5, 2}, 2);

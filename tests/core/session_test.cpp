@@ -96,6 +96,10 @@ TEST(Session, BadSessionsAreRejectedNamingTheFileTheKeyAndTheAllowedValues) {
   EXPECT_NE(with("signal", "raw_type", "f16").find("is not f64, f32"), std::string::npos);
   EXPECT_NE(with("signal", "channel", 0).find("\"signal.channel\""), std::string::npos);
   EXPECT_NE(with("", "siglab_session", 2).find("version 2"), std::string::npos);
+  // A session with order 20000 froze the GUI fitting its coefficients; sigma 1e19 made a 1-tap filter.
+  EXPECT_NE(with("filter", "savgol", {{"order", 20000}, {"deriv", 0}}).find("\"filter.savgol.order\": must be at most 32"),
+            std::string::npos);
+  EXPECT_NE(with("filter", "sigma", 1e19).find("\"filter.sigma\": Gaussian sigma 1e+19 needs"), std::string::npos);
   nlohmann::json missing = good;
   missing["signal"].erase("path");
   EXPECT_NE(errorOf(missing).find("s.siglab"), std::string::npos);

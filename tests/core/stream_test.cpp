@@ -15,6 +15,7 @@
 #include "siglab/stream_filter.hpp"
 #include "siglab/stream_statistics.hpp"
 #include "siglab/taps.hpp"
+#include "memory_limit.hpp"
 #include "test_support.hpp"
 
 namespace siglab {
@@ -218,6 +219,25 @@ TEST(StreamFilter, ShortSignalsAndWideWindowsGoThroughWhole) {
         expectStreamedEqualsInMemory(dir, inputs[0], randomSpec(window, mode, rng), 2, "short.txt", kSerial);
       }
     }
+  }
+}
+
+TEST(StreamFilter, ABlockFarLongerThanTheSignalCostsTheSignalsSize) {
+  // --stream-block 2^30 on 100 samples once allocated its 8 GiB first fill up front.
+  test::TempDir dir;
+  std::mt19937_64 rng(5);
+  const std::vector<InputCase> inputs = writeInputs(dir, test::randomSignal(100, rng));
+  for (const InputCase& input : {inputs[0], inputs[2]}) {  // text (size unknown) and .npy
+    EXPECT_TRUE(test::succeedsWithin(test::kBoundedAddressSpace, [&] {
+      const auto stream = openSampleStream(dir.file(input.name), input.options);
+      const auto sink = openSampleSink(dir.file("out.txt"));
+      StreamFilterOptions options;
+      options.blockSamples = std::size_t{1} << 30;
+      const StreamFilterResult result =
+          streamFilter(*stream, dir.file(input.name), input.options, makeMeanFilter(5), kSerial, *sink, options);
+      sink->commit();
+      return result.samples == 100;
+    })) << input.name;
   }
 }
 

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "siglab/errors.hpp"
+#include "siglab/work_bounds.hpp"
 #include "test_support.hpp"
 
 namespace siglab {
@@ -31,6 +32,40 @@ TEST(Taps, GaussianRejectsBadSigmaOrEvenWindow) {
   EXPECT_THROW(makeGaussianFilter(-1.0), std::invalid_argument);
   EXPECT_THROW(makeGaussianFilter(NAN), std::invalid_argument);
   EXPECT_THROW(makeGaussianFilter(1.0, BoundaryMode::Zero, 4), std::invalid_argument);
+}
+
+TEST(Taps, GaussianRefusesASigmaWhoseWindowCannotBeBuilt) {
+  // Their windows overflowed size_t into a 1-tap identity filter.
+  for (const double sigma : {5e18, 1e19, 1e20, 1e300, 1e9}) {
+    EXPECT_THROW(makeGaussianFilter(sigma), std::invalid_argument) << sigma;
+    EXPECT_THROW(gaussianWindow(sigma), std::invalid_argument) << sigma;
+  }
+  try {
+    makeGaussianFilter(1e9, BoundaryMode::Reflect);
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "Gaussian sigma 1e+09 needs 8000000001 taps; at most 268435457 are built (sigma up to 33554432)");
+  }
+  EXPECT_EQ(gaussianWindow(33554432.0), kMaxGaussianWindow);
+  EXPECT_THROW(gaussianWindow(33554432.2), std::invalid_argument);
+  EXPECT_THROW(makeGaussianFilter(2.0, BoundaryMode::Zero, kMaxGaussianWindow + 2), std::invalid_argument);
+}
+
+TEST(Taps, AGaussianForASignalIsTheCroppedWholeOneBitForBit) {
+  for (const std::size_t samples : {1u, 7u, 60u, 1000u}) {
+    for (const BoundaryMode mode : {BoundaryMode::Zero, BoundaryMode::Reflect}) {
+      const FilterSpec whole = cropToSignal(makeGaussianFilter(12.5, mode), samples);
+      const FilterSpec forSignal = gaussianFilterForSignal(12.5, mode, 0, samples);
+      EXPECT_EQ(forSignal.taps, whole.taps) << samples << " " << toString(mode);
+      EXPECT_EQ(forSignal.mode, mode);
+    }
+  }
+  EXPECT_EQ(gaussianFilterForSignal(2.0, BoundaryMode::Zero, 7, 2).taps,
+            cropToSignal(makeGaussianFilter(2.0, BoundaryMode::Zero, 7), 2).taps);
+  // Wider than 2^20 taps, 199 of them held; the sum still runs over all 8 million.
+  EXPECT_EQ(gaussianFilterForSignal(1e6, BoundaryMode::Zero, 0, 100).window(), 199u);
+  EXPECT_THROW(gaussianFilterForSignal(1e9, BoundaryMode::Zero, 0, 100), std::invalid_argument);
+  EXPECT_THROW(gaussianFilterForSignal(1e6, BoundaryMode::Reflect, 0, 100), std::invalid_argument);  // past N W <= 2^26
 }
 
 TEST(Taps, ReadsAnOddCountAndNamesTheFileOtherwise) {

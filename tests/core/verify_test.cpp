@@ -10,6 +10,7 @@
 #include "siglab/cpu_running.hpp"
 #include "siglab/cpu_serial.hpp"
 #include "siglab/job.hpp"
+#include "memory_limit.hpp"
 #include "test_support.hpp"
 
 namespace siglab {
@@ -84,6 +85,21 @@ TEST(Verify, PositionsCoverTheEndsBothSidesOfEveryCutAndRandomOnes) {
   EXPECT_LT(p.size(), 1000u);
   EXPECT_TRUE(verificationPositions(0, 5, splits, 10, 7).empty());
   EXPECT_EQ(verificationPositions(3, 5, splits, 10, 7), (std::vector<std::size_t>{0, 1, 2}));
+}
+
+TEST(Verify, ARandomCountBeyondTheSignalChecksEveryOutputInBoundedMemory) {
+  // --verify -1 once wrapped to 2^64 - 1 positions, grown until memory ran out.
+  for (const std::size_t count : {std::size_t{100}, std::size_t{1} << 28, SIZE_MAX}) {
+    EXPECT_TRUE(test::succeedsWithin(test::kBoundedAddressSpace, [count] {
+      const std::vector<std::size_t> p = verificationPositions(100, 5, WorkSplits{}, count, 7);
+      return p.size() == 100 && p.front() == 0 && p.back() == 99;
+    })) << count;
+  }
+  EXPECT_TRUE(test::succeedsWithin(test::kBoundedAddressSpace, [] {
+    CpuSerialBackend serial;  // no OpenMP in a forked child
+    const std::vector<double> in(1000, 1.0);
+    return applyFilter(serial, in, verifyingJob(SIZE_MAX)).verification.checked == in.size();
+  }));
 }
 
 TEST(Verify, ExactAndToleratedEnginesPassOnAwkwardSizes) {

@@ -1,6 +1,7 @@
 #pragma once
 #include <complex>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <vector>
@@ -20,9 +21,20 @@ struct FrequencyResponse {
   std::vector<double> phase() const;        // arg H in radians, in (-pi, pi]
 };
 
-// Throws std::invalid_argument for no taps, no points or an invalid rate.
+// The most frequencies a response is computed at.
+inline constexpr std::size_t kMaxResponsePoints = std::size_t{1} << 24;
+
+// Throws std::invalid_argument for no taps, no points (or more than kMaxResponsePoints) or an invalid
+// rate. Its work is bounded by the grid whatever the taps: taps 2 points apart meet the same
+// exp(-i w j) and are added first, and past work_bounds' kMaxLongWindowWork multiply-adds the sums
+// are one FFT of length 2 points.
 FrequencyResponse firResponse(std::span<const double> taps, std::size_t points,
                               std::optional<double> sampleRate = std::nullopt);
+
+// The response of the mean of `window` taps (1/W each; odd, up to work_bounds' kMaxWindow), as
+// firResponse of those taps, without ever holding W taps.
+FrequencyResponse meanResponse(std::uint64_t window, std::size_t points,
+                               std::optional<double> sampleRate = std::nullopt);
 
 // Second-order sections' response on the same grid, as scipy.signal.sosfreqz(sos, worN=points):
 // the product over sections of (b0 + b1 z^-1 + b2 z^-2) / (a0 + a1 z^-1 + a2 z^-2), z = exp(i w).

@@ -4,6 +4,7 @@
 // linear in the samples, so the interior is a correlation with fixed taps (any correlation engine
 // runs it); scipy's "interp" edges fit one polynomial to the first and to the last W samples.
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -21,7 +22,20 @@ struct SavgolSpec {
   BoundaryMode mode = BoundaryMode::Mirror;
 };
 
-// Throws std::invalid_argument naming the parameter and its allowed range.
+// The highest polynomial degree fitted: past it the scaled Vandermonde matrix is so ill-conditioned
+// that a higher degree fits no better than rounding allows (and its coefficient work grows as its square).
+inline constexpr std::size_t kMaxSavgolOrder = 32;
+// The coefficient work a filter may take (savgolCoefficientWork): about 0.2 s of one core (20-30 ns
+// a unit measured), checked before any of it is done (the GUI as parameters are typed, the CLI
+// before reading the signal).
+inline constexpr std::uint64_t kMaxSavgolWork = std::uint64_t{1} << 23;
+
+// The filter's coefficient work, in units of W (ORDER + 1)^2 (one QR of the window's powers): one
+// for the interior, and with interp edges one more for each edge (scipy's fit of the edge's samples).
+std::uint64_t savgolCoefficientWork(const SavgolSpec& spec);
+
+// Throws std::invalid_argument naming the parameter and its allowed range, or the work and its
+// bound (ORDER up to kMaxSavgolOrder; savgolCoefficientWork up to kMaxSavgolWork).
 void validate(const SavgolSpec& spec);
 
 // scipy.signal.savgol_coeffs(W, order, deriv, delta, pos=pos, use='dot'): the estimate at window

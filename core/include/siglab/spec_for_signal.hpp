@@ -22,4 +22,10 @@ std::string fitSpecToSignal(FilterSpec& spec, std::size_t samples, const std::st
 FilterSpec meanFilterFitted(std::uint64_t window, BoundaryMode mode, std::size_t samples, const std::string& option,
                             std::string& note);
 
+// The Gaussian of `sigma` and `window` taps (makeGaussianFilter's) for a signal of `samples`, built
+// as fitSpecToSignal would leave it without ever holding the taps it drops (gaussianFilterForSignal);
+// `note` as fitSpecToSignal's.
+FilterSpec gaussianFilterFitted(double sigma, BoundaryMode mode, std::size_t window, std::size_t samples,
+                                std::string& note);
+
 }  // namespace siglab

@@ -25,7 +25,8 @@ struct Verification {
 };
 
 // The outputs worth checking, sorted and distinct: the first and last W, kOutputsEachSideOfCut
-// on each side of every cut in `splits`, and `randomCount` drawn uniformly with `seed`.
+// on each side of every cut in `splits`, and `randomCount` drawn uniformly with `seed` (every
+// output when `randomCount` is at least `samples`: never more positions than outputs).
 std::vector<std::size_t> verificationPositions(std::size_t samples, std::size_t window, const WorkSplits& splits,
                                                std::size_t randomCount, std::uint64_t seed);
 

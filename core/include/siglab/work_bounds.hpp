@@ -32,8 +32,9 @@ inline constexpr std::uint64_t kMaxWindow = (std::uint64_t{1} << 62) - 1;
 // tap; it is accepted while N * W stays within this many multiply-adds per run.
 inline constexpr std::uint64_t kMaxLongWindowWork = std::uint64_t{1} << 26;
 
-// Gaussian taps are all built and normalised (as SciPy does), O(W) before any cropping: 2^28 + 1
-// taps (2 GiB, about a second) at most, what sigma up to 33554432 needs.
+// Gaussian taps are all computed for their normalising sum (as SciPy does), O(W) time whatever is
+// cropped: 2^28 + 1 taps at most, what sigma up to 33554432 needs (held whole only where a signal of
+// 2^27 samples or more meets them all, or before its size is known: 2 GiB).
 inline constexpr std::uint64_t kMaxGaussianWindow = (std::uint64_t{1} << 28) + 1;
 
 // The longest window a signal of `samples` samples takes in `mode`: kMaxWindow in zero mode (taps
@@ -44,6 +45,9 @@ std::uint64_t maxWindowFor(BoundaryMode mode, std::size_t samples);
 // Throws std::invalid_argument, naming `option`, the signal's size and the bound, when `window`
 // is longer than maxWindowFor allows.
 void checkWindowFits(std::uint64_t window, BoundaryMode mode, std::size_t samples, const std::string& option);
+
+// The taps of a zero-mode window that can meet a sample of a signal of `samples`: min(W, 2N - 1).
+std::uint64_t croppedWindow(std::uint64_t window, std::size_t samples);
 
 // In zero mode, the central 2N - 1 taps of a longer window: every other tap only ever meets the
 // zeros outside the signal, which the serial formula skips, so every output is bit-identical and

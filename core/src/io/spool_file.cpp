@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/sendfile.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <utility>
 
 #include "siglab/errors.hpp"
+#include "siglab/work_bounds.hpp"
 
 namespace siglab::detail {
 namespace {
@@ -34,6 +36,23 @@ std::mutex spoolsMutex;
 std::map<std::pair<dev_t, ino_t>, int>& spools() {
   static std::map<std::pair<dev_t, ino_t>, int> byPipe;
   return byPipe;
+}
+
+// Room a spool leaves on its file system: a pipe that never ends (`yes 1 | siglab-cli stats -`)
+// fails with a clear error instead of filling the disk. Whichever is smaller: 256 MiB or a
+// twentieth of the file system.
+std::uint64_t reserveOf(const struct statvfs& fs) {
+  const std::uint64_t total = static_cast<std::uint64_t>(fs.f_blocks) * fs.f_frsize;
+  return std::min<std::uint64_t>(std::uint64_t{256} << 20, total / 20);
+}
+
+// True while `more` bytes still fit in the spool's file system above its reserve (or when the
+// system does not say).
+bool roomFor(int spoolFd, std::uint64_t more) {
+  struct statvfs fs {};
+  if (::fstatvfs(spoolFd, &fs) != 0) return true;
+  const std::uint64_t available = static_cast<std::uint64_t>(fs.f_bavail) * fs.f_frsize;
+  return available >= more + reserveOf(fs);
 }
 
 }  // namespace
@@ -83,6 +102,12 @@ int spooledPipe(int pipeFd, const struct stat& pipe, const std::string& name) {
     if (got == 0) break;
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) fail("read failed");
+    if (!roomFor(spool.fd, static_cast<std::uint64_t>(got))) {
+      errno = ENOSPC;
+      fail(formatBytes(static_cast<double>(::lseek(spool.fd, 0, SEEK_CUR))) +
+           " read and not at its end: keeping more in a temporary file in " + spool.folder +
+           " would leave its file system almost full (set TMPDIR to a folder with room, or give a file)");
+    }
     if (!writeAll(spool.fd, buffer.get(), static_cast<std::size_t>(got))) {
       fail("cannot keep it in a temporary file in " + spool.folder + " (set TMPDIR to a folder with room)");
     }

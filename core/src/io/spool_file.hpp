@@ -19,7 +19,9 @@ SpoolFile openSpoolFile();
 // A descriptor of a temporary file holding everything the pipe `pipeFd` (described by `pipe`) gives
 // to its end. The first call for a pipe reads it; later calls for the same pipe in this process get
 // the same file again (a pipe can be read once). -1 where no temporary file can be made (read it
-// into memory instead). Throws InputError naming `name` on a read or write error (a full disk).
+// into memory instead). Throws InputError naming `name` on a read or write error, and before the
+// file would leave its file system less than 256 MiB (or a twentieth of it) free: a pipe that
+// never ends is an error, not a full disk.
 int spooledPipe(int pipeFd, const struct stat& pipe, const std::string& name);
 
 // Gives the pipe `fd` (read or written whole) 1 MiB of buffer instead of 64 KiB where allowed.
