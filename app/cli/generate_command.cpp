@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iostream>
 #include <limits>
+#include <stdexcept>
 
 #include "cancel_on_signals.hpp"
 #include "commands.hpp"
@@ -47,6 +48,12 @@ void requireDiskSpace(const std::string& path, double bytes) {
 
 int runGenerate(const Options& o) {
   const std::string count = std::to_string(o.generate.count) + " samples";
+  try {
+    checkGenerateOptions(o.generate);  // before any file is touched
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "siglab-cli generate: " << e.what() << "\n";
+    return kExitUsage;
+  }
   try {
     const NamedPath outputs[] = {{"-o", o.output}};
     checkOutputsBeforeWork(outputs);

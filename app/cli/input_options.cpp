@@ -16,6 +16,11 @@ void addInputOptions(CLI::App& command, ReadOptions& options) {
                      "Text input: read this 1-based column of a CSV, TSV or blank-separated file")
       ->check(wholeNumber(1, std::numeric_limits<std::int64_t>::max(), "2^63 - 1"));
   command.add_flag("--skip-header", options.skipHeader, "Text input: ignore the first line that is not a comment");
+  command
+      .add_option_function<std::string>(
+          "--decimal", [&options](const std::string& mark) { options.decimal = mark.front(); },
+          "Text input: the decimal mark, . (default) or , (as in 1,5;2,5: fields are then separated by ;, tabs or blanks)")
+      ->check(CLI::IsMember({".", ","}));
   const std::vector<std::string> types = {"f64", "f32", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"};
   CLI::Option* raw = command
                          .add_option_function<std::string>(

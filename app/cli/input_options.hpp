@@ -5,7 +5,7 @@
 
 namespace siglab::cli {
 
-// Registers the options that say how to read an input signal (--column, --skip-header, --raw,
+// Registers the options that say how to read an input signal (--column, --skip-header, --decimal, --raw,
 // --offset, --channel, --allow-nonfinite, --rate) on `command`, storing them in `options`, which
 // must outlive the parse.
 void addInputOptions(CLI::App& command, ReadOptions& options);

@@ -107,7 +107,7 @@ namespace {
 // The rate a Butterworth's cutoffs in Hz refer to: --rate, else a WAV input's own rate, else none
 // (cutoffs are then fractions of Nyquist).
 std::optional<double> designRate(const JobOptions& o) {
-  if (o.job.read.sampleRate || o.job.input == "-" || o.job.read.rawType) return o.job.read.sampleRate;
+  if (o.job.read.sampleRate || o.job.read.rawType) return o.job.read.sampleRate;
   try {
     const FileProbe probe = probeSignalFile(o.job.input);
     if (probe.format == FileFormat::wav) return probe.wavSampleRate;

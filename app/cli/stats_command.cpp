@@ -12,6 +12,7 @@
 #include "exit_codes.hpp"
 #include "input_options.hpp"
 #include "siglab/errors.hpp"
+#include "siglab/json_number.hpp"
 #include "siglab/statistics.hpp"
 #include "siglab/io/sample_stream.hpp"
 #include "siglab/stream_statistics.hpp"
@@ -54,10 +55,18 @@ std::string formatNumber(double v) {
 
 void printStatistics(const Statistics& s, const std::string& input, const SampleRange& range, bool json) {
   if (json) {
-    nlohmann::json j = {{"input", input},          {"range_begin", range.begin}, {"count", s.count},
-                        {"sum", s.sum},            {"mean", s.mean},             {"sumsq", s.sumsq},
-                        {"rms", s.rms},            {"variance", s.variance},     {"std", s.stddev},
-                        {"min", s.min},            {"min_index", s.minIndex},    {"max", s.max},
+    nlohmann::json j = {{"input", input},
+                        {"range_begin", range.begin},
+                        {"count", s.count},
+                        {"sum", jsonNumber(s.sum)},
+                        {"mean", jsonNumber(s.mean)},
+                        {"sumsq", jsonNumber(s.sumsq)},
+                        {"rms", jsonNumber(s.rms)},
+                        {"variance", jsonNumber(s.variance)},
+                        {"std", jsonNumber(s.stddev)},
+                        {"min", jsonNumber(s.min)},
+                        {"min_index", s.minIndex},
+                        {"max", jsonNumber(s.max)},
                         {"max_index", s.maxIndex}};
     std::cout << j.dump(2) << "\n";
     return;

@@ -66,6 +66,12 @@ ImportDialog::ImportDialog(const QString& path, const FileProbe& probe, QWidget*
   skipHeader_->setChecked(suggested.skipHeader);
   skipHeader_->setToolTip(tr("Ignore the first line that is neither blank nor a comment (as --skip-header)"));
   form->addRow(QString(), skipHeader_);
+  decimal_ = new QComboBox;
+  decimal_->addItem(tr("point: 1.5"), QChar('.'));
+  decimal_->addItem(tr("comma: 1,5 (fields separated by ; tabs or blanks)"), QChar(','));
+  decimal_->setCurrentIndex(decimal_->findData(QChar(suggested.decimal)));
+  decimal_->setToolTip(tr("The decimal mark of the numbers (as --decimal)"));
+  form->addRow(tr("&Decimal mark"), decimal_);
 
   pages_->addWidget(formPage(form));
   rawType_ = new QComboBox;
@@ -140,6 +146,7 @@ ReadOptions ImportDialog::readOptions() const {
     default:
       options.column = column_->currentData().toULongLong();
       options.skipHeader = skipHeader_->isChecked();
+      options.decimal = decimal_->currentData().toChar().toLatin1();
       break;
   }
   return options;

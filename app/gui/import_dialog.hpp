@@ -26,6 +26,7 @@ class ImportDialog : public QDialog {
   QComboBox* formatBox() const { return format_; }
   QComboBox* columnBox() const { return column_; }
   QCheckBox* skipHeaderBox() const { return skipHeader_; }
+  QComboBox* decimalBox() const { return decimal_; }
   QComboBox* rawTypeBox() const { return rawType_; }
   QSpinBox* offsetBox() const { return offset_; }
   QComboBox* channelBox() const { return channel_; }
@@ -39,6 +40,7 @@ class ImportDialog : public QDialog {
   QStackedWidget* pages_ = nullptr;
   QComboBox* column_ = nullptr;
   QCheckBox* skipHeader_ = nullptr;
+  QComboBox* decimal_ = nullptr;
   QComboBox* rawType_ = nullptr;
   QSpinBox* offset_ = nullptr;
   QComboBox* channel_ = nullptr;

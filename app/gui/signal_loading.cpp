@@ -22,7 +22,8 @@ Progress progressBetween(QPromise<LoadOutcome>& promise, const std::atomic<bool>
 bool isDefault(const ReadOptions& o) {
   const ReadOptions d;
   return o.format == d.format && o.column == d.column && o.skipHeader == d.skipHeader && o.rawType == d.rawType &&
-         o.rawOffset == d.rawOffset && o.channel == d.channel && o.allowNonFinite == d.allowNonFinite;
+         o.rawOffset == d.rawOffset && o.channel == d.channel && o.allowNonFinite == d.allowNonFinite &&
+         o.decimal == d.decimal;
 }
 
 void loadSignalWith(QPromise<LoadOutcome>& promise, const QString& path, const ReadOptions& options,

@@ -1,6 +1,9 @@
 #include "siglab/generate.hpp"
 
 #include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
 #include <numbers>
 
 namespace siglab {
@@ -21,7 +24,27 @@ struct SplitMix64 {
 
 }  // namespace
 
+void checkGenerateOptions(const GenerateOptions& o) {
+  const auto fail = [](const char* option, double value, const std::string& why) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", value);
+    throw std::invalid_argument(std::string(option) + " " + text + ": " + why);
+  };
+  if (!(std::isfinite(o.period) && o.period > 0.0)) fail("--period", o.period, "must be a finite number above 0");
+  if (!(std::fabs(o.amplitude) <= 1e300)) fail("amplitude", o.amplitude, "must be a finite number up to 1e300");
+  if (!(std::isfinite(o.noiseSigma) && o.noiseSigma >= 0.0 && o.noiseSigma <= 1e100)) {
+    fail("--noise", o.noiseSigma, "must be a finite number from 0 to 1e100");
+  }
+  // The largest phase, 2 pi (count - 1) / period, must be a finite number for its sine to be one.
+  const double lastPhase = 2.0 * std::numbers::pi / o.period * static_cast<double>(o.count > 0 ? o.count - 1 : 0);
+  if (!std::isfinite(2.0 * std::numbers::pi / o.period) || !std::isfinite(lastPhase)) {
+    fail("--period", o.period, "is too short for " + std::to_string(o.count) +
+                                   " samples: the sine's phase 2 pi i / period passes the float64 range");
+  }
+}
+
 std::vector<double> generateSignal(const GenerateOptions& options) {
+  checkGenerateOptions(options);
   std::vector<double> values(options.count);
   SplitMix64 rng{options.seed};
   const double step = 2.0 * std::numbers::pi / options.period;

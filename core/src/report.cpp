@@ -6,13 +6,15 @@
 #include <nlohmann/json.hpp>
 
 #include "siglab/filter_kinds.hpp"
+#include "siglab/json_number.hpp"
 #include "siglab/metrics.hpp"
 
 namespace siglab {
 namespace {
 
 nlohmann::json timingJson(const TimingStats& t) {
-  return {{"median_ms", t.medianMs}, {"min_ms", t.minMs}, {"max_ms", t.maxMs}, {"runs", t.samples}};
+  return {{"median_ms", jsonNumber(t.medianMs)}, {"min_ms", jsonNumber(t.minMs)}, {"max_ms", jsonNumber(t.maxMs)},
+          {"runs", t.samples}};
 }
 
 std::string_view statusName(RunStatus status) {
@@ -38,13 +40,13 @@ nlohmann::json parametersJson(const FilterSpec& spec) {
               {"mode", spec.savgol.interp ? std::string("interp") : std::string(toString(spec.mode))}};
     case FilterKind::Sos: {
       const ButterworthSpec& d = spec.sos.design;
-      nlohmann::json cutoffs = {d.cutoff};
-      if (d.type == BandType::Bandpass || d.type == BandType::Bandstop) cutoffs.push_back(d.cutoff2);
+      nlohmann::json cutoffs = nlohmann::json::array({jsonNumber(d.cutoff)});
+      if (d.type == BandType::Bandpass || d.type == BandType::Bandstop) cutoffs.push_back(jsonNumber(d.cutoff2));
       return {{"order", d.order},
               {"band", toString(d.type)},
               {"cutoffs", cutoffs},
               {"cutoff_unit", d.sampleRate > 0 ? "Hz" : "fraction of Nyquist"},
-              {"design_rate_hz", d.sampleRate > 0 ? nlohmann::json(d.sampleRate) : nlohmann::json(nullptr)},
+              {"design_rate_hz", d.sampleRate > 0 ? jsonNumber(d.sampleRate) : nlohmann::json(nullptr)},
               {"sections", spec.sos.sections.size()},
               {"zero_phase", spec.sos.zeroPhase}};
     }
@@ -63,17 +65,17 @@ nlohmann::json comparisonToJson(const Comparison& c, const std::string& input) {
       b["kernel"] = timingJson(r.run.kernel);
       b["transfer"] = timingJson(r.run.transfer);
       b["total"] = timingJson(r.run.total);
-      b["kernel_gb_per_s"] = kernelGBs(c, r);
-      b["speedup_kernel_vs_cpu_serial"] = c.kernelSpeedup(r);
-      b["speedup_end_to_end_vs_cpu_serial"] = c.endToEndSpeedup(r);
+      b["kernel_gb_per_s"] = jsonNumber(kernelGBs(c, r));
+      b["speedup_kernel_vs_cpu_serial"] = jsonNumber(c.kernelSpeedup(r));
+      b["speedup_end_to_end_vs_cpu_serial"] = jsonNumber(c.endToEndSpeedup(r));
       if (const double vsParallel = c.kernelSpeedup(r, "cpu-parallel"); vsParallel > 0.0) {
-        b["speedup_kernel_vs_cpu_parallel"] = vsParallel;
-        b["speedup_end_to_end_vs_cpu_parallel"] = c.endToEndSpeedup(r, "cpu-parallel");
+        b["speedup_kernel_vs_cpu_parallel"] = jsonNumber(vsParallel);
+        b["speedup_end_to_end_vs_cpu_parallel"] = jsonNumber(c.endToEndSpeedup(r, "cpu-parallel"));
       }
-      b["max_abs_diff"] = r.agreement.maxAbsDiff;
+      b["max_abs_diff"] = jsonNumber(r.agreement.maxAbsDiff);
       b["mismatches"] = r.agreement.mismatches;
       b["bit_identical"] = r.agreement.bitIdentical();
-      b["tolerance"] = r.tolerance;
+      b["tolerance"] = jsonNumber(r.tolerance);
       b["agrees"] = r.agrees;
     }
     backends.push_back(std::move(b));
@@ -101,7 +103,7 @@ std::string comparisonReport(const Comparison& comparison, const std::string& in
                  [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
   if (extension == ".csv") return comparisonToCsv(comparison, input);
   nlohmann::json json = comparisonToJson(comparison, input);
-  json["sample_rate_hz"] = sampleRate ? nlohmann::json(*sampleRate) : nlohmann::json(nullptr);
+  json["sample_rate_hz"] = sampleRate ? jsonNumber(*sampleRate) : nlohmann::json(nullptr);
   return json.dump(2) + "\n";
 }
 

@@ -10,6 +10,7 @@
 #include "siglab/filter_kinds.hpp"
 #include "siglab/filter_spec.hpp"
 #include "siglab/io/atomic_file.hpp"
+#include "siglab/json_number.hpp"
 #include "siglab/taps.hpp"
 
 namespace siglab {
@@ -96,18 +97,19 @@ json sessionToJson(const Session& s) {
                  {"format", formatName(s.read.format)},
                  {"column", s.read.column},
                  {"skip_header", s.read.skipHeader},
+                 {"decimal", std::string(1, s.read.decimal)},
                  {"raw_offset", s.read.rawOffset},
                  {"channel", s.read.channel},
                  {"allow_nonfinite", s.read.allowNonFinite}};
   signal["raw_type"] = s.read.rawType ? json(std::string(sampleTypeName(*s.read.rawType))) : json(nullptr);
-  json filter = {{"taps", s.filter.taps},   {"window", s.filter.window}, {"sigma", s.filter.sigma},
+  json filter = {{"taps", s.filter.taps},   {"window", s.filter.window}, {"sigma", jsonNumber(s.filter.sigma)},
                  {"custom_taps", s.filter.customTaps}, {"mode", s.filter.mode}, {"repeat", s.filter.repeat}};
   filter["savgol"] = {{"order", s.filter.savgolOrder}, {"deriv", s.filter.savgolDeriv}};
-  filter["butter"] = {{"order", s.filter.butterOrder}, {"band", s.filter.butterBand}, {"cutoff", s.filter.cutoff},
-                      {"cutoff2", s.filter.cutoff2}, {"zero_phase", s.filter.zeroPhase}};
+  filter["butter"] = {{"order", s.filter.butterOrder}, {"band", s.filter.butterBand}, {"cutoff", jsonNumber(s.filter.cutoff)},
+                      {"cutoff2", jsonNumber(s.filter.cutoff2)}, {"zero_phase", s.filter.zeroPhase}};
   json out = {{"siglab_session", kSessionVersion}, {"signal", signal}, {"filter", filter}, {"engines", s.engines},
               {"stacked", s.stacked}};
-  if (s.view) out["view"] = {{"first", s.view->first}, {"last", s.view->last}};
+  if (s.view) out["view"] = {{"first", jsonNumber(s.view->first)}, {"last", jsonNumber(s.view->last)}};
   return out;
 }
 
@@ -134,6 +136,11 @@ Session sessionFromJson(const json& j, const std::string& path) {
   if (!known) r.fail("signal.format", "\"" + format + "\" is not automatic, text, npy, raw or wav");
   s.read.column = r.count(signal, "signal", "column");
   s.read.skipHeader = r.flag(signal, "signal", "skip_header");
+  if (signal.contains("decimal")) {  // sessions written before decimal commas were read have none: '.'
+    const std::string decimal = r.string(signal, "signal", "decimal");
+    if (decimal != "." && decimal != ",") r.fail("signal.decimal", "\"" + decimal + "\" is not . or ,");
+    s.read.decimal = decimal.front();
+  }
   s.read.rawOffset = r.count(signal, "signal", "raw_offset");
   s.read.channel = r.count(signal, "signal", "channel");
   if (s.read.channel == 0) r.fail("signal.channel", "channels count from 1");

@@ -24,11 +24,35 @@ Statistics emptyStatistics() {
   return s;
 }
 
-// rms, stddev and the clamp of a variance that rounding pushed below zero.
-void finish(Statistics& s) {
-  if (s.variance < 0.0) s.variance = 0.0;  // not std::max: a NaN variance must stay NaN
-  s.rms = std::sqrt(s.sumsq / static_cast<double>(s.count));
-  s.stddev = std::sqrt(s.variance);
+// Sums are scaled by 2^-exponent (squares by 2^-2 exponent) where the data's magnitude would make
+// them overflow or their squares underflow: finite data then gives finite mean, rms and std (the
+// sum, sum of squares and variance themselves may still exceed the float64 range: then infinite,
+// as the exact value rounds). Inside [2^-450, 2^450] no scaling is needed: N M^2 < 2^964 for any N
+// below 2^64, and squares stay normal. Scaling by a power of two is exact but for the parts of
+// samples below 2^-1074 times the scale, far inside the stated bounds.
+constexpr double kUnscaledLargest = 0x1p450;
+constexpr double kUnscaledSmallest = 0x1p-450;
+
+// The exponent to scale by for data of largest magnitude `m` (finite); 0 when none is needed.
+int scaleExponent(double m) {
+  if (m == 0.0 || (m >= kUnscaledSmallest && m <= kUnscaledLargest)) return 0;
+  return std::ilogb(m);
+}
+
+double scaledBy(double value, int exponent) { return exponent == 0 ? value : std::ldexp(value, exponent); }
+
+// Mean, rms, variance and std from the scaled sums (sum/2^e, sumsq/2^2e, m2/2^2e) of s.count
+// samples; a variance that rounding pushed below zero is clamped, a NaN one stays NaN.
+void finish(Statistics& s, double sum, double sumsq, double m2, int exponent) {
+  const auto n = static_cast<double>(s.count);
+  double variance = m2 / n;
+  if (variance < 0.0) variance = 0.0;  // not std::max: a NaN variance must stay NaN
+  s.sum = scaledBy(sum, exponent);
+  s.sumsq = scaledBy(sumsq, 2 * exponent);
+  s.mean = scaledBy(sum / n, exponent);
+  s.rms = scaledBy(std::sqrt(sumsq / n), exponent);
+  s.variance = scaledBy(variance, 2 * exponent);
+  s.stddev = scaledBy(std::sqrt(variance), exponent);
 }
 
 // ---- parallel: per block, 8 lanes (two vectors of four) ----
@@ -95,6 +119,7 @@ struct BlockMoments {
 // What one piece has seen. mean is kept relative to a shift near the data (the range's first
 // sample), so that a large offset costs no precision in the variance.
 struct Partial {
+  int exponent = 0;  // sum, mean are in units of 2^exponent; sumsq, m2 of 2^(2 exponent)
   std::uint64_t count = 0;
   NeumaierSum sum;
   NeumaierSum sumsq;
@@ -118,11 +143,26 @@ struct Partial {
   }
   void merge(const Partial& other) {
     if (other.count == 0) return;
-    sum.add(other.sum.sum);
-    sum.add(other.sum.compensation);
-    sumsq.add(other.sumsq.sum);
-    sumsq.add(other.sumsq.compensation);
-    merge(other.count, other.mean, other.m2, other.min, other.minIndex, other.max, other.maxIndex);
+    if (count == 0) exponent = other.exponent;
+    if (other.exponent > exponent) rescale(other.exponent);
+    const int down = exponent - other.exponent;  // other's units to ours
+    sum.add(std::ldexp(other.sum.sum, -down));
+    sum.add(std::ldexp(other.sum.compensation, -down));
+    sumsq.add(std::ldexp(other.sumsq.sum, -2 * down));
+    sumsq.add(std::ldexp(other.sumsq.compensation, -2 * down));
+    merge(other.count, std::ldexp(other.mean, -down), std::ldexp(other.m2, -2 * down), other.min, other.minIndex,
+          other.max, other.maxIndex);
+  }
+  // To units of 2^to (to > exponent): exact but for what falls below the smallest subnormal.
+  void rescale(int to) {
+    const int down = to - exponent;
+    sum.sum = std::ldexp(sum.sum, -down);
+    sum.compensation = std::ldexp(sum.compensation, -down);
+    sumsq.sum = std::ldexp(sumsq.sum, -2 * down);
+    sumsq.compensation = std::ldexp(sumsq.compensation, -2 * down);
+    mean = std::ldexp(mean, -down);
+    m2 = std::ldexp(m2, -2 * down);
+    exponent = to;
   }
 };
 
@@ -132,16 +172,28 @@ std::uint64_t firstIndexOf(const double* x, std::size_t len, double value) {
   return i;
 }
 
-Partial statisticsOfPiece(const double* x, std::size_t len, std::uint64_t firstIndex, double shift) {
+// A piece's statistics in units of 2^exponent (0: the samples as they are, the fast path).
+Partial statisticsOfPiece(const double* x, std::size_t len, std::uint64_t firstIndex, double shift, int exponent = 0) {
   Partial p;
+  p.exponent = exponent;
+  shift = scaledBy(shift, -exponent);
+  std::vector<double> scaled(exponent == 0 ? 0 : std::min(kStatisticsBlock, len));
   for (std::size_t b = 0; b < len; b += kStatisticsBlock) {
     const std::size_t n = std::min(kStatisticsBlock, len - b);
     const double* block = x + b;
-    const BlockMoments m = blockMoments(block, n);
+    if (exponent != 0) {
+      for (std::size_t i = 0; i < n; ++i) scaled[i] = std::ldexp(block[i], -exponent);
+    }
+    const double* moments = exponent == 0 ? block : scaled.data();
+    BlockMoments m = blockMoments(moments, n);
+    if (exponent != 0) {  // the extremes exactly, from the samples themselves
+      m.min = m.max = block[0];
+      for (std::size_t i = 1; i < n; ++i) m.min = std::min(m.min, block[i]), m.max = std::max(m.max, block[i]);
+    }
     const auto count = static_cast<double>(n);
-    const double shiftedMean = (block[0] - shift) + m.deviations / count;
+    const double c = moments[0];
+    const double shiftedMean = (c - shift) + m.deviations / count;
     const double m2 = m.squares - m.deviations * m.deviations / count;
-    const double c = block[0];
     const double blockSum = count * c + m.deviations;
     p.sum.add(blockSum);
     p.sumsq.add(c * (blockSum + m.deviations) + m.squares);
@@ -152,19 +204,26 @@ Partial statisticsOfPiece(const double* x, std::size_t len, std::uint64_t firstI
   return p;
 }
 
+// A piece's statistics, scaled where its magnitude (or the shift's) needs it; a piece holding a
+// NaN or an infinity comes back with non-finite sums, for the callers' IEEE path.
+Partial statisticsOfPieceScaled(const double* x, std::size_t len, std::uint64_t firstIndex, double shift) {
+  Partial p = statisticsOfPiece(x, len, firstIndex, shift);
+  const bool finiteSums = std::isfinite(p.sum.value()) && std::isfinite(p.sumsq.value());
+  if (!finiteSums && !std::all_of(x, x + len, [](double v) { return std::isfinite(v); })) return p;
+  const double shiftSize = std::isfinite(shift) ? std::fabs(shift) : 0.0;
+  const int exponent = scaleExponent(std::max({std::fabs(p.min), std::fabs(p.max), shiftSize}));
+  return exponent == 0 && finiteSums ? p : statisticsOfPiece(x, len, firstIndex, shift, exponent);
+}
+
 // The statistics of finite samples that `all` has seen (count > 0).
 Statistics statisticsOf(const Partial& all) {
   Statistics s;
   s.count = all.count;
-  s.sum = all.sum.value();
-  s.sumsq = all.sumsq.value();
-  s.mean = s.sum / static_cast<double>(s.count);
-  s.variance = all.m2 / static_cast<double>(s.count);
   s.min = all.min;
   s.minIndex = all.minIndex;
   s.max = all.max;
   s.maxIndex = all.maxIndex;
-  finish(s);
+  finish(s, all.sum.value(), all.sumsq.value(), all.m2, all.exponent);
   return s;
 }
 
@@ -193,33 +252,37 @@ Statistics statisticsSerial(std::span<const double> signal, SampleRange range) {
   if (x.empty()) return emptyStatistics();
   Statistics s;
   s.count = x.size();
-  NeumaierSum sum, sumsq;
   s.min = s.max = x[0];
   for (std::size_t i = 0; i < x.size(); ++i) {
-    sum.add(x[i]);
-    sumsq.add(x[i] * x[i]);
     if (x[i] < s.min) s.min = x[i], s.minIndex = i;
     if (x[i] > s.max) s.max = x[i], s.maxIndex = i;
   }
   // numpy's min and max (and argmin, argmax): a NaN anywhere wins, at its first index.
-  if (const auto nan = std::find_if(x.begin(), x.end(), [](double v) { return std::isnan(v); }); nan != x.end()) {
+  const auto nan = std::find_if(x.begin(), x.end(), [](double v) { return std::isnan(v); });
+  // Finite samples are summed scaled where their magnitude needs it; NaN and infinities as IEEE sums them.
+  const bool finite = nan == x.end() && std::isfinite(s.min) && std::isfinite(s.max);
+  const int exponent = finite ? scaleExponent(std::max(std::fabs(s.min), std::fabs(s.max))) : 0;
+  NeumaierSum sum, sumsq;
+  for (double v : x) {
+    const double y = scaledBy(v, -exponent);
+    sum.add(y);
+    sumsq.add(y * y);
+  }
+  if (nan != x.end()) {
     s.min = s.max = *nan;
     s.minIndex = s.maxIndex = static_cast<std::uint64_t>(nan - x.begin());
   }
   s.minIndex += range.begin;
   s.maxIndex += range.begin;
   const auto n = static_cast<double>(x.size());
-  s.sum = sum.value();
-  s.sumsq = sumsq.value();
-  s.mean = s.sum / n;
+  const double mean = sum.value() / n;
   NeumaierSum deviations, squares;
   for (double v : x) {
-    const double d = v - s.mean;
+    const double d = scaledBy(v, -exponent) - mean;
     deviations.add(d);
     squares.add(d * d);
   }
-  s.variance = (squares.value() - deviations.value() * deviations.value() / n) / n;
-  finish(s);
+  finish(s, sum.value(), sumsq.value(), squares.value() - deviations.value() * deviations.value() / n, exponent);
   return s;
 }
 
@@ -234,12 +297,12 @@ Statistics statisticsParallel(std::span<const double> signal, SampleRange range)
   for (std::int64_t p = 0; p < pieces; ++p) {
     const detail::IndexRange piece = detail::chunkOf(n, pieces, p, kStatisticsBlock);
     partials[static_cast<std::size_t>(p)] =
-        statisticsOfPiece(x.data() + piece.begin, static_cast<std::size_t>(piece.end - piece.begin),
-                          range.begin + static_cast<std::uint64_t>(piece.begin), x[0]);
+        statisticsOfPieceScaled(x.data() + piece.begin, static_cast<std::size_t>(piece.end - piece.begin),
+                                range.begin + static_cast<std::uint64_t>(piece.begin), x[0]);
   }
   Partial all;
   for (const Partial& p : partials) all.merge(p);
-  // Any NaN or infinity makes the sum of squares non-finite (as does overflow): the serial pass
+  // Any NaN or infinity makes a piece's sums non-finite (overflow is scaled away): the serial pass
   // then gives IEEE's and numpy's answers, which the shifted block sums cannot.
   if (!std::isfinite(all.sumsq.value()) || !std::isfinite(all.sum.value())) return statisticsSerial(signal, range);
   return statisticsOf(all);
@@ -290,8 +353,8 @@ void StatisticsAccumulator::add(std::span<const double> x) {
   for (std::int64_t p = 0; p < pieces; ++p) {
     const detail::IndexRange piece = detail::chunkOf(n, pieces, p, kStatisticsBlock);
     partials[static_cast<std::size_t>(p)] =
-        statisticsOfPiece(x.data() + piece.begin, static_cast<std::size_t>(piece.end - piece.begin),
-                          firstIndex + static_cast<std::uint64_t>(piece.begin), state_->shift);
+        statisticsOfPieceScaled(x.data() + piece.begin, static_cast<std::size_t>(piece.end - piece.begin),
+                                firstIndex + static_cast<std::uint64_t>(piece.begin), state_->shift);
   }
   for (std::int64_t p = 0; p < pieces; ++p) {
     const Partial& partial = partials[static_cast<std::size_t>(p)];
@@ -321,10 +384,8 @@ Statistics StatisticsAccumulator::nonFiniteResult() const {
   const Partial& all = st.all;
   Statistics s;
   s.count = st.seen;
-  s.sum = (all.count ? all.sum.value() : 0.0) + st.nonFiniteSum;
-  s.sumsq = (all.count ? all.sumsq.value() : 0.0) + st.nonFiniteSumsq;
-  s.mean = s.sum / static_cast<double>(s.count);
-  s.variance = std::numeric_limits<double>::quiet_NaN();
+  const double sum = (all.count ? scaledBy(all.sum.value(), all.exponent) : 0.0) + st.nonFiniteSum;
+  const double sumsq = (all.count ? scaledBy(all.sumsq.value(), 2 * all.exponent) : 0.0) + st.nonFiniteSumsq;
   const bool finiteFirst = all.count > 0;
   s.min = finiteFirst ? all.min : st.nonFiniteMin;
   s.minIndex = finiteFirst ? all.minIndex : st.nonFiniteMinIndex;
@@ -342,7 +403,7 @@ Statistics StatisticsAccumulator::nonFiniteResult() const {
     s.min = s.max = std::numeric_limits<double>::quiet_NaN();
     s.minIndex = s.maxIndex = *st.firstNaN;
   }
-  finish(s);
+  finish(s, sum, sumsq, std::numeric_limits<double>::quiet_NaN(), 0);
   return s;
 }
 

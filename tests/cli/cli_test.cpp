@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -234,6 +235,28 @@ TEST(Cli, InputOptionErrors) {
   EXPECT_EQ(test::readFile(dir.file("r.txt")), "1.0000000000000000\nnan\n3.0000000000000000\n");
 }
 
+// --decimal , reads "1,5;2,5" whole, in memory and streamed, on every command that reads text;
+// without it the field is an error naming its line and column (issue 24: its integer part was read).
+TEST(Cli, DecimalCommasAreReadWithTheOptionAndAnErrorWithout) {
+  test::TempDir dir;
+  test::writeFile(dir.file("in.csv"), "zeit;wert\n0,5;1,5\n1;-2,25\n1,5;4\n");
+  const std::string in = dir.file("in.csv");
+  const Outcome stats = runCli("stats -q " + in + " --skip-header --column 2 --decimal , --json", dir);
+  ASSERT_EQ(stats.exitCode, 0) << stats.err;
+  EXPECT_EQ(nlohmann::json::parse(stats.out)["sum"], 3.25);
+  for (const char* stream : {"never", "always"}) {
+    const Outcome filter = runCli("filter -q " + in + " --skip-header --column 2 --decimal , -w 1 --stream " + stream +
+                                      " -o " + dir.file("out.txt"), dir);
+    ASSERT_EQ(filter.exitCode, 0) << filter.err;
+    EXPECT_EQ(readTextSignal(dir.file("out.txt")), (std::vector<double>{1.5, -2.25, 4.0})) << stream;
+  }
+  const Outcome cut = runCli("stats -q " + in + " --skip-header --column 1", dir);
+  EXPECT_EQ(cut.exitCode, 3);
+  EXPECT_NE(cut.err.find("in.csv:2:1: expected a number, found \"0,5\" (a decimal comma? read it with --decimal ,)"),
+            std::string::npos) << cut.err;
+  EXPECT_EQ(runCli("stats " + in + " --decimal ';'", dir).exitCode, 2);
+}
+
 TEST(Cli, DevicesAlwaysAnswers) {
   test::TempDir dir;
   const Outcome o = runCli("devices", dir);
@@ -257,6 +280,59 @@ TEST(Cli, StatsPrintsOneNameValueALineOrJson) {
   EXPECT_EQ(j["min_index"], 1);
   EXPECT_EQ(j["max_index"], 2);
   EXPECT_EQ(runCli("stats " + dir.file("in.txt") + " --range 2:", dir).out.substr(0, 9), "count: 2\n");
+}
+
+// Finite data gives finite statistics (issue 24: 1e308, 1e308 gave mean inf, std nan), and JSON
+// writes what is not finite as "inf", "-inf" or "nan" (it wrote null).
+TEST(Cli, StatsOfExtremeDataAreFiniteAndJsonNamesNonFiniteValues) {
+  test::TempDir dir;
+  test::writeFile(dir.file("big.txt"), "1e308\n1e308\n");
+  const Outcome big = runCli("stats -q " + dir.file("big.txt") + " --json", dir);
+  ASSERT_EQ(big.exitCode, 0) << big.err;
+  const auto b = nlohmann::json::parse(big.out);
+  EXPECT_EQ(b["mean"], 1e308);
+  EXPECT_EQ(b["std"], 0.0);
+  EXPECT_EQ(b["variance"], 0.0);
+  EXPECT_EQ(b["rms"], 1e308);
+  EXPECT_EQ(b["sum"], "inf");  // 2e308 is beyond float64
+  test::writeFile(dir.file("odd.txt"), "1\n-inf\nnan\n");
+  const Outcome odd = runCli("stats -q " + dir.file("odd.txt") + " --allow-nonfinite --json", dir);
+  ASSERT_EQ(odd.exitCode, 0) << odd.err;
+  const auto o = nlohmann::json::parse(odd.out);
+  EXPECT_EQ(o["mean"], "nan");
+  EXPECT_EQ(o["min"], "nan");
+  EXPECT_EQ(o["sumsq"], "nan");
+  test::writeFile(dir.file("inf.txt"), "1\n-inf\n");
+  const auto i = nlohmann::json::parse(runCli("stats -q " + dir.file("inf.txt") + " --allow-nonfinite --json", dir).out);
+  EXPECT_EQ(i["sum"], "-inf");
+  EXPECT_EQ(i["sumsq"], "inf");
+}
+
+// A period too short for its phase to be a number is refused before any file is touched (issue
+// 24: --period 1e-310 wrote "-nan" lines); a short one that works gives finite samples.
+TEST(Cli, GenerateRefusesAPeriodThatMakesNonFiniteSamples) {
+  test::TempDir dir;
+  const Outcome tiny = runCli("generate -n 5 --period 1e-310 -o " + dir.file("g.txt"), dir);
+  EXPECT_EQ(tiny.exitCode, 2);
+  EXPECT_NE(tiny.err.find("--period 1e-310: is too short for 5 samples"), std::string::npos) << tiny.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("g.txt")));
+  ASSERT_EQ(runCli("generate -n 1000 --period 1e-300 -o " + dir.file("g.txt"), dir).exitCode, 0);
+  for (double v : readTextSignal(dir.file("g.txt"))) ASSERT_TRUE(std::isfinite(v));
+}
+
+// Values beyond float32 round-trip through WAV (issue 24: 1e300 was written as inf, exit 0): in
+// memory as 64-bit float WAV; streamed, refused with the old file kept.
+TEST(Cli, WavOutputOfValuesBeyondFloat32) {
+  test::TempDir dir;
+  test::writeFile(dir.file("in.txt"), "1e300\n-2.5\n-1e300\n");
+  const Outcome memory = runCli("filter -q " + dir.file("in.txt") + " -w 1 --stream never -o " + dir.file("out.wav"), dir);
+  ASSERT_EQ(memory.exitCode, 0) << memory.err;
+  EXPECT_EQ(readSignal(dir.file("out.wav")).samples, (std::vector<double>{1e300, -2.5, -1e300}));
+  test::writeFile(dir.file("old.wav"), "old");
+  const Outcome streamed = runCli("filter -q " + dir.file("in.txt") + " -w 1 --stream always -o " + dir.file("old.wav"), dir);
+  EXPECT_NE(streamed.exitCode, 0);
+  EXPECT_NE(streamed.err.find("sample 1 (1e+300) is beyond 32-bit float samples"), std::string::npos) << streamed.err;
+  EXPECT_EQ(test::readFile(dir.file("old.wav")), "old");
 }
 
 TEST(Cli, StatsRejectsBadRangesAndInputs) {

@@ -1,12 +1,17 @@
 // --median, --savgol, --butter and --zero-phase on filter, compare and response: results against
 // SciPy, reports, and every bad value refused with exit 2 naming the option and the allowed range.
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include <cmath>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <atomic>
 #include <random>
+#include <thread>
 
 #include "scipy_oracle.hpp"
 #include "scipy_support.hpp"
@@ -78,6 +83,78 @@ TEST(KindsCli, ButterworthCutoffsInHzUseAWavInputsOwnRate) {
   const Outcome text = runCli("filter " + in + " --butter 4,1000 -o " + dir.file("t.npy"), dir);
   EXPECT_EQ(text.exitCode, 2);
   EXPECT_NE(text.err.find("without --rate, cutoffs are fractions of Nyquist"), std::string::npos) << text.err;
+}
+
+// `cat FILE | siglab-cli ARGS`: standard input is a pipe.
+Outcome runCliOnPipe(const std::string& file, const std::string& args, const test::TempDir& dir) {
+  const std::string command = "cat " + file + " | " + SIGLAB_CLI_PATH + " " + args + " >" + dir.file("stdout.log") +
+                              " 2>" + dir.file("stderr.log");
+  const int status = std::system(command.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, test::readFile(dir.file("stdout.log")),
+          test::readFile(dir.file("stderr.log"))};
+}
+
+// `siglab-cli ARGS` on a FIFO of the test's folder (named in ARGS as FIFO) that a thread fills with FILE.
+Outcome runCliOnFifo(const std::string& file, const std::string& args, const test::TempDir& dir) {
+  const std::string fifo = dir.file("input.fifo");
+  std::filesystem::remove(fifo);
+  if (::mkfifo(fifo.c_str(), 0600) != 0) return {-1, "", "mkfifo failed"};
+  const std::string contents = test::readFile(file);
+  // The write end is open before the CLI opens the FIFO (else it reads as empty): a reader that
+  // never reads lets it open at once. Neither passes to the CLI (O_CLOEXEC).
+  const int keeper = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  const int writeEnd = ::open(fifo.c_str(), O_WRONLY | O_CLOEXEC);
+  if (keeper < 0 || writeEnd < 0) return {-1, "", "cannot open the FIFO"};
+  std::atomic<bool> written{false};
+  std::thread writer([&] {
+    for (std::size_t done = 0; done < contents.size();) {
+      const ssize_t n = ::write(writeEnd, contents.data() + done, contents.size() - done);
+      if (n <= 0) break;
+      done += static_cast<std::size_t>(n);
+    }
+    ::close(writeEnd);
+    written = true;
+  });
+  std::string withFifo = args;
+  withFifo.replace(withFifo.find("FIFO"), 4, fifo);
+  const Outcome o = runCli(withFifo, dir);
+  char drain[1 << 16];
+  while (!written) {  // a CLI that stopped early: what it left, so that the writer ends
+    if (::read(keeper, drain, sizeof drain) <= 0) std::this_thread::yield();
+  }
+  writer.join();
+  ::close(keeper);
+  return o;
+}
+
+// The Butterworth's rate probe (a WAV input's own rate) reads a stream through the readers' spool:
+// the filter and compare still get every sample of a FIFO or a pipe on standard input, not what
+// the probe left of it (issue 24: 87227 of 100000 samples).
+TEST(KindsCli, ButterworthOnAStreamReadsEverySampleTheProbeSaw) {
+  test::TempDir dir;
+  const std::string in = writeSignal(dir, 20000);  // about 200 KB: more than the probe's 64 KiB
+  const std::string butter = " --butter 4,0.2 -q -e cpu-serial ";
+  ASSERT_EQ(runCli("filter " + in + butter + "-o " + dir.file("file.txt"), dir).exitCode, 0);
+  const std::string expected = test::readFile(dir.file("file.txt"));
+  ASSERT_EQ(readTextSignal(dir.file("file.txt")).size(), 20000u);
+  const Outcome fifo = runCliOnFifo(in, "filter FIFO" + butter + "-o " + dir.file("fifo.txt"), dir);
+  ASSERT_EQ(fifo.exitCode, 0) << fifo.err;
+  EXPECT_TRUE(test::readFile(dir.file("fifo.txt")) == expected);
+  for (const char* input : {"/dev/stdin", "-"}) {
+    const Outcome piped = runCliOnPipe(in, "filter " + std::string(input) + butter + "-o " + dir.file("pipe.txt"), dir);
+    ASSERT_EQ(piped.exitCode, 0) << input << ": " << piped.err;
+    EXPECT_TRUE(test::readFile(dir.file("pipe.txt")) == expected) << input;
+  }
+  const std::string compare = " --butter 4,0.2 -b cpu-serial,cpu-parallel --repeat 1 --report ";
+  const Outcome fromFifo = runCliOnFifo(in, "compare FIFO" + compare + dir.file("fifo.json"), dir);
+  ASSERT_EQ(fromFifo.exitCode, 0) << fromFifo.err;
+  const Outcome fromPipe = runCliOnPipe(in, "compare /dev/stdin" + compare + dir.file("pipe.json"), dir);
+  ASSERT_EQ(fromPipe.exitCode, 0) << fromPipe.err;
+  for (const char* report : {"fifo.json", "pipe.json"}) {
+    const auto json = nlohmann::json::parse(test::readFile(dir.file(report)));
+    EXPECT_EQ(json["samples"], 20000) << report;
+    EXPECT_EQ(json["all_agree"], true) << report;
+  }
 }
 
 TEST(KindsCli, CompareRunsEveryEngineThatSupportsTheKindAndReportsIt) {

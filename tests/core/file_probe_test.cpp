@@ -1,6 +1,10 @@
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <fstream>
+#include <thread>
 #include <vector>
 
 #include "siglab/errors.hpp"
@@ -87,6 +91,56 @@ TEST(FileProbe, AStereoWavNeedsAChannelAndAMonoWavDoesNot) {
   const FileProbe mono = probeSignalFile(SIGLAB_FUZZ_CORPUS "/wav/pcm16.wav");
   EXPECT_EQ(mono.wavChannels, 1u);
   EXPECT_FALSE(needsReadChoices(mono));
+}
+
+// Probing a stream takes nothing from it: the probe reads it into the spool its readers share, so
+// a read after the probe gets every sample (issue 24: the probe ate the first 64 KiB of a pipe).
+TEST(FileProbe, ProbingAFifoLeavesEverySampleForTheReader) {
+  test::TempDir dir;
+  std::string text;
+  for (int i = 1; i <= 30000; ++i) text += std::to_string(i) + ".25\n";  // past the probe's 64 KiB
+  const std::string fifo = dir.file("input.fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  // A writer open before the probe opens it (else the FIFO reads as empty): a reader that never
+  // reads lets the write end open at once.
+  const int keeper = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  const int writeEnd = ::open(fifo.c_str(), O_WRONLY | O_CLOEXEC);
+  ASSERT_GE(keeper, 0);
+  ASSERT_GE(writeEnd, 0);
+  std::thread writer([&] {
+    EXPECT_EQ(::write(writeEnd, text.data(), text.size()), static_cast<ssize_t>(text.size()));
+    ::close(writeEnd);
+  });
+  const FileProbe probe = probeSignalFile(fifo);
+  writer.join();
+  ::close(keeper);
+  EXPECT_EQ(probe.format, FileFormat::text);
+  EXPECT_EQ(probe.bytes, text.size());
+  const SampleVector samples = readSignal(fifo).samples;
+  ASSERT_EQ(samples.size(), 30000u);
+  EXPECT_EQ(samples.front(), 1.25);
+  EXPECT_EQ(samples.back(), 30000.25);
+}
+
+// ';'-separated numbers with decimal commas, under a header or not, are found and read whole.
+TEST(FileProbe, DecimalCommasAreFoundAndTheSuggestionReadsThem) {
+  test::TempDir dir;
+  writeBytes(dir.file("messung.csv"), "zeit;wert\n0,5;1,5\n1;-2,25\n");
+  FileProbe probe = probeSignalFile(dir.file("messung.csv"));
+  EXPECT_EQ(probe.decimal, ',');
+  EXPECT_TRUE(probe.header);
+  EXPECT_EQ(probe.columns, 2u);
+  EXPECT_EQ(readSignal(dir.file("messung.csv"), suggestedReadOptions(probe)).samples, (std::vector<double>{1.5, -2.25}));
+  writeBytes(dir.file("bare.csv"), "1,5;2,5\n3;4\n");
+  probe = probeSignalFile(dir.file("bare.csv"));
+  EXPECT_EQ(probe.decimal, ',');
+  EXPECT_FALSE(probe.header);
+  EXPECT_TRUE(needsReadChoices(probe));
+  EXPECT_EQ(readSignal(dir.file("bare.csv"), suggestedReadOptions(probe)).samples, (std::vector<double>{1.5, 3}));
+  writeBytes(dir.file("points.csv"), "1.5;2\n3;4\n");
+  EXPECT_EQ(probeSignalFile(dir.file("points.csv")).decimal, '.');
+  writeBytes(dir.file("commas.csv"), "1,5\n3,4\n");  // a comma-separated file: two columns
+  EXPECT_EQ(probeSignalFile(dir.file("commas.csv")).decimal, '.');
 }
 
 TEST(FileProbe, AMissingFileIsAnErrorNamingIt) {

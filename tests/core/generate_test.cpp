@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <numeric>
+#include <stdexcept>
 
 namespace siglab {
 namespace {
@@ -36,6 +37,18 @@ TEST(Generate, IsASineWithNoiseOfTheAskedSpread) {
   const double sigma = std::sqrt(sumSq / static_cast<double>(values.size()) - mean * mean);
   EXPECT_NEAR(mean, 0.0, 0.01);
   EXPECT_NEAR(sigma, 0.5, 0.01);
+}
+
+// Options whose sine phase overflows are refused, not written as NaN (issue 24: --period 1e-310).
+TEST(Generate, RefusesPeriodsThatMakeNonFiniteSamples) {
+  GenerateOptions options;
+  options.count = 1000;
+  options.period = 1e-310;
+  EXPECT_THROW(generateSignal(options), std::invalid_argument);
+  options.period = 1e-306;  // 2 pi / period is finite; times 999 it is not
+  EXPECT_THROW(checkGenerateOptions(options), std::invalid_argument);
+  options.period = 1e-300;
+  for (double v : generateSignal(options)) ASSERT_TRUE(std::isfinite(v));
 }
 
 TEST(Generate, ZeroSamplesIsEmpty) { EXPECT_TRUE(generateSignal(GenerateOptions{}).empty()); }

@@ -86,12 +86,14 @@ TEST(Npy, RejectsWhatItCannotReadWithAReason) {
             "x.npy: .npy array has shape \"(3, 2)\": expected one dimension, (N,) or (N, 1)");
   EXPECT_EQ(npyError(npyFile(1, dictFor("<f8", "(0,)"), "")), "x.npy: the .npy array holds no samples");
   EXPECT_EQ(npyError(npyFile(1, dictFor("<f8", "(4,)"), data)),
-            "x.npy: truncated .npy file: the header says 4 samples of 8 bytes but only 24 bytes of data follow it");
+            "x.npy: truncated .npy file: the header says 4 samples of 8 bytes but only 24 bytes of data follow it "
+            "(8 bytes missing)");
   EXPECT_EQ(npyError(npyFile(1, dictFor("<f8", "(2,)"), data)),
             "x.npy: the header says 2 samples of 8 bytes (16 bytes) but 24 bytes of data follow it");
   // 64-bit sizes: a header claiming more than 2^32 samples (or an overflowing byte count) is read exactly.
   EXPECT_EQ(npyError(npyFile(1, dictFor("<f8", "(4294967297,)"), data)),
-            "x.npy: truncated .npy file: the header says 4294967297 samples of 8 bytes but only 24 bytes of data follow it");
+            "x.npy: truncated .npy file: the header says 4294967297 samples of 8 bytes but only 24 bytes of data follow it "
+            "(34359738352 bytes missing)");
   EXPECT_EQ(npyError(npyFile(1, dictFor("<f8", "(9223372036854775807,)"), data)),
             "x.npy: truncated .npy file: the header says 9223372036854775807 samples of 8 bytes but only 24 bytes of data follow it");
   const std::string good = npyFile(1, dictFor("<f8", "(3,)"), data);

@@ -271,6 +271,34 @@ TEST(TextFormat, ColumnErrorsNameLineColumnAndText) {
   expectColumnError("1 2\n3 inf\n", 2, "a.csv:2:3: expected a finite number, found \"inf\"");
 }
 
+// "1,5;2,5" is two fields with decimal commas (issue 24: column 1 read as 1): with the decimal
+// mark ',' they are read whole, in every column and one number a line; with '.', a field that is
+// not wholly a number is an error naming its line and column, with the hint.
+TEST(TextFormat, DecimalCommasAreReadWholeOrRefusedNeverCut) {
+  TextReadOptions comma;
+  comma.decimal = ',';
+  comma.column = 2;
+  comma.skipHeader = true;
+  EXPECT_EQ(parseTextSignal("t;v\n0,5;1,5\n1;-2,25\n", "a.csv", comma), (std::vector<double>{1.5, -2.25}));
+  EXPECT_EQ(parseTextSignal("t\tv\n0,5\t1,5\n1\t-2,25e1\n", "a.tsv", comma), (std::vector<double>{1.5, -22.5}));
+  EXPECT_EQ(parseTextSignal("t v\n0,5  1,5\n1 -2,25\n", "a.dat", comma), (std::vector<double>{1.5, -2.25}));
+  comma.column = 0;
+  comma.skipHeader = false;
+  EXPECT_EQ(parseTextSignal("1,5\n-2\n+3,25\n", "one.txt", comma), (std::vector<double>{1.5, -2.0, 3.25}));
+  try {
+    parseTextSignal("1,5\n2.5\n", "one.txt", comma);
+    ADD_FAILURE() << "a decimal point was read with --decimal ,";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "one.txt:2:1: expected a number with a decimal comma, found \"2.5\"");
+  }
+  const std::string hint = " (a decimal comma? read it with --decimal ,)";
+  expectColumnError("1,5;2,5\n", 1, "a.csv:1:1: expected a number, found \"1,5\"" + hint);
+  expectColumnError("0;0\n1,5;2,5\n", 2, "a.csv:2:5: expected a number, found \"2,5\"" + hint);
+  expectColumnError("1,5\t2,5\n", 1, "a.csv:1:1: expected a number, found \"1,5\"" + hint);
+  expectError("1\n1,5\n", "noise.txt:2:1: expected a number, found \"1,5\"" + hint, 2);
+  expectColumnError("1,5x;2\n", 1, "a.csv:1:1: expected a number, found \"1,5x\"");
+}
+
 TEST(TextFormat, NonFiniteValuesAreKeptWhenAllowed) {
   TextReadOptions options;
   options.allowNonFinite = true;

@@ -9,6 +9,8 @@
 
 #include "siglab/errors.hpp"
 #include "siglab/io/binary_formats.hpp"
+#include "siglab/io/sample_sink.hpp"
+#include "siglab/io/sample_stream.hpp"
 #include "siglab/io/signal_io.hpp"
 #include "test_support.hpp"
 
@@ -101,6 +103,42 @@ TEST(Wav, TruncatedDataIsAnErrorNotAShortSignal) {
   EXPECT_TRUE(wavError(dir.file("cut.wav")).starts_with(dir.file("cut.wav") + ": truncated WAV file")) << wavError(dir.file("cut.wav"));
 }
 
+// RF64 states its data's size in its ds64 chunk: a file cut short there is an error naming the
+// bytes missing, never a shorter signal (issue 24: 49974 of 100000 samples, exit 0), whether read
+// whole or streamed; so is a RIFF WAV of every sample encoding.
+TEST(Wav, TruncatedRf64AndEveryEncodingSayHowMuchIsMissing) {
+  test::TempDir dir;
+  const std::vector<float> values(100000, 0.25f);
+  SF_INFO info{};
+  info.samplerate = 8000;
+  info.channels = 1;
+  info.format = SF_FORMAT_RF64 | SF_FORMAT_FLOAT;
+  SNDFILE* rf64 = sf_open(dir.file("full.wav").c_str(), SFM_WRITE, &info);
+  ASSERT_NE(rf64, nullptr) << sf_strerror(nullptr);
+  ASSERT_EQ(sf_writef_float(rf64, values.data(), 100000), 100000);
+  sf_close(rf64);
+  const std::string full = test::readFile(dir.file("full.wav"));
+  ASSERT_EQ(full.substr(0, 4), "RF64");
+  ASSERT_EQ(readWav(dir.file("full.wav")).samples.size(), 100000u);
+  test::writeFile(dir.file("cut.wav"), full.substr(0, full.size() - 200104));
+  const std::string expected = dir.file("cut.wav") + ": truncated WAV file: its data chunk lacks its last 200104 bytes";
+  EXPECT_EQ(wavError(dir.file("cut.wav")), expected);
+  try {
+    openSampleStream(dir.file("cut.wav"));
+    ADD_FAILURE() << "a truncated RF64 file was streamed";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), expected);
+  }
+  for (const int subtype : {SF_FORMAT_PCM_U8, SF_FORMAT_PCM_16, SF_FORMAT_PCM_24, SF_FORMAT_PCM_32, SF_FORMAT_FLOAT,
+                            SF_FORMAT_DOUBLE}) {
+    writeWav(dir.file("riff.wav"), subtype, 2, std::vector<double>(2000, 0.5));
+    const std::string riff = test::readFile(dir.file("riff.wav"));
+    test::writeFile(dir.file("riff-cut.wav"), riff.substr(0, riff.size() - 17));
+    EXPECT_EQ(wavError(dir.file("riff-cut.wav")),
+              dir.file("riff-cut.wav") + ": truncated WAV file: its data chunk lacks its last 17 bytes") << subtype;
+  }
+}
+
 TEST(Wav, WritesFloatSamplesWithTheSampleRate) {
   test::TempDir dir;
   const std::vector<double> values = {0.1, -0.75, 3.0};
@@ -113,6 +151,36 @@ TEST(Wav, WritesFloatSamplesWithTheSampleRate) {
   options.sampleRate = 0.5;
   EXPECT_THROW(writeSignal(dir.file("bad.wav"), values, options), InputError);
   EXPECT_FALSE(std::filesystem::exists(dir.file("bad.wav")));
+}
+
+// Finite values beyond float32 (issue 24: 1e300 was written as +inf, exit 0) make a 64-bit float
+// WAV file that reads back exactly; a WAV written block by block refuses them and leaves no file.
+TEST(Wav, ValuesBeyondFloat32RoundTripThroughA64BitWav) {
+  test::TempDir dir;
+  const std::vector<double> values = {1e300, -0.1, -1e300, 3.5e38};
+  writeSignal(dir.file("wide.wav"), values);
+  EXPECT_EQ(readWav(dir.file("wide.wav")).samples, values);
+  const std::vector<double> narrow = {0.5, -3.0, std::numeric_limits<float>::max()};
+  writeSignal(dir.file("narrow.wav"), narrow);
+  EXPECT_EQ(readWav(dir.file("narrow.wav")).samples, narrow);
+  const auto subtype = [](const std::string& path) {
+    SF_INFO info{};
+    SNDFILE* file = sf_open(path.c_str(), SFM_READ, &info);
+    if (file) sf_close(file);
+    return info.format & SF_FORMAT_SUBMASK;
+  };
+  EXPECT_EQ(subtype(dir.file("wide.wav")), SF_FORMAT_DOUBLE);
+  EXPECT_EQ(subtype(dir.file("narrow.wav")), SF_FORMAT_FLOAT);
+  const auto sink = openSampleSink(dir.file("streamed.wav"));
+  sink->write(narrow);
+  try {
+    sink->write(values);
+    ADD_FAILURE() << "a streamed WAV wrote 1e300";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(": cannot write WAV: sample 4 (1e+300) is beyond 32-bit float samples"),
+              std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.file("streamed.wav")));
 }
 
 // The random-access reader a mapped view uses gives readSignal's values bit for bit, for every

@@ -19,6 +19,7 @@ Session aSession() {
   s.read.channel = 2;
   s.read.column = 3;
   s.read.skipHeader = true;
+  s.read.decimal = ',';
   s.read.allowNonFinite = true;
   s.filter = FilterSettings{"custom", 7, 2.5, {0.25, 0.5, 0.25}, "reflect", 3};
   s.engines = {"cpu-serial", "gpu-tuned"};
@@ -35,6 +36,7 @@ void expectSame(const Session& a, const Session& b) {
   EXPECT_EQ(a.read.channel, b.read.channel);
   EXPECT_EQ(a.read.column, b.read.column);
   EXPECT_EQ(a.read.skipHeader, b.read.skipHeader);
+  EXPECT_EQ(a.read.decimal, b.read.decimal);
   EXPECT_EQ(a.read.allowNonFinite, b.read.allowNonFinite);
   EXPECT_EQ(a.filter.taps, b.filter.taps);
   EXPECT_EQ(a.filter.window, b.filter.window);

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <span>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -164,6 +166,58 @@ TEST(Statistics, ParallelWithinItsStatedBoundsOfTheExactValues) {
     EXPECT_EQ(p.minIndex, s.minIndex) << signal.name;
     EXPECT_EQ(p.max, s.max) << signal.name;
     EXPECT_EQ(p.maxIndex, s.maxIndex) << signal.name;
+  }
+}
+
+// The three ways to compute statistics: the serial reference, the parallel pass and the streamed
+// accumulator (fed in blocks of 1000, so that pieces of different magnitudes meet).
+std::vector<Statistics> everyWay(const std::vector<double>& x) {
+  StatisticsAccumulator streamed;
+  for (std::size_t i = 0; i < x.size(); i += 1000) {
+    streamed.add(std::span(x).subspan(i, std::min<std::size_t>(1000, x.size() - i)));
+  }
+  return {statisticsSerial(x), statisticsParallel(x), streamed.result()};
+}
+
+// Finite data gives finite, exact mean, rms and std whatever its magnitude (issue 24: 1e308, 1e308
+// gave mean inf and std nan): the sums are scaled where they would overflow or their squares
+// underflow. The sum, sum of squares and variance themselves are infinite when beyond float64.
+TEST(Statistics, ExtremeMagnitudesGiveFiniteExactStatistics) {
+  for (const Statistics& s : everyWay({1e308, 1e308})) {
+    EXPECT_EQ(s.mean, 1e308);
+    EXPECT_EQ(s.rms, 1e308);
+    EXPECT_EQ(s.variance, 0.0);
+    EXPECT_EQ(s.stddev, 0.0);
+    EXPECT_EQ(s.sum, std::numeric_limits<double>::infinity());  // 2e308
+    EXPECT_EQ(s.max, 1e308);
+  }
+  for (const Statistics& s : everyWay({1e308, -1e308})) {
+    EXPECT_EQ(s.mean, 0.0);
+    EXPECT_EQ(s.rms, 1e308);
+    EXPECT_EQ(s.stddev, 1e308);
+    EXPECT_EQ(s.variance, std::numeric_limits<double>::infinity());  // 1e616
+  }
+  for (const Statistics& s : everyWay({1e-200, 3e-200})) {
+    EXPECT_DOUBLE_EQ(s.mean, 2e-200);
+    EXPECT_DOUBLE_EQ(s.rms, std::sqrt(5.0) * 1e-200);  // its squares are below the smallest double
+    EXPECT_DOUBLE_EQ(s.stddev, 1e-200);
+  }
+  // Long signals of both extremes, and one whose halves differ by 300 orders of magnitude, within
+  // the stated bounds of long double references (whose range holds their squares).
+  std::mt19937_64 rng(test::freshSeed());
+  for (const double scale : {1e300, 1e-300, 0.0}) {
+    std::vector<double> x = test::randomSignal(100003, rng);
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] *= scale == 0.0 ? (i < x.size() / 2 ? 1.0 : 1e300) : scale;
+    const Reference r = longDoubleReference(x);
+    const long double n = x.size(), maxAbs = maxAbsOf(x);
+    for (const Statistics& s : everyWay(x)) {
+      SCOPED_TRACE("scale " + std::to_string(scale));
+      EXPECT_LE(std::fabs(s.sum - r.sum), kStatisticsSumBound * kUnit * (r.absSum + n * maxAbs));
+      EXPECT_LE(std::fabs(s.mean - r.sum / n), kStatisticsSumBound * kUnit * (r.absSum + n * maxAbs) / n);
+      EXPECT_NEAR(static_cast<double>(s.rms / std::sqrt(r.sumsq / n)), 1.0, 1e-12);
+      EXPECT_NEAR(static_cast<double>(s.stddev / std::sqrt(r.variance)), 1.0, 1e-10);
+      ASSERT_TRUE(std::isfinite(s.stddev) && s.stddev > 0);
+    }
   }
 }
 

@@ -51,6 +51,27 @@ TEST_F(ImportDialogTest, ACsvWithAHeaderOpensAtTheNamedColumn) {
   EXPECT_EQ(test::asVector(window.signal()->samples()), (std::vector<double>{0, 1, 2}));
 }
 
+// A ';'-separated file with decimal commas opens with the comma chosen (issue 24: its integer
+// parts were read), and the session keeps the choice.
+TEST_F(ImportDialogTest, DecimalCommasAreDetectedAndReadWhole) {
+  test::TempDir dir;
+  test::writeFile(dir.file("messung.csv"), "zeit;wert\n0,5;1,5\n1;-2,25\n1,5;4\n");
+  MainWindow window;
+  ASSERT_TRUE(openThroughDialog(window, dir.file("messung.csv"), [](ImportDialog& d) {
+    EXPECT_EQ(d.decimalBox()->currentData().toChar(), QChar(','));
+    EXPECT_TRUE(d.skipHeaderBox()->isChecked());
+    EXPECT_EQ(d.columnBox()->currentText(), "column 2: wert");
+  }));
+  ASSERT_TRUE(window.signal()) << window.lastError().toStdString();
+  EXPECT_EQ(test::asVector(window.signal()->samples()), (std::vector<double>{1.5, -2.25, 4}));
+  EXPECT_EQ(window.currentSession().read.decimal, ',');
+
+  test::writeFile(dir.file("plain.csv"), "1.5;2\n3;4\n");
+  EXPECT_EQ(suggestedReadOptions(probeSignalFile(dir.file("plain.csv"))).decimal, '.');
+  test::writeFile(dir.file("commas.csv"), "1,5;2\n3;4\n");
+  EXPECT_EQ(suggestedReadOptions(probeSignalFile(dir.file("commas.csv"))).decimal, ',');
+}
+
 TEST_F(ImportDialogTest, AStereoWavAsksForTheChannelAndLoadsTheOneChosen) {
   const std::string path = SIGLAB_FUZZ_CORPUS "/wav/pcm24_stereo.wav";
   ReadOptions second;

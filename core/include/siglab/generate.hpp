@@ -12,7 +12,12 @@ struct GenerateOptions {
   double noiseSigma = 0.25;    // Gaussian noise standard deviation
 };
 
-// A sine plus Gaussian noise. Deterministic: the same options give the same values on every run
+// Throws std::invalid_argument naming the option unless every sample the options make is finite:
+// a period so short that the sine's phase 2 pi i / period overflows over the samples (issue 24:
+// --period 1e-310 wrote NaN lines), or a period, amplitude or noise that is not a finite number.
+void checkGenerateOptions(const GenerateOptions& options);
+
+// A sine plus Gaussian noise (checkGenerateOptions first). Deterministic: the same options give the same values on every run
 // (own generator and Box-Muller, not std::normal_distribution, whose output is unspecified).
 std::vector<double> generateSignal(const GenerateOptions& options);
 

@@ -15,9 +15,12 @@ struct SampleRange {
 
 // Summary of a range of samples. With NaN or infinities among them, the values follow IEEE and
 // numpy: a NaN makes sum, mean, sumsq, rms, variance, std, min and max NaN (min and max indices:
-// the first NaN's); +inf and -inf give numpy's sums and extremes (inf - inf: NaN). variance is the population variance (divided by count);
-// min and max indices count from the start of the whole signal, first occurrence. An empty range
-// has count 0, sum and sumsq 0, NaN for the rest.
+// the first NaN's); +inf and -inf give numpy's sums and extremes (inf - inf: NaN). Finite samples
+// give finite mean, rms and std whatever their magnitude (the sums are scaled by a power of two
+// where they would overflow or their squares underflow); sum, sumsq and variance are infinite only
+// where their exact value is beyond float64 (1e308, 1e308: sum inf, mean 1e308, std 0). variance
+// is the population variance (divided by count); min and max indices count from the start of the
+// whole signal, first occurrence. An empty range has count 0, sum and sumsq 0, NaN for the rest.
 struct Statistics {
   std::uint64_t count = 0;
   double sum = 0.0;

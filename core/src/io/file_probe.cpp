@@ -1,13 +1,11 @@
 #include "siglab/io/file_probe.hpp"
 
-#include <sndfile.h>
-
 #include <algorithm>
-#include <charconv>
-#include <fstream>
-#include <memory>
 
+#include "file_bytes.hpp"
 #include "siglab/errors.hpp"
+#include "stream_readers.hpp"
+#include "text_parse.hpp"
 
 namespace siglab {
 namespace {
@@ -22,16 +20,8 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-// The fields of a data line, split as the text reader does: by the first of ',', tab or ';' the
-// line holds, else by blanks.
-std::vector<std::string_view> splitFields(std::string_view line) {
-  char separator = ' ';
-  for (char c : {',', '\t', ';'}) {
-    if (line.find(c) != std::string_view::npos) {
-      separator = c;
-      break;
-    }
-  }
+// The fields of a data line, split as the text reader does (textSeparator).
+std::vector<std::string_view> splitFields(std::string_view line, char separator) {
   std::vector<std::string_view> fields;
   std::size_t pos = 0;
   while (pos <= line.size()) {
@@ -47,11 +37,19 @@ std::vector<std::string_view> splitFields(std::string_view line) {
   return fields;
 }
 
-bool isNumber(std::string_view field) {
-  if (!field.empty() && field.front() == '+') field.remove_prefix(1);
+bool isNumber(std::string_view field, char decimal) {
   double value = 0;
-  const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value);
-  return error == std::errc() && end == field.data() + field.size() && !field.empty();
+  return !field.empty() && parseTextNumber(field, decimal, true, value);
+}
+
+// Whether a data line's fields are numbers with decimal commas: separated by ';', tabs or blanks,
+// at least one holding a comma ("1,5;2,5").
+bool hasDecimalCommas(std::string_view line) {
+  if (textSeparator(line, '.') == ',') return false;
+  const auto fields = splitFields(line, textSeparator(line, ','));
+  const auto comma = [](std::string_view f) { return f.find(',') != std::string_view::npos; };
+  return std::any_of(fields.begin(), fields.end(), comma) &&
+         std::all_of(fields.begin(), fields.end(), [](std::string_view f) { return isNumber(f, ','); });
 }
 
 bool validUtf8(std::string_view s) {
@@ -69,34 +67,36 @@ bool validUtf8(std::string_view s) {
 }
 
 // The channels and rate a WAV file's header states (0 and none when libsndfile cannot open it).
-void probeWav(const std::string& path, FileProbe& probe) {
-  SF_INFO info{};
-  std::unique_ptr<SNDFILE, int (*)(SNDFILE*)> file(sf_open(path.c_str(), SFM_READ, &info), &sf_close);
-  if (!file) return;
-  probe.wavChannels = static_cast<std::size_t>(info.channels);
-  if (info.samplerate > 0) probe.wavSampleRate = static_cast<double>(info.samplerate);
+void probeWav(Bytes file, FileProbe& probe) {
+  const std::optional<WavShape> shape = wavShape(file);
+  if (!shape) return;
+  probe.wavChannels = shape->channels;
+  if (shape->sampleRate > 0) probe.wavSampleRate = shape->sampleRate;
 }
 
 void probeText(std::string_view text, FileProbe& probe) {
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   probe.binary = text.find('\0') != std::string_view::npos || !validUtf8(text);
   if (probe.binary) return;
-  bool sawData = false;
+  std::size_t dataLines = 0;
   for (std::size_t pos = 0; pos < text.size();) {
     const std::size_t eol = std::min(text.find('\n', pos), text.size());
     const std::string_view line = text.substr(pos, eol - pos);
     if (probe.preview.size() < kPreviewLines && eol < text.size()) probe.preview.emplace_back(trim(line));
     const std::string_view content = trim(line);
-    if (!sawData && !content.empty() && content.front() != '#') {
-      sawData = true;
-      const auto fields = splitFields(content);
+    const bool data = !content.empty() && content.front() != '#';
+    if (data && ++dataLines == 1) {
+      if (hasDecimalCommas(content)) probe.decimal = ',';
+      const auto fields = splitFields(content, textSeparator(content, probe.decimal));
       probe.columns = fields.size();
-      probe.header = !std::all_of(fields.begin(), fields.end(), isNumber);
+      probe.header = !std::all_of(fields.begin(), fields.end(), [&](std::string_view f) { return isNumber(f, probe.decimal); });
       if (probe.header) {
         for (std::string_view f : fields) probe.headerNames.emplace_back(f);
       }
+    } else if (data && dataLines == 2 && probe.header && hasDecimalCommas(content)) {
+      probe.decimal = ',';  // the numbers under a header
     }
-    if (sawData && probe.preview.size() >= kPreviewLines) break;
+    if (dataLines >= 2 && probe.preview.size() >= kPreviewLines) break;
     pos = eol + 1;
   }
 }
@@ -104,21 +104,18 @@ void probeText(std::string_view text, FileProbe& probe) {
 }  // namespace
 
 FileProbe probeSignalFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "cannot open the file to look at its first bytes");
-  std::string head(kProbeBytes, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<std::size_t>(in.gcount()));
-  in.clear();
-  in.seekg(0, std::ios::end);
+  // Through the readers' own FileBytes: a pipe, a FIFO or standard input is read once into the
+  // spool that every later reader of it in this process reads again, so probing consumes nothing.
+  const FileBytes file(path);
+  const std::string_view head = file.text().substr(0, kProbeBytes);
   FileProbe probe;
-  probe.bytes = static_cast<std::uint64_t>(std::max<std::streamoff>(in.tellg(), 0));
+  probe.bytes = file.bytes().size();
   if (head.substr(0, 6) == "\x93NUMPY") {
     probe.format = FileFormat::npy;
   } else if (head.size() >= 12 && (head.substr(0, 4) == "RIFF" || head.substr(0, 4) == "RF64") &&
              head.substr(8, 4) == "WAVE") {
     probe.format = FileFormat::wav;
-    probeWav(path, probe);
+    probeWav(file.bytes(), probe);
   } else {
     probeText(head, probe);
   }
@@ -128,7 +125,7 @@ FileProbe probeSignalFile(const std::string& path) {
 bool needsReadChoices(const FileProbe& probe) {
   switch (probe.format) {
     case FileFormat::wav: return probe.wavChannels > 1;
-    case FileFormat::text: return probe.binary || probe.header || probe.columns > 1;
+    case FileFormat::text: return probe.binary || probe.header || probe.columns > 1 || probe.decimal != '.';
     default: return false;
   }
 }
@@ -142,6 +139,7 @@ ReadOptions suggestedReadOptions(const FileProbe& probe) {
     return options;
   }
   options.skipHeader = probe.header;
+  options.decimal = probe.decimal;
   if (probe.columns > 1) options.column = probe.header ? probe.columns : 1;
   return options;
 }

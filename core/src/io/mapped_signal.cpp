@@ -65,7 +65,7 @@ std::uint64_t contentHash(const FileBytes& file) {
 std::string optionsKey(const ReadOptions& o) {
   return std::to_string(static_cast<int>(o.format)) + ":" + std::to_string(o.column) + ":" + (o.skipHeader ? "h" : "") +
          ":" + (o.rawType ? std::string(sampleTypeName(*o.rawType)) : "") + ":" + std::to_string(o.rawOffset) + ":" +
-         std::to_string(o.channel) + ":" + (o.allowNonFinite ? "n" : "");
+         std::to_string(o.channel) + ":" + (o.allowNonFinite ? "n" : "") + (o.decimal == ',' ? ":c" : "");
 }
 
 std::string hex(std::uint64_t v) {

@@ -135,8 +135,10 @@ BinaryLayout locateNpyData(Bytes file, const std::string& path) {
   const std::size_t size = sampleSize(type);
   const std::string claim = "the header says " + std::to_string(count) + " samples of " + std::to_string(size) + " bytes";
   if (count > available / size) {
+    const bool countable = count <= std::numeric_limits<std::uint64_t>::max() / size;
     throw InputError(path, "truncated .npy file: " + claim + " but only " + std::to_string(available) +
-                               " bytes of data follow it");
+                               " bytes of data follow it" +
+                               (countable ? " (" + std::to_string(count * size - available) + " bytes missing)" : ""));
   }
   if (count * size != available) {
     throw InputError(path, claim + " (" + std::to_string(count * size) + " bytes) but " + std::to_string(available) +

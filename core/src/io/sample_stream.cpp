@@ -73,11 +73,7 @@ class TextStream final : public SampleStream {
  public:
   TextStream(std::unique_ptr<FileBytes> file, std::string path, const ReadOptions& options, std::size_t windowBytes)
       : file_(std::move(file)), path_(std::move(path)), windowBytes_(std::max<std::size_t>(windowBytes, 1)) {
-    TextReadOptions text;
-    text.column = options.column;
-    text.skipHeader = options.skipHeader;
-    text.allowNonFinite = options.allowNonFinite;
-    layout_ = locateTextBody(file_->text(), text);
+    layout_ = locateTextBody(file_->text(), textReadOptions(options));
     line_ = layout_.firstLine;
   }
 
@@ -148,11 +144,7 @@ BinaryLayout binaryLayout(FileFormat format, const FileBytes& file, const std::s
 // The last `count` values of a text file: whole lines parsed from ever larger windows at its end.
 std::vector<double> readTextTail(const FileBytes& file, const std::string& path, const ReadOptions& options,
                                  std::size_t count) {
-  TextReadOptions text;
-  text.column = options.column;
-  text.skipHeader = options.skipHeader;
-  text.allowNonFinite = options.allowNonFinite;
-  const TextBody layout = locateTextBody(file.text(), text);
+  const TextBody layout = locateTextBody(file.text(), textReadOptions(options));
   const std::string_view body = layout.body;
   for (std::size_t window = std::max<std::size_t>(count * 32, 1 << 16);; window *= 4) {
     std::size_t start = body.size() > window ? body.size() - window : 0;

@@ -13,6 +13,7 @@
 #include "siglab/io/binary_formats.hpp"
 #include "siglab/io/text_format.hpp"
 #include "siglab/sample_rate.hpp"
+#include "text_parse.hpp"
 
 namespace siglab {
 namespace {
@@ -47,12 +48,7 @@ Signal parseFile(const FileBytes& file, const std::string& path, const ReadOptio
     case FileFormat::text:
     case FileFormat::automatic: break;
   }
-  TextReadOptions text;
-  text.column = options.column;
-  text.skipHeader = options.skipHeader;
-  text.allowNonFinite = options.allowNonFinite;
-  text.memory = options.hostMemory;
-  return Signal{parseTextSignal(file.text(), path, text, progress), std::nullopt, path};
+  return Signal{parseTextSignal(file.text(), path, textReadOptions(options), progress), std::nullopt, path};
 }
 
 }  // namespace

@@ -35,6 +35,12 @@ class WavFrameReader {
   class Stream;
   std::unique_ptr<Stream> stream_;
 };
+// What a WAV file's header says, without checking its data; nullopt when libsndfile cannot open it.
+struct WavShape {
+  std::size_t channels = 0;
+  double sampleRate = 0.0;
+};
+std::optional<WavShape> wavShape(Bytes file);
 // Its last `count` samples of `channel`.
 std::vector<double> readWavTail(const FileBytes& file, const std::string& path, std::size_t channel, std::size_t count);
 

@@ -18,8 +18,20 @@ struct TextBody {
   std::size_t column = 0;
   char separator = ' ';
   bool allowNonFinite = false;
+  char decimal = '.';
 };
+
+// How the fields of a delimited file are separated, from its first data line: a tab, else ';',
+// else ',' (unless it is the decimal mark), else blanks. A comma comes after ';' and tabs, so that
+// "1,5;2,5" is two fields with decimal commas, never four numbers cut at their commas.
+char textSeparator(std::string_view line, char decimal);
+
+// Parses `token` (trimmed) whole as one number with the decimal mark `decimal`.
+bool parseTextNumber(std::string_view token, char decimal, bool allowNonFinite, double& value);
 TextBody locateTextBody(std::string_view text, const TextReadOptions& options);
+
+// The text options of a ReadOptions (what every text reader takes from it).
+TextReadOptions textReadOptions(const ReadOptions& options);
 
 // Parses `piece`, whole lines of `layout.body` whose first is line `firstLine` of the file, on all
 // cores. Throws InputError at its first bad line (numbered from the file's start). May return no values.

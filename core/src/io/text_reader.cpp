@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstring>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 
 #include "parallel_work.hpp"
@@ -38,13 +40,30 @@ bool parseToken(std::string_view token, bool allowNonFinite, double& value) {
   return ec == std::errc() && stop == end && (allowNonFinite || std::isfinite(value));
 }
 
+// `token` with its decimal comma made a point, for from_chars; empty when it holds a point (not a
+// number in that notation).
+std::string withDecimalPoint(std::string_view token) {
+  if (token.find('.') != std::string_view::npos) return {};
+  std::string text(token);
+  std::replace(text.begin(), text.end(), ',', '.');
+  return text;
+}
+
 // Why `token` (trimmed, known to be bad) is not an acceptable number.
-std::string describeBadToken(std::string_view token) {
-  const char* end = token.data() + token.size();
+std::string describeBadToken(std::string_view token, char decimal, char separator) {
   double value = 0.0;
-  const auto [stop, ec] = std::from_chars(skipPlus(token.data(), end), end, value);
+  const std::string converted = decimal == ',' ? withDecimalPoint(token) : std::string(token);
+  const char* end = converted.data() + converted.size();
+  const auto [stop, ec] = std::from_chars(skipPlus(converted.data(), end), end, value);
+  if (converted.empty() || ec == std::errc::invalid_argument || stop != end) {
+    if (decimal == '.' && separator != ',' && token.find(',') != std::string_view::npos &&
+        parseTextNumber(token, ',', true, value)) {
+      return "expected a number, found " + quoteExcerpt(token) + " (a decimal comma? read it with --decimal ,)";
+    }
+    return "expected a number" + std::string(decimal == ',' ? " with a decimal comma" : "") + ", found " +
+           quoteExcerpt(token);
+  }
   if (ec == std::errc::result_out_of_range) return "number out of the float64 range, found " + quoteExcerpt(token);
-  if (ec != std::errc() || stop != end) return "expected a number, found " + quoteExcerpt(token);
   return "expected a finite number, found " + quoteExcerpt(token);
 }
 
@@ -57,13 +76,6 @@ struct LineError {
 
 // How the fields of a delimited file are separated; decided once from its first data line.
 enum class Separator : char { comma = ',', tab = '\t', semicolon = ';', blanks = ' ' };
-
-Separator detectSeparator(std::string_view line) {
-  for (Separator s : {Separator::comma, Separator::tab, Separator::semicolon}) {
-    if (line.find(static_cast<char>(s)) != std::string_view::npos) return s;
-  }
-  return Separator::blanks;
-}
 
 std::string separatorName(Separator s) {
   switch (s) {
@@ -98,9 +110,10 @@ std::optional<std::string_view> findField(std::string_view line, Separator separ
 }
 
 struct Grammar {
-  std::size_t column = 0;
+  std::size_t column = 0;  // 0: the whole line is the one field
   Separator separator = Separator::blanks;
   bool allowNonFinite = false;
+  char decimal = '.';
 };
 
 // A mapped file that another program rewrites can hold more lines when parsed than when counted:
@@ -109,7 +122,7 @@ LineError fileChangedError(std::uint64_t line) {
   return LineError{line, 1, "the file changed while it was being read (another program is writing it): try again"};
 }
 
-// One number a line, the seed format: the hot path, parsing straight from the buffer.
+// One number a line with a decimal point, the seed format: the hot path, parsing straight from the buffer.
 std::uint64_t parseSingleColumn(std::string_view chunk, double* out, const double* outEnd, const Grammar& g,
                                 std::optional<LineError>& error) {
   const char* p = chunk.data();
@@ -127,7 +140,7 @@ std::uint64_t parseSingleColumn(std::string_view chunk, double* out, const doubl
       while (after < end && isBlank(*after)) ++after;
       if (ec != std::errc() || (after < end && *after != '\n') || (!g.allowNonFinite && !std::isfinite(value))) {
         const std::string_view token = trimmed(p, lineEnd(p, end));
-        error = LineError{line, static_cast<std::uint64_t>(p - lineStart) + 1, describeBadToken(token)};
+        error = LineError{line, static_cast<std::uint64_t>(p - lineStart) + 1, describeBadToken(token, '.', ' ')};
         break;
       }
       if (next == outEnd) {
@@ -142,7 +155,7 @@ std::uint64_t parseSingleColumn(std::string_view chunk, double* out, const doubl
   return static_cast<std::uint64_t>(next - out);
 }
 
-// A chosen column of a delimited file.
+// A chosen column of a delimited file (or, column 0, the whole line: one number a line with a decimal comma).
 std::uint64_t parseColumn(std::string_view chunk, double* out, const double* outEnd, const Grammar& g,
                           std::optional<LineError>& error) {
   const char* p = chunk.data();
@@ -155,7 +168,7 @@ std::uint64_t parseColumn(std::string_view chunk, double* out, const double* out
     const std::string_view content = trimmed(lineStart, eol);
     if (content.empty() || content.front() == '#') continue;
     std::size_t fields = 0;
-    const auto field = findField(content, g.separator, g.column, fields);
+    const auto field = g.column == 0 ? std::optional(content) : findField(content, g.separator, g.column, fields);
     if (!field) {
       error = LineError{line, static_cast<std::uint64_t>(content.data() - lineStart) + 1,
                         "expected at least " + std::to_string(g.column) + " columns separated by " +
@@ -167,9 +180,9 @@ std::uint64_t parseColumn(std::string_view chunk, double* out, const double* out
       error = fileChangedError(line);
       break;
     }
-    if (!parseToken(*field, g.allowNonFinite, *next)) {
+    if (!parseTextNumber(*field, g.decimal, g.allowNonFinite, *next)) {
       const auto column = static_cast<std::uint64_t>(field->data() - lineStart) + 1;
-      error = LineError{line, column, describeBadToken(*field)};
+      error = LineError{line, column, describeBadToken(*field, g.decimal, static_cast<char>(g.separator))};
       break;
     }
     ++next;
@@ -256,17 +269,45 @@ Preamble readPreamble(std::string_view text, const TextReadOptions& options) {
     }
   }
   if (options.column > 0) {
-    if (const auto line = firstDataLine(preamble.body, linesBefore)) preamble.separator = detectSeparator(*line);
+    if (const auto line = firstDataLine(preamble.body, linesBefore)) {
+      preamble.separator = static_cast<Separator>(textSeparator(*line, options.decimal));
+    }
   }
   return preamble;
 }
 
 }  // namespace
 
+TextReadOptions textReadOptions(const ReadOptions& options) {
+  TextReadOptions text;
+  text.column = options.column;
+  text.skipHeader = options.skipHeader;
+  text.decimal = options.decimal;
+  text.allowNonFinite = options.allowNonFinite;
+  text.memory = options.hostMemory;
+  return text;
+}
+
+char textSeparator(std::string_view line, char decimal) {
+  for (const char s : {'\t', ';', ','}) {
+    if (!(s == ',' && decimal == ',') && line.find(s) != std::string_view::npos) return s;
+  }
+  return ' ';
+}
+
+bool parseTextNumber(std::string_view token, char decimal, bool allowNonFinite, double& value) {
+  if (decimal == '.') return parseToken(token, allowNonFinite, value);
+  const std::string converted = withDecimalPoint(token);
+  return !converted.empty() && parseToken(converted, allowNonFinite, value);
+}
+
 TextBody locateTextBody(std::string_view text, const TextReadOptions& options) {
   const Preamble preamble = readPreamble(text, options);
+  if (options.decimal != '.' && options.decimal != ',') {
+    throw std::invalid_argument(std::string("the decimal mark is '.' or ',', not '") + options.decimal + "'");
+  }
   return TextBody{preamble.body, preamble.firstLine, options.column, static_cast<char>(preamble.separator),
-                  options.allowNonFinite};
+                  options.allowNonFinite, options.decimal};
 }
 
 std::uint64_t countTextLines(std::string_view text) { return countNewlines(text); }
@@ -274,7 +315,7 @@ std::uint64_t countTextLines(std::string_view text) { return countNewlines(text)
 SampleVector parseTextPiece(std::string_view piece, const TextBody& layout, std::uint64_t firstLine,
                             const std::string& path, std::size_t chunkBytes, const Progress& progress,
                             std::pmr::memory_resource* memory) {
-  const Grammar grammar{layout.column, static_cast<Separator>(layout.separator), layout.allowNonFinite};
+  const Grammar grammar{layout.column, static_cast<Separator>(layout.separator), layout.allowNonFinite, layout.decimal};
   std::vector<Chunk> chunks = splitAtLines(piece, std::max<std::size_t>(chunkBytes, 1));
 
   // Pass 1: count lines, so that each chunk knows where its values go (at most one a line).
@@ -299,8 +340,8 @@ SampleVector parseTextPiece(std::string_view piece, const TextBody& layout, std:
     Chunk& c = chunks[i];
     double* out = samples.data() + c.firstSlot;
     const double* outEnd = samples.data() + (i + 1 < chunks.size() ? chunks[i + 1].firstSlot : slots);
-    c.values = grammar.column == 0 ? parseSingleColumn(c.text, out, outEnd, grammar, c.error)
-                                   : parseColumn(c.text, out, outEnd, grammar, c.error);
+    c.values = grammar.column == 0 && grammar.decimal == '.' ? parseSingleColumn(c.text, out, outEnd, grammar, c.error)
+                                                             : parseColumn(c.text, out, outEnd, grammar, c.error);
     if (c.error) {
       std::size_t seen = firstBadChunk.load();
       while (i < seen && !firstBadChunk.compare_exchange_weak(seen, i)) {

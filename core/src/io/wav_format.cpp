@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -64,6 +65,9 @@ struct SndfileCloser {
 };
 using SndfileHandle = std::unique_ptr<SNDFILE, SndfileCloser>;
 
+// A finite value that a 32-bit float sample cannot hold (it would be written as an infinity).
+bool beyondFloat32(double v) { return std::isfinite(v) && std::fabs(v) > std::numeric_limits<float>::max(); }
+
 bool isFloatSubtype(int format) {
   const int subtype = format & SF_FORMAT_SUBMASK;
   return subtype == SF_FORMAT_FLOAT || subtype == SF_FORMAT_DOUBLE;
@@ -75,16 +79,28 @@ std::uint32_t readU32(Bytes bytes, std::size_t at) {
   return value;
 }
 
-// libsndfile quietly shortens a RIFF WAV whose data chunk is cut off; find that case, so that a
-// truncated file is an error rather than a shorter signal. Returns the bytes missing (0 if none,
-// or if the size is unknown: 0 or 0xFFFFFFFF from streaming writers, or RF64).
+std::uint64_t readU64(Bytes bytes, std::size_t at) {
+  return readU32(bytes, at) | (std::uint64_t{readU32(bytes, at + 4)} << 32);
+}
+
+// libsndfile quietly shortens a WAV file whose data chunk is cut off; find that case, so that a
+// truncated file is an error rather than a shorter signal. Returns the bytes missing (0 if none, or
+// if the size is unknown: 0 or 0xFFFFFFFF from streaming writers). RF64 states the data's size in
+// its ds64 chunk (the data chunk's own field then reads 0xFFFFFFFF).
 std::uint64_t missingDataBytes(Bytes file) {
-  if (file.size() < 12 || std::memcmp(file.data(), "RIFF", 4) != 0) return 0;
+  if (file.size() < 12) return 0;
+  const bool rf64 = std::memcmp(file.data(), "RF64", 4) == 0;
+  if (!rf64 && std::memcmp(file.data(), "RIFF", 4) != 0) return 0;
+  std::uint64_t ds64DataSize = 0;
   for (std::size_t at = 12; at + 8 <= file.size();) {
     const std::uint32_t size = readU32(file, at + 4);
+    if (rf64 && std::memcmp(file.data() + at, "ds64", 4) == 0 && at + 8 + 16 <= file.size()) {
+      ds64DataSize = readU64(file, at + 8 + 8);  // after the RIFF size
+    }
     if (std::memcmp(file.data() + at, "data", 4) == 0) {
       const std::uint64_t available = file.size() - at - 8;
-      return size != 0xFFFFFFFFu && size > available ? size - available : 0;
+      const std::uint64_t stated = rf64 && size == 0xFFFFFFFFu ? ds64DataSize : size;
+      return stated != 0xFFFFFFFFu && stated > available ? stated - available : 0;
     }
     at += 8 + std::uint64_t{size} + (size & 1);  // chunks are padded to an even size
   }
@@ -228,6 +244,15 @@ std::vector<double> readWavTail(const FileBytes& file, const std::string& path, 
   return values;
 }
 
+std::optional<WavShape> wavShape(Bytes file) {
+  MemoryFile memory{file};
+  SF_VIRTUAL_IO io = memoryIo();
+  SF_INFO info{};
+  const SndfileHandle sound(sf_open_virtual(&io, SFM_READ, &info, &memory));
+  if (!sound) return std::nullopt;
+  return WavShape{static_cast<std::size_t>(info.channels), static_cast<double>(info.samplerate)};
+}
+
 std::optional<WavDataLayout> locateWavData(Bytes file, const std::string& path, std::size_t channel) {
   const WavStream stream(file, nullptr, path, channel, true);
   const std::optional<std::uint64_t> offset = dataChunkOffset(file);
@@ -267,23 +292,25 @@ void readWavFrames(Bytes file, const std::string& path, std::size_t channel, std
 }
 
 std::vector<std::byte> encodeWavFloat(std::span<const double> values, double sampleRate, const std::string& path) {
+  const bool wide = std::any_of(values.begin(), values.end(), beyondFloat32);
+  const std::uint64_t sampleBytes = wide ? sizeof(double) : sizeof(float);
   if (!(sampleRate >= 1.0 && sampleRate <= std::numeric_limits<int>::max()) || sampleRate != std::round(sampleRate)) {
     throw InputError(path, "cannot write WAV: the sample rate must be a whole number of Hz, got " +
                                std::to_string(sampleRate));
   }
   constexpr std::uint64_t kWavDataLimit = 0xFFFFFFFFull - 64;  // RIFF sizes are 32-bit
-  if (values.size() > kWavDataLimit / sizeof(float)) {
+  if (values.size() > kWavDataLimit / sampleBytes) {
     throw InputError(path, "cannot write WAV: " + std::to_string(values.size()) +
                                " samples exceed its 4 GiB limit; write .npy or raw instead");
   }
   std::vector<std::byte> bytes;
-  bytes.reserve(values.size() * sizeof(float) + 128);
+  bytes.reserve(values.size() * sampleBytes + 128);
   MemoryFile memory{{}, &bytes};
   SF_VIRTUAL_IO io = memoryIo();
   SF_INFO info{};
   info.samplerate = static_cast<int>(sampleRate);
   info.channels = 1;
-  info.format = SF_FORMAT_WAV | SF_FORMAT_FLOAT;
+  info.format = SF_FORMAT_WAV | (wide ? SF_FORMAT_DOUBLE : SF_FORMAT_FLOAT);
   SndfileHandle sound(sf_open_virtual(&io, SFM_WRITE, &info, &memory));
   if (!sound) throw InputError(path, std::string("cannot write WAV: ") + sf_strerror(nullptr));
   // No PEAK chunk: it carries the time of writing, so the same samples would not give the same bytes.
@@ -354,6 +381,15 @@ class WavSink final : public SampleSink {
     if (count_ > kWavDataLimit / sizeof(float)) {
       throw InputError(path_, "cannot write WAV: more than " + std::to_string(kWavDataLimit / sizeof(float)) +
                                   " samples exceed its 4 GiB limit; write .npy or raw instead");
+    }
+    if (const auto wide = std::find_if(values.begin(), values.end(), beyondFloat32); wide != values.end()) {
+      char value[32];
+      std::snprintf(value, sizeof value, "%g", *wide);
+      const std::uint64_t sample = count_ - values.size() + static_cast<std::uint64_t>(wide - values.begin()) + 1;
+      throw InputError(path_, "cannot write WAV: sample " + std::to_string(sample) + " (" + value +
+                                  ") is beyond 32-bit float samples, and a WAV file written block by block cannot "
+                                  "switch to 64-bit ones: write the whole signal at once (filter --stream never), "
+                                  "or .npy or raw");
     }
     const auto n = static_cast<sf_count_t>(values.size());
     if (sf_writef_double(sound_.get(), values.data(), n) != n) {

@@ -17,21 +17,24 @@ struct FileProbe {
   std::optional<double> wavSampleRate;    // WAV only: its own rate, Hz
   std::size_t columns = 0;                // text: fields on the first data line (as the reader splits them)
   bool header = false;                    // text: that line holds something other than numbers
+  char decimal = '.';                     // text: ',' where the numbers have decimal commas ("1,5;2,5")
   std::vector<std::string> headerNames;   // text: its fields, when it is a header
   bool binary = false;                    // "text" holding NUL bytes or non-UTF-8 bytes: raw samples, probably
   std::vector<std::string> preview;       // text: the first lines, as written
 };
 
-// Reads at most the first 64 KiB (and a WAV file's header). Throws InputError naming the file when
-// it cannot be opened.
+// Looks at the first 64 KiB (and a WAV file's header). A stream (a pipe, a FIFO, standard input
+// as "-" or /dev/stdin) is read to its end into the spool that every reader of it in this process
+// then reads (file_bytes.hpp): probing never takes bytes from a stream a reader reads after it.
+// Throws InputError naming the file when it cannot be opened.
 FileProbe probeSignalFile(const std::string& path);
 
-// Whether reading the file as probed needs a choice the defaults would get wrong: a column or a
-// header in text, a channel of a multi-channel WAV, the sample type of raw bytes.
+// Whether reading the file as probed needs a choice the defaults would get wrong: a column, a
+// header or decimal commas in text, a channel of a multi-channel WAV, the sample type of raw bytes.
 bool needsReadChoices(const FileProbe& probe);
 
 // The options a reader would most likely want: skip a detected header, column 1 of a delimited
-// file (the last, when a header names more than one), raw f64 for binary bytes.
+// file (the last, when a header names more than one), its decimal mark, raw f64 for binary bytes.
 ReadOptions suggestedReadOptions(const FileProbe& probe);
 
 }  // namespace siglab

@@ -18,6 +18,7 @@ struct ReadOptions {
   FileFormat format = FileFormat::automatic;  // automatic: .npy/WAV by their magic bytes, raw when rawType is set, else text
   std::size_t column = 0;                     // text: 1-based column of a CSV/TSV/blank-separated file; 0: one number a line
   bool skipHeader = false;                    // text: ignore the first line that is neither blank nor a comment
+  char decimal = '.';                         // text: the decimal mark, '.' or ',' (then ',' never separates fields)
   std::optional<SampleType> rawType;          // raw: the little-endian sample type (setting it selects raw)
   std::uint64_t rawOffset = 0;                // raw: bytes to skip before the first sample
   std::size_t channel = 1;                    // WAV: 1-based channel
@@ -36,7 +37,7 @@ struct WriteOptions {
   FileFormat format = FileFormat::automatic;  // automatic: by extension (.npy, .wav, .raw/.bin), else text
   TextStyle textStyle = TextStyle::seed;
   SampleType rawType = SampleType::f64;       // raw: f64 or f32
-  double sampleRate = 48000.0;                // WAV (written as 32-bit float samples)
+  double sampleRate = 48000.0;                // WAV (32-bit float samples; 64-bit where a value needs them)
   Durability durability = Durability::flushed;
 };
 

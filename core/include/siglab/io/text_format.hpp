@@ -15,6 +15,7 @@ namespace siglab {
 struct TextReadOptions {
   std::size_t column = 0;        // 0: one number a line; K >= 1: the K-th field of each line
   bool skipHeader = false;       // ignore the first line that is neither blank nor a comment
+  char decimal = '.';            // the decimal mark: '.' or ',' ("1,5;2,5": then ',' never separates fields)
   bool allowNonFinite = false;   // accept nan, inf, infinity
   std::size_t chunkBytes = 1 << 20;  // the unit of parallel work; small values let tests cross many joins
   std::pmr::memory_resource* memory = nullptr;  // where the samples go; nullptr: ordinary memory
@@ -22,7 +23,8 @@ struct TextReadOptions {
 
 // Parses text with one number a line (or a chosen column of a CSV, TSV or blank-separated file).
 // Accepts a UTF-8 byte order mark, CRLF, blanks around a value, blank lines, '#' comment lines and
-// a leading '+'. Parses chunks in parallel; a malformed file throws InputError naming
+// a leading '+'. Fields are separated by tabs, else ';', else ',', else blanks (textSeparator); a
+// field that is not wholly one number is an error, never read in part. Parses chunks in parallel; a malformed file throws InputError naming
 // `pathForMessages`, the line and column of its FIRST error and the offending text.
 SampleVector parseTextSignal(std::string_view text, const std::string& pathForMessages,
                              const TextReadOptions& options = {}, const Progress& progress = {});
