@@ -27,12 +27,13 @@ void checkInterpLength(std::size_t n, const SavgolSpec& spec) {
 }
 
 template <typename T>
-void interpEdgesAs(std::span<const T> in, const SavgolSpec& spec, std::span<T> out) {
+void interpEdgesAs(std::span<const T> in, const SavgolSpec& spec, std::span<T> out, const Progress& cancel) {
   validate(spec);
   checkInterpLength(in.size(), spec);
   if (in.size() != out.size()) throw std::invalid_argument("savgol: input and output sizes differ");
   const std::size_t w = spec.window, half = w / 2, n = in.size();
   for (std::size_t m = 0; m < half; ++m) {
+    cancel.throwIfCancelled();  // each pair of fits is O(W order^2): wide windows take seconds in all
     const std::vector<double> left = savgolCoefficients(spec, m), right = savgolCoefficients(spec, half + 1 + m);
     double l = 0, r = 0;
     for (std::size_t j = 0; j < w; ++j) {
@@ -49,7 +50,7 @@ void filterAs(std::span<const T> in, const SavgolSpec& spec, std::span<T> out) {
   validate(spec);
   checkInterpLength(in.size(), spec);
   filterParallel(in, savgolFilterSpec(spec), out);
-  if (spec.interp) interpEdgesAs(in, spec, out);
+  if (spec.interp) interpEdgesAs(in, spec, out, {});
 }
 
 }  // namespace
@@ -121,11 +122,13 @@ FilterSpec savgolFilterSpec(const SavgolSpec& spec) {
                     Accumulator::Float64};
 }
 
-void savgolInterpEdges(std::span<const double> in, const SavgolSpec& spec, std::span<double> out) {
-  interpEdgesAs(in, spec, out);
+void savgolInterpEdges(std::span<const double> in, const SavgolSpec& spec, std::span<double> out,
+                       const Progress& cancel) {
+  interpEdgesAs(in, spec, out, cancel);
 }
-void savgolInterpEdges(std::span<const float> in, const SavgolSpec& spec, std::span<float> out) {
-  interpEdgesAs(in, spec, out);
+void savgolInterpEdges(std::span<const float> in, const SavgolSpec& spec, std::span<float> out,
+                       const Progress& cancel) {
+  interpEdgesAs(in, spec, out, cancel);
 }
 void savgolFilter(std::span<const double> in, const SavgolSpec& spec, std::span<double> out) {
   filterAs(in, spec, out);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "parallel_range.hpp"
 #include "siglab/sos_filter.hpp"
 #include "sos_step.hpp"
+#include "siglab/work_progress.hpp"
 
 namespace siglab {
 namespace {
@@ -25,9 +27,10 @@ double maxAbsOf(std::span<const double> v) {
 }
 
 // Samples x[0], x[stride], ..., x[(n-1) stride] filtered into y (y may be x) from `initial`
-// (steadyStart: sosfilt_zi times one of the samples; see sosMagnitudes).
+// (steadyStart: sosfilt_zi times one of the samples; see sosMagnitudes). Its blocks are filtered
+// in stretches of a millisecond or so, each added to `work`; throws Cancelled.
 double scanPass(const Sections& sections, const SosGains& gains, const double* x, double* y, std::int64_t n,
-                std::ptrdiff_t stride, const SosState& initial, bool steadyStart) {
+                std::ptrdiff_t stride, const SosState& initial, bool steadyStart, WorkProgress& work) {
   const std::size_t count = sections.size(), states = 2 * count;
   const std::int64_t blocks =
       gains.decayed ? std::clamp<std::int64_t>(n / kMinBlock, 1, 4 * static_cast<std::int64_t>(std::max(1u, std::thread::hardware_concurrency()))) : 1;
@@ -37,14 +40,16 @@ double scanPass(const Sections& sections, const SosGains& gains, const double* x
 #pragma omp parallel for schedule(dynamic, 1) if (blocks > 1)
   for (std::int64_t b = 0; b < blocks; ++b) {
     const detail::IndexRange r = detail::chunkOf(n, blocks, b);
+    if (work.cancelled()) continue;  // no break out of an OpenMP loop: the rest are skipped
     SosState z = b == 0 ? initial : SosState(states, 0.0);
     double m = 0;
     for (std::int64_t i = r.begin; i < r.end; ++i) m = std::max(m, std::abs(x[i * stride]));
     blockMax[static_cast<std::size_t>(b)] = m;
-    detail::sosRange(sections.data(), count, z.data(), x + r.begin * stride, y + r.begin * stride, stride,
-                     static_cast<std::size_t>(r.end - r.begin));
+    detail::sosRangeChecked(sections.data(), count, z.data(), x + r.begin * stride, y + r.begin * stride, stride,
+                            static_cast<std::size_t>(r.end - r.begin), work);
     endState[static_cast<std::size_t>(b)] = z;
   }
+  work.throwIfCancelled();
   const double maxAbsInput = *std::max_element(blockMax.begin(), blockMax.end());
   const double maxAbsInitial = steadyStart ? 0.0 : maxAbsOf(initial);
   const double bound = sosScanErrorBound(sections, gains, maxAbsInput, maxAbsInitial);
@@ -70,18 +75,33 @@ double scanPass(const Sections& sections, const SosGains& gains, const double* x
   return bound;
 }
 
+// Copies n samples in pieces of about a millisecond on every core, looking at Cancel between them.
+void copyChecked(const double* from, double* to, std::int64_t n, const Progress& progress) {
+  constexpr std::int64_t kPiece = std::int64_t{1} << 17;
+  const std::int64_t pieces = detail::piecesOf(n, kPiece);
+#pragma omp parallel for schedule(dynamic, 1) if (n > kMinBlock)
+  for (std::int64_t p = 0; p < pieces; ++p) {
+    if (progress.cancelled()) continue;  // no break out of an OpenMP loop: the rest are skipped
+    const detail::IndexRange r = detail::chunkOf(n, pieces, p);
+    std::copy(from + r.begin, from + r.end, to + r.begin);
+  }
+  progress.throwIfCancelled();
+}
+
 }  // namespace
 
 double sosfiltParallel(const Sections& sections, std::span<const double> in, std::span<double> out,
-                       const SosState& initial) {
+                       const SosState& initial, const Progress& progress) {
   if (in.size() != out.size()) throw std::invalid_argument("sosfilt: input and output sizes differ");
   const SosGains gains = sosGains(sections);
   SosState start = initial.empty() ? SosState(2 * sections.size(), 0.0) : initial;
   if (start.size() != 2 * sections.size()) throw std::invalid_argument("sosfilt: the state needs 2 values per section");
-  return scanPass(sections, gains, in.data(), out.data(), static_cast<std::int64_t>(in.size()), 1, start, false);
+  WorkProgress work(progress, in.size());
+  return scanPass(sections, gains, in.data(), out.data(), static_cast<std::int64_t>(in.size()), 1, start, false, work);
 }
 
-double sosfiltfiltParallel(const Sections& sections, std::span<const double> in, std::span<double> out) {
+double sosfiltfiltParallel(const Sections& sections, std::span<const double> in, std::span<double> out,
+                           const Progress& progress) {
   if (in.size() != out.size()) throw std::invalid_argument("sosfiltfilt: input and output sizes differ");
   const auto n = static_cast<std::int64_t>(in.size());
   const auto edge = static_cast<std::int64_t>(sosfiltfiltPadLength(sections));
@@ -91,21 +111,21 @@ double sosfiltfiltParallel(const Sections& sections, std::span<const double> in,
   }
   const SosGains gains = sosGains(sections);
   const std::int64_t total = n + 2 * edge;
-  std::vector<double> y(static_cast<std::size_t>(total));
+  // Left uninitialised (no pass of zeros over the whole signal before the first look at Cancel).
+  const std::unique_ptr<double[]> y(new double[static_cast<std::size_t>(total)]);
   for (std::int64_t j = 0; j < edge; ++j) {
     y[j] = 2 * in[0] - in[edge - j];
     y[edge + n + j] = 2 * in[n - 1] - in[n - 2 - j];
   }
-#pragma omp parallel for schedule(static) if (n > kMinBlock)
-  for (std::int64_t i = 0; i < n; ++i) y[edge + i] = in[i];
+  copyChecked(in.data(), y.get() + edge, n, progress);
+  WorkProgress work(progress, 2 * static_cast<std::uint64_t>(total));
   const SosState zi = sosfiltZi(sections);
   SosState start(zi.size());
-  for (std::size_t k = 0; k < zi.size(); ++k) start[k] = zi[k] * y.front();
-  const double forward = scanPass(sections, gains, y.data(), y.data(), total, 1, start, true);
-  for (std::size_t k = 0; k < zi.size(); ++k) start[k] = zi[k] * y.back();
-  const double backward = scanPass(sections, gains, y.data() + total - 1, y.data() + total - 1, total, -1, start, true);
-#pragma omp parallel for schedule(static) if (n > kMinBlock)
-  for (std::int64_t i = 0; i < n; ++i) out[i] = y[edge + i];
+  for (std::size_t k = 0; k < zi.size(); ++k) start[k] = zi[k] * y[0];
+  const double forward = scanPass(sections, gains, y.get(), y.get(), total, 1, start, true, work);
+  for (std::size_t k = 0; k < zi.size(); ++k) start[k] = zi[k] * y[total - 1];
+  const double backward = scanPass(sections, gains, y.get() + total - 1, y.get() + total - 1, total, -1, start, true, work);
+  copyChecked(y.get() + edge, out.data(), n, progress);
   return forward * gains.inputToOutput + backward;
 }
 
