@@ -15,8 +15,11 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "siglab/generate.hpp"
+#include "siglab/io/signal_io.hpp"
 #include "test_support.hpp"
 
 extern char** environ;
@@ -25,12 +28,6 @@ namespace siglab {
 namespace {
 
 namespace fs = std::filesystem;
-
-int runCli(const std::string& args, const test::TempDir& dir) {
-  const std::string command = std::string(SIGLAB_CLI_PATH) + " " + args + " >" + dir.file("stdout.log") + " 2>&1";
-  const int status = std::system(command.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 // siglab-cli with its standard error on a terminal of its own (a pseudo-terminal made for it),
 // so that it draws its progress line there.
@@ -108,8 +105,12 @@ std::vector<std::string> entriesOf(const test::TempDir& dir) {
 // 2 x 4M samples), so the signal lands while it filters.
 TEST(CliCancel, AMedianAndAButterworthShowTheirProgressAndSigintEndsThemWithNoOutput) {
   test::TempDir dir;
-  ASSERT_EQ(runCli("generate -n 100000 --seed 1 -o " + dir.file("short.npy"), dir), 0);
-  ASSERT_EQ(runCli("generate -n 4000000 --seed 2 -o " + dir.file("long.npy"), dir), 0);
+  for (const auto& [name, count] : {std::pair{"short.npy", 100'000}, std::pair{"long.npy", 4'000'000}}) {
+    GenerateOptions options;
+    options.count = static_cast<std::uint64_t>(count);
+    writeSignal(dir.file(name), generateSignal(options));
+  }
+  test::writeFile(dir.file("stdout.log"), "");  // there before each run: only the output could appear
   const std::vector<std::vector<std::string>> runs = {
       {"filter", dir.file("short.npy"), "--median", "2001", "-e", "cpu-serial", "-o", dir.file("median.npy")},
       {"filter", dir.file("long.npy"), "--butter", "32,0.1", "--zero-phase", "-e", "cpu-serial", "-o",
