@@ -77,19 +77,18 @@ void slideOver(std::span<const T> in, std::size_t window, BoundaryMode mode, std
   std::vector<OrderedKey<T>> keys(static_cast<std::size_t>(end - begin) + window - 1);
   for (std::size_t j = 0; j < keys.size(); ++j) keys[j] = keyAt(in, begin - r + static_cast<std::int64_t>(j), mode);
   detail::SortedWindow<OrderedKey<T>> sorted(std::span<const OrderedKey<T>>(keys).first(window));
-  std::int64_t reported = begin;
-  for (std::int64_t i = begin;; ++i) {
-    out[static_cast<std::size_t>(i)] = fromOrderedKey<T>(sorted.at(static_cast<std::size_t>(r)));
-    if (i + 1 == end) break;
-    if (i + 1 - reported == stretch) {
-      work.add(static_cast<std::uint64_t>(stretch));
-      reported = i + 1;
-      if (work.cancelled()) return;
+  for (std::int64_t from = begin; from < end; from += stretch) {
+    if (work.cancelled()) return;
+    const std::int64_t to = std::min(end, from + stretch);
+    for (std::int64_t i = from; i < to; ++i) {
+      if (i > begin) {
+        const auto oldest = static_cast<std::size_t>(i - 1 - begin);
+        sorted.replace(keys[oldest], keys[oldest + window]);
+      }
+      out[static_cast<std::size_t>(i)] = fromOrderedKey<T>(sorted.at(static_cast<std::size_t>(r)));
     }
-    const auto oldest = static_cast<std::size_t>(i - begin);
-    sorted.replace(keys[oldest], keys[oldest + window]);
+    work.add(static_cast<std::uint64_t>(to - from));
   }
-  work.add(static_cast<std::uint64_t>(end - reported));
 }
 
 template <typename T>
