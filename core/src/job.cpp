@@ -105,8 +105,9 @@ ApplyResult applyAs(FilterBackend& engine, std::span<const Sample> in, const Fil
   double tolerance = toleranceFor(1.0);
   if (tolerance != 0.0) {
     double largest = 0.0;
-    for (const Sample v : in) {
-      if (std::isfinite(v)) largest = std::max(largest, std::fabs(static_cast<double>(v)));
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      if (i % (std::size_t{1} << 18) == 0) progress.throwIfCancelled();  // a long signal's scan must not hold up Cancel
+      if (std::isfinite(in[i])) largest = std::max(largest, std::fabs(static_cast<double>(in[i])));
     }
     tolerance = toleranceFor(largest);
   }

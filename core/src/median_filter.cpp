@@ -8,8 +8,8 @@
 
 #include "parallel_range.hpp"
 #include "siglab/ordered_key.hpp"
-#include "sorted_window.hpp"
 #include "siglab/work_progress.hpp"
+#include "sorted_window.hpp"
 
 namespace siglab {
 namespace {

@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "sos_step.hpp"
 #include "siglab/work_progress.hpp"
+#include "sos_step.hpp"
 
 namespace siglab {
 namespace {

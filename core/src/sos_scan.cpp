@@ -11,8 +11,8 @@
 
 #include "parallel_range.hpp"
 #include "siglab/sos_filter.hpp"
-#include "sos_step.hpp"
 #include "siglab/work_progress.hpp"
+#include "sos_step.hpp"
 
 namespace siglab {
 namespace {
