@@ -1,6 +1,7 @@
 // Where cpu-fft overtakes the direct engines: cpu-parallel on non-uniform taps (random, W odd) and
 // cpu-running on a mean filter of the same W, swept over W on one random signal, every figure
-// through measure() in the same run. The crossover it prints is auto's kCpuFftMinWindow (job.hpp).
+// through measure() in the same run. Auto takes neither (their bounds are norm-wise, job.hpp): the
+// crossover tells a user when naming --engine cpu-fft pays.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>

@@ -21,6 +21,7 @@
 #include "siglab/measure.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/signal_io.hpp"
+#include "siglab/spec_for_signal.hpp"
 #include "siglab/statistics.hpp"
 #include "siglab/taps.hpp"
 
@@ -50,8 +51,10 @@ py::array_t<T> newResult(std::size_t n) {
   return py::array_t<T>({n}, {sizeof(T)}, data, free);
 }
 
+// The filter a call describes, bounded by its signal of `samples` as the CLI bounds it after
+// reading (fitSpecToSignal): a mean window is never built longer than the signal can use.
 FilterSpec makeSpec(std::size_t window, const std::string& mode, const std::optional<std::vector<double>>& taps,
-                    const std::optional<double>& gaussian) {
+                    const std::optional<double>& gaussian, std::size_t samples) {
   const auto boundary = parseBoundaryMode(mode);
   if (!boundary) throw std::invalid_argument("mode must be zero, reflect, mirror, nearest or wrap, not \"" + mode + "\"");
   if (taps && gaussian) throw std::invalid_argument("give taps or gaussian, not both");
@@ -62,9 +65,11 @@ FilterSpec makeSpec(std::size_t window, const std::string& mode, const std::opti
     spec.taps = *taps;
     spec.mode = *boundary;
   } else {
-    spec = makeMeanFilter(window, *boundary);
+    std::string note;
+    spec = meanFilterFitted(window, *boundary, samples, "window", note);
   }
   validate(spec);
+  fitSpecToSignal(spec, samples, taps ? "taps window" : gaussian ? "gaussian window" : "window");
   return spec;
 }
 
@@ -123,32 +128,31 @@ FilterBackend& engineNamed(const std::string& name, BackendList& list = engines(
   throw std::invalid_argument("no engine named \"" + name + "\"; engines: " + known);
 }
 
-// The engine a call names, or auto's choice (the CLI's rule: chooseAutoEngine), checked before it runs.
+// The job a call describes: auto or the engine it names (checked first, with Python's message).
+Job jobFor(const FilterSpec& spec, const std::string& engineName, BackendList& list) {
+  if (engineName != "auto") engineNamed(engineName, list);
+  Job job;
+  job.spec = spec;
+  job.engines = engineName;
+  return job;
+}
+
+// The engine a call names, or auto's choice (the CLI's rule: chooseApplyEngine), checked before it runs.
 template <class T>
-FilterBackend& chooseEngine(const std::string& requested, const FilterSpec& spec, std::string& why,
-                            BackendList& list = engines()) {
-  const SampleType type = std::is_same_v<T, float> ? SampleType::f32 : SampleType::f64;
-  if (requested == "auto") {
-    const EngineChoice choice = chooseAutoEngine(list, spec, type);
-    if (!choice.engine) throw std::invalid_argument("no engine can run this filter here");
-    why = choice.why;
-    return *choice.engine;
-  }
-  FilterBackend& engine = engineNamed(requested, list);
-  if (const std::string reason = engine.whyNot(spec, type); !reason.empty()) {
-    throw std::invalid_argument("engine " + requested + " cannot run this filter here: " + reason);
-  }
-  return engine;
+FilterBackend& chooseEngine(const std::string& requested, const FilterSpec& spec, BackendList& list = engines()) {
+  Job job = jobFor(spec, requested, list);
+  job.sampleType = std::is_same_v<T, float> ? SampleType::f32 : SampleType::f64;
+  return *chooseApplyEngine(list, job).engine;
 }
 
 // `out`, when given, is a caller's array the result is written into (no allocation: an 80 MB
-// result costs more in first-touch page faults than a fast engine takes to fill it).
+// result costs more in first-touch page faults than a fast engine takes to fill it). The engines
+// run as the CLI runs them (runJobEngines): with auto, one that fails here gives way to the next.
 template <class T>
 py::array_t<T> filterArray(py::array_t<T, py::array::c_style> x, const FilterSpec& spec, const std::string& engineName,
                            std::string& used, std::optional<py::array> into, BackendList& list = engines()) {
   if (x.ndim() != 1) throw std::invalid_argument("x must be one-dimensional, not of shape with " + std::to_string(x.ndim()) + " axes");
-  std::string why;
-  FilterBackend& engine = chooseEngine<T>(engineName, spec, why, list);
+  const Job job = jobFor(spec, engineName, list);
   py::array_t<T> out;
   if (into) {
     if (!py::isinstance<py::array_t<T, py::array::c_style>>(*into) || into->ndim() != 1 || into->size() != x.size() ||
@@ -161,11 +165,12 @@ py::array_t<T> filterArray(py::array_t<T, py::array::c_style> x, const FilterSpe
   }
   const std::span<const T> in(x.data(), static_cast<std::size_t>(x.size()));
   const std::span<T> result(out.mutable_data(), static_cast<std::size_t>(out.size()));
+  EngineRun run;
   {
     py::gil_scoped_release release;
-    engine.filter(in, spec, result, RunOptions{});  // once: no warm-up, no repeats
+    run = runJobEngines(list, job, in, result);  // once: no warm-up, no repeats
   }
-  used = std::string(engine.name());
+  used = std::string(run.engine->name());
   return out;
 }
 
@@ -227,7 +232,7 @@ PYBIND11_MODULE(_siglab, m) {
       [](py::array x, std::size_t window, const std::string& mode, std::optional<std::vector<double>> taps,
          std::optional<double> gaussian, const std::string& engine, std::optional<py::array> out,
          const py::object& devices) -> py::tuple {
-        const FilterSpec spec = makeSpec(window, mode, taps, gaussian);
+        const FilterSpec spec = makeSpec(window, mode, taps, gaussian, static_cast<std::size_t>(x.size()));
         BackendList& list = enginesOn(deviceListOf(devices));
         std::string used;
         if (py::isinstance<py::array_t<float>>(x)) {
@@ -259,9 +264,8 @@ PYBIND11_MODULE(_siglab, m) {
           throw std::invalid_argument("out must be writeable and of x's size");
         }
         if (repeats < 1 || warmups < 0) throw std::invalid_argument("repeats must be at least 1 and warmups at least 0");
-        const FilterSpec spec = makeSpec(window, mode, std::nullopt, std::nullopt);
-        std::string why;
-        FilterBackend& engine = chooseEngine<double>(engineName, spec, why);
+        const FilterSpec spec = makeSpec(window, mode, std::nullopt, std::nullopt, static_cast<std::size_t>(x.size()));
+        FilterBackend& engine = chooseEngine<double>(engineName, spec);
         const auto n = static_cast<std::size_t>(x.size());
         const std::span<const double> in(x.data(), n);
         const std::span<double> reused = out ? std::span<double>(out->mutable_data(), n) : std::span<double>();
@@ -311,12 +315,13 @@ PYBIND11_MODULE(_siglab, m) {
       [](py::array_t<double, py::array::c_style> x, std::size_t window, const std::string& mode,
          std::optional<std::vector<double>> taps, std::optional<double> gaussian, std::vector<std::string> names,
          int repeat, const py::object& devices) {
-        const FilterSpec spec = makeSpec(window, mode, taps, gaussian);
+        const FilterSpec spec = makeSpec(window, mode, taps, gaussian, static_cast<std::size_t>(x.size()));
         BackendList& list = enginesOn(deviceListOf(devices));
         std::vector<FilterBackend*> chosen;  // the engines on `devices`, in the order asked for
         for (const std::string& name : names) chosen.push_back(&engineNamed(name, list));
         CompareOptions options;
         options.measure.repeats = repeat;
+        validate(options.measure);  // before any engine runs, as --repeat is checked
         Comparison comparison;
         {
           py::gil_scoped_release release;

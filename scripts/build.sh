@@ -7,5 +7,8 @@ if [[ -z "${CUDACXX:-}" ]] && ! command -v nvcc >/dev/null && [[ -x /usr/local/c
   export CUDACXX=/usr/local/cuda/bin/nvcc
 fi
 build_dir=${SIGLAB_BUILD_DIR:-build}
-cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
+extra=()
+# SIGLAB_CUDA_ARCHITECTURES=90 (CI) compiles the GPU code for one architecture instead of five.
+[[ -n "${SIGLAB_CUDA_ARCHITECTURES:-}" ]] && extra+=("-DCMAKE_CUDA_ARCHITECTURES=${SIGLAB_CUDA_ARCHITECTURES}")
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "${extra[@]}" "$@"
 cmake --build "$build_dir" --parallel "$(nproc)"

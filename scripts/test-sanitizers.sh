@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-SIGLAB_BUILD_DIR=build-asan bash scripts/build.sh -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSIGLAB_SANITIZE=ON -DSIGLAB_CUDA=OFF
+SIGLAB_BUILD_DIR=build-asan bash scripts/build.sh -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSIGLAB_SANITIZE=ON -DSIGLAB_CUDA=OFF \
+  -DSIGLAB_BENCHMARKS=OFF  # benchmarks are not tests: the Release build compiles them
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 ctest --test-dir build-asan --output-on-failure --parallel "$(nproc)"

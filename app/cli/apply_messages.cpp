@@ -21,8 +21,14 @@ std::string millis(double ms) {
 void describeVerification(const ApplyResult& r, const FilterSpec& spec) {
   const Verification& v = r.verification;
   if (spec.kind == FilterKind::Sos) {
-    std::cerr << "verify: all " << v.checked << " outputs against one serial pass of the reference (a recursive "
-              << "filter has no local formula) in " << millis(r.verifyMs);
+    if (v.checked == r.output.size()) {
+      std::cerr << "verify: all " << v.checked << " outputs against one serial pass of the reference (a recursive "
+                << "filter has no local formula) in " << millis(r.verifyMs);
+    } else {
+      std::cerr << "verify: " << v.checked << " outputs in stretches (the first and last, at the engine's cuts and at "
+                << "random) against serial passes of the reference started ahead of each; --verify-all checks every "
+                << "output; in " << millis(r.verifyMs);
+    }
   } else {
     std::cerr << "verify: " << v.checked << " outputs recomputed with the reference formula (the first and last "
               << spec.window() << ", both sides of each of the engine's cuts, and random ones) in " << millis(r.verifyMs);
@@ -35,6 +41,20 @@ void describeVerification(const ApplyResult& r, const FilterSpec& spec) {
   std::snprintf(detail, sizeof detail, "%zu differ, first at index %zu (max |diff| %.3g, tolerance %.3g)",
                 v.mismatches, v.firstMismatch, v.maxAbsDiff, v.tolerance);
   std::cerr << ": " << detail << "\n";
+}
+
+void describeBound(const FilterBackend& engine, const Job& job, const ApplyResult& r) {
+  if (engine.errorBound(job.spec, job.sampleType) != ErrorBound::NormWise) return;
+  std::cerr << "bound: " << engine.name() << " is bounded norm-wise: every output is within ";
+  if (r.verification.checked > 0) {
+    char value[32];
+    std::snprintf(value, sizeof value, "%.3g", r.verification.tolerance);
+    std::cerr << value << " of the exact one";
+  } else {
+    std::cerr << "a bound relative to the signal's largest |sample|";
+  }
+  std::cerr << ", not relative to its own window, so an output far smaller than the signal's peak may lose every "
+               "digit (auto takes only exact or component-wise engines)\n";
 }
 
 int reportApplyFailure(const std::string& engines, const std::string& work) {

@@ -114,7 +114,7 @@ void addCompareCommand(CLI::App& app, int& exitCode) {
                   "gpu-shared, gpu-tuned) or all")
       ->capture_default_str();
   cmd->add_option("-r,--repeat", o->job.measure.repeats, "Timed runs after one warm-up; the median is shown")
-      ->capture_default_str()->check(CLI::Range(1, 100000));
+      ->capture_default_str()->check(CLI::Range(1, kMaxRepeats));
   cmd->add_option("--report", o->report,
                   "Also write the comparison to this file (- for standard output): CSV for .csv, else JSON");
   cmd->callback([o, &exitCode] { exitCode = runCompare(*o); });

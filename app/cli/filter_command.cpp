@@ -24,6 +24,7 @@ namespace {
 
 struct FilterOptions : JobOptions {
   std::size_t verify = kDefaultVerifyRandom;
+  bool verifyAll = false;
   StreamOptions stream;
 };
 
@@ -34,6 +35,7 @@ int runApply(FilterOptions& o) {
   if (const int code = finishJob(o, "filter"); code != kExitOk) return code;
   o.job.verify = o.verify > 0;
   o.job.verifyRandom = o.verify;
+  o.job.verifyAll = o.verifyAll;
   const BackendList engines = makeAllBackends(o.cudaOptions());
   try {
     if (!o.windowAfterReading) {  // a usage error shows before the file is read
@@ -60,6 +62,7 @@ int runApply(FilterOptions& o) {
     if (o.job.spec.kind != FilterKind::Correlation) std::cerr << "filter: " << describeFilter(o.job.spec) << "\n";
     std::cerr << "engine: " << r.engine << " (" << applied.why << ")" << (r.pass.note.empty() ? "" : "; " + r.pass.note)
               << "\n";
+    if (const FilterBackend* used = findEngine(engines, r.engine)) describeBound(*used, o.job, r);
     if (o.job.verify) {
       describeVerification(r, o.job.spec);
       if (!r.verification.passed()) {
@@ -107,6 +110,9 @@ void addFilterCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--verify", o->verify,
                   "Random outputs to recompute besides the ends and the engine's cuts; 0 skips verification")
       ->capture_default_str();
+  cmd->add_flag("--verify-all", o->verifyAll,
+               "A recursive filter (--butter): compare every output with a full serial pass (in bounded memory; "
+               "about three serial passes) instead of stretches");
   addStreamOptions(*cmd, o->stream);
   cmd->callback([o, &exitCode] { exitCode = runApply(*o); });
 }

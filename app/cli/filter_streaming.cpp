@@ -84,6 +84,7 @@ int runStreamedApply(JobOptions& given, const StreamOptions& stream, const Backe
         for (const std::string& passedOver : fellBack) std::cerr << "engine: passed over " << passedOver << "\n";
         std::cerr << "engine: " << r.engine << " (" << order[k].why << ")" << (r.pass.note.empty() ? "" : "; " + r.pass.note)
                   << "\n";
+        describeBound(*order[k].engine, o.job, r);
         if (o.job.verify) {
           describeVerification(r, o.job.spec);
           if (!r.verification.passed()) {

@@ -12,6 +12,7 @@
 #include "siglab/errors.hpp"
 #include "siglab/filter_kinds.hpp"
 #include "siglab/io/output_checks.hpp"
+#include "siglab/spec_for_signal.hpp"
 #include "siglab/taps.hpp"
 
 namespace siglab::cli {
@@ -185,29 +186,19 @@ int checkPathsBeforeWork(const JobOptions& o, const char* command, const std::ve
 }
 
 std::string fitSpecToSignal(JobOptions& o, std::size_t samples) {
-  FilterSpec& spec = o.job.spec;
-  if (o.kinds.any()) {
-    // Other kinds keep their window (no cropping): only what the signal's size cannot take is refused.
-    if (spec.kind == FilterKind::Median || (spec.kind == FilterKind::SavitzkyGolay && !spec.savgol.interp)) {
-      checkWindowFits(spec.window(), spec.mode, samples, o.kinds.given() + " W");
-    }
-    checkSignalLength(spec, samples, o.kinds.given());
-    return {};
-  }
-  const std::uint64_t requested = o.windowAfterReading ? o.window : spec.window();
   if (o.windowAfterReading) {
-    const Accumulator accumulator = spec.accumulator;
-    spec = meanFilterForSignal(o.window, spec.mode, samples);
-    spec.accumulator = accumulator;
+    const Accumulator accumulator = o.job.spec.accumulator;
+    std::string note;
+    o.job.spec = meanFilterFitted(o.window, o.job.spec.mode, samples, "--window", note);
+    o.job.spec.accumulator = accumulator;
     o.windowAfterReading = false;
-  } else {
-    const char* option = !o.tapsFile.empty() ? "--taps window" : o.gaussianSigma > 0.0 ? "--gaussian window" : "--window";
-    checkWindowFits(spec.window(), spec.mode, samples, option);
-    spec = cropToSignal(std::move(spec), samples);
+    return note;
   }
-  if (spec.window() == requested) return {};
-  return "the window's " + std::to_string(requested) + " taps were cropped to the " + std::to_string(spec.window()) +
-         " that can meet a sample (zero mode: the same result, work bounded by the signal)";
+  const std::string option = o.kinds.any()              ? o.kinds.given()
+                             : !o.tapsFile.empty()      ? "--taps window"
+                             : o.gaussianSigma > 0.0    ? "--gaussian window"
+                                                        : "--window";
+  return siglab::fitSpecToSignal(o.job.spec, samples, option);
 }
 
 }  // namespace siglab::cli

@@ -104,6 +104,7 @@ Comparison runComparisonAs(std::span<FilterBackend* const> backends, std::span<c
                            const CompareOptions& options, const ComparisonProgress& progress,
                            const Progress& cancel) {
   validate(spec);
+  validate(options.measure);
   Comparison comparison;
   comparison.spec = spec;
   comparison.options = options;

@@ -1,5 +1,6 @@
 #include "siglab/device_list.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <stdexcept>
 
@@ -24,7 +25,8 @@ std::vector<int> parseDeviceList(std::string_view text, int deviceCount) {
       throw std::invalid_argument("must be all or GPU numbers separated by commas (such as 0,1), not \"" +
                                   std::string(text) + "\"" + allowed);
     }
-    if (deviceCount > 0 && device >= deviceCount) {
+    // Without a GPU, device 0 is the default the GPU engines refuse with their reason; no other exists.
+    if (device >= std::max(deviceCount, 1)) {
       throw std::invalid_argument("names GPU " + std::to_string(device) + ", which does not exist" + allowed);
     }
     devices.push_back(device);

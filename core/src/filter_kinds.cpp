@@ -207,10 +207,9 @@ std::vector<std::size_t> filterKindParallel(std::span<const double> in, const Fi
   }
   if (spec.kind == FilterKind::Sos) {
     sosParallel(in, spec, out, progress);
-  } else {
-    throw std::invalid_argument("filterKindParallel: a " + std::string(toString(spec.kind)) + " is a correlation");
+    return sosScanCuts(spec.sos.sections, in.size(), spec.sos.zeroPhase);
   }
-  return {};
+  throw std::invalid_argument("filterKindParallel: a " + std::string(toString(spec.kind)) + " is a correlation");
 }
 std::vector<std::size_t> filterKindParallel(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
                                             const Progress& progress) {
@@ -223,10 +222,9 @@ std::vector<std::size_t> filterKindParallel(std::span<const float> in, const Fil
     sosInFloat64(in, out, progress, [&](std::span<const double> x, std::span<double> y, const Progress& p) {
       sosParallel(x, spec, y, p);
     });
-  } else {
-    throw std::invalid_argument("filterKindParallel: a " + std::string(toString(spec.kind)) + " is a correlation");
+    return sosScanCuts(spec.sos.sections, in.size(), spec.sos.zeroPhase);
   }
-  return {};
+  throw std::invalid_argument("filterKindParallel: a " + std::string(toString(spec.kind)) + " is a correlation");
 }
 
 std::optional<FrequencyResponse> filterResponse(const FilterSpec& spec, std::size_t points,

@@ -11,6 +11,7 @@
 #include "siglab/compare.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/filter_kinds.hpp"
+#include "siglab/sos_verify.hpp"
 #include "siglab/work_progress.hpp"
 
 namespace siglab {
@@ -25,62 +26,54 @@ std::vector<std::string> splitList(std::string_view list) {
   return names;
 }
 
-// The engines auto would try for a median or sections, best first.
-std::vector<EngineChoice> autoKindCandidates(const BackendList& engines, const FilterSpec& spec, SampleType type) {
-  std::vector<EngineChoice> order;
-  auto consider = [&](std::string_view name, std::string why) {
-    FilterBackend* engine = findEngine(engines, name);
-    if (engine && engine->whyNot(spec, type).empty()) order.push_back({engine, std::move(why)});
-  };
-  if (spec.kind == FilterKind::Median) {
-    consider("gpu-median", "a median: the GPU selects every window in parallel, the CPU slides one sorted window "
-                           "per core (bit-identical either way)");
-    consider("cpu-parallel", "a median: cpu-parallel slides a sorted window on every core, bit-identical to the "
-                             "reference");
-  } else {
-    consider("gpu-sos-scan", "zero-phase sections: the GPU scans chunks in parallel (within its stated bound)");
-    consider("cpu-parallel", "sections: cpu-parallel's block scan uses every core, within its stated bound of "
-                             "the serial filter");
+// Adds `name` to auto's order when it can run `spec` here and its bound is not only norm-wise.
+class AutoOrder {
+ public:
+  AutoOrder(const BackendList& engines, const FilterSpec& spec, SampleType type)
+      : engines_(engines), spec_(spec), type_(type) {}
+  void consider(std::string_view name, std::string why) {
+    FilterBackend* engine = findEngine(engines_, name);
+    if (!engine || !engine->whyNot(spec_, type_).empty()) return;
+    if (engine->errorBound(spec_, type_) == ErrorBound::NormWise) return;
+    order_.push_back({engine, std::move(why)});
   }
-  consider("cpu-serial", "the reference: no faster engine can run this filter here");
-  return order;
-}
+  std::vector<EngineChoice> take() { return std::move(order_); }
+
+ private:
+  const BackendList& engines_;
+  const FilterSpec& spec_;
+  SampleType type_;
+  std::vector<EngineChoice> order_;
+};
 
 // The engines auto would try, best first, each with why it comes there.
 std::vector<EngineChoice> autoCandidates(const BackendList& engines, const FilterSpec& spec, SampleType type) {
-  if (!spec.isCorrelation()) return autoKindCandidates(engines, spec, type);
-  std::vector<EngineChoice> order;
-  auto consider = [&](std::string_view name, std::string why) {
-    FilterBackend* engine = findEngine(engines, name);
-    if (engine && engine->whyNot(spec, type).empty()) order.push_back({engine, std::move(why)});
-  };
+  AutoOrder order(engines, spec, type);
   const std::string w = std::to_string(spec.window());
-  if (spec.isUniform() && spec.window() >= kRunningMinWindow) {
-    consider("cpu-running", "a uniform window of " + w + " >= " + std::to_string(kRunningMinWindow) +
-                                " taps: the O(N) running sum runs at memory speed, faster than the direct sum "
-                                "and than a GPU's transfers (within its stated tolerance)");
+  if (spec.kind == FilterKind::Median) {
+    order.consider("gpu-median", "a median: the GPU selects every window in parallel, the CPU slides one sorted "
+                                 "window per core (bit-identical either way)");
+    order.consider("cpu-parallel", "a median: cpu-parallel slides a sorted window on every core, bit-identical to "
+                                   "the reference");
+  } else if (spec.isCorrelation()) {
+    if (spec.window() >= kGpuMinWindow) {
+      order.consider("gpu-tuned", "a window of " + w + " >= " + std::to_string(kGpuMinWindow) +
+                                      " taps: the GPU's time is bound by its transfers, the CPU's grows with W");
+    }
+    order.consider("cpu-parallel",
+                   spec.window() >= kGpuMinWindow
+                       ? "no exact GPU engine can run it here; cpu-parallel is the fastest exact CPU engine"
+                       : "a window of " + w + " < " + std::to_string(kGpuMinWindow) +
+                             " taps: the CPU's pass is shorter than a GPU's transfers; cpu-parallel is the fastest "
+                             "exact engine (bit-identical to cpu-serial)");
   }
-  if (spec.window() >= kGpuFftMinWindow) {
-    consider("gpu-fft", "a window of " + w + " >= " + std::to_string(kGpuFftMinWindow) +
-                            " taps: the GPU's FFT overlap-save grows with log W where gpu-tuned's sums grow with W "
-                            "(within its stated tolerance)");
-  }
-  if (spec.window() >= kGpuMinWindow) {
-    consider("gpu-tuned", "a window of " + w + " >= " + std::to_string(kGpuMinWindow) +
-                              " taps: the GPU's time is bound by its transfers, the CPU's grows with W");
-  }
-  if (spec.window() >= kCpuFftMinWindow) {
-    consider("cpu-fft", "a window of " + w + " >= " + std::to_string(kCpuFftMinWindow) +
-                            " taps: FFT overlap-save grows with log W where cpu-parallel's sums grow with W "
-                            "(within its stated tolerance)");
-  }
-  consider("cpu-parallel", spec.window() >= kGpuMinWindow
-                               ? "no GPU engine can run it here; cpu-parallel is the fastest exact CPU engine"
-                               : "a window of " + w + " < " + std::to_string(kGpuMinWindow) +
-                                     " taps: the CPU's pass is shorter than a GPU's transfers; cpu-parallel is the "
-                                     "fastest exact engine (bit-identical to cpu-serial)");
-  consider("cpu-serial", "the reference: no faster engine can run this filter here");
-  return order;
+  // Sections: the block scans (cpu-parallel, gpu-sos-scan) are bounded norm-wise, so the rule
+  // passes them over and the serial recursion remains.
+  order.consider("cpu-serial", spec.kind == FilterKind::Sos
+                                   ? "the reference: the parallel block scans are bounded only relative to the "
+                                     "signal's peak; name one (--engine cpu-parallel) to take that bound"
+                                   : "the reference: no faster exact engine can run this filter here");
+  return order.take();
 }
 
 template <typename Sample>
@@ -95,23 +88,34 @@ ApplyResult applyAs(FilterBackend& engine, std::span<const Sample> in, const Fil
   progress.throwIfCancelled();
   if (!job.verify) return result;
   const auto start = std::chrono::steady_clock::now();
-  const std::vector<std::size_t> positions =
-      verificationPositions(in.size(), spec.window(), result.pass.splits, job.verifyRandom, 0x5167AB);
   const auto toleranceFor = [&](double maxAbsInput) {
     return std::is_same_v<Sample, float> ? engine.toleranceFloat32(spec, maxAbsInput)
                                          : engine.tolerance(spec, maxAbsInput);
   };
-  // Only an inexact engine's tolerance needs the input's magnitude (one O(N) scan, no filtering).
-  double tolerance = toleranceFor(1.0);
-  if (tolerance != 0.0) {
-    double largest = 0.0;
-    for (std::size_t i = 0; i < in.size(); ++i) {
-      if (i % (std::size_t{1} << 18) == 0) progress.throwIfCancelled();  // a long signal's scan must not hold up Cancel
-      if (std::isfinite(in[i])) largest = std::max(largest, std::fabs(static_cast<double>(in[i])));
+  constexpr std::uint64_t kSeed = 0x5167AB;
+  if (spec.kind == FilterKind::Sos) {
+    const std::vector<OutputStretch> stretches =
+        job.verifyAll ? std::vector<OutputStretch>{{0, in.size()}}
+                      : sosVerificationStretches(in.size(), spec, result.pass.splits, job.verifyRandom, kSeed);
+    // By default under a tenth of the filter's own time, or a few milliseconds (the ends always).
+    const double budgetMs = job.verifyAll ? std::numeric_limits<double>::infinity()
+                                          : std::max(kSosVerifyMinMs, kSosVerifyTimeFraction * result.pass.phases.totalMs);
+    result.verification = verifySosStretches(in, spec, std::span<const Sample>(out), stretches, toleranceFor, budgetMs);
+  } else {
+    // Only an inexact engine's tolerance needs the input's magnitude (one O(N) scan, no filtering).
+    double tolerance = toleranceFor(1.0);
+    if (tolerance != 0.0) {
+      double largest = 0.0;
+      for (std::size_t i = 0; i < in.size(); ++i) {
+        if (i % (std::size_t{1} << 18) == 0) progress.throwIfCancelled();  // a long signal's scan must not hold up Cancel
+        if (std::isfinite(in[i])) largest = std::max(largest, std::fabs(static_cast<double>(in[i])));
+      }
+      tolerance = toleranceFor(largest);
     }
-    tolerance = toleranceFor(largest);
+    const std::vector<std::size_t> positions =
+        verificationPositions(in.size(), spec.window(), result.pass.splits, job.verifyRandom, kSeed);
+    result.verification = verifyOutputs(in, spec, std::span<const Sample>(out), positions, tolerance);
   }
-  result.verification = verifyOutputs(in, spec, std::span<const Sample>(out), positions, tolerance);
   progress.report(1.0);
   result.verifyMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return result;
@@ -209,26 +213,66 @@ std::vector<EngineChoice> applyEngineOrder(const BackendList& engines, const Job
   return {named};
 }
 
-AppliedJob applyJob(const BackendList& engines, std::span<const double> samples, const Job& job,
-                    const Progress& progress) {
-  const bool automatic = job.engines == "auto";
-  const std::vector<EngineChoice> order = applyEngineOrder(engines, job);
-  AppliedJob applied;
+namespace {
+
+// Runs `attempt(choice)` for each choice in turn until one returns: with `automatic`, an engine
+// that fails here (not a cancel, not bad input) gives way to the next, its reason kept.
+template <typename Attempt>
+void firstThatRuns(const std::vector<EngineChoice>& order, bool automatic, std::vector<std::string>& fellBack,
+                   Attempt&& attempt) {
   for (std::size_t k = 0; k < order.size(); ++k) {
     try {
-      applied.result = applyFilter(*order[k].engine, samples, job, progress);
-      applied.why = order[k].why;
-      return applied;
+      attempt(order[k]);
+      return;
     } catch (const Cancelled&) {
       throw;
     } catch (const InputError&) {
       throw;
     } catch (const std::exception& e) {
       if (!automatic || k + 1 == order.size()) throw;
-      applied.fellBack.push_back(std::string(order[k].engine->name()) + ": " + e.what());
+      fellBack.push_back(std::string(order[k].engine->name()) + ": " + e.what());
     }
   }
   throw JobError("no engine can run this filter here");
+}
+
+template <typename Sample>
+EngineRun runJobEnginesAs(const BackendList& engines, const Job& job, std::span<const Sample> in, std::span<Sample> out,
+                          const Progress& progress) {
+  validate(job.spec);
+  if (in.size() != out.size()) throw std::invalid_argument("input and output sizes differ");
+  Job typed = job;
+  typed.sampleType = std::is_same_v<Sample, float> ? SampleType::f32 : SampleType::f64;
+  EngineRun run;
+  firstThatRuns(applyEngineOrder(engines, typed), typed.engines == "auto", run.fellBack, [&](const EngineChoice& c) {
+    run.pass = c.engine->filter(in, typed.spec, out, typed.run, progress);
+    finishEdges(in, typed.spec, out);
+    run.engine = c.engine;
+    run.why = c.why;
+  });
+  return run;
+}
+
+}  // namespace
+
+AppliedJob applyJob(const BackendList& engines, std::span<const double> samples, const Job& job,
+                    const Progress& progress) {
+  AppliedJob applied;
+  firstThatRuns(applyEngineOrder(engines, job), job.engines == "auto", applied.fellBack, [&](const EngineChoice& c) {
+    applied.result = applyFilter(*c.engine, samples, job, progress);
+    applied.why = c.why;
+  });
+  return applied;
+}
+
+EngineRun runJobEngines(const BackendList& engines, const Job& job, std::span<const double> in, std::span<double> out,
+                        const Progress& progress) {
+  return runJobEnginesAs(engines, job, in, out, progress);
+}
+
+EngineRun runJobEngines(const BackendList& engines, const Job& job, std::span<const float> in, std::span<float> out,
+                        const Progress& progress) {
+  return runJobEnginesAs(engines, job, in, out, progress);
 }
 
 Comparison compareEngines(const BackendList& engines, std::span<const double> samples, const Job& job,

@@ -1,6 +1,8 @@
 #include "siglab/measure.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace siglab {
@@ -24,6 +26,17 @@ PhaseStats measure(const std::function<PhaseTimes()>& once, const MeasureOptions
     progress.report((warmups + i + 1) / executions);
   }
   return PhaseStats{summarize(std::move(kernel)), summarize(std::move(transfer)), summarize(std::move(total))};
+}
+
+void validate(const MeasureOptions& options) {
+  if (options.repeats < 1 || options.repeats > kMaxRepeats) {
+    throw std::invalid_argument("repeat must be from 1 to " + std::to_string(kMaxRepeats) + ", not " +
+                                std::to_string(options.repeats));
+  }
+  if (options.warmups < 0 || options.warmups > kMaxRepeats) {
+    throw std::invalid_argument("warm-ups must be from 0 to " + std::to_string(kMaxRepeats) + ", not " +
+                                std::to_string(options.warmups));
+  }
 }
 
 }  // namespace siglab

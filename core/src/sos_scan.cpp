@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -26,14 +25,20 @@ double maxAbsOf(std::span<const double> v) {
   return m;
 }
 
+std::int64_t blockCount(const SosGains& gains, std::int64_t n) {
+  return gains.decayed ? std::clamp<std::int64_t>(n / kMinBlock, 1, 4 * static_cast<std::int64_t>(std::max(1u, std::thread::hardware_concurrency()))) : 1;
+}
+
 // Samples x[0], x[stride], ..., x[(n-1) stride] filtered into y (y may be x) from `initial`
-// (steadyStart: sosfilt_zi times one of the samples; see sosMagnitudes). Its blocks are filtered
-// in stretches of a millisecond or so, each added to `work`; throws Cancelled.
+// (steadyStart: a state that input no larger than max(|x|, inputFloor) held forever could leave,
+// such as sosfilt_zi times a sample; see sosMagnitudes). `finalState`, unless null, receives the
+// state after the last sample. Its blocks are filtered in stretches of a millisecond or so, each
+// added to `work`; throws Cancelled.
 double scanPass(const Sections& sections, const SosGains& gains, const double* x, double* y, std::int64_t n,
-                std::ptrdiff_t stride, const SosState& initial, bool steadyStart, WorkProgress& work) {
+                std::ptrdiff_t stride, const SosState& initial, bool steadyStart, WorkProgress& work,
+                double inputFloor = 0.0, SosState* finalState = nullptr) {
   const std::size_t count = sections.size(), states = 2 * count;
-  const std::int64_t blocks =
-      gains.decayed ? std::clamp<std::int64_t>(n / kMinBlock, 1, 4 * static_cast<std::int64_t>(std::max(1u, std::thread::hardware_concurrency()))) : 1;
+  const std::int64_t blocks = blockCount(gains, n);
   std::vector<SosState> endState(static_cast<std::size_t>(blocks));
   std::vector<double> blockMax(static_cast<std::size_t>(blocks), 0.0);
   // 1. Every block from zero state (the first from `initial`), in parallel.
@@ -50,7 +55,7 @@ double scanPass(const Sections& sections, const SosGains& gains, const double* x
     endState[static_cast<std::size_t>(b)] = z;
   }
   work.throwIfCancelled();
-  const double maxAbsInput = *std::max_element(blockMax.begin(), blockMax.end());
+  const double maxAbsInput = std::max(inputFloor, *std::max_element(blockMax.begin(), blockMax.end()));
   const double maxAbsInitial = steadyStart ? 0.0 : maxAbsOf(initial);
   const double bound = sosScanErrorBound(sections, gains, maxAbsInput, maxAbsInitial);
   // 2. Serially: carry the true state into each block and add its decaying zero-input response.
@@ -72,20 +77,8 @@ double scanPass(const Sections& sections, const SosGains& gains, const double* x
       for (std::size_t k = 0; k < states; ++k) carried[k] += z[k];
     }
   }
+  if (finalState) *finalState = carried;
   return bound;
-}
-
-// Copies n samples in pieces of about a millisecond on every core, looking at Cancel between them.
-void copyChecked(const double* from, double* to, std::int64_t n, const Progress& progress) {
-  constexpr std::int64_t kPiece = std::int64_t{1} << 17;
-  const std::int64_t pieces = detail::piecesOf(n, kPiece);
-#pragma omp parallel for schedule(dynamic, 1) if (n > kMinBlock)
-  for (std::int64_t p = 0; p < pieces; ++p) {
-    if (progress.cancelled()) continue;  // no break out of an OpenMP loop: the rest are skipped
-    const detail::IndexRange r = detail::chunkOf(n, pieces, p);
-    std::copy(from + r.begin, from + r.end, to + r.begin);
-  }
-  progress.throwIfCancelled();
 }
 
 }  // namespace
@@ -109,24 +102,42 @@ double sosfiltfiltParallel(const Sections& sections, std::span<const double> in,
     throw std::invalid_argument("zero-phase filtering needs more than " + std::to_string(edge) +
                                 " samples (3 x (2 x sections + 1)); the signal has " + std::to_string(n));
   }
+  // As sosfiltfilt: the odd extension's two edges are copies, filtered serially (they are short);
+  // the signal itself is scanned from `in` into `out`, so a run holds no third signal-sized buffer.
   const SosGains gains = sosGains(sections);
-  const std::int64_t total = n + 2 * edge;
-  // Left uninitialised (no pass of zeros over the whole signal before the first look at Cancel).
-  const std::unique_ptr<double[]> y(new double[static_cast<std::size_t>(total)]);
-  for (std::int64_t j = 0; j < edge; ++j) {
-    y[j] = 2 * in[0] - in[edge - j];
-    y[edge + n + j] = 2 * in[n - 1] - in[n - 2 - j];
+  const auto e = static_cast<std::size_t>(edge), last = in.size() - 1;
+  std::vector<double> head(e), tail(e);
+  for (std::size_t j = 0; j < e; ++j) {
+    head[j] = 2 * in[0] - in[e - j];
+    tail[j] = 2 * in[last] - in[last - 1 - j];
   }
-  copyChecked(in.data(), y.get() + edge, n, progress);
-  WorkProgress work(progress, 2 * static_cast<std::uint64_t>(total));
+  const double edgeInput = std::max(maxAbsOf(head), maxAbsOf(tail));
   const SosState zi = sosfiltZi(sections);
-  SosState start(zi.size());
-  for (std::size_t k = 0; k < zi.size(); ++k) start[k] = zi[k] * y[0];
-  const double forward = scanPass(sections, gains, y.get(), y.get(), total, 1, start, true, work);
-  for (std::size_t k = 0; k < zi.size(); ++k) start[k] = zi[k] * y[total - 1];
-  const double backward = scanPass(sections, gains, y.get() + total - 1, y.get() + total - 1, total, -1, start, true, work);
-  copyChecked(y.get() + edge, out.data(), n, progress);
+  SosState z(zi.size());
+  for (std::size_t k = 0; k < zi.size(); ++k) z[k] = zi[k] * head.front();
+  detail::sosRange(sections.data(), sections.size(), z.data(), head.data(), head.data(), 1, e);
+  SosState end;
+  WorkProgress work(progress, 2 * in.size());
+  const double forward = scanPass(sections, gains, in.data(), out.data(), n, 1, z, true, work, edgeInput, &end);
+  detail::sosRange(sections.data(), sections.size(), end.data(), tail.data(), tail.data(), 1, e);
+  const double tailOutput = maxAbsOf(tail);
+  for (std::size_t k = 0; k < zi.size(); ++k) z[k] = zi[k] * tail.back();
+  detail::sosRange(sections.data(), sections.size(), z.data(), tail.data() + e - 1, tail.data() + e - 1, -1, e);
+  const double backward = scanPass(sections, gains, out.data() + n - 1, out.data() + n - 1, n, -1, z, true, work, tailOutput);
   return forward * gains.inputToOutput + backward;
+}
+
+std::vector<std::size_t> sosScanCuts(const Sections& sections, std::size_t samples, bool zeroPhase) {
+  const auto n = static_cast<std::int64_t>(samples);
+  const std::int64_t blocks = blockCount(sosGains(sections), n);
+  std::vector<std::size_t> cuts;
+  for (std::int64_t b = 1; b < blocks; ++b) {
+    const auto start = static_cast<std::size_t>(detail::chunkOf(n, blocks, b).begin);
+    cuts.push_back(start);
+    if (zeroPhase) cuts.push_back(samples - start);  // the backward pass's block, counted from the end
+  }
+  std::sort(cuts.begin(), cuts.end());
+  return cuts;
 }
 
 }  // namespace siglab

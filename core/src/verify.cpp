@@ -9,6 +9,7 @@
 #include "filter_kernels.hpp"
 #include "siglab/filter_kinds.hpp"
 #include "siglab/median_filter.hpp"
+#include "siglab/sos_verify.hpp"
 
 namespace siglab {
 namespace {
@@ -81,12 +82,9 @@ Verification verifyAs(std::span<const Sample> in, const FilterSpec& spec, std::s
                        [&](std::size_t p) { return medianOutputAt(in, spec.medianWindow, spec.mode, p); });
     case FilterKind::Sos: {
       // A recursive filter's output depends on every sample before it (and, in zero phase, after):
-      // its reference is one serial pass, so every output is compared, not only `positions`.
-      std::vector<Sample> reference(in.size());
-      filterKindReference(in, spec, std::span<Sample>(reference));
-      std::vector<std::size_t> every(in.size());
-      for (std::size_t p = 0; p < every.size(); ++p) every[p] = p;
-      return compareAt(out, std::span<const std::size_t>(every), tolerance, [&](std::size_t p) { return reference[p]; });
+      // every output is compared with one serial pass, in memory that does not grow with the signal.
+      const OutputStretch whole[] = {{0, in.size()}};
+      return verifySosStretches(in, spec, out, std::span<const OutputStretch>(whole), tolerance);
     }
     case FilterKind::Correlation:
     case FilterKind::SavitzkyGolay:

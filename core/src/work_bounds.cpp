@@ -74,11 +74,11 @@ FilterSpec cropToSignal(FilterSpec spec, std::size_t samples) {
   return spec;
 }
 
-FilterSpec meanFilterForSignal(std::uint64_t window, BoundaryMode mode, std::size_t samples) {
+FilterSpec meanFilterForSignal(std::uint64_t window, BoundaryMode mode, std::size_t samples, const std::string& option) {
   if (window == 0 || window % 2 == 0 || window > kMaxWindow) {
-    throw std::invalid_argument("window must be an odd number from 1 to 2^62 - 1, got " + std::to_string(window));
+    throw std::invalid_argument(option + " must be an odd number from 1 to 2^62 - 1, got " + std::to_string(window));
   }
-  checkWindowFits(window, mode, samples, "--window");
+  checkWindowFits(window, mode, samples, option);
   const std::uint64_t keep = mode == BoundaryMode::Zero ? croppedWindow(window, samples) : window;
   requireMemory(keep, 4 * sizeof(double), std::to_string(keep) + " taps");
   return FilterSpec{std::vector<double>(keep, 1.0 / static_cast<double>(window)), mode};

@@ -2,7 +2,7 @@
 //  1. gpu-fft against gpu-tuned on a Gaussian of sigma = 1000 (W = 8001) over 10M float64, both
 //     checked at verificationPositions() against the reference formula within their stated bounds
 //     (no cpu-serial pass: it would take minutes);
-//  2. the sweep over W behind auto's kGpuFftMinWindow (job.hpp): gpu-tuned against gpu-fft;
+//  2. the sweep over W where gpu-fft overtakes gpu-tuned (for a user naming gpu-fft: auto takes only exact engines);
 //  3. Welch's spectrum of 10M float64, segment 4096, as a fraction of one pinned 80 MB copy's rate.
 // Signals live in page-locked memory from pinnedHostMemory(), as the CLI loads them for a GPU
 // engine; inputs are random; every figure is the median after a warm-up (measure()).

@@ -46,6 +46,13 @@ def _samples(x):
     return np.asarray(array, dtype=array.dtype.newbyteorder("="))
 
 
+def _whole_number(name, value):
+    """value as an int, refusing what only converts to one (True, 2.0, "5"), as the CLI refuses them."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{name} must be a whole number, not {value!r}")
+    return int(value)
+
+
 def filter(x, window=5, mode="zero", *, taps=None, gaussian=None, engine="auto", out=None, return_engine=False,
            devices=None):
     """Filters x with the mean of `window` samples, custom `taps` or Gaussian taps of sigma `gaussian`.
@@ -62,6 +69,9 @@ def filter(x, window=5, mode="zero", *, taps=None, gaussian=None, engine="auto",
     samples = _samples(x)
     if out is not None and np.may_share_memory(out, samples):
         raise ValueError("out must not overlap x (SigLab's engines do not filter in place)")
+    window = _whole_number("window", window)
+    if window < 0:
+        raise ValueError(f"window must be an odd number from 1 to 2^62 - 1, got {window}")
     result, used = _siglab.filter(samples, window, mode, taps, gaussian, engine, out, devices=devices)
     return (result, used) if return_engine else result
 
@@ -75,6 +85,12 @@ def compare(x, window=5, mode="zero", *, taps=None, gaussian=None, engines=("cpu
     x = _samples(x)
     if x.dtype != np.float64:
         raise ValueError("compare takes float64 samples")
+    window = _whole_number("window", window)
+    if window < 0:
+        raise ValueError(f"window must be an odd number from 1 to 2^62 - 1, got {window}")
+    repeat = _whole_number("repeat", repeat)
+    if not -2**31 <= repeat < 2**31:
+        raise ValueError(f"repeat must be from 1 to 100000, not {repeat}")
     return _siglab.compare(x, window, mode, taps, gaussian, list(engines), repeat, devices=devices)
 
 

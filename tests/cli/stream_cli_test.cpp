@@ -205,9 +205,11 @@ TEST(StreamCli, AutoStreamsIntoPipesAndKeepsInexactEnginesInMemoryAndSaysWhy) {
   const Outcome toPipe = runCli("filter " + in + " -w 5 -o - | cat > " + dir.file("b.txt"), dir);
   EXPECT_NE(toPipe.err.find("stream: streamed block by block with bounded memory"), std::string::npos) << toPipe.err;
   EXPECT_TRUE(test::readFile(dir.file("a.txt")) == test::readFile(dir.file("b.txt")));
-  const Outcome running = runCli("filter " + in + " -w 21 -o " + dir.file("d.txt"), dir);
+  const Outcome running = runCli("filter " + in + " -w 21 -e cpu-running -o " + dir.file("d.txt"), dir);
   EXPECT_EQ(running.err.find("stream:"), std::string::npos) << running.err;
   EXPECT_NE(running.err.find("engine: cpu-running"), std::string::npos) << running.err;
+  EXPECT_NE(running.err.find("bound: cpu-running is bounded norm-wise: every output is within "), std::string::npos)
+      << running.err;
   const Outcome fromStdin = runCli("filter - -w 5 -o " + dir.file("e.txt") + " < " + in, dir);
   EXPECT_NE(fromStdin.err.find("stream: streamed block by block"), std::string::npos) << fromStdin.err;
   EXPECT_TRUE(test::readFile(dir.file("a.txt")) == test::readFile(dir.file("e.txt")));

@@ -10,22 +10,33 @@
 #include "siglab/cpu_running.hpp"
 #include "siglab/cpu_serial.hpp"
 #include "siglab/errors.hpp"
+#include "siglab/filter_kinds.hpp"
+#include "siglab/taps.hpp"
 #include "test_support.hpp"
 
 namespace siglab {
 namespace {
 
 // A GPU engine as a machine without a GPU has it: listed, refusing every spec with the reason.
+// With `normWise`, its tolerance is relative to the signal's peak for uniform windows (as
+// gpu-tuned's prefix sums) or for every window (as gpu-fft).
+enum class FakeBound { Exact, NormWiseForUniform, NormWise };
 class AbsentGpuEngine final : public FilterBackend {
  public:
-  explicit AbsentGpuEngine(std::string reason = "no CUDA device", std::string name = "gpu-tuned")
-      : reason_(std::move(reason)), name_(std::move(name)) {}
+  explicit AbsentGpuEngine(std::string reason = "no CUDA device", std::string name = "gpu-tuned",
+                           FakeBound bound = FakeBound::Exact)
+      : reason_(std::move(reason)), name_(std::move(name)), bound_(bound) {}
+  double tolerance(const FilterSpec& spec, double maxAbsInput) const override {
+    const bool normWise = bound_ == FakeBound::NormWise || (bound_ == FakeBound::NormWiseForUniform && spec.isUniform());
+    return normWise ? 1e-13 * maxAbsInput : 0.0;
+  }
   std::string_view name() const override { return name_; }
   std::string_view description() const override { return "test"; }
   bool usesGpu() const override { return true; }
   std::string whyNot(const FilterSpec&, SampleType) const override { return reason_; }
   std::string reason_;
   std::string name_;
+  FakeBound bound_;
   FilterPass filter(std::span<const double>, const FilterSpec&, std::span<double>, const RunOptions&,
                     const Progress&) override {
     throw std::logic_error("ran although whyNot refused");
@@ -96,16 +107,16 @@ TEST(Job, AutoPassesOverEnginesThatCannotRunAndSaysWhy) {
   const EngineChoice small = chooseAutoEngine(engines, makeMeanFilter(5), SampleType::f64);
   EXPECT_EQ(small.engine->name(), "cpu-parallel");
   EXPECT_NE(small.why.find("transfers"), std::string::npos) << small.why;
-  EXPECT_EQ(chooseAutoEngine(engines, makeMeanFilter(kRunningMinWindow), SampleType::f64).engine->name(),
-            "cpu-running");
+  // cpu-running's running sums are bounded norm-wise: auto never takes them.
+  EXPECT_EQ(chooseAutoEngine(engines, makeMeanFilter(51), SampleType::f64).engine->name(), "cpu-parallel");
   EXPECT_EQ(chooseAutoEngine(engines, FilterSpec{std::vector<double>(101, 0.01) , BoundaryMode::Zero},
                              SampleType::f32).engine->name(),
-            "cpu-running");
+            "cpu-parallel");
   FilterSpec gaussianLike{std::vector<double>(kGpuMinWindow, 0.01), BoundaryMode::Zero};
   gaussianLike.taps[50] = 0.02;
   const EngineChoice wide = chooseAutoEngine(engines, gaussianLike, SampleType::f64);
   EXPECT_EQ(wide.engine->name(), "cpu-parallel");  // gpu-tuned would come first, but cannot run here
-  EXPECT_NE(wide.why.find("no GPU"), std::string::npos) << wide.why;
+  EXPECT_NE(wide.why.find("no exact GPU engine"), std::string::npos) << wide.why;
 }
 
 TEST(Job, AutoTakesAUsableGpuForWideWindowsOnly) {
@@ -115,7 +126,12 @@ TEST(Job, AutoTakesAUsableGpuForWideWindowsOnly) {
   wide.taps[0] = 0.02;
   EXPECT_EQ(chooseAutoEngine(engines, wide, SampleType::f64).engine->name(), "gpu-tuned");
   EXPECT_EQ(chooseAutoEngine(engines, makeMeanFilter(5), SampleType::f64).engine->name(), "cpu-parallel");
-  EXPECT_EQ(chooseAutoEngine(engines, makeMeanFilter(kGpuMinWindow), SampleType::f64).engine->name(), "cpu-running");
+  EXPECT_EQ(chooseAutoEngine(engines, makeMeanFilter(kGpuMinWindow), SampleType::f64).engine->name(), "gpu-tuned");
+  // gpu-tuned's prefix-sum path for uniform windows is bounded norm-wise: then the CPU's exact sums.
+  BackendList prefixSums = cpuEngines(false);
+  prefixSums.push_back(std::make_unique<AbsentGpuEngine>("", "gpu-tuned", FakeBound::NormWiseForUniform));
+  EXPECT_EQ(chooseAutoEngine(prefixSums, makeMeanFilter(kGpuMinWindow), SampleType::f64).engine->name(), "cpu-parallel");
+  EXPECT_EQ(chooseAutoEngine(prefixSums, wide, SampleType::f64).engine->name(), "gpu-tuned");
 }
 
 // Random positive taps: nothing uniform for cpu-running.
@@ -125,48 +141,111 @@ FilterSpec unevenTaps(std::size_t window) {
   return spec;
 }
 
-TEST(Job, AutoTakesCpuFftFromTheMeasuredCrossoverOn) {
-  BackendList engines = cpuEngines();
-  engines.push_back(std::make_unique<CpuFftBackend>());
-  EXPECT_EQ(chooseAutoEngine(engines, unevenTaps(kCpuFftMinWindow - 2), SampleType::f64).engine->name(),
-            "cpu-parallel");
-  const EngineChoice fft = chooseAutoEngine(engines, unevenTaps(kCpuFftMinWindow), SampleType::f64);
-  EXPECT_EQ(fft.engine->name(), "cpu-fft");
-  EXPECT_NE(fft.why.find(std::to_string(kCpuFftMinWindow)), std::string::npos) << fft.why;
-  EXPECT_EQ(chooseAutoEngine(engines, unevenTaps(8001), SampleType::f64).engine->name(), "cpu-fft");
-  // A mean filter stays on the O(N) running sum; float32 (no cpu-fft path) on cpu-parallel.
-  EXPECT_EQ(chooseAutoEngine(engines, makeMeanFilter(kCpuFftMinWindow), SampleType::f64).engine->name(), "cpu-running");
-  EXPECT_EQ(chooseAutoEngine(engines, unevenTaps(kCpuFftMinWindow), SampleType::f32).engine->name(), "cpu-parallel");
-}
-
-TEST(Job, AutoTakesGpuFftAboveItsCrossoverAndGpuTunedBelow) {
+TEST(Job, AutoNeverTakesAnEngineBoundedOnlyNormWise) {
   BackendList engines = cpuEngines(false);
   engines.push_back(std::make_unique<CpuFftBackend>());
-  engines.push_back(std::make_unique<AbsentGpuEngine>("", "gpu-tuned"));  // GPUs that can run anything
-  engines.push_back(std::make_unique<AbsentGpuEngine>("", "gpu-fft"));
-  static_assert(kCpuFftMinWindow < kGpuMinWindow && kGpuMinWindow < kGpuFftMinWindow);
-  EXPECT_EQ(chooseAutoEngine(engines, unevenTaps(kGpuMinWindow), SampleType::f64).engine->name(), "gpu-tuned");
-  EXPECT_EQ(chooseAutoEngine(engines, unevenTaps(kGpuFftMinWindow - 2), SampleType::f64).engine->name(), "gpu-tuned");
-  EXPECT_EQ(chooseAutoEngine(engines, unevenTaps(kGpuFftMinWindow), SampleType::f64).engine->name(), "gpu-fft");
-  // Without a usable GPU the same window goes to the CPU's FFT.
+  engines.push_back(std::make_unique<AbsentGpuEngine>("", "gpu-fft", FakeBound::NormWise));  // GPUs that can run anything
+  engines.push_back(std::make_unique<AbsentGpuEngine>("", "gpu-tuned", FakeBound::NormWiseForUniform));
+  for (const std::size_t w : {kGpuMinWindow, std::size_t{513}, std::size_t{8001}}) {
+    EXPECT_EQ(chooseAutoEngine(engines, unevenTaps(w), SampleType::f64).engine->name(), "gpu-tuned") << w;
+  }
+  EXPECT_EQ(chooseAutoEngine(engines, unevenTaps(kGpuMinWindow - 2), SampleType::f64).engine->name(), "cpu-parallel");
   BackendList noGpu = cpuEngines();
   noGpu.push_back(std::make_unique<CpuFftBackend>());
-  noGpu.push_back(std::make_unique<AbsentGpuEngine>("no CUDA device", "gpu-fft"));
-  EXPECT_EQ(chooseAutoEngine(noGpu, unevenTaps(kGpuFftMinWindow), SampleType::f64).engine->name(), "cpu-fft");
+  for (const std::size_t w : {std::size_t{17}, std::size_t{51}, std::size_t{97}, std::size_t{8001}}) {
+    EXPECT_EQ(chooseAutoEngine(noGpu, unevenTaps(w), SampleType::f64).engine->name(), "cpu-parallel") << w;
+    EXPECT_EQ(chooseAutoEngine(noGpu, makeMeanFilter(w), SampleType::f64).engine->name(), "cpu-parallel") << w;
+  }
+  EXPECT_EQ(CpuFftBackend().errorBound(unevenTaps(97), SampleType::f64), ErrorBound::NormWise);
+  EXPECT_EQ(CpuRunningBackend().errorBound(makeMeanFilter(51), SampleType::f32), ErrorBound::NormWise);
+  EXPECT_EQ(CpuParallelBackend().errorBound(unevenTaps(97), SampleType::f32), ErrorBound::Exact);
 }
 
-TEST(Job, AutoFallsBackWhenItsChoiceRefusesTheSamples) {
+// The case: a Gaussian of sigma 30 (241 taps) over a signal with one spike of 1e100. An
+// FFT's outputs far from the spike carry errors of about 1e-16 x 1e100; auto's are exact.
+TEST(Job, AutoGivesExactOutputsFarFromAHugeSpike) {
+  BackendList engines = cpuEngines();
+  engines.push_back(std::make_unique<CpuFftBackend>());
+  std::vector<double> x(6000);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = std::sin(0.01 * static_cast<double>(i));
+  x[1000] = 1e100;
+  Job job;
+  job.spec = makeGaussianFilter(30.0);
+  const AppliedJob applied = applyJob(engines, x, job);
+  std::vector<double> exact(x.size());
+  filterSerial(x, job.spec, exact);
+  EXPECT_TRUE(applied.result.output == exact) << applied.result.engine;
+  EXPECT_NEAR(applied.result.output[3000], exact[3000], 1e-12);
+  ASSERT_LT(std::fabs(exact[3000]), 1.0);
+  // Named, cpu-fft runs and says what its bound is: far outputs are then anything but exact.
+  job.engines = "cpu-fft";
+  const AppliedJob fft = applyJob(engines, x, job);
+  EXPECT_TRUE(fft.result.verification.passed());  // within its norm-wise bound
+  EXPECT_GT(std::fabs(fft.result.output[3000] - exact[3000]), 1.0);
+}
+
+// The same for sections: the block scan drops a carried state once it is small against the signal's
+// peak, so 1010 samples past a spike of 1e100 just before its second block it gave -0.34 for
+// -9.2e46. Auto runs the serial recursion: the reference, bit for bit.
+TEST(Job, AutoGivesTheExactRecursionAfterAHugeSpike) {
+  std::vector<double> x(300000);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = std::sin(0.01 * static_cast<double>(i));
+  x[74990] = 1e100;
+  Job job;
+  job.spec = makeButterworthFilter({4, 0.1, 0, BandType::Lowpass, 0}, false);
+  job.verify = false;
+  BackendList engines = cpuEngines();
+  const AppliedJob applied = applyJob(engines, x, job);
+  std::vector<double> exact(x.size());
+  filterKindReference(std::span<const double>(x), job.spec, std::span<double>(exact));
+  EXPECT_TRUE(applied.result.output == exact) << applied.result.engine << ": " << applied.result.output[76000]
+                                              << " for " << exact[76000];
+}
+
+// A mean filter of 51 taps: auto is bit-identical to cpu-serial (cpu-running differed in the last digit).
+TEST(Job, AutoIsBitIdenticalToTheReferenceForWideMeanFilters) {
   const BackendList engines = cpuEngines();
   std::mt19937_64 rng(test::freshSeed());
-  std::vector<double> in = test::randomSignal(5000, rng);
-  in[1234] = NAN;  // cpu-running refuses a running sum through a NaN
+  const std::vector<double> x = test::randomSignal(10000, rng);
   Job job;
   job.spec = makeMeanFilter(51);
+  const AppliedJob applied = applyJob(engines, x, job);
+  std::vector<double> exact(x.size());
+  filterSerial(x, job.spec, exact);
+  EXPECT_TRUE(applied.result.output == exact) << applied.result.engine;
+  EXPECT_EQ(applied.result.verification.tolerance, 0.0);
+}
+
+// An exact engine that fails at run time (a GPU out of memory).
+class FailingGpuEngine final : public FilterBackend {
+ public:
+  std::string_view name() const override { return "gpu-tuned"; }
+  std::string_view description() const override { return "test"; }
+  bool usesGpu() const override { return true; }
+  std::string whyNot(const FilterSpec&, SampleType) const override { return {}; }
+  FilterPass filter(std::span<const double>, const FilterSpec&, std::span<double>, const RunOptions&,
+                    const Progress&) override {
+    throw std::runtime_error("out of GPU memory");
+  }
+  FilterPass filter(std::span<const float>, const FilterSpec&, std::span<float>, const RunOptions&,
+                    const Progress&) override {
+    throw std::runtime_error("out of GPU memory");
+  }
+};
+
+TEST(Job, AutoFallsBackWhenItsChoiceFailsHere) {
+  BackendList engines = cpuEngines(false);
+  engines.push_back(std::make_unique<FailingGpuEngine>());
+  std::mt19937_64 rng(test::freshSeed());
+  std::vector<double> in = test::randomSignal(5000, rng);
+  in[1234] = NAN;
+  Job job;
+  job.spec = unevenTaps(kGpuMinWindow);
   job.read.allowNonFinite = true;
   const AppliedJob applied = applyJob(engines, in, job);
   EXPECT_EQ(applied.result.engine, "cpu-parallel");
   ASSERT_EQ(applied.fellBack.size(), 1u);
-  EXPECT_NE(applied.fellBack[0].find("finite"), std::string::npos);
+  EXPECT_NE(applied.fellBack[0].find("out of GPU memory"), std::string::npos);
   EXPECT_TRUE(applied.result.verification.passed());
   EXPECT_GT(applied.result.verification.checked, 0u);
 }
@@ -176,7 +255,7 @@ TEST(Job, ApplyWritesTheChosenEnginesResult) {
   std::mt19937_64 rng(test::freshSeed());
   const std::vector<double> in = test::randomSignal(4097, rng);
   Job job;
-  job.spec = makeMeanFilter(kRunningMinWindow + 2);
+  job.spec = makeMeanFilter(19);
   job.engines = "cpu-running";
   const AppliedJob applied = applyJob(engines, in, job);
   std::vector<double> expected(in.size());

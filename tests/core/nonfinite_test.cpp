@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <limits>
 #include <random>
 #include <sstream>
@@ -12,6 +13,7 @@
 #include "siglab/cpu_parallel.hpp"
 #include "siglab/cpu_serial.hpp"
 #include "siglab/statistics.hpp"
+#include "scipy_support.hpp"
 #include "test_support.hpp"
 
 namespace siglab {
@@ -20,7 +22,6 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-bool haveNumpy() { return std::system("/usr/bin/python3 -c 'import numpy' >/dev/null 2>&1") == 0; }
 
 // numpy's sum, mean, sum of squares, rms, var, std, min, argmin, max, argmax of each of `cases`,
 // in one run of Python.
@@ -35,20 +36,20 @@ std::vector<std::vector<double>> numpyStatistics(const std::vector<std::vector<d
     test::writeFile(data, text.str());
     files += " " + data;
   }
+  const std::string output = dir.file("stats.out");
   test::writeFile(script,
-                  "import sys, numpy as np, warnings\nwarnings.simplefilter('ignore')\n"
-                  "for name in sys.argv[1:]:\n"
+                  "import numpy as np, warnings\nwarnings.simplefilter('ignore')\n"
+                  "with open('" + output + "', 'w') as out:\n"
+                  " for name in '" + files + "'.split():\n"
                   "  a = np.loadtxt(name, dtype=np.float64, ndmin=1)\n"
                   "  r = [a.sum(), a.mean(), (a*a).sum(), np.sqrt((a*a).mean()), a.var(), a.std(),"
                   " a.min(), a.argmin(), a.max(), a.argmax()]\n"
-                  "  print(' '.join(repr(float(v)) for v in r))\n");
-  FILE* pipe = ::popen(("/usr/bin/python3 " + script + files).c_str(), "r");
+                  "  print(' '.join(repr(float(v)) for v in r), file=out)\n");
   std::vector<std::vector<double>> results(cases.size());
-  char word[64];
-  for (std::size_t i = 0; pipe && i < 10 * cases.size() && std::fscanf(pipe, "%63s", word) == 1; ++i) {
-    results[i / 10].push_back(std::strtod(word, nullptr));
-  }
-  if (pipe) ::pclose(pipe);
+  if (!test::runPython(script)) return results;
+  std::ifstream in(output);
+  std::string word;
+  for (std::size_t i = 0; i < 10 * cases.size() && in >> word; ++i) results[i / 10].push_back(std::strtod(word.c_str(), nullptr));
   return results;
 }
 
@@ -75,7 +76,7 @@ void expectNumpyStatistics(const Statistics& s, const std::vector<double>& numpy
 }
 
 TEST(NonFiniteStatistics, MatchNumpy) {
-  if (!haveNumpy()) GTEST_SKIP() << "/usr/bin/python3 with numpy is needed (scripts/setup.sh installs python3-numpy)";
+  SIGLAB_SKIP_WITHOUT_SCIPY();  // NumPy comes with SciPy
   const std::uint64_t seed = test::freshSeed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);

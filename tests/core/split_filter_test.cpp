@@ -195,7 +195,8 @@ TEST(DeviceList, ReadsAllAndNumberedListsAndRefusesTheRest) {
   EXPECT_EQ(parseDeviceList("1", 2), (std::vector<int>{1}));
   EXPECT_EQ(parseDeviceList("0,1", 2), (std::vector<int>{0, 1}));
   EXPECT_EQ(parseDeviceList("0,0", 1), (std::vector<int>{0, 0}));
-  EXPECT_EQ(parseDeviceList("3", 0), (std::vector<int>{3}));  // nothing to check against without a GPU
+  EXPECT_EQ(parseDeviceList("0,0", 0), (std::vector<int>{0, 0}));  // no GPU: device 0's engines say why
+  EXPECT_THROW(parseDeviceList("3", 0), std::invalid_argument);    // a GPU that cannot exist
   EXPECT_EQ(formatDeviceList({0, 1}), "0,1");
   EXPECT_EQ(formatDevicePlacement({0, 0}), "devices 0,0");
   EXPECT_EQ(formatDevicePlacement({1}), "device 1");

@@ -2,7 +2,7 @@
 // SciPy as the oracle: runs /usr/bin/python3 (Debian's, with python3-scipy from scripts/setup.sh)
 // on a NumPy expression of the inputs x[0], x[1], ... (float64 arrays) and reads the result back
 // as float64. `prelude` may define helpers first. Tests that use it skip where SciPy is missing
-// (SIGLAB_SKIP_WITHOUT_SCIPY: the GPU machine); scripts/setup.sh installs it for CI. Each run costs a SciPy import (~1 s): batch the cases.
+// (SIGLAB_SKIP_WITHOUT_SCIPY: the GPU machine); scripts/setup.sh installs it for CI. Without the run's oracle server (scipy_support.hpp) each call costs a SciPy import (~1 s).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "scipy_support.hpp"
 #include "test_support.hpp"
 
 namespace siglab::test {
@@ -32,9 +33,9 @@ inline std::vector<double> scipyEval(const std::string& expression, const std::v
   writeFile(dir.file("oracle.py"), "import numpy as np\nimport scipy.signal as signal\nimport scipy.ndimage as ndimage\n" +
                                        loads + prelude + "\ny = " + expression + "\nnp.asarray(y, dtype=np.float64).tofile('" +
                                        result + "')\n");
-  const std::string command = "/usr/bin/python3 " + dir.file("oracle.py") + " 2>" + dir.file("err.txt");
-  if (std::system(command.c_str()) != 0) {
-    ADD_FAILURE() << "scipy failed on: " << expression << "\n" << readFile(dir.file("err.txt"));
+  std::string error;
+  if (!runPython(dir.file("oracle.py"), &error)) {
+    ADD_FAILURE() << "scipy failed on: " << expression << "\n" << error;
     return {};
   }
   const std::string bytes = readFile(result);

@@ -10,7 +10,8 @@ namespace siglab {
 inline constexpr std::size_t kMaxDeviceListEntries = 64;
 
 // The devices `text` names, in order, for a machine with `deviceCount` GPUs ("all": every one;
-// none on a machine without a GPU, whose engines then say why they cannot run). Throws
+// none on a machine without a GPU, whose engines then say why they cannot run; there only device
+// 0, the default, may be named, as no other can exist). Throws
 // std::invalid_argument saying what is wrong and what is allowed.
 std::vector<int> parseDeviceList(std::string_view text, int deviceCount);
 

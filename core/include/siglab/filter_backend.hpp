@@ -44,6 +44,13 @@ class EngineUnavailable : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// How far an engine's every output may be from the exact one. Exact: bit-identical to cpu-serial.
+// ComponentWise: within a bound relative to its own window's sum |tap x|. NormWise: within a bound
+// relative to the signal's largest |sample| (FFT blocks, running and prefix sums, the sections'
+// block scan): an output far smaller than the signal's peak may lose every digit.
+enum class ErrorBound { Exact, ComponentWise, NormWise };
+std::string_view toString(ErrorBound bound);
+
 // One filter engine. Front-ends hold a list of these and never branch on CPU or GPU: they ask
 // whyNot() before running, and filter() runs one filter once. Measuring (warm-ups, repeats) is
 // measure()'s, never an engine's.
@@ -62,6 +69,12 @@ class FilterBackend {
   // The same for a float32 run (compared with cpu-serial's float32 result).
   virtual double toleranceFloat32(const FilterSpec& spec, double maxAbsInput) const {
     return tolerance(spec, maxAbsInput);
+  }
+  // The kind of bound its tolerance is. By default: Exact when the tolerance is 0, else NormWise
+  // (every tolerance taking maxAbsInput is one); an engine with a per-output bound says so.
+  virtual ErrorBound errorBound(const FilterSpec& spec, SampleType type) const {
+    const double unit = type == SampleType::f32 ? toleranceFloat32(spec, 1.0) : tolerance(spec, 1.0);
+    return unit == 0.0 ? ErrorBound::Exact : ErrorBound::NormWise;
   }
   // Filters `in` into `out` (same size) once. Checks `progress` for cancellation between pieces
   // of work of a few milliseconds, so Cancel stops it within 100 ms (throws Cancelled). Throws EngineUnavailable for samples it cannot take, and

@@ -27,6 +27,7 @@ struct Job {
   MeasureOptions measure;                     // compare only
   std::size_t verifyRandom = kDefaultVerifyRandom;  // apply: random outputs checked; 0 skips --verify
   bool verify = true;                         // apply: check the result (false when verifyRandom is 0)
+  bool verifyAll = false;                     // apply: every output of a recursive filter, not stretches
 };
 
 // A request that cannot be met as asked: a usage error, said in words (exit 2 in the CLI).
@@ -49,30 +50,19 @@ struct EngineChoice {
   std::string why;
 };
 
-// "auto": the fastest engine that can run `spec` here, by the rule measured on the machines
+// "auto": the fastest engine that can run `spec` here and whose every output is exact or within a
+// component-wise bound (errorBound()). An engine bounded only norm-wise (cpu-fft, gpu-fft,
+// cpu-running, gpu-tuned's prefix sums, the sections' block scan) can lose every digit of an output
+// far smaller than the signal's peak (a spike of 1e100 made outputs 2,000 samples away -1.9e82
+// instead of -0.214): it runs only when named. Among the rest, by the rule measured on the machines
 // SigLab was tuned on (README, "Choosing an engine"), first that can run it:
-//  - cpu-running for a uniform window of at least kRunningMinWindow taps: O(N), at memory speed
-//    whatever W (1.5x cpu-parallel at W = 9, 2.3x at 17, 6x at 65 on the 2-core machine), and
-//    faster than any GPU engine's transfers alone on the measured GPU hosts;
 //  - gpu-tuned for a window of at least kGpuMinWindow taps: its end-to-end time is bound by the
 //    transfers (5.8 ms at 10M float64 on the H100 host) while cpu-parallel's grows with W (1.1 ms
 //    at W = 5 on that host's 16 cores, about 0.06 ms more a tap);
-//  - gpu-fft from kGpuFftMinWindow taps, then gpu-tuned: both are bound by the transfers at small
-//    W, but gpu-tuned's O(N W) sums outgrow them while gpu-fft's O(N log M) transforms do not.
-//    Measured on the H100 host (siglab-gpu-fft-bench, 10M float64 from pinned memory,
-//    docs/perf/gpu-h100-fft-bench.txt): gpu-tuned 2.24 ms against gpu-fft 3.38 ms at W = 257,
-//    4.00 against 3.40 at W = 513, 15.0 against 3.65 at W = 2049: gpu-fft from 513 taps;
-//  - cpu-fft from kCpuFftMinWindow taps: FFTW's O(N log M) overlap-save overtakes cpu-parallel's
-//    O(N W) sums; on the 2-core machine at W = 65 (1.2x, 3.2x), not always at 81 (0.9x), and at
-//    every W >= 97 swept (1.4x at 97, 1.4-1.8x at 129, 8.4x at 1025; 2M float64,
-//    docs/perf/fft-crossover-2core.txt, siglab-fft-crossover-bench);
-//  - cpu-parallel otherwise, then cpu-serial.
-// The FFT engines agree within their stated tolerance, not bit for bit (verify checks that bound).
+//  - a median on gpu-median, then cpu-parallel (bit-identical either way);
+//  - cpu-parallel otherwise (bit-identical to cpu-serial), then cpu-serial.
 // Engines whose whyNot() refuses are passed over.
-inline constexpr std::size_t kRunningMinWindow = 17;
 inline constexpr std::size_t kGpuMinWindow = 101;
-inline constexpr std::size_t kGpuFftMinWindow = 513;
-inline constexpr std::size_t kCpuFftMinWindow = 97;
 EngineChoice chooseAutoEngine(const BackendList& engines, const FilterSpec& spec, SampleType type);
 
 // The engine job.engines names for an apply: "auto", or exactly one engine that can run the spec
@@ -101,7 +91,8 @@ struct ApplyResult {
 };
 
 // Runs `engine` once over `samples` (narrowed first for f32) and, unless job.verify is false,
-// verifies its result at verificationPositions(). Throws EngineUnavailable, std::runtime_error
+// verifies its result at verificationPositions() (a recursive filter: sosVerificationStretches, or
+// every output with job.verifyAll). Throws EngineUnavailable, std::runtime_error
 // for a failed run, InputError for samples float32 cannot hold, Cancelled.
 ApplyResult applyFilter(FilterBackend& engine, std::span<const double> samples, const Job& job,
                         const Progress& progress = {});
@@ -118,6 +109,24 @@ struct AppliedJob {
 // samples for cpu-running, a GPU out of memory) gives way to the next choice.
 AppliedJob applyJob(const BackendList& engines, std::span<const double> samples, const Job& job,
                     const Progress& progress = {});
+
+// What a run without verification did: the engine that ran (and why it was chosen), its pass, and
+// any engine auto passed over after it failed here.
+struct EngineRun {
+  FilterBackend* engine = nullptr;
+  std::string why;
+  FilterPass pass;
+  std::vector<std::string> fellBack;
+};
+
+// applyEngineOrder's engines tried in turn on `in` into `out` (same size), as applyJob tries them
+// (with "auto", an engine that fails here gives way to the next), without verification: for a
+// front-end that hands the result over as it is (Python's filter). The spec is job.spec, the
+// sample type the span's.
+EngineRun runJobEngines(const BackendList& engines, const Job& job, std::span<const double> in, std::span<double> out,
+                        const Progress& progress = {});
+EngineRun runJobEngines(const BackendList& engines, const Job& job, std::span<const float> in, std::span<float> out,
+                        const Progress& progress = {});
 
 // Every engine job.engines names ("all" by default), measured and checked against cpu-serial.
 Comparison compareEngines(const BackendList& engines, std::span<const double> samples, const Job& job,

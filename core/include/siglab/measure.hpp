@@ -29,6 +29,11 @@ struct MeasureOptions {
   int repeats = 10;  // timed executions (at least 1)
 };
 
+// The most timed executions a comparison takes (--repeat, Python's repeat=).
+inline constexpr int kMaxRepeats = 100000;
+// Throws std::invalid_argument unless 1 <= repeats <= kMaxRepeats and 0 <= warmups <= kMaxRepeats.
+void validate(const MeasureOptions& options);
+
 // Runs `once` options.warmups times, then options.repeats times, and summarises the phases each
 // timed execution reported. Checks `progress` for cancellation between executions (throws
 // Cancelled) and reports the fraction of executions done.

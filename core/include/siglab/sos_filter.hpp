@@ -42,6 +42,10 @@ double sosfiltParallel(const Sections& sections, std::span<const double> in, std
 double sosfiltfiltParallel(const Sections& sections, std::span<const double> in, std::span<double> out,
                            const Progress& progress = {});
 
+// Where the parallel forms above start a block of `samples` outputs (both passes' blocks in zero
+// phase): the outputs after a cut are where a wrongly carried state shows.
+std::vector<std::size_t> sosScanCuts(const Sections& sections, std::size_t samples, bool zeroPhase);
+
 // The cascade's l1 gains, from its impulse responses (run until they decay below 1e-17 of their
 // peak, at most 2^20 steps). Totals: input to any state (max over states of sum |s_i[n]|), state to
 // output (sum over n and states of |y[n]| from a unit state), input to output. Per state and per

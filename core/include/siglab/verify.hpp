@@ -31,7 +31,9 @@ std::vector<std::size_t> verificationPositions(std::size_t samples, std::size_t 
 
 // Recomputes out[p] for every p in `positions` with cpu-serial's formula (same order, same
 // accumulator; a median selects its window; Savitzky-Golay's interp edges are fitted again; a
-// Butterworth filter, recursive, costs one serial pass, so then every output is compared) and compares: bit for bit when `tolerance` is 0, else |diff| <= tolerance. Two
+// Butterworth filter, recursive, has no local formula: every output is compared with one serial
+// pass in bounded memory, verifySosStretches) and compares: bit for bit when `tolerance` is 0,
+// else |diff| <= tolerance. Two
 // NaNs agree; a NaN against a number is an infinite difference.
 Verification verifyOutputs(std::span<const double> in, const FilterSpec& spec, std::span<const double> out,
                            std::span<const std::size_t> positions, double tolerance);

@@ -52,6 +52,8 @@ FilterSpec cropToSignal(FilterSpec spec, std::size_t samples);
 
 // The mean filter of `window` taps (1/W each) as cropToSignal would leave it, built without ever
 // holding W taps. Throws std::invalid_argument for an even window or one checkWindowFits refuses.
-FilterSpec meanFilterForSignal(std::uint64_t window, BoundaryMode mode, std::size_t samples);
+// `option` names the window in a refusal.
+FilterSpec meanFilterForSignal(std::uint64_t window, BoundaryMode mode, std::size_t samples,
+                               const std::string& option = "--window");
 
 }  // namespace siglab
