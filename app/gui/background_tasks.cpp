@@ -62,14 +62,10 @@ void loadSignal(QPromise<LoadOutcome>& promise, const QString& path, std::pmr::m
 void runEngines(QPromise<RunOutcome>& promise, const RunRequest& request,
                 std::shared_ptr<const std::atomic<bool>> cancel) {
   deliver(promise, "not enough memory to filter this signal", [&] {
+    // Each engine reports from inside its runs and looks at Cancel every few milliseconds.
     const Progress progress = progressFor(promise, cancel.get(), 0.0, 0.95);
-    // Cancel takes effect inside each engine's run (between its pieces) and between executions.
-    Progress cancelOnly;
-    cancelOnly.cancelFlag = cancel.get();
-    auto comparison = std::make_shared<Comparison>(compareEngines(
-        *request.engines, request.signal->samples(), request.job,
-        [&](std::size_t done, std::size_t count) { progress.report(static_cast<double>(done) / static_cast<double>(count)); },
-        cancelOnly));
+    auto comparison = std::make_shared<Comparison>(
+        compareEngines(*request.engines, request.signal->samples(), request.job, {}, progress));
     const Progress indexing = progressFor(promise, cancel.get(), 0.95, 1.0);
     auto filtered = std::make_shared<const LoadedSignal>(
         "filtered (cpu-serial)", std::move(comparison->reference), indexing);
@@ -81,11 +77,9 @@ void runEngines(QPromise<RunOutcome>& promise, const RunRequest& request,
 void applyEngine(QPromise<ApplyOutcome>& promise, const RunRequest& request,
                  std::shared_ptr<const std::atomic<bool>> cancel) {
   deliver(promise, "not enough memory to filter this signal", [&] {
-    Progress cancelOnly;
-    cancelOnly.cancelFlag = cancel.get();
+    // The engine reports from inside its run and looks at Cancel every few milliseconds.
     auto applied = std::make_shared<AppliedJob>(applyJob(*request.engines, request.signal->samples(), request.job,
-                                                         cancelOnly));
-    progressFor(promise, cancel.get(), 0.0, 0.9).report(1.0);
+                                                         progressFor(promise, cancel.get(), 0.0, 0.9)));
     if (!applied->result.verification.passed()) {
       const Verification& v = applied->result.verification;
       throw std::runtime_error(applied->result.engine + "'s result failed verification: " +

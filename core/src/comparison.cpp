@@ -3,25 +3,51 @@
 #include <algorithm>
 #include <exception>
 #include <limits>
+#include <stdexcept>
 #include <type_traits>
 
 #include "siglab/cpu_serial.hpp"
 #include "siglab/filter_kinds.hpp"
+#include "siglab/work_progress.hpp"
 
 namespace siglab {
 namespace {
 
-// `cancel` without its progress callback: measure() checks it between executions, the engine
-// inside its run, and the comparison reports progress per engine itself.
-Progress cancelOnly(const Progress& cancel) {
-  Progress only;
-  only.cancelFlag = cancel.cancelFlag;
-  return only;
+// Runs `fill(begin, end)` over [0, n) in stretches of a millisecond or so, looking at Cancel
+// between them: no pass over a long signal holds up Cancel.
+template <typename Fill>
+void inStretches(std::size_t n, const Progress& cancel, Fill&& fill) {
+  constexpr std::size_t kStretch = std::size_t{1} << 18;
+  for (std::size_t begin = 0; begin < n; begin += kStretch) {
+    cancel.throwIfCancelled();
+    fill(begin, std::min(n, begin + kStretch));
+  }
 }
 
+// compareResults and maxAbs in stretches, looking at Cancel between them.
+Agreement compareInStretches(std::span<const double> reference, std::span<const double> candidate,
+                             const Progress& cancel) {
+  if (reference.size() != candidate.size()) throw std::invalid_argument("compareResults: sizes differ");
+  Agreement all;
+  inStretches(reference.size(), cancel, [&](std::size_t a, std::size_t b) {
+    const Agreement part = compareResults(reference.subspan(a, b - a), candidate.subspan(a, b - a));
+    if (part.mismatches > 0 && all.mismatches == 0) all.firstMismatch = a + part.firstMismatch;
+    all.mismatches += part.mismatches;
+    all.maxAbsDiff = std::max(all.maxAbsDiff, part.maxAbsDiff);
+  });
+  return all;
+}
+double maxAbsInStretches(std::span<const double> values, const Progress& cancel) {
+  double m = 0.0;
+  inStretches(values.size(), cancel, [&](std::size_t a, std::size_t b) { m = std::max(m, maxAbs(values.subspan(a, b - a))); });
+  return m;
+}
+
+// `progress` covers this engine's share of the comparison: measure() gives each execution an
+// equal part of it, and the engine reports inside its run.
 template <typename Sample>
 BackendResult runOne(FilterBackend& backend, std::span<const Sample> in, const FilterSpec& spec,
-                     const CompareOptions& options, std::span<Sample> out, const Progress& cancel) {
+                     const CompareOptions& options, std::span<Sample> out, const Progress& progress) {
   BackendResult result;
   result.name = std::string(backend.name());
   result.description = std::string(backend.description());
@@ -30,19 +56,27 @@ BackendResult runOne(FilterBackend& backend, std::span<const Sample> in, const F
   if (std::string reason = backend.whyNot(spec, type); !reason.empty()) {
     result.run.status = RunStatus::Unavailable;
     result.run.message = std::move(reason);
+    progress.report(1.0);
     return result;
   }
   try {
     std::string note;
+    const double executions = std::max(0, options.measure.warmups) + std::max(1, options.measure.repeats);
+    int execution = 0;
     const PhaseStats stats = measure(
         [&] {
-          std::fill(out.begin(), out.end(), std::numeric_limits<Sample>::quiet_NaN());  // poison: unwritten shows
-          FilterPass pass = backend.filter(in, spec, out, options.run, cancel);
+          // poison: unwritten shows
+          inStretches(out.size(), progress, [&](std::size_t a, std::size_t b) {
+            std::fill(out.begin() + a, out.begin() + b, std::numeric_limits<Sample>::quiet_NaN());
+          });
+          const Progress once = progressPart(progress, execution / executions, (execution + 1) / executions);
+          ++execution;
+          FilterPass pass = backend.filter(in, spec, out, options.run, once);
           note = std::move(pass.note);
           return pass.phases;
         },
-        options.measure, cancelOnly(cancel));
-    finishEdges(in, spec, out);  // Savitzky-Golay's interp edges: the CPU's, whatever engine ran
+        options.measure, progress);
+    finishEdges(in, spec, out, progress);  // Savitzky-Golay's interp edges: the CPU's, whatever engine ran
     result.run.kernel = stats.kernel;
     result.run.transfer = stats.transfer;
     result.run.total = stats.total;
@@ -54,6 +88,7 @@ BackendResult runOne(FilterBackend& backend, std::span<const Sample> in, const F
   } catch (const std::exception& e) {
     result.run = FilterRun{RunStatus::Failed, e.what(), {}, {}, {}};
   }
+  progress.report(1.0);
   return result;
 }
 
@@ -79,9 +114,13 @@ Comparison runComparisonAs(std::span<FilterBackend* const> backends, std::span<c
   const std::size_t count = 1 + static_cast<std::size_t>(std::count_if(
       backends.begin(), backends.end(), [](const auto& b) { return b->name() != "cpu-serial"; }));
 
+  // Engine k's share of `cancel`'s progress: [k / count, (k + 1) / count].
+  const auto share = [&](std::size_t k) {
+    return progressPart(cancel, static_cast<double>(k) / static_cast<double>(count), static_cast<double>(k + 1) / static_cast<double>(count));
+  };
   std::vector<Sample> reference(in.size());
   CpuSerialBackend serial;
-  BackendResult refResult = runOne(serial, in, spec, options, std::span<Sample>(reference), cancel);
+  BackendResult refResult = runOne(serial, in, spec, options, std::span<Sample>(reference), share(0));
   if (refResult.run.status != RunStatus::Ok) throw std::runtime_error("cpu-serial failed: " + refResult.run.message);
   refResult.agrees = true;
   comparison.results.push_back(std::move(refResult));
@@ -89,13 +128,13 @@ Comparison runComparisonAs(std::span<FilterBackend* const> backends, std::span<c
   if (progress) progress(1, count);
 
   std::vector<double> widened;
-  const double maxAbsInput = maxAbs(asFloat64(in, widened));
+  const double maxAbsInput = maxAbsInStretches(asFloat64(in, widened), cancel);
   std::vector<Sample> out(in.size());
   for (const auto& backend : backends) {
     if (backend->name() == "cpu-serial") continue;
-    BackendResult r = runOne(*backend, in, spec, options, std::span<Sample>(out), cancel);
+    BackendResult r = runOne(*backend, in, spec, options, std::span<Sample>(out), share(comparison.results.size()));
     if (r.run.status == RunStatus::Ok) {
-      r.agreement = compareResults(comparison.reference, asFloat64(std::span<const Sample>(out), widened));
+      r.agreement = compareInStretches(comparison.reference, asFloat64(std::span<const Sample>(out), widened), cancel);
       r.tolerance = std::is_same_v<Sample, float> ? backend->toleranceFloat32(spec, maxAbsInput)
                                                   : backend->tolerance(spec, maxAbsInput);
       r.agrees = r.tolerance == 0.0 ? r.agreement.bitIdentical() : r.agreement.maxAbsDiff <= r.tolerance;

@@ -12,6 +12,7 @@
 #include "siglab/filter_kinds.hpp"
 #include "filter_kernels.hpp"
 #include "parallel_range.hpp"
+#include "siglab/work_progress.hpp"
 
 // The vector helpers below are always inlined, so no vector crosses a call: the ABI note is moot.
 #pragma GCC diagnostic ignored "-Wpsabi"
@@ -134,13 +135,16 @@ std::vector<std::size_t> filterParallelAs(std::span<const Sample> in, const Filt
   const std::int64_t pieces = detail::piecesOf(n, detail::outputsPerCancelCheck(w));
   // Below about 64k multiply-adds, starting threads costs more than it saves.
   const bool worthThreads = static_cast<double>(n) * static_cast<double>(w) > 65536.0;
+  WorkProgress work(progress, static_cast<std::uint64_t>(n));
+  progress.throwIfCancelled();
 #pragma omp parallel for schedule(dynamic, 1) if (worthThreads)
   for (std::int64_t p = 0; p < pieces; ++p) {
-    if (progress.cancelled()) continue;  // no break out of an OpenMP loop: the rest are skipped
+    if (work.cancelled()) continue;  // no break out of an OpenMP loop: the rest are skipped
     const detail::IndexRange piece = detail::chunkOf(n, pieces, p);
     detail::filterOutputs<Acc, Sample>(in, taps, spec.mode, out, piece.begin, piece.end, interior);
+    work.add(static_cast<std::uint64_t>(piece.end - piece.begin));
   }
-  progress.throwIfCancelled();
+  work.throwIfCancelled();
   return detail::pieceStarts(n, pieces);
 }
 
@@ -175,7 +179,7 @@ FilterPass CpuParallelBackend::filter(std::span<const double> in, const FilterSp
                                       const RunOptions& /*options*/, const Progress& progress) {
   std::vector<std::size_t> starts;
   if (!spec.isCorrelation()) {
-    FilterPass pass = detail::timedCpuPass({}, [&] { starts = filterKindParallel(in, spec, out); });
+    FilterPass pass = detail::timedCpuPass({}, [&] { starts = filterKindParallel(in, spec, out, progress); });
     pass.splits.at = std::move(starts);
     return pass;
   }
@@ -188,7 +192,7 @@ FilterPass CpuParallelBackend::filter(std::span<const float> in, const FilterSpe
                                       const RunOptions& /*options*/, const Progress& progress) {
   std::vector<std::size_t> starts;
   if (!spec.isCorrelation()) {
-    FilterPass pass = detail::timedCpuPass({}, [&] { starts = filterKindParallel(in, spec, out); });
+    FilterPass pass = detail::timedCpuPass({}, [&] { starts = filterKindParallel(in, spec, out, progress); });
     pass.splits.at = std::move(starts);
     return pass;
   }

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "cpu_engine.hpp"
+#include "siglab/work_progress.hpp"
 
 // The vector helpers below are inlined, so no vector crosses a call: the ABI note is moot.
 #pragma GCC diagnostic ignored "-Wpsabi"
@@ -141,11 +142,13 @@ std::vector<std::size_t> filterRunningAs(std::span<const Sample> in, const Filte
   // Each piece pays O(W) per lane (4) to start its windows: pieces of at least 16 W keep that small.
   const std::int64_t pieces = detail::piecesOf(n, std::max(detail::kPieceSize, 16 * (2 * radius + 1)));
   std::vector<std::vector<std::size_t>> restarts(static_cast<std::size_t>(pieces));
+  WorkProgress work(progress, static_cast<std::uint64_t>(n));
 #pragma omp parallel for schedule(dynamic, 1) if (pieces > 1)
   for (std::int64_t p = 0; p < pieces; ++p) {
-    if (progress.cancelled()) continue;  // no break out of an OpenMP loop: the rest are skipped
+    if (work.cancelled()) continue;  // no break out of an OpenMP loop: the rest are skipped
     const detail::IndexRange piece = detail::chunkOf(n, pieces, p);
     runningRange(in, spec.mode, radius, tap, out, piece.begin, piece.end, restarts[static_cast<std::size_t>(p)]);
+    work.add(static_cast<std::uint64_t>(piece.end - piece.begin));
   }
   progress.throwIfCancelled();
   std::vector<std::size_t> cuts = detail::pieceStarts(n, pieces);
@@ -153,10 +156,22 @@ std::vector<std::size_t> filterRunningAs(std::span<const Sample> in, const Filte
   return cuts;
 }
 
+// In stretches of a millisecond or so, looking at Cancel between them.
+template <typename Sample>
+bool allFinite(std::span<const Sample> in, const Progress& progress) {
+  constexpr std::size_t kStretch = std::size_t{1} << 20;
+  for (std::size_t begin = 0; begin < in.size(); begin += kStretch) {
+    progress.throwIfCancelled();
+    const auto stretch = in.subspan(begin, std::min(kStretch, in.size() - begin));
+    if (!std::all_of(stretch.begin(), stretch.end(), [](Sample v) { return std::isfinite(v); })) return false;
+  }
+  return true;
+}
+
 template <typename Sample>
 FilterPass runOrExplain(std::span<const Sample> in, const FilterSpec& spec, std::span<Sample> out,
                         const Progress& progress) {
-  if (!std::all_of(in.begin(), in.end(), [](Sample v) { return std::isfinite(v); })) {
+  if (!allFinite(in, progress)) {
     throw EngineUnavailable("cpu-running needs finite samples (a NaN or infinity would stay in the running sum)");
   }
   std::vector<std::size_t> cuts;

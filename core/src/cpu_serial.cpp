@@ -6,6 +6,7 @@
 #include "cpu_engine.hpp"
 #include "filter_kernels.hpp"
 #include "siglab/filter_kinds.hpp"
+#include "siglab/work_progress.hpp"
 
 namespace siglab {
 namespace {
@@ -23,9 +24,12 @@ void filterSerialAs(std::span<const Sample> in, const FilterSpec& spec, std::spa
   // In stretches, each output still summed alone: the cuts change no bits, only when Cancel is seen.
   const auto n = static_cast<std::int64_t>(in.size());
   const std::int64_t stretch = detail::outputsPerCancelCheck(w);
+  WorkProgress work(progress, static_cast<std::uint64_t>(n));
   for (std::int64_t begin = 0; begin < n; begin += stretch) {
-    progress.throwIfCancelled();
-    detail::filterOutputs<Acc, Sample>(in, taps, spec.mode, out, begin, std::min(n, begin + stretch), interior);
+    work.throwIfCancelled();
+    const std::int64_t end = std::min(n, begin + stretch);
+    detail::filterOutputs<Acc, Sample>(in, taps, spec.mode, out, begin, end, interior);
+    work.add(static_cast<std::uint64_t>(end - begin));
   }
 }
 
@@ -51,13 +55,13 @@ std::string CpuSerialBackend::whyNot(const FilterSpec& /*spec*/, SampleType type
 
 FilterPass CpuSerialBackend::filter(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
                                     const RunOptions& /*options*/, const Progress& progress) {
-  if (!spec.isCorrelation()) return detail::timedCpuPass({}, [&] { filterKindReference(in, spec, out); });
+  if (!spec.isCorrelation()) return detail::timedCpuPass({}, [&] { filterKindReference(in, spec, out, progress); });
   return detail::timedCpuPass({}, [&] { filterSerial(in, spec, out, progress); });
 }
 
 FilterPass CpuSerialBackend::filter(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
                                     const RunOptions& /*options*/, const Progress& progress) {
-  if (!spec.isCorrelation()) return detail::timedCpuPass({}, [&] { filterKindReference(in, spec, out); });
+  if (!spec.isCorrelation()) return detail::timedCpuPass({}, [&] { filterKindReference(in, spec, out, progress); });
   return detail::timedCpuPass({}, [&] { filterSerial(in, spec, out, progress); });
 }
 

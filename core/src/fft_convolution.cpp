@@ -23,6 +23,7 @@
 
 #include "fftw_plans.hpp"
 #include "siglab/boundary.hpp"
+#include "siglab/work_progress.hpp"
 
 namespace siglab {
 
@@ -77,6 +78,7 @@ void filterFft(std::span<const double> in, const FilterSpec& spec, std::span<dou
   }
 
   const std::int64_t blocks = (n + outputsPerBlock - 1) / outputsPerBlock;
+  WorkProgress work(progress, static_cast<std::uint64_t>(n));
   // A few blocks take microseconds: waking threads for them costs more (milliseconds when the
   // machine is busy), so they run on the calling thread.
 #pragma omp parallel if (blocks >= 8)
@@ -85,7 +87,7 @@ void filterFft(std::span<const double> in, const FilterSpec& spec, std::span<dou
     auto spectrum = detail::makeFftwArray<fftw_complex>(bins);
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t b = 0; b < blocks; ++b) {
-      if (progress.cancelled()) continue;  // no break out of an OpenMP loop: the rest are skipped
+      if (work.cancelled()) continue;  // no break out of an OpenMP loop: the rest are skipped
       // Block sample s is signal position first - radius + s; its outputs are first..first+L-1.
       const std::int64_t first = b * outputsPerBlock, start = first - radius;
       const std::int64_t count = std::min<std::int64_t>(outputsPerBlock, n - first);
@@ -107,6 +109,7 @@ void filterFft(std::span<const double> in, const FilterSpec& spec, std::span<dou
       }
       fftw_execute_dft_c2r(inverse, spectrum.get(), block.get());
       std::memcpy(out.data() + first, block.get(), static_cast<std::size_t>(count) * sizeof(double));
+      work.add(static_cast<std::uint64_t>(count));
     }
   }
   progress.throwIfCancelled();

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 
 #include "cpu_engine.hpp"
@@ -31,30 +32,44 @@ std::string_view bandName(BandType type) {
 
 bool twoEdges(BandType type) { return type == BandType::Bandpass || type == BandType::Bandstop; }
 
-void sosReference(std::span<const double> in, const FilterSpec& spec, std::span<double> out) {
+void sosReference(std::span<const double> in, const FilterSpec& spec, std::span<double> out, const Progress& progress) {
   if (spec.sos.zeroPhase) {
-    sosfiltfilt(spec.sos.sections, in, out);
+    sosfiltfilt(spec.sos.sections, in, out, progress);
   } else {
     SosState state;
-    sosfilt(spec.sos.sections, in, out, state);
+    sosfilt(spec.sos.sections, in, out, state, progress);
   }
 }
 
-void sosParallel(std::span<const double> in, const FilterSpec& spec, std::span<double> out) {
+void sosParallel(std::span<const double> in, const FilterSpec& spec, std::span<double> out, const Progress& progress) {
   if (spec.sos.zeroPhase) {
-    sosfiltfiltParallel(spec.sos.sections, in, out);
+    sosfiltfiltParallel(spec.sos.sections, in, out, progress);
   } else {
-    sosfiltParallel(spec.sos.sections, in, out, {});
+    sosfiltParallel(spec.sos.sections, in, out, {}, progress);
   }
 }
 
-// float32 sections run in float64, rounded once at the end (scipy's sosfilt promotes to float64).
+// `convert` over [0, n) in stretches of a millisecond or so, looking at Cancel between them.
+template <typename Convert>
+void convertChecked(std::size_t n, const Progress& progress, Convert&& convert) {
+  constexpr std::size_t kStretch = std::size_t{1} << 18;
+  for (std::size_t begin = 0; begin < n; begin += kStretch) {
+    progress.throwIfCancelled();
+    convert(begin, std::min(n, begin + kStretch));
+  }
+}
+
+// float32 sections run in float64, rounded once at the end (scipy's sosfilt promotes to float64),
+// in place in one uninitialised buffer: no pass over the signal that Cancel cannot interrupt.
 template <typename Run>
-void sosInFloat64(std::span<const float> in, std::span<float> out, Run&& run) {
-  const std::vector<double> wide(in.begin(), in.end());
-  std::vector<double> result(wide.size());
-  run(std::span<const double>(wide), std::span<double>(result));
-  std::transform(result.begin(), result.end(), out.begin(), [](double v) { return static_cast<float>(v); });
+void sosInFloat64(std::span<const float> in, std::span<float> out, const Progress& progress, Run&& run) {
+  const std::size_t n = in.size();
+  const std::unique_ptr<double[]> wide(new double[n]);
+  convertChecked(n, progress, [&](std::size_t a, std::size_t b) { std::copy(in.data() + a, in.data() + b, wide.get() + a); });
+  run(std::span<const double>(wide.get(), n), std::span<double>(wide.get(), n), progress);
+  convertChecked(n, progress, [&](std::size_t a, std::size_t b) {
+    std::transform(wide.get() + a, wide.get() + b, out.data() + a, [](double v) { return static_cast<float>(v); });
+  });
 }
 
 // Where medianFilterParallel cuts its runs of outputs (its piece size), for --verify.
@@ -157,48 +172,56 @@ void checkSignalLength(const FilterSpec& spec, std::size_t samples, const std::s
   }
 }
 
-void finishEdges(std::span<const double> in, const FilterSpec& spec, std::span<double> out) {
-  if (spec.kind == FilterKind::SavitzkyGolay && spec.savgol.interp) savgolInterpEdges(in, savgolSpecOf(spec), out);
+void finishEdges(std::span<const double> in, const FilterSpec& spec, std::span<double> out, const Progress& cancel) {
+  if (spec.kind == FilterKind::SavitzkyGolay && spec.savgol.interp) savgolInterpEdges(in, savgolSpecOf(spec), out, cancel);
 }
-void finishEdges(std::span<const float> in, const FilterSpec& spec, std::span<float> out) {
-  if (spec.kind == FilterKind::SavitzkyGolay && spec.savgol.interp) savgolInterpEdges(in, savgolSpecOf(spec), out);
+void finishEdges(std::span<const float> in, const FilterSpec& spec, std::span<float> out, const Progress& cancel) {
+  if (spec.kind == FilterKind::SavitzkyGolay && spec.savgol.interp) savgolInterpEdges(in, savgolSpecOf(spec), out, cancel);
 }
 
-void filterKindReference(std::span<const double> in, const FilterSpec& spec, std::span<double> out) {
+void filterKindReference(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
+                         const Progress& progress) {
   checkSizes(in, out);
-  if (spec.kind == FilterKind::Median) return medianFilterReference(in, spec.medianWindow, spec.mode, out);
-  if (spec.kind == FilterKind::Sos) return sosReference(in, spec, out);
+  if (spec.kind == FilterKind::Median) return medianFilterReference(in, spec.medianWindow, spec.mode, out, progress);
+  if (spec.kind == FilterKind::Sos) return sosReference(in, spec, out, progress);
   throw std::invalid_argument("filterKindReference: a " + std::string(toString(spec.kind)) + " is a correlation");
 }
-void filterKindReference(std::span<const float> in, const FilterSpec& spec, std::span<float> out) {
+void filterKindReference(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
+                         const Progress& progress) {
   checkSizes(in, out);
-  if (spec.kind == FilterKind::Median) return medianFilterReference(in, spec.medianWindow, spec.mode, out);
+  if (spec.kind == FilterKind::Median) return medianFilterReference(in, spec.medianWindow, spec.mode, out, progress);
   if (spec.kind == FilterKind::Sos) {
-    return sosInFloat64(in, out, [&](std::span<const double> x, std::span<double> y) { sosReference(x, spec, y); });
+    return sosInFloat64(in, out, progress, [&](std::span<const double> x, std::span<double> y, const Progress& p) {
+      sosReference(x, spec, y, p);
+    });
   }
   throw std::invalid_argument("filterKindReference: a " + std::string(toString(spec.kind)) + " is a correlation");
 }
 
-std::vector<std::size_t> filterKindParallel(std::span<const double> in, const FilterSpec& spec, std::span<double> out) {
+std::vector<std::size_t> filterKindParallel(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
+                                            const Progress& progress) {
   checkSizes(in, out);
   if (spec.kind == FilterKind::Median) {
-    medianFilterParallel(in, spec.medianWindow, spec.mode, out);
+    medianFilterParallel(in, spec.medianWindow, spec.mode, out, progress);
     return medianPieceStarts(in.size(), spec.medianWindow);
   }
   if (spec.kind == FilterKind::Sos) {
-    sosParallel(in, spec, out);
+    sosParallel(in, spec, out, progress);
     return sosScanCuts(spec.sos.sections, in.size(), spec.sos.zeroPhase);
   }
   throw std::invalid_argument("filterKindParallel: a " + std::string(toString(spec.kind)) + " is a correlation");
 }
-std::vector<std::size_t> filterKindParallel(std::span<const float> in, const FilterSpec& spec, std::span<float> out) {
+std::vector<std::size_t> filterKindParallel(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
+                                            const Progress& progress) {
   checkSizes(in, out);
   if (spec.kind == FilterKind::Median) {
-    medianFilterParallel(in, spec.medianWindow, spec.mode, out);
+    medianFilterParallel(in, spec.medianWindow, spec.mode, out, progress);
     return medianPieceStarts(in.size(), spec.medianWindow);
   }
   if (spec.kind == FilterKind::Sos) {
-    sosInFloat64(in, out, [&](std::span<const double> x, std::span<double> y) { sosParallel(x, spec, y); });
+    sosInFloat64(in, out, progress, [&](std::span<const double> x, std::span<double> y, const Progress& p) {
+      sosParallel(x, spec, y, p);
+    });
     return sosScanCuts(spec.sos.sections, in.size(), spec.sos.zeroPhase);
   }
   throw std::invalid_argument("filterKindParallel: a " + std::string(toString(spec.kind)) + " is a correlation");

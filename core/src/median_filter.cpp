@@ -8,6 +8,7 @@
 
 #include "parallel_range.hpp"
 #include "siglab/ordered_key.hpp"
+#include "siglab/work_progress.hpp"
 #include "sorted_window.hpp"
 
 namespace siglab {
@@ -43,48 +44,71 @@ T medianAt(std::span<const T> in, std::size_t window, BoundaryMode mode, std::si
   return fromOrderedKey<T>(keys[static_cast<std::size_t>(r)]);
 }
 
+// Both forms look at Cancel and report progress every outputsPerCancelCheck(W) outputs: an output
+// costs O(W) (a selection, or a sorted window's move), so that is about a millisecond of work.
 template <typename T>
-void referenceAs(std::span<const T> in, std::size_t window, BoundaryMode mode, std::span<T> out) {
+void referenceAs(std::span<const T> in, std::size_t window, BoundaryMode mode, std::span<T> out,
+                 const Progress& progress) {
   checkArguments(in, window, out);
   const auto n = static_cast<std::int64_t>(in.size());
   const auto r = static_cast<std::int64_t>(window / 2);
+  const std::int64_t stretch = detail::outputsPerCancelCheck(window);
+  WorkProgress work(progress, static_cast<std::uint64_t>(n));
   std::vector<OrderedKey<T>> keys(window);
-  for (std::int64_t i = 0; i < n; ++i) {
-    for (std::int64_t j = 0; j < static_cast<std::int64_t>(window); ++j) keys[j] = keyAt(in, i - r + j, mode);
-    std::nth_element(keys.begin(), keys.begin() + r, keys.end());
-    out[static_cast<std::size_t>(i)] = fromOrderedKey<T>(keys[r]);
+  for (std::int64_t begin = 0; begin < n; begin += stretch) {
+    work.throwIfCancelled();
+    const std::int64_t end = std::min(n, begin + stretch);
+    for (std::int64_t i = begin; i < end; ++i) {
+      for (std::int64_t j = 0; j < static_cast<std::int64_t>(window); ++j) keys[j] = keyAt(in, i - r + j, mode);
+      std::nth_element(keys.begin(), keys.begin() + r, keys.end());
+      out[static_cast<std::size_t>(i)] = fromOrderedKey<T>(keys[r]);
+    }
+    work.add(static_cast<std::uint64_t>(end - begin));
   }
 }
 
 // Outputs [begin, end): the window slides over the keys of positions [begin - r, end + r).
+// Returns early once cancelled (the caller throws, outside the parallel loop).
 template <typename T>
 void slideOver(std::span<const T> in, std::size_t window, BoundaryMode mode, std::span<T> out, std::int64_t begin,
-               std::int64_t end) {
+               std::int64_t end, WorkProgress& work) {
   const auto r = static_cast<std::int64_t>(window / 2);
+  const std::int64_t stretch = detail::outputsPerCancelCheck(window);
   std::vector<OrderedKey<T>> keys(static_cast<std::size_t>(end - begin) + window - 1);
   for (std::size_t j = 0; j < keys.size(); ++j) keys[j] = keyAt(in, begin - r + static_cast<std::int64_t>(j), mode);
   detail::SortedWindow<OrderedKey<T>> sorted(std::span<const OrderedKey<T>>(keys).first(window));
-  for (std::int64_t i = begin;; ++i) {
-    out[static_cast<std::size_t>(i)] = fromOrderedKey<T>(sorted.at(static_cast<std::size_t>(r)));
-    if (i + 1 == end) break;
-    const auto oldest = static_cast<std::size_t>(i - begin);
-    sorted.replace(keys[oldest], keys[oldest + window]);
+  for (std::int64_t from = begin; from < end; from += stretch) {
+    if (work.cancelled()) return;
+    const std::int64_t to = std::min(end, from + stretch);
+    for (std::int64_t i = from; i < to; ++i) {
+      if (i > begin) {
+        const auto oldest = static_cast<std::size_t>(i - 1 - begin);
+        sorted.replace(keys[oldest], keys[oldest + window]);
+      }
+      out[static_cast<std::size_t>(i)] = fromOrderedKey<T>(sorted.at(static_cast<std::size_t>(r)));
+    }
+    work.add(static_cast<std::uint64_t>(to - from));
   }
 }
 
 template <typename T>
-void parallelAs(std::span<const T> in, std::size_t window, BoundaryMode mode, std::span<T> out) {
+void parallelAs(std::span<const T> in, std::size_t window, BoundaryMode mode, std::span<T> out,
+                const Progress& progress) {
   checkArguments(in, window, out);
   const auto n = static_cast<std::int64_t>(in.size());
+  progress.throwIfCancelled();
   if (n == 0) return;
   // Each piece sorts one window to start: keep pieces long against the window.
   const auto pieceSize = std::max<std::int64_t>(detail::kPieceSize, 16 * static_cast<std::int64_t>(window));
   const std::int64_t pieces = detail::piecesOf(n, pieceSize);
+  WorkProgress work(progress, static_cast<std::uint64_t>(n));
 #pragma omp parallel for schedule(dynamic, 1) if (pieces > 1)
   for (std::int64_t p = 0; p < pieces; ++p) {
+    if (work.cancelled()) continue;  // no break out of an OpenMP loop: the rest are skipped
     const detail::IndexRange piece = detail::chunkOf(n, pieces, p);
-    if (piece.begin < piece.end) slideOver(in, window, mode, out, piece.begin, piece.end);
+    if (piece.begin < piece.end) slideOver(in, window, mode, out, piece.begin, piece.end, work);
   }
+  work.throwIfCancelled();
 }
 
 }  // namespace
@@ -96,11 +120,13 @@ void validateMedianWindow(std::size_t window) {
   }
 }
 
-void medianFilterReference(std::span<const double> in, std::size_t window, BoundaryMode mode, std::span<double> out) {
-  referenceAs(in, window, mode, out);
+void medianFilterReference(std::span<const double> in, std::size_t window, BoundaryMode mode, std::span<double> out,
+                           const Progress& progress) {
+  referenceAs(in, window, mode, out, progress);
 }
-void medianFilterReference(std::span<const float> in, std::size_t window, BoundaryMode mode, std::span<float> out) {
-  referenceAs(in, window, mode, out);
+void medianFilterReference(std::span<const float> in, std::size_t window, BoundaryMode mode, std::span<float> out,
+                           const Progress& progress) {
+  referenceAs(in, window, mode, out, progress);
 }
 double medianOutputAt(std::span<const double> in, std::size_t window, BoundaryMode mode, std::size_t i) {
   return medianAt(in, window, mode, i);
@@ -108,11 +134,13 @@ double medianOutputAt(std::span<const double> in, std::size_t window, BoundaryMo
 float medianOutputAt(std::span<const float> in, std::size_t window, BoundaryMode mode, std::size_t i) {
   return medianAt(in, window, mode, i);
 }
-void medianFilterParallel(std::span<const double> in, std::size_t window, BoundaryMode mode, std::span<double> out) {
-  parallelAs(in, window, mode, out);
+void medianFilterParallel(std::span<const double> in, std::size_t window, BoundaryMode mode, std::span<double> out,
+                          const Progress& progress) {
+  parallelAs(in, window, mode, out, progress);
 }
-void medianFilterParallel(std::span<const float> in, std::size_t window, BoundaryMode mode, std::span<float> out) {
-  parallelAs(in, window, mode, out);
+void medianFilterParallel(std::span<const float> in, std::size_t window, BoundaryMode mode, std::span<float> out,
+                          const Progress& progress) {
+  parallelAs(in, window, mode, out, progress);
 }
 
 }  // namespace siglab

@@ -90,13 +90,15 @@ void fitEdge(std::span<const T> window, const SavgolSpec& spec, std::size_t from
 }
 
 template <typename T>
-void interpEdgesAs(std::span<const T> in, const SavgolSpec& spec, std::span<T> out) {
+void interpEdgesAs(std::span<const T> in, const SavgolSpec& spec, std::span<T> out, const Progress& cancel) {
   validate(spec);
   checkInterpLength(in.size(), spec);
   if (in.size() != out.size()) throw std::invalid_argument("savgol: input and output sizes differ");
   const std::size_t w = spec.window, half = w / 2, n = in.size();
   if (half == 0) return;
+  cancel.throwIfCancelled();  // an edge is one fit, O(W order^2): a check before each
   fitEdge(in.first(w), spec, 0, half, out.data());
+  cancel.throwIfCancelled();
   fitEdge(in.last(w), spec, half + 1, w, out.data() + (n - half));
 }
 
@@ -105,7 +107,7 @@ void filterAs(std::span<const T> in, const SavgolSpec& spec, std::span<T> out) {
   validate(spec);
   checkInterpLength(in.size(), spec);
   filterParallel(in, savgolFilterSpec(spec), out);
-  if (spec.interp) interpEdgesAs(in, spec, out);
+  if (spec.interp) interpEdgesAs(in, spec, out, {});
 }
 
 }  // namespace
@@ -181,11 +183,13 @@ FilterSpec savgolFilterSpec(const SavgolSpec& spec) {
                     Accumulator::Float64};
 }
 
-void savgolInterpEdges(std::span<const double> in, const SavgolSpec& spec, std::span<double> out) {
-  interpEdgesAs(in, spec, out);
+void savgolInterpEdges(std::span<const double> in, const SavgolSpec& spec, std::span<double> out,
+                       const Progress& cancel) {
+  interpEdgesAs(in, spec, out, cancel);
 }
-void savgolInterpEdges(std::span<const float> in, const SavgolSpec& spec, std::span<float> out) {
-  interpEdgesAs(in, spec, out);
+void savgolInterpEdges(std::span<const float> in, const SavgolSpec& spec, std::span<float> out,
+                       const Progress& cancel) {
+  interpEdgesAs(in, spec, out, cancel);
 }
 void savgolFilter(std::span<const double> in, const SavgolSpec& spec, std::span<double> out) {
   filterAs(in, spec, out);

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "siglab/work_progress.hpp"
 #include "sos_step.hpp"
 
 namespace siglab {
@@ -72,12 +73,16 @@ SosState sosfiltZi(const Sections& sections) {
   return zi;
 }
 
-void sosfilt(const Sections& sections, std::span<const double> in, std::span<double> out, SosState& state) {
+void sosfilt(const Sections& sections, std::span<const double> in, std::span<double> out, SosState& state,
+             const Progress& progress) {
   checkSections(sections);
   if (in.size() != out.size()) throw std::invalid_argument("sosfilt: input and output sizes differ");
   if (state.empty()) state.assign(2 * sections.size(), 0.0);
   if (state.size() != 2 * sections.size()) throw std::invalid_argument("sosfilt: the state needs 2 values per section");
-  detail::sosRange(sections.data(), sections.size(), state.data(), in.data(), out.data(), 1, in.size());
+  WorkProgress work(progress, in.size());
+  if (!detail::sosRangeChecked(sections.data(), sections.size(), state.data(), in.data(), out.data(), 1, in.size(), work)) {
+    throw Cancelled();
+  }
 }
 
 std::size_t sosfiltfiltPadLength(const Sections& sections) {
@@ -86,7 +91,8 @@ std::size_t sosfiltfiltPadLength(const Sections& sections) {
   return 3 * (2 * sections.size() + 1 - static_cast<std::size_t>(std::min(zeroB2, zeroA2)));
 }
 
-void sosfiltfilt(const Sections& sections, std::span<const double> in, std::span<double> out) {
+void sosfiltfilt(const Sections& sections, std::span<const double> in, std::span<double> out,
+                 const Progress& progress) {
   checkSections(sections);
   if (in.size() != out.size()) throw std::invalid_argument("sosfiltfilt: input and output sizes differ");
   const std::size_t n = in.size(), edge = sosfiltfiltPadLength(sections);
@@ -94,23 +100,28 @@ void sosfiltfilt(const Sections& sections, std::span<const double> in, std::span
     throw std::invalid_argument("zero-phase filtering needs more than " + std::to_string(edge) +
                                 " samples (3 x (2 x sections + 1)); the signal has " + std::to_string(n));
   }
-  // Odd extension: 2 x[0] - x[edge..1] | x | 2 x[n-1] - x[n-2..n-1-edge]. Only its two edges are
-  // copies; the middle runs through `out` itself, so a run needs no third signal-sized buffer.
-  std::vector<double> head(edge), tail(edge);
+  // The odd extension 2 x[0] - x[edge..1] | x | 2 x[n-1] - x[n-2..n-1-edge], its middle run in
+  // `out` itself; the backward pass runs backwards (stride -1) instead of reversing: the same
+  // steps, so the same bits, without a copy of the signal.
+  std::vector<double> left(edge), right(edge);
   for (std::size_t j = 0; j < edge; ++j) {
-    head[j] = 2 * in[0] - in[edge - j];
-    tail[j] = 2 * in[n - 1] - in[n - 2 - j];
+    left[j] = 2 * in[0] - in[edge - j];
+    right[j] = 2 * in[n - 1] - in[n - 2 - j];
   }
+  WorkProgress work(progress, 2 * n + 3 * edge);
+  const auto run = [&](SosState& z, const double* x, double* y, std::ptrdiff_t stride, std::size_t count) {
+    if (!detail::sosRangeChecked(sections.data(), sections.size(), z.data(), x, y, stride, count, work)) throw Cancelled();
+  };
   const SosState zi = sosfiltZi(sections);
   SosState state(zi.size());
-  std::transform(zi.begin(), zi.end(), state.begin(), [&](double z) { return z * head.front(); });
-  detail::sosRange(sections.data(), sections.size(), state.data(), head.data(), head.data(), 1, edge);
-  detail::sosRange(sections.data(), sections.size(), state.data(), in.data(), out.data(), 1, n);
-  detail::sosRange(sections.data(), sections.size(), state.data(), tail.data(), tail.data(), 1, edge);
-  // Backward, last sample first, from the steady state of the last forward output.
-  std::transform(zi.begin(), zi.end(), state.begin(), [&](double z) { return z * tail.back(); });
-  detail::sosRange(sections.data(), sections.size(), state.data(), tail.data() + edge - 1, tail.data() + edge - 1, -1, edge);
-  detail::sosRange(sections.data(), sections.size(), state.data(), out.data() + n - 1, out.data() + n - 1, -1, n);
+  std::transform(zi.begin(), zi.end(), state.begin(), [&](double z) { return z * left.front(); });
+  run(state, left.data(), left.data(), 1, edge);
+  run(state, in.data(), out.data(), 1, n);
+  run(state, right.data(), right.data(), 1, edge);
+  std::transform(zi.begin(), zi.end(), state.begin(), [&](double z) { return z * right.back(); });
+  run(state, right.data() + edge - 1, right.data() + edge - 1, -1, edge);
+  run(state, out.data() + n - 1, out.data() + n - 1, -1, n);
+  // The left end's backward outputs are no part of the result.
 }
 
 SosGains sosGains(const Sections& sections) {

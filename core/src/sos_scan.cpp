@@ -10,6 +10,7 @@
 
 #include "parallel_range.hpp"
 #include "siglab/sos_filter.hpp"
+#include "siglab/work_progress.hpp"
 #include "sos_step.hpp"
 
 namespace siglab {
@@ -31,10 +32,11 @@ std::int64_t blockCount(const SosGains& gains, std::int64_t n) {
 // Samples x[0], x[stride], ..., x[(n-1) stride] filtered into y (y may be x) from `initial`
 // (steadyStart: a state that input no larger than max(|x|, inputFloor) held forever could leave,
 // such as sosfilt_zi times a sample; see sosMagnitudes). `finalState`, unless null, receives the
-// state after the last sample.
+// state after the last sample. Its blocks are filtered in stretches of a millisecond or so, each
+// added to `work`; throws Cancelled.
 double scanPass(const Sections& sections, const SosGains& gains, const double* x, double* y, std::int64_t n,
-                std::ptrdiff_t stride, const SosState& initial, bool steadyStart, double inputFloor = 0.0,
-                SosState* finalState = nullptr) {
+                std::ptrdiff_t stride, const SosState& initial, bool steadyStart, WorkProgress& work,
+                double inputFloor = 0.0, SosState* finalState = nullptr) {
   const std::size_t count = sections.size(), states = 2 * count;
   const std::int64_t blocks = blockCount(gains, n);
   std::vector<SosState> endState(static_cast<std::size_t>(blocks));
@@ -43,14 +45,16 @@ double scanPass(const Sections& sections, const SosGains& gains, const double* x
 #pragma omp parallel for schedule(dynamic, 1) if (blocks > 1)
   for (std::int64_t b = 0; b < blocks; ++b) {
     const detail::IndexRange r = detail::chunkOf(n, blocks, b);
+    if (work.cancelled()) continue;  // no break out of an OpenMP loop: the rest are skipped
     SosState z = b == 0 ? initial : SosState(states, 0.0);
     double m = 0;
     for (std::int64_t i = r.begin; i < r.end; ++i) m = std::max(m, std::abs(x[i * stride]));
     blockMax[static_cast<std::size_t>(b)] = m;
-    detail::sosRange(sections.data(), count, z.data(), x + r.begin * stride, y + r.begin * stride, stride,
-                     static_cast<std::size_t>(r.end - r.begin));
+    detail::sosRangeChecked(sections.data(), count, z.data(), x + r.begin * stride, y + r.begin * stride, stride,
+                            static_cast<std::size_t>(r.end - r.begin), work);
     endState[static_cast<std::size_t>(b)] = z;
   }
+  work.throwIfCancelled();
   const double maxAbsInput = std::max(inputFloor, *std::max_element(blockMax.begin(), blockMax.end()));
   const double maxAbsInitial = steadyStart ? 0.0 : maxAbsOf(initial);
   const double bound = sosScanErrorBound(sections, gains, maxAbsInput, maxAbsInitial);
@@ -80,15 +84,17 @@ double scanPass(const Sections& sections, const SosGains& gains, const double* x
 }  // namespace
 
 double sosfiltParallel(const Sections& sections, std::span<const double> in, std::span<double> out,
-                       const SosState& initial) {
+                       const SosState& initial, const Progress& progress) {
   if (in.size() != out.size()) throw std::invalid_argument("sosfilt: input and output sizes differ");
   const SosGains gains = sosGains(sections);
   SosState start = initial.empty() ? SosState(2 * sections.size(), 0.0) : initial;
   if (start.size() != 2 * sections.size()) throw std::invalid_argument("sosfilt: the state needs 2 values per section");
-  return scanPass(sections, gains, in.data(), out.data(), static_cast<std::int64_t>(in.size()), 1, start, false);
+  WorkProgress work(progress, in.size());
+  return scanPass(sections, gains, in.data(), out.data(), static_cast<std::int64_t>(in.size()), 1, start, false, work);
 }
 
-double sosfiltfiltParallel(const Sections& sections, std::span<const double> in, std::span<double> out) {
+double sosfiltfiltParallel(const Sections& sections, std::span<const double> in, std::span<double> out,
+                           const Progress& progress) {
   if (in.size() != out.size()) throw std::invalid_argument("sosfiltfilt: input and output sizes differ");
   const auto n = static_cast<std::int64_t>(in.size());
   const auto edge = static_cast<std::int64_t>(sosfiltfiltPadLength(sections));
@@ -111,12 +117,13 @@ double sosfiltfiltParallel(const Sections& sections, std::span<const double> in,
   for (std::size_t k = 0; k < zi.size(); ++k) z[k] = zi[k] * head.front();
   detail::sosRange(sections.data(), sections.size(), z.data(), head.data(), head.data(), 1, e);
   SosState end;
-  const double forward = scanPass(sections, gains, in.data(), out.data(), n, 1, z, true, edgeInput, &end);
+  WorkProgress work(progress, 2 * in.size());
+  const double forward = scanPass(sections, gains, in.data(), out.data(), n, 1, z, true, work, edgeInput, &end);
   detail::sosRange(sections.data(), sections.size(), end.data(), tail.data(), tail.data(), 1, e);
   const double tailOutput = maxAbsOf(tail);
   for (std::size_t k = 0; k < zi.size(); ++k) z[k] = zi[k] * tail.back();
   detail::sosRange(sections.data(), sections.size(), z.data(), tail.data() + e - 1, tail.data() + e - 1, -1, e);
-  const double backward = scanPass(sections, gains, out.data() + n - 1, out.data() + n - 1, n, -1, z, true, tailOutput);
+  const double backward = scanPass(sections, gains, out.data() + n - 1, out.data() + n - 1, n, -1, z, true, work, tailOutput);
   return forward * gains.inputToOutput + backward;
 }
 

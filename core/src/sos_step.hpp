@@ -1,8 +1,11 @@
 #pragma once
 // One sample through the cascade: scipy's _sosfilt loop body (direct form II transposed, a0 = 1).
+#include <algorithm>
 #include <cstddef>
 
+#include "parallel_range.hpp"
 #include "siglab/butterworth.hpp"
+#include "siglab/work_progress.hpp"
 
 namespace siglab::detail {
 
@@ -23,6 +26,27 @@ inline void sosRange(const Section* s, std::size_t sections, double* z, const do
     const std::ptrdiff_t at = static_cast<std::ptrdiff_t>(i) * stride;
     y[at] = sosStep(s, sections, z, x[at]);
   }
+}
+
+// Samples between two looks at Cancel: a sample costs five multiply-adds per section, in a chain.
+inline std::size_t samplesPerCancelCheck(std::size_t sections) {
+  return static_cast<std::size_t>(outputsPerCancelCheck(5 * sections));
+}
+
+// sosRange in stretches of samplesPerCancelCheck, each added to `work`; the state carries across
+// them, so the bits are sosRange's. Stops early and returns false once cancelled (no throw: it
+// runs inside parallel loops).
+inline bool sosRangeChecked(const Section* s, std::size_t sections, double* z, const double* x, double* y,
+                            std::ptrdiff_t stride, std::size_t count, WorkProgress& work) {
+  const std::size_t stretch = samplesPerCancelCheck(sections);
+  for (std::size_t done = 0; done < count; done += stretch) {
+    if (work.cancelled()) return false;
+    const std::size_t c = std::min(stretch, count - done);
+    const std::ptrdiff_t at = static_cast<std::ptrdiff_t>(done) * stride;
+    sosRange(s, sections, z, x + at, y + at, stride, c);
+    work.add(c);
+  }
+  return true;
 }
 
 }  // namespace siglab::detail

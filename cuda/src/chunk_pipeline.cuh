@@ -45,7 +45,7 @@ class ChunkPipeline {
 
   // `kernel` gives the taps, window and path; its buffers and stream are the slots'.
   // Checks `progress` between chunks: a cancelled pass waits for the chunks in flight, then throws
-  // Cancelled, leaving the pipeline ready for the next pass.
+  // Cancelled, leaving the pipeline ready for the next pass. Reports each chunk back in host memory.
   // Only outputs [first, last) are computed (one device's part of a split signal); the halos
   // still come from the whole of `in`.
   PipelinePass run(std::span<const T> in, std::span<T> out, const TunedLaunch<T>& kernel, BoundaryMode mode,
@@ -56,13 +56,17 @@ class ChunkPipeline {
     PipelinePass pass;
     const std::size_t n = std::min(last, in.size());
     const std::size_t chunks = first < n ? (n - first + chunk_ - 1) / chunk_ : 0;
+    std::size_t finished = 0;
+    const auto finishAndReport = [&](Slot& slot) {
+      if (finish(slot, out, pinnedOut, pass)) progress.report(static_cast<double>(++finished) / static_cast<double>(chunks));
+    };
     for (std::size_t c = 0; c < chunks; ++c) {
       if (progress.cancelled()) {
         for (Slot& busy : slots_) drain(busy);
         throw Cancelled();
       }
       Slot& slot = slots_[c % slots_.size()];
-      finish(slot, out, pinnedOut, pass);
+      finishAndReport(slot);
       slot.begin = first + c * chunk_;
       slot.end = std::min(n, slot.begin + chunk_);
       const std::size_t count = slot.end - slot.begin;
@@ -92,7 +96,7 @@ class ChunkPipeline {
       slot.copiedOut.record(stream);
       slot.busy = true;
     }
-    for (Slot& slot : slots_) finish(slot, out, pinnedOut, pass);
+    for (Slot& slot : slots_) finishAndReport(slot);
     pass.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return pass;
   }
@@ -118,13 +122,15 @@ class ChunkPipeline {
   }
 
   // Waits for the slot's chunk, moves its result to `out` when staged, and adds up its times.
-  static void finish(Slot& slot, std::span<T> out, bool pinnedOut, PipelinePass& pass) {
-    if (!slot.busy) return;
+  // False when the slot held no chunk.
+  static bool finish(Slot& slot, std::span<T> out, bool pinnedOut, PipelinePass& pass) {
+    if (!slot.busy) return false;
     SIGLAB_CUDA_TRY(cudaEventSynchronize(slot.copiedOut.get()));
     slot.busy = false;
     if (!pinnedOut) parallelCopy(out.data() + slot.begin, slot.h_out.data(), (slot.end - slot.begin) * sizeof(T));
     pass.kernelMs += slot.filtered.millisSince(slot.copiedIn);
     pass.transferMs += slot.copiedIn.millisSince(slot.started) + slot.copiedOut.millisSince(slot.filtered);
+    return true;
   }
 
   std::size_t chunk_;

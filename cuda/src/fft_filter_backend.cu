@@ -127,8 +127,14 @@ class FftFilterBackend final : public FilterBackend {
     validate(spec);
     if (in.size() != out.size()) throw std::invalid_argument("input and output sizes differ");
     if (!unavailable_.empty()) throw EngineUnavailable(unavailable_);
-    if (!std::all_of(in.begin(), in.end(), [](double v) { return std::isfinite(v); })) {
-      throw EngineUnavailable("gpu-fft needs finite samples (an FFT spreads NaN over its block)");
+    // In stretches of a millisecond or so, looking at Cancel between them.
+    constexpr std::size_t kStretch = std::size_t{1} << 20;
+    for (std::size_t begin = 0; begin < in.size(); begin += kStretch) {
+      progress.throwIfCancelled();
+      const std::span<const double> stretch = in.subspan(begin, std::min(kStretch, in.size() - begin));
+      if (!std::all_of(stretch.begin(), stretch.end(), [](double v) { return std::isfinite(v); })) {
+        throw EngineUnavailable("gpu-fft needs finite samples (an FFT spreads NaN over its block)");
+      }
     }
     progress.throwIfCancelled();
     FilterPass pass;

@@ -11,6 +11,7 @@
 
 #include "siglab/filter_spec.hpp"
 #include "siglab/frequency_response.hpp"
+#include "siglab/progress.hpp"
 #include "siglab/savgol.hpp"
 
 namespace siglab {
@@ -37,17 +38,24 @@ void checkSignalLength(const FilterSpec& spec, std::size_t samples, const std::s
 
 // Savitzky-Golay with interp edges: overwrites out's first and last W/2 with the CPU's fits.
 // Nothing for other specs. Every engine's result goes through it, so the edges are the same bits.
-void finishEdges(std::span<const double> in, const FilterSpec& spec, std::span<double> out);
-void finishEdges(std::span<const float> in, const FilterSpec& spec, std::span<float> out);
+void finishEdges(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
+                 const Progress& cancel = {});
+void finishEdges(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
+                 const Progress& cancel = {});
 
 // The reference for median and sections (medianFilterReference; sosfilt from zero state or
-// sosfiltfilt, float32 computed in float64 and rounded once, as scipy does).
-void filterKindReference(std::span<const double> in, const FilterSpec& spec, std::span<double> out);
-void filterKindReference(std::span<const float> in, const FilterSpec& spec, std::span<float> out);
+// sosfiltfilt, float32 computed in float64 and rounded once, as scipy does). Both forms report
+// progress and look at Cancel (throwing Cancelled) every millisecond or so of work.
+void filterKindReference(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
+                         const Progress& progress = {});
+void filterKindReference(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
+                         const Progress& progress = {});
 // The parallel CPU forms: medianFilterParallel (bit-identical) and the block scan (within
 // sosKindTolerance). Returns where it cut the work.
-std::vector<std::size_t> filterKindParallel(std::span<const double> in, const FilterSpec& spec, std::span<double> out);
-std::vector<std::size_t> filterKindParallel(std::span<const float> in, const FilterSpec& spec, std::span<float> out);
+std::vector<std::size_t> filterKindParallel(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
+                                            const Progress& progress = {});
+std::vector<std::size_t> filterKindParallel(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
+                                            const Progress& progress = {});
 
 // The filter's frequency response at `points` frequencies (frequency_response.hpp's grid): the taps'
 // (Savitzky-Golay's as a convolution, as freqz(savgol_coeffs(...))), or the sections' (|H|^2 in

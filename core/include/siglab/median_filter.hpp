@@ -11,6 +11,7 @@
 #include <span>
 
 #include "siglab/boundary.hpp"
+#include "siglab/progress.hpp"
 
 namespace siglab {
 
@@ -19,13 +20,18 @@ void validateMedianWindow(std::size_t window);
 
 // The reference: each output selects its window's middle sample (nth_element on a copy).
 // `in` and `out` have the same size and do not overlap; throws std::invalid_argument otherwise.
-void medianFilterReference(std::span<const double> in, std::size_t window, BoundaryMode mode, std::span<double> out);
-void medianFilterReference(std::span<const float> in, std::size_t window, BoundaryMode mode, std::span<float> out);
+// Both forms report progress and look at Cancel (throwing Cancelled) every millisecond or so.
+void medianFilterReference(std::span<const double> in, std::size_t window, BoundaryMode mode, std::span<double> out,
+                           const Progress& progress = {});
+void medianFilterReference(std::span<const float> in, std::size_t window, BoundaryMode mode, std::span<float> out,
+                           const Progress& progress = {});
 
 // Every core, each on its own run of outputs with a sliding sorted window; bit-identical to the
 // reference.
-void medianFilterParallel(std::span<const double> in, std::size_t window, BoundaryMode mode, std::span<double> out);
-void medianFilterParallel(std::span<const float> in, std::size_t window, BoundaryMode mode, std::span<float> out);
+void medianFilterParallel(std::span<const double> in, std::size_t window, BoundaryMode mode, std::span<double> out,
+                          const Progress& progress = {});
+void medianFilterParallel(std::span<const float> in, std::size_t window, BoundaryMode mode, std::span<float> out,
+                          const Progress& progress = {});
 
 // The reference's output i alone (for --verify: one window, no pass over the signal).
 double medianOutputAt(std::span<const double> in, std::size_t window, BoundaryMode mode, std::size_t i);

@@ -10,6 +10,7 @@
 
 #include "siglab/boundary.hpp"
 #include "siglab/filter_spec.hpp"
+#include "siglab/progress.hpp"
 
 namespace siglab {
 
@@ -50,8 +51,11 @@ FilterSpec savgolFilterSpec(const SavgolSpec& spec);
 
 // scipy's interp edges: overwrites out[0, W/2) and out[n - W/2, n) with the fits to the first and
 // last W samples. Needs n >= W (throws std::invalid_argument otherwise).
-void savgolInterpEdges(std::span<const double> in, const SavgolSpec& spec, std::span<double> out);
-void savgolInterpEdges(std::span<const float> in, const SavgolSpec& spec, std::span<float> out);
+// Looks at `cancel` before each pair of edge outputs (throws Cancelled).
+void savgolInterpEdges(std::span<const double> in, const SavgolSpec& spec, std::span<double> out,
+                       const Progress& cancel = {});
+void savgolInterpEdges(std::span<const float> in, const SavgolSpec& spec, std::span<float> out,
+                       const Progress& cancel = {});
 
 // The whole filter on the CPU (cpu-parallel for the interior), as scipy.signal.savgol_filter.
 void savgolFilter(std::span<const double> in, const SavgolSpec& spec, std::span<double> out);

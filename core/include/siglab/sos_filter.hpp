@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "siglab/butterworth.hpp"
+#include "siglab/progress.hpp"
 
 namespace siglab {
 
@@ -17,15 +18,18 @@ using SosState = std::vector<double>;
 SosState sosfiltZi(const Sections& sections);
 
 // scipy.signal.sosfilt from `state` (zero when empty), which is left holding the final state.
-// `out` may be `in` itself.
-void sosfilt(const Sections& sections, std::span<const double> in, std::span<double> out, SosState& state);
+// `out` may be `in` itself. Every form here reports progress and looks at Cancel (throwing
+// Cancelled) every millisecond or so of work.
+void sosfilt(const Sections& sections, std::span<const double> in, std::span<double> out, SosState& state,
+             const Progress& progress = {});
 
 // scipy.signal.sosfiltfilt's edge: 3 * (2 * sections + 1 - min(zeros in b2, zeros in a2)).
 std::size_t sosfiltfiltPadLength(const Sections& sections);
 
 // scipy.signal.sosfiltfilt(sos, x) with its defaults (padtype 'odd'). Throws std::invalid_argument
-// when the signal is not longer than the pad length.
-void sosfiltfilt(const Sections& sections, std::span<const double> in, std::span<double> out);
+// when the signal is not longer than the pad length. `out` may be `in` itself.
+void sosfiltfilt(const Sections& sections, std::span<const double> in, std::span<double> out,
+                 const Progress& progress = {});
 
 // The parallel forms. The recurrence is linear, so each block is filtered from zero state on its
 // own core; then, serially, the true state at each block start (the previous block's zero-state
@@ -34,8 +38,9 @@ void sosfiltfilt(const Sections& sections, std::span<const double> in, std::span
 // every carried state is below eps times its bound (sosMagnitudes). Returns this run's error bound:
 // max |parallel - sosfilt| <= the value returned (see sosScanErrorBound).
 double sosfiltParallel(const Sections& sections, std::span<const double> in, std::span<double> out,
-                       const SosState& initial);
-double sosfiltfiltParallel(const Sections& sections, std::span<const double> in, std::span<double> out);
+                       const SosState& initial, const Progress& progress = {});
+double sosfiltfiltParallel(const Sections& sections, std::span<const double> in, std::span<double> out,
+                           const Progress& progress = {});
 
 // Where the parallel forms above start a block of `samples` outputs (both passes' blocks in zero
 // phase): the outputs after a cut are where a wrongly carried state shows.
