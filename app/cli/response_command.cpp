@@ -6,11 +6,14 @@
 #include "exit_codes.hpp"
 #include "input_options.hpp"
 #include "kind_options.hpp"
+#include "option_checks.hpp"
+#include "path_checks.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/filter_kinds.hpp"
 #include "siglab/frequency_response.hpp"
 #include "siglab/io/table_file.hpp"
 #include "siglab/taps.hpp"
+#include "siglab/work_bounds.hpp"
 
 namespace siglab::cli {
 namespace {
@@ -60,6 +63,9 @@ std::optional<FrequencyResponse> kindResponse(const ResponseOptions& o, std::str
 }
 
 int runResponse(const ResponseOptions& o, bool windowGiven) {
+  std::vector<NamedPath> inputs;
+  if (!o.tapsFile.empty()) inputs.push_back({"--taps", o.tapsFile});
+  if (const int code = checkPathsBeforeWork("response", {{"-o", o.output}}, inputs); code != kExitOk) return code;
   std::string what;
   std::optional<FrequencyResponse> ofKind;
   try {
@@ -95,12 +101,12 @@ void addResponseCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("-o,--output", o->output, "Result: CSV with the header frequency,magnitude_db,phase_rad, or .npy (N, 3)")
       ->required();
   CLI::Option* window = cmd->add_option("-w,--window", o->window, "Odd window length W; taps 1/W")
-                             ->capture_default_str()->check(CLI::PositiveNumber);
+                             ->capture_default_str()->check(wholeNumber(1, kMaxWindow, "2^62 - 1"));
   CLI::Option* taps = cmd->add_option("--taps", o->tapsFile, "Custom taps: a file with an odd count, one a line")
                           ->excludes(window);
   CLI::Option* gaussian = cmd->add_option("--gaussian", o->gaussianSigma,
                                           "Gaussian taps with this sigma (window 2*round(4 sigma)+1 unless --window is given)")
-                               ->excludes(taps)->check(CLI::PositiveNumber);
+                               ->excludes(taps)->check(finiteNumber(0.0, false, 1e17));
   addKindOptions(*cmd, o->kinds, {window, taps, gaussian});
   cmd->add_option_function<double>("--rate", [o](double hz) { o->sampleRate = hz; },
                                    "Sample rate in Hz: frequencies in Hz instead of cycles per sample")
