@@ -23,12 +23,14 @@ namespace {
 
 struct CompareCommandOptions : JobOptions {
   std::string report;
+  CLI::Option* outputOption = nullptr;  // given, even as "": then checked (an empty name is refused)
+  CLI::Option* reportOption = nullptr;
 };
 
 int runCompare(CompareCommandOptions& o) {
   std::vector<NamedPath> targets;
-  if (!o.output.empty()) targets.push_back({"-o", o.output});
-  if (!o.report.empty()) targets.push_back({"--report", o.report});
+  if (o.outputOption->count() > 0) targets.push_back({"-o", o.output});
+  if (o.reportOption->count() > 0) targets.push_back({"--report", o.report});
   std::vector<std::string> outputs;
   for (const NamedPath& t : targets) outputs.push_back(t.path);
   CancelOnSignals signals;  // first: probing the GPU alone may take a second
@@ -108,14 +110,14 @@ void addCompareCommand(CLI::App& app, int& exitCode) {
   CLI::App* cmd = app.add_subcommand("compare", "Measure each engine on a signal, check it against cpu-serial "
                                                 "and print the timings");
   addJobOptions(*cmd, *o);
-  cmd->add_option("-o,--output", o->output, "Also write the cpu-serial result (formats as for filter)");
+  o->outputOption = cmd->add_option("-o,--output", o->output, "Also write the cpu-serial result (formats as for filter)");
   cmd->add_option("-b,--backend", o->job.engines,
                   "Comma-separated engines (cpu-serial, cpu-parallel, cpu-running, gpu-global, gpu-constant, "
                   "gpu-shared, gpu-tuned) or all")
       ->capture_default_str();
   cmd->add_option("-r,--repeat", o->job.measure.repeats, "Timed runs after one warm-up; the median is shown")
       ->capture_default_str()->check(CLI::Range(1, kMaxRepeats));
-  cmd->add_option("--report", o->report,
+  o->reportOption = cmd->add_option("--report", o->report,
                   "Also write the comparison to this file (- for standard output): CSV for .csv, else JSON");
   cmd->callback([o, &exitCode] { exitCode = runCompare(*o); });
 }

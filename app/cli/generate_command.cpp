@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "option_checks.hpp"
+#include "path_checks.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/generate.hpp"
 #include "siglab/io/output_checks.hpp"
@@ -54,9 +55,8 @@ int runGenerate(const Options& o) {
     std::cerr << "siglab-cli generate: " << e.what() << "\n";
     return kExitUsage;
   }
+  if (const int code = checkPathsBeforeWork("generate", {{"-o", o.output}}, {}); code != kExitOk) return code;
   try {
-    const NamedPath outputs[] = {{"-o", o.output}};
-    checkOutputsBeforeWork(outputs);
     requireMemory(o.generate.count, sizeof(double), count);
     requireDiskSpace(o.output, static_cast<double>(o.generate.count) * kMinBytesPerSample);
   } catch (const NotEnoughMemory& e) {
@@ -100,8 +100,8 @@ void addGenerateCommand(CLI::App& app, int& exitCode) {
   auto options = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("generate", "Write a sine + Gaussian noise signal, one %2.16f value a line");
   cmd->add_option("-n,--samples", options->generate.count,
-                  "Number of samples: up to what fits in memory (8 bytes each) and on disk (19 bytes or more each)")
-      ->required()->check(wholeNumber(0, std::uint64_t{1} << 62, "2^62"));
+                  "Number of samples, at least 1 (SigLab reads no empty signal): up to what fits in memory (8 bytes each) and on disk (19 bytes or more each)")
+      ->required()->check(wholeNumber(1, std::uint64_t{1} << 62, "2^62"));
   cmd->add_option("--seed", options->generate.seed, "Random seed: the same arguments give the same bytes")
       ->capture_default_str()->check(wholeNumber(0, std::numeric_limits<std::uint64_t>::max(), "2^64 - 1"));
   cmd->add_option("--period", options->generate.period, "Samples per sine cycle")

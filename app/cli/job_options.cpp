@@ -5,6 +5,7 @@
 
 #include "exit_codes.hpp"
 #include "option_checks.hpp"
+#include "path_checks.hpp"
 #include "siglab/work_bounds.hpp"
 #include "input_options.hpp"
 #include "siglab/io/file_probe.hpp"
@@ -180,18 +181,9 @@ int finishJob(JobOptions& o, const char* command) {
 }
 
 int checkPathsBeforeWork(const JobOptions& o, const char* command, const std::vector<NamedPath>& outputs) {
-  try {
-    std::vector<NamedPath> inputs = {{"INPUT", o.job.input}};
-    if (!o.tapsFile.empty()) inputs.push_back({"--taps", o.tapsFile});
-    checkOutputsBeforeWork(outputs, inputs);
-  } catch (const OutputConflict& e) {
-    std::cerr << "siglab-cli " << command << ": " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const InputError& e) {
-    std::cerr << "siglab-cli " << command << ": " << e.what() << "\n";
-    return kExitInputOutput;
-  }
-  return kExitOk;
+  std::vector<NamedPath> inputs = {{"INPUT", o.job.input}};
+  if (!o.tapsFile.empty()) inputs.push_back({"--taps", o.tapsFile});
+  return checkPathsBeforeWork(command, outputs, inputs);
 }
 
 void buildSpecOfUnknownSize(JobOptions& o) {

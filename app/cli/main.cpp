@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "option_checks.hpp"
 
 namespace {
 
@@ -35,6 +36,7 @@ int main(int argc, char** argv) {
   addLabCommand(app, exitCode);
   addSpectrumCommand(app, exitCode);
   addResponseCommand(app, exitCode);
+  refuseNegativeUnsignedOptions(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -31,6 +31,20 @@ CLI::Validator wholeNumber(std::uint64_t min, std::uint64_t max, const std::stri
       range, "WHOLE");
 }
 
+void refuseNegativeUnsignedOptions(CLI::App& app) {
+  const CLI::Validator notNegative(
+      [](std::string& text) -> std::string {
+        const std::size_t sign = text.find_first_not_of(" \t");
+        if (sign == std::string::npos || text[sign] != '-') return {};
+        return "must not be negative (a whole number, 0 or more), got \"" + text + "\"";
+      },
+      "", "NOT_NEGATIVE");
+  for (CLI::Option* option : app.get_options()) {
+    if (option->get_type_name().starts_with("UINT")) option->check(notNegative);
+  }
+  for (CLI::App* command : app.get_subcommands(std::function<bool(CLI::App*)>{})) refuseNegativeUnsignedOptions(*command);
+}
+
 CLI::Validator finiteNumber(double min, bool minIncluded, double max) {
   const std::string range = "a finite number " + std::string(minIncluded ? "from " : "above ") + numberText(min) +
                             (minIncluded ? " to " : " up to ") + numberText(max);

@@ -10,6 +10,11 @@ namespace siglab::cli {
 // The message names the range in words, with `maxInWords` ("2^62 - 1") in place of a long number.
 CLI::Validator wholeNumber(std::uint64_t min, std::uint64_t max, const std::string& maxInWords = {});
 
+// Gives every unsigned option (CLI11's type UINT) of `app` and its subcommands a check that refuses
+// a negative value as negative: CLI11 reads unsigned numbers with strtoull, which wraps "-3" to
+// 2^64 - 3. Called once, after every command is added, so no option of any command can miss it.
+void refuseNegativeUnsignedOptions(CLI::App& app);
+
 // A finite number greater than `min` (or equal to it, with `minIncluded`) and at most `max`: NaN and
 // infinities are refused (a NaN passes CLI11's PositiveNumber).
 CLI::Validator finiteNumber(double min, bool minIncluded, double max);

@@ -7,6 +7,7 @@
 #include "input_options.hpp"
 #include "kind_options.hpp"
 #include "option_checks.hpp"
+#include "path_checks.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/filter_kinds.hpp"
 #include "siglab/frequency_response.hpp"
@@ -76,6 +77,9 @@ std::optional<FrequencyResponse> kindResponse(const ResponseOptions& o, std::str
 }
 
 int runResponse(const ResponseOptions& o, bool windowGiven) {
+  std::vector<NamedPath> inputs;
+  if (!o.tapsFile.empty()) inputs.push_back({"--taps", o.tapsFile});
+  if (const int code = checkPathsBeforeWork("response", {{"-o", o.output}}, inputs); code != kExitOk) return code;
   std::string what;
   std::optional<FrequencyResponse> ofKind;
   try {
@@ -119,7 +123,7 @@ void addResponseCommand(CLI::App& app, int& exitCode) {
                           ->excludes(window);
   CLI::Option* gaussian = cmd->add_option("--gaussian", o->gaussianSigma,
                                           "Gaussian taps with this sigma (window 2*round(4 sigma)+1 unless --window is given)")
-                               ->excludes(taps)->check(CLI::PositiveNumber);
+                               ->excludes(taps)->check(finiteNumber(0.0, false, 1e17));
   addKindOptions(*cmd, o->kinds, {window, taps, gaussian});
   cmd->add_option_function<double>("--rate", [o](double hz) { o->sampleRate = hz; },
                                    "Sample rate in Hz: frequencies in Hz instead of cycles per sample")

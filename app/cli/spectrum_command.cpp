@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "input_options.hpp"
+#include "path_checks.hpp"
 #include "siglab/cuda_backends.hpp"
 #include "siglab/cuda_spectrum.hpp"
 #include "siglab/device_list.hpp"
@@ -60,6 +61,9 @@ Spectrum computeSpectrum(std::span<const double> samples, const WelchOptions& we
 }
 
 int runSpectrum(SpectrumCommandOptions& o) {
+  if (const int code = checkPathsBeforeWork("spectrum", {{"-o", o.output}}, {{"INPUT", o.input}}); code != kExitOk) {
+    return code;
+  }
   if (!o.devices.empty()) {
     try {
       const std::vector<DeviceInfo> probed = probeDevices();

@@ -42,6 +42,7 @@
 #include "lab_view.hpp"
 #include "ladder_view.hpp"
 #include "plot_export_dialog.hpp"
+#include "siglab/io/output_checks.hpp"
 #include "session_adapter.hpp"
 #include "shortcuts_dialog.hpp"
 #include "signal_loading.hpp"
@@ -537,7 +538,7 @@ void MainWindow::runLab(LabExperiment experiment) {
 }
 
 void MainWindow::exportResult(const QString& path) {
-  if (busy_ || !filtered_) return;
+  if (busy_ || !filtered_ || !checkOutput(path)) return;
   SignalPtr result = filtered_;
   const std::string file = path.toStdString();
   WriteOptions options;
@@ -548,7 +549,7 @@ void MainWindow::exportResult(const QString& path) {
 }
 
 void MainWindow::exportReport(const QString& path) {
-  if (busy_ || !comparison_) return;
+  if (busy_ || !comparison_ || !checkOutput(path)) return;
   std::shared_ptr<const Comparison> comparison = comparison_;
   const std::string file = path.toStdString();
   const std::string input = signal_ ? signal_->source() : std::string();
@@ -677,7 +678,7 @@ bool MainWindow::exportResultNow() {
   const QString path = askSavePath(tr("Export filtered signal"), "result.txt",
                                    tr("Seed text format (*.txt);;NumPy (*.npy);;WAV, 32-bit float (*.wav);;"
                                       "Raw float64 (*.raw *.bin)"));
-  if (path.isEmpty()) return false;
+  if (path.isEmpty() || !checkOutput(path)) return false;
   try {
     writeLoadedSignal(path.toStdString(), *filtered_);
     resultExported_ = true;
@@ -742,6 +743,20 @@ void MainWindow::showError(const QString& title, const QString& message) {
 void MainWindow::setTitle() {
   setWindowTitle(signal_ ? tr("%1 – SigLab").arg(QFileInfo(QString::fromStdString(signal_->source())).fileName())
                          : tr("SigLab"));
+}
+
+bool MainWindow::checkOutput(const QString& path) {
+  std::vector<NamedPath> inputs;
+  if (signal_) inputs.push_back({"the signal", signal_->source()});
+  if (signal_ && signal_->mapping()) inputs.push_back({"the signal", signal_->mapping()->mappedPath()});
+  try {
+    const NamedPath outputs[] = {{"the output", path.toStdString()}};
+    checkOutputsBeforeWork(outputs, inputs);
+    return true;
+  } catch (const std::exception& e) {
+    showError(tr("Cannot write there"), QString::fromStdString(e.what()));
+    return false;
+  }
 }
 
 QString MainWindow::askSavePath(const QString& title, const QString& defaultName, const QString& filters) {

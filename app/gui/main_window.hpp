@@ -118,6 +118,9 @@ class MainWindow : public QMainWindow {
   void createSessionActions(QMenu* file);
   void setTitle();
   QString askSavePath(const QString& title, const QString& defaultName, const QString& filters);
+  // Whether `path` may be written, by the CLI's one check (checkOutputsBeforeWork) against the
+  // loaded signal's file (and its cache): says why not in a dialog and returns false.
+  bool checkOutput(const QString& path);
 
   // Runs `write` (an atomic writer of `path`) in the background.
   void startExport(const QString& path, std::function<void(const Progress&)> write,

@@ -81,7 +81,7 @@ void MainWindow::openMapped(const QString& path, const ReadOptions& options) {
 }
 
 void MainWindow::applyFilterTo(const QString& outputPath) {
-  if (busy_ || !signal_ || !signal_->mapping()) return;
+  if (busy_ || !signal_ || !signal_->mapping() || !checkOutput(outputPath)) return;
   QString error;
   std::optional<Job> job = filterPanel_->job(&error);
   if (!job) {

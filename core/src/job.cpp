@@ -180,7 +180,7 @@ std::vector<float> narrowToFloat32(std::span<const double> samples, const std::s
 void narrowToFloat32Into(std::span<const double> samples, std::span<float> out, const std::string& path,
                          std::uint64_t firstIndex) {
   for (std::size_t i = 0; i < samples.size(); ++i) {
-    if (std::fabs(samples[i]) > std::numeric_limits<float>::max()) {
+    if (!fitsFloat32(samples[i]) && !std::isnan(samples[i])) {
       char value[32];
       std::snprintf(value, sizeof value, "%.6g", samples[i]);
       throw InputError(path, "sample " + std::to_string(firstIndex + i + 1) + " (" + value +

@@ -17,7 +17,7 @@ constexpr std::uint64_t kVerifySeed = 0x5167AB;
 // A halo sample float32 cannot hold becomes an infinity (a cast would be undefined): its own block
 // names it as narrowToFloat32 does before anything is committed.
 float narrowHalo(double v) {
-  if (std::fabs(v) <= std::numeric_limits<float>::max()) return static_cast<float>(v);
+  if (fitsFloat32(v) || std::isnan(v)) return static_cast<float>(v);
   return v > 0 ? std::numeric_limits<float>::infinity() : -std::numeric_limits<float>::infinity();
 }
 

@@ -160,6 +160,98 @@ TEST(CliOutput, OutputsAreCheckedBeforeAnyWork) {
   EXPECT_FALSE(fs::exists(out));
 }
 
+// Every command that writes refuses an output that is one of its inputs, by the same name, a
+// hard link or a symlink, before any work, and leaves the input as it was.
+TEST(CliOutput, EveryCommandThatWritesRefusesItsOwnInput) {
+  test::TempDir dir;
+  const std::string in = dir.file("in.txt"), npy = dir.file("in.npy"), taps = dir.file("taps.txt");
+  ASSERT_EQ(runCli("generate -n 300 -o " + in, dir).exitCode, 0);
+  ASSERT_EQ(runCli("filter " + in + " -b cpu-serial -w 1 -o " + npy, dir).exitCode, 0);
+  test::writeFile(taps, "0.25\n0.5\n0.25\n");
+  struct Case {
+    std::string command, run, option, input;  // `run` takes the output's name at its end
+  };
+  const std::vector<Case> cases = {
+      {"filter", "filter " + in + " -w 3 -o ", "-o", in},
+      {"filter", "filter " + in + " --taps " + taps + " -o ", "-o", taps},
+      {"compare", "compare " + in + " -b cpu-serial -w 3 -o ", "-o", in},
+      {"compare", "compare " + in + " -b cpu-serial -w 3 --report ", "--report", in},
+      {"spectrum", "spectrum " + in + " --segment 64 -o ", "-o", in},
+      {"spectrum", "spectrum " + npy + " --segment 64 -o ", "-o", npy},
+      {"response", "response --taps " + taps + " -o ", "-o", taps},
+  };
+  for (const Case& c : cases) {
+    const std::string before = test::readFile(c.input);
+    const std::string suffix = fs::path(c.input).extension().string();
+    const std::string hard = dir.file("hard" + suffix), soft = dir.file("soft" + suffix);
+    fs::remove(hard);
+    fs::remove(soft);
+    fs::create_hard_link(c.input, hard);
+    fs::create_symlink(c.input, soft);
+    for (const std::string& output : {c.input, hard, soft}) {
+      const Outcome o = runCli(c.run + output, dir);
+      EXPECT_EQ(o.exitCode, 2) << c.run << output;
+      EXPECT_EQ(o.err, "siglab-cli " + c.command + ": " + c.option + " " + output + " is the input " + c.input +
+                           ": choose another name\n");
+      EXPECT_EQ(test::readFile(c.input), before) << c.run << output;
+    }
+  }
+  EXPECT_FALSE(hasTemporaries(dir));
+}
+
+TEST(CliOutput, NamesThatCannotBeWrittenAreRefusedInWordsBeforeAnyWork) {
+  test::TempDir dir;
+  const std::string in = dir.file("in.txt");
+  test::writeFile(in, "1\n2\n3\n");
+  const std::string empty = ": the output's name is empty: name a file, or - for standard output\n";
+  const std::vector<std::pair<std::string, std::string>> usage = {
+      {"filter " + in + " -o \"\"", "siglab-cli filter: -o" + empty},
+      {"compare " + in + " -b cpu-serial --report \"\"", "siglab-cli compare: --report" + empty},
+      {"spectrum " + in + " --segment 2 -o \"\"", "siglab-cli spectrum: -o" + empty},
+      {"response -o \"\"", "siglab-cli response: -o" + empty},
+      {"generate -n 5 -o \"\"", "siglab-cli generate: -o" + empty},
+  };
+  for (const auto& [args, message] : usage) {
+    const Outcome o = runCli(args, dir);
+    EXPECT_EQ(o.exitCode, 2) << args;
+    EXPECT_EQ(o.err, message);
+    EXPECT_EQ(o.out, "") << args;  // nothing done
+  }
+  const std::string loop = dir.file("loop");
+  fs::create_symlink("loop", loop);
+  const Outcome looped = runCli("filter " + in + " -o " + loop, dir);
+  EXPECT_EQ(looped.exitCode, 3);
+  EXPECT_EQ(looped.err, "siglab-cli filter: " + loop + ": cannot write: too many levels of symbolic links (a loop?)\n");
+  const std::string longName = dir.file(std::string(246, 'n') + ".txt");  // 250 characters
+  const Outcome named = runCli("filter " + in + " -w 1 -o " + longName, dir);
+  EXPECT_EQ(named.exitCode, 0) << named.err;
+  EXPECT_EQ(test::readFile(longName), "1.0000000000000000\n2.0000000000000000\n3.0000000000000000\n");
+  EXPECT_FALSE(hasTemporaries(dir));
+}
+
+TEST(CliOutput, AReadOnlyFileIsNotReplacedForAnOrdinaryUser) {
+  if (::geteuid() != 0) GTEST_SKIP() << "runs as root and drops to nobody with setpriv";
+  test::TempDir dir;
+  ASSERT_EQ(::chmod(dir.path().c_str(), 0777), 0);  // the folder alone would allow the rename
+  test::writeFile(dir.file("in.txt"), "1\n2\n3\n");
+  ASSERT_EQ(::chmod(dir.file("in.txt").c_str(), 0644), 0);
+  const std::string readOnly = dir.file("ro.txt");
+  test::writeFile(readOnly, "old\n");
+  ASSERT_EQ(::chmod(readOnly.c_str(), 0444), 0);
+  const test::TempDir logs;
+  ASSERT_EQ(::chmod(logs.path().c_str(), 0777), 0);
+  const std::string nobody = "setpriv --reuid=65534 --regid=65534 --clear-groups ";
+  const std::string refused = readOnly + ": cannot write: Permission denied (the file is not writable)\n";
+  const Outcome filtered = runCli("filter " + dir.file("in.txt") + " -o " + readOnly, logs, nobody);
+  EXPECT_EQ(filtered.exitCode, 3);
+  EXPECT_EQ(filtered.err, "siglab-cli filter: " + refused);
+  const Outcome generated = runCli("generate -n 5 -o " + readOnly, logs, nobody);
+  EXPECT_EQ(generated.exitCode, 3);
+  EXPECT_EQ(generated.err, "siglab-cli generate: " + refused);
+  EXPECT_EQ(test::readFile(readOnly), "old\n");
+  EXPECT_FALSE(hasTemporaries(dir));
+}
+
 TEST(CliOutput, AnOrdinaryUserIsToldTheFolderIsNotWritable) {
   if (::geteuid() != 0) GTEST_SKIP() << "runs as root and drops to nobody with setpriv";
   test::TempDir dir;
@@ -330,7 +422,7 @@ TEST(CliBounds, OptionErrorsNameTheOptionAndTheRangeInWords) {
   const std::string filter = "filter " + dir.file("in.txt") + " -o " + dir.file("r.txt");
   const std::string help = "Run with --help for more information.\n";
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"generate -n -1 -o " + dir.file("g.txt"), "--samples: must be a whole number from 0 to 2^62, got \"-1\"\n"},
+      {"generate -n -1 -o " + dir.file("g.txt"), "--samples: must be a whole number from 1 to 2^62, got \"-1\"\n"},
       {"generate -n 10 --period nan -o " + dir.file("g.txt"),
        "--period: must be a finite number above 0 up to 1.79769e+308, got \"nan\"\n"},
       {"generate -n 10 --noise inf -o " + dir.file("g.txt"),
@@ -351,6 +443,47 @@ TEST(CliBounds, OptionErrorsNameTheOptionAndTheRangeInWords) {
   }
   EXPECT_FALSE(fs::exists(dir.file("r.txt")));
   EXPECT_FALSE(fs::exists(dir.file("g.txt")));
+}
+
+// A negative value for an unsigned option is refused as negative, naming the option, in every
+// command (CLI11 would wrap "-3" to 2^64 - 3); where a range check comes first, it says the range.
+TEST(CliBounds, NegativeValuesOfUnsignedOptionsAreRefusedAsNegative) {
+  test::TempDir dir;
+  const std::string in = dir.file("in.txt");
+  test::writeFile(in, "1\n2\n3\n4\n5\n");
+  const std::string out = " -o " + dir.file("r.txt");
+  const std::string negative = ": must not be negative (a whole number, 0 or more), got ";
+  const std::string help = "Run with --help for more information.\n";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"filter " + in + out + " --median -3", "--median" + negative + "\"-3\"\n"},
+      {"filter " + in + out + " --verify -1", "--verify" + negative + "\"-1\"\n"},
+      {"compare " + in + out + " --median -3", "--median" + negative + "\"-3\"\n"},
+      {"spectrum " + in + out + " --overlap -1", "--overlap" + negative + "\"-1\"\n"},
+      {"spectrum " + in + out + " --segment -4", "--segment" + negative + "\"-4\"\n"},
+      {"response" + out + " --median -3", "--median" + negative + "\"-3\"\n"},
+      {"reduce --seed -1", "--seed" + negative + "\"-1\"\n"},
+      {"lab reverse --seed -2", "--seed" + negative + "\"-2\"\n"},
+      {"response" + out + " --window 0", "--window: must be a whole number from 1 to 2^62 - 1, got \"0\"\n"},
+      {"generate -n 0" + out, "--samples: must be a whole number from 1 to 2^62, got \"0\"\n"},
+  };
+  for (const auto& [args, message] : cases) {
+    const Outcome o = runCli(args, dir);
+    EXPECT_EQ(o.exitCode, 2) << args;
+    EXPECT_EQ(o.err, message + help) << args;
+  }
+  EXPECT_FALSE(fs::exists(dir.file("r.txt")));
+}
+
+TEST(CliBounds, Float32TakesItsLargestValue) {
+  test::TempDir dir;
+  test::writeFile(dir.file("in.txt"), "3.40282347e+38\n-3.4028234663852886e+38\n1\n");
+  const Outcome o = runCli("filter " + dir.file("in.txt") + " --dtype f32 -w 1 -b cpu-serial -o " + dir.file("r.txt"), dir);
+  EXPECT_EQ(o.exitCode, 0) << o.err;
+  EXPECT_EQ(test::readFile(dir.file("r.txt")).substr(0, 42), "340282346638528859811704183484516925440.00");
+  test::writeFile(dir.file("big.txt"), "3.5e+38\n1\n");
+  const Outcome big = runCli("filter " + dir.file("big.txt") + " --dtype f32 -w 1 -b cpu-serial -o " + dir.file("r.txt"), dir);
+  EXPECT_EQ(big.exitCode, 3);
+  EXPECT_NE(big.err.find("sample 1 (3.5e+38) is outside the float32 range"), std::string::npos) << big.err;
 }
 
 TEST(CliBounds, GenerateRefusesWhatMemoryCannotHold) {

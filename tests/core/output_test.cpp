@@ -2,6 +2,8 @@
 // permissions kept, stale temporaries removed, several files committed together, checks up front.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sched.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -9,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <thread>
 
@@ -236,28 +239,92 @@ TEST(Output, ReplacedFileKeepsItsPermissions) {
   EXPECT_EQ(test::readFile(path), "new\n");
 }
 
-TEST(Output, TemporaryNamesCarryThePidAndStaleOnesAreRemoved) {
-  test::TempDir dir;
-  // A process that has exited: its pid is free (and not reused within this test in practice).
-  const pid_t gone = ::fork();
-  if (gone == 0) ::_exit(0);
-  ASSERT_GT(gone, 0);
-  ::waitpid(gone, nullptr, 0);
-  const std::string stale = dir.file(".old.txt.tmp-" + std::to_string(gone) + "-AbC123");
-  const std::string live = dir.file(".x.txt.tmp-" + std::to_string(::getppid()) + "-AbC123");
-  const std::string unrelated = dir.file(".notes.tmp-keep");
-  for (const auto& p : {stale, live, unrelated}) test::writeFile(p, "partial");
-  {
-    AtomicFileWriter file(dir.file("out.txt"));
-    bool named = false;
-    for (const auto& entry : fs::directory_iterator(dir.path())) {
-      named |= entry.path().filename().string().starts_with(".out.txt.tmp-" + std::to_string(::getpid()) + "-");
-    }
-    EXPECT_TRUE(named);
+// The names of the temporaries in `dir`.
+std::vector<std::string> temporaries(const test::TempDir& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir.path())) {
+    if (entry.path().filename().string().find(".tmp-") != std::string::npos) names.push_back(entry.path().filename());
   }
-  EXPECT_FALSE(fs::exists(stale));
-  EXPECT_TRUE(fs::exists(live));
-  EXPECT_TRUE(fs::exists(unrelated));
+  return names;
+}
+
+TEST(Output, TheSweepRemovesOnlyAbandonedTemporariesOfOurOwnPattern) {
+  test::TempDir dir;
+  const std::string abandoned = dir.file(".old.txt.siglab.tmp-AbC123");
+  const std::string held = dir.file(".held.txt.siglab.tmp-XyZ789");
+  // Look-alikes: another program's backup, the old PID-named pattern (whose PID says nothing in
+  // another PID namespace), a folder and a symlink of our pattern.
+  const std::vector<std::string> lookAlikes = {dir.file(".notes.tmp-999999-backup"), dir.file(".notes.tmp-999999-AbC123"),
+                                               dir.file(".x.siglab.tmp-AbC12"), dir.file("x.siglab.tmp-AbC123")};
+  for (const auto& p : lookAlikes) test::writeFile(p, "keep");
+  fs::create_directory(dir.file(".d.siglab.tmp-AbC123"));
+  fs::create_symlink(".notes.tmp-999999-backup", dir.file(".l.siglab.tmp-AbC123"));
+  test::writeFile(abandoned, "partial");
+  test::writeFile(held, "partial");
+  const int writer = ::open(held.c_str(), O_RDONLY | O_CLOEXEC);  // another open file description holds its lock
+  ASSERT_GE(writer, 0);
+  ASSERT_EQ(::flock(writer, LOCK_EX), 0);
+  removeStaleTemporaries(dir.path().string());
+  EXPECT_FALSE(fs::exists(abandoned));
+  EXPECT_TRUE(fs::exists(held));
+  for (const auto& p : lookAlikes) EXPECT_EQ(test::readFile(p), "keep") << p;
+  EXPECT_TRUE(fs::is_directory(dir.file(".d.siglab.tmp-AbC123")));
+  EXPECT_TRUE(fs::is_symlink(dir.file(".l.siglab.tmp-AbC123")));
+  ::close(writer);
+  {
+    AtomicFileWriter file(dir.file("out.txt"));  // sweeps as it opens: the lock is gone now
+    EXPECT_FALSE(fs::exists(held));
+    const std::vector<std::string> names = temporaries(dir);
+    EXPECT_EQ(std::count_if(names.begin(), names.end(),
+                            [](const std::string& n) { return n.starts_with(".out.txt.siglab.tmp-"); }),
+              1);
+  }
+}
+
+// Runs removeStaleTemporaries(folder) in a child that is PID 1 of a new PID namespace, where this
+// process's PID means nothing. Returns false where such a namespace cannot be made.
+bool sweepFromAnotherPidNamespace(const std::string& folder) {
+  const pid_t child = ::fork();
+  if (child == 0) {
+    if (::unshare(CLONE_NEWPID) != 0 && (::unshare(CLONE_NEWUSER | CLONE_NEWPID) != 0)) ::_exit(77);
+    const pid_t inside = ::fork();  // the first child in the namespace
+    if (inside == 0) {
+      removeStaleTemporaries(folder);
+      ::_exit(0);
+    }
+    int status = 0;
+    ::waitpid(inside, &status, 0);
+    ::_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+TEST(Output, ALiveWritersTemporarySurvivesASweepFromAnotherPidNamespace) {
+  test::TempDir dir;
+  AtomicFileWriter file(dir.file("out.txt"));
+  file.append("whole\n");
+  if (!sweepFromAnotherPidNamespace(dir.path().string())) GTEST_SKIP() << "cannot make a PID namespace here";
+  EXPECT_EQ(temporaries(dir).size(), 1u);
+  file.commit();
+  EXPECT_EQ(test::readFile(dir.file("out.txt")), "whole\n");
+}
+
+TEST(Output, ALongNameGetsATemporaryWithinNameMax) {
+  test::TempDir dir;
+  for (const std::size_t length : {250u, 255u}) {
+    const std::string path = dir.file(std::string(length - 4, 'n') + ".txt");
+    writeFileAtomically(path, "new\n");
+    EXPECT_EQ(test::readFile(path), "new\n") << length;
+  }
+  // A name cut inside a UTF-8 character would be bytes no tool shows: cut before it.
+  const std::string accented = dir.file(std::string(235, 'a') + "\xc3\xa9\xc3\xa9.txt");
+  AtomicFileWriter file(accented);
+  const std::vector<std::string> names = temporaries(dir);
+  ASSERT_EQ(names.size(), 1u);
+  EXPECT_TRUE(names[0].starts_with("." + std::string(235, 'a') + ".siglab.tmp-")) << names[0];
+  EXPECT_LE(names[0].size(), 255u);
 }
 
 TEST(Output, SetRenamesNothingUntilEveryFileIsComplete) {
@@ -324,6 +391,59 @@ TEST(OutputChecks, UnwritableFolderAsAnOrdinaryUser) {
   ::waitpid(child, &status, 0);
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+TEST(OutputChecks, AnEmptyNameOrASymlinkLoopIsRefusedInWords) {
+  test::TempDir dir;
+  EXPECT_EQ(checkMessage({{"-o", ""}}), "-o: the output's name is empty: name a file, or - for standard output");
+  fs::create_symlink("b", dir.file("a"));
+  fs::create_symlink("a", dir.file("b"));
+  EXPECT_EQ(checkMessage({{"-o", dir.file("a")}}),
+            dir.file("a") + ": cannot write: too many levels of symbolic links (a loop?)");
+  EXPECT_EQ(checkMessage({{"-o", dir.file("a/out.txt")}}),
+            dir.file("a/out.txt") + ": cannot write: Too many levels of symbolic links");
+  try {
+    AtomicFileWriter file(dir.file("a"));
+    ADD_FAILURE() << "wrote through a symlink loop";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), dir.file("a") + ": cannot write: too many levels of symbolic links (a loop?)");
+  }
+}
+
+// What checking `path` as an output, then writing it, says (empty when both succeed).
+std::string checkAndWrite(const std::string& path) {
+  const std::string message = checkMessage({{"-o", path}});
+  try {
+    writeFileAtomically(path, "new\n");
+  } catch (const std::exception& e) {
+    return message + " | " + e.what();
+  }
+  return message + " | written";
+}
+
+TEST(OutputChecks, AFileTheUserCannotWriteIsNotReplaced) {
+  test::TempDir dir;
+  ASSERT_EQ(::chmod(dir.path().c_str(), 0777), 0);  // the folder alone would allow the rename
+  const std::string readOnly = dir.file("ro.txt");
+  test::writeFile(readOnly, "old\n");
+  ASSERT_EQ(::chmod(readOnly.c_str(), 0444), 0);
+  const std::string refused = readOnly + ": cannot write: Permission denied (the file is not writable)";
+  if (::geteuid() != 0) {
+    EXPECT_EQ(checkAndWrite(readOnly), refused + " | " + refused);
+  } else {  // root may write anything: the check is made as nobody, in a child process
+    const pid_t child = ::fork();
+    if (child == 0) {
+      if (::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(10);
+      ::_exit(checkAndWrite(readOnly) == refused + " | " + refused ? 0 : 1);
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    ASSERT_TRUE(WIFEXITED(status));
+    if (WEXITSTATUS(status) == 10) GTEST_SKIP() << "cannot become nobody here";
+    EXPECT_EQ(WEXITSTATUS(status), 0);
+  }
+  EXPECT_EQ(test::readFile(readOnly), "old\n");
+  EXPECT_FALSE(hasTemporaries(dir));
 }
 
 }  // namespace

@@ -119,6 +119,27 @@ TEST_F(MainWindowTest, ExportsTheResultAndTheReportByteForByte) {
   EXPECT_EQ(test::readFile(dir.file("plot.pdf")).substr(0, 5), "%PDF-");
 }
 
+// The GUI's exports pass the CLI's one output check: the loaded signal's file, by its name, a
+// hard link or a symlink, is not replaced by the result.
+TEST_F(MainWindowTest, AnExportNeverReplacesTheLoadedSignalsFile) {
+  test::TempDir dir;
+  const std::string in = dir.file("in.txt");
+  std::filesystem::copy_file(SIGLAB_SAMPLE_PATH, in);
+  std::filesystem::create_hard_link(in, dir.file("hard.txt"));
+  std::filesystem::create_symlink(in, dir.file("soft.txt"));
+  const std::string before = test::readFile(in);
+  MainWindow window;
+  window.openFile(QString::fromStdString(in));
+  ASSERT_TRUE(test::waitForTask(window));
+  apply(window);
+  for (const std::string& output : {in, dir.file("hard.txt"), dir.file("soft.txt")}) {
+    window.exportResult(QString::fromStdString(output));
+    ASSERT_TRUE(test::waitForTask(window));
+    EXPECT_TRUE(window.lastError().contains("is the input")) << window.lastError().toStdString();
+    EXPECT_EQ(test::readFile(in), before) << output;
+  }
+}
+
 TEST_F(MainWindowTest, AFailedLoadShowsTheReadersMessageAndKeepsTheOldSignal) {
   test::TempDir dir;
   test::writeFile(dir.file("bad.txt"), "1.0\n2.0\n0.1x\n");

@@ -2,6 +2,7 @@
 // One pipeline for both front-ends: a Job says what to read, what to compute and how; the
 // functions here choose the engines, narrow the samples, apply one engine once (and verify it) or
 // compare several. The CLI and the GUI build a Job and present what comes back.
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -73,6 +74,10 @@ EngineChoice chooseApplyEngine(const BackendList& engines, const Job& job);
 // The engines an apply tries, in order: auto's candidates (an engine that fails here gives way to
 // the next), or the one engine job.engines names. Throws as chooseApplyEngine does.
 std::vector<EngineChoice> applyEngineOrder(const BackendList& engines, const Job& job);
+
+// Whether float32 holds `v` once rounded to nearest: |v| below FLT_MAX + half its ulp (2^128 - 2^103),
+// so FLT_MAX itself and its 9-digit text 3.40282347e+38 are held; an infinity is not.
+inline bool fitsFloat32(double v) { return std::fabs(v) < 0x1.ffffffp+127; }
 
 // The samples in float32, or an InputError naming `path` and the first sample float32 cannot hold.
 std::vector<float> narrowToFloat32(std::span<const double> samples, const std::string& path);

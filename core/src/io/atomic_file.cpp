@@ -2,19 +2,20 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
+#include <cctype>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 
 #include "siglab/errors.hpp"
+#include "siglab/io/output_checks.hpp"
 #include "spool_file.hpp"
 #include "symlinks.hpp"
 
@@ -32,28 +33,59 @@ std::string systemError(const char* action) { return std::string(action) + ": " 
 
 std::string nameForMessages(const std::string& path) { return path == "-" ? "standard output" : path; }
 
-// The pid in ".NAME.tmp-PID-XXXXXX", or 0 when `name` is not such a temporary.
-pid_t temporaryOwner(std::string_view name) {
-  if (name.size() < 2 || name[0] != '.') return 0;
-  const std::size_t tag = name.rfind(".tmp-");
-  if (tag == std::string_view::npos || tag == 0) return 0;
-  const std::string_view rest = name.substr(tag + 5);
-  long pid = 0;
-  const auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), pid);
-  if (ec != std::errc() || end == rest.data() || pid <= 0) return 0;
-  const std::string_view suffix(end, static_cast<std::size_t>(rest.data() + rest.size() - end));
-  return suffix.size() == 7 && suffix[0] == '-' ? static_cast<pid_t>(pid) : 0;
+// A temporary is ".NAME.siglab.tmp-XXXXXX": NAME is the output's name (its first bytes where the
+// whole would pass NAME_MAX), XXXXXX mkostemp's random letters and digits.
+constexpr std::string_view kTemporaryTag = ".siglab.tmp-";
+constexpr std::size_t kRandomLength = 6;
+constexpr std::size_t kLongestName = 255;  // NAME_MAX of Linux's file systems
+
+bool isTemporaryName(std::string_view name) {
+  const std::size_t tail = kTemporaryTag.size() + kRandomLength;
+  if (name.size() < 2 + tail || name[0] != '.') return false;
+  if (name.substr(name.size() - tail, kTemporaryTag.size()) != kTemporaryTag) return false;
+  return std::all_of(name.end() - kRandomLength, name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)); });
+}
+
+// The temporary's name for an output named `name`, within NAME_MAX whatever the output's length
+// (cut on a UTF-8 character boundary).
+std::string temporaryName(const std::string& name) {
+  std::size_t keep = std::min(name.size(), kLongestName - 1 - kTemporaryTag.size() - kRandomLength);
+  while (keep > 0 && keep < name.size() && (static_cast<unsigned char>(name[keep]) & 0xC0) == 0x80) --keep;
+  std::string temporary = ".";  // appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "." + string
+  temporary.append(name, 0, keep);
+  temporary += kTemporaryTag;
+  temporary.append(kRandomLength, 'X');
+  return temporary;
+}
+
+// Waits for the exclusive lock on `fd`, retrying after a signal; false where the file system has
+// no locks (a temporary there is then never swept: nothing can prove it abandoned).
+bool lockExclusively(int fd) {
+  while (::flock(fd, LOCK_EX) != 0) {
+    if (errno != EINTR) return false;
+  }
+  return true;
 }
 
 }  // namespace
 
+// A temporary is removed only when it is provably abandoned: our exact name, a regular file of
+// ours, and its writer's lock free (a writer holds it from creation to rename or removal, so this
+// holds in any PID namespace, and a crashed writer's lock went with its process).
 void removeStaleTemporaries(const std::string& folder) {
   DIR* dir = ::opendir(folder.c_str());
   if (!dir) return;
   while (const dirent* entry = ::readdir(dir)) {
-    const pid_t owner = temporaryOwner(entry->d_name);
-    if (owner == 0 || owner == ::getpid()) continue;
-    if (::kill(owner, 0) != 0 && errno == ESRCH) ::unlinkat(::dirfd(dir), entry->d_name, 0);
+    if (!isTemporaryName(entry->d_name)) continue;
+    const int fd = ::openat(::dirfd(dir), entry->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) continue;
+    struct stat opened {}, named {};
+    if (::fstat(fd, &opened) == 0 && S_ISREG(opened.st_mode) && opened.st_uid == ::geteuid() &&
+        ::flock(fd, LOCK_EX | LOCK_NB) == 0 && ::fstatat(::dirfd(dir), entry->d_name, &named, AT_SYMLINK_NOFOLLOW) == 0 &&
+        named.st_dev == opened.st_dev && named.st_ino == opened.st_ino) {
+      ::unlinkat(::dirfd(dir), entry->d_name, 0);
+    }
+    ::close(fd);
   }
   ::closedir(dir);
 }
@@ -78,10 +110,10 @@ AtomicFileWriter::AtomicFileWriter(std::string path, Durability durability, Dire
     spoolIf();
     return;
   }
+  checkOutputPath({"", path_});
   targetPath_ = detail::resolveSymlinks(path_);
   struct stat existing {};
   const bool exists = ::stat(targetPath_.c_str(), &existing) == 0;
-  if (exists && S_ISDIR(existing.st_mode)) throw InputError(path_, "cannot write: it is a directory");
   if (exists && !S_ISREG(existing.st_mode)) {
     // A device, pipe or socket: written in place; replacing it would destroy it.
     fd_ = ::open(targetPath_.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
@@ -91,17 +123,19 @@ AtomicFileWriter::AtomicFileWriter(std::string path, Durability durability, Dire
   }
   const std::string folder = detail::folderOf(targetPath_);
   removeStaleTemporaries(folder);
-  std::string name = ".";  // appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "." + string
-  name += fs::path(targetPath_).filename().string();
-  name += ".tmp-";
-  name += std::to_string(::getpid());
-  name += "-XXXXXX";
-  temporaryPath_ = (fs::path(folder) / name).string();
-  fd_ = ::mkostemp(temporaryPath_.data(), O_CLOEXEC);
-  if (fd_ < 0) {
-    temporaryPath_.clear();
-    throw InputError(path_, systemError("cannot create a temporary file beside it"));
+  for (;;) {
+    temporaryPath_ = (fs::path(folder) / temporaryName(fs::path(targetPath_).filename().string())).string();
+    fd_ = ::mkostemp(temporaryPath_.data(), O_CLOEXEC);
+    if (fd_ < 0) {
+      temporaryPath_.clear();
+      throw InputError(path_, systemError("cannot create a temporary file beside it"));
+    }
+    // Held until the temporary is renamed or removed (a second descriptor keeps it past finish()).
+    struct stat created {};
+    if (!lockExclusively(fd_) || (::fstat(fd_, &created) == 0 && created.st_nlink > 0)) break;
+    ::close(fd_);  // a sweep removed it before we held the lock: make another
   }
+  lockFd_ = ::fcntl(fd_, F_DUPFD_CLOEXEC, 0);
   if (exists) {
     // Keep the replaced file's permissions (and, where allowed, its owner).
     if (existing.st_uid != ::geteuid() || existing.st_gid != ::getegid()) {
@@ -120,6 +154,7 @@ AtomicFileWriter::~AtomicFileWriter() {
   if (fd_ >= 0) ::close(fd_);
   if (spoolTarget_ >= 0) ::close(spoolTarget_);
   if (!temporaryPath_.empty()) ::unlink(temporaryPath_.c_str());
+  if (lockFd_ >= 0) ::close(lockFd_);  // after the unlink: a sweep never finds a live temporary unlocked
 }
 
 namespace {
@@ -204,6 +239,8 @@ void AtomicFileWriter::publish() {
   }
   temporaryPath_.clear();
   published_ = true;
+  ::close(lockFd_);
+  lockFd_ = -1;
 }
 
 AtomicFileWriter& OutputSet::add(const std::string& path, Durability durability, DirectOutput direct) {

@@ -29,9 +29,23 @@ bool writable(const std::string& path, int how) { return ::faccessat(AT_FDCWD, p
 
 std::string describe(const NamedPath& p) { return p.option + " " + p.path; }
 
-Identity checkOutput(const NamedPath& output) {
-  if (output.path == "-") return {"standard output", false};
+// Follows the output's symlinks; a loop (or a chain too long to follow) cannot be written.
+std::string resolveOutput(const NamedPath& output) {
   const std::string target = detail::resolveSymlinks(output.path);
+  struct stat link {};
+  if (::lstat(target.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+    throw InputError(output.path, "cannot write: too many levels of symbolic links (a loop?)");
+  }
+  return target;
+}
+
+Identity checkOutput(const NamedPath& output) {
+  if (output.path.empty()) {
+    throw OutputConflict((output.option.empty() ? "" : output.option + ": ") +
+                         "the output's name is empty: name a file, or - for standard output");
+  }
+  if (output.path == "-") return {"standard output", false};
+  const std::string target = resolveOutput(output);
   struct stat existing {};
   if (::stat(target.c_str(), &existing) == 0) {
     if (S_ISDIR(existing.st_mode)) throw InputError(output.path, "cannot write: it is a directory");
@@ -39,6 +53,13 @@ Identity checkOutput(const NamedPath& output) {
       if (!writable(target, W_OK)) throw InputError(output.path, std::string("cannot write: ") + std::strerror(errno));
       return {deviceAndInode(existing), S_ISCHR(existing.st_mode)};
     }
+    // Replaced by a rename, which the folder alone would allow; but a file the user may not open
+    // for writing is not replaced, as cp and a shell redirect refuse it.
+    if (!writable(target, W_OK)) {
+      throw InputError(output.path, std::string("cannot write: ") + std::strerror(errno) + " (the file is not writable)");
+    }
+  } else if (errno == ELOOP || errno == ENAMETOOLONG) {
+    throw InputError(output.path, std::string("cannot write: ") + std::strerror(errno));
   }
   const std::string folder = detail::folderOf(target);
   struct stat folderStat {};
@@ -49,10 +70,15 @@ Identity checkOutput(const NamedPath& output) {
     throw InputError(output.path, "cannot write in the folder " + folder + ": " + std::strerror(errno));
   }
   if (::stat(target.c_str(), &existing) == 0) return {deviceAndInode(existing), false};
-  return {std::filesystem::weakly_canonical(target).string(), false};
+  std::error_code error;
+  const std::filesystem::path canonical = std::filesystem::weakly_canonical(target, error);
+  if (error) throw InputError(output.path, "cannot write: " + error.message());
+  return {canonical.string(), false};
 }
 
 }  // namespace
+
+void checkOutputPath(const NamedPath& output) { checkOutput(output); }
 
 void checkOutputsBeforeWork(std::span<const NamedPath> outputs, std::span<const NamedPath> inputs) {
   std::vector<Identity> seen;

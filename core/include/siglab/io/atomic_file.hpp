@@ -27,15 +27,17 @@ enum class DirectOutput {
 };
 
 // An output that respects what is there. A regular file (or a new name) is written to a temporary
-// in the same directory, named .NAME.tmp-PID-XXXXXX, and renamed over it by commit(), so a reader
+// in the same directory, named .NAME.siglab.tmp-XXXXXX (NAME cut to stay within NAME_MAX; XXXXXX
+// random) and locked (flock) while it lives, and renamed over it by commit(), so a reader
 // sees either the old file or the complete new one; the old file's permission bits are kept. A
 // symlink is followed and its target replaced (the link stays). Anything else (a character
 // device, a pipe, a socket, "-" for standard output) is written directly, in order, as `direct`
 // says (spooled: all at once by finish(), which then writes there a prefix only if that copy
 // itself fails or a second signal ends the process). Every failure
 // throws InputError naming `path` and the reason (ENOSPC included); destroyed without commit() (a
-// failure, a cancellation), it removes its temporary and the old file is untouched. Opening also
-// removes stale temporaries in that directory whose writing process is gone.
+// failure, a cancellation), it removes its temporary and the old file is untouched. Opening checks
+// the output alone as checkOutputsBeforeWork does, and removes abandoned temporaries in that
+// directory (removeStaleTemporaries).
 class AtomicFileWriter {
  public:
   explicit AtomicFileWriter(std::string path, Durability durability = Durability::flushed,
@@ -63,6 +65,7 @@ class AtomicFileWriter {
   std::string targetPath_;   // what is replaced: path_, or the file its symlinks lead to
   std::string temporaryPath_;
   int fd_ = -1;
+  int lockFd_ = -1;       // the temporary's lock, held until it is renamed or removed
   int spoolTarget_ = -1;  // a spooled direct output: where finish() copies fd_ to
   bool published_ = false;
   Durability durability_;
@@ -91,7 +94,8 @@ void writeFileAtomically(const std::string& path, std::span<const std::string_vi
 void writeFileAtomically(const std::string& path, std::string_view contents, const Progress& progress = {},
                          Durability durability = Durability::flushed);
 
-// Removes the temporaries (.NAME.tmp-PID-XXXXXX) in `folder` whose process no longer runs.
+// Removes the abandoned temporaries in `folder`: only files of exactly that name pattern, regular,
+// owned by this user, and whose lock no writer holds (in any process or PID namespace).
 void removeStaleTemporaries(const std::string& folder);
 
 }  // namespace siglab
