@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <charconv>
-#include <fstream>
 #include <memory>
 
+#include "file_bytes.hpp"
 #include "siglab/errors.hpp"
 
 namespace siglab {
@@ -104,15 +104,12 @@ void probeText(std::string_view text, FileProbe& probe) {
 }  // namespace
 
 FileProbe probeSignalFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "cannot open the file to look at its first bytes");
-  std::string head(kProbeBytes, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<std::size_t>(in.gcount()));
-  in.clear();
-  in.seekg(0, std::ios::end);
+  // FileBytes: a FIFO without a writer is an error at once, not a wait, and a stream is read into
+  // the spool its reader then reads too.
+  const FileBytes file(path);
+  const std::string head(file.text().substr(0, kProbeBytes));
   FileProbe probe;
-  probe.bytes = static_cast<std::uint64_t>(std::max<std::streamoff>(in.tellg(), 0));
+  probe.bytes = file.bytes().size();
   if (head.substr(0, 6) == "\x93NUMPY") {
     probe.format = FileFormat::npy;
   } else if (head.size() >= 12 && (head.substr(0, 4) == "RIFF" || head.substr(0, 4) == "RF64") &&

@@ -19,14 +19,16 @@ SpoolFile openSpoolFile();
 // A descriptor of a temporary file holding everything the pipe `pipeFd` (described by `pipe`) gives
 // to its end. The first call for a pipe reads it; later calls for the same pipe in this process get
 // the same file again (a pipe can be read once). -1 where no temporary file can be made (read it
-// into memory instead). Throws InputError naming `name` on a read or write error (a full disk).
+// into memory instead). Throws InputError naming `name` on a read or write error (a full disk),
+// Cancelled when the work is cancelled while the pipe's writer sends nothing (cancel_waits.hpp).
 int spooledPipe(int pipeFd, const struct stat& pipe, const std::string& name);
 
 // Gives the pipe `fd` (read or written whole) 1 MiB of buffer instead of 64 KiB where allowed.
 void growPipe(int fd);
 
 // Copies bytes [0, size) of the file `from` to `to` (a pipe, a device, a file) with sendfile where
-// the kernel allows it. False on an error (errno says which).
+// the kernel allows it. False on an error (errno says which); Cancelled when the work is cancelled
+// while a pipe's reader has stopped reading.
 bool copyFileTo(int from, std::uint64_t size, int to);
 
 }  // namespace siglab::detail
