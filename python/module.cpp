@@ -4,6 +4,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <sys/stat.h>
 
 #include <map>
 #include <memory>
@@ -20,6 +21,8 @@
 #include "siglab/large_page_buffer.hpp"
 #include "siglab/measure.hpp"
 #include "siglab/errors.hpp"
+#include "siglab/io/atomic_file.hpp"
+#include "siglab/io/output_checks.hpp"
 #include "siglab/io/signal_io.hpp"
 #include "siglab/spec_for_signal.hpp"
 #include "siglab/statistics.hpp"
@@ -174,6 +177,39 @@ py::array_t<T> filterArray(py::array_t<T, py::array::c_style> x, const FilterSpe
   return out;
 }
 
+// An output file that many processes write at once, each its own blocks at their places
+// (siglab.raw_files.RawFileTarget for Dask): checked against the inputs by the CLI's own output
+// checks, written to a temporary beside it that commit() renames into place once every block is
+// there; discard(), or the object's end, removes the temporary and leaves the old file as it was.
+class SharedOutputFile {
+ public:
+  SharedOutputFile(const std::string& path, const std::vector<std::string>& inputs) {
+    std::vector<NamedPath> named;
+    for (const std::string& input : inputs) named.push_back({"input", input});
+    const NamedPath outputs[] = {{"output", path}};
+    checkOutputsBeforeWork(outputs, named);
+    struct stat existing {};
+    if (::stat(path.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode)) {
+      // Blocks land at their places: a pipe or a device cannot take them out of order.
+      throw std::invalid_argument("output " + path + " is not a regular file: write the blocks to a file");
+    }
+    file_ = std::make_unique<AtomicFileWriter>(path, Durability::flushed);
+  }
+  const std::string& temporaryPath() const { return open().temporaryPath(); }
+  void commit() {
+    open().commit();
+    file_.reset();
+  }
+  void discard() { file_.reset(); }
+
+ private:
+  AtomicFileWriter& open() const {
+    if (!file_) throw std::invalid_argument("the output file was already committed or discarded");
+    return *file_;
+  }
+  std::unique_ptr<AtomicFileWriter> file_;
+};
+
 py::dict statisticsDict(const Statistics& s) {
   py::dict d;
   d["count"] = s.count;
@@ -202,6 +238,12 @@ PYBIND11_MODULE(_siglab, m) {
       inputError(e.what());
     }
   });
+
+  py::class_<SharedOutputFile>(m, "OutputFile")
+      .def(py::init<const std::string&, const std::vector<std::string>&>(), py::arg("path"), py::arg("inputs"))
+      .def_property_readonly("temporary_path", &SharedOutputFile::temporaryPath)
+      .def("commit", &SharedOutputFile::commit, py::call_guard<py::gil_scoped_release>())
+      .def("discard", &SharedOutputFile::discard);
 
   m.def(
       "read_signal",

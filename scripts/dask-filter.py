@@ -9,8 +9,13 @@
 
 With --compare-cli PATH it also runs `siglab-cli filter` on the same file, checks that both outputs
 are byte-identical and prints both throughputs and the workers' peak resident memory.
+
+OUT is written as siglab-cli writes: refused when it is IN (the same path, a hard link or a
+symlink), the blocks written to a temporary beside it that is renamed over it only once every block
+is done; a failure, SIGINT or SIGTERM removes the temporary and leaves OUT as it was.
 """
 import argparse
+import contextlib
 import os
 import resource
 import subprocess
@@ -21,11 +26,36 @@ import dask.array as da
 import distributed
 
 import siglab.dask
-from siglab.raw_files import RawFileTarget, read_raw
+from siglab.raw_files import Interrupted, RawFileTarget, read_raw, stop_on_signals
 
 
 def peak_rss_mib():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def filter_on_dask(args):
+    """Filters args.input into args.output on the cluster; the output is renamed into place only
+    once every block is written (RawFileTarget). Returns the seconds, each worker's peak resident
+    memory and whether every worker kept within its limit."""
+    x = read_raw(args.input, "<f8", chunk_samples=args.chunk_mib << 17)
+    target = RawFileTarget(args.output, "<f8", x.shape[0], inputs=[args.input]).create()  # checked before the cluster starts
+    with target, cluster_for(args) as cluster, distributed.Client(args.scheduler or cluster) as client:
+        print(f"loadavg at the start: {open('/proc/loadavg').read().strip()}")
+        start = time.perf_counter()
+        da.store(siglab.dask.filter(x, window=args.window, mode=args.mode), target, lock=False)
+        dask_s = time.perf_counter() - start
+        peaks = client.run(peak_rss_mib)
+        limits = {address: w["memory_limit"] for address, w in client.scheduler_info()["workers"].items()}
+    within = all(peak * 2**20 <= limits[address] for address, peak in peaks.items() if limits.get(address))
+    return dask_s, peaks, within
+
+
+def cluster_for(args):
+    """A LocalCluster of worker processes, each with a memory limit; nothing with --scheduler."""
+    if args.scheduler:
+        return contextlib.nullcontext()
+    return distributed.LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+                                    memory_limit=args.memory_limit, dashboard_address=None)
 
 
 def main():
@@ -41,31 +71,21 @@ def main():
     parser.add_argument("--compare-cli", metavar="SIGLAB_CLI", help="also run siglab-cli filter and compare")
     args = parser.parse_args()
 
-    if args.scheduler:
-        client = distributed.Client(args.scheduler)
-        cluster = None
-    else:
-        cluster = distributed.LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
-                                           memory_limit=args.memory_limit, dashboard_address=None)
-        client = distributed.Client(cluster)
-    loadavg_at_start = open("/proc/loadavg").read().strip()
-    size = os.path.getsize(args.input)
-    x = read_raw(args.input, "<f8", chunk_samples=args.chunk_mib << 17)
-    target = RawFileTarget(args.output, "<f8", x.shape[0]).create()
-    start = time.perf_counter()
-    da.store(siglab.dask.filter(x, window=args.window, mode=args.mode), target, lock=False)
-    dask_s = time.perf_counter() - start
-    peaks = client.run(peak_rss_mib)
-    limits = {address: w["memory_limit"] for address, w in client.scheduler_info()["workers"].items()}
-    within = all(peak * 2**20 <= limits[address] for address, peak in peaks.items() if limits.get(address))
-    print(f"loadavg at the start: {loadavg_at_start}")
+    try:
+        with stop_on_signals():
+            size = os.path.getsize(args.input)
+            dask_s, peaks, within = filter_on_dask(args)
+    except Interrupted as interruption:
+        print(f"dask-filter: interrupted by {interruption.name}; {args.output} kept as it was, no temporary file left",
+              file=sys.stderr)
+        return interruption.exit_code
+    except (ValueError, OSError) as error:  # the output refused (an input, a pipe, no folder), a read error
+        print(f"dask-filter: {error}", file=sys.stderr)
+        return 2 if isinstance(error, ValueError) else 3
     print(f"dask: {size / 1e9:.2f} GB in {dask_s:.2f} s = {size / 1e9 / dask_s:.2f} GB/s on {len(peaks)} workers "
           f"(limit {args.memory_limit} each); peak resident memory of each worker: "
           + ", ".join(f"{p:.0f} MiB" for p in peaks.values())
           + f"; every worker within its limit: {'yes' if within else 'NO'}")
-    client.close()
-    if cluster:
-        cluster.close()
     if not args.compare_cli:
         return 0 if within else 1
     cli_out = args.output + ".cli.raw"  # .raw: siglab-cli picks the output format by extension

@@ -34,6 +34,7 @@ CancelOnSignals::CancelOnSignals() {
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART;
   for (int i = 0; i < 3; ++i) sigaction(kSignals[i], &action, &previous[i]);
+  waits_ = std::make_unique<CancelWaitsInProcess>(&cancelRequested);
 }
 
 CancelOnSignals::~CancelOnSignals() {
@@ -42,9 +43,9 @@ CancelOnSignals::~CancelOnSignals() {
 
 const std::atomic<bool>* CancelOnSignals::flag() const { return &cancelRequested; }
 
-int CancelOnSignals::exitCode() const { return 128 + signalReceived.load(); }
+int CancelOnSignals::exitCode() { return 128 + signalReceived.load(); }
 
-std::string CancelOnSignals::signalName() const {
+std::string CancelOnSignals::signalName() {
   switch (signalReceived.load()) {
     case SIGINT: return "SIGINT";
     case SIGTERM: return "SIGTERM";

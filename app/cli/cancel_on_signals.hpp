@@ -1,16 +1,20 @@
 #pragma once
 #include <atomic>
+#include <memory>
 #include <thread>
 #include <string>
 #include <vector>
 
+#include "siglab/io/cancel_waits.hpp"
 #include "siglab/progress.hpp"
 
 namespace siglab::cli {
 
 // While alive, SIGINT, SIGTERM and SIGHUP set the cancel flag that the work watches (the same
 // siglab::Progress cancellation the GUI uses); the work then throws Cancelled, its temporaries
-// are removed, and the command exits with exitCode(). A second signal ends the process at once.
+// are removed, and the command exits with exitCode(). Waits on another program (a FIFO nobody
+// reads, a pipe's reader that stopped) end too (cancel_waits.hpp). A second signal ends the
+// process at once.
 class CancelOnSignals {
  public:
   CancelOnSignals();
@@ -20,8 +24,12 @@ class CancelOnSignals {
 
   const std::atomic<bool>* flag() const;
   Progress progress() const { return Progress{{}, flag()}; }
-  int exitCode() const;            // 128 + the signal: 130 (SIGINT), 143 (SIGTERM), 129 (SIGHUP)
-  std::string signalName() const;  // "SIGINT"; empty when none came
+  // Static: main() still answers for a cancellation no command caught (a wait ended by a signal).
+  static int exitCode();            // 128 + the signal: 130 (SIGINT), 143 (SIGTERM), 129 (SIGHUP)
+  static std::string signalName();  // "SIGINT"; empty when none came
+
+ private:
+  std::unique_ptr<CancelWaitsInProcess> waits_;
 };
 
 }  // namespace siglab::cli

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "cancel_on_signals.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "option_checks.hpp"
@@ -48,6 +49,11 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return kExitUsage;
+  } catch (const siglab::Cancelled&) {
+    // A wait on another program ended by a signal where no command caught it (cancel_waits.hpp).
+    std::cerr << "siglab-cli: " << runName(app) << " was interrupted by " << CancelOnSignals::signalName()
+              << ", no temporary file left\n";
+    return CancelOnSignals::exitCode();
   } catch (const std::bad_alloc&) {
     // An allocation that failed anyway (the commands refuse what they can foresee with the amounts).
     std::cerr << "siglab-cli: not enough memory for " << runName(app) << "\n";

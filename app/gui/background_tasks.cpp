@@ -8,6 +8,7 @@
 
 #include "all_backends.hpp"
 #include "siglab/errors.hpp"
+#include "siglab/io/cancel_waits.hpp"
 #include "siglab/io/signal_io.hpp"
 
 namespace siglab::gui {
@@ -26,8 +27,10 @@ Progress progressFor(QPromise<T>& promise, const std::atomic<bool>* cancel, doub
 
 // Runs `work`, which adds the task's result. A cancel delivers no result; any other failure
 // delivers an outcome holding its message.
+// Waits on another program (a FIFO's other end) end at `cancel` too (cancel_waits.hpp).
 template <typename Outcome, typename Work>
-void deliver(QPromise<Outcome>& promise, const QString& outOfMemory, Work work) {
+void deliver(QPromise<Outcome>& promise, const std::atomic<bool>* cancel, const QString& outOfMemory, Work work) {
+  const CancelWaitsOnThread waits(cancel);
   const auto failure = [&promise](QString message) {
     Outcome outcome{};
     outcome.error = std::move(message);
@@ -48,7 +51,7 @@ void deliver(QPromise<Outcome>& promise, const QString& outOfMemory, Work work) 
 void loadSignal(QPromise<LoadOutcome>& promise, const QString& path, std::pmr::memory_resource* hostMemory,
                 std::shared_ptr<const std::atomic<bool>> cancel) {
   const std::string file = path.toStdString();
-  deliver(promise, path + ": not enough memory to load this signal", [&] {
+  deliver(promise, cancel.get(), path + ": not enough memory to load this signal", [&] {
     const Progress reading = progressFor(promise, cancel.get(), 0.0, 0.95);
     ReadOptions options;
     options.hostMemory = hostMemory;
@@ -59,9 +62,25 @@ void loadSignal(QPromise<LoadOutcome>& promise, const QString& path, std::pmr::m
   });
 }
 
+void probeFile(QPromise<ProbeOutcome>& promise, const QString& path, std::shared_ptr<const std::atomic<bool>> cancel) {
+  deliver(promise, cancel.get(), path + ": not enough memory", [&] {
+    FileProbe probe = probeSignalFile(path.toStdString());
+    if (cancel->load()) throw Cancelled();  // cancelled while it looked: no dialog, no load
+    promise.addResult(ProbeOutcome{std::move(probe), {}});
+  });
+}
+
+void readSession(QPromise<SessionOutcome>& promise, const QString& path, std::shared_ptr<const std::atomic<bool>> cancel) {
+  deliver(promise, cancel.get(), path + ": not enough memory", [&] {
+    Session session = loadSession(path.toStdString());
+    if (cancel->load()) throw Cancelled();
+    promise.addResult(SessionOutcome{std::move(session), {}});
+  });
+}
+
 void runEngines(QPromise<RunOutcome>& promise, const RunRequest& request,
                 std::shared_ptr<const std::atomic<bool>> cancel) {
-  deliver(promise, "not enough memory to filter this signal", [&] {
+  deliver(promise, cancel.get(), "not enough memory to filter this signal", [&] {
     // Each engine reports from inside its runs and looks at Cancel every few milliseconds.
     const Progress progress = progressFor(promise, cancel.get(), 0.0, 0.95);
     auto comparison = std::make_shared<Comparison>(
@@ -76,7 +95,7 @@ void runEngines(QPromise<RunOutcome>& promise, const RunRequest& request,
 
 void applyEngine(QPromise<ApplyOutcome>& promise, const RunRequest& request,
                  std::shared_ptr<const std::atomic<bool>> cancel) {
-  deliver(promise, "not enough memory to filter this signal", [&] {
+  deliver(promise, cancel.get(), "not enough memory to filter this signal", [&] {
     // The engine reports from inside its run and looks at Cancel every few milliseconds.
     auto applied = std::make_shared<AppliedJob>(applyJob(*request.engines, request.signal->samples(), request.job,
                                                          progressFor(promise, cancel.get(), 0.0, 0.9)));
@@ -96,7 +115,7 @@ void applyEngine(QPromise<ApplyOutcome>& promise, const RunRequest& request,
 
 void exportFile(QPromise<ExportOutcome>& promise, const std::function<void(const Progress&)>& write,
                 std::shared_ptr<const std::atomic<bool>> cancel) {
-  deliver(promise, "not enough memory to export", [&] {
+  deliver(promise, cancel.get(), "not enough memory to export", [&] {
     write(progressFor(promise, cancel.get(), 0.0, 1.0));
     promise.addResult(ExportOutcome{});
   });

@@ -6,17 +6,36 @@
 #include <functional>
 #include <memory>
 #include <memory_resource>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "loaded_signal.hpp"
 #include "siglab/comparison.hpp"
+#include "siglab/io/file_probe.hpp"
 #include "siglab/job.hpp"
+#include "siglab/session.hpp"
 
 namespace siglab::gui {
 
 // The work the GUI hands to QtConcurrent::run. Each reports progress (0..1000) and stops at its
 // next check once `cancel` is set, delivering no result; a failure is delivered as an error text.
+// The main thread opens no file itself: a FIFO or a slow disk would freeze the window, and
+// here a wait on a FIFO's other end ends at `cancel` (cancel_waits.hpp).
+
+// A signal file's first bytes looked at (probeSignalFile): whether it needs the import dialog.
+struct ProbeOutcome {
+  std::optional<FileProbe> probe;
+  QString error;
+};
+void probeFile(QPromise<ProbeOutcome>& promise, const QString& path, std::shared_ptr<const std::atomic<bool>> cancel);
+
+// A session file read and checked (loadSession).
+struct SessionOutcome {
+  std::optional<Session> session;
+  QString error;
+};
+void readSession(QPromise<SessionOutcome>& promise, const QString& path, std::shared_ptr<const std::atomic<bool>> cancel);
 
 struct LoadOutcome {
   SignalPtr signal;

@@ -334,21 +334,30 @@ void MainWindow::openFile(const QString& path) {
     openSession(path);
     return;
   }
-  FileProbe probe;
-  try {
-    probe = probeSignalFile(path.toStdString());
-  } catch (const std::exception& e) {
-    showError(tr("Could not open the signal"), QString::fromStdString(e.what()));
-    return;
-  }
-  if (!needsReadChoices(probe)) {
-    openFile(path, ReadOptions{});
-    return;
-  }
-  auto* dialog = new ImportDialog(path, probe, this);
-  dialog->setAttribute(Qt::WA_DeleteOnClose);
-  connect(dialog, &QDialog::accepted, this, [this, dialog] { openFile(dialog->path(), dialog->readOptions()); });
-  dialog->open();
+  // Probed in the background: a FIFO waits for its writer, which must not freeze the window.
+  auto cancel = std::make_shared<std::atomic<bool>>(false);
+  startTask<ProbeOutcome>(tr("Looking at %1").arg(QFileInfo(path).fileName()), cancel,
+                          QtConcurrent::run(&probeFile, path, std::shared_ptr<const std::atomic<bool>>(cancel)),
+                          [this, path](const QFuture<ProbeOutcome>& done) {
+                            if (done.resultCount() == 0) {
+                              statusBar()->showMessage(tr("Opening cancelled; the previous signal is kept"), 5000);
+                              return;
+                            }
+                            const ProbeOutcome outcome = done.result();
+                            if (!outcome.probe) {
+                              showError(tr("Could not open the signal"), outcome.error);
+                              return;
+                            }
+                            if (!needsReadChoices(*outcome.probe)) {
+                              openFile(path, ReadOptions{});
+                              return;
+                            }
+                            auto* dialog = new ImportDialog(path, *outcome.probe, this);
+                            dialog->setAttribute(Qt::WA_DeleteOnClose);
+                            connect(dialog, &QDialog::accepted, this,
+                                    [this, dialog] { openFile(dialog->path(), dialog->readOptions()); });
+                            dialog->open();
+                          });
 }
 
 void MainWindow::requestOpen(const QString& path) {
@@ -641,18 +650,23 @@ void MainWindow::saveSession(const QString& path) {
 
 void MainWindow::openSession(const QString& path) {
   if (busy_) return;
-  Session session;
-  try {
-    session = loadSession(path.toStdString());
-  } catch (const std::exception& e) {
-    showError(tr("Could not open the session"), QString::fromStdString(e.what()));
-    return;
-  }
-  applyFilterSettings(*filterPanel_, session.filter);
-  applyEngines(*filterPanel_, session.engines);
-  stackedAction_->setChecked(session.stacked);
-  pendingView_ = session.view;
-  openFile(QString::fromStdString(session.signalPath), session.read);
+  auto cancel = std::make_shared<std::atomic<bool>>(false);
+  startTask<SessionOutcome>(tr("Reading %1").arg(QFileInfo(path).fileName()), cancel,
+                            QtConcurrent::run(&readSession, path, std::shared_ptr<const std::atomic<bool>>(cancel)),
+                            [this](const QFuture<SessionOutcome>& done) {
+                              if (done.resultCount() == 0) return;
+                              const SessionOutcome outcome = done.result();
+                              if (!outcome.session) {
+                                showError(tr("Could not open the session"), outcome.error);
+                                return;
+                              }
+                              const Session& session = *outcome.session;
+                              applyFilterSettings(*filterPanel_, session.filter);
+                              applyEngines(*filterPanel_, session.engines);
+                              stackedAction_->setChecked(session.stacked);
+                              pendingView_ = session.view;
+                              openFile(QString::fromStdString(session.signalPath), session.read);
+                            });
 }
 
 void MainWindow::askToDiscardResult(std::function<void()> proceed) {

@@ -8,6 +8,7 @@
 
 #include "siglab/errors.hpp"
 #include "siglab/filter_backend.hpp"
+#include "siglab/io/cancel_waits.hpp"
 #include "siglab/io/mapped_signal.hpp"
 #include "siglab/io/sample_sink.hpp"
 #include "siglab/io/sample_stream.hpp"
@@ -73,6 +74,7 @@ ReadOptions optionsForOutput(const QString& output) {
 
 void openMappedSignal(QPromise<LoadOutcome>& promise, const QString& path, const ReadOptions& options,
                       const QString& cacheFolder, std::shared_ptr<const std::atomic<bool>> cancel) {
+  const CancelWaitsOnThread waits(cancel.get());  // a FIFO's writer that sends nothing
   deliver(promise, [&] {
     const std::string file = path.toStdString();
     std::shared_ptr<const MappedSignal> mapping = MappedSignal::open(
@@ -87,6 +89,7 @@ void openMappedSignal(QPromise<LoadOutcome>& promise, const QString& path, const
 
 void streamApply(QPromise<ApplyOutcome>& promise, const StreamApplyRequest& request,
                  std::shared_ptr<const std::atomic<bool>> cancel) {
+  const CancelWaitsOnThread waits(cancel.get());  // an output FIFO nobody reads
   deliver(promise, [&] {
     const Job& job = request.job;
     if (job.sampleType != SampleType::f64) {

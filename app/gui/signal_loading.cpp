@@ -4,6 +4,7 @@
 #include <new>
 
 #include "siglab/errors.hpp"
+#include "siglab/io/cancel_waits.hpp"
 
 namespace siglab::gui {
 namespace {
@@ -29,6 +30,7 @@ bool isDefault(const ReadOptions& o) {
 void loadSignalWith(QPromise<LoadOutcome>& promise, const QString& path, const ReadOptions& options,
                     std::shared_ptr<const std::atomic<bool>> cancel) {
   promise.setProgressRange(0, 1000);
+  const CancelWaitsOnThread waits(cancel.get());  // a FIFO's writer that sends nothing
   const std::string file = path.toStdString();
   try {
     Signal signal = readSignal(file, options, progressBetween(promise, cancel.get(), 0.0, 0.95));

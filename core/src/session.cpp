@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
@@ -12,11 +11,29 @@
 #include "siglab/io/atomic_file.hpp"
 #include "siglab/json_number.hpp"
 #include "siglab/taps.hpp"
+#include "io/file_bytes.hpp"
 
 namespace siglab {
 namespace {
 
 using nlohmann::json;
+
+// Deeper than any session: a hostile file's nesting is refused while parsing, before any code
+// that walks the values recursively (dump(), the destructor of older nlohmann versions) sees it.
+constexpr int kDeepestNesting = 32;
+
+// A value as a message shows it: short, whatever its size (a string cut, an array or object
+// counted, never written out).
+std::string shown(const json& value) {
+  constexpr std::size_t kLongestString = 40;
+  if (value.is_array()) return "an array of " + std::to_string(value.size()) + " values";
+  if (value.is_object()) return "an object of " + std::to_string(value.size()) + " keys";
+  if (value.is_string() && value.get_ref<const std::string&>().size() > kLongestString) {
+    return json(value.get_ref<const std::string&>().substr(0, kLongestString)).dump() + "... (" +
+           std::to_string(value.get_ref<const std::string&>().size()) + " characters)";
+  }
+  return value.dump();
+}
 
 const char* formatName(FileFormat f) {
   switch (f) {
@@ -45,7 +62,7 @@ class Reader {
     const bool numberOk = type == json::value_t::number_float && value.is_number();
     const bool unsignedOk = type == json::value_t::number_unsigned && value.is_number_integer() &&
                             (value.is_number_unsigned() || value.get<std::int64_t>() >= 0);
-    if (value.type() != type && !numberOk && !unsignedOk) fail(key, std::string("expected ") + expected + ", found " + value.dump());
+    if (value.type() != type && !numberOk && !unsignedOk) fail(key, std::string("expected ") + expected + ", found " + shown(value));
     return value;
   }
   std::string string(const json& o, const std::string& parent, const char* name) const {
@@ -168,7 +185,7 @@ Session sessionFromJson(const json& j, const std::string& path) {
   }
   const json& taps = r.member(filter, "filter", "custom_taps", json::value_t::array, "an array of numbers");
   for (const json& t : taps) {
-    if (!t.is_number()) r.fail("filter.custom_taps", "expected numbers, found " + t.dump());
+    if (!t.is_number()) r.fail("filter.custom_taps", "expected numbers, found " + shown(t));
     s.filter.customTaps.push_back(t.get<double>());
   }
   s.filter.mode = r.string(filter, "filter", "mode");
@@ -201,7 +218,7 @@ Session sessionFromJson(const json& j, const std::string& path) {
   s.filter.repeat = static_cast<int>(repeat);
 
   for (const json& e : r.member(j, "", "engines", json::value_t::array, "an array of engine names")) {
-    if (!e.is_string()) r.fail("engines", "expected engine names, found " + e.dump());
+    if (!e.is_string()) r.fail("engines", "expected engine names, found " + shown(e));
     s.engines.push_back(e.get<std::string>());
   }
   if (j.contains("stacked")) s.stacked = r.flag(j, "", "stacked");
@@ -218,15 +235,21 @@ void saveSession(const std::string& path, const Session& session) {
 }
 
 Session loadSession(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "cannot open the session file");
-  std::stringstream text;
-  text << in.rdbuf();
+  const FileBytes file(path);  // a FIFO without a writer is an error, not a wait
+  struct TooDeep {};
+  const auto limitNesting = [](int depth, json::parse_event_t event, json&) {
+    const bool opens = event == json::parse_event_t::object_start || event == json::parse_event_t::array_start;
+    if (opens && depth >= kDeepestNesting) throw TooDeep{};
+    return true;
+  };
   json j;
   try {
-    j = json::parse(text.str());
+    j = json::parse(file.text().begin(), file.text().end(), limitNesting);
   } catch (const json::parse_error& e) {
     throw InputError(path, "not valid JSON at byte " + std::to_string(e.byte));
+  } catch (const TooDeep&) {
+    throw InputError(path, "not a SigLab session: arrays or objects nested more than " +
+                               std::to_string(kDeepestNesting) + " deep");
   }
   Session s = sessionFromJson(j, path);
   const std::filesystem::path signal(s.signalPath);

@@ -1,4 +1,11 @@
-"""siglab.dask: the chunked filter against siglab.filter on the whole signal, bit for bit."""
+"""siglab.dask: the chunked filter against siglab.filter on the whole signal, bit for bit; raw
+outputs that appear only once complete and never over an input."""
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -7,7 +14,7 @@ import dask  # noqa: E402
 
 import siglab  # noqa: E402
 import siglab.dask  # noqa: E402
-from siglab.raw_files import RawFileTarget, read_raw  # noqa: E402
+from siglab.raw_files import Interrupted, RawFileTarget, read_raw, stop_on_signals  # noqa: E402
 
 MODES = ["zero", "reflect", "mirror", "nearest", "wrap"]
 
@@ -56,6 +63,75 @@ def test_local_cluster_filters_a_raw_file_like_siglab_cli(tmp_path, rng, cli):
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, memory_limit="512MiB",
                                   dashboard_address=None) as cluster, distributed.Client(cluster):
         x = read_raw(source, chunk_samples=30_000)
-        target = RawFileTarget(tmp_path / "dask.raw", "<f8", x.shape[0]).create()
-        da.store(siglab.dask.filter(x, window=7, mode="mirror"), target, lock=False)
+        with RawFileTarget(tmp_path / "dask.raw", "<f8", x.shape[0], inputs=[source]) as target:
+            da.store(siglab.dask.filter(x, window=7, mode="mirror"), target, lock=False)
     assert (tmp_path / "dask.raw").read_bytes() == (tmp_path / "cli.raw").read_bytes()
+
+
+def block_doing(action, at=5):
+    """A map_blocks function that does `action` at block `at` and passes the blocks through."""
+    def block(values, block_info=None):
+        if block_info[0]["chunk-location"] == (at,):
+            action()
+        return values
+    return block
+
+
+# Issue 24: scripts/dask-filter.py in.f64 in.f64 left in.f64 all zeros.
+def test_an_output_that_is_an_input_is_refused(tmp_path):
+    source = tmp_path / "in.f64"
+    np.arange(100.0).tofile(source)
+    (tmp_path / "link.f64").symlink_to("in.f64")
+    os.link(source, tmp_path / "hard.f64")
+    for name in ("in.f64", "link.f64", "hard.f64"):
+        with pytest.raises(ValueError, match="is the input"):
+            RawFileTarget(tmp_path / name, "<f8", 100, inputs=[source]).create()
+    assert source.read_bytes() == np.arange(100.0).tobytes()
+    assert sorted(os.listdir(tmp_path)) == ["hard.f64", "in.f64", "link.f64"]
+
+
+def test_the_script_refuses_to_write_over_its_input(tmp_path):
+    source = tmp_path / "in.f64"
+    np.arange(100.0).tofile(source)
+    script = Path(__file__).resolve().parents[2] / "scripts" / "dask-filter.py"
+    result = subprocess.run([sys.executable, script, source, source], capture_output=True, text=True, check=False)
+    assert result.returncode == 2, result.stderr
+    assert "is the input" in result.stderr
+    assert source.read_bytes() == np.arange(100.0).tobytes()
+    assert os.listdir(tmp_path) == ["in.f64"]
+
+
+def fail_at_block_5():
+    raise RuntimeError("block 5")
+
+
+def test_the_old_file_stays_until_every_block_is_written(tmp_path):
+    output = tmp_path / "out.f64"
+    output.write_bytes(b"old")
+    x = da.from_array(np.arange(1000.0), chunks=100)
+    with dask.config.set(scheduler="synchronous"):
+        with pytest.raises(RuntimeError, match="block 5"):
+            with RawFileTarget(output, "<f8", 1000) as target:
+                da.store(x.map_blocks(block_doing(fail_at_block_5), dtype=x.dtype), target, lock=False)
+        assert output.read_bytes() == b"old"
+        assert os.listdir(tmp_path) == ["out.f64"], "the temporary is removed"
+        with RawFileTarget(output, "<f8", 1000) as target:
+            da.store(x, target, lock=False)
+            assert output.read_bytes() == b"old", "not before commit"
+    assert output.read_bytes() == np.arange(1000.0).tobytes()
+    assert os.listdir(tmp_path) == ["out.f64"]
+
+
+def test_a_signal_part_way_leaves_the_old_file(tmp_path):
+    output = tmp_path / "out.f64"
+    output.write_bytes(b"old")
+    x = da.from_array(np.arange(1000.0), chunks=100)
+    handler = signal.getsignal(signal.SIGTERM)
+    with dask.config.set(scheduler="synchronous"), pytest.raises(Interrupted) as raised:
+        with stop_on_signals(), RawFileTarget(output, "<f8", 1000) as target:
+            da.store(x.map_blocks(block_doing(lambda: os.kill(os.getpid(), signal.SIGTERM)), dtype=x.dtype), target,
+                     lock=False)
+    assert raised.value.exit_code == 143
+    assert output.read_bytes() == b"old"
+    assert os.listdir(tmp_path) == ["out.f64"], "the temporary is removed"
+    assert signal.getsignal(signal.SIGTERM) is handler

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <spawn.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -344,6 +345,107 @@ TEST(CliInterrupt, HangupExits129) {
   EXPECT_EQ(WEXITSTATUS(status), 129);
   EXPECT_EQ(test::readFile(dir.file("spawn-err.log")),
             "siglab-cli compare: interrupted by SIGHUP; " + dir.file("r.txt") + " not created, no temporary file left\n");
+}
+
+// Returns once `child`'s main thread sleeps (it waits on something), at most 10 s: the moment a
+// signal tests what ends that wait.
+bool sleeps(pid_t child) {
+  for (int i = 0; i < 2000; ++i) {
+    const std::string stat = test::readFile("/proc/" + std::to_string(child) + "/stat");
+    const std::size_t state = stat.rfind(") ");
+    if (state != std::string::npos && stat.compare(state + 2, 1, "S") == 0) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return false;
+}
+
+// Returns once the pipe `reader` holds most of a 64 KiB pipe's bytes (its writer is about to wait
+// for room), at most 10 s.
+bool fills(int reader) {
+  for (int i = 0; i < 2000; ++i) {
+    int waiting = 0;
+    if (::ioctl(reader, FIONREAD, &waiting) == 0 && waiting >= 60'000) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return false;
+}
+
+void drain(int reader) {
+  char buffer[65536];
+  int waiting = 0;
+  while (::ioctl(reader, FIONREAD, &waiting) == 0 && waiting > 0) {
+    if (::read(reader, buffer, sizeof buffer) <= 0) break;
+  }
+}
+
+// Sends `signal` to `child` and returns its exit code; -1 when it died of a signal or was still
+// running 10 s later (then it is killed: deaf to the signal).
+int exitCodeAfter(pid_t child, int signal) {
+  ::kill(child, signal);
+  for (int i = 0; i < 1000; ++i) {
+    int status = 0;
+    if (::waitpid(child, &status, WNOHANG) == child) return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ::kill(child, SIGKILL);
+  ::waitpid(child, nullptr, 0);
+  return -1;
+}
+
+// Issue 24: a FIFO nobody reads, or whose reader stopped reading, left filter and generate deaf
+// to SIGTERM (a second signal killed them silently).
+TEST(CliInterrupt, AnOutputFifoNobodyReadsEndsAtTheFirstSignal) {
+  test::TempDir dir;
+  ASSERT_EQ(runCli("generate -n 200000 -o " + dir.file("in.txt"), dir).exitCode, 0);
+  const std::string fifo = dir.file("out.pipe");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::vector<std::vector<std::string>> runs = {{"generate", "-n", "10", "-o", fifo},
+                                                      {"filter", dir.file("in.txt"), "-q", "-o", fifo}};
+  for (const bool readerStopped : {false, true}) {
+    // The reader that stopped: an end held open that is never read (4 MB of text fill the pipe).
+    const int reader = readerStopped ? ::open(fifo.c_str(), O_RDWR | O_CLOEXEC) : -1;
+    for (std::vector<std::string> args : runs) {
+      if (readerStopped && args[0] == "generate") args[2] = "200000";
+      SCOPED_TRACE(args[0] + (readerStopped ? ", the reader stopped" : ", no reader"));
+      const pid_t child = spawnCli(args, dir);
+      ASSERT_GT(child, 0);
+      if (readerStopped) ASSERT_TRUE(fills(reader));
+      ASSERT_TRUE(sleeps(child));
+      EXPECT_EQ(exitCodeAfter(child, SIGTERM), 128 + SIGTERM);
+      EXPECT_NE(test::readFile(dir.file("spawn-err.log")).find("interrupted by SIGTERM"), std::string::npos)
+          << test::readFile(dir.file("spawn-err.log"));
+      EXPECT_FALSE(hasTemporaries(dir));
+      if (readerStopped) drain(reader);
+    }
+    if (reader >= 0) ::close(reader);
+  }
+  struct stat s {};
+  ASSERT_EQ(::lstat(fifo.c_str(), &s), 0);
+  EXPECT_TRUE(S_ISFIFO(s.st_mode));
+}
+
+// An input FIFO whose writer sends nothing: the same (this one already held before issue 24, as
+// the wait is in the reader, where a watcher thread ends the process).
+TEST(CliInterrupt, AnInputFifoWhoseWriterSendsNothingEndsAtTheFirstSignal) {
+  test::TempDir dir;
+  const std::string fifo = dir.file("in.pipe");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const int writer = ::open(fifo.c_str(), O_RDWR | O_CLOEXEC);  // a writer that never writes
+  ASSERT_GE(writer, 0);
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"filter", fifo, "-o", dir.file("out.txt")},
+                                               std::vector<std::string>{"filter", fifo, "--butter", "4,0.2", "-o", dir.file("out.txt")},
+                                               std::vector<std::string>{"stats", fifo}}) {
+    SCOPED_TRACE(args[0] + " " + args[2]);
+    const pid_t child = spawnCli(args, dir);
+    ASSERT_GT(child, 0);
+    ASSERT_TRUE(sleeps(child));
+    EXPECT_EQ(exitCodeAfter(child, SIGTERM), 128 + SIGTERM);
+    EXPECT_NE(test::readFile(dir.file("spawn-err.log")).find("interrupted by SIGTERM"), std::string::npos)
+        << test::readFile(dir.file("spawn-err.log"));
+    EXPECT_FALSE(fs::exists(dir.file("out.txt")));
+    EXPECT_FALSE(hasTemporaries(dir));
+  }
+  ::close(writer);
 }
 
 TEST(CliBounds, AHugeWindowFinishesOrIsRefusedAtOnce) {

@@ -122,6 +122,39 @@ TEST(Session, AFileThatIsNotJsonSaysWhere) {
   EXPECT_THROW(loadSession(dir.file("missing.siglab")), InputError);
 }
 
+std::string loadError(const std::string& path) {
+  try {
+    loadSession(path);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// Issue 24: 200,000 nested arrays crashed the GUI (a recursive dump for the error message).
+TEST(Session, DeepNestingIsRefusedWhileParsingNamingTheFile) {
+  test::TempDir dir;
+  const std::size_t depth = 200'000;
+  test::writeFile(dir.file("deep.siglab"), "{\"siglab_session\": " + std::string(depth, '[') + std::string(depth, ']') + "}");
+  EXPECT_EQ(loadError(dir.file("deep.siglab")),
+            dir.file("deep.siglab") + ": not a SigLab session: arrays or objects nested more than 32 deep");
+  test::writeFile(dir.file("nested.siglab"), "{\"siglab_session\": [[[1]]]}");  // shallow: the usual message
+  EXPECT_EQ(loadError(dir.file("nested.siglab")),
+            dir.file("nested.siglab") + ": session key \"siglab_session\": expected a whole number 0 or more, "
+                                        "found an array of 1 values");
+}
+
+TEST(Session, AHugeValueIsCutInTheMessage) {
+  test::TempDir dir;
+  test::writeFile(dir.file("long.siglab"), "{\"siglab_session\": \"" + std::string(1'000'000, 'x') + "\"}");
+  EXPECT_EQ(loadError(dir.file("long.siglab")),
+            dir.file("long.siglab") + ": session key \"siglab_session\": expected a whole number 0 or more, found \"" +
+                std::string(40, 'x') + "\"... (1000000 characters)");
+  nlohmann::json j = sessionToJson(aSession());
+  j["engines"] = nlohmann::json::array({nlohmann::json::array({1, 2, 3})});
+  EXPECT_NE(errorOf(j).find("expected engine names, found an array of 3 values"), std::string::npos) << errorOf(j);
+}
+
 }  // namespace
 }  // namespace siglab
 

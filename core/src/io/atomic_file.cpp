@@ -2,6 +2,8 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -18,6 +20,7 @@
 #include "siglab/io/output_checks.hpp"
 #include "spool_file.hpp"
 #include "symlinks.hpp"
+#include "waiting_io.hpp"
 
 // Linux 6.14's uncached buffered writes, for headers older than the kernel.
 #ifndef RWF_DONTCACHE
@@ -105,7 +108,7 @@ AtomicFileWriter::AtomicFileWriter(std::string path, Durability durability, Dire
     fd_ = spool.fd;
   };
   if (path_ == "-") {
-    fd_ = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
+    fd_ = detail::standardOutputForWriting();
     if (fd_ < 0) throw InputError(nameForMessages(path_), systemError("cannot write"));
     spoolIf();
     return;
@@ -116,7 +119,7 @@ AtomicFileWriter::AtomicFileWriter(std::string path, Durability durability, Dire
   const bool exists = ::stat(targetPath_.c_str(), &existing) == 0;
   if (exists && !S_ISREG(existing.st_mode)) {
     // A device, pipe or socket: written in place; replacing it would destroy it.
-    fd_ = ::open(targetPath_.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+    fd_ = detail::openForWritingWaiting(targetPath_);
     if (fd_ < 0) throw InputError(path_, systemError("cannot open for writing"));
     spoolIf();
     return;
@@ -186,9 +189,10 @@ ssize_t writeSome(int fd, std::string_view bytes, bool& dropWritten) {
 void AtomicFileWriter::append(std::string_view bytes) {
   if (fd_ < 0) throw InputError(nameForMessages(path_), "write failed: the file is already closed");
   while (!bytes.empty()) {
+    if (writesDirectly()) detail::waitUntilReady(fd_, POLLOUT);  // a reader that stopped reading
     const ssize_t written = writeSome(fd_, bytes, dropWritten_);
     if (written < 0) {
-      if (errno == EINTR) continue;
+      if (errno == EINTR || errno == EAGAIN) continue;
       throw InputError(nameForMessages(path_), systemError("write failed"));
     }
     bytes.remove_prefix(static_cast<std::size_t>(written));

@@ -11,6 +11,7 @@
 #include "siglab/errors.hpp"
 #include "spool_file.hpp"
 #include "truncation_guard.hpp"
+#include "waiting_io.hpp"
 
 namespace siglab {
 namespace {
@@ -45,9 +46,8 @@ FileBytes::FileBytes(const std::string& path) : path_(path) {
       // A device such as /dev/zero never ends: reading it would fill memory.
       throw InputError(path_, std::string("cannot read: not a regular file: it is ") + kindOfFile(opened_.st_mode));
     }
-    // Blocking reads from here on: a pipe with a writer is read to its end (`<(...)`, /dev/stdin).
-    const int flags = ::fcntl(fd_, F_GETFL);
-    if (flags < 0 || ::fcntl(fd_, F_SETFL, flags & ~O_NONBLOCK) != 0) throw InputError(path_, systemError("cannot open"));
+    // Still non-blocking: a pipe with a writer is read to its end (`<(...)`, /dev/stdin), each wait
+    // for more ending when the work is cancelled (waiting_io.hpp).
     if (stream) detail::growPipe(fd_);
     const auto throwIfNothingRead = [&] {
       // A named pipe that no program has open for writing reads as an empty file at once.
@@ -108,12 +108,9 @@ void FileBytes::readAll() {
       std::memcpy(bigger.get(), buffer_.get(), size_);
       buffer_ = std::move(bigger);
     }
-    const ssize_t got = ::read(fd_, buffer_.get() + size_, capacity - size_);
+    const ssize_t got = detail::readWaiting(fd_, buffer_.get() + size_, capacity - size_);
     if (got == 0) break;
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      throw InputError(path_, systemError("read failed"));
-    }
+    if (got < 0) throw InputError(path_, systemError("read failed"));
     size_ += static_cast<std::size_t>(got);
   }
   data_ = buffer_.get();

@@ -14,7 +14,8 @@ namespace siglab {
 // temporary file first (spool_file.hpp: once per process) and mapped; "-" is standard input
 // (named "standard input" in messages).
 // Throws InputError for a missing file, a directory, a device, a named pipe nobody writes to, or
-// an I/O error. Another program may truncate or rewrite the file while it is parsed: the mapping
+// an I/O error; Cancelled when the work is cancelled while a pipe's writer sends nothing
+// (cancel_waits.hpp). Another program may truncate or rewrite the file while it is parsed: the mapping
 // never crashes (pages cut off read as zeros) and throwIfChanged() then says so.
 class FileBytes {
  public:

@@ -1,6 +1,8 @@
 #include "siglab/io/file_probe.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <memory>
 
 #include "file_bytes.hpp"
 #include "siglab/errors.hpp"

@@ -1,6 +1,7 @@
 #include "spool_file.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/sendfile.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -16,20 +17,10 @@
 
 #include "siglab/errors.hpp"
 #include "siglab/work_bounds.hpp"
+#include "waiting_io.hpp"
 
 namespace siglab::detail {
 namespace {
-
-bool writeAll(int fd, const char* data, std::size_t size) {
-  while (size > 0) {
-    const ssize_t written = ::write(fd, data, size);
-    if (written < 0 && errno == EINTR) continue;
-    if (written <= 0) return false;
-    data += written;
-    size -= static_cast<std::size_t>(written);
-  }
-  return true;
-}
 
 // One temporary file per pipe read, kept open for the process's life (later opens of the pipe read it).
 std::mutex spoolsMutex;
@@ -98,9 +89,8 @@ int spooledPipe(int pipeFd, const struct stat& pipe, const std::string& name) {
   };
   const auto buffer = std::make_unique_for_overwrite<char[]>(std::size_t{1} << 20);
   for (;;) {
-    const ssize_t got = ::read(pipeFd, buffer.get(), std::size_t{1} << 20);
+    const ssize_t got = readWaiting(pipeFd, buffer.get(), std::size_t{1} << 20);
     if (got == 0) break;
-    if (got < 0 && errno == EINTR) continue;
     if (got < 0) fail("read failed");
     if (!roomFor(spool.fd, static_cast<std::uint64_t>(got))) {
       errno = ENOSPC;
@@ -108,7 +98,7 @@ int spooledPipe(int pipeFd, const struct stat& pipe, const std::string& name) {
            " read and not at its end: keeping more in a temporary file in " + spool.folder +
            " would leave its file system almost full (set TMPDIR to a folder with room, or give a file)");
     }
-    if (!writeAll(spool.fd, buffer.get(), static_cast<std::size_t>(got))) {
+    if (!writeAllWaiting(spool.fd, buffer.get(), static_cast<std::size_t>(got))) {
       fail("cannot keep it in a temporary file in " + spool.folder + " (set TMPDIR to a folder with room)");
     }
   }
@@ -124,9 +114,10 @@ bool copyFileTo(int from, std::uint64_t size, int to) {
   while (static_cast<std::uint64_t>(offset) < size) {
     const std::size_t chunk = static_cast<std::size_t>(std::min<std::uint64_t>(size - static_cast<std::uint64_t>(offset), std::size_t{1} << 30));
     if (sendfileWorks) {
+      waitUntilReady(to, POLLOUT);  // a pipe's reader that stopped reading
       const ssize_t sent = ::sendfile(to, from, &offset, chunk);
       if (sent > 0) continue;
-      if (sent < 0 && errno == EINTR) continue;
+      if (sent < 0 && (errno == EINTR || errno == EAGAIN)) continue;
       if (sent < 0 && (errno == EINVAL || errno == ENOSYS)) {
         sendfileWorks = false;  // an output sendfile cannot write: read and write instead
         continue;
@@ -140,7 +131,7 @@ bool copyFileTo(int from, std::uint64_t size, int to) {
       if (got == 0) errno = EIO;
       return false;
     }
-    if (!writeAll(to, buffer.get(), static_cast<std::size_t>(got))) return false;
+    if (!writeAllWaiting(to, buffer.get(), static_cast<std::size_t>(got))) return false;
     offset += got;
   }
   return true;

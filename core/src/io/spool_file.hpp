@@ -21,14 +21,16 @@ SpoolFile openSpoolFile();
 // the same file again (a pipe can be read once). -1 where no temporary file can be made (read it
 // into memory instead). Throws InputError naming `name` on a read or write error, and before the
 // file would leave its file system less than 256 MiB (or a twentieth of it) free: a pipe that
-// never ends is an error, not a full disk.
+// never ends is an error, not a full disk. Throws Cancelled when the work is cancelled while the
+// pipe's writer sends nothing (cancel_waits.hpp).
 int spooledPipe(int pipeFd, const struct stat& pipe, const std::string& name);
 
 // Gives the pipe `fd` (read or written whole) 1 MiB of buffer instead of 64 KiB where allowed.
 void growPipe(int fd);
 
 // Copies bytes [0, size) of the file `from` to `to` (a pipe, a device, a file) with sendfile where
-// the kernel allows it. False on an error (errno says which).
+// the kernel allows it. False on an error (errno says which); Cancelled when the work is cancelled
+// while a pipe's reader has stopped reading.
 bool copyFileTo(int from, std::uint64_t size, int to);
 
 }  // namespace siglab::detail

@@ -33,7 +33,8 @@ enum class DirectOutput {
 // symlink is followed and its target replaced (the link stays). Anything else (a character
 // device, a pipe, a socket, "-" for standard output) is written directly, in order, as `direct`
 // says (spooled: all at once by finish(), which then writes there a prefix only if that copy
-// itself fails or a second signal ends the process). Every failure
+// itself fails or a second signal ends the process); a FIFO waits for a reader to open it, and
+// every wait on a reader ends with Cancelled when the work is cancelled (cancel_waits.hpp). Every failure
 // throws InputError naming `path` and the reason (ENOSPC included); destroyed without commit() (a
 // failure, a cancellation), it removes its temporary and the old file is untouched. Opening checks
 // the output alone as checkOutputsBeforeWork does, and removes abandoned temporaries in that
@@ -58,6 +59,9 @@ class AtomicFileWriter {
   }
 
   const std::string& path() const { return path_; }
+  // Where the bytes go until publish() (empty for direct output): other processes may write it
+  // too, by name (Dask's workers, each its own blocks).
+  const std::string& temporaryPath() const { return temporaryPath_; }
   bool writesDirectly() const { return temporaryPath_.empty() && !published_; }
 
  private:
