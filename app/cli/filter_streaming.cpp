@@ -49,7 +49,10 @@ int runStreamedApply(JobOptions& given, const StreamOptions& stream, const Backe
     io.inputBytes = inputSizeBytes(o.job.input);
     io.samples = in->knownSize();
     if (!io.samples && o.windowAfterReading) {  // text cannot say its size up front
-      buildSpecOfUnknownSize(o);                 // a Gaussian is built whole, as before it was deferred
+      // In memory the size is known and the window fitted to it (a 96M-tap Gaussian on 100 lines
+      // holds 199 taps); streaming is taken only when asked for, with the Gaussian built whole.
+      if (choice == Streaming::automatic) return kNotStreamed;
+      buildSpecOfUnknownSize(o);
       if (o.windowAfterReading) return kNotStreamed;  // a mean waits for the size, in memory
       in = openInput(o);  // peeks the built window's W + 2 samples
     }
