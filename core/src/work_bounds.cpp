@@ -2,19 +2,26 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
 
 namespace siglab {
 std::uint64_t availableMemoryBytes() {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  std::uint64_t kib = 0;
-  std::string unit;
-  while (meminfo >> key >> kib >> unit) {
-    if (key == "MemAvailable:") return kib * 1024;
+  // fgets + strtoull: no iostream locale (a host process such as Python's may set a global one).
+  std::FILE* meminfo = std::fopen("/proc/meminfo", "re");
+  if (meminfo == nullptr) return std::numeric_limits<std::uint64_t>::max();
+  std::uint64_t bytes = std::numeric_limits<std::uint64_t>::max();
+  char line[256];
+  while (std::fgets(line, sizeof line, meminfo)) {
+    if (std::strncmp(line, "MemAvailable:", 13) != 0) continue;
+    char* end = nullptr;
+    const unsigned long long kib = std::strtoull(line + 13, &end, 10);
+    if (end != line + 13) bytes = static_cast<std::uint64_t>(kib) * 1024;
+    break;
   }
-  return std::numeric_limits<std::uint64_t>::max();
+  std::fclose(meminfo);
+  return bytes;
 }
 
 std::string formatBytes(double bytes) {
