@@ -122,6 +122,36 @@ TEST(FileProbe, ProbingAFifoLeavesEverySampleForTheReader) {
   EXPECT_EQ(samples.back(), 30000.25);
 }
 
+// Sends `text` through the FIFO `path` to one reading of it (readSignal), as a program would.
+SampleVector readThroughFifo(const std::string& path, const std::string& text) {
+  const int keeper = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);  // lets the write end open at once
+  const int writeEnd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  EXPECT_GE(keeper, 0);
+  EXPECT_GE(writeEnd, 0);
+  std::thread writer([&] {
+    EXPECT_EQ(::write(writeEnd, text.data(), text.size()), static_cast<ssize_t>(text.size()));
+    ::close(writeEnd);
+  });
+  SampleVector samples = readSignal(path).samples;
+  writer.join();
+  ::close(keeper);
+  return samples;
+}
+
+// A FIFO fed again (a program that writes each recording to the same named pipe) is read again: the
+// spool of its first reading stands for it only while it has nothing more to give. In the GUI, a
+// new FIFO whose inode number was reused was read as the old one's empty spool.
+TEST(FileProbe, AFifoFedAgainIsReadAgain) {
+  test::TempDir dir;
+  const std::string fifo = dir.file("input.fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(readThroughFifo(fifo, "1\n2\n").size(), 2u);
+  const SampleVector second = readThroughFifo(fifo, "3\n4\n5\n");
+  ASSERT_EQ(second.size(), 3u);
+  EXPECT_EQ(second.front(), 3.0);
+  EXPECT_EQ(second.back(), 5.0);
+}
+
 // ';'-separated numbers with decimal commas, under a header or not, are found and read whole.
 TEST(FileProbe, DecimalCommasAreFoundAndTheSuggestionReadsThem) {
   test::TempDir dir;

@@ -76,10 +76,35 @@ SpoolFile openSpoolFile() {
   return spool;
 }
 
+namespace {
+
+// Whether the pipe `fd` has nothing more to give (its writers gone, nothing left), without waiting;
+// a byte it gives instead goes to `taken`.
+bool pipeHasEnded(int fd, std::string& taken) {
+  const bool blocking = (::fcntl(fd, F_GETFL) & O_NONBLOCK) == 0;
+  if (blocking) {  // standard input, shared with the shell: asked first, so the read cannot wait
+    pollfd ready{fd, POLLIN, 0};
+    if (::poll(&ready, 1, 0) <= 0) return false;  // a writer is there, with nothing yet
+  }
+  char byte = 0;
+  const ssize_t got = ::read(fd, &byte, 1);
+  if (got == 1) taken.assign(1, byte);
+  return got == 0;  // EAGAIN: a writer is there
+}
+
+}  // namespace
+
 int spooledPipe(int pipeFd, const struct stat& pipe, const std::string& name) {
   const std::lock_guard lock(spoolsMutex);
   const auto key = std::make_pair(pipe.st_dev, pipe.st_ino);
-  if (const auto found = spools().find(key); found != spools().end()) return ::fcntl(found->second, F_DUPFD_CLOEXEC, 0);
+  std::string taken;
+  if (const auto found = spools().find(key); found != spools().end()) {
+    // The same pipe read again (a probe, then the reader) gets the same bytes. A pipe that gives
+    // more is a new one whose inode number was reused (the GUI opens many FIFOs in one process).
+    if (pipeHasEnded(pipeFd, taken)) return ::fcntl(found->second, F_DUPFD_CLOEXEC, 0);
+    ::close(found->second);
+    spools().erase(found);
+  }
   SpoolFile spool = openSpoolFile();
   if (spool.fd < 0) return -1;
   const auto fail = [&](const std::string& what) {
@@ -87,6 +112,9 @@ int spooledPipe(int pipeFd, const struct stat& pipe, const std::string& name) {
     ::close(spool.fd);
     throw InputError(name, what + ": " + reason);
   };
+  if (!taken.empty() && !writeAllWaiting(spool.fd, taken.data(), taken.size())) {
+    fail("cannot keep it in a temporary file in " + spool.folder + " (set TMPDIR to a folder with room)");
+  }
   const auto buffer = std::make_unique_for_overwrite<char[]>(std::size_t{1} << 20);
   for (;;) {
     const ssize_t got = readWaiting(pipeFd, buffer.get(), std::size_t{1} << 20);
