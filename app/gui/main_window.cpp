@@ -338,8 +338,9 @@ void MainWindow::openFile(const QString& path) {
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   startTask<ProbeOutcome>(tr("Looking at %1").arg(QFileInfo(path).fileName()), cancel,
                           QtConcurrent::run(&probeFile, path, std::shared_ptr<const std::atomic<bool>>(cancel)),
-                          [this, path](const QFuture<ProbeOutcome>& done) {
-                            if (done.resultCount() == 0) {
+                          [this, path, cancel](const QFuture<ProbeOutcome>& done) {
+                            // A cancel that came after the probe finished, before this ran, still counts.
+                            if (done.resultCount() == 0 || cancel->load()) {
                               statusBar()->showMessage(tr("Opening cancelled; the previous signal is kept"), 5000);
                               return;
                             }
@@ -653,8 +654,8 @@ void MainWindow::openSession(const QString& path) {
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   startTask<SessionOutcome>(tr("Reading %1").arg(QFileInfo(path).fileName()), cancel,
                             QtConcurrent::run(&readSession, path, std::shared_ptr<const std::atomic<bool>>(cancel)),
-                            [this](const QFuture<SessionOutcome>& done) {
-                              if (done.resultCount() == 0) return;
+                            [this, cancel](const QFuture<SessionOutcome>& done) {
+                              if (done.resultCount() == 0 || cancel->load()) return;  // cancelled, even after it read
                               const SessionOutcome outcome = done.result();
                               if (!outcome.session) {
                                 showError(tr("Could not open the session"), outcome.error);
