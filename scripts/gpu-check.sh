@@ -91,8 +91,9 @@ if wants sanitize; then
   # racecheck checks shared-memory hazards inside each kernel and runs far slower than memcheck: it
   # skips the tests that only repeat already covered kernels with many chunks or very wide windows.
   # Also skipped: a timing test (instrumented kernels break its time relations) and the matmul,
-  # spectrum and long-signal tests that repeat covered kernels at sizes racecheck takes minutes on.
-  racecheck_skip=GpuTuned.ASmallMemoryBudget*:GpuTuned.HalosWiderThanAChunk:GpuFilter.WindowWider*:GpuFilter.TapsBeyond*:GpuFft.ManyBatches*:GpuFilter.TimingsAreMeasured:GpuLab.EveryMatmul*:GpuSpectrum.*:GpuSosScan.*:GpuDeviceList.*
+  # spectrum and long-signal tests that repeat covered kernels at sizes racecheck takes minutes on,
+  # and the median sweeps (158 s each there; GpuKindBackends runs the same median kernels).
+  racecheck_skip=GpuTuned.ASmallMemoryBudget*:GpuTuned.HalosWiderThanAChunk:GpuFilter.WindowWider*:GpuFilter.TapsBeyond*:GpuFft.ManyBatches*:GpuFilter.TimingsAreMeasured:GpuLab.EveryMatmul*:GpuSpectrum.*:GpuSosScan.*:GpuDeviceList.*:GpuMedian.BitIdentical*
   step racecheck sanitizers.log timeout "$sanitizer_limit" compute-sanitizer --tool racecheck --error-exitcode 1 \
     "$build/bin/siglab-cuda-tests" --gtest_filter=-$racecheck_skip
 fi
