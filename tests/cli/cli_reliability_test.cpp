@@ -435,7 +435,7 @@ TEST(CliInterrupt, AnInputFifoWhoseWriterSendsNothingEndsAtTheFirstSignal) {
   for (const std::vector<std::string>& args : {std::vector<std::string>{"filter", fifo, "-o", dir.file("out.txt")},
                                                std::vector<std::string>{"filter", fifo, "--butter", "4,0.2", "-o", dir.file("out.txt")},
                                                std::vector<std::string>{"stats", fifo}}) {
-    SCOPED_TRACE(args[0] + " " + args[2]);
+    SCOPED_TRACE(args[0] + " " + args[1] + (args.size() > 2 ? " " + args[2] : ""));
     const pid_t child = spawnCli(args, dir);
     ASSERT_GT(child, 0);
     ASSERT_TRUE(sleeps(child));
