@@ -13,23 +13,12 @@
 namespace siglab {
 namespace {
 
-// Runs `fill(begin, end)` over [0, n) in stretches of a millisecond or so, looking at Cancel
-// between them: no pass over a long signal holds up Cancel.
-template <typename Fill>
-void inStretches(std::size_t n, const Progress& cancel, Fill&& fill) {
-  constexpr std::size_t kStretch = std::size_t{1} << 18;
-  for (std::size_t begin = 0; begin < n; begin += kStretch) {
-    cancel.throwIfCancelled();
-    fill(begin, std::min(n, begin + kStretch));
-  }
-}
-
 // compareResults and maxAbs in stretches, looking at Cancel between them.
 Agreement compareInStretches(std::span<const double> reference, std::span<const double> candidate,
                              const Progress& cancel) {
   if (reference.size() != candidate.size()) throw std::invalid_argument("compareResults: sizes differ");
   Agreement all;
-  inStretches(reference.size(), cancel, [&](std::size_t a, std::size_t b) {
+  inCancellableStretches(reference.size(), cancel, [&](std::size_t a, std::size_t b) {
     const Agreement part = compareResults(reference.subspan(a, b - a), candidate.subspan(a, b - a));
     if (part.mismatches > 0 && all.mismatches == 0) all.firstMismatch = a + part.firstMismatch;
     all.mismatches += part.mismatches;
@@ -39,7 +28,7 @@ Agreement compareInStretches(std::span<const double> reference, std::span<const 
 }
 double maxAbsInStretches(std::span<const double> values, const Progress& cancel) {
   double m = 0.0;
-  inStretches(values.size(), cancel, [&](std::size_t a, std::size_t b) { m = std::max(m, maxAbs(values.subspan(a, b - a))); });
+  inCancellableStretches(values.size(), cancel, [&](std::size_t a, std::size_t b) { m = std::max(m, maxAbs(values.subspan(a, b - a))); });
   return m;
 }
 
@@ -66,7 +55,7 @@ BackendResult runOne(FilterBackend& backend, std::span<const Sample> in, const F
     const PhaseStats stats = measure(
         [&] {
           // poison: unwritten shows
-          inStretches(out.size(), progress, [&](std::size_t a, std::size_t b) {
+          inCancellableStretches(out.size(), progress, [&](std::size_t a, std::size_t b) {
             std::fill(out.begin() + a, out.begin() + b, std::numeric_limits<Sample>::quiet_NaN());
           });
           const Progress once = progressPart(progress, execution / executions, (execution + 1) / executions);

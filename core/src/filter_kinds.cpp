@@ -10,6 +10,7 @@
 #include "cpu_engine.hpp"
 #include "siglab/median_filter.hpp"
 #include "siglab/sos_filter.hpp"
+#include "siglab/work_progress.hpp"
 
 namespace siglab {
 namespace {
@@ -49,25 +50,15 @@ void sosParallel(std::span<const double> in, const FilterSpec& spec, std::span<d
   }
 }
 
-// `convert` over [0, n) in stretches of a millisecond or so, looking at Cancel between them.
-template <typename Convert>
-void convertChecked(std::size_t n, const Progress& progress, Convert&& convert) {
-  constexpr std::size_t kStretch = std::size_t{1} << 18;
-  for (std::size_t begin = 0; begin < n; begin += kStretch) {
-    progress.throwIfCancelled();
-    convert(begin, std::min(n, begin + kStretch));
-  }
-}
-
 // float32 sections run in float64, rounded once at the end (scipy's sosfilt promotes to float64),
 // in place in one uninitialised buffer: no pass over the signal that Cancel cannot interrupt.
 template <typename Run>
 void sosInFloat64(std::span<const float> in, std::span<float> out, const Progress& progress, Run&& run) {
   const std::size_t n = in.size();
   const std::unique_ptr<double[]> wide(new double[n]);
-  convertChecked(n, progress, [&](std::size_t a, std::size_t b) { std::copy(in.data() + a, in.data() + b, wide.get() + a); });
+  inCancellableStretches(n, progress, [&](std::size_t a, std::size_t b) { std::copy(in.data() + a, in.data() + b, wide.get() + a); });
   run(std::span<const double>(wide.get(), n), std::span<double>(wide.get(), n), progress);
-  convertChecked(n, progress, [&](std::size_t a, std::size_t b) {
+  inCancellableStretches(n, progress, [&](std::size_t a, std::size_t b) {
     std::transform(wide.get() + a, wide.get() + b, out.data() + a, [](double v) { return static_cast<float>(v); });
   });
 }

@@ -3,6 +3,7 @@
 // any number of threads.
 #include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 
 #include "siglab/progress.hpp"
@@ -37,5 +38,17 @@ class WorkProgress {
   std::uint64_t total_;
   std::atomic<std::uint64_t> done_{0};
 };
+
+// Runs `work(begin, end)` over [0, n) in stretches of a millisecond or so (2^18 elements), looking
+// at Cancel between them: no pass over a long signal (a copy, a conversion, a comparison) holds
+// up Cancel.
+template <typename Work>
+void inCancellableStretches(std::size_t n, const Progress& progress, Work&& work) {
+  constexpr std::size_t kStretch = std::size_t{1} << 18;
+  for (std::size_t begin = 0; begin < n; begin += kStretch) {
+    progress.throwIfCancelled();
+    work(begin, std::min(n, begin + kStretch));
+  }
+}
 
 }  // namespace siglab
