@@ -1,5 +1,6 @@
 // A Savitzky-Golay's coefficients (up to 0.2 s of fitting) are never computed on the GUI's main
-// thread: the form checks their bounds only, and Apply builds the filter in its background task.
+// thread: the form checks their bounds only, and Apply and Compare build the filter in their
+// background task.
 #include <gtest/gtest.h>
 
 #include <QSettings>
@@ -34,7 +35,7 @@ struct CountedFits {
   ~CountedFits() { savgolCoefficientsObserverForTests = nullptr; }
 };
 
-TEST(SavgolOffMainThread, TheFormChecksBoundsAndApplyFitsOnAWorkerWithTheReferenceResult) {
+TEST(SavgolOffMainThread, TheFormChecksBoundsAndApplyAndCompareFitOnAWorkerWithTheReferenceResult) {
   QSettings().clear();
   QSettings().setValue("filter/applyEngine", "cpu-serial");
   gui::MainWindow window;
@@ -47,7 +48,8 @@ TEST(SavgolOffMainThread, TheFormChecksBoundsAndApplyFitsOnAWorkerWithTheReferen
   settings.mode = "interp";
   settings.window = 20001;
   settings.savgolOrder = kMaxSavgolOrder;
-  std::optional<FilterSpec> reference;
+  settings.repeat = 1;
+  gui::SignalPtr applied;
   {
     const CountedFits fits;
     gui::applyFilterSettings(*window.filterPanel(), settings);
@@ -55,20 +57,25 @@ TEST(SavgolOffMainThread, TheFormChecksBoundsAndApplyFitsOnAWorkerWithTheReferen
     EXPECT_FALSE(window.filterPanel()->spec(&error));  // past the work's bound: refused as typed, nothing fitted
     EXPECT_NE(error.toStdString().find("steps to fit its coefficients"), std::string::npos) << error.toStdString();
 
-    settings.window = 1001;  // order 32 with interp edges: within the bound
+    settings.window = 301;  // order 32 with interp edges: within the bound
     gui::applyFilterSettings(*window.filterPanel(), settings);
     window.applyFilter();
     ASSERT_TRUE(test::waitForTask(window));
     ASSERT_TRUE(window.applied()) << window.lastError().toStdString();
+    applied = window.filtered();
+    window.runEngines();
+    ASSERT_TRUE(test::waitForTask(window));
+    ASSERT_TRUE(window.comparison()) << window.lastError().toStdString();
     EXPECT_EQ(fitsOnMainThread, 0) << "coefficients were fitted on the main thread";
-    EXPECT_GE(fitsOnWorkers, 1) << "Apply fitted no coefficients";
+    EXPECT_GE(fitsOnWorkers, 2) << "Apply and Compare fitted no coefficients";
   }
-  const FilterSpec spec = makeSavgolFilter(1001, kMaxSavgolOrder, 0, true, BoundaryMode::Mirror);
+  const FilterSpec spec = makeSavgolFilter(301, kMaxSavgolOrder, 0, true, BoundaryMode::Mirror);
   const std::vector<double> input = readTextSignal(SIGLAB_SAMPLE_PATH);
   std::vector<double> expected(input.size());
   savgolFilter(input, savgolSpecOf(spec), expected);
   EXPECT_EQ(window.applied()->result.engine, "cpu-serial");
-  EXPECT_TRUE(test::asVector(window.filtered()->samples()) == expected);
+  EXPECT_TRUE(test::asVector(applied->samples()) == expected) << "Apply's result";
+  EXPECT_TRUE(test::asVector(window.filtered()->samples()) == expected) << "Compare's cpu-serial result";
   window.close();
 }
 
