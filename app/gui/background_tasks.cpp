@@ -83,8 +83,9 @@ void runEngines(QPromise<RunOutcome>& promise, const RunRequest& request,
   deliver(promise, cancel.get(), "not enough memory to filter this signal", [&] {
     // Each engine reports from inside its runs and looks at Cancel every few milliseconds.
     const Progress progress = progressFor(promise, cancel.get(), 0.0, 0.95);
-    auto comparison = std::make_shared<Comparison>(
-        compareEngines(*request.engines, request.signal->samples(), request.job, {}, progress));
+    const Job job = request.job.build();
+    progress.throwIfCancelled();
+    auto comparison = std::make_shared<Comparison>(compareEngines(*request.engines, request.signal->samples(), job, {}, progress));
     const Progress indexing = progressFor(promise, cancel.get(), 0.95, 1.0);
     auto filtered = std::make_shared<const LoadedSignal>(
         "filtered (cpu-serial)", std::move(comparison->reference), indexing);
@@ -97,8 +98,12 @@ void applyEngine(QPromise<ApplyOutcome>& promise, const RunRequest& request,
                  std::shared_ptr<const std::atomic<bool>> cancel) {
   deliver(promise, cancel.get(), "not enough memory to filter this signal", [&] {
     // The engine reports from inside its run and looks at Cancel every few milliseconds.
-    auto applied = std::make_shared<AppliedJob>(applyJob(*request.engines, request.signal->samples(), request.job,
-                                                         progressFor(promise, cancel.get(), 0.0, 0.9)));
+    const Progress progress = progressFor(promise, cancel.get(), 0.0, 0.9);
+    Job job = request.job.build();
+    progress.throwIfCancelled();
+    FilterBackend* const chosen[] = {chooseApplyEngine(*request.engines, job).engine};  // its own reason, before anything runs
+    job.read.hostMemory = hostMemoryFor(chosen, job.spec, job.sampleType);  // a GPU engine's result: page-locked
+    auto applied = std::make_shared<AppliedJob>(applyJob(*request.engines, request.signal->samples(), job, progress));
     if (!applied->result.verification.passed()) {
       const Verification& v = applied->result.verification;
       throw std::runtime_error(applied->result.engine + "'s result failed verification: " +
@@ -109,7 +114,8 @@ void applyEngine(QPromise<ApplyOutcome>& promise, const RunRequest& request,
     auto filtered = std::make_shared<const LoadedSignal>("filtered (" + applied->result.engine + ")",
                                                          std::move(applied->result.output), indexing);
     applied->result.output.clear();
-    promise.addResult(ApplyOutcome{std::move(applied), std::move(filtered), {}});
+    const QString engine = QString::fromStdString(applied->result.engine);
+    promise.addResult(ApplyOutcome{std::move(applied), std::move(filtered), {}, std::move(job.spec), engine});
   });
 }
 

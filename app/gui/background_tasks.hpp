@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "job_draft.hpp"
 #include "loaded_signal.hpp"
 #include "siglab/comparison.hpp"
 #include "siglab/io/file_probe.hpp"
@@ -50,8 +51,8 @@ using EnginesPtr = std::shared_ptr<const BackendList>;
 
 struct RunRequest {
   SignalPtr signal;
-  Job job;             // job.engines: "auto" or one name to apply, a comma-separated list to compare
-  EnginesPtr engines;
+  JobDraft job;        // job.job.engines: "auto" or one name to apply, a comma-separated list to compare;
+  EnginesPtr engines;  // its spec is built by the task, on its worker thread
 };
 
 // Compare engines: the core's comparison of job.engines (cpu-serial always runs).
@@ -63,11 +64,14 @@ struct RunOutcome {
 void runEngines(QPromise<RunOutcome>& promise, const RunRequest& request,
                 std::shared_ptr<const std::atomic<bool>> cancel);
 
-// Apply: one engine, once, verified; its result becomes `filtered`. Cancel stops inside the run.
+// Apply: one engine (chosen here, its reason as the error where it cannot run the filter), once,
+// verified; its result becomes `filtered`. Cancel stops inside the run.
 struct ApplyOutcome {
   std::shared_ptr<const AppliedJob> applied;  // its output moved into `filtered`
   SignalPtr filtered;
   QString error;
+  FilterSpec spec;  // the filter that made `filtered`
+  QString engine;   // the engine that ran
 };
 void applyEngine(QPromise<ApplyOutcome>& promise, const RunRequest& request,
                  std::shared_ptr<const std::atomic<bool>> cancel);

@@ -12,11 +12,14 @@
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSpinBox>
+#include <QFutureWatcher>
 #include <QStandardItemModel>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 #include "siglab/filter_kinds.hpp"
 #include "odd_spin_box.hpp"
@@ -264,9 +267,37 @@ void FilterPanel::updateTapControls() {
 
 void FilterPanel::updateEngineAvailability() {
   QString error;
-  const std::optional<FilterSpec> current = spec(&error);
+  std::optional<SpecBuilder> build = specBuilder(&error);
   specError_->setText(error);
-  specError_->setVisible(!current);
+  specError_->setVisible(!build);
+  const int asked = ++availabilityAsked_;
+  if (!build || taps_->currentData().toString() != kSavgol) {  // the other kinds are built already
+    showEngineAvailability(build ? std::optional<FilterSpec>((*build)()) : std::nullopt);
+    return;
+  }
+  // A Savitzky-Golay's coefficients (up to 0.2 s) are fitted on a worker, never here.
+  if (availabilityFitting_) {
+    availabilityStale_ = true;
+    return;
+  }
+  availabilityFitting_ = true;
+  auto* watcher = new QFutureWatcher<std::optional<FilterSpec>>(this);
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, asked] {
+    watcher->deleteLater();
+    availabilityFitting_ = false;
+    if (std::exchange(availabilityStale_, false)) updateEngineAvailability();
+    else if (asked == availabilityAsked_) showEngineAvailability(watcher->result());
+  });
+  watcher->setFuture(QtConcurrent::run([build = std::move(*build)]() -> std::optional<FilterSpec> {
+    try {
+      return build();
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+  }));
+}
+
+void FilterPanel::showEngineAvailability(const std::optional<FilterSpec>& current) {
   QStringList reasons;
   for (std::size_t i = 0; i < engines_.size(); ++i) {
     const FilterBackend& engine = *engines_[i];
@@ -287,36 +318,39 @@ void FilterPanel::updateEngineAvailability() {
   unavailableNote_->setVisible(!reasons.isEmpty());
 }
 
-std::optional<FilterSpec> FilterPanel::kindSpec(const QString& kind, QString* error) const {
+std::optional<SpecBuilder> FilterPanel::kindSpec(const QString& kind, QString* error) const {
   const bool interp = mode_->currentData().toInt() == kInterp;
   const auto mode = static_cast<BoundaryMode>(interp ? 0 : mode_->currentData().toInt());
   const auto window = static_cast<std::size_t>(window_->value());
+  const auto built = [](FilterSpec spec) { return SpecBuilder([spec = std::move(spec)] { return spec; }); };
   try {
     if (kind == kMedian) {
       if (interp) throw std::invalid_argument("interp is Savitzky-Golay's edge mode; a median takes a boundary mode");
-      return makeMedianFilter(window, mode);
+      return built(makeMedianFilter(window, mode));
     }
     if (kind == kSavgol) {
       const auto order = static_cast<std::size_t>(savgolOrder_->value());
+      const auto deriv = static_cast<std::size_t>(savgolDeriv_->value());
       if (order >= window) {
         throw std::invalid_argument("order must be below the window (0 to " + std::to_string(window - 1) + ")");
       }
-      if (savgolDeriv_->value() > savgolOrder_->value()) throw std::invalid_argument("deriv must be at most the order");
-      return makeSavgolFilter(window, order, static_cast<std::size_t>(savgolDeriv_->value()), interp, mode);
+      if (deriv > order) throw std::invalid_argument("deriv must be at most the order");
+      validate(SavgolSpec{window, order, deriv, 1.0, interp, mode});  // its bounds, none of its work
+      return SpecBuilder([=] { return makeSavgolFilter(window, order, deriv, interp, mode); });
     }
     ButterworthSpec design;
     design.order = butterOrder_->value();
     design.type = parseBandType(band_->currentData().toString().toStdString()).value_or(BandType::Lowpass);
     design.cutoff = cutoff_->value();
     design.cutoff2 = cutoff2_->value();
-    return makeButterworthFilter(design, zeroPhase_->isChecked());
+    return built(makeButterworthFilter(design, zeroPhase_->isChecked()));
   } catch (const std::invalid_argument& e) {
     *error = QString::fromStdString(e.what());
     return std::nullopt;
   }
 }
 
-std::optional<FilterSpec> FilterPanel::spec(QString* error) const {
+std::optional<SpecBuilder> FilterPanel::specBuilder(QString* error) const {
   const QString taps = taps_->currentData().toString();
   if (taps == kMedian || taps == kSavgol || taps == kButter) return kindSpec(taps, error);
   if (mode_->currentData().toInt() == kInterp) {
@@ -337,7 +371,18 @@ std::optional<FilterSpec> FilterPanel::spec(QString* error) const {
     }
     spec.accumulator = accumulator_->currentData().toString() == "f64" ? Accumulator::Float64 : Accumulator::SampleType;
     validate(spec);
-    return spec;
+    return SpecBuilder([spec = std::move(spec)] { return spec; });
+  } catch (const std::invalid_argument& e) {
+    *error = QString::fromStdString(e.what());
+    return std::nullopt;
+  }
+}
+
+std::optional<FilterSpec> FilterPanel::spec(QString* error) const {
+  const std::optional<SpecBuilder> build = specBuilder(error);
+  if (!build) return std::nullopt;
+  try {
+    return (*build)();
   } catch (const std::invalid_argument& e) {
     *error = QString::fromStdString(e.what());
     return std::nullopt;
@@ -357,15 +402,15 @@ SampleType FilterPanel::sampleType() const {
 
 std::string FilterPanel::applyEngine() const { return applyEngine_->currentData().toString().toStdString(); }
 
-std::optional<Job> FilterPanel::job(QString* error) const {
-  std::optional<FilterSpec> filter = spec(error);
+std::optional<JobDraft> FilterPanel::job(QString* error) const {
+  std::optional<SpecBuilder> filter = specBuilder(error);
   if (!filter) return std::nullopt;
-  Job job;
-  job.spec = std::move(*filter);
-  job.sampleType = sampleType();
-  job.run = runOptions();
-  job.measure.repeats = repeat_->value();
-  return job;
+  JobDraft draft;
+  draft.spec = std::move(*filter);
+  draft.job.sampleType = sampleType();
+  draft.job.run = runOptions();
+  draft.job.measure.repeats = repeat_->value();
+  return draft;
 }
 
 std::vector<std::string> FilterPanel::checkedEngines() const {

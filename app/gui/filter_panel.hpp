@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "job_draft.hpp"
 #include "siglab/filter_backend.hpp"
 #include "siglab/job.hpp"
 
@@ -31,10 +32,15 @@ class FilterPanel : public QWidget {
   // `engines` are the session's; they must outlive the panel.
   explicit FilterPanel(const BackendList& engines, QWidget* parent = nullptr);
 
-  // The filter as set, or nothing with the reason in `error` (e.g. malformed custom taps).
+  // The filter as set, checked but not built (cheap), or nothing with the reason in `error` (e.g.
+  // malformed custom taps, a Savitzky-Golay order or work past its bound).
+  std::optional<SpecBuilder> specBuilder(QString* error) const;
+  // The filter as set, built on the calling thread (a Savitzky-Golay's coefficients: not the main
+  // one in the app), or nothing with the reason in `error`.
   std::optional<FilterSpec> spec(QString* error) const;
-  // The whole job as set (input and engines apart), or nothing with the reason in `error`.
-  std::optional<Job> job(QString* error) const;
+  // The whole job as set (input and engines apart), its filter still to build, or nothing with the
+  // reason in `error`.
+  std::optional<JobDraft> job(QString* error) const;
   RunOptions runOptions() const;
   SampleType sampleType() const;
   std::string applyEngine() const;                   // "auto" or one engine's name
@@ -51,8 +57,9 @@ class FilterPanel : public QWidget {
 
  private:
   void updateTapControls();
-  std::optional<FilterSpec> kindSpec(const QString& kind, QString* error) const;  // median, savgol, butter
+  std::optional<SpecBuilder> kindSpec(const QString& kind, QString* error) const;  // median, savgol, butter
   void updateEngineAvailability();
+  void showEngineAvailability(const std::optional<FilterSpec>& current);
 
   QFormLayout* form_ = nullptr;
   QSpinBox* window_ = nullptr;
@@ -77,6 +84,9 @@ class FilterPanel : public QWidget {
   QComboBox* applyEngine_ = nullptr;
   std::vector<QCheckBox*> engineBoxes_;
   QLabel* unavailableNote_ = nullptr;
+  int availabilityAsked_ = 0;       // the newest form's availability is the one shown
+  bool availabilityFitting_ = false;  // a Savitzky-Golay's fit on a worker: one at a time,
+  bool availabilityStale_ = false;    // then one more for the form as it is now
   const BackendList& engines_;
   QPushButton* apply_ = nullptr;
   QPushButton* run_ = nullptr;

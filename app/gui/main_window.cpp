@@ -436,19 +436,9 @@ void MainWindow::showFiltered(SignalPtr filtered) {
 void MainWindow::applyFilter() {
   if (busy_ || !signal_) return;
   QString error;
-  std::optional<Job> job = filterPanel_->job(&error);
+  std::optional<JobDraft> job = filterPanel_->job(&error);
   if (!job) {
     showError(tr("Cannot run this filter"), error);
-    return;
-  }
-  pendingRunFilter_ = filterSettingsOf(*filterPanel_);
-  job->input = signal_->source();
-  job->engines = filterPanel_->applyEngine();
-  try {
-    FilterBackend* const chosen[] = {chooseApplyEngine(*engines_, *job).engine};  // its own reason, before anything runs
-    job->read.hostMemory = hostMemoryFor(chosen, job->spec, job->sampleType);  // a GPU engine's result: page-locked
-  } catch (const JobError& e) {
-    showError(tr("Cannot apply this filter"), QString::fromStdString(e.what()));
     return;
   }
   if (signal_->mapping()) {  // too large for memory: streamed into a file the user names
@@ -458,12 +448,16 @@ void MainWindow::applyFilter() {
     if (!output.isEmpty()) applyFilterTo(output);
     return;
   }
+  pendingRunFilter_ = filterSettingsOf(*filterPanel_);
+  job->job.input = signal_->source();
+  job->job.engines = filterPanel_->applyEngine();
+  // The spec (a Savitzky-Golay's coefficients) and the engine's choice are made by the task.
   RunRequest request{signal_, std::move(*job), engines_};
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   startTask<ApplyOutcome>(tr("Applying the filter"), cancel,
                           QtConcurrent::run(&siglab::gui::applyEngine, request,
                                             std::shared_ptr<const std::atomic<bool>>(cancel)),
-                          [this, spec = request.job.spec](const QFuture<ApplyOutcome>& done) {
+                          [this](const QFuture<ApplyOutcome>& done) {
                             if (done.resultCount() == 0) {
                               statusBar()->showMessage(tr("Apply cancelled"), 5000);
                               return;
@@ -475,7 +469,7 @@ void MainWindow::applyFilter() {
                             }
                             applied_ = outcome.applied;
                             showFiltered(outcome.filtered);
-                            spectrum_->setFiltered(filtered_, spec);
+                            spectrum_->setFiltered(filtered_, outcome.spec);
                             const ApplyResult& r = applied_->result;
                             statusBar()->showMessage(
                                 tr("Applied %1 in %2 ms (%3); verified %4 outputs")
@@ -494,16 +488,16 @@ void MainWindow::runEngines() {
     return;
   }
   QString error;
-  std::optional<Job> job = filterPanel_->job(&error);
+  std::optional<JobDraft> job = filterPanel_->job(&error);
   if (!job) {
     showError(tr("Cannot run this filter"), error);
     return;
   }
   const std::vector<std::string> names = filterPanel_->checkedEngines();
   pendingRunFilter_ = filterSettingsOf(*filterPanel_);
-  job->input = signal_->source();
-  job->engines.clear();
-  for (const std::string& name : names) job->engines += (job->engines.empty() ? "" : ",") + name;
+  job->job.input = signal_->source();
+  job->job.engines.clear();
+  for (const std::string& name : names) job->job.engines += (job->job.engines.empty() ? "" : ",") + name;
   RunRequest request{signal_, std::move(*job), engines_};
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   startTask<RunOutcome>(tr("Comparing %1 engines").arg(names.size()), cancel,

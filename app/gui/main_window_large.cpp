@@ -83,22 +83,14 @@ void MainWindow::openMapped(const QString& path, const ReadOptions& options) {
 void MainWindow::applyFilterTo(const QString& outputPath) {
   if (busy_ || !signal_ || !signal_->mapping() || !checkOutput(outputPath)) return;
   QString error;
-  std::optional<Job> job = filterPanel_->job(&error);
+  std::optional<JobDraft> job = filterPanel_->job(&error);
   if (!job) {
     showError(tr("Cannot run this filter"), error);
     return;
   }
   pendingRunFilter_ = filterSettingsOf(*filterPanel_);
-  job->input = signal_->source();
-  job->engines = filterPanel_->applyEngine();
-  QString engine;
-  try {
-    engine = QString::fromUtf8(chooseApplyEngine(*engines_, *job).engine->name());
-  } catch (const JobError& e) {
-    showError(tr("Cannot apply this filter"), QString::fromStdString(e.what()));
-    return;
-  }
-  const FilterSpec spec = job->spec;
+  job->job.input = signal_->source();
+  job->job.engines = filterPanel_->applyEngine();  // chosen by the task, once its spec is built
   StreamApplyRequest request{signal_, readOptions_, std::move(*job), engines_, outputPath, cacheFolder()};
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   auto timer = std::make_shared<QElapsedTimer>();
@@ -106,7 +98,7 @@ void MainWindow::applyFilterTo(const QString& outputPath) {
   startTask<ApplyOutcome>(
       tr("Filtering into %1").arg(QFileInfo(outputPath).fileName()), cancel,
       QtConcurrent::run(&streamApply, request, std::shared_ptr<const std::atomic<bool>>(cancel)),
-      [this, outputPath, engine, spec, timer](const QFuture<ApplyOutcome>& done) {
+      [this, outputPath, timer](const QFuture<ApplyOutcome>& done) {
         if (done.resultCount() == 0) {
           statusBar()->showMessage(tr("Apply cancelled; %1 was not written").arg(outputPath), 5000);
           return;
@@ -119,9 +111,9 @@ void MainWindow::applyFilterTo(const QString& outputPath) {
         applied_.reset();
         showFiltered(outcome.filtered);
         resultExported_ = true;  // it is in outputPath already
-        spectrum_->setFiltered(filtered_, spec);
+        spectrum_->setFiltered(filtered_, outcome.spec);
         statusBar()->showMessage(tr("Applied %1 to %2 samples in %3 s, streamed into %4")
-                                     .arg(engine, QLocale().toString(static_cast<qulonglong>(filtered_->size())))
+                                     .arg(outcome.engine, QLocale().toString(static_cast<qulonglong>(filtered_->size())))
                                      .arg(static_cast<double>(timer->elapsed()) / 1000.0, 0, 'f', 1)
                                      .arg(outputPath),
                                  10000);
@@ -159,15 +151,15 @@ void MainWindow::offerCompareRange() {
 void MainWindow::compareRange(SampleRange range) {
   if (busy_ || !signal_) return;
   QString error;
-  std::optional<Job> job = filterPanel_->job(&error);
+  std::optional<JobDraft> job = filterPanel_->job(&error);
   if (!job) {
     showError(tr("Cannot run this filter"), error);
     return;
   }
   const std::vector<std::string> names = filterPanel_->checkedEngines();
-  job->input = signal_->source();
-  job->engines.clear();
-  for (const std::string& name : names) job->engines += (job->engines.empty() ? "" : ",") + name;
+  job->job.input = signal_->source();
+  job->job.engines.clear();
+  for (const std::string& name : names) job->job.engines += (job->job.engines.empty() ? "" : ",") + name;
   RunRequest request{signal_, std::move(*job), engines_};
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   const QString what = tr("samples %1 to %2").arg(QLocale().toString(static_cast<qulonglong>(range.begin)),

@@ -91,7 +91,8 @@ void streamApply(QPromise<ApplyOutcome>& promise, const StreamApplyRequest& requ
                  std::shared_ptr<const std::atomic<bool>> cancel) {
   const CancelWaitsOnThread waits(cancel.get());  // an output FIFO nobody reads
   deliver(promise, [&] {
-    const Job& job = request.job;
+    const Job job = request.job.build();
+    if (cancel->load()) throw Cancelled();
     if (job.sampleType != SampleType::f64) {
       throw std::runtime_error("a signal this large is filtered in float64 only: choose float64 samples");
     }
@@ -119,7 +120,7 @@ void streamApply(QPromise<ApplyOutcome>& promise, const StreamApplyRequest& requ
                                    index(preview, optionsForOutput(request.output),
                                          progressBetween(promise, cancel.get(), 0.7, 0.9),
                                          progressBetween(promise, cancel.get(), 0.9, 1.0)),
-                                   {}});
+                                   {}, job.spec, QString::fromUtf8(engine->name())});
   });
 }
 

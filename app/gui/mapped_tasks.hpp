@@ -22,7 +22,7 @@ void openMappedSignal(QPromise<LoadOutcome>& promise, const QString& path, const
 struct StreamApplyRequest {
   SignalPtr signal;     // mapped
   ReadOptions opened;   // what it was opened with
-  Job job;              // job.engines: the one engine
+  JobDraft job;         // job.job.engines: the one engine; its spec built by the task
   EnginesPtr engines;
   QString output;       // written atomically, in the format its extension names
   QString cacheFolder;  // for a text or WAV output, mapped back through the cache

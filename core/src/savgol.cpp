@@ -148,7 +148,10 @@ std::uint64_t savgolCoefficientWork(const SavgolSpec& spec) {
   return work < 0x1p63 ? static_cast<std::uint64_t>(work) : std::numeric_limits<std::uint64_t>::max();
 }
 
+std::atomic<void (*)()> savgolCoefficientsObserverForTests{nullptr};
+
 std::vector<double> savgolCoefficients(const SavgolSpec& spec, std::size_t pos) {
+  if (const auto observe = savgolCoefficientsObserverForTests.load()) observe();
   validate(spec);
   if (pos >= spec.window) throw std::invalid_argument("savgol position must be inside the window");
   const std::size_t w = spec.window, terms = spec.order + 1;

@@ -3,6 +3,7 @@
 // polynomial of degree `order` fitted by least squares to the W samples around it. The fit is
 // linear in the samples, so the interior is a correlation with fixed taps (any correlation engine
 // runs it); scipy's "interp" edges fit one polynomial to the first and to the last W samples.
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -43,6 +44,10 @@ void validate(const SavgolSpec& spec);
 // position `pos` (0..W-1) is sum_j c[j] * x[j]. Computed by a QR factorisation in long double of
 // the scaled Vandermonde matrix (minimum-norm least squares, as lstsq).
 std::vector<double> savgolCoefficients(const SavgolSpec& spec, std::size_t pos);
+
+// For tests only: when set, called first in every savgolCoefficients, on the thread computing them
+// (the GUI's tests check that it is never the main thread). Null otherwise.
+extern std::atomic<void (*)()> savgolCoefficientsObserverForTests;
 
 // The interior as a correlation (FilterSpec's orientation: out[i] = sum_j taps[j] x[i - W/2 + j]):
 // the centred coefficients, spec.mode (zero where spec.interp: the edges are replaced), and
