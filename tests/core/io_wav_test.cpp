@@ -1,10 +1,12 @@
 #include <gtest/gtest.h>
 #include <sndfile.h>
+#include <sys/stat.h>
 
 #include <cmath>
 #include <cstring>
 #include <random>
 #include <stdexcept>
+#include <thread>
 #include <limits>
 
 #include "siglab/errors.hpp"
@@ -154,7 +156,7 @@ TEST(Wav, WritesFloatSamplesWithTheSampleRate) {
 }
 
 // Finite values beyond float32 (issue 24: 1e300 was written as +inf, exit 0) make a 64-bit float
-// WAV file that reads back exactly; a WAV written block by block refuses them and leaves no file.
+// WAV file that reads back exactly.
 TEST(Wav, ValuesBeyondFloat32RoundTripThroughA64BitWav) {
   test::TempDir dir;
   const std::vector<double> values = {1e300, -0.1, -1e300, 3.5e38};
@@ -171,16 +173,90 @@ TEST(Wav, ValuesBeyondFloat32RoundTripThroughA64BitWav) {
   };
   EXPECT_EQ(subtype(dir.file("wide.wav")), SF_FORMAT_DOUBLE);
   EXPECT_EQ(subtype(dir.file("narrow.wav")), SF_FORMAT_FLOAT);
-  const auto sink = openSampleSink(dir.file("streamed.wav"));
-  sink->write(narrow);
+}
+
+// Writes `values` through a WAV sink in blocks of `block` samples and commits.
+void writeStreamedWav(const std::string& path, const std::vector<double>& values, std::size_t block) {
+  WriteOptions options;
+  options.sampleRate = 8000;
+  const auto sink = openSampleSink(path, options);
+  for (std::size_t first = 0; first < values.size(); first += block) {
+    sink->write(std::span(values).subspan(first, std::min(block, values.size() - first)));
+  }
+  sink->commit();
+}
+
+std::string inMemoryWav(const std::vector<double>& values) {
+  const std::vector<std::byte> bytes = encodeWavFloat(values, 8000, "memory.wav");
+  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
+// A WAV written block by block becomes 64-bit at the first value beyond float32 (issue 24: it
+// refused), wherever that value comes: the same bytes as the whole signal written at once, read
+// back exactly. The samples before it are float32 values (widened exactly); those after are not.
+TEST(Wav, AStreamedWavSwitchesTo64BitAsTheWholeSignalWrittenAtOnce) {
+  test::TempDir dir;
+  std::vector<double> exact(70000);  // past the 2^16 samples widened at a time
+  for (std::size_t i = 0; i < exact.size(); ++i) exact[i] = static_cast<double>(i % 977) * 0.25 - 100.0;
+  const std::vector<std::vector<double>> signals = {
+      {1e300, 2.0, 0.1, -1e-300},                       // first
+      {2.0, -0.5, 3.0, 0.75, -1e300},                  // last
+      {1.5, -2.0, 4.0, 8.0, 0.5, 1e300, 0.1, -3.5e38, 7.0},  // in a later block, inexact values after it
+  };
+  for (const std::vector<double>& values : signals) {
+    for (const std::size_t block : {std::size_t{1}, std::size_t{3}, values.size()}) {
+      SCOPED_TRACE("signal of " + std::to_string(values.size()) + ", blocks of " + std::to_string(block));
+      const std::string path = dir.file("streamed.wav");
+      writeStreamedWav(path, values, block);
+      EXPECT_EQ(test::readFile(path), inMemoryWav(values));
+      EXPECT_EQ(readWav(path).samples, values);
+    }
+  }
+  std::vector<double> late = exact;
+  late.push_back(1e300);
+  late.push_back(0.1);
+  writeStreamedWav(dir.file("late.wav"), late, 4096);
+  EXPECT_EQ(test::readFile(dir.file("late.wav")), inMemoryWav(late));
+  EXPECT_EQ(readWav(dir.file("late.wav")).samples, late);
+  writeStreamedWav(dir.file("narrow.wav"), exact, 4096);  // no value beyond float32: 32-bit as before
+  EXPECT_EQ(test::readFile(dir.file("narrow.wav")), inMemoryWav(exact));
+}
+
+// The same switch where the output is a pipe (here a FIFO named .wav): its spool is rewritten, and
+// the reader gets the in-memory writer's bytes once, whole.
+TEST(Wav, AStreamedWavIntoAPipeSwitchesTo64Bit) {
+  test::TempDir dir;
+  const std::string fifo = dir.file("pipe.wav");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string received;
+  std::thread reader([&] { received = test::readFile(fifo); });
+  const std::vector<double> values = {0.5, 2.0, -1e300, 0.1};
   try {
-    sink->write(values);
-    ADD_FAILURE() << "a streamed WAV wrote 1e300";
+    writeStreamedWav(fifo, values, 1);
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find(": cannot write WAV: sample 4 (1e+300) is beyond 32-bit float samples"),
+    ADD_FAILURE() << e.what();  // the reader still ends: the pipe is closed
+  }
+  reader.join();
+  EXPECT_EQ(received, inMemoryWav(values));
+}
+
+// A sample float32 rounded is already written when a value beyond float32 comes: widening would not
+// give it back, so the value is refused, both samples named, and nothing is published.
+TEST(Wav, AStreamedWavRefusesToWidenARoundedSample) {
+  test::TempDir dir;
+  WriteOptions options;
+  options.sampleRate = 8000;
+  const auto sink = openSampleSink(dir.file("out.wav"), options);
+  sink->write(std::vector<double>{0.5, 0.1});
+  try {
+    sink->write(std::vector<double>{1e300});
+    ADD_FAILURE() << "a rounded sample was widened";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(": cannot write WAV: sample 3 (1e+300) is beyond 32-bit float samples, and "
+                                         "sample 2 (0.1), written block by block before it as a 32-bit one, was rounded"),
               std::string::npos) << e.what();
   }
-  EXPECT_FALSE(std::filesystem::exists(dir.file("streamed.wav")));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("out.wav")));
 }
 
 // The random-access reader a mapped view uses gives readSignal's values bit for bit, for every

@@ -215,6 +215,21 @@ void AtomicFileWriter::writeAt(std::uint64_t offset, std::string_view bytes) {
   }
 }
 
+void AtomicFileWriter::readAt(std::uint64_t offset, std::span<std::byte> out) const {
+  if (fd_ < 0 || (writesDirectly() && spoolTarget_ < 0)) {
+    throw InputError(nameForMessages(path_), "cannot read back what was written: it is not a regular file (a pipe "
+                                             "or a device); write text or raw samples there");
+  }
+  while (!out.empty()) {
+    const ssize_t got = ::pread(fd_, out.data(), out.size(), static_cast<off_t>(offset));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw InputError(nameForMessages(path_), systemError("read back failed"));
+    if (got == 0) throw InputError(nameForMessages(path_), "read back failed: the temporary file is cut short");
+    out = out.subspan(static_cast<std::size_t>(got));
+    offset += static_cast<std::uint64_t>(got);
+  }
+}
+
 void AtomicFileWriter::finish() {
   if (fd_ < 0) return;
   if (spoolTarget_ >= 0) {  // the whole output, now that it is complete

@@ -6,9 +6,11 @@
 
 namespace siglab {
 
-// WAV (32-bit float, mono) through libsndfile straight into the atomic temporary file: the same
-// bytes as encodeWavFloat. A finite value beyond float32 throws InputError naming its sample (the
-// header's sample size is written before the first block; nothing is published).
+// WAV (mono) through libsndfile straight into the atomic temporary file (or the spool of a pipe):
+// the same bytes as encodeWavFloat for the same signal. 32-bit float samples until a finite value
+// beyond float32 comes; then the header is rewritten for 64-bit ones and the samples already
+// written are widened in place. Where one of those was rounded to float32 (so widening would not
+// give it back), that value throws InputError naming both samples; nothing is published.
 std::unique_ptr<SampleSink> openWavSink(const std::string& path, double sampleRate, Durability durability);
 
 }  // namespace siglab

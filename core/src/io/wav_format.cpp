@@ -1,12 +1,14 @@
 #include <sndfile.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 
 #include "parallel_work.hpp"
@@ -328,11 +330,13 @@ std::vector<std::byte> encodeWavFloat(std::span<const double> values, double sam
 namespace siglab {
 namespace {
 
-// libsndfile's virtual I/O over an atomic temporary file: writes land at the tracked position.
+// libsndfile's virtual I/O over an atomic temporary file: writes land at the tracked position,
+// or nowhere while `discard` is set (libsndfile told of bytes that are already in place).
 struct TemporaryFileIo {
   AtomicFileWriter file;
   sf_count_t position = 0;
   sf_count_t length = 0;
+  bool discard = false;
 
   static TemporaryFileIo& of(void* user) { return *static_cast<TemporaryFileIo*>(user); }
   static SF_VIRTUAL_IO io() {
@@ -347,8 +351,10 @@ struct TemporaryFileIo {
     io.read = [](void*, sf_count_t, void*) -> sf_count_t { return 0; };
     io.write = [](const void* in, sf_count_t count, void* user) -> sf_count_t {
       TemporaryFileIo& f = of(user);
-      f.file.writeAt(static_cast<std::uint64_t>(f.position),
-                     std::string_view(static_cast<const char*>(in), static_cast<std::size_t>(count)));
+      if (!f.discard) {
+        f.file.writeAt(static_cast<std::uint64_t>(f.position),
+                       std::string_view(static_cast<const char*>(in), static_cast<std::size_t>(count)));
+      }
       f.position += count;
       f.length = std::max(f.length, f.position);
       return count;
@@ -358,6 +364,20 @@ struct TemporaryFileIo {
   }
 };
 
+// A value that a 32-bit float sample holds bit for bit (so widening it again gives it back).
+bool exactInFloat32(double v) {
+  return std::bit_cast<std::uint64_t>(static_cast<double>(static_cast<float>(v))) == std::bit_cast<std::uint64_t>(v);
+}
+
+std::string shortFormat(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+
+// Written block by block as 32-bit float samples until a finite value beyond float32 comes; then
+// the file becomes 64-bit (as encodeWavFloat makes it for the same signal, byte for byte): the
+// samples already written are widened in place, which is exact only if each was a float32 value.
 class WavSink final : public SampleSink {
  public:
   WavSink(const std::string& path, double sampleRate, Durability durability)
@@ -366,30 +386,27 @@ class WavSink final : public SampleSink {
       throw InputError(path, "cannot write WAV: the sample rate must be a whole number of Hz, got " +
                                  std::to_string(sampleRate));
     }
-    SF_INFO info{};
-    info.samplerate = static_cast<int>(sampleRate);
-    info.channels = 1;
-    info.format = SF_FORMAT_WAV | SF_FORMAT_FLOAT;
-    sound_.reset(sf_open_virtual(&io_, SFM_WRITE, &info, &target_));
-    if (!sound_) throw InputError(path, std::string("cannot write WAV: ") + sf_strerror(nullptr));
-    sf_command(sound_.get(), SFC_SET_ADD_PEAK_CHUNK, nullptr, SF_FALSE);  // as writeSignal: no time of writing
+    sampleRate_ = static_cast<int>(sampleRate);
+    open(SF_FORMAT_FLOAT);
   }
 
   void write(std::span<const double> values) override {
+    if (!wide_) {
+      if (const auto beyond = std::find_if(values.begin(), values.end(), beyondFloat32); beyond != values.end()) {
+        switchTo64Bit(count_ + static_cast<std::uint64_t>(beyond - values.begin()) + 1, *beyond);
+      }
+    }
     constexpr std::uint64_t kWavDataLimit = 0xFFFFFFFFull - 64;  // RIFF sizes are 32-bit
+    const std::uint64_t limit = kWavDataLimit / (wide_ ? sizeof(double) : sizeof(float));
     count_ += values.size();
-    if (count_ > kWavDataLimit / sizeof(float)) {
-      throw InputError(path_, "cannot write WAV: more than " + std::to_string(kWavDataLimit / sizeof(float)) +
+    if (count_ > limit) {
+      throw InputError(path_, "cannot write WAV: more than " + std::to_string(limit) +
                                   " samples exceed its 4 GiB limit; write .npy or raw instead");
     }
-    if (const auto wide = std::find_if(values.begin(), values.end(), beyondFloat32); wide != values.end()) {
-      char value[32];
-      std::snprintf(value, sizeof value, "%g", *wide);
-      const std::uint64_t sample = count_ - values.size() + static_cast<std::uint64_t>(wide - values.begin()) + 1;
-      throw InputError(path_, "cannot write WAV: sample " + std::to_string(sample) + " (" + value +
-                                  ") is beyond 32-bit float samples, and a WAV file written block by block cannot "
-                                  "switch to 64-bit ones: write the whole signal at once (filter --stream never), "
-                                  "or .npy or raw");
+    if (!wide_ && !firstInexact_) {
+      if (const auto inexact = std::find_if_not(values.begin(), values.end(), exactInFloat32); inexact != values.end()) {
+        firstInexact_ = {count_ - values.size() + static_cast<std::uint64_t>(inexact - values.begin()) + 1, *inexact};
+      }
     }
     const auto n = static_cast<sf_count_t>(values.size());
     if (sf_writef_double(sound_.get(), values.data(), n) != n) {
@@ -402,11 +419,80 @@ class WavSink final : public SampleSink {
   }
 
  private:
+  struct NumberedValue {
+    std::uint64_t sample;  // from 1
+    double value;
+  };
+
+  void open(int subtype) {
+    SF_INFO info{};
+    info.samplerate = sampleRate_;
+    info.channels = 1;
+    info.format = SF_FORMAT_WAV | subtype;
+    target_.position = 0;  // a new header starts at the start, wherever the last handle stopped
+    sound_.reset(sf_open_virtual(&io_, SFM_WRITE, &info, &target_));
+    if (!sound_) throw InputError(path_, std::string("cannot write WAV: ") + sf_strerror(nullptr));
+    sf_command(sound_.get(), SFC_SET_ADD_PEAK_CHUNK, nullptr, SF_FALSE);  // as writeSignal: no time of writing
+    dataOffset_ = static_cast<std::uint64_t>(target_.position);  // libsndfile stands where samples begin
+  }
+
+  // The header becomes a 64-bit one and the samples written so far 64-bit ones; the output is
+  // always a file (a temporary, or a spool for a pipe), so this goes back over it.
+  void switchTo64Bit(std::uint64_t sample, double value) {
+    if (firstInexact_) {
+      throw InputError(path_, "cannot write WAV: sample " + std::to_string(sample) + " (" + shortFormat(value) +
+                                  ") is beyond 32-bit float samples, and sample " +
+                                  std::to_string(firstInexact_->sample) + " (" + shortFormat(firstInexact_->value) +
+                                  "), written block by block before it as a 32-bit one, was rounded: write the "
+                                  "whole signal at once (filter --stream never), or .npy or raw");
+    }
+    const std::uint64_t narrowOffset = dataOffset_;
+    target_.discard = true;  // neither handle writes now; the 64-bit one writes its header when closed
+    sound_.reset();
+    open(SF_FORMAT_DOUBLE);
+    if (dataOffset_ < narrowOffset) throw std::logic_error("the 64-bit WAV header is shorter than the 32-bit one");
+    widenInPlace(narrowOffset);
+    // libsndfile sizes the file by the frames it wrote itself: it is given the widened ones again
+    // (as zeros, written nowhere: their bytes are in place), so it stands at the end.
+    std::vector<double> zeros(static_cast<std::size_t>(std::min<std::uint64_t>(count_, kWidenBlock)));
+    for (std::uint64_t done = 0; done < count_;) {
+      const auto n = static_cast<sf_count_t>(std::min<std::uint64_t>(zeros.size(), count_ - done));
+      if (sf_writef_double(sound_.get(), zeros.data(), n) != n) {
+        throw InputError(path_, std::string("cannot write WAV: ") + sf_strerror(sound_.get()));
+      }
+      done += static_cast<std::uint64_t>(n);
+    }
+    target_.discard = false;
+    wide_ = true;
+  }
+
+  // From the end backwards, a block at a time: each block's wider copy overwrites only bytes of
+  // itself or of blocks already widened (the 64-bit data starts no earlier than the 32-bit data).
+  void widenInPlace(std::uint64_t narrowOffset) {
+    static_assert(std::endian::native == std::endian::little, "WAV samples are little-endian, as this host's");
+    std::vector<float> narrow;
+    std::vector<double> wide;
+    for (std::uint64_t end = count_; end > 0;) {
+      const std::uint64_t first = end - std::min<std::uint64_t>(end, kWidenBlock);
+      narrow.resize(static_cast<std::size_t>(end - first));
+      target_.file.readAt(narrowOffset + first * sizeof(float), std::as_writable_bytes(std::span(narrow)));
+      wide.assign(narrow.begin(), narrow.end());
+      target_.file.writeAt(dataOffset_ + first * sizeof(double),
+                           std::string_view(reinterpret_cast<const char*>(wide.data()), wide.size() * sizeof(double)));
+      end = first;
+    }
+  }
+
+  static constexpr std::uint64_t kWidenBlock = 1 << 16;
   std::string path_;
   TemporaryFileIo target_;
   SF_VIRTUAL_IO io_;
   SndfileHandle sound_;
+  int sampleRate_ = 0;
+  std::uint64_t dataOffset_ = 0;
   std::uint64_t count_ = 0;
+  bool wide_ = false;
+  std::optional<NumberedValue> firstInexact_;  // while 32-bit: the first sample float32 rounded
 };
 
 }  // namespace

@@ -51,6 +51,9 @@ class AtomicFileWriter {
   // Writes `bytes` at `offset` of the temporary without moving where append() writes (a header
   // fixed up once the size is known).
   void writeAt(std::uint64_t offset, std::string_view bytes);
+  // Reads back bytes [offset, offset + out.size()) already written to the temporary (a header's
+  // writer that must rewrite what it wrote). Throws InputError where the output is not a file.
+  void readAt(std::uint64_t offset, std::span<std::byte> out) const;
   void finish();   // everything written (and flushed, as durability asks); nothing replaced yet
   void publish();  // the finished temporary renamed into place (nothing to do for direct output)
   void commit() {
