@@ -175,11 +175,17 @@ TEST(CliInput, StatsOfARangeStopReadingAnEndlessStreamAtTheRangesEnd) {
   };
   std::string csv = "time,value\n", ones, threes;
   for (int i = 0; i < 20; ++i) csv += "0.5,2.5\n", ones += "1\n", threes += "3\n";
+  // Comments past the first bytes read, then a range read on through several more.
+  std::string longer = std::string(100 << 10, '#') + "\nt;v\n";
+  for (int i = 0; i < 90000; ++i) longer += std::to_string(i) + ";" + std::to_string(i % 7) + ",5\n";
+  test::writeFile(dir.file("longer.txt"), longer);
   const Case cases[] = {
       {"yes 1", "-", "--range 0:5", ones},
       {"sh -c 'echo time,value; exec yes 0.5,2.5'", "/dev/stdin", "--column 2 --skip-header --range 1:4", csv},
       {"yes 1", "-", "--raw i16 --range 0:5", ones.substr(0, 10)},  // "1\n" is the i16 2609
       {"yes 3", dir.file("fifo"), "--range 2:7", threes},
+      {"sh -c 'cat " + dir.file("longer.txt") + "; exec yes \"0;0\"'", "-", "--skip-header --column 2 --decimal , --range 0:89995",
+       longer},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.writer + " | stats " + c.input + " " + c.args);
@@ -187,7 +193,8 @@ TEST(CliInput, StatsOfARangeStopReadingAnEndlessStreamAtTheRangesEnd) {
     ASSERT_EQ(endless.cli.exitCode, 0) << endless.cli.err;
     test::writeFile(dir.file("same.txt"), c.sameAsFile);
     EXPECT_EQ(endless.cli.out, runCli("stats " + dir.file("same.txt") + " " + c.args, dir).out);
-    EXPECT_NE(endless.cli.out.find(c.input == "/dev/stdin" ? "count: 3\n" : "count: 5\n"), std::string::npos);
+    EXPECT_NE(endless.cli.out.find(c.input == "/dev/stdin" ? "count: 3\n" : c.sameAsFile == longer ? "count: 89995\n" : "count: 5\n"),
+              std::string::npos);
     // The writer was stopped by the closed pipe (SIGPIPE, or EPIPE where SIGPIPE is ignored), not by the guard.
     EXPECT_TRUE(endless.writerStatus == "141" || endless.writerErr.find("Broken pipe") != std::string::npos)
         << endless.writerStatus << " " << endless.writerErr;
