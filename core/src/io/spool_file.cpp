@@ -27,6 +27,9 @@ struct Spool {
   int fd = -1;
   bool ended = false;  // false: read only up to a limit so far
   std::string folder;
+  // While not ended, the pipe's read end, held: a FIFO whose last reader closes cuts its writer
+  // off (SIGPIPE) before it is read on. Closed with the process, which ends the writer's stream then.
+  int heldPipe = -1;
 };
 std::mutex spoolsMutex;
 std::map<std::pair<dev_t, ino_t>, Spool>& spools() {
@@ -104,6 +107,7 @@ SpooledPipe spooledPipe(int pipeFd, const struct stat& pipe, const std::string& 
   const auto key = std::make_pair(pipe.st_dev, pipe.st_ino);
   std::string taken;
   SpoolFile spool;
+  int heldPipe = -1;
   if (const auto found = spools().find(key); found != spools().end()) {
     const Spool known = found->second;
     spools().erase(found);
@@ -118,6 +122,7 @@ SpooledPipe spooledPipe(int pipeFd, const struct stat& pipe, const std::string& 
     } else {
       spool.fd = known.fd;  // read before only as far as needed then: read on where it stopped
       spool.folder = known.folder;
+      heldPipe = known.heldPipe;
     }
   }
   if (spool.fd < 0) spool = openSpoolFile();
@@ -125,6 +130,7 @@ SpooledPipe spooledPipe(int pipeFd, const struct stat& pipe, const std::string& 
   const auto fail = [&](const std::string& what) {
     const std::string reason = std::strerror(errno);
     ::close(spool.fd);
+    if (heldPipe >= 0) ::close(heldPipe);
     throw InputError(name, what + ": " + reason);
   };
   if (!taken.empty() && !writeAllWaiting(spool.fd, taken.data(), taken.size())) {
@@ -152,7 +158,12 @@ SpooledPipe spooledPipe(int pipeFd, const struct stat& pipe, const std::string& 
     }
     size += static_cast<std::uint64_t>(got);
   }
-  spools()[key] = Spool{spool.fd, ended, spool.folder};
+  if (ended && heldPipe >= 0) {
+    ::close(heldPipe);
+    heldPipe = -1;
+  }
+  if (!ended && heldPipe < 0) heldPipe = ::fcntl(pipeFd, F_DUPFD_CLOEXEC, 0);
+  spools()[key] = Spool{spool.fd, ended, spool.folder, heldPipe};
   return {::fcntl(spool.fd, F_DUPFD_CLOEXEC, 0), ended};
 }
 
