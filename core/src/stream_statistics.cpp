@@ -12,7 +12,10 @@ Statistics streamStatistics(SampleStream& in, SampleRange range, const Progress&
   std::vector<double> block(std::max<std::size_t>(blockSamples, 1));
   std::uint64_t position = 0;  // index of block[0] in the signal
   // Never more than the range needs: a stream's reader reads no further than asked.
-  const auto wanted = [&] { return std::span(block).first(std::min<std::uint64_t>(block.size(), range.end - position)); };
+  const auto wanted = [&] {
+    const std::uint64_t left = range.end - position;
+    return std::span(block).first(static_cast<std::size_t>(std::min<std::uint64_t>(block.size(), left)));
+  };
   while (const std::size_t n = in.read(wanted())) {
     progress.throwIfCancelled();
     const std::uint64_t begin = std::max<std::uint64_t>(range.begin, position);

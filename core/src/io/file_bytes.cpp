@@ -72,7 +72,8 @@ FileBytes::FileBytes(const std::string& path, std::uint64_t streamBytes) : path_
       throwIfNothingRead();
     }
     size_ = static_cast<std::size_t>(opened_.st_size);
-    if (cutShort_) size_ = static_cast<std::size_t>(std::min<std::uint64_t>(size_, streamBytes));  // read on further before
+    // A spool read on further by an earlier open: only what was asked for.
+    if (cutShort_) size_ = static_cast<std::size_t>(std::min<std::uint64_t>(size_, streamBytes));
     if (size_ == 0) return;
     mapping_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd_, 0);
     if (mapping_ == MAP_FAILED) {

@@ -17,8 +17,9 @@ namespace siglab {
 // an I/O error; Cancelled when the work is cancelled while a pipe's writer sends nothing
 // (cancel_waits.hpp). With `streamBytes`, a stream is read only until it holds that many bytes (its
 // start is all a reader needs: statistics of a range); cutShort() then says that it may have more,
-// and opening it again with a larger `streamBytes` reads on from there. Another program may truncate or rewrite the file while it is parsed: the mapping
-// never crashes (pages cut off read as zeros) and throwIfChanged() then says so.
+// and opening it again with a larger `streamBytes` reads on from there. Another program may
+// truncate or rewrite the file while it is parsed: the mapping never crashes (pages cut off read as
+// zeros) and throwIfChanged() then says so.
 class FileBytes {
  public:
   explicit FileBytes(const std::string& path, std::uint64_t streamBytes = UINT64_MAX);
