@@ -14,7 +14,6 @@
 #include "siglab/errors.hpp"
 #include "siglab/json_number.hpp"
 #include "siglab/statistics.hpp"
-#include "siglab/io/sample_stream.hpp"
 #include "siglab/stream_statistics.hpp"
 #include "terminal_progress.hpp"
 
@@ -99,8 +98,7 @@ int runStats(const StatsOptions& o) {
   {
     TerminalProgress progress(o.quiet);
     try {
-      const auto stream = openSampleStream(o.input, o.read);
-      stats = streamStatistics(*stream, range, progress.stage("reading " + o.input, signals.flag()));
+      stats = streamStatistics(o.input, o.read, range, progress.stage("reading " + o.input, signals.flag()));
     } catch (const Cancelled&) {
       anyTime.reset();  // one line only: the watcher's, or this one
       progress.clear();

@@ -11,7 +11,12 @@ Statistics streamStatistics(SampleStream& in, SampleRange range, const Progress&
   StatisticsAccumulator accumulator(range.begin);
   std::vector<double> block(std::max<std::size_t>(blockSamples, 1));
   std::uint64_t position = 0;  // index of block[0] in the signal
-  while (const std::size_t n = in.read(block)) {
+  // Never more than the range needs: a stream's reader reads no further than asked.
+  const auto wanted = [&] {
+    const std::uint64_t left = range.end - position;
+    return std::span(block).first(static_cast<std::size_t>(std::min<std::uint64_t>(block.size(), left)));
+  };
+  while (const std::size_t n = in.read(wanted())) {
     progress.throwIfCancelled();
     const std::uint64_t begin = std::max<std::uint64_t>(range.begin, position);
     const std::uint64_t end = std::min<std::uint64_t>(range.end, position + n);
@@ -31,6 +36,12 @@ Statistics streamStatistics(SampleStream& in, SampleRange range, const Progress&
     throw std::out_of_range("range start " + std::to_string(range.begin) + " is after its end " + std::to_string(end));
   }
   return accumulator.result();
+}
+
+Statistics streamStatistics(const std::string& path, const ReadOptions& options, SampleRange range,
+                            const Progress& progress) {
+  const auto in = openSampleStream(path, options, std::size_t{32} << 20, range.end);
+  return streamStatistics(*in, range, progress);
 }
 
 }  // namespace siglab

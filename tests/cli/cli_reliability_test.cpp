@@ -137,6 +137,70 @@ TEST(CliInput, DashIsStandardInputInEveryFormat) {
   EXPECT_EQ(empty.err, "siglab-cli stats: standard input: the file is empty: expected one number per line\n");
 }
 
+// `stats INPUT ARGS` on an endless writer's stream (WRITER | stats - or /dev/stdin; WRITER > INPUT, a FIFO): the CLI's
+// outcome, and how the writer ended. A 64 MiB file-size limit and 20 s guards make a CLI that
+// spools the endless stream fail (SIGXFSZ, or killed) instead of filling the disk or hanging.
+struct EndlessOutcome {
+  Outcome cli;
+  std::string writerStatus;
+  std::string writerErr;
+};
+
+EndlessOutcome statsOfEndlessWriter(const std::string& writer, const std::string& input, const std::string& args,
+                                    const test::TempDir& dir) {
+  const std::string cli = "TMPDIR=" + dir.path().string() + " timeout -s KILL 20 " + SIGLAB_CLI_PATH + " stats " +
+                          input + " " + args + " >" + dir.file("stdout.log") + " 2>" + dir.file("stderr.log") +
+                          "; echo $? >" + dir.file("cli.status");
+  const std::string writerRun = "timeout -s KILL 20 " + writer + " 2>" + dir.file("writer.err");
+  std::string script = "ulimit -f 65536\n";
+  if (input == "-" || input == "/dev/stdin") {
+    script += "{ " + writerRun + "; echo $? >" + dir.file("writer.status") + "; } | { " + cli + "; }\n";
+  } else {  // a FIFO: held open for reading until the CLI has it, so that its first read finds the writer
+    script += "{ " + writerRun + " >" + input + "; echo $? >" + dir.file("writer.status") + "; } &\nexec 3<" + input +
+              "\n" + cli + " 3<&-\nexec 3<&-\nwait\n";
+  }
+  test::writeFile(dir.file("endless.sh"), script);
+  std::system(("bash " + dir.file("endless.sh")).c_str());
+  const auto trimmed = [](std::string s) { return s.substr(0, s.find('\n')); };
+  return {{std::atoi(test::readFile(dir.file("cli.status")).c_str()), test::readFile(dir.file("stdout.log")),
+           test::readFile(dir.file("stderr.log"))},
+          trimmed(test::readFile(dir.file("writer.status"))), test::readFile(dir.file("writer.err"))};
+}
+
+TEST(CliInput, StatsOfARangeStopReadingAnEndlessStreamAtTheRangesEnd) {
+  test::TempDir dir;
+  ASSERT_EQ(::mkfifo(dir.file("fifo").c_str(), 0600), 0);
+  struct Case {
+    std::string writer, input, args, sameAsFile;  // sameAsFile: the stream's first bytes, as a regular file
+  };
+  std::string csv = "time,value\n", ones, threes;
+  for (int i = 0; i < 20; ++i) csv += "0.5,2.5\n", ones += "1\n", threes += "3\n";
+  // Comments past the first bytes read, then a range read on through several more.
+  std::string longer = std::string(100 << 10, '#') + "\nt;v\n";
+  for (int i = 0; i < 90000; ++i) longer += std::to_string(i) + ";" + std::to_string(i % 7) + ",5\n";
+  test::writeFile(dir.file("longer.txt"), longer);
+  const Case cases[] = {
+      {"yes 1", "-", "--range 0:5", ones},
+      {"sh -c 'echo time,value; exec yes 0.5,2.5'", "/dev/stdin", "--column 2 --skip-header --range 1:4", csv},
+      {"yes 1", "-", "--raw i16 --range 0:5", ones.substr(0, 10)},  // "1\n" is the i16 2609
+      {"yes 3", dir.file("fifo"), "--range 2:7", threes},
+      {"sh -c 'cat " + dir.file("longer.txt") + "; exec yes \"0;0\"'", "-",
+       "--skip-header --column 2 --decimal , --range 0:89995", longer},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.writer + " | stats " + c.input + " " + c.args);
+    const EndlessOutcome endless = statsOfEndlessWriter(c.writer, c.input, c.args, dir);
+    ASSERT_EQ(endless.cli.exitCode, 0) << endless.cli.err;
+    test::writeFile(dir.file("same.txt"), c.sameAsFile);
+    EXPECT_EQ(endless.cli.out, runCli("stats " + dir.file("same.txt") + " " + c.args, dir).out);
+    const std::string count = c.input == "/dev/stdin" ? "3" : c.sameAsFile == longer ? "89995" : "5";
+    EXPECT_NE(endless.cli.out.find("count: " + count + "\n"), std::string::npos) << endless.cli.out;
+    // The writer was stopped by the closed pipe (SIGPIPE, or EPIPE where SIGPIPE is ignored), not by the guard.
+    EXPECT_TRUE(endless.writerStatus == "141" || endless.writerErr.find("Broken pipe") != std::string::npos)
+        << endless.writerStatus << " " << endless.writerErr;
+  }
+}
+
 TEST(CliOutput, OutputsAreCheckedBeforeAnyWork) {
   test::TempDir dir;
   ASSERT_EQ(runCli("generate -n 100 -o " + dir.file("in.txt"), dir).exitCode, 0);

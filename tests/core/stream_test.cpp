@@ -1,9 +1,14 @@
 // Streaming reads, writes, filtering and statistics against the in-memory path, byte for byte,
 // with windows and blocks small enough that every join is crossed many times.
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <sndfile.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <filesystem>
 
 #include "siglab/cpu_parallel.hpp"
@@ -398,6 +403,39 @@ TEST(StreamStatistics, RangesOfAStreamedFileMatchTheInMemoryStatistics) {
     EXPECT_EQ(streamed, inMemory);
     EXPECT_FALSE(streamed.empty());
   }
+}
+
+// A range of a FIFO reads its start only, and the FIFO keeps a reader while its stream may be read
+// on: its writer is not cut off (EPIPE) between the stream's reads further.
+TEST(StreamStatistics, ARangeOfAFifoReadsItsStartAndKeepsItsWriterConnected) {
+  test::TempDir dir;
+  const std::string fifo = dir.file("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  // The test writes: connected through a read-write end first (no wait), which it closes once the
+  // lines are in the pipe.
+  const int both = ::open(fifo.c_str(), O_RDWR | O_NONBLOCK);
+  const int writer = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+  ASSERT_GE(both, 0);
+  ASSERT_GE(writer, 0);
+  ::fcntl(writer, F_SETPIPE_SZ, 1 << 20);
+  std::string lines;
+  for (int i = 0; i < 150000; ++i) lines += std::to_string(i % 10) + "\n";  // 300 KB: several reads further
+  ASSERT_EQ(::write(writer, lines.data(), lines.size()), static_cast<ssize_t>(lines.size()));
+  ::close(both);
+  const SampleRange range{10, 100000};
+  const auto previous = std::signal(SIGPIPE, SIG_IGN);  // a write with no reader fails instead of ending the test
+  const Statistics streamed = streamStatistics(fifo, {}, range);
+  const bool cutOff = ::write(writer, "1\n", 2) < 0 && errno == EPIPE;
+  std::signal(SIGPIPE, previous);
+  ::close(writer);
+  EXPECT_FALSE(cutOff);
+  test::writeFile(dir.file("same.txt"), lines);
+  const Statistics file = streamStatistics(dir.file("same.txt"), {}, range);
+  EXPECT_EQ(streamed.count, 99990u);
+  EXPECT_EQ(streamed.count, file.count);
+  EXPECT_EQ(streamed.sum, file.sum);
+  EXPECT_EQ(streamed.variance, file.variance);
+  EXPECT_EQ(streamed.maxIndex, file.maxIndex);
 }
 
 }  // namespace

@@ -11,4 +11,9 @@ namespace siglab {
 Statistics streamStatistics(SampleStream& in, SampleRange range = {}, const Progress& progress = {},
                             std::size_t blockSamples = std::size_t{1} << 20);
 
+// The same for the signal in `path`, opened as openSampleStream does: a stream (a pipe, a FIFO,
+// standard input) is read only up to the range's end, so an endless one ends there too.
+Statistics streamStatistics(const std::string& path, const ReadOptions& options, SampleRange range = {},
+                            const Progress& progress = {});
+
 }  // namespace siglab

@@ -31,7 +31,7 @@ bool sameVersion(const struct stat& a, const struct stat& b) {
 
 }  // namespace
 
-FileBytes::FileBytes(const std::string& path) : path_(path) {
+FileBytes::FileBytes(const std::string& path, std::uint64_t streamBytes) : path_(path) {
   const bool standardInput = path == "-";
   // O_NONBLOCK: opening a FIFO that has no writer would otherwise wait for one forever.
   fd_ = standardInput ? ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0)
@@ -55,9 +55,10 @@ FileBytes::FileBytes(const std::string& path) : path_(path) {
       if (size_ == 0) throw InputError(path_, "nothing to read: it is a named pipe (FIFO) and no program wrote to it");
     };
     if (stream) {
-      // Read once to its end into a temporary file, then mapped as a regular file: memory stays
-      // bounded whatever its size, and it can be read again (its tail, another engine's try).
-      const int spooled = detail::spooledPipe(fd_, opened_, path_);
+      // Read once to its end (or to streamBytes) into a temporary file, then mapped as a regular
+      // file: memory stays bounded whatever its size, and it can be read again (its tail, another
+      // engine's try).
+      const auto [spooled, ended] = detail::spooledPipe(fd_, opened_, path_, streamBytes);
       if (spooled < 0) {  // no temporary file can be made here: into memory
         readAll();
         throwIfNothingRead();
@@ -66,10 +67,13 @@ FileBytes::FileBytes(const std::string& path) : path_(path) {
       ::close(fd_);
       fd_ = spooled;
       if (::fstat(fd_, &opened_) != 0) throw InputError(path_, systemError("cannot open"));
+      cutShort_ = !ended;
       size_ = static_cast<std::size_t>(opened_.st_size);
       throwIfNothingRead();
     }
     size_ = static_cast<std::size_t>(opened_.st_size);
+    // A spool read on further by an earlier open: only what was asked for.
+    if (cutShort_) size_ = static_cast<std::size_t>(std::min<std::uint64_t>(size_, streamBytes));
     if (size_ == 0) return;
     mapping_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd_, 0);
     if (mapping_ == MAP_FAILED) {

@@ -15,11 +15,14 @@ namespace siglab {
 // (named "standard input" in messages).
 // Throws InputError for a missing file, a directory, a device, a named pipe nobody writes to, or
 // an I/O error; Cancelled when the work is cancelled while a pipe's writer sends nothing
-// (cancel_waits.hpp). Another program may truncate or rewrite the file while it is parsed: the mapping
-// never crashes (pages cut off read as zeros) and throwIfChanged() then says so.
+// (cancel_waits.hpp). With `streamBytes`, a stream is read only until it holds that many bytes (its
+// start is all a reader needs: statistics of a range); cutShort() then says that it may have more,
+// and opening it again with a larger `streamBytes` reads on from there. Another program may
+// truncate or rewrite the file while it is parsed: the mapping never crashes (pages cut off read as
+// zeros) and throwIfChanged() then says so.
 class FileBytes {
  public:
-  explicit FileBytes(const std::string& path);
+  explicit FileBytes(const std::string& path, std::uint64_t streamBytes = UINT64_MAX);
   const std::string& name() const { return path_; }
   FileBytes(const FileBytes&) = delete;
   FileBytes& operator=(const FileBytes&) = delete;
@@ -27,6 +30,8 @@ class FileBytes {
 
   std::span<const std::byte> bytes() const { return {data_, size_}; }
   std::string_view text() const { return {reinterpret_cast<const char*>(data_), size_}; }
+  // True for a stream read only up to `streamBytes`, which may have more after them.
+  bool cutShort() const { return cutShort_; }
 
   // Copies bytes [offset, offset + out.size()) of the file into `out` with pread (no page faults
   // on the mapping: the streaming readers' way for binary samples). Throws InputError on a read
@@ -51,6 +56,7 @@ class FileBytes {
   const std::byte* data_ = nullptr;
   std::size_t size_ = 0;
   void* mapping_ = nullptr;
+  bool cutShort_ = false;
   int guardSlot_ = -1;  // where the mapping is registered with the SIGBUS guard
   std::unique_ptr<std::byte[]> buffer_;
 };

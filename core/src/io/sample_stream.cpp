@@ -69,11 +69,20 @@ class BinaryStream final : public SampleStream {
 
 // Text: parsed a window of whole lines at a time on all cores, with the in-memory reader's code,
 // so the values and every error message (its line counted from the file's start) are the same.
+// A stream read only in part (FileBytes::cutShort) is parsed up to its last whole line, and read
+// further only when those lines are used up.
 class TextStream final : public SampleStream {
  public:
-  TextStream(std::unique_ptr<FileBytes> file, std::string path, const ReadOptions& options, std::size_t windowBytes)
-      : file_(std::move(file)), path_(std::move(path)), windowBytes_(std::max<std::size_t>(windowBytes, 1)) {
-    layout_ = locateTextBody(file_->text(), textReadOptions(options));
+  TextStream(std::unique_ptr<FileBytes> file, std::string source, std::string path, const ReadOptions& options,
+             std::size_t windowBytes)
+      : file_(std::move(file)), source_(std::move(source)), path_(std::move(path)),
+        windowBytes_(std::max<std::size_t>(windowBytes, 1)) {
+    for (;;) {
+      layout_ = locateTextBody(wholeLines(), textReadOptions(options));
+      if (layout_.settled || !file_->cutShort()) break;
+      readFurther();
+    }
+    bodyOffset_ = static_cast<std::size_t>(layout_.body.data() - file_->text().data());
     line_ = layout_.firstLine;
   }
 
@@ -94,8 +103,24 @@ class TextStream final : public SampleStream {
   }
 
  private:
+  // The text up to its last whole line where the stream may have more, else all of it.
+  std::string_view wholeLines() const {
+    const std::string_view text = file_->text();
+    return file_->cutShort() ? text.substr(0, text.rfind('\n') + 1) : text;  // npos + 1: none
+  }
+
+  // Reads the stream on: at least as much again as it holds (64 KiB at first, a window at most).
+  void readFurther() {
+    const std::uint64_t held = file_->bytes().size();
+    file_ = std::make_unique<FileBytes>(source_, held + std::clamp<std::uint64_t>(held, 64 << 10, windowBytes_));
+  }
+
   // Parses the next window of whole lines into pending_; false at the end of the file.
   bool parseNextWindow() {
+    while (position_ == layout_.body.size() && file_->cutShort()) {
+      readFurther();
+      layout_.body = wholeLines().substr(bodyOffset_);
+    }
     const std::string_view body = layout_.body;
     if (position_ == body.size()) {
       if (valuesSeen_ == 0) {
@@ -126,9 +151,11 @@ class TextStream final : public SampleStream {
   }
 
   std::unique_ptr<FileBytes> file_;
+  std::string source_;  // as given to openSampleStream, to open it again
   std::string path_;
   std::size_t windowBytes_;
   TextBody layout_;
+  std::size_t bodyOffset_ = 0;  // where layout_.body starts in the file
   std::uint64_t line_ = 1;
   std::size_t position_ = 0;  // in layout_.body
   SampleVector pending_;
@@ -164,11 +191,29 @@ std::vector<double> readTextTail(const FileBytes& file, const std::string& path,
 
 }  // namespace
 
+namespace {
+
+// The bytes of a stream worth reading for its first `samples` samples: exactly those of raw
+// samples, a first 64 KiB of text (read on as parsed), all of it where that cannot be said.
+std::uint64_t streamBytesFor(std::uint64_t samples, const ReadOptions& options) {
+  if (samples == kAllSamples) return kAllSamples;
+  const bool raw = options.format == FileFormat::raw || (options.format == FileFormat::automatic && options.rawType);
+  if (!raw) return 64 << 10;
+  const std::uint64_t size = sampleSize(options.rawType.value_or(SampleType::f64));
+  if (samples > (kAllSamples - options.rawOffset) / size) return kAllSamples;
+  return options.rawOffset + samples * size;
+}
+
+}  // namespace
+
 std::unique_ptr<SampleStream> openSampleStream(const std::string& pathGiven, const ReadOptions& options,
-                                               std::size_t windowBytes) {
-  auto file = std::make_unique<FileBytes>(pathGiven);
+                                               std::size_t windowBytes, std::uint64_t samplesNeeded) {
+  auto file = std::make_unique<FileBytes>(pathGiven, streamBytesFor(samplesNeeded, options));
   const std::string path = pathGiven == "-" ? "standard input" : pathGiven;  // as FileBytes names it
   const FileFormat format = detectInputFormat(path, file->bytes(), options);
+  if (file->cutShort() && (format == FileFormat::npy || format == FileFormat::wav)) {
+    file = std::make_unique<FileBytes>(pathGiven);  // their headers say their sizes: the whole stream
+  }
   switch (format) {
     case FileFormat::npy:
     case FileFormat::raw: {
@@ -179,7 +224,7 @@ std::unique_ptr<SampleStream> openSampleStream(const std::string& pathGiven, con
     case FileFormat::text:
     case FileFormat::automatic: break;
   }
-  return std::make_unique<TextStream>(std::move(file), path, options, windowBytes);
+  return std::make_unique<TextStream>(std::move(file), pathGiven, path, options, windowBytes);
 }
 
 std::uint64_t inputSizeBytes(const std::string& path) { return FileBytes(path).bytes().size(); }

@@ -23,9 +23,17 @@ namespace siglab::detail {
 namespace {
 
 // One temporary file per pipe read, kept open for the process's life (later opens of the pipe read it).
+struct Spool {
+  int fd = -1;
+  bool ended = false;  // false: read only up to a limit so far
+  std::string folder;
+  // While not ended, the pipe's read end, held: a FIFO whose last reader closes cuts its writer
+  // off (SIGPIPE) before it is read on. Closed with the process, which ends the writer's stream then.
+  int heldPipe = -1;
+};
 std::mutex spoolsMutex;
-std::map<std::pair<dev_t, ino_t>, int>& spools() {
-  static std::map<std::pair<dev_t, ino_t>, int> byPipe;
+std::map<std::pair<dev_t, ino_t>, Spool>& spools() {
+  static std::map<std::pair<dev_t, ino_t>, Spool> byPipe;
   return byPipe;
 }
 
@@ -94,44 +102,69 @@ bool pipeHasEnded(int fd, std::string& taken) {
 
 }  // namespace
 
-int spooledPipe(int pipeFd, const struct stat& pipe, const std::string& name) {
+SpooledPipe spooledPipe(int pipeFd, const struct stat& pipe, const std::string& name, std::uint64_t limit) {
   const std::lock_guard lock(spoolsMutex);
   const auto key = std::make_pair(pipe.st_dev, pipe.st_ino);
   std::string taken;
+  SpoolFile spool;
+  int heldPipe = -1;
   if (const auto found = spools().find(key); found != spools().end()) {
-    // The same pipe read again (a probe, then the reader) gets the same bytes. A pipe that gives
-    // more is a new one whose inode number was reused (the GUI opens many FIFOs in one process).
-    if (pipeHasEnded(pipeFd, taken)) return ::fcntl(found->second, F_DUPFD_CLOEXEC, 0);
-    ::close(found->second);
+    const Spool known = found->second;
     spools().erase(found);
+    if (known.ended) {
+      // The same pipe read again (a probe, then the reader) gets the same bytes. A pipe that gives
+      // more is a new one whose inode number was reused (the GUI opens many FIFOs in one process).
+      if (pipeHasEnded(pipeFd, taken)) {
+        spools()[key] = known;
+        return {::fcntl(known.fd, F_DUPFD_CLOEXEC, 0), true};
+      }
+      ::close(known.fd);
+    } else {
+      spool.fd = known.fd;  // read before only as far as needed then: read on where it stopped
+      spool.folder = known.folder;
+      heldPipe = known.heldPipe;
+    }
   }
-  SpoolFile spool = openSpoolFile();
-  if (spool.fd < 0) return -1;
+  if (spool.fd < 0) spool = openSpoolFile();
+  if (spool.fd < 0) return {};
   const auto fail = [&](const std::string& what) {
     const std::string reason = std::strerror(errno);
     ::close(spool.fd);
+    if (heldPipe >= 0) ::close(heldPipe);
     throw InputError(name, what + ": " + reason);
   };
   if (!taken.empty() && !writeAllWaiting(spool.fd, taken.data(), taken.size())) {
     fail("cannot keep it in a temporary file in " + spool.folder + " (set TMPDIR to a folder with room)");
   }
+  auto size = static_cast<std::uint64_t>(::lseek(spool.fd, 0, SEEK_END));
+  bool ended = false;
   const auto buffer = std::make_unique_for_overwrite<char[]>(std::size_t{1} << 20);
-  for (;;) {
-    const ssize_t got = readWaiting(pipeFd, buffer.get(), std::size_t{1} << 20);
-    if (got == 0) break;
+  while (size < limit) {
+    const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(limit - size, std::size_t{1} << 20));
+    const ssize_t got = readWaiting(pipeFd, buffer.get(), want);
+    if (got == 0) {
+      ended = true;
+      break;
+    }
     if (got < 0) fail("read failed");
     if (!roomFor(spool.fd, static_cast<std::uint64_t>(got))) {
       errno = ENOSPC;
-      fail(formatBytes(static_cast<double>(::lseek(spool.fd, 0, SEEK_CUR))) +
+      fail(formatBytes(static_cast<double>(size)) +
            " read and not at its end: keeping more in a temporary file in " + spool.folder +
            " would leave its file system almost full (set TMPDIR to a folder with room, or give a file)");
     }
     if (!writeAllWaiting(spool.fd, buffer.get(), static_cast<std::size_t>(got))) {
       fail("cannot keep it in a temporary file in " + spool.folder + " (set TMPDIR to a folder with room)");
     }
+    size += static_cast<std::uint64_t>(got);
   }
-  spools()[key] = spool.fd;
-  return ::fcntl(spool.fd, F_DUPFD_CLOEXEC, 0);
+  if (ended && heldPipe >= 0) {
+    ::close(heldPipe);
+    heldPipe = -1;
+  }
+  if (!ended && heldPipe < 0) heldPipe = ::fcntl(pipeFd, F_DUPFD_CLOEXEC, 0);
+  spools()[key] = Spool{spool.fd, ended, spool.folder, heldPipe};
+  return {::fcntl(spool.fd, F_DUPFD_CLOEXEC, 0), ended};
 }
 
 bool copyFileTo(int from, std::uint64_t size, int to) {

@@ -16,14 +16,20 @@ struct SpoolFile {
 };
 SpoolFile openSpoolFile();
 
-// A descriptor of a temporary file holding everything the pipe `pipeFd` (described by `pipe`) gives
-// to its end. The first call for a pipe reads it; later calls for the same pipe in this process get
-// the same file again (a pipe can be read once). -1 where no temporary file can be made (read it
-// into memory instead). Throws InputError naming `name` on a read or write error, and before the
-// file would leave its file system less than 256 MiB (or a twentieth of it) free: a pipe that
-// never ends is an error, not a full disk. Throws Cancelled when the work is cancelled while the
-// pipe's writer sends nothing (cancel_waits.hpp).
-int spooledPipe(int pipeFd, const struct stat& pipe, const std::string& name);
+// A temporary file holding what the pipe `pipeFd` (described by `pipe`) gives, read to its end or
+// until the file holds `limit` bytes (a reader that needs only the stream's start). The first call
+// for a pipe reads it; later calls for the same pipe in this process get the same file again (a
+// pipe can be read once), read further where it stopped short. fd -1 where no temporary file can
+// be made (read it into memory instead). Throws InputError naming `name` on a read or write error,
+// and before the file would leave its file system less than 256 MiB (or a twentieth of it) free: a
+// pipe that never ends is an error, not a full disk. Throws Cancelled when the work is cancelled
+// while the pipe's writer sends nothing (cancel_waits.hpp).
+struct SpooledPipe {
+  int fd = -1;
+  bool ended = true;  // false: the pipe may have more after the file's `limit` bytes
+};
+inline constexpr std::uint64_t kWholePipe = UINT64_MAX;
+SpooledPipe spooledPipe(int pipeFd, const struct stat& pipe, const std::string& name, std::uint64_t limit = kWholePipe);
 
 // Gives the pipe `fd` (read or written whole) 1 MiB of buffer instead of 64 KiB where allowed.
 void growPipe(int fd);

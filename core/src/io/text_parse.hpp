@@ -19,6 +19,9 @@ struct TextBody {
   char separator = ' ';
   bool allowNonFinite = false;
   char decimal = '.';
+  // False when the text ends before the lines that decide where the body starts and how its lines
+  // split (the header to skip, the first data line's separator): a stream's start, to read further.
+  bool settled = true;
 };
 
 // How the fields of a delimited file are separated, from its first data line: a tab, else ';',

@@ -244,6 +244,7 @@ struct Preamble {
   std::string_view body;
   std::uint64_t firstLine = 1;
   Separator separator = Separator::blanks;
+  bool settled = true;
 };
 
 Preamble readPreamble(std::string_view text, const TextReadOptions& options) {
@@ -266,11 +267,15 @@ Preamble readPreamble(std::string_view text, const TextReadOptions& options) {
       const std::size_t after = static_cast<std::size_t>(header->data() + header->size() - preamble.body.data()) + 1;
       preamble.body.remove_prefix(std::min(after, preamble.body.size()));
       preamble.firstLine += linesBefore + 1;
+    } else {
+      preamble.settled = false;
     }
   }
   if (options.column > 0) {
     if (const auto line = firstDataLine(preamble.body, linesBefore)) {
       preamble.separator = static_cast<Separator>(textSeparator(*line, options.decimal));
+    } else {
+      preamble.settled = false;
     }
   }
   return preamble;
@@ -307,7 +312,7 @@ TextBody locateTextBody(std::string_view text, const TextReadOptions& options) {
     throw std::invalid_argument(std::string("the decimal mark is '.' or ',', not '") + options.decimal + "'");
   }
   return TextBody{preamble.body, preamble.firstLine, options.column, static_cast<char>(preamble.separator),
-                  options.allowNonFinite, options.decimal};
+                  options.allowNonFinite, options.decimal, preamble.settled};
 }
 
 std::uint64_t countTextLines(std::string_view text) { return countNewlines(text); }

@@ -28,10 +28,16 @@ class SampleStream {
   virtual double fractionRead() const = 0;
 };
 
+inline constexpr std::uint64_t kAllSamples = UINT64_MAX;
+
 // Opens `path` as readSignal would read it (the same formats, options and checks), without
 // reading its samples yet. At most about `windowBytes` of the file are resident at a time.
+// A reader that needs only the first `samplesNeeded` samples says so: a stream (a pipe, a FIFO,
+// standard input) of text or raw samples is then read only as far as they take (text: as parsed,
+// so a reader that stops reading stops the stream's), not to its end; .npy and WAV whole.
 std::unique_ptr<SampleStream> openSampleStream(const std::string& path, const ReadOptions& options = {},
-                                               std::size_t windowBytes = std::size_t{32} << 20);
+                                               std::size_t windowBytes = std::size_t{32} << 20,
+                                               std::uint64_t samplesNeeded = kAllSamples);
 
 // The size of the file `path` names, in bytes; standard input ("-") and pipes are read to their
 // end into a temporary file first, as every reader of them does (so they can be read again).
