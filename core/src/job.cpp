@@ -88,6 +88,7 @@ ApplyResult applyAs(FilterBackend& engine, std::span<const Sample> in, const Fil
   progress.throwIfCancelled();
   if (!job.verify) return result;
   const auto start = std::chrono::steady_clock::now();
+  const Progress verifying = progressPart(progress, 0.9, 1.0);
   const auto toleranceFor = [&](double maxAbsInput) {
     return std::is_same_v<Sample, float> ? engine.toleranceFloat32(spec, maxAbsInput)
                                          : engine.tolerance(spec, maxAbsInput);
@@ -100,7 +101,8 @@ ApplyResult applyAs(FilterBackend& engine, std::span<const Sample> in, const Fil
     // By default under a tenth of the filter's own time, or a few milliseconds (the ends always).
     const double budgetMs = job.verifyAll ? std::numeric_limits<double>::infinity()
                                           : std::max(kSosVerifyMinMs, kSosVerifyTimeFraction * result.pass.phases.totalMs);
-    result.verification = verifySosStretches(in, spec, std::span<const Sample>(out), stretches, toleranceFor, budgetMs);
+    result.verification = verifySosStretches(in, spec, std::span<const Sample>(out), stretches, toleranceFor, budgetMs,
+                                              verifying);
   } else {
     // Only an inexact engine's tolerance needs the input's magnitude (one O(N) scan, no filtering).
     double tolerance = toleranceFor(1.0);
@@ -114,7 +116,7 @@ ApplyResult applyAs(FilterBackend& engine, std::span<const Sample> in, const Fil
     }
     const std::vector<std::size_t> positions =
         verificationPositions(in.size(), spec.window(), result.pass.splits, job.verifyRandom, kSeed);
-    result.verification = verifyOutputs(in, spec, std::span<const Sample>(out), positions, tolerance);
+    result.verification = verifyOutputs(in, spec, std::span<const Sample>(out), positions, tolerance, verifying);
   }
   progress.report(1.0);
   result.verifyMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -10,6 +10,7 @@
 #include "siglab/filter_kinds.hpp"
 #include "siglab/sos_filter.hpp"
 #include "siglab/sos_scan_steps.hpp"
+#include "siglab/work_progress.hpp"
 #include "sos_step.hpp"
 
 namespace siglab {
@@ -67,18 +68,35 @@ class StretchCheck {
     return spec_.sos.zeroPhase ? forward && ext_.size() - hi <= warmUp_ : forward;
   }
 
-  // Compares bit for bit when `bits`, else within `tolerance`.
-  void compare(OutputStretch s, bool bits, double tolerance, Verification& v) const {
+  // The sample steps compare(s) takes: the warm-up and the stretch, and in zero phase the forward
+  // pass's run ahead, then each piece again forward and backward.
+  std::uint64_t steps(OutputStretch s) const {
+    const std::size_t lo = s.begin + ext_.edge, hi = s.end + ext_.edge;
+    const std::size_t start = lo > warmUp_ ? lo - warmUp_ : 0;
+    if (!spec_.sos.zeroPhase) return hi - start;
+    const std::size_t stop = std::min(ext_.size(), hi + warmUp_);
+    return (lo - start) + 3 * (stop - lo);
+  }
+
+  // Compares bit for bit when `bits`, else within `tolerance`; adds its steps to `work` and throws
+  // Cancelled within samplesPerCancelCheck steps of a cancel.
+  void compare(OutputStretch s, bool bits, double tolerance, Verification& v, WorkProgress& work) const {
     const std::size_t lo = s.begin + ext_.edge, hi = s.end + ext_.edge;
     const std::size_t start = lo > warmUp_ ? lo - warmUp_ : 0;
     SosState z(zi_.size(), 0.0);
     if (start == 0 && spec_.sos.zeroPhase) {
       for (std::size_t k = 0; k < z.size(); ++k) z[k] = zi_[k] * ext_[0];
     }
-    run(z, start, lo, nullptr);
-    if (!spec_.sos.zeroPhase) {  // each output as it comes
-      for (std::size_t j = lo; j < hi; ++j) {
-        check(j, detail::sosStep(sections_.data(), sections_.size(), z.data(), ext_[j]), bits, tolerance, v);
+    run(z, start, lo, nullptr, work);
+    if (!spec_.sos.zeroPhase) {  // each output as it comes, in pieces between looks at Cancel
+      const std::size_t piece = detail::samplesPerCancelCheck(sections_.size());
+      for (std::size_t from = lo; from < hi; from += piece) {
+        work.throwIfCancelled();
+        const std::size_t to = std::min(hi, from + piece);
+        for (std::size_t j = from; j < to; ++j) {
+          check(j, detail::sosStep(sections_.data(), sections_.size(), z.data(), ext_[j]), bits, tolerance, v);
+        }
+        work.add(to - from);
       }
       return;
     }
@@ -89,7 +107,7 @@ class StretchCheck {
     for (std::size_t from = lo; from < stop; from += kCheckpointEvery) {
       saved.push_back(z);
       const std::size_t to = std::min(stop, from + kCheckpointEvery);
-      last = run(z, from, to, nullptr);
+      last = run(z, from, to, nullptr, work);
     }
     // Backward from `stop`: exact (sosfilt_zi times the last forward output) at the signal's end.
     SosState back(zi_.size(), 0.0);
@@ -100,9 +118,11 @@ class StretchCheck {
     for (std::size_t c = saved.size(); c-- > 0;) {
       const std::size_t from = lo + c * kCheckpointEvery, to = std::min(stop, from + kCheckpointEvery);
       SosState forward = saved[c];
-      run(forward, from, to, piece.data());
+      run(forward, from, to, piece.data(), work);
+      work.throwIfCancelled();
       detail::sosRange(sections_.data(), sections_.size(), back.data(), piece.data() + (to - from) - 1,
                        piece.data() + (to - from) - 1, -1, to - from);
+      work.add(to - from);
       for (std::size_t j = std::max(from, lo); j < std::min(to, hi); ++j) {
         check(j - ext_.edge, piece[j - from], bits, tolerance, v);
       }
@@ -111,12 +131,19 @@ class StretchCheck {
 
  private:
   // The forward recursion over extended samples [from, to) from `z`; outputs into y unless null.
-  // Returns the last output.
-  double run(SosState& z, std::size_t from, std::size_t to, double* y) const {
+  // Returns the last output. Runs in pieces between looks at Cancel, the state carried across
+  // them (the same steps, so the same bits), as sosRangeChecked does for the engines.
+  double run(SosState& z, std::size_t from, std::size_t to, double* y, WorkProgress& work) const {
+    const std::size_t piece = detail::samplesPerCancelCheck(sections_.size());
     double last = 0;
-    for (std::size_t j = from; j < to; ++j) {
-      last = detail::sosStep(sections_.data(), sections_.size(), z.data(), ext_[j]);
-      if (y) y[j - from] = last;
+    for (std::size_t begin = from; begin < to; begin += piece) {
+      work.throwIfCancelled();
+      const std::size_t end = std::min(to, begin + piece);
+      for (std::size_t j = begin; j < end; ++j) {
+        last = detail::sosStep(sections_.data(), sections_.size(), z.data(), ext_[j]);
+        if (y) y[j - from] = last;
+      }
+      work.add(end - begin);
     }
     return last;
   }
@@ -150,19 +177,21 @@ double elapsedMs(std::chrono::steady_clock::time_point since) {
 template <typename Sample>
 Verification verifyStretchesAs(std::span<const Sample> in, const FilterSpec& spec, std::span<const Sample> out,
                                std::span<const OutputStretch> stretches, const ToleranceFor& toleranceFor,
-                               double budgetMs) {
+                               double budgetMs, const Progress& progress) {
   const auto start = std::chrono::steady_clock::now();
   validate(spec);
   double largest = 0;
   bool finite = true;
-  for (const Sample x : in) {
-    const double size = std::fabs(static_cast<double>(x));
-    if (size <= std::numeric_limits<double>::max()) {
-      largest = std::max(largest, size);
-    } else {
-      finite = false;
+  inCancellableStretches(in.size(), progress, [&](std::size_t begin, std::size_t end) {
+    for (const Sample x : in.subspan(begin, end - begin)) {
+      const double size = std::fabs(static_cast<double>(x));
+      if (size <= std::numeric_limits<double>::max()) {
+        largest = std::max(largest, size);
+      } else {
+        finite = false;
+      }
     }
-  }
+  });
   const double tolerance = toleranceFor(largest);
   Verification v;
   v.tolerance = tolerance;
@@ -170,17 +199,24 @@ Verification verifyStretchesAs(std::span<const Sample> in, const FilterSpec& spe
   const std::size_t warmUp = finite ? sosWarmUpSamples(spec, largest, in.size()) : in.size() + 2 * edgeOf(spec);
   const double restart = sosKindTolerance(spec, largest, std::is_same_v<Sample, float>);
   const StretchCheck<Sample> check(in, spec, out, warmUp);
+  const auto clip = [&](OutputStretch s) { return OutputStretch{std::min(s.begin, in.size()), std::min(s.end, in.size())}; };
+  std::uint64_t steps = 0;
+  for (const OutputStretch s : stretches) {
+    const OutputStretch clipped = clip(s);
+    if (clipped.begin < clipped.end) steps += check.steps(clipped);
+  }
+  WorkProgress work(progress, steps);
   std::size_t done = 0;
   for (const OutputStretch s : stretches) {
     // The ends and the engine's cuts (the first 2 + kSosCutStretches, where engines go wrong) always,
     // however slow the machine; the random ones while the time lasts.
     if (done++ >= 2 + kSosCutStretches && elapsedMs(start) >= budgetMs) break;
-    const OutputStretch clipped{std::min(s.begin, in.size()), std::min(s.end, in.size())};
+    const OutputStretch clipped = clip(s);
     if (clipped.begin >= clipped.end) continue;
     const bool exact = check.exact(clipped);
     const double allowed = exact ? tolerance : tolerance + restart;
     v.tolerance = std::max(v.tolerance, allowed);
-    check.compare(clipped, exact && tolerance == 0.0, allowed, v);
+    check.compare(clipped, exact && tolerance == 0.0, allowed, v, work);
   }
   return v;
 }
@@ -263,24 +299,26 @@ std::vector<OutputStretch> sosVerificationStretches(std::size_t samples, const F
 
 Verification verifySosStretches(std::span<const double> in, const FilterSpec& spec, std::span<const double> out,
                                 std::span<const OutputStretch> stretches, const ToleranceFor& toleranceFor,
-                                double budgetMs) {
-  return verifyStretchesAs<double>(in, spec, out, stretches, toleranceFor, budgetMs);
+                                double budgetMs, const Progress& progress) {
+  return verifyStretchesAs<double>(in, spec, out, stretches, toleranceFor, budgetMs, progress);
 }
 
 Verification verifySosStretches(std::span<const float> in, const FilterSpec& spec, std::span<const float> out,
                                 std::span<const OutputStretch> stretches, const ToleranceFor& toleranceFor,
-                                double budgetMs) {
-  return verifyStretchesAs<float>(in, spec, out, stretches, toleranceFor, budgetMs);
+                                double budgetMs, const Progress& progress) {
+  return verifyStretchesAs<float>(in, spec, out, stretches, toleranceFor, budgetMs, progress);
 }
 
 Verification verifySosStretches(std::span<const double> in, const FilterSpec& spec, std::span<const double> out,
-                                std::span<const OutputStretch> stretches, double tolerance) {
-  return verifySosStretches(in, spec, out, stretches, [tolerance](double) { return tolerance; });
+                                std::span<const OutputStretch> stretches, double tolerance, const Progress& progress) {
+  return verifySosStretches(in, spec, out, stretches, [tolerance](double) { return tolerance; },
+                            std::numeric_limits<double>::infinity(), progress);
 }
 
 Verification verifySosStretches(std::span<const float> in, const FilterSpec& spec, std::span<const float> out,
-                                std::span<const OutputStretch> stretches, double tolerance) {
-  return verifySosStretches(in, spec, out, stretches, [tolerance](double) { return tolerance; });
+                                std::span<const OutputStretch> stretches, double tolerance, const Progress& progress) {
+  return verifySosStretches(in, spec, out, stretches, [tolerance](double) { return tolerance; },
+                            std::numeric_limits<double>::infinity(), progress);
 }
 
 }  // namespace siglab

@@ -7,9 +7,11 @@
 #include <random>
 
 #include "filter_kernels.hpp"
+#include "parallel_range.hpp"
 #include "siglab/filter_kinds.hpp"
 #include "siglab/median_filter.hpp"
 #include "siglab/sos_verify.hpp"
+#include "siglab/work_progress.hpp"
 
 namespace siglab {
 namespace {
@@ -32,30 +34,38 @@ bool sameBits(Sample a, Sample b) {
   }
 }
 
-// Compares out[p] with expectedAt(p) for every p in `positions`.
+// Compares out[p] with expectedAt(p) for every p in `positions`, in groups of about a millisecond
+// (each output costs about `window` multiply-adds), looking at Cancel and reporting between them.
 template <typename Sample, typename Expected>
 Verification compareAt(std::span<const Sample> out, std::span<const std::size_t> positions, double tolerance,
-                       Expected&& expectedAt) {
+                       std::size_t window, const Progress& progress, Expected&& expectedAt) {
   Verification v;
   v.tolerance = tolerance;
-  for (const std::size_t p : positions) {
-    const Sample expected = expectedAt(p);
-    const Sample got = out[p];
-    ++v.checked;
-    if (std::isnan(expected) && std::isnan(got)) continue;
-    const double diff = std::isnan(expected) || std::isnan(got)
-                            ? std::numeric_limits<double>::infinity()
-                            : std::fabs(static_cast<double>(got) - static_cast<double>(expected));
-    const bool agrees = tolerance == 0.0 ? sameBits(expected, got) : diff <= tolerance;
-    v.maxAbsDiff = std::max(v.maxAbsDiff, diff);
-    if (!agrees && v.mismatches++ == 0) v.firstMismatch = p;
+  WorkProgress work(progress, positions.size());
+  const auto group = static_cast<std::size_t>(detail::outputsPerCancelCheck(window));
+  for (std::size_t begin = 0; begin < positions.size(); begin += group) {
+    work.throwIfCancelled();
+    const std::size_t end = std::min(positions.size(), begin + group);
+    for (const std::size_t p : positions.subspan(begin, end - begin)) {
+      const Sample expected = expectedAt(p);
+      const Sample got = out[p];
+      ++v.checked;
+      if (std::isnan(expected) && std::isnan(got)) continue;
+      const double diff = std::isnan(expected) || std::isnan(got)
+                              ? std::numeric_limits<double>::infinity()
+                              : std::fabs(static_cast<double>(got) - static_cast<double>(expected));
+      const bool agrees = tolerance == 0.0 ? sameBits(expected, got) : diff <= tolerance;
+      v.maxAbsDiff = std::max(v.maxAbsDiff, diff);
+      if (!agrees && v.mismatches++ == 0) v.firstMismatch = p;
+    }
+    work.add(end - begin);
   }
   return v;
 }
 
 template <typename Acc, typename Sample>
 Verification verifyCorrelation(std::span<const Sample> in, const FilterSpec& spec, std::span<const Sample> out,
-                               std::span<const std::size_t> positions, double tolerance) {
+                               std::span<const std::size_t> positions, double tolerance, const Progress& progress) {
   const std::vector<Acc> taps = detail::tapsAs<Acc>(spec);
   // Savitzky-Golay's interp edges: the fits to the first and last W samples, computed once here.
   const std::size_t half = spec.window() / 2, n = in.size();
@@ -65,7 +75,7 @@ Verification verifyCorrelation(std::span<const Sample> in, const FilterSpec& spe
     finishEdges(in.first(head.size()), spec, std::span<Sample>(head));
     finishEdges(in.last(tail.size()), spec, std::span<Sample>(tail));
   }
-  return compareAt(out, positions, tolerance, [&](std::size_t p) {
+  return compareAt(out, positions, tolerance, spec.window(), progress, [&](std::size_t p) {
     if (interp && p < half) return head[p];
     if (interp && p >= n - half) return tail[p - (n - tail.size())];
     return static_cast<Sample>(detail::edgeOutput<Acc, Sample>(in, taps, spec.mode, static_cast<std::int64_t>(p)));
@@ -74,23 +84,23 @@ Verification verifyCorrelation(std::span<const Sample> in, const FilterSpec& spe
 
 template <typename Acc, typename Sample>
 Verification verifyAs(std::span<const Sample> in, const FilterSpec& spec, std::span<const Sample> out,
-                      std::span<const std::size_t> positions, double tolerance) {
+                      std::span<const std::size_t> positions, double tolerance, const Progress& progress) {
   validate(spec);
   switch (spec.kind) {
     case FilterKind::Median:
-      return compareAt(out, positions, tolerance,
+      return compareAt(out, positions, tolerance, spec.window(), progress,
                        [&](std::size_t p) { return medianOutputAt(in, spec.medianWindow, spec.mode, p); });
     case FilterKind::Sos: {
       // A recursive filter's output depends on every sample before it (and, in zero phase, after):
       // every output is compared with one serial pass, in memory that does not grow with the signal.
       const OutputStretch whole[] = {{0, in.size()}};
-      return verifySosStretches(in, spec, out, std::span<const OutputStretch>(whole), tolerance);
+      return verifySosStretches(in, spec, out, std::span<const OutputStretch>(whole), tolerance, progress);
     }
     case FilterKind::Correlation:
     case FilterKind::SavitzkyGolay:
       break;
   }
-  return verifyCorrelation<Acc>(in, spec, out, positions, tolerance);
+  return verifyCorrelation<Acc>(in, spec, out, positions, tolerance, progress);
 }
 
 }  // namespace
@@ -127,14 +137,14 @@ std::vector<std::size_t> verificationPositions(std::size_t samples, std::size_t 
 }
 
 Verification verifyOutputs(std::span<const double> in, const FilterSpec& spec, std::span<const double> out,
-                           std::span<const std::size_t> positions, double tolerance) {
-  return verifyAs<double>(in, spec, out, positions, tolerance);
+                           std::span<const std::size_t> positions, double tolerance, const Progress& progress) {
+  return verifyAs<double>(in, spec, out, positions, tolerance, progress);
 }
 
 Verification verifyOutputs(std::span<const float> in, const FilterSpec& spec, std::span<const float> out,
-                           std::span<const std::size_t> positions, double tolerance) {
-  if (spec.accumulator == Accumulator::Float64) return verifyAs<double>(in, spec, out, positions, tolerance);
-  return verifyAs<float>(in, spec, out, positions, tolerance);
+                           std::span<const std::size_t> positions, double tolerance, const Progress& progress) {
+  if (spec.accumulator == Accumulator::Float64) return verifyAs<double>(in, spec, out, positions, tolerance, progress);
+  return verifyAs<float>(in, spec, out, positions, tolerance, progress);
 }
 
 }  // namespace siglab

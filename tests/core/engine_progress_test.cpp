@@ -19,6 +19,7 @@
 #include "siglab/cpu_running.hpp"
 #include "siglab/cpu_serial.hpp"
 #include "siglab/filter_kinds.hpp"
+#include "siglab/job.hpp"
 #include "siglab/sos_filter.hpp"
 #include "siglab/taps.hpp"
 
@@ -168,6 +169,39 @@ TEST(EngineProgress, AComparisonReportsInsideEachEngineAndStopsInsideTheReferenc
                              {}, progress),
                Cancelled);
   EXPECT_LT(reports.largest, 0.25) << "the reference (cpu-serial) is the first half of the comparison";
+}
+
+// applyFilter's verification, the last tenth of the bar, reports and looks at Cancel too: a full
+// pass over a Butterworth's every output (--verify-all) or a median checked at every output
+// (--verify N >= samples) cancelled as the bar passes 0.9 stops a small part into its work.
+TEST(EngineProgress, VerificationReportsAndStopsSoonAfterCancel) {
+  const std::vector<double> big = randomSignal(std::size_t{1} << 20, 5);
+  ButterworthSpec lowpass;
+  lowpass.order = 4;
+  lowpass.cutoff = 0.1;
+  Job everyOutput;
+  everyOutput.verifyRandom = big.size();
+  everyOutput.verifyAll = true;
+  const Kind kinds[] = {{"butterworth causal", makeButterworthFilter(lowpass, false)},
+                        {"butterworth zero phase", makeButterworthFilter(lowpass, true)},
+                        {"median W=51", makeMedianFilter(51, BoundaryMode::Reflect)}};
+  CpuParallelBackend parallel;
+  for (const Kind& kind : kinds) {
+    Job job = everyOutput;
+    job.spec = kind.spec;
+    Reports reports;
+    std::atomic<bool> cancel{false};
+    Progress progress;
+    progress.cancelFlag = &cancel;
+    progress.onProgress = [&](double f) {
+      reports.add(f);
+      if (f > 0.9) cancel = true;  // the engine's part ends at 0.9: verification has begun
+    };
+    EXPECT_THROW(applyFilter(parallel, std::span<const double>(big), job, progress), Cancelled) << kind.name;
+    EXPECT_GT(reports.largest, 0.9) << kind.name << ": verification reported no progress";
+    EXPECT_LT(reports.largest, 0.95) << kind.name << ": verification went on to " << reports.largest
+                                     << " of the bar after Cancel";
+  }
 }
 
 // scipy's sosfilt loop, sample by sample from `z`, with nothing cut.

@@ -12,6 +12,7 @@
 
 #include "siglab/filter_backend.hpp"
 #include "siglab/filter_spec.hpp"
+#include "siglab/progress.hpp"
 #include "siglab/verify.hpp"
 
 namespace siglab {
@@ -55,18 +56,24 @@ std::size_t sosWarmUpSamples(const FilterSpec& spec, double maxAbsInput, std::si
 // one saved state per 4096 samples of a pass, and compares within toleranceFor(the input's
 // largest finite |sample|), plus the restart's own bound for a stretch that could not start at
 // the signal's ends (bit for bit otherwise, when that tolerance is 0). After the first two
-// stretches, no other starts once `budgetMs` have passed since the call.
+// stretches, no other starts once `budgetMs` have passed since the call. Reports the share of the
+// sample steps done and throws Cancelled within a millisecond or so of `progress`'s cancel, inside
+// a stretch too (a whole-signal pass runs in pieces, its state carried: the same bits).
 using ToleranceFor = std::function<double(double maxAbsInput)>;
 Verification verifySosStretches(std::span<const double> in, const FilterSpec& spec, std::span<const double> out,
                                 std::span<const OutputStretch> stretches, const ToleranceFor& toleranceFor,
-                                double budgetMs = std::numeric_limits<double>::infinity());
+                                double budgetMs = std::numeric_limits<double>::infinity(),
+                                const Progress& progress = {});
 Verification verifySosStretches(std::span<const float> in, const FilterSpec& spec, std::span<const float> out,
                                 std::span<const OutputStretch> stretches, const ToleranceFor& toleranceFor,
-                                double budgetMs = std::numeric_limits<double>::infinity());
+                                double budgetMs = std::numeric_limits<double>::infinity(),
+                                const Progress& progress = {});
 // The same with a fixed tolerance and no time budget.
 Verification verifySosStretches(std::span<const double> in, const FilterSpec& spec, std::span<const double> out,
-                                std::span<const OutputStretch> stretches, double tolerance);
+                                std::span<const OutputStretch> stretches, double tolerance,
+                                const Progress& progress = {});
 Verification verifySosStretches(std::span<const float> in, const FilterSpec& spec, std::span<const float> out,
-                                std::span<const OutputStretch> stretches, double tolerance);
+                                std::span<const OutputStretch> stretches, double tolerance,
+                                const Progress& progress = {});
 
 }  // namespace siglab

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "siglab/filter_backend.hpp"
+#include "siglab/progress.hpp"
 
 namespace siglab {
 
@@ -35,10 +36,11 @@ std::vector<std::size_t> verificationPositions(std::size_t samples, std::size_t 
 // Butterworth filter, recursive, has no local formula: every output is compared with one serial
 // pass in bounded memory, verifySosStretches) and compares: bit for bit when `tolerance` is 0,
 // else |diff| <= tolerance. Two
-// NaNs agree; a NaN against a number is an infinite difference.
+// NaNs agree; a NaN against a number is an infinite difference. Reports the share of the work
+// done and throws Cancelled within a millisecond or so of `progress`'s cancel.
 Verification verifyOutputs(std::span<const double> in, const FilterSpec& spec, std::span<const double> out,
-                           std::span<const std::size_t> positions, double tolerance);
+                           std::span<const std::size_t> positions, double tolerance, const Progress& progress = {});
 Verification verifyOutputs(std::span<const float> in, const FilterSpec& spec, std::span<const float> out,
-                           std::span<const std::size_t> positions, double tolerance);
+                           std::span<const std::size_t> positions, double tolerance, const Progress& progress = {});
 
 }  // namespace siglab
