@@ -34,12 +34,9 @@ std::uint64_t requestedWindow(const JobOptions& o) {
   }
 }
 
-// The Gaussian of --gaussian (and --window) for a signal of `samples` (checkWindowFits names the
-// option), or whole when that is not known.
-FilterSpec gaussianSpec(const JobOptions& o, BoundaryMode mode, std::optional<std::size_t> samples) {
-  const std::size_t window = static_cast<std::size_t>(requestedWindow(o));
-  if (samples) return gaussianFilterForSignal(o.gaussianSigma, mode, window, *samples);
-  return makeGaussianFilter(o.gaussianSigma, mode, window);
+// The whole Gaussian of --gaussian (and --window); fitSpecToSignal fits a deferred one to the signal.
+FilterSpec gaussianSpec(const JobOptions& o, BoundaryMode mode) {
+  return makeGaussianFilter(o.gaussianSigma, mode, static_cast<std::size_t>(requestedWindow(o)));
 }
 
 // The filter the options describe: --taps FILE, --gaussian SIGMA or the mean of --window.
@@ -51,7 +48,7 @@ FilterSpec buildSpec(const JobOptions& o, BoundaryMode mode) {
   } else if (o.windowAfterReading) {
     spec = makeMeanFilter(1, mode);  // a stand-in until fitSpecToSignal knows the signal's size
   } else if (o.gaussianSigma > 0.0) {
-    spec = gaussianSpec(o, mode, std::nullopt);
+    spec = gaussianSpec(o, mode);
   } else {
     spec = makeMeanFilter(o.window, mode);
   }
@@ -189,7 +186,7 @@ int checkPathsBeforeWork(const JobOptions& o, const char* command, const std::ve
 void buildSpecOfUnknownSize(JobOptions& o) {
   if (!o.windowAfterReading || o.gaussianSigma <= 0.0) return;
   const Accumulator accumulator = o.job.spec.accumulator;
-  o.job.spec = gaussianSpec(o, o.job.spec.mode, std::nullopt);
+  o.job.spec = gaussianSpec(o, o.job.spec.mode);
   o.job.spec.accumulator = accumulator;
   o.windowAfterReading = false;
 }
