@@ -1,4 +1,5 @@
 #include "siglab/butterworth.hpp"
+#include "siglab/work_bounds.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -16,30 +17,24 @@ namespace {
 using detail::Complex;
 using detail::Roots;
 
-std::string number(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", v);
-  return text;
-}
-
 // The cutoffs as fractions of Nyquist, checked.
 std::vector<double> normalisedCutoffs(const ButterworthSpec& spec) {
   const bool band = spec.type == BandType::Bandpass || spec.type == BandType::Bandstop;
   std::vector<double> wn = {spec.cutoff};
   if (band) wn.push_back(spec.cutoff2);
   const bool hz = spec.sampleRate > 0;
-  const std::string range = hz ? "between 0 and the Nyquist frequency " + number(spec.sampleRate / 2) + " Hz"
+  const std::string range = hz ? "between 0 and the Nyquist frequency " + shortNumber(spec.sampleRate / 2) + " Hz"
                                : "between 0 and 1 (a fraction of Nyquist)";
   for (double& w : wn) {
     const double given = w;
     if (hz) w = 2 * w / spec.sampleRate;
     if (!(w > 0 && w < 1)) {
-      throw std::invalid_argument("butterworth cutoff must be " + range + ", exclusive, got " + number(given));
+      throw std::invalid_argument("butterworth cutoff must be " + range + ", exclusive, got " + shortNumber(given));
     }
   }
   if (band && !(wn[0] < wn[1])) {
     throw std::invalid_argument("butterworth band cutoffs must increase (low edge below high edge), got " +
-                                number(spec.cutoff) + " and " + number(spec.cutoff2));
+                                shortNumber(spec.cutoff) + " and " + shortNumber(spec.cutoff2));
   }
   return wn;
 }

@@ -10,16 +10,11 @@
 #include "cpu_engine.hpp"
 #include "siglab/median_filter.hpp"
 #include "siglab/sos_filter.hpp"
+#include "siglab/work_bounds.hpp"
 #include "siglab/work_progress.hpp"
 
 namespace siglab {
 namespace {
-
-std::string number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
-}
 
 std::string_view bandName(BandType type) {
   switch (type) {
@@ -130,7 +125,7 @@ std::string describeFilter(const FilterSpec& spec) {
       const ButterworthSpec& d = spec.sos.design;
       const std::string unit = d.sampleRate > 0 ? " Hz" : " x Nyquist";
       return "butterworth order " + std::to_string(d.order) + " " + std::string(bandName(d.type)) + " " +
-             number(d.cutoff) + (twoEdges(d.type) ? "-" + number(d.cutoff2) : "") + unit + ", " +
+             shortNumber(d.cutoff) + (twoEdges(d.type) ? "-" + shortNumber(d.cutoff2) : "") + unit + ", " +
              std::to_string(spec.sos.sections.size()) + " sections, " +
              (spec.sos.zeroPhase ? "zero phase (sosfiltfilt)" : "causal (sosfilt)");
     }

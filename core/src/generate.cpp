@@ -1,4 +1,5 @@
 #include "siglab/generate.hpp"
+#include "siglab/work_bounds.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -26,9 +27,7 @@ struct SplitMix64 {
 
 void checkGenerateOptions(const GenerateOptions& o) {
   const auto fail = [](const char* option, double value, const std::string& why) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", value);
-    throw std::invalid_argument(std::string(option) + " " + text + ": " + why);
+    throw std::invalid_argument(std::string(option) + " " + shortNumber(value) + ": " + why);
   };
   if (!(std::isfinite(o.period) && o.period > 0.0)) fail("--period", o.period, "must be a finite number above 0");
   if (!(std::fabs(o.amplitude) <= 1e300)) fail("amplitude", o.amplitude, "must be a finite number up to 1e300");

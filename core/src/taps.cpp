@@ -11,12 +11,6 @@
 namespace siglab {
 namespace {
 
-std::string shortNumber(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
-}
-
 // A tap count in full while it is exact in a double (8000000001), else in short (8e+300).
 std::string countText(double count) {
   char text[32];

@@ -36,6 +36,12 @@ std::string formatBytes(double bytes) {
   return text;
 }
 
+std::string shortNumber(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
 void requireMemory(std::uint64_t count, std::uint64_t bytesEach, const std::string& what) {
   const auto available = static_cast<double>(availableMemoryBytes());
   const double bytes = static_cast<double>(count) * static_cast<double>(bytesEach);

@@ -26,6 +26,9 @@ void requireMemory(std::uint64_t count, std::uint64_t bytesEach, const std::stri
 // "1.5 GiB", "12.0 MiB", "512 bytes".
 std::string formatBytes(double bytes);
 
+// A number as printf's %g writes it (8e+300, 0.25), for messages.
+std::string shortNumber(double value);
+
 // The longest window SigLab accepts at all (its radius and every index stay in 64-bit range).
 inline constexpr std::uint64_t kMaxWindow = (std::uint64_t{1} << 62) - 1;
 // Past 2N - 1 taps a window in reflect, mirror, nearest or wrap mode still reads samples with every

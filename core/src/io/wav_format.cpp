@@ -18,6 +18,7 @@
 #include "stream_readers.hpp"
 #include "stream_writers.hpp"
 #include "siglab/io/atomic_file.hpp"
+#include "siglab/work_bounds.hpp"
 
 namespace siglab {
 namespace {
@@ -369,12 +370,6 @@ bool exactInFloat32(double v) {
   return std::bit_cast<std::uint64_t>(static_cast<double>(static_cast<float>(v))) == std::bit_cast<std::uint64_t>(v);
 }
 
-std::string shortFormat(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", v);
-  return text;
-}
-
 // Written block by block as 32-bit float samples until a finite value beyond float32 comes; then
 // the file becomes 64-bit (as encodeWavFloat makes it for the same signal, byte for byte): the
 // samples already written are widened in place, which is exact only if each was a float32 value.
@@ -440,9 +435,9 @@ class WavSink final : public SampleSink {
   // always a file (a temporary, or a spool for a pipe), so this goes back over it.
   void switchTo64Bit(std::uint64_t sample, double value) {
     if (firstInexact_) {
-      throw InputError(path_, "cannot write WAV: sample " + std::to_string(sample) + " (" + shortFormat(value) +
+      throw InputError(path_, "cannot write WAV: sample " + std::to_string(sample) + " (" + shortNumber(value) +
                                   ") is beyond 32-bit float samples, and sample " +
-                                  std::to_string(firstInexact_->sample) + " (" + shortFormat(firstInexact_->value) +
+                                  std::to_string(firstInexact_->sample) + " (" + shortNumber(firstInexact_->value) +
                                   "), written block by block before it as a 32-bit one, was rounded: write the "
                                   "whole signal at once (filter --stream never), or .npy or raw");
     }
