@@ -1,0 +1,142 @@
+#pragma once
+// Operations as self-describing stages. A StageKind (one class per operation: mean, median,
+// butter, detrend, ...) declares its name, its parameters and how its one-stage option reads; a
+// Stage is a kind with its parameter values (what a chain, a pipeline file, a session or Python
+// holds); bound to a signal it becomes a BoundStage, which knows its history, its engines,
+// how it runs, verifies and responds. Front-ends read all of it from the registry
+// (stage_registry.hpp) and name no kind, parameter or engine by hand.
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "siglab/filter_backend.hpp"
+#include "siglab/frequency_response.hpp"
+#include "siglab/io/sample_type.hpp"
+#include "siglab/job.hpp"
+#include "siglab/progress.hpp"
+
+namespace siglab {
+
+enum class ParameterType : std::uint8_t {
+  Whole,   // a whole number in [min, max] (windows, orders)
+  Number,  // a finite real in [min, max]
+  Flag,    // on when named (zero-phase)
+  Choice,  // one of `choices` (mode, band type)
+  Text,    // free text: a file's path (taps)
+};
+
+// One parameter of a stage kind, as forms, help, files and keyword arguments show it.
+struct ParameterInfo {
+  std::string name;  // as written in a chain, a pipeline file and Python: "window", "zero-phase"
+  ParameterType type = ParameterType::Whole;
+  std::string help;  // one line
+  std::string unit;  // "samples", "Hz (x Nyquist without a rate)", or empty
+  double min = 0.0;  // Whole, Number: the allowed range
+  double max = 0.0;
+  std::vector<std::string> choices;         // Choice
+  std::optional<std::string> defaultValue;  // as text; nullopt: required (or, for a Flag, off)
+  bool inValue = false;  // read from the stage's value (`butter 4,0.2`); else written after it (`mode reflect`)
+};
+
+using ParameterValue = std::variant<bool, std::int64_t, double, std::string>;
+using StageParameters = std::map<std::string, ParameterValue, std::less<>>;
+
+// A stage or a chain that cannot be made as asked, said in words that name the stage (and the
+// parameter or word): a usage error, exit 2 in the CLI.
+class StageError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// What a stage is bound to: the signal's length (unknown for text streamed before its end) and
+// rate where they are known, and what a float32 run sums in (a run option, part of the filter).
+struct StageContext {
+  std::optional<std::uint64_t> samples;
+  std::optional<double> sampleRate;  // Hz
+  Accumulator accumulator = Accumulator::SampleType;
+};
+
+// How a bound stage runs one signal (one channel) once.
+struct StageRunOptions {
+  std::string engine = "auto";  // "auto" or one engine's name
+  SampleType sampleType = SampleType::f64;
+  RunOptions run;
+  bool verify = true;
+  std::size_t verifyRandom = kDefaultVerifyRandom;
+  bool verifyAll = false;
+  std::string pathForMessages;  // the input's name, for samples float32 cannot hold
+};
+
+// What a stage bound to one signal can do. Made by StageKind::bind; one per channel run.
+class BoundStage {
+ public:
+  virtual ~BoundStage() = default;
+  // "median W=5, zero", "butterworth order 4 bandpass 0.1-0.3 x Nyquist, zero phase"
+  virtual std::string describe() const = 0;
+  // A note for people from binding (taps that can never meet a sample dropped), or empty.
+  virtual std::string note() const { return {}; }
+  // Input samples an output reads before and after its own index (GNU Radio's history); nullopt
+  // when an output may depend on the whole signal (a recursive filter, a detrend): such a stage
+  // does not stream block by block.
+  virtual std::optional<std::size_t> historyBefore() const = 0;
+  virtual std::optional<std::size_t> historyAfter() const = 0;
+  // Outputs per input: {1, 1} for every stage today; decimation and interpolation change it.
+  virtual std::pair<std::size_t, std::size_t> rateChange() const { return {1, 1}; }
+  // The filter this stage runs where it is one (the kinds today's engines compute), else nullptr.
+  virtual const FilterSpec* filterSpec() const { return nullptr; }
+  // The engines this stage can run on, by name, in the order a comparison lists them.
+  virtual std::vector<std::string> engineNames(const BackendList& engines) const = 0;
+  // Runs `in` into a new output with the engine `options.engine` names, or auto's first that runs
+  // here (one after another where one fails here, as applyJob does), verified unless
+  // options.verify is false. Throws StageError (an engine that does not exist or cannot run it,
+  // named), InputError, Cancelled, std::runtime_error for a failed run.
+  virtual AppliedJob apply(const BackendList& engines, std::span<const double> in, const StageRunOptions& options,
+                           const Progress& progress = {}) const = 0;
+  // The frequency response where the stage is linear and time-invariant, else nullopt.
+  virtual std::optional<FrequencyResponse> response(std::size_t /*points*/) const { return std::nullopt; }
+};
+
+// One operation. Stateless: one object of each kind lives in the registry.
+class StageKind {
+ public:
+  virtual ~StageKind() = default;
+  virtual std::string_view name() const = 0;         // "median": the chain's word, the file's "kind"
+  virtual std::string_view optionName() const { return name(); }  // its one-stage option: --window for mean
+  virtual std::string_view summary() const = 0;      // one line: what it computes, as SciPy names it
+  virtual std::string_view valueSyntax() const = 0;  // "W", "ORDER,CUTOFF[,CUTOFF2][,TYPE]"
+  virtual std::vector<ParameterInfo> parameters() const = 0;
+  // The parameters the one-stage option's value gives ("4,0.1,0.3,bandpass"). Throws StageError
+  // naming the stage and the part that did not read.
+  virtual StageParameters parseValue(std::string_view value) const = 0;
+  // The value that parseValue reads back to these parameters' inValue ones.
+  virtual std::string formatValue(const StageParameters& values) const = 0;
+  // Checks `values` (complete with defaults: see completeParameters) on their own, or throws
+  // StageError naming the stage and the parameter.
+  virtual void check(const StageParameters& values) const = 0;
+  // The stage for a signal of `context`. Throws StageError naming the stage when it cannot run on it
+  // (too short for its window, a rate it needs and the signal lacks), NotEnoughMemory.
+  virtual std::unique_ptr<BoundStage> bind(const StageParameters& values, const StageContext& context) const = 0;
+};
+
+// A kind with its parameters: one step of a chain.
+struct Stage {
+  const StageKind* kind = nullptr;
+  StageParameters values;  // complete: every parameter with a default has its value
+};
+
+// `values` with every missing parameter's default; throws StageError for an unknown parameter, a
+// value of the wrong type or out of its range, or a required one missing (each named).
+StageParameters completeParameters(const StageKind& kind, StageParameters values);
+
+// A value as text, as a chain writes it: true -> "" (a flag is its name), 5 -> "5", 0.1 -> "0.1".
+std::string parameterText(const ParameterValue& value);
+
+}  // namespace siglab
