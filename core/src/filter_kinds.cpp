@@ -144,7 +144,7 @@ std::optional<BandType> parseBandType(std::string_view text) {
 
 void checkSignalLength(const FilterSpec& spec, std::size_t samples, const std::string& option) {
   if (spec.kind == FilterKind::SavitzkyGolay && spec.savgol.interp && samples < spec.taps.size()) {
-    throw std::invalid_argument(option + ": interp edges need at least W = " + std::to_string(spec.taps.size()) +
+    throw std::invalid_argument((option.empty() ? "" : option + ": ") + "interp edges need at least W = " + std::to_string(spec.taps.size()) +
                                 " samples; the signal has " + std::to_string(samples) +
                                 " (use a smaller window or another --mode)");
   }

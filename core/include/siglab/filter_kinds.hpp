@@ -32,7 +32,7 @@ std::optional<BandType> parseBandType(std::string_view text);
 // deriv=0, interp", "butterworth order 8 bandpass 0.1-0.3 x Nyquist, zero phase".
 std::string describeFilter(const FilterSpec& spec);
 
-// Throws std::invalid_argument (naming `option`) when a signal of `samples` is too short for the
+// Throws std::invalid_argument (naming `option` where not empty) when a signal of `samples` is too short for the
 // spec: Savitzky-Golay's interp edges need n >= W, zero phase needs n > sosfiltfiltPadLength.
 void checkSignalLength(const FilterSpec& spec, std::size_t samples, const std::string& option);
 

@@ -49,8 +49,10 @@ struct ParameterInfo {
 using ParameterValue = std::variant<bool, std::int64_t, double, std::string>;
 using StageParameters = std::map<std::string, ParameterValue, std::less<>>;
 
-// A stage or a chain that cannot be made as asked, said in words that name the stage (and the
-// parameter or word): a usage error, exit 2 in the CLI.
+// A stage or a chain that cannot be made as asked, said in words that name the parameter or word:
+// a usage error, exit 2 in the CLI. A kind's own messages say what was wrong ("W must be a positive
+// odd number ..."); a chain, a pipeline file or a run puts stageLabel in front, where the stage's
+// number is known ("stage 2 (median): W must be ...").
 class StageError : public std::invalid_argument {
  public:
   using std::invalid_argument::invalid_argument;
@@ -136,7 +138,15 @@ struct Stage {
 // value of the wrong type or out of its range, or a required one missing (each named).
 StageParameters completeParameters(const StageKind& kind, StageParameters values);
 
-// A value as text, as a chain writes it: true -> "" (a flag is its name), 5 -> "5", 0.1 -> "0.1".
+// A value as text, as a chain writes it: true -> "" (a flag is its name), 5 -> "5", 0.1 -> "0.1"
+// (the shortest text that reads back to the same double).
 std::string parameterText(const ParameterValue& value);
+
+// `text` read as `info`'s type ("5", "0.1", "reflect"; a Flag: "", "on" or "off"), range checked
+// by completeParameters. Throws StageError naming the parameter and the text.
+ParameterValue parameterFromText(const ParameterInfo& info, std::string_view text);
+
+// "stage 2 (median)": how messages name the stage `number` (from 1) of a chain.
+std::string stageLabel(std::size_t number, const StageKind& kind);
 
 }  // namespace siglab

@@ -1,0 +1,73 @@
+#include "siglab/filter_stage.hpp"
+
+#include <utility>
+
+#include "siglab/filter_kinds.hpp"
+
+namespace siglab {
+namespace {
+
+class FilterStage final : public BoundStage {
+ public:
+  FilterStage(FilterSpec spec, std::string note, std::optional<double> sampleRate)
+      : spec_(std::move(spec)), note_(std::move(note)), sampleRate_(sampleRate) {}
+
+  std::string describe() const override { return describeFilter(spec_); }
+  std::string note() const override { return note_; }
+  std::optional<std::size_t> historyBefore() const override { return history(); }
+  std::optional<std::size_t> historyAfter() const override { return history(); }
+  const FilterSpec* filterSpec() const override { return &spec_; }
+
+  std::vector<std::string> engineNames(const BackendList& engines) const override {
+    std::vector<std::string> names;
+    for (const auto& engine : engines) {
+      if (engine->whyNot(spec_, SampleType::f64).empty()) names.emplace_back(engine->name());
+    }
+    return names;
+  }
+
+  AppliedJob apply(const BackendList& engines, std::span<const double> in, const StageRunOptions& options,
+                   const Progress& progress) const override {
+    Job job;
+    job.input = options.pathForMessages;
+    job.spec = spec_;
+    job.engines = options.engine;
+    job.sampleType = options.sampleType;
+    job.run = options.run;
+    job.verify = options.verify;
+    job.verifyRandom = options.verifyRandom;
+    job.verifyAll = options.verifyAll;
+    try {
+      return applyJob(engines, in, job, progress);
+    } catch (const JobError& e) {
+      throw StageError(e.what());
+    }
+  }
+
+  std::optional<FrequencyResponse> response(std::size_t points) const override {
+    return filterResponse(spec_, points, sampleRate_);
+  }
+
+ private:
+  // An output reads its window's radius on each side; Savitzky-Golay's interp edges fit the first
+  // (last) W samples, so an output near an end reads up to W - 1 samples past itself, which a block
+  // runner hands over only if it knows which blocks hold the signal's ends (today's streamApply
+  // streams correlations only). Sections are recursive: every output may depend on every input.
+  std::optional<std::size_t> history() const {
+    if (spec_.kind == FilterKind::Sos) return std::nullopt;
+    if (spec_.kind == FilterKind::SavitzkyGolay && spec_.savgol.interp) return spec_.window() - 1;
+    return spec_.radius();
+  }
+
+  FilterSpec spec_;
+  std::string note_;
+  std::optional<double> sampleRate_;
+};
+
+}  // namespace
+
+std::unique_ptr<BoundStage> makeFilterStage(FilterSpec spec, std::string note, std::optional<double> sampleRate) {
+  return std::make_unique<FilterStage>(std::move(spec), std::move(note), sampleRate);
+}
+
+}  // namespace siglab

@@ -1,0 +1,131 @@
+// Every registered stage kind, through its description only: a new kind is tested here without
+// new test code.
+#include "siglab/stage_registry.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+
+namespace siglab {
+namespace {
+
+// A value of `info`'s type and range: its default, else one inside its range.
+ParameterValue sampleValue(const ParameterInfo& info) {
+  if (info.defaultValue) return parameterFromText(info, *info.defaultValue);
+  switch (info.type) {
+    case ParameterType::Whole: return static_cast<std::int64_t>(std::max(info.min, 1.0));
+    case ParameterType::Number: return std::isinf(info.max) ? info.min + 0.25 : info.min + (info.max - info.min) / 4;
+    case ParameterType::Flag: return true;
+    case ParameterType::Choice: return info.choices.at(0);
+    case ParameterType::Text: return std::string("some-file.txt");
+  }
+  return {};
+}
+
+StageParameters sampleValues(const StageKind& kind) {
+  StageParameters values;
+  for (const ParameterInfo& info : kind.parameters()) values[info.name] = sampleValue(info);
+  return completeParameters(kind, values);
+}
+
+TEST(StageKinds, EachKindIsFoundByItsNameAndItsOptionAndListed) {
+  ASSERT_FALSE(stageKinds().empty());
+  std::set<std::string_view> names;
+  for (const StageKind* kind : stageKinds()) {
+    EXPECT_TRUE(names.insert(kind->name()).second) << kind->name();
+    EXPECT_EQ(findStageKind(kind->name()), kind);
+    EXPECT_EQ(findStageKind(kind->optionName()), kind);
+    EXPECT_NE(stageKindNames().find(kind->name()), std::string::npos);
+    EXPECT_FALSE(kind->summary().empty());
+    EXPECT_FALSE(kind->valueSyntax().empty());
+  }
+  EXPECT_EQ(findStageKind("no-such-kind"), nullptr);
+}
+
+TEST(StageKinds, EachParameterIsDescribedAndItsDefaultReadsBackInRange) {
+  for (const StageKind* kind : stageKinds()) {
+    std::set<std::string> names;
+    for (const ParameterInfo& info : kind->parameters()) {
+      SCOPED_TRACE(std::string(kind->name()) + " " + info.name);
+      EXPECT_TRUE(names.insert(info.name).second);
+      EXPECT_FALSE(info.help.empty());
+      if (info.type == ParameterType::Choice) {
+        EXPECT_FALSE(info.choices.empty());
+      }
+      if (info.type == ParameterType::Whole || info.type == ParameterType::Number) {
+        EXPECT_LE(info.min, info.max);
+      }
+      if (info.defaultValue) {
+        const ParameterValue value = parameterFromText(info, *info.defaultValue);
+        EXPECT_EQ(parameterText(value), *info.defaultValue);
+        StageParameters one{{info.name, value}};
+        for (const ParameterInfo& other : kind->parameters()) {
+          if (other.name != info.name) one[other.name] = sampleValue(other);
+        }
+        EXPECT_NO_THROW(completeParameters(*kind, one));
+      }
+    }
+  }
+}
+
+TEST(StageKinds, EachKindsValueReadsBackToItsParameters) {
+  for (const StageKind* kind : stageKinds()) {
+    const StageParameters values = sampleValues(*kind);
+    const std::string text = kind->formatValue(values);
+    SCOPED_TRACE(std::string(kind->name()) + " " + text);
+    const StageParameters read = completeParameters(*kind, kind->parseValue(text));
+    for (const ParameterInfo& info : kind->parameters()) {
+      if (info.inValue) {
+        EXPECT_EQ(read.at(info.name), values.at(info.name)) << info.name;
+      }
+    }
+    EXPECT_EQ(kind->formatValue(read), text);
+  }
+}
+
+TEST(StageKinds, CompletingRefusesUnknownMistypedAndMissingParametersByName) {
+  for (const StageKind* kind : stageKinds()) {
+    SCOPED_TRACE(std::string(kind->name()));
+    StageParameters values = sampleValues(*kind);
+    values["no-such-parameter"] = true;
+    try {
+      completeParameters(*kind, values);
+      FAIL() << "an unknown parameter was taken";
+    } catch (const StageError& e) {
+      EXPECT_NE(std::string(e.what()).find("unknown parameter \"no-such-parameter\""), std::string::npos) << e.what();
+    }
+    for (const ParameterInfo& info : kind->parameters()) {
+      StageParameters mistyped = sampleValues(*kind);
+      mistyped[info.name] = info.type == ParameterType::Flag ? ParameterValue(std::string("yes")) : ParameterValue(true);
+      try {
+        completeParameters(*kind, mistyped);
+        ADD_FAILURE() << info.name << " took a value of the wrong type";
+      } catch (const StageError& e) {
+        EXPECT_EQ(std::string(e.what()).rfind(info.name + " must be", 0), 0u) << e.what();
+      }
+      if (!info.defaultValue && info.type != ParameterType::Flag) {
+        StageParameters missing = sampleValues(*kind);
+        missing.erase(info.name);
+        EXPECT_THROW(completeParameters(*kind, missing), StageError) << info.name;
+      }
+    }
+  }
+}
+
+TEST(StageKinds, ParameterTextIsTheShortestThatReadsBack) {
+  EXPECT_EQ(parameterText(ParameterValue(0.1)), "0.1");
+  EXPECT_EQ(parameterText(ParameterValue(std::int64_t{5})), "5");
+  EXPECT_EQ(parameterText(ParameterValue(true)), "");
+  EXPECT_EQ(parameterText(ParameterValue(1e300)), "1e+300");
+  ParameterInfo number;
+  number.name = "cutoff";
+  number.type = ParameterType::Number;
+  number.max = INFINITY;
+  EXPECT_THROW(parameterFromText(number, "nan"), StageError);
+  EXPECT_THROW(parameterFromText(number, "0.1x"), StageError);
+  EXPECT_EQ(std::get<double>(parameterFromText(number, "0.30000000000000004")), 0.30000000000000004);
+}
+
+}  // namespace
+}  // namespace siglab
