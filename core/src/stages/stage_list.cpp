@@ -5,7 +5,12 @@
 #include "siglab/stage_registry.hpp"
 
 #define SIGLAB_STAGE_KINDS(KIND) \
-  KIND(meanKind)
+  KIND(meanKind)                  \
+  KIND(gaussianKind)              \
+  KIND(tapsKind)                  \
+  KIND(medianKind)                \
+  KIND(savgolKind)                \
+  KIND(butterKind)
 
 namespace siglab {
 
