@@ -10,7 +10,8 @@
   KIND(tapsKind)                  \
   KIND(medianKind)                \
   KIND(savgolKind)                \
-  KIND(butterKind)
+  KIND(butterKind)                \
+  KIND(detrendKind)
 
 namespace siglab {
 
