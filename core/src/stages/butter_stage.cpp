@@ -80,7 +80,7 @@ class ButterKind final : public StageKind {
   }
 
   void check(const StageParameters& values) const override {
-    checkCutoffCount(bandOf(values), isBand(bandOf(values)) || numberOf(values, "cutoff2") != 0.0);
+    checkCutoffCount(bandOf(values), numberOf(values, "cutoff2") != 0.0);
   }
 
   std::unique_ptr<BoundStage> bind(const StageParameters& values, const StageContext& context) const override {

@@ -153,7 +153,7 @@ class DetrendStage final : public BoundStage {
   template <typename Sample>
   void run(std::span<const Sample> in, std::span<Sample> out, bool parallel, const StageRunOptions& options,
            const Progress& progress, ApplyResult& result) const {
-    const bool verify = options.verify && (options.verifyAll || options.verifyRandom > 0);
+    const bool verify = options.verify;
     const double runShare = verify ? 0.9 : 1.0;
     const auto start = std::chrono::steady_clock::now();
     const Line line = fitLine(in, linear_, parallel, progressPart(progress, 0.0, runShare / 2));

@@ -45,6 +45,10 @@ ParameterValue checkedValue(const ParameterInfo& info, const ParameterValue& val
   };
   switch (info.type) {
     case ParameterType::Whole: {
+      const auto* number = std::get_if<double>(&value);
+      if (number && std::trunc(*number) == *number && std::fabs(*number) < 0x1p63) {  // 5.0 from JSON or Python
+        return checkedValue(info, static_cast<std::int64_t>(*number));
+      }
       const auto* whole = std::get_if<std::int64_t>(&value);
       if (!whole) throw wrongType();
       // long double holds every bound exactly (kMaxWindow is 2^62 - 1).
