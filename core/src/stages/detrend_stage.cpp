@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "kind_values.hpp"
+#include "siglab/errors.hpp"
 #include "siglab/job.hpp"
 #include "siglab/neumaier_sum.hpp"
 #include "siglab/work_progress.hpp"
@@ -132,7 +133,7 @@ class DetrendStage final : public BoundStage {
     if (options.engine == "auto") {
       applied.why = "auto: cpu-parallel, the same bits as cpu-serial (its sums run over the same blocks in order)";
     } else if (options.engine != kSerial && options.engine != kParallel) {
-      throw StageError("detrend runs on cpu-serial or cpu-parallel, not \"" + options.engine + "\"");
+      throw StageError("detrend runs on cpu-serial or cpu-parallel, not " + quoteExcerpt(options.engine));
     }
     const bool parallel = options.engine != kSerial;
     ApplyResult& result = applied.result;
