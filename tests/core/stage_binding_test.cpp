@@ -122,6 +122,26 @@ TEST(StageBinding, EachKindBuildsTheFilterTodaysBuildersDo) {
 }
 
 
+TEST(StageBinding, TheIssuesChainBindsWithARateAndNamesTheStageWithoutOne) {
+  const Pipeline chain = parseChain("butter 4,300,3000,bandpass zero-phase; median 5; detrend");
+  ASSERT_EQ(chain.stages.size(), 3u);
+  for (std::size_t k = 0; k < chain.stages.size(); ++k) EXPECT_NO_THROW(bindStage(chain.stages[k], k + 1, ofLength(1000, 44100.0)));
+  try {
+    bindStage(chain.stages[0], 1, ofLength(1000));
+    FAIL() << "took cutoffs in Hz without a rate";
+  } catch (const StageError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("stage 1 (butter): butterworth cutoff must be", 0), 0u) << e.what();
+  }
+  // Savitzky-Golay's coefficient work is bounded before any of it is done.
+  try {
+    parseChain("savgol 20001,20");
+    FAIL() << "took a Savitzky-Golay filter past its work bound";
+  } catch (const StageError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("stage 1 (savgol): savgol W = 20001, order 20 with interp edges needs ", 0), 0u)
+        << e.what();
+  }
+}
+
 TEST(StageBinding, AStageOfAChainIsNamedByItsNumberAndKind) {
   const Pipeline chain = parseChain("mean 3; savgol 11,3");
   EXPECT_NO_THROW(bindStage(chain.stages[0], 1, ofLength(5)));
