@@ -17,7 +17,7 @@ class BinaryChannelStream final : public ChannelStream {
         frames_(shape_.layout.count / shape_.channels), allowNonFinite_(allowNonFinite), sampleRate_(sampleRate) {}
 
   std::size_t channels() const override { return shape_.keep.size(); }
-  std::size_t read(std::span<const std::span<double>> out) override {
+  std::size_t readFrames(std::span<const std::span<double>> out) override {
     const std::size_t wanted =
         out.empty() ? 0 : static_cast<std::size_t>(std::min<std::uint64_t>(out.front().size(), frames_ - next_));
     try {

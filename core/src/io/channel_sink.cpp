@@ -10,6 +10,16 @@
 #include "stream_writers.hpp"
 
 namespace siglab {
+
+void ChannelSink::write(std::span<const std::span<const double>> block) {
+  if (block.size() != channels()) {
+    throw std::invalid_argument("ChannelSink::write: " + std::to_string(channels()) + " channels expected, not " +
+                                std::to_string(block.size()));
+  }
+  commonFrames(block, "ChannelSink::write");
+  writeFrames(block);
+}
+
 namespace {
 
 // One channel: the SampleSink of writeSignal's bytes.
@@ -17,11 +27,7 @@ class OneChannelSink final : public ChannelSink {
  public:
   explicit OneChannelSink(std::unique_ptr<SampleSink> sink) : sink_(std::move(sink)) {}
   std::size_t channels() const override { return 1; }
-  void write(std::span<const std::span<const double>> block) override {
-    commonFrames(block, "ChannelSink::write");
-    if (block.size() != 1) throw std::invalid_argument("ChannelSink::write: 1 channel expected");
-    sink_->write(block.front());
-  }
+  void writeFrames(std::span<const std::span<const double>> block) override { sink_->write(block.front()); }
   void commit() override { sink_->commit(); }
 
  private:
@@ -48,12 +54,8 @@ class FramesSink final : public ChannelSink {
   }
 
   std::size_t channels() const override { return channels_; }
-  void write(std::span<const std::span<const double>> block) override {
-    const std::size_t frames = commonFrames(block, "ChannelSink::write");
-    if (block.size() != channels_) {
-      throw std::invalid_argument("ChannelSink::write: " + std::to_string(channels_) + " channels expected, not " +
-                                  std::to_string(block.size()));
-    }
+  void writeFrames(std::span<const std::span<const double>> block) override {
+    const std::size_t frames = block.front().size();
     frames_ += frames;
     switch (format_) {
       case FileFormat::wav:

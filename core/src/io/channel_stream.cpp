@@ -12,6 +12,16 @@
 #include "text_columns.hpp"
 
 namespace siglab {
+
+std::size_t ChannelStream::read(std::span<const std::span<double>> out) {
+  if (out.size() != channels()) {
+    throw std::invalid_argument("ChannelStream::read: " + std::to_string(channels()) + " channels expected, not " +
+                                std::to_string(out.size()));
+  }
+  commonFrames(out, "ChannelStream::read");
+  return readFrames(out);
+}
+
 namespace {
 
 // Text columns, each through its own SampleStream (the text reader's windows, values and
@@ -22,7 +32,7 @@ class ColumnStreams final : public ChannelStream {
       : columns_(std::move(columns)), path_(std::move(path)), sampleRate_(sampleRate) {}
 
   std::size_t channels() const override { return columns_.size(); }
-  std::size_t read(std::span<const std::span<double>> out) override {
+  std::size_t readFrames(std::span<const std::span<double>> out) override {
     const std::size_t got = columns_.front()->read(out.front());
     for (std::size_t c = 1; c < columns_.size(); ++c) {
       if (columns_[c]->read(out[c].first(got)) != got) {

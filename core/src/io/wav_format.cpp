@@ -268,7 +268,7 @@ class WavChannelStream final : public ChannelStream {
       : wav_(bytes, std::move(file), path, 1, allowNonFinite), sampleRate_(sampleRate) {}
 
   std::size_t channels() const override { return wav_.channels(); }
-  std::size_t read(std::span<const std::span<double>> out) override {
+  std::size_t readFrames(std::span<const std::span<double>> out) override {
     const std::size_t channels = wav_.channels();
     const std::size_t wanted = out.empty() ? 0 : out.front().size();
     const std::size_t blockFrames = std::max<std::size_t>(1, (std::size_t{1} << 16) / channels);

@@ -16,8 +16,11 @@ class ChannelSink {
   virtual ~ChannelSink() = default;  // without commit(): nothing is left behind, the old file stays
   virtual std::size_t channels() const = 0;
   // The next frames, planar: one span a channel, all the same size (std::invalid_argument otherwise).
-  virtual void write(std::span<const std::span<const double>> block) = 0;
+  void write(std::span<const std::span<const double>> block);
   virtual void commit() = 0;
+
+ protected:
+  virtual void writeFrames(std::span<const std::span<const double>> block) = 0;  // `block` checked
 };
 
 // A sink of `channels` channels for `path` in the format `options` (or its extension) names; the
