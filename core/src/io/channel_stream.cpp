@@ -51,9 +51,17 @@ class ColumnStreams final : public ChannelStream {
   std::optional<double> sampleRate_;
 };
 
+// As libsndfile's WAV: more is a file read the wrong way round (a .npy of C x N), not a signal.
+constexpr std::uint64_t kMaxChannels = 1024;
+
 // The 0-based channels to read of `count`: all, or ReadOptions::channel alone.
-std::vector<std::size_t> channelsToKeep(const ReadOptions& options, std::size_t count, const std::string& path) {
+std::vector<std::size_t> channelsToKeep(const ReadOptions& options, std::uint64_t count, const std::string& path) {
   if (!options.oneChannel) {
+    if (count > kMaxChannels) {
+      throw InputError(path, "the file has " + std::to_string(count) + " channels, more than the " +
+                                 std::to_string(kMaxChannels) + " SigLab reads at once (a .npy array is N frames x C "
+                                 "channels: save arr.T); pick one channel");
+    }
     std::vector<std::size_t> all(count);
     std::iota(all.begin(), all.end(), std::size_t{0});
     return all;
@@ -112,8 +120,7 @@ std::unique_ptr<ChannelStream> openChannelStream(const std::string& pathGiven, c
   switch (detectInputFormat(path, file->bytes(), options)) {
     case FileFormat::npy: {
       const NpyArray array = locateNpyArray(file->bytes(), path);
-      BinaryChannels shape{array.data, array.columns, array.fortran,
-                           channelsToKeep(options, static_cast<std::size_t>(array.columns), path)};
+      BinaryChannels shape{array.data, array.columns, array.fortran, channelsToKeep(options, array.columns, path)};
       return openBinaryChannelStream(std::move(file), path, std::move(shape), options.allowNonFinite, options.sampleRate);
     }
     case FileFormat::raw: {
