@@ -1,0 +1,62 @@
+// Whether a chain streams: planStreaming's rules (stream_apply.hpp) for the whole chain, and what
+// keeps a chain in memory that a single filter would not.
+#include "pipeline_steps.hpp"
+#include "siglab/filter_kinds.hpp"
+#include "siglab/work_bounds.hpp"
+
+namespace siglab::detail {
+namespace {
+
+// Why stage k cannot run block by block in this chain, or empty.
+std::string whyNotStreamed(const BoundChain& chain, std::size_t k) {
+  const BoundStage& stage = *chain.stages[k];
+  const std::string kind(chain.kinds[k]->name());
+  const std::string named = chain.size() > 1 ? stageLabel(k + 1, *chain.kinds[k]) : "a " + kind;
+  const FilterSpec* spec = stage.filterSpec();
+  if (!spec || !stage.historyBefore() || !stage.historyAfter() || spec->kind == FilterKind::Sos) {
+    return "in memory: " + named + "'s outputs depend on the whole signal (no finite history), so it does not "
+           "stream block by block";
+  }
+  if (spec->kind == FilterKind::SavitzkyGolay && spec->savgol.interp) {
+    return "in memory: " + named + "'s interp edges fit the first and last W samples of the whole signal "
+           "(--mode mirror or another boundary mode streams)";
+  }
+  if (k > 0 && spec->mode == BoundaryMode::Wrap) {
+    return "in memory: " + named + " wraps around, which needs the far end of its input before the start: only "
+           "a first stage can read it ahead";
+  }
+  return {};
+}
+
+}  // namespace
+
+PipelinePlan planChain(const BoundChain& chain, const BackendList& engines, const PipelineOptions& options,
+                       const StreamingCase& io) {
+  if (options.streaming == Streaming::never) return {false, "in memory (--stream never)"};
+  for (std::size_t k = 0; k < chain.size(); ++k) {
+    if (std::string why = whyNotStreamed(chain, k); !why.empty()) return {false, std::move(why)};
+  }
+  if (options.streaming == Streaming::always) return {true, "streamed block by block (--stream always)"};
+  // A text file has at least two bytes a sample ("0\n"): the most it can hold.
+  const std::uint64_t samples = io.samples.value_or(io.inputBytes / 2);
+  const bool fits = inMemoryApplyBytes(io.inputBytes, samples, options.sampleType) <= availableMemoryBytes() / 2;
+  std::string inexact;  // the first stage's engine whose rounding depends on where its work is cut
+  for (std::size_t k = 0; k < chain.size() && inexact.empty(); ++k) {
+    const FilterBackend& engine = *streamEngineOrder(chain, k, engines, options).front().engine;
+    const FilterSpec& spec = *chain.stages[k]->filterSpec();
+    const double tolerance =
+        options.sampleType == SampleType::f32 ? engine.toleranceFloat32(spec, 1.0) : engine.tolerance(spec, 1.0);
+    if (tolerance != 0.0) inexact = std::string(engine.name());
+  }
+  if (fits && !inexact.empty()) {
+    return {false, "in memory: " + inexact + "'s rounding depends on where its work is cut, so a streamed result "
+                   "would differ from the in-memory one (within its tolerance)"};
+  }
+  if (!fits) {
+    return {true, "streamed block by block: the signal would not fit in the memory available" +
+                      (inexact.empty() ? std::string() : " (" + inexact + ": each block within its stated tolerance)")};
+  }
+  return {true, "streamed block by block with bounded memory, the same bits as in memory"};
+}
+
+}  // namespace siglab::detail
