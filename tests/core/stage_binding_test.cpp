@@ -1,7 +1,9 @@
 // Binding each kind to a signal: what it builds, and what it refuses, naming the parameter.
 #include <gtest/gtest.h>
 
+#include "siglab/errors.hpp"
 #include "siglab/filter_kinds.hpp"
+#include "siglab/taps.hpp"
 #include "siglab/stage_registry.hpp"
 
 namespace siglab {
@@ -44,6 +46,78 @@ TEST(StageBinding, MeanCropsToTheSignalAndSaysSoAndRefusesAnEvenWindow) {
   EXPECT_EQ(bindError("mean", "99999999", ofLength(3), {{"mode", std::string("reflect")}}).rfind("W 99999999 is too long for 3 samples", 0), 0u)
       << bindError("mean", "99999999", ofLength(3), {{"mode", std::string("reflect")}});
   EXPECT_NE(bindError("mean", "2000001", {}).find("known length"), std::string::npos);
+}
+
+
+TEST(StageBinding, EachKindSaysWhatDidNotReadAsTheCliAlwaysHas) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"median 4", "W must be a positive odd number (1, 3, 5, ...) up to 16777216, got 4"},
+      {"median 0", "W must be a positive odd number (1, 3, 5, ...) up to 16777216, got 0"},
+      {"median five", "W must be a positive odd number (1, 3, 5, ...) up to 16777216, got \"five\""},
+      {"savgol 8,2", "W must be a positive odd number (1, 3, 5, ...), got 8"},
+      {"savgol 7,7", "ORDER (below W = 7) must be a whole number from 0 to 6, got \"7\""},
+      {"savgol 7,2,3", "DERIV (at most ORDER = 2) must be a whole number from 0 to 2, got \"3\""},
+      {"savgol 7", "takes W,ORDER[,DERIV], got \"7\""},
+      {"butter 0,0.2", "ORDER must be a whole number from 1 to 32, got \"0\""},
+      {"butter 4,x", "CUTOFF must be a number, got \"x\""},
+      {"butter 4,0.1,lowpass,0.2", "takes ORDER,CUTOFF[,CUTOFF2][,lowpass|highpass|bandpass|bandstop], got \"4,0.1,lowpass,0.2\""},
+      {"butter 4,0.1,bandpass", "bandpass needs two cutoffs: ORDER,LOW,HIGH"},
+      {"butter 4,0.1,0.2,highpass", "highpass takes one cutoff: ORDER,CUTOFF"},
+      {"gaussian -1", "sigma must be a finite number from 0 to 1e+17, got -1"},
+      {"gaussian 0", "Gaussian sigma must be a positive number, got 0"},
+      {"gaussian nan", "SIGMA must be a number, got \"nan\""},
+  };
+  for (const auto& [chain, message] : cases) {
+    const std::size_t space = chain.find(' ');
+    EXPECT_EQ(bindError(chain.substr(0, space), chain.substr(space + 1), {}), message) << chain;
+  }
+  EXPECT_EQ(bindError("gaussian", "2", {}, {{"window", std::int64_t{4}}}), "window must be odd, got 4");
+  EXPECT_EQ(bindError("median", "5", {}, {{"mode", std::string("interp")}}),
+            "mode must be one of zero, reflect, mirror, nearest, wrap, got \"interp\"");
+}
+
+TEST(StageBinding, RefusesASignalTooShortOrACutoffPastNyquistWithoutARate) {
+  EXPECT_EQ(bindError("savgol", "11,3", ofLength(5)),
+            "interp edges need at least W = 11 samples; the signal has 5 (use a smaller window or another --mode)");
+  EXPECT_EQ(bindError("median", "16777215", ofLength(100), {{"mode", std::string("reflect")}}).rfind(
+                "W 16777215 is too long for 100 samples in reflect mode", 0),
+            0u);
+  EXPECT_EQ(bindError("butter", "4,0.2", ofLength(10), {{"zero-phase", true}}).rfind("--zero-phase needs more than 15 samples", 0),
+            0u);
+  const std::string noRate = bindError("butter", "4,300", ofLength(1000));
+  EXPECT_NE(noRate.find("butterworth cutoff must be"), std::string::npos) << noRate;
+  EXPECT_NE(noRate.find("(without a rate, cutoffs are fractions of Nyquist, between 0 and 1)"), std::string::npos) << noRate;
+  const auto hz = bound("butter", "4,300", ofLength(1000, 8000.0));
+  EXPECT_EQ(hz->filterSpec()->sos.design.sampleRate, 8000.0);
+  EXPECT_EQ(hz->historyBefore(), std::nullopt);
+  EXPECT_THROW(bound("taps", "/no/such/taps.txt", {}), InputError);
+}
+
+TEST(StageBinding, EachKindBuildsTheFilterTodaysBuildersDo) {
+  ButterworthSpec band;
+  band.order = 4;
+  band.cutoff = 0.1;
+  band.cutoff2 = 0.3;
+  band.type = BandType::Bandpass;
+  const std::vector<std::pair<std::string, FilterSpec>> cases = {
+      {"mean 7", makeMeanFilter(7)},
+      {"gaussian 1.5", makeGaussianFilter(1.5)},
+      {"median 9", makeMedianFilter(9, BoundaryMode::Zero)},
+      {"savgol 11,3,1", makeSavgolFilter(11, 3, 1, true, BoundaryMode::Mirror)},
+      {"butter 4,0.1,0.3", makeButterworthFilter(band, false)},
+  };
+  for (const auto& [chain, expected] : cases) {
+    const std::size_t space = chain.find(' ');
+    const auto stage = bound(chain.substr(0, space), chain.substr(space + 1), ofLength(1000));
+    const FilterSpec& spec = *stage->filterSpec();
+    EXPECT_EQ(describeFilter(spec), describeFilter(expected)) << chain;
+    EXPECT_EQ(spec.taps, expected.taps) << chain;
+    EXPECT_EQ(spec.sos.sections, expected.sos.sections) << chain;
+    EXPECT_EQ(spec.accumulator, expected.accumulator) << chain;
+  }
+  StageContext float64Sums = ofLength(1000);
+  float64Sums.accumulator = Accumulator::Float64;
+  EXPECT_EQ(bound("gaussian", "2", float64Sums)->filterSpec()->accumulator, Accumulator::Float64);
 }
 
 }  // namespace

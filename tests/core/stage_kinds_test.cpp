@@ -10,23 +10,9 @@
 namespace siglab {
 namespace {
 
-// A value of `info`'s type and range: its default, else one inside its range.
-ParameterValue sampleValue(const ParameterInfo& info) {
-  if (info.defaultValue) return parameterFromText(info, *info.defaultValue);
-  switch (info.type) {
-    case ParameterType::Whole: return static_cast<std::int64_t>(std::max(info.min, 1.0));
-    case ParameterType::Number: return std::isinf(info.max) ? info.min + 0.25 : info.min + (info.max - info.min) / 4;
-    case ParameterType::Flag: return true;
-    case ParameterType::Choice: return info.choices.at(0);
-    case ParameterType::Text: return std::string("some-file.txt");
-  }
-  return {};
-}
-
+// The kind's example, complete.
 StageParameters sampleValues(const StageKind& kind) {
-  StageParameters values;
-  for (const ParameterInfo& info : kind.parameters()) values[info.name] = sampleValue(info);
-  return completeParameters(kind, values);
+  return completeParameters(kind, kind.parseValue(kind.exampleValue()));
 }
 
 TEST(StageKinds, EachKindIsFoundByItsNameAndItsOptionAndListed) {
@@ -39,6 +25,7 @@ TEST(StageKinds, EachKindIsFoundByItsNameAndItsOptionAndListed) {
     EXPECT_NE(stageKindNames().find(kind->name()), std::string::npos);
     EXPECT_FALSE(kind->summary().empty());
     EXPECT_FALSE(kind->valueSyntax().empty());
+    EXPECT_NO_THROW(kind->check(completeParameters(*kind, kind->parseValue(kind->exampleValue()))));
   }
   EXPECT_EQ(findStageKind("no-such-kind"), nullptr);
 }
@@ -59,11 +46,9 @@ TEST(StageKinds, EachParameterIsDescribedAndItsDefaultReadsBackInRange) {
       if (info.defaultValue) {
         const ParameterValue value = parameterFromText(info, *info.defaultValue);
         EXPECT_EQ(parameterText(value), *info.defaultValue);
-        StageParameters one{{info.name, value}};
-        for (const ParameterInfo& other : kind->parameters()) {
-          if (other.name != info.name) one[other.name] = sampleValue(other);
-        }
-        EXPECT_NO_THROW(completeParameters(*kind, one));
+        StageParameters withDefault = sampleValues(*kind);
+        withDefault[info.name] = value;
+        EXPECT_NO_THROW(completeParameters(*kind, withDefault));
       }
     }
   }

@@ -114,6 +114,7 @@ class StageKind {
   virtual std::string_view optionName() const { return name(); }  // its one-stage option: --window for mean
   virtual std::string_view summary() const = 0;      // one line: what it computes, as SciPy names it
   virtual std::string_view valueSyntax() const = 0;  // "W", "ORDER,CUTOFF[,CUTOFF2][,TYPE]"
+  virtual std::string_view exampleValue() const = 0;  // a value parseValue takes: "4,0.1,0.3" (help, forms, tests)
   virtual std::vector<ParameterInfo> parameters() const = 0;
   // The parameters the one-stage option's value gives ("4,0.1,0.3,bandpass"). Throws StageError
   // naming the stage and the part that did not read.

@@ -18,6 +18,7 @@ class MeanKind final : public StageKind {
   std::string_view optionName() const override { return "window"; }
   std::string_view summary() const override { return "moving average of W samples (scipy.ndimage.uniform_filter1d)"; }
   std::string_view valueSyntax() const override { return "W"; }
+  std::string_view exampleValue() const override { return "5"; }
 
   std::vector<ParameterInfo> parameters() const override {
     ParameterInfo window = describedParameter("window", ParameterType::Whole, "odd window length W; taps 1/W",

@@ -5,7 +5,13 @@
 #include "siglab/stage_registry.hpp"
 
 #define SIGLAB_STAGE_KINDS(KIND) \
-  KIND(meanKind)
+  KIND(meanKind)                  \
+  KIND(gaussianKind)              \
+  KIND(tapsKind)                  \
+  KIND(medianKind)                \
+  KIND(savgolKind)                \
+  KIND(butterKind)                \
+  KIND(detrendKind)
 
 namespace siglab {
 
