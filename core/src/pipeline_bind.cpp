@@ -81,6 +81,7 @@ StageReport stageReportOf(const BoundChain& chain, std::size_t k) {
   if (const FilterSpec* spec = stage.filterSpec()) {
     report.window = spec->window();
     report.recursive = spec->kind == FilterKind::Sos;
+    report.correlation = spec->kind == FilterKind::Correlation;
   }
   return report;
 }

@@ -63,6 +63,7 @@ PipelineReport runOnChannels(const Pipeline& pipeline, const ChannelSource& sour
   io.samples = samples;
   report.plan = detail::planChain(chain, engines, options, io);
   tellNotes(chain, observer);
+  if (observer.onPlan) observer.onPlan(report.plan);
   const auto* file = std::get_if<FileSink>(&sink);
   if (!report.plan.stream || (file && source.channels.size() != 1)) {
     runInMemory(chain, source.channels, source.sampleRate, source.name, sink, engines, options, observer, report);
@@ -79,8 +80,10 @@ PipelineReport runOnChannels(const Pipeline& pipeline, const ChannelSource& sour
   return report;
 }
 
-// Samples the stream of a file whose size its format does not say is read ahead: enough for every
-// stage's history, so that a signal shorter than that is bound to its own size.
+// Samples the stream of a file whose size its format does not say is read ahead (8 MiB), so that a
+// shorter signal is bound to its size (a long window fitted to it, as in memory), and at least
+// every stage's history, so that a signal shorter than that is too.
+constexpr std::size_t kPeekAhead = (std::size_t{1} << 20) + 2;
 std::size_t peekFor(const BoundChain& chain) {
   std::size_t peek = 3;
   for (const auto& stage : chain.stages) peek += stage->historyBefore().value_or(0) + stage->historyAfter().value_or(0);
@@ -92,22 +95,24 @@ PipelineReport runOnFile(const Pipeline& pipeline, const FileSource& source, con
   PipelineReport report;
   if (options.streaming != Streaming::never) {
     std::unique_ptr<SampleStream> in = openSampleStream(source.path, source.read);
-    std::optional<std::uint64_t> size = in->knownSize();
-    std::optional<BoundChain> chain;
     std::size_t peek = 0;
+    if (!in->knownSize()) {  // text: its size is known only when it is short, so read ahead first
+      peek = kPeekAhead;
+      in = std::make_unique<PeekedStream>(std::move(in), peek);
+    }
+    std::optional<std::uint64_t> size = in->knownSize();
     const std::optional<double> rate = source.read.sampleRate ? source.read.sampleRate : in->sampleRate();
+    std::optional<BoundChain> chain;
     try {
       chain = detail::bindChain(pipeline, contextFor(size, rate, options), options, engines);
     } catch (const StageError&) {
       if (size) throw;  // a stage that cannot run on this signal
       // A stage that needs the size before it runs (a window fitted to it): in memory.
     }
-    if (chain && !size) {  // text: the size is known only when the signal is short
+    if (chain && !size && peekFor(*chain) > peek) {  // histories longer than the read-ahead
       peek = peekFor(*chain);
       in = std::make_unique<PeekedStream>(std::move(in), peek);
-      if ((size = in->knownSize())) {
-        chain = detail::bindChain(pipeline, contextFor(size, rate, options), options, engines);
-      }
+      if ((size = in->knownSize())) chain = detail::bindChain(pipeline, contextFor(size, rate, options), options, engines);
     }
     if (chain) {
       StreamingCase io;
@@ -118,10 +123,11 @@ PipelineReport runOnFile(const Pipeline& pipeline, const FileSource& source, con
         in.reset();
         report.plan = plan;
         tellNotes(*chain, observer);
+        if (observer.onPlan) observer.onPlan(plan);
         report.output.resize(std::holds_alternative<MemorySink>(sink) ? 1 : 0);
         SampleVector unused;
         const detail::StreamEnds ends =
-            detail::fileEnds(source, sink, peek, report.output.empty() ? unused : report.output.front());
+            detail::fileEnds(source, sink, report.output.empty() ? unused : report.output.front());
         detail::runChainStreamed(*chain, ends, engines, options, observer, report);
         report.written = std::holds_alternative<FileSink>(sink) && report.passed();
         return report;
@@ -136,6 +142,7 @@ PipelineReport runOnFile(const Pipeline& pipeline, const FileSource& source, con
   report.plan.stream = false;
   report.sampleRate = read.sampleRate;
   tellNotes(chain, observer);
+  if (observer.onPlan) observer.onPlan(report.plan);
   std::vector<std::span<const double>> channels(read.channels.begin(), read.channels.end());
   runInMemory(chain, channels, read.sampleRate, source.path, sink, engines, options, observer, report);
   return report;

@@ -76,8 +76,7 @@ StreamApplyResult streamApply(FilterBackend& engine, SampleStream& in, const Job
   result.engine = std::string(engine.name());
   result.usesGpu = engine.usesGpu();
   result.verification.tolerance = 0.0;
-  const Progress cancelOnly{{}, progress.cancelFlag};  // the stream reports how far it has read
-  const PlacedBlockFilter filterBlock = detail::verifiedBlockFilter(engine, job, result, streamed.blocks, cancelOnly);
+  const PlacedBlockFilter filterBlock = detail::verifiedBlockFilter(engine, job, result, streamed.blocks, progress);
   streamed.samples = streamFilterPlaced(in, job.input, job.read, job.spec, filterBlock, out, options, progress).samples;
   return streamed;
 }

@@ -26,6 +26,7 @@ class SpecKind final : public StageKind {
   std::string_view name() const override { return toString(spec_.kind); }
   std::string_view summary() const override { return "a fixed filter"; }
   std::string_view valueSyntax() const override { return ""; }
+  std::string_view exampleValue() const override { return ""; }
   std::vector<ParameterInfo> parameters() const override { return {}; }
   StageParameters parseValue(std::string_view) const override { return {}; }
   std::string formatValue(const StageParameters&) const override { return {}; }

@@ -62,6 +62,7 @@ struct PipelineObserver {
   std::function<Progress(const std::string& phase)> progressFor;
   std::function<void(const std::string& line)> onNote;  // what binding did to a stage, for people
   std::function<void()> beforeOutput;                    // just before the output's temporary is created
+  std::function<void(const struct PipelinePlan&)> onPlan;  // once the run knows how it runs, before it does
 
   Progress phase(const std::string& name) const {
     return progressFor ? progressFor(name) : Progress{{}, cancel};
@@ -72,6 +73,7 @@ struct PipelineObserver {
 struct StageReport {
   std::string kind;         // "median"
   std::string description;  // "median W=5, zero"
+  bool correlation = false; // a plain correlation (mean, Gaussian, taps): its option says all the description would
   std::string engine;       // the engine that ran it
   std::string why;          // why that engine
   std::vector<std::string> fellBack;  // "gpu-tuned: out of memory": engines auto passed over first
