@@ -106,7 +106,7 @@ int runFilter(FilterOptions& o, const CLI::App& command) {
   observer.cancel = signals.flag();
   observer.progressFor = [&](const std::string& phase) { return progress.stage(phase, signals.flag()); };
   observer.onNote = [&](const std::string& note) { info << "note: " << note << "\n"; };
-  observer.onPlan = [&](const PipelinePlan& plan) {
+  observer.onPlan = [&](const StreamingPlan& plan) {
     if (plan.stream) std::cerr << "stream: " << plan.why << "\n";
   };
   observer.beforeOutput = [&] { computing.reset(); };  // from here on, cancelling removes the temporary first

@@ -118,7 +118,7 @@ PipelineReport runOnFile(const Pipeline& pipeline, const FileSource& source, con
       StreamingCase io;
       io.inputBytes = inputSizeBytes(source.path);
       io.samples = size;
-      const PipelinePlan plan = detail::planChain(*chain, engines, options, io);
+      const StreamingPlan plan = detail::planChain(*chain, engines, options, io);
       if (plan.stream) {
         in.reset();
         report.plan = plan;

@@ -62,7 +62,7 @@ struct PipelineObserver {
   std::function<Progress(const std::string& phase)> progressFor;
   std::function<void(const std::string& line)> onNote;  // what binding did to a stage, for people
   std::function<void()> beforeOutput;                    // just before the output's temporary is created
-  std::function<void(const struct PipelinePlan&)> onPlan;  // once the run knows how it runs, before it does
+  std::function<void(const StreamingPlan&)> onPlan;    // once the run knows how it runs, before it does
 
   Progress phase(const std::string& name) const {
     return progressFor ? progressFor(name) : Progress{{}, cancel};
@@ -93,13 +93,8 @@ struct ChannelReport {
   std::vector<StageReport> stages;  // the stages that ran, in order (a failed check ends the list)
 };
 
-struct PipelinePlan {
-  bool stream = false;
-  std::string why;  // one line for people, as planStreaming says it
-};
-
 struct PipelineReport {
-  PipelinePlan plan;
+  StreamingPlan plan;  // in memory or block by block, and why
   std::vector<ChannelReport> channels;
   std::uint64_t samples = 0;   // per channel
   std::size_t blocks = 0;      // streamed: blocks of the last stage
