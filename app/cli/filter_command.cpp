@@ -33,6 +33,7 @@ PipelineOptions runOptions(const FilterOptions& o, std::size_t stages) {
   options.sampleType = o.job.sampleType;
   options.accumulator = o.accumulate == "f64" ? Accumulator::Float64 : Accumulator::SampleType;
   options.run = o.job.run;
+  options.pinnedMemory = pinnedHostMemory();
   options.verify = o.verify > 0;
   options.verifyRandom = o.verify;
   options.verifyAll = o.verifyAll;

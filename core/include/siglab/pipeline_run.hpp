@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory_resource>
 #include <optional>
 #include <span>
 #include <string>
@@ -48,6 +49,9 @@ struct PipelineOptions {
   SampleType sampleType = SampleType::f64;
   Accumulator accumulator = Accumulator::SampleType;
   RunOptions run;                    // GPU block size, memory budget, devices
+  // Page-locked memory a front-end with GPU engines offers (pinnedHostMemory()): a file read in
+  // memory goes there when the first stage's engine copies float64 samples to a GPU.
+  std::pmr::memory_resource* pinnedMemory = nullptr;
   bool verify = true;
   std::size_t verifyRandom = kDefaultVerifyRandom;
   bool verifyAll = false;
