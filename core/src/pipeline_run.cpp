@@ -51,7 +51,13 @@ void runInMemory(const BoundChain& chain, std::span<const std::span<const double
 PipelineReport runOnChannels(const Pipeline& pipeline, const ChannelSource& source, const PipelineSink& sink,
                              const BackendList& engines, const PipelineOptions& options,
                              const PipelineObserver& observer) {
-  const std::size_t samples = source.channels.empty() ? 0 : source.channels.front().size();
+  if (source.channels.empty()) throw StageError(source.name + " has no channel to run the pipeline on");
+  const auto* file = std::get_if<FileSink>(&sink);
+  if (file && source.channels.size() != 1) {  // TODO(channels): writeChannels takes them all
+    throw StageError(file->path + ": " + std::to_string(source.channels.size()) +
+                     " channels; signal files hold one channel so far");
+  }
+  const std::size_t samples = source.channels.front().size();
   for (const std::span<const double> channel : source.channels) {
     if (channel.size() != samples) throw StageError("the channels of " + source.name + " differ in length");
   }
@@ -64,8 +70,7 @@ PipelineReport runOnChannels(const Pipeline& pipeline, const ChannelSource& sour
   report.plan = detail::planChain(chain, engines, options, io);
   tellNotes(chain, observer);
   if (observer.onPlan) observer.onPlan(report.plan);
-  const auto* file = std::get_if<FileSink>(&sink);
-  if (!report.plan.stream || (file && source.channels.size() != 1)) {
+  if (!report.plan.stream) {
     runInMemory(chain, source.channels, source.sampleRate, source.name, sink, engines, options, observer, report);
     return report;
   }
