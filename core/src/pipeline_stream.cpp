@@ -98,6 +98,7 @@ void runChainStreamed(const BoundChain& chain, const StreamEnds& ends, const Bac
     stage.verification = r.verification;
     stage.verifyMs = r.verifyMs;
     stage.outputs = report.samples;
+    if (observer.onStageDone) observer.onStageDone(report.channels.size() - 1, k, stage);
   }
   report.blocks = runs.blocks[count - 1];
 }

@@ -146,7 +146,16 @@ TEST(PipelineRun, ChannelsRunTheChainEachAndReportEach) {
   const Chain chain = exactChain(BoundaryMode::Zero);
   PipelineOptions options;
   options.streaming = Streaming::never;
-  const PipelineReport both = runOnMemory(chain.pipeline, {a, b}, engines, options);
+  ChannelSource pair;
+  pair.channels = {a, b};
+  std::vector<std::pair<std::size_t, std::string>> done;  // what the observer heard, in order
+  PipelineObserver observer;
+  observer.onStageDone = [&](std::size_t channel, std::size_t stage, const StageReport& report) {
+    done.emplace_back(channel, std::to_string(stage) + " " + report.kind);
+  };
+  const PipelineReport both = runPipeline(chain.pipeline, pair, MemorySink{}, engines, options, observer);
+  ASSERT_EQ(done.size(), 8u);
+  EXPECT_EQ(done[5], (std::pair<std::size_t, std::string>{1, "1 median"}));
   const PipelineReport second = runOnMemory(chain.pipeline, {b}, engines, options);
   ASSERT_EQ(both.channels.size(), 2u);
   ASSERT_EQ(both.output.size(), 2u);
