@@ -5,41 +5,13 @@
 #include <vector>
 
 #include "block_pipeline.hpp"
+#include "stream_halo.hpp"
 #include "siglab/boundary.hpp"
 
 namespace siglab {
-namespace {
 
-// The sample that position k < 0 (left of the signal) reads, for a signal longer than 2r + 1
-// samples, where the rule no longer depends on the length: `head` holds its first samples and
-// `tail` its last r (wrap only).
-double leftHaloSample(std::int64_t k, BoundaryMode mode, std::span<const double> head, std::span<const double> tail) {
-  if (mode == BoundaryMode::Zero) return 0.0;  // a skipped sample adds nothing: 0 * tap adds nothing either
-  if (mode == BoundaryMode::Wrap) {  // a tail that could not be read is a malformed file: the read reports it
-    return static_cast<std::int64_t>(tail.size()) + k >= 0 ? tail[tail.size() + static_cast<std::size_t>(k)] : 0.0;
-  }
-  constexpr std::int64_t kLong = std::int64_t{1} << 60;
-  return head[static_cast<std::size_t>(boundaryIndex(k, kLong, mode))];
-}
-
-// The first fill's samples: up to `count`, in a vector grown as they come (from 64 Ki samples, doubling), so
-// that a block far longer than the signal costs the signal's size, not the block's: --stream-block
-// 2^30 on 100 samples once allocated 8 GiB up front.
-std::vector<double> readUpTo(SampleStream& in, std::size_t count) {
-  std::vector<double> samples;
-  std::size_t ask = std::min<std::size_t>(count, std::size_t{1} << 16);
-  while (ask > 0) {
-    const std::size_t had = samples.size();
-    samples.resize(had + ask);
-    const std::size_t got = in.read(std::span<double>(samples).subspan(had));
-    samples.resize(had + got);
-    if (got < ask) break;  // the end of the signal
-    ask = std::min(count - samples.size(), samples.size());
-  }
-  return samples;
-}
-
-}  // namespace
+using detail::leftHaloSample;
+using detail::readUpTo;
 
 StreamFilterResult streamFilter(SampleStream& in, const std::string& inputPath, const ReadOptions& read,
                                 const FilterSpec& spec, const BlockFilter& filter, SampleSink& out,
@@ -51,6 +23,13 @@ StreamFilterResult streamFilter(SampleStream& in, const std::string& inputPath, 
 
 StreamFilterResult streamFilterPlaced(SampleStream& in, const std::string& inputPath, const ReadOptions& read,
                                       const FilterSpec& spec, const PlacedBlockFilter& filter, SampleSink& out,
+                                      const StreamFilterOptions& options, const Progress& progress) {
+  const SignalTail tail = [&](std::size_t count) { return readSignalTail(inputPath, read, count); };
+  return streamFilterPlaced(in, tail, spec, filter, out, options, progress);
+}
+
+StreamFilterResult streamFilterPlaced(SampleStream& in, const SignalTail& signalTail, const FilterSpec& spec,
+                                      const PlacedBlockFilter& filter, SampleSink& out,
                                       const StreamFilterOptions& options, const Progress& progress) {
   validate(spec);
   const std::size_t r = spec.radius();
@@ -69,7 +48,7 @@ StreamFilterResult streamFilterPlaced(SampleStream& in, const std::string& input
 
   const std::vector<double> head(first.begin(), first.begin() + static_cast<std::ptrdiff_t>(r + 1));
   const std::vector<double> tail =
-      spec.mode == BoundaryMode::Wrap ? readSignalTail(inputPath, read, r) : std::vector<double>{};
+      spec.mode == BoundaryMode::Wrap ? signalTail(r) : std::vector<double>{};
 
   // A block's samples are positions [next - r, next + count + r) of the padded signal, where `next`
   // is its first output; the first block's left halo comes through the boundary rule.

@@ -4,6 +4,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "siglab/filter_spec.hpp"
 #include "siglab/io/sample_sink.hpp"
@@ -53,6 +54,13 @@ StreamFilterResult streamFilter(SampleStream& in, const std::string& inputPath, 
 // The same, telling `filter` where each block lies (to check a block's outputs, or name a sample).
 StreamFilterResult streamFilterPlaced(SampleStream& in, const std::string& inputPath, const ReadOptions& read,
                                       const FilterSpec& spec, const PlacedBlockFilter& filter, SampleSink& out,
+                                      const StreamFilterOptions& options = {}, const Progress& progress = {});
+
+// The same on a stream that is no file (a stage of a chain, samples in memory): `tail(count)`
+// gives the signal's last `count` samples, which wrap reads first.
+using SignalTail = std::function<std::vector<double>(std::size_t count)>;
+StreamFilterResult streamFilterPlaced(SampleStream& in, const SignalTail& tail, const FilterSpec& spec,
+                                      const PlacedBlockFilter& filter, SampleSink& out,
                                       const StreamFilterOptions& options = {}, const Progress& progress = {});
 
 }  // namespace siglab

@@ -1,0 +1,127 @@
+#pragma once
+// The one run of a pipeline on a signal, for every front-end: from a source (channels in memory,
+// or a file) to a sink (a result in memory, or a file written only when every stage passed its
+// verification), in memory or block by block, each stage on its engine (auto falling back as
+// applyJob does), verified, and reported per channel and per stage.
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory_resource>
+#include <optional>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "siglab/io/sample_vector.hpp"
+#include "siglab/io/signal_io.hpp"
+#include "siglab/pipeline.hpp"
+#include "siglab/stream_apply.hpp"
+
+namespace siglab {
+
+// Channels already in memory, planar (each channel's samples contiguous), all of one length.
+struct ChannelSource {
+  std::vector<std::span<const double>> channels;
+  std::optional<double> sampleRate;
+  std::string name = "the signal";  // for messages (a sample float32 cannot hold)
+};
+// A signal file, read as readSignal reads it (one channel today: ReadOptions::channel).
+// TODO(channels): readChannels / ChannelStream take this over (pipeline_source.cpp is the seam).
+struct FileSource {
+  std::string path;
+  ReadOptions read;
+};
+using PipelineSource = std::variant<ChannelSource, FileSource>;
+
+// The result in memory (PipelineReport::output), or a file committed only when every stage of
+// every channel passed verification (none is created otherwise, and an old one stays).
+struct MemorySink {};
+struct FileSink {
+  std::string path;
+  WriteOptions write;  // sampleRate: replaced by the source's where it has one
+};
+using PipelineSink = std::variant<MemorySink, FileSink>;
+
+struct PipelineOptions {
+  std::vector<std::string> engines;  // per stage: "auto" or an engine's name; missing ones are "auto"
+  SampleType sampleType = SampleType::f64;
+  Accumulator accumulator = Accumulator::SampleType;
+  RunOptions run;                    // GPU block size, memory budget, devices
+  // Page-locked memory a front-end with GPU engines offers (pinnedHostMemory()): a file read in
+  // memory goes there when the first stage's engine copies float64 samples to a GPU.
+  std::pmr::memory_resource* pinnedMemory = nullptr;
+  bool verify = true;
+  std::size_t verifyRandom = kDefaultVerifyRandom;
+  bool verifyAll = false;
+  Streaming streaming = Streaming::automatic;
+  std::size_t blockSamples = std::size_t{1} << 19;  // outputs a streamed block holds
+};
+
+// What the run tells as it goes. Every member is optional.
+struct PipelineObserver {
+  const std::atomic<bool>* cancel = nullptr;
+  // A Progress for the next phase of the work ("reading in.wav", "filtering", "writing out.wav").
+  std::function<Progress(const std::string& phase)> progressFor;
+  std::function<void(const std::string& line)> onNote;  // what binding did to a stage, for people
+  std::function<void()> beforeOutput;                    // just before the output's temporary is created
+  std::function<void(const StreamingPlan&)> onPlan;    // once the run knows how it runs, before it does
+  // Each stage of each channel as it finishes (streamed: all at the end of the one pass).
+  std::function<void(std::size_t channel, std::size_t stage, const struct StageReport&)> onStageDone;
+
+  Progress phase(const std::string& name) const {
+    return progressFor ? progressFor(name) : Progress{{}, cancel};
+  }
+};
+
+// One stage's run on one channel.
+struct StageReport {
+  std::string kind;         // "median"
+  std::string description;  // "median W=5, zero"
+  bool correlation = false; // a plain correlation (mean, Gaussian, taps): its option says all the description would
+  std::string engine;       // the engine that ran it
+  std::string why;          // why that engine
+  std::vector<std::string> fellBack;  // "gpu-tuned: out of memory": engines auto passed over first
+  bool usesGpu = false;
+  bool normWiseBound = false;  // the engine's error is bounded only relative to the signal's peak
+  FilterPass pass;             // phases summed over the blocks when streamed
+  bool verified = false;
+  Verification verification;
+  double verifyMs = 0.0;
+  std::size_t window = 0;      // the stage's filter window (0: sections, or not a filter)
+  bool recursive = false;      // sections: verified in stretches against serial passes
+  std::uint64_t outputs = 0;
+  std::string note;            // binding's note (taps dropped), or empty
+};
+
+struct ChannelReport {
+  std::vector<StageReport> stages;  // the stages that ran, in order (a failed check ends the list)
+};
+
+struct PipelineReport {
+  StreamingPlan plan;  // in memory or block by block, and why
+  std::vector<ChannelReport> channels;
+  std::uint64_t samples = 0;   // per channel
+  std::size_t blocks = 0;      // streamed: blocks of the last stage
+  std::optional<double> sampleRate;
+  std::vector<SampleVector> output;  // MemorySink: each channel's result
+  bool written = false;        // FileSink: committed
+
+  // Every stage of every channel verified and passed (or verification was off).
+  bool passed() const;
+  // The first stage that failed verification, for messages; nullptr when none did.
+  const StageReport* firstFailure() const;
+};
+
+// Runs `pipeline` on `source` into `sink`. Binds every stage to the signal first (its length,
+// rate and options.accumulator) and refuses, before any filtering or output, a stage that cannot
+// run on it (StageError naming the stage). Throws StageError for an engine that does not exist or
+// cannot run its stage (named), InputError for the files, Cancelled, NotEnoughMemory, and
+// std::runtime_error for an engine that failed where nothing could take its place. A failed
+// verification is no exception: the report says it (passed()) and no file is written.
+PipelineReport runPipeline(const Pipeline& pipeline, const PipelineSource& source, const PipelineSink& sink,
+                           const BackendList& engines, const PipelineOptions& options = {},
+                           const PipelineObserver& observer = {});
+
+}  // namespace siglab

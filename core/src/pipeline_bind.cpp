@@ -1,0 +1,89 @@
+// Binding a pipeline's stages to one signal, before any work: each stage that cannot run on the
+// signal, or on the engine named for it, is refused here, named.
+#include <algorithm>
+
+#include "pipeline_steps.hpp"
+#include "siglab/filter_kinds.hpp"
+
+namespace siglab::detail {
+
+std::string BoundChain::prefix(std::size_t k) const {
+  if (kinds.size() <= 1) return {};
+  return stageLabel(k + 1, *kinds[k]) + ": ";
+}
+
+Job stageJob(const FilterSpec& spec, const PipelineOptions& options, const std::string& engine,
+             const std::string& input) {
+  Job job;
+  job.input = input;
+  job.spec = spec;  // its accumulator bound from options.accumulator
+  job.sampleType = options.sampleType;
+  job.engines = engine;
+  job.run = options.run;
+  job.verify = options.verify;
+  job.verifyRandom = options.verifyRandom;
+  job.verifyAll = options.verifyAll;
+  return job;
+}
+
+std::vector<EngineChoice> streamEngineOrder(const BoundChain& chain, std::size_t k, const BackendList& engines,
+                                            const PipelineOptions& options) {
+  const FilterSpec* spec = chain.stages[k]->filterSpec();
+  if (!spec) return {};
+  try {
+    return applyEngineOrder(engines, stageJob(*spec, options, chain.engines[k], {}));
+  } catch (const JobError& e) {
+    throw StageError(chain.prefix(k) + e.what());
+  }
+}
+
+BoundChain bindChain(const Pipeline& pipeline, const StageContext& context, const PipelineOptions& options,
+                     const BackendList& engines) {
+  if (pipeline.stages.empty()) throw StageError("the pipeline has no stage");
+  BoundChain chain;
+  for (std::size_t k = 0; k < pipeline.stages.size(); ++k) {
+    const Stage& stage = pipeline.stages[k];
+    chain.kinds.push_back(stage.kind);
+    chain.engines.push_back(k < options.engines.size() && !options.engines[k].empty() ? options.engines[k] : "auto");
+  }
+  // A chain's refusals name the stage (bindStage); one stage's are its kind's own, which a front-end
+  // names by its option ("--median W must be ...").
+  for (std::size_t k = 0; k < pipeline.stages.size(); ++k) {
+    const Stage& stage = pipeline.stages[k];
+    chain.stages.push_back(pipeline.stages.size() > 1 ? bindStage(stage, k + 1, context)
+                                                      : stage.kind->bind(stage.values, context));
+  }
+  // An engine that does not exist, or cannot run its stage, is a usage error before any work.
+  for (std::size_t k = 0; k < chain.size(); ++k) {
+    if (chain.stages[k]->filterSpec()) {
+      streamEngineOrder(chain, k, engines, options);
+      continue;
+    }
+    const std::vector<std::string> names = chain.stages[k]->engineNames(engines);
+    if (chain.engines[k] != "auto" && std::find(names.begin(), names.end(), chain.engines[k]) == names.end()) {
+      throw StageError(chain.prefix(k) + "engine " + chain.engines[k] + " cannot run a " +
+                       std::string(chain.kinds[k]->name()) + "; it runs on: " + [&] {
+                         std::string list;
+                         for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
+                         return list;
+                       }());
+    }
+  }
+  return chain;
+}
+
+StageReport stageReportOf(const BoundChain& chain, std::size_t k) {
+  const BoundStage& stage = *chain.stages[k];
+  StageReport report;
+  report.kind = std::string(chain.kinds[k]->name());
+  report.description = stage.describe();
+  report.note = stage.note();
+  if (const FilterSpec* spec = stage.filterSpec()) {
+    report.window = spec->window();
+    report.recursive = spec->kind == FilterKind::Sos;
+    report.correlation = spec->kind == FilterKind::Correlation;
+  }
+  return report;
+}
+
+}  // namespace siglab::detail

@@ -1,0 +1,82 @@
+#pragma once
+// The parts of runPipeline (pipeline_run.hpp), one file each: binding the stages to the signal,
+// planning, the in-memory run, the streamed run, and the source's and sink's ends.
+#include <memory>
+#include <vector>
+
+#include "siglab/io/sample_sink.hpp"
+#include "siglab/io/sample_stream.hpp"
+#include "siglab/job.hpp"
+#include "siglab/pipeline_run.hpp"
+
+namespace siglab::detail {
+
+// A pipeline's stages bound to one signal, with what each runs on.
+struct BoundChain {
+  std::vector<const StageKind*> kinds;
+  std::vector<std::unique_ptr<BoundStage>> stages;
+  std::vector<std::string> engines;  // per stage: "auto" or a name
+
+  std::size_t size() const { return stages.size(); }
+  // "stage 2 (median): " in a chain of several, "" for one stage (whose messages are today's).
+  std::string prefix(std::size_t k) const;
+};
+
+// Binds every stage to `context` and checks each stage's engine name, before any work. Throws
+// StageError naming the stage.
+BoundChain bindChain(const Pipeline& pipeline, const StageContext& context, const PipelineOptions& options,
+                     const BackendList& engines);
+
+// The engines a filter stage tries when streamed, as applyEngineOrder orders them.
+std::vector<EngineChoice> streamEngineOrder(const BoundChain& chain, std::size_t k, const BackendList& engines,
+                                            const PipelineOptions& options);
+
+// What the run does with the whole chain: planStreaming's rules for each stage, and the reasons a
+// chain stays in memory (a stage with no finite history, wrap or interp edges after the first).
+StreamingPlan planChain(const BoundChain& chain, const BackendList& engines, const PipelineOptions& options,
+                       const StreamingCase& io);
+
+// The Job a filter stage's streamed run uses (its spec, sample type, verification).
+Job stageJob(const FilterSpec& spec, const PipelineOptions& options, const std::string& engine,
+             const std::string& input);
+
+// How stage k runs one channel in memory.
+StageRunOptions stageRunOptions(const BoundChain& chain, std::size_t k, const PipelineOptions& options,
+                                const std::string& name);
+
+// The report of one stage, before it runs: kind, description, note, window.
+StageReport stageReportOf(const BoundChain& chain, std::size_t k);
+
+// In memory: every channel through every stage; the outputs in report.output. Stops a channel at a
+// stage that fails verification (report.passed() is false then).
+void runChainInMemory(const BoundChain& chain, std::span<const std::span<const double>> channels,
+                      const BackendList& engines, const PipelineOptions& options, const PipelineObserver& observer,
+                      const std::string& name, PipelineReport& report);
+
+// Block by block: one channel from the stream `open()` gives into the sink `sink()` gives (each
+// called again when an engine fails and auto starts the chain over with the next one). Fills one
+// ChannelReport. `tail`: the input's last samples for a first stage in wrap mode.
+struct StreamEnds {
+  std::function<std::unique_ptr<SampleStream>()> open;
+  std::function<std::unique_ptr<SampleSink>(std::optional<std::uint64_t> knownSize, std::optional<double> rate)> sink;
+  std::function<std::vector<double>(std::size_t count)> tail;
+  std::string name;  // the input, for messages
+};
+void runChainStreamed(const BoundChain& chain, const StreamEnds& ends, const BackendList& engines,
+                      const PipelineOptions& options, const PipelineObserver& observer, PipelineReport& report);
+
+// What binding did to each stage (taps dropped), told to the observer.
+void tellNotes(const BoundChain& chain, const PipelineObserver& observer);
+StageContext contextFor(std::optional<std::uint64_t> samples, std::optional<double> rate, const PipelineOptions& options);
+
+// In memory, from channels already there, into the sink (a file only when every check passed).
+void runInMemory(const BoundChain& chain, std::span<const std::span<const double>> channels,
+                 std::optional<double> rate, const std::string& name, const PipelineSink& sink,
+                 const BackendList& engines, const PipelineOptions& options, const PipelineObserver& observer,
+                 PipelineReport& report);
+
+// runPipeline on a file (pipeline_run_file.cpp).
+PipelineReport runOnFile(const Pipeline& pipeline, const FileSource& source, const PipelineSink& sink,
+                         const BackendList& engines, const PipelineOptions& options, const PipelineObserver& observer);
+
+}  // namespace siglab::detail
