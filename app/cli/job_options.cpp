@@ -90,7 +90,7 @@ void addJobOptions(CLI::App& cmd, JobOptions& o) {
   cmd.add_option("--accumulate", o.accumulate, "With --dtype f32: sum in f32 or f64")
       ->capture_default_str()->check(CLI::IsMember({"f32", "f64"}));
   cmd.add_option("--block-size", o.job.run.blockSize, "GPU threads per block")
-      ->capture_default_str()->check(CLI::Range(32, 1024));
+      ->capture_default_str()->check(wholeNumber(32, 1024));
   cmd.add_option("--gpu-memory-budget", o.gpuMemoryBudgetMiB,
                  "MiB of GPU memory gpu-tuned may use (0: 90% of what is free); a signal over it goes in chunks")
       ->check(wholeNumber(0, std::uint64_t{1} << 24, "16777216 (16 TiB)"));
