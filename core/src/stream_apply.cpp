@@ -47,11 +47,12 @@ std::vector<std::size_t> blockPositions(std::size_t blockSize, const FilterSpec&
   return positions;
 }
 
-// One block's check, as applyAs checks a whole signal, merged into `total` (signal indices).
+// One block's check, as applyAs checks a whole signal, merged into `total` (signal indices). It
+// looks at `cancel`'s flag as it goes: a wide window's checks at the joins take long.
 template <typename Sample>
 void verifyBlock(const FilterBackend& engine, std::span<const Sample> in, std::span<const Sample> out,
                  const FilterSpec& spec, const WorkSplits& splits, const BlockPlace& place, std::size_t randomCount,
-                 Verification& total) {
+                 const Progress& cancel, Verification& total) {
   const auto toleranceFor = [&](double maxAbsInput) {
     return std::is_same_v<Sample, float> ? engine.toleranceFloat32(spec, maxAbsInput) : engine.tolerance(spec, maxAbsInput);
   };
@@ -64,7 +65,7 @@ void verifyBlock(const FilterBackend& engine, std::span<const Sample> in, std::s
     tolerance = toleranceFor(largest);
   }
   const std::vector<std::size_t> positions = blockPositions(in.size(), spec, splits, place, randomCount);
-  const Verification v = verifyOutputs(in, spec, out, positions, tolerance);
+  const Verification v = verifyOutputs(in, spec, out, positions, tolerance, cancel);
   if (v.mismatches > 0 && total.mismatches == 0) total.firstMismatch = place.firstOutput + v.firstMismatch - place.keepFrom;
   total.checked += v.checked;
   total.mismatches += v.mismatches;
@@ -171,13 +172,14 @@ StreamApplyResult streamApply(FilterBackend& engine, SampleStream& in, const Job
       pass = engine.filter(std::span<const float>(narrowIn), spec, std::span<float>(narrowOut), job.run, cancelOnly);
       std::copy(narrowOut.begin(), narrowOut.end(), y.begin());
       timedVerify([&] {
-        verifyBlock<float>(engine, narrowIn, narrowOut, spec, pass.splits, place, job.verifyRandom, result.verification);
+        verifyBlock<float>(engine, narrowIn, narrowOut, spec, pass.splits, place, job.verifyRandom, cancelOnly,
+                           result.verification);
       });
     } else {
       pass = engine.filter(x, spec, y, job.run, cancelOnly);
       timedVerify([&] {
         verifyBlock<double>(engine, x, std::span<const double>(y), spec, pass.splits, place, job.verifyRandom,
-                            result.verification);
+                            cancelOnly, result.verification);
       });
     }
     addPhases(result.pass.phases, pass.phases);
