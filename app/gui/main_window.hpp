@@ -63,7 +63,7 @@ class MainWindow : public QMainWindow {
   void printPlot(QPrinter& printer);
   QString plotTitle() const;  // the file's name and the filter that made the result
   Session currentSession() const;
-  void saveSession(const QString& path);
+  void saveSession(const QString& path);  // in the background, as an export
   void openSession(const QString& path);  // restores the filter, engines and view, then loads the signal
   bool hasUnexportedResult() const { return filtered_ && !resultExported_; }
   QLabel* cursorReadout() const { return cursorLabel_; }
@@ -114,7 +114,8 @@ class MainWindow : public QMainWindow {
   // Runs `proceed` at once when no unexported result would be lost, else after the user chose
   // Discard, or Export and the export succeeded; Cancel runs nothing.
   void askToDiscardResult(std::function<void()> proceed);
-  bool exportResultNow();
+  void exportResultThen(std::function<void()> proceed);  // asks where; `proceed` once written
+  void startResultExport(const QString& path, std::function<void()> onWritten);
   void createSessionActions(QMenu* file);
   void setTitle();
   QString askSavePath(const QString& title, const QString& defaultName, const QString& filters);
