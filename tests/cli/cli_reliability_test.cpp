@@ -640,9 +640,9 @@ TEST(CliBounds, NegativeValuesOfUnsignedOptionsAreRefusedAsNegative) {
   EXPECT_FALSE(fs::exists(dir.file("r.txt")));
 }
 
-// Every ranged option says, in the project's words, what it takes (CLI11's Range said "Value -1 not
-// in range 1 to 100000", even for text).
-TEST(CliBounds, RangedOptionsNameTheOptionAndTheRangeInWords) {
+// Every ranged or listed option says, in the project's words, what it takes (CLI11's Range said
+// "Value -1 not in range 1 to 100000", even for text; IsMember "--decimal: ; not in {.,,}").
+TEST(CliBounds, RangedAndListedOptionsSayWhatTheyTakeInWords) {
   test::TempDir dir;
   const std::string in = dir.file("in.txt");
   test::writeFile(in, "1\n2\n3\n");
@@ -656,6 +656,10 @@ TEST(CliBounds, RangedOptionsNameTheOptionAndTheRangeInWords) {
       {"reduce --random-ints 32", "--random-ints: must be a whole number from 0 to 31, got \"32\"\n"},
       {"reduce --repeat abc", "--repeat: must be a whole number from 1 to 100000, got \"abc\"\n"},
       {"response" + out + " --points 0", "--points: must be a whole number from 1 to 16777216, got \"0\"\n"},
+      {"filter " + in + out + " --decimal ';'", "--decimal: must be one of \".\", \",\", got \";\"\n"},
+      {"filter " + in + out + " --dtype f16", "--dtype: must be one of \"f64\", \"f32\", got \"f16\"\n"},
+      {"filter " + in + out + " --stream sometimes",
+       "--stream: must be one of \"auto\", \"always\", \"never\", got \"sometimes\"\n"},
   };
   for (const auto& [args, message] : cases) {
     const Outcome o = runCli(args, dir);
