@@ -569,14 +569,15 @@ void MainWindow::exportReport(const QString& path) {
 }
 
 void MainWindow::startExport(const QString& path, std::function<void(const Progress&)> write,
-                             std::function<void()> onWritten) {
+                             std::function<void()> onWritten, const QString& failureTitle) {
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   startTask<ExportOutcome>(tr("Writing %1").arg(QFileInfo(path).fileName()), cancel,
                            QtConcurrent::run(&exportFile, std::move(write), std::shared_ptr<const std::atomic<bool>>(cancel)),
-                           [this, path, onWritten](const QFuture<ExportOutcome>& done) {
+                           [this, path, onWritten, failureTitle](const QFuture<ExportOutcome>& done) {
                              if (done.resultCount() == 0) return;
                              if (!done.result().error.isEmpty()) {
-                               showError(tr("Could not export"), done.result().error);
+                               showError(failureTitle.isEmpty() ? tr("Could not export") : failureTitle,
+                                         done.result().error);
                                return;
                              }
                              statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
@@ -643,7 +644,8 @@ void MainWindow::saveSession(const QString& path) {
   const std::string file = path.toStdString();
   startExport(
       path, [file, session = currentSession()](const Progress& progress) { siglab::saveSession(file, session, progress); },
-      [this, path] { statusBar()->showMessage(tr("Saved the session to %1").arg(path), 5000); });
+      [this, path] { statusBar()->showMessage(tr("Saved the session to %1").arg(path), 5000); },
+      tr("Could not save the session"));
 }
 
 void MainWindow::openSession(const QString& path) {

@@ -123,9 +123,10 @@ class MainWindow : public QMainWindow {
   // loaded signal's file (and its cache): says why not in a dialog and returns false.
   bool checkOutput(const QString& path);
 
-  // Runs `write` (an atomic writer of `path`) in the background.
+  // Runs `write` (an atomic writer of `path`) in the background; a failure is shown under
+  // `failureTitle` (empty: "Could not export").
   void startExport(const QString& path, std::function<void(const Progress&)> write,
-                   std::function<void()> onWritten = {});
+                   std::function<void()> onWritten = {}, const QString& failureTitle = {});
   template <typename T>
   void startTask(const QString& what, std::shared_ptr<std::atomic<bool>> cancel, QFuture<T> future,
                  std::function<void(const QFuture<T>&)> onDone);
