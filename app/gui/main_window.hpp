@@ -63,7 +63,7 @@ class MainWindow : public QMainWindow {
   void printPlot(QPrinter& printer);
   QString plotTitle() const;  // the file's name and the filter that made the result
   Session currentSession() const;
-  void saveSession(const QString& path);
+  void saveSession(const QString& path);  // in the background, as an export
   void openSession(const QString& path);  // restores the filter, engines and view, then loads the signal
   bool hasUnexportedResult() const { return filtered_ && !resultExported_; }
   QLabel* cursorReadout() const { return cursorLabel_; }
@@ -114,7 +114,8 @@ class MainWindow : public QMainWindow {
   // Runs `proceed` at once when no unexported result would be lost, else after the user chose
   // Discard, or Export and the export succeeded; Cancel runs nothing.
   void askToDiscardResult(std::function<void()> proceed);
-  bool exportResultNow();
+  void exportResultThen(std::function<void()> proceed);  // asks where; `proceed` once written
+  void startResultExport(const QString& path, std::function<void()> onWritten);
   void createSessionActions(QMenu* file);
   void setTitle();
   QString askSavePath(const QString& title, const QString& defaultName, const QString& filters);
@@ -122,9 +123,10 @@ class MainWindow : public QMainWindow {
   // loaded signal's file (and its cache): says why not in a dialog and returns false.
   bool checkOutput(const QString& path);
 
-  // Runs `write` (an atomic writer of `path`) in the background.
+  // Runs `write` (an atomic writer of `path`) in the background; a failure is shown under
+  // `failureTitle` (empty: "Could not export").
   void startExport(const QString& path, std::function<void(const Progress&)> write,
-                   std::function<void()> onWritten = {});
+                   std::function<void()> onWritten = {}, const QString& failureTitle = {});
   template <typename T>
   void startTask(const QString& what, std::shared_ptr<std::atomic<bool>> cancel, QFuture<T> future,
                  std::function<void(const QFuture<T>&)> onDone);
