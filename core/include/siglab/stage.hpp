@@ -124,8 +124,9 @@ class StageKind {
   // Checks `values` (complete with defaults: see completeParameters) on their own, or throws
   // StageError naming the stage and the parameter.
   virtual void check(const StageParameters& values) const = 0;
-  // The stage for a signal of `context`. Throws StageError naming the stage when it cannot run on it
-  // (too short for its window, a rate it needs and the signal lacks), NotEnoughMemory.
+  // The stage for a signal of `context`. Throws StageError saying why it cannot run on it (too short
+  // for its window, a cutoff past Nyquist without a rate), NotEnoughMemory, InputError for a file it
+  // reads (taps). A chain names the stage: see bindStage (pipeline.hpp).
   virtual std::unique_ptr<BoundStage> bind(const StageParameters& values, const StageContext& context) const = 0;
 };
 
