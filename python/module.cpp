@@ -1,5 +1,5 @@
-// The Python module's native part, _siglab: SigLab's readers, engines and statistics on NumPy
-// arrays. Inputs are used where they lie (no copy) and results are handed over without a copy;
+// The Python module's native part, _siglab: SigLab's readers, pipelines (pipeline_binding.cpp),
+// engine comparisons and statistics on NumPy arrays. Inputs are used where they lie (no copy);
 // the GIL is released while SigLab works. siglab/__init__.py is the public face.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -9,14 +9,12 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <type_traits>
 #include <string>
 #include <vector>
 
-#include "all_backends.hpp"
+#include "engine_lists.hpp"
+#include "pipeline_binding.hpp"
 #include "siglab/comparison.hpp"
-#include "siglab/cuda_backends.hpp"
-#include "siglab/device_list.hpp"
 #include "siglab/job.hpp"
 #include "siglab/large_page_buffer.hpp"
 #include "siglab/measure.hpp"
@@ -30,6 +28,9 @@
 
 namespace py = pybind11;
 using namespace siglab;
+using siglab::python::engines;
+using siglab::python::enginesOn;
+using siglab::python::deviceListOf;
 
 namespace {
 
@@ -40,18 +41,6 @@ py::array_t<typename Vector::value_type> toArray(Vector&& values) {
   auto* owner = new Vector(std::move(values));
   py::capsule free(owner, [](void* p) { delete static_cast<Vector*>(p); });
   return py::array_t<T>({owner->size()}, {sizeof(T)}, owner->data(), free);
-}
-
-// A new result of n samples, as NumPy's empty() but, from one large page up, in a LargePageBuffer
-// owned by the array's base: the kernel zeroes a new result's pages as the engine first writes
-// them, cheapest in 2 MiB pages (NumPy leaves up to 2 MiB at each end in 4 KiB ones).
-template <class T>
-py::array_t<T> newResult(std::size_t n) {
-  if (n * sizeof(T) < kLargePageBytes) return py::array_t<T>(n);
-  auto owner = std::make_unique<LargePageBuffer>(n * sizeof(T));
-  py::capsule free(owner.get(), [](void* p) { delete static_cast<LargePageBuffer*>(p); });
-  auto* data = static_cast<T*>(owner.release()->data());
-  return py::array_t<T>({n}, {sizeof(T)}, data, free);
 }
 
 // The filter a call describes, bounded by its signal of `samples` as the CLI bounds it after
@@ -76,52 +65,6 @@ FilterSpec makeSpec(std::size_t window, const std::string& mode, const std::opti
   return spec;
 }
 
-// The engines, made once for the process: GPU engines keep their device state between calls.
-BackendList& engines() {
-  static BackendList list = makeAllBackends();
-  return list;
-}
-
-// The GPUs a call's `devices` names (None: nullopt, the process's engines on device 0): "all",
-// "0,1" or a sequence of ints, read by parseDeviceList against this machine's GPUs.
-std::optional<std::vector<int>> deviceListOf(const py::object& devices) {
-  if (devices.is_none()) return std::nullopt;
-  std::string text;
-  if (py::isinstance<py::str>(devices)) {
-    text = devices.cast<std::string>();
-  } else if (py::isinstance<py::sequence>(devices)) {
-    for (const py::handle item : devices.cast<py::sequence>()) {
-      if (!py::isinstance<py::int_>(item) || py::isinstance<py::bool_>(item)) {
-        throw std::invalid_argument("devices must be \"all\", a string such as \"0,1\" or GPU numbers such as [0, 1], not " +
-                                    py::repr(devices).cast<std::string>());
-      }
-      text += (text.empty() ? "" : ",") + py::str(item).cast<std::string>();
-    }
-  } else {
-    throw std::invalid_argument("devices must be \"all\", a string such as \"0,1\" or GPU numbers such as [0, 1], not " +
-                                py::repr(devices).cast<std::string>());
-  }
-  static const std::vector<DeviceInfo> probed = probeDevices();
-  try {
-    return parseDeviceList(text, probed.front().index < 0 ? 0 : static_cast<int>(probed.size()));
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(std::string("devices ") + e.what());
-  }
-}
-
-// The engines on `devices`: the process's own for nullopt, else made once per device list.
-BackendList& enginesOn(const std::optional<std::vector<int>>& devices) {
-  if (!devices) return engines();
-  static std::map<std::vector<int>, BackendList> made;  // the GIL guards it
-  auto found = made.find(*devices);
-  if (found == made.end()) {
-    CudaOptions options;
-    options.devices = *devices;
-    found = made.emplace(*devices, makeAllBackends(options)).first;
-  }
-  return found->second;
-}
-
 FilterBackend& engineNamed(const std::string& name, BackendList& list = engines()) {
   for (auto& e : list) {
     if (e->name() == name) return *e;
@@ -129,52 +72,6 @@ FilterBackend& engineNamed(const std::string& name, BackendList& list = engines(
   std::string known;
   for (auto& e : list) known += (known.empty() ? "" : ", ") + std::string(e->name());
   throw std::invalid_argument("no engine named \"" + name + "\"; engines: " + known);
-}
-
-// The job a call describes: auto or the engine it names (checked first, with Python's message).
-Job jobFor(const FilterSpec& spec, const std::string& engineName, BackendList& list) {
-  if (engineName != "auto") engineNamed(engineName, list);
-  Job job;
-  job.spec = spec;
-  job.engines = engineName;
-  return job;
-}
-
-// The engine a call names, or auto's choice (the CLI's rule: chooseApplyEngine), checked before it runs.
-template <class T>
-FilterBackend& chooseEngine(const std::string& requested, const FilterSpec& spec, BackendList& list = engines()) {
-  Job job = jobFor(spec, requested, list);
-  job.sampleType = std::is_same_v<T, float> ? SampleType::f32 : SampleType::f64;
-  return *chooseApplyEngine(list, job).engine;
-}
-
-// `out`, when given, is a caller's array the result is written into (no allocation: an 80 MB
-// result costs more in first-touch page faults than a fast engine takes to fill it). The engines
-// run as the CLI runs them (runJobEngines): with auto, one that fails here gives way to the next.
-template <class T>
-py::array_t<T> filterArray(py::array_t<T, py::array::c_style> x, const FilterSpec& spec, const std::string& engineName,
-                           std::string& used, std::optional<py::array> into, BackendList& list = engines()) {
-  if (x.ndim() != 1) throw std::invalid_argument("x must be one-dimensional, not of shape with " + std::to_string(x.ndim()) + " axes");
-  const Job job = jobFor(spec, engineName, list);
-  py::array_t<T> out;
-  if (into) {
-    if (!py::isinstance<py::array_t<T, py::array::c_style>>(*into) || into->ndim() != 1 || into->size() != x.size() ||
-        !into->writeable()) {
-      throw std::invalid_argument("out must be a writeable, contiguous one-dimensional array of x's dtype and size");
-    }
-    out = py::reinterpret_borrow<py::array_t<T>>(*into);
-  } else {
-    out = newResult<T>(static_cast<std::size_t>(x.size()));
-  }
-  const std::span<const T> in(x.data(), static_cast<std::size_t>(x.size()));
-  const std::span<T> result(out.mutable_data(), static_cast<std::size_t>(out.size()));
-  EngineRun run;
-  {
-    py::gil_scoped_release release;
-    run = runJobEngines(list, job, in, result);  // once: no warm-up, no repeats
-  }
-  used = std::string(run.engine->name());
-  return out;
 }
 
 // An output file that many processes write at once, each its own blocks at their places
@@ -245,6 +142,8 @@ PYBIND11_MODULE(_siglab, m) {
       .def("commit", &SharedOutputFile::commit, py::call_guard<py::gil_scoped_release>())
       .def("discard", &SharedOutputFile::discard);
 
+  siglab::python::bindPipeline(m);
+
   m.def(
       "read_signal",
       [](const std::string& path, std::size_t column, bool skipHeader, std::optional<std::string> raw,
@@ -269,26 +168,6 @@ PYBIND11_MODULE(_siglab, m) {
       py::arg("path"), py::arg("column") = 0, py::arg("skip_header") = false, py::arg("raw") = py::none(),
       py::arg("offset") = 0, py::arg("channel") = 1, py::arg("allow_nonfinite") = false);
 
-  m.def(
-      "filter",
-      [](py::array x, std::size_t window, const std::string& mode, std::optional<std::vector<double>> taps,
-         std::optional<double> gaussian, const std::string& engine, std::optional<py::array> out,
-         const py::object& devices) -> py::tuple {
-        const FilterSpec spec = makeSpec(window, mode, taps, gaussian, static_cast<std::size_t>(x.size()));
-        BackendList& list = enginesOn(deviceListOf(devices));
-        std::string used;
-        if (py::isinstance<py::array_t<float>>(x)) {
-          auto result = filterArray<float>(x.cast<py::array_t<float, py::array::c_style>>(), spec, engine, used, out, list);
-          return py::make_tuple(result, used);
-        }
-        if (!py::isinstance<py::array_t<double>>(x)) throw std::invalid_argument("x must hold float64 or float32 samples");
-        auto result = filterArray<double>(x.cast<py::array_t<double, py::array::c_style>>(), spec, engine, used, out, list);
-        return py::make_tuple(result, used);
-      },
-      py::arg("x"), py::arg("window") = kDefaultWindow, py::arg("mode") = "zero", py::arg("taps") = py::none(),
-      py::arg("gaussian") = py::none(), py::arg("engine") = "auto", py::arg("out") = py::none(),
-      py::arg("devices") = py::none());
-
   // The engine's own time in C++ (no Python between runs): what siglab.filter is measured against.
   // result "reuse": into `out` every time, the engine's reported total; "new": into a fresh
   // LargePageBuffer each time, as siglab.filter without out= makes, allocated, filled and freed
@@ -307,7 +186,7 @@ PYBIND11_MODULE(_siglab, m) {
         }
         if (repeats < 1 || warmups < 0) throw std::invalid_argument("repeats must be at least 1 and warmups at least 0");
         const FilterSpec spec = makeSpec(window, mode, std::nullopt, std::nullopt, static_cast<std::size_t>(x.size()));
-        FilterBackend& engine = chooseEngine<double>(engineName, spec);
+        FilterBackend& engine = engineNamed(engineName);  // a benchmark times the engine it names
         const auto n = static_cast<std::size_t>(x.size());
         const std::span<const double> in(x.data(), n);
         const std::span<double> reused = out ? std::span<double>(out->mutable_data(), n) : std::span<double>();
