@@ -79,14 +79,13 @@ def _one_stage(window, mode, taps, gaussian):
     if option != "taps" or isinstance(value, (str, os.PathLike)):
         yield Pipeline([(kind["name"], {in_value: value, "mode": mode})])
         return
-    with tempfile.TemporaryDirectory(prefix="siglab-taps-") as folder:
-        path = os.path.join(folder, "taps.txt")
-        with open(path, "w") as file:
-            file.write("".join(f"{float(t)!r}\n" for t in np.asarray(value, dtype=np.float64).ravel()))
+    with tempfile.NamedTemporaryFile("w", prefix="siglab-taps-", suffix=".txt") as file:
+        file.write("".join(f"{float(t)!r}\n" for t in np.asarray(value, dtype=np.float64).ravel()))
+        file.flush()
         try:
-            yield Pipeline([(kind["name"], {in_value: path, "mode": mode})])
+            yield Pipeline([(kind["name"], {in_value: file.name, "mode": mode})])
         except InputError as error:  # the taps' own count, said of the taps given
-            raise ValueError(str(error).replace(path, "taps")) from None
+            raise ValueError(str(error).replace(file.name, "taps")) from None
 
 
 def filter(x, window=5, mode="zero", *, taps=None, gaussian=None, engine="auto", out=None, return_engine=False,
