@@ -209,10 +209,15 @@ py::tuple runOnArrays(const Pipeline& pipeline, const std::vector<py::array_t<do
 }
 
 py::dict runOnFile(const Pipeline& pipeline, const std::string& input, const std::string& output, const py::dict& read,
-                   const std::string& stream, const std::vector<std::string>& engineNames, const std::string& sampleType,
-                   bool verify, const py::object& progress, const py::object& devices) {
+                   const std::string& stream, std::optional<std::size_t> blockSamples,
+                   const std::vector<std::string>& engineNames, const std::string& sampleType, bool verify,
+                   const py::object& progress, const py::object& devices) {
   PipelineOptions options = optionsOf(engineNames, sampleType, verify);
   options.streaming = streamingOf(stream);
+  if (blockSamples) {
+    if (*blockSamples == 0) throw std::invalid_argument("block_samples must be at least 1");
+    options.blockSamples = *blockSamples;
+  }
   BackendList& list = enginesOn(deviceListOf(devices));
   FileSource source{input, {}};
   ReadOptions& r = source.read;
@@ -273,7 +278,7 @@ void bindPipeline(py::module_& m) {
       .def("run", &runOnArrays, py::arg("channels"), py::arg("rate"), py::arg("engines"), py::arg("sample_type"),
            py::arg("verify"), py::arg("progress"), py::arg("devices"), py::arg("out"), py::arg("one_d"))
       .def("run_file", &runOnFile, py::arg("input"), py::arg("output"), py::arg("read"), py::arg("stream"),
-           py::arg("engines"), py::arg("sample_type"), py::arg("verify"), py::arg("progress"), py::arg("devices"));
+           py::arg("block_samples"), py::arg("engines"), py::arg("sample_type"), py::arg("verify"), py::arg("progress"), py::arg("devices"));
 }
 
 }  // namespace siglab::python

@@ -197,16 +197,18 @@ class Pipeline:
         return result, described
 
     def run_file(self, in_path, out_path, *, column=0, skip_header=False, raw=None, offset=0, channel=1,
-                 allow_nonfinite=False, rate=None, stream="auto", engine="auto", dtype=np.float64, verify=True,
-                 progress=None, devices=None):
+                 allow_nonfinite=False, rate=None, stream="auto", block_samples=None, engine="auto",
+                 dtype=np.float64, verify=True, progress=None, devices=None):
         """in_path through every stage into out_path, as siglab-cli filter --chain does: read as
         read_signal reads it, streamed block by block where the result is the in-memory one's bits
-        (stream="auto"; "always", "never"), in bounded memory. out_path (its format by extension)
+        (stream="auto"; "always", "never"), in bounded memory, `block_samples` outputs a block
+        (None: core's default). out_path (its format by extension)
         appears only complete and verified: a stage that cannot run, a failed check, an error or
         Ctrl-C leaves no output and an old file as it was. Returns the report (see run())."""
         read = {"column": column, "skip_header": skip_header, "raw": raw, "offset": offset, "channel": channel,
                 "allow_nonfinite": allow_nonfinite, "rate": rate}
-        described = self._native.run_file(str(in_path), str(out_path), read, stream, self._engines(engine),
+        described = self._native.run_file(str(in_path), str(out_path), read, stream, block_samples,
+                                          self._engines(engine),
                                           _sample_type(dtype, np.float64), verify, progress, devices)
         if not described["passed"]:
             raise VerificationError(described["failure"])
