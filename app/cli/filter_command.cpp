@@ -33,6 +33,7 @@ PipelineOptions runOptions(const FilterOptions& o, std::size_t stages) {
   options.sampleType = o.job.sampleType;
   options.accumulator = o.accumulate == "f64" ? Accumulator::Float64 : Accumulator::SampleType;
   options.run = o.job.run;
+  options.pinnedMemory = pinnedHostMemory();
   options.verify = o.verify > 0;
   options.verifyRandom = o.verify;
   options.verifyAll = o.verifyAll;
@@ -106,7 +107,7 @@ int runFilter(FilterOptions& o, const CLI::App& command) {
   observer.cancel = signals.flag();
   observer.progressFor = [&](const std::string& phase) { return progress.stage(phase, signals.flag()); };
   observer.onNote = [&](const std::string& note) { info << "note: " << note << "\n"; };
-  observer.onPlan = [&](const PipelinePlan& plan) {
+  observer.onPlan = [&](const StreamingPlan& plan) {
     if (plan.stream) std::cerr << "stream: " << plan.why << "\n";
   };
   observer.beforeOutput = [&] { computing.reset(); };  // from here on, cancelling removes the temporary first
