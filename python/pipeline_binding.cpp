@@ -13,6 +13,7 @@
 
 #include "engine_lists.hpp"
 #include "outside_gil.hpp"
+#include "siglab/cuda_backends.hpp"
 #include "siglab/io/output_checks.hpp"
 #include "siglab/large_page_buffer.hpp"
 #include "siglab/pipeline_reach.hpp"
@@ -214,6 +215,7 @@ py::dict runOnFile(const Pipeline& pipeline, const std::string& input, const std
                    const py::object& progress, const py::object& devices) {
   PipelineOptions options = optionsOf(engineNames, sampleType, verify);
   options.streaming = streamingOf(stream);
+  options.pinnedMemory = pinnedHostMemory();  // as siglab-cli filter offers it, for a GPU first stage
   if (blockSamples) {
     if (*blockSamples == 0) throw std::invalid_argument("block_samples must be at least 1");
     options.blockSamples = *blockSamples;
