@@ -97,7 +97,7 @@ def filter(x, window=5, mode="zero", *, taps=None, gaussian=None, engine="auto",
     mode: zero, reflect, mirror, nearest or wrap (scipy.ndimage.correlate1d's meanings).
     engine: "auto" (the fastest engine that runs here) or a name from engines().
     out: an array to write the result into (contiguous, x's dtype and size, not overlapping x),
-    as NumPy's out=.
+    as NumPy's out= (core's run makes the result, then it is copied there).
     devices: the GPUs the GPU engines run on, as the CLI's --devices: "all", "0,1" or [0, 1] (one
     contiguous part of x each, the same bits as one GPU; "0,0" runs two parts on GPU 0). None:
     GPU 0. A GPU that does not exist is a ValueError naming the ones there are.
