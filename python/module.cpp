@@ -23,9 +23,9 @@
 #include "siglab/io/atomic_file.hpp"
 #include "siglab/io/output_checks.hpp"
 #include "siglab/io/signal_io.hpp"
+#include "siglab/pipeline.hpp"
 #include "siglab/spec_for_signal.hpp"
 #include "siglab/statistics.hpp"
-#include "siglab/taps.hpp"
 
 namespace py = pybind11;
 using namespace siglab;
@@ -44,26 +44,23 @@ py::array_t<typename Vector::value_type> toArray(Vector&& values) {
   return py::array_t<T>({owner->size()}, {sizeof(T)}, owner->data(), free);
 }
 
-// The filter a call describes, bounded by its signal of `samples` as the CLI bounds it after
-// reading (fitSpecToSignal): a mean window is never built longer than the signal can use.
-FilterSpec makeSpec(std::size_t window, const std::string& mode, const std::optional<std::vector<double>>& taps,
-                    const std::optional<double>& gaussian, std::size_t samples) {
+// The mean filter time_engine times, bounded by its signal of `samples` as the CLI bounds it.
+FilterSpec meanSpec(std::size_t window, const std::string& mode, std::size_t samples) {
   const auto boundary = parseBoundaryMode(mode);
   if (!boundary) throw std::invalid_argument("mode must be zero, reflect, mirror, nearest or wrap, not \"" + mode + "\"");
-  if (taps && gaussian) throw std::invalid_argument("give taps or gaussian, not both");
-  FilterSpec spec;
-  if (gaussian) {
-    spec = makeGaussianFilter(*gaussian, *boundary);
-  } else if (taps) {
-    spec.taps = *taps;
-    spec.mode = *boundary;
-  } else {
-    std::string note;
-    spec = meanFilterFitted(window, *boundary, samples, "window", note);
-  }
+  std::string note;
+  FilterSpec spec = meanFilterFitted(window, *boundary, samples, "window", note);
   validate(spec);
-  fitSpecToSignal(spec, samples, taps ? "taps window" : gaussian ? "gaussian window" : "window");
   return spec;
+}
+
+// The filter a one-stage pipeline (siglab.filter's keywords) runs on a signal of `samples`, as
+// core binds it; a stage that is no filter has no engines to compare.
+FilterSpec oneFilterOf(const Pipeline& pipeline, std::size_t samples) {
+  if (pipeline.stages.size() != 1) throw std::invalid_argument("compare takes one stage");
+  const std::unique_ptr<BoundStage> stage = bindStage(pipeline.stages.front(), 1, StageContext{samples, std::nullopt, {}});
+  if (!stage->filterSpec()) throw std::invalid_argument(std::string(pipeline.stages.front().kind->name()) + " has no engines to compare");
+  return *stage->filterSpec();
 }
 
 FilterBackend& engineNamed(const std::string& name, BackendList& list = engines()) {
@@ -187,7 +184,7 @@ PYBIND11_MODULE(_siglab, m) {
           throw std::invalid_argument("out must be writeable and of x's size");
         }
         if (repeats < 1 || warmups < 0) throw std::invalid_argument("repeats must be at least 1 and warmups at least 0");
-        const FilterSpec spec = makeSpec(window, mode, std::nullopt, std::nullopt, static_cast<std::size_t>(x.size()));
+        const FilterSpec spec = meanSpec(window, mode, static_cast<std::size_t>(x.size()));
         FilterBackend& engine = engineNamed(engineName);  // a benchmark times the engine it names
         const auto n = static_cast<std::size_t>(x.size());
         const std::span<const double> in(x.data(), n);
@@ -235,10 +232,9 @@ PYBIND11_MODULE(_siglab, m) {
 
   m.def(
       "compare",
-      [](py::array_t<double, py::array::c_style> x, std::size_t window, const std::string& mode,
-         std::optional<std::vector<double>> taps, std::optional<double> gaussian, std::vector<std::string> names,
+      [](py::array_t<double, py::array::c_style> x, const Pipeline& pipeline, std::vector<std::string> names,
          int repeat, const py::object& devices) {
-        const FilterSpec spec = makeSpec(window, mode, taps, gaussian, static_cast<std::size_t>(x.size()));
+        const FilterSpec spec = oneFilterOf(pipeline, static_cast<std::size_t>(x.size()));
         BackendList& list = enginesOn(deviceListOf(devices));
         std::vector<FilterBackend*> chosen;  // the engines on `devices`, in the order asked for
         for (const std::string& name : names) chosen.push_back(&engineNamed(name, list));
@@ -266,8 +262,7 @@ PYBIND11_MODULE(_siglab, m) {
         }
         return py::make_tuple(rows, toArray(std::move(comparison.reference)));
       },
-      py::arg("x"), py::arg("window") = kDefaultWindow, py::arg("mode") = "zero", py::arg("taps") = py::none(),
-      py::arg("gaussian") = py::none(), py::arg("engines"), py::arg("repeat") = 10, py::arg("devices") = py::none());
+      py::arg("x"), py::arg("pipeline"), py::arg("engines"), py::arg("repeat") = 10, py::arg("devices") = py::none());
 
   m.def(
       "stats",

@@ -120,17 +120,14 @@ def compare(x, window=5, mode="zero", *, taps=None, gaussian=None, engines=("cpu
     """Runs each engine on x (timed: one warm-up, then the median of `repeat` runs), each checked
     against cpu-serial. Returns (rows, reference): one dict per engine, and cpu-serial's result.
     devices: the GPUs the GPU engines run on, as filter()'s."""
-    taps = None if taps is None else [float(t) for t in np.asarray(taps, dtype=np.float64).ravel()]
     x = _samples(x)
     if x.dtype != np.float64:
         raise ValueError("compare takes float64 samples")
-    window = _whole_number("window", window)
-    if window < 0:
-        raise ValueError(f"window must be an odd number from 1 to 2^62 - 1, got {window}")
     repeat = _whole_number("repeat", repeat)
     if not -2**31 <= repeat < 2**31:
         raise ValueError(f"repeat must be from 1 to 100000, not {repeat}")
-    return _siglab.compare(x, window, mode, taps, gaussian, list(engines), repeat, devices=devices)
+    with _one_stage(window, mode, taps, gaussian) as pipeline:
+        return _siglab.compare(x, pipeline._native, list(engines), repeat, devices=devices)
 
 
 def stats(x):

@@ -198,3 +198,15 @@ def test_history_is_the_sum_of_the_stages_and_names_a_stage_without_one():
     assert "stage 2 (mean) does not" in siglab.Pipeline("median 5 mode wrap; mean 3").history(1000)["whole_only"]
     assert siglab.Pipeline("median 5; detrend").history(1000)["whole_only"] == \
         "stage 2 (detrend) depends on the whole signal (no finite history)"
+
+
+def test_filter_and_compare_are_one_stage_pipelines_bound_by_core(rng):
+    x = rng.uniform(-1, 1, 501)
+    taps = [0.25, 0.5, 0.25]
+    rows, reference = siglab.compare(x, taps=taps, mode="wrap", engines=["cpu-serial", "cpu-parallel"], repeat=1)
+    assert all(r["agrees"] for r in rows)
+    np.testing.assert_allclose(reference, scipy.ndimage.correlate1d(x, taps, mode="wrap"), rtol=1e-14)
+    assert same_bits(siglab.filter(x, taps=taps, mode="wrap"), reference)
+    assert same_bits(siglab.filter(x, 7, "reflect"), siglab.Pipeline("mean 7 mode reflect").run(x))
+    with pytest.raises(ValueError, match="taps: expected an odd number of taps"):
+        siglab.compare(x, taps=[0.5, 0.5], repeat=1)
