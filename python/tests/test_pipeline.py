@@ -73,6 +73,10 @@ def test_a_stage_that_cannot_run_on_the_signal_is_refused_naming_it_before_any_w
         siglab.Pipeline("median 5; butter 2,100").run(np.ones(100))
     with pytest.raises(ValueError, match="engine must be a name or one name per stage"):
         pipeline.run(np.ones(10), engine=["cpu-serial"])
+    hz = siglab.Pipeline("median 5; butter 2,100")  # a cutoff in Hz: the rate given, or the signal's own
+    signal_with_rate = np.ones(100).view(siglab.Signal)
+    signal_with_rate.rate = 1000.0
+    assert same_bits(hz.run(signal_with_rate), hz.run(np.ones(100), rate=1000.0))
 
 
 @pytest.mark.parametrize("n", LENGTHS)
