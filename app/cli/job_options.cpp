@@ -185,14 +185,6 @@ int checkPathsBeforeWork(const JobOptions& o, const char* command, const std::ve
   return checkPathsBeforeWork(command, outputs, inputs);
 }
 
-void buildSpecOfUnknownSize(JobOptions& o) {
-  if (!o.windowAfterReading || o.gaussianSigma <= 0.0) return;
-  const Accumulator accumulator = o.job.spec.accumulator;
-  o.job.spec = gaussianSpec(o, o.job.spec.mode);
-  o.job.spec.accumulator = accumulator;
-  o.windowAfterReading = false;
-}
-
 std::string fitSpecToSignal(JobOptions& o, std::size_t samples) {
   if (o.windowAfterReading) {
     const Accumulator accumulator = o.job.spec.accumulator;

@@ -58,9 +58,4 @@ int checkPathsBeforeWork(const JobOptions& options, const char* command, const s
 // std::invalid_argument (a usage error) or NotEnoughMemory.
 std::string fitSpecToSignal(JobOptions& options, std::size_t samples);
 
-// A deferred Gaussian built whole, for a stream whose size is not known up front (text): as it was
-// before deferring. Nothing for anything else (a deferred mean waits for the size in memory).
-// Throws std::invalid_argument or NotEnoughMemory.
-void buildSpecOfUnknownSize(JobOptions& options);
-
 }  // namespace siglab::cli

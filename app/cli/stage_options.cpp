@@ -52,7 +52,7 @@ void addPipelineOptions(CLI::App& cmd, PipelineChoice& c, std::initializer_list<
   c.chainOption = cmd.add_option("--chain", c.chain,
                                  "Stages one after another, separated by ';': each its one-stage option without the "
                                  "dashes and the parameters after it, e.g. \"butter 4,0.1,0.3,bandpass zero-phase; "
-                                 "median 5; detrend\"");
+                                 "median 5; detrend\"; kinds: " + stageKindNames());
   c.pipelineOption = cmd.add_option("--pipeline", c.pipelineFile, "The stages from a pipeline file (JSON, as the GUI saves it)")
                          ->excludes(c.chainOption);
   for (CLI::Option* option : oneStage) {

@@ -60,18 +60,26 @@ TEST(ChainCli, AChainIsItsStagesRunOneAfterAnother) {
 }
 
 // Blocks of 1, the median's history (3), 7 and more than the signal; every stage with its own mode
-// (wrap in the first: its tail is read ahead from the file).
+// (wrap in the first: its tail is read ahead from the file); every input format, each into another
+// output format.
 TEST(ChainCli, StreamedIsTheInMemoryBytesForEveryBlockSize) {
   const test::TempDir dir;
-  const std::string in = writeInput(dir, 700);
+  const std::string in = writeInput(dir, 300);
+  const std::vector<double> x = readSignal(in).samples.toVector();
+  writeSignal(dir.file("in.txt"), x);
+  writeSignal(dir.file("in.wav"), x, WriteOptions{FileFormat::wav});
+  writeSignal(dir.file("in.raw"), x);
   const std::string chain = " --chain \"mean 5 mode wrap; median 7 mode mirror; gaussian 1.5 mode nearest; "
                             "savgol 9,3 mode reflect\"";
-  for (const std::string out : {"out.npy", "out.txt"}) {
-    const Outcome memory = runCli("filter " + in + chain + " -q --stream never -o " + dir.file("memory-" + out), dir);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {in, "out.txt"}, {dir.file("in.txt"), "out.npy"}, {dir.file("in.wav"), "out.wav"},
+      {dir.file("in.raw") + " --raw f64", "out.raw"}};
+  for (const auto& [input, out] : cases) {
+    const Outcome memory = runCli("filter " + input + chain + " -q --stream never -o " + dir.file("memory-" + out), dir);
     ASSERT_EQ(memory.exitCode, 0) << memory.err;
     for (const int block : {1, 3, 7, 100000}) {
-      SCOPED_TRACE(out + ", blocks of " + std::to_string(block));
-      const Outcome streamed = runCli("filter " + in + chain + " -q --stream always --stream-block " +
+      SCOPED_TRACE(input + " -o " + out + ", blocks of " + std::to_string(block));
+      const Outcome streamed = runCli("filter " + input + chain + " -q --stream always --stream-block " +
                                           std::to_string(block) + " -o " + dir.file(out), dir);
       ASSERT_EQ(streamed.exitCode, 0) << streamed.err;
       EXPECT_NE(streamed.err.find("stream: streamed block by block"), std::string::npos) << streamed.err;
