@@ -13,6 +13,7 @@ Every stage kind, its parameters, their types, ranges and defaults come from Sig
 run on the signal, is a ValueError naming the stage, before any work.
 """
 import json
+import warnings
 
 import numpy as np
 
@@ -88,7 +89,6 @@ def _channels(x):
         raise ValueError(f"x must hold float64 or float32 samples, not {array.dtype}")
     if array.ndim == 1:
         if not array.flags.c_contiguous:
-            import warnings
             warnings.warn("x is not contiguous: SigLab filters a contiguous copy of it", stacklevel=4)
         return [np.ascontiguousarray(array, dtype=np.float64)], True, array.dtype
     if array.ndim == 2:
