@@ -5,10 +5,12 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "engine_lists.hpp"
@@ -85,9 +87,17 @@ py::array_t<T> newResult(std::vector<py::ssize_t> shape, std::size_t n) {
 
 // The channels' results as one array: (n,) for one channel given as 1-D, else (n, C) with the
 // channels on the last axis; into `into` when given (checked by the caller: dtype, shape, contiguous).
+// A float64 result of one large page or more is handed over as it is (large_page_resource.hpp).
 template <class T>
 py::array resultArray(std::vector<SampleVector>& channels, std::size_t n, bool oneD, const std::optional<py::array>& into) {
   const std::size_t count = channels.size();
+  if constexpr (std::is_same_v<T, double>) {
+    if (oneD && !into && n * sizeof(double) >= kLargePageBytes) {
+      auto* owner = new SampleVector(std::move(channels.front()));
+      py::capsule free(owner, [](void* p) { delete static_cast<SampleVector*>(p); });
+      return py::array_t<double>({static_cast<py::ssize_t>(n)}, owner->data(), free);
+    }
+  }
   std::vector<py::ssize_t> shape{static_cast<py::ssize_t>(n)};
   if (!oneD) shape.push_back(static_cast<py::ssize_t>(count));
   py::array_t<T> out = into ? py::reinterpret_borrow<py::array_t<T>>(*into) : newResult<T>(shape, n * count);
@@ -97,7 +107,12 @@ py::array resultArray(std::vector<SampleVector>& channels, std::size_t n, bool o
     py::gil_scoped_release release;
     for (std::size_t c = 0; c < count; ++c) {
       const SampleVector& values = channels[c];
-      for (std::size_t i = 0; i < n; ++i) data[i * count + c] = static_cast<T>(values[i]);
+      if (count == 1) {
+        std::transform(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(n), data,
+                       [](double v) { return static_cast<T>(v); });
+      } else {
+        for (std::size_t i = 0; i < n; ++i) data[i * count + c] = static_cast<T>(values[i]);
+      }
       SampleVector().swap(channels[c]);  // given back as soon as it is copied
     }
   }
