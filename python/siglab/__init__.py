@@ -12,7 +12,6 @@ SigLab's own messages: siglab.InputError (an OSError) for files, ValueError for 
 """
 import contextlib
 import os
-import tempfile
 import warnings
 
 import numpy as np
@@ -65,7 +64,7 @@ def _one_stage(window, mode, taps, gaussian):
     """The one-stage Pipeline filter()'s keywords describe, as siglab-cli's --window, --taps and
     --gaussian with --mode describe it: the kind whose one-stage option the keyword is, its value
     that option's. Taps given as values are written (exactly: shortest round-trip text) to a
-    file for the taps kind to read, removed afterwards."""
+    file in memory for the taps kind to read, closed afterwards."""
     if taps is not None and gaussian is not None:
         raise ValueError("give taps or gaussian, not both")
     if taps is None and gaussian is None:
@@ -79,13 +78,16 @@ def _one_stage(window, mode, taps, gaussian):
     if option != "taps" or isinstance(value, (str, os.PathLike)):
         yield Pipeline([(kind["name"], {in_value: value, "mode": mode})])
         return
-    with tempfile.NamedTemporaryFile("w", prefix="siglab-taps-", suffix=".txt") as file:
-        file.write("".join(f"{float(t)!r}\n" for t in np.asarray(value, dtype=np.float64).ravel()))
-        file.flush()
+    fd = os.memfd_create("siglab-taps")  # a file in memory only: nothing left behind, whatever happens
+    try:
+        os.write(fd, "".join(f"{float(t)!r}\n" for t in np.asarray(value, dtype=np.float64).ravel()).encode())
+        path = f"/proc/self/fd/{fd}"
         try:
-            yield Pipeline([(kind["name"], {in_value: file.name, "mode": mode})])
+            yield Pipeline([(kind["name"], {in_value: path, "mode": mode})])
         except InputError as error:  # the taps' own count, said of the taps given
-            raise ValueError(str(error).replace(file.name, "taps")) from None
+            raise ValueError(str(error).replace(path, "taps")) from None
+    finally:
+        os.close(fd)
 
 
 def filter(x, window=5, mode="zero", *, taps=None, gaussian=None, engine="auto", out=None, return_engine=False,
