@@ -9,6 +9,7 @@
 #include "siglab/cpu_running.hpp"
 #include "siglab/cpu_serial.hpp"
 #include "siglab/filter_kinds.hpp"
+#include "siglab/stage_registry.hpp"
 #include "siglab/taps.hpp"
 #include "test_support.hpp"
 
@@ -107,6 +108,36 @@ TEST(FilterStage, RespondsAsTheFilterDoesAndNotForAMedian) {
   EXPECT_EQ(response->response, expected->response);
   EXPECT_FALSE(makeFilterStage(makeMedianFilter(5, BoundaryMode::Zero))->response(64));
   EXPECT_EQ(makeFilterStage(mean, "taps dropped")->note(), "taps dropped");
+}
+
+
+// Every registered kind that runs a filter, bound from its example value to a signal of awkward
+// length: the stage's apply is applyJob's on the spec it built, bit for bit.
+TEST(FilterStage, EveryRegisteredFilterKindAppliesAsApplyJobDoes) {
+  const std::uint64_t seed = test::freshSeed();
+  std::mt19937_64 rng(seed);
+  test::TempDir dir;
+  test::writeFile(dir.file("taps.txt"), "0.25\n0.5\n-0.125\n");
+  const std::vector<double> signal = test::randomSignal(997, rng);
+  const BackendList engines = cpuEngines();
+  std::size_t filters = 0;
+  for (const StageKind* kind : stageKinds()) {
+    StageParameters values = completeParameters(*kind, kind->parseValue(kind->exampleValue()));
+    for (const ParameterInfo& info : kind->parameters()) {
+      if (info.type == ParameterType::Text) values[info.name] = dir.file("taps.txt");
+    }
+    StageContext context;
+    context.samples = signal.size();
+    const auto stage = kind->bind(values, context);
+    if (!stage->filterSpec()) continue;
+    ++filters;
+    SCOPED_TRACE(std::string(kind->name()) + ", seed " + std::to_string(seed));
+    Job job;
+    job.spec = *stage->filterSpec();
+    EXPECT_TRUE(sameBits(stage->apply(engines, signal, {}).result.output, applyJob(engines, signal, job).result.output));
+    EXPECT_EQ(stage->engineNames(engines).empty(), false);
+  }
+  EXPECT_GE(filters, 6u);
 }
 
 }  // namespace

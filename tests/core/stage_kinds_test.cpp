@@ -5,7 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 #include <set>
+
+#include "siglab/cpu_parallel.hpp"
+#include "siglab/cpu_serial.hpp"
+#include "test_support.hpp"
 
 namespace siglab {
 namespace {
@@ -110,6 +115,43 @@ TEST(StageKinds, ParameterTextIsTheShortestThatReadsBack) {
   EXPECT_THROW(parameterFromText(number, "nan"), StageError);
   EXPECT_THROW(parameterFromText(number, "0.1x"), StageError);
   EXPECT_EQ(std::get<double>(parameterFromText(number, "0.30000000000000004")), 0.30000000000000004);
+}
+
+
+// Each kind's example bound to signals of awkward lengths (its file parameters pointing at a
+// file of taps) runs to an output of the signal's length, or is refused with a StageError.
+TEST(StageKinds, EachKindsExampleRunsOrIsRefusedInWordsOnAwkwardLengths) {
+  test::TempDir dir;
+  test::writeFile(dir.file("taps.txt"), "1\n2\n1\n");
+  std::mt19937_64 rng(test::freshSeed());
+  const BackendList engines = [] {
+    BackendList list;
+    list.push_back(std::make_unique<CpuSerialBackend>());
+    list.push_back(std::make_unique<CpuParallelBackend>());
+    return list;
+  }();
+  for (const StageKind* kind : stageKinds()) {
+    StageParameters values = completeParameters(*kind, kind->parseValue(kind->exampleValue()));
+    for (const ParameterInfo& info : kind->parameters()) {
+      if (info.type == ParameterType::Text) values[info.name] = dir.file("taps.txt");
+    }
+    for (const std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{15}, std::size_t{1001}}) {
+      SCOPED_TRACE(std::string(kind->name()) + " on " + std::to_string(n));
+      const std::vector<double> x = test::randomSignal(n, rng);
+      StageContext context;
+      context.samples = n;
+      std::unique_ptr<BoundStage> stage;
+      try {
+        stage = kind->bind(values, context);
+      } catch (const StageError& e) {
+        EXPECT_NE(std::string(e.what()).find("samples"), std::string::npos) << e.what();
+        continue;
+      }
+      const AppliedJob applied = stage->apply(engines, x, {});
+      EXPECT_EQ(applied.result.output.size(), n);
+      EXPECT_TRUE(applied.result.verification.passed());
+    }
+  }
 }
 
 }  // namespace

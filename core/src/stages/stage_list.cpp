@@ -4,14 +4,15 @@
 
 #include "siglab/stage_registry.hpp"
 
-#define SIGLAB_STAGE_KINDS(KIND) \
+#define SIGLAB_STAGE_KINDS(KIND)  \
   KIND(meanKind)                  \
   KIND(gaussianKind)              \
   KIND(tapsKind)                  \
   KIND(medianKind)                \
   KIND(savgolKind)                \
   KIND(butterKind)                \
-  KIND(detrendKind)
+  KIND(detrendKind)               \
+  /* a new kind: one line above this one */
 
 namespace siglab {
 
