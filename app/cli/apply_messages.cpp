@@ -18,20 +18,25 @@ std::string millis(double ms) {
   return text;
 }
 
-void describeVerification(const ApplyResult& r, const FilterSpec& spec) {
-  const Verification& v = r.verification;
-  if (spec.kind == FilterKind::Sos) {
-    if (v.checked == r.output.size()) {
+namespace {
+
+void describeVerification(const StageReport& s, const std::string& head) {
+  const Verification& v = s.verification;
+  std::cerr << head;
+  if (s.recursive) {
+    if (v.checked == s.outputs) {
       std::cerr << "verify: all " << v.checked << " outputs against one serial pass of the reference (a recursive "
-                << "filter has no local formula) in " << millis(r.verifyMs);
+                << "filter has no local formula) in " << millis(s.verifyMs);
     } else {
       std::cerr << "verify: " << v.checked << " outputs in stretches (the first and last, at the engine's cuts and at "
                 << "random) against serial passes of the reference started ahead of each; --verify-all checks every "
-                << "output; in " << millis(r.verifyMs);
+                << "output; in " << millis(s.verifyMs);
     }
+  } else if (s.window == 0) {
+    std::cerr << "verify: " << v.checked << " outputs recomputed with the reference in " << millis(s.verifyMs);
   } else {
     std::cerr << "verify: " << v.checked << " outputs recomputed with the reference formula (the first and last "
-              << spec.window() << ", both sides of each of the engine's cuts, and random ones) in " << millis(r.verifyMs);
+              << s.window << ", both sides of each of the engine's cuts, and random ones) in " << millis(s.verifyMs);
   }
   if (v.passed()) {
     std::cerr << (v.tolerance == 0.0 ? ": all bit-identical\n" : ": all within the engine's stated tolerance\n");
@@ -43,18 +48,30 @@ void describeVerification(const ApplyResult& r, const FilterSpec& spec) {
   std::cerr << ": " << detail << "\n";
 }
 
-void describeBound(const FilterBackend& engine, const Job& job, const ApplyResult& r) {
-  if (engine.errorBound(job.spec, job.sampleType) != ErrorBound::NormWise) return;
-  std::cerr << "bound: " << engine.name() << " is bounded norm-wise: every output is within ";
-  if (r.verification.checked > 0) {
+void describeBound(const StageReport& s, const std::string& head) {
+  if (!s.normWiseBound) return;
+  std::cerr << head << "bound: " << s.engine << " is bounded norm-wise: every output is within ";
+  if (s.verification.checked > 0) {
     char value[32];
-    std::snprintf(value, sizeof value, "%.3g", r.verification.tolerance);
+    std::snprintf(value, sizeof value, "%.3g", s.verification.tolerance);
     std::cerr << value << " of the exact one";
   } else {
     std::cerr << "a bound relative to the signal's largest |sample|";
   }
   std::cerr << ", not relative to its own window, so an output far smaller than the signal's peak may lose every "
                "digit (auto takes only exact or component-wise engines)\n";
+}
+
+}  // namespace
+
+void describeStage(const StageReport& s, const std::string& label) {
+  const std::string head = label.empty() ? "" : label + ": ";
+  for (const std::string& passedOver : s.fellBack) std::cerr << head << "engine: passed over " << passedOver << "\n";
+  if (!label.empty() || !s.correlation) std::cerr << (label.empty() ? "filter: " : head) << s.description << "\n";
+  std::cerr << head << "engine" << (label.empty() ? ": " : " ") << s.engine << " (" << s.why << ")"
+            << (s.pass.note.empty() ? "" : "; " + s.pass.note) << "\n";
+  describeBound(s, head);
+  if (s.verified) describeVerification(s, head);
 }
 
 int reportApplyFailure(const std::string& engines, const std::string& work) {

@@ -1,24 +1,23 @@
 #pragma once
-// What `filter` says about an apply, in memory or streamed: the same lines either way.
-#include <cstddef>
+// What `filter` says about a run, in memory or streamed: the same lines either way. A one-stage
+// run keeps the lines it always had ("engine: ...", "verify: ..."); each stage of a chain says
+// them after its label ("stage 2 (median): engine cpu-parallel (...)").
 #include <string>
 
-#include "siglab/job.hpp"
+#include "siglab/pipeline_run.hpp"
 
 namespace siglab::cli {
 
 std::string millis(double ms);  // "1.234 ms"
 
-// "verify: N outputs recomputed ... : all bit-identical" (or what differed), on stderr.
-void describeVerification(const ApplyResult& r, const FilterSpec& spec);
-
-// "bound: ..." on stderr when `engine`'s error is bounded only norm-wise (auto never takes such an
-// engine): what that bound means, and its value when the result was verified.
-void describeBound(const FilterBackend& engine, const Job& job, const ApplyResult& r);
+// Engines passed over, the stage's description (not for a plain correlation's one stage), the
+// engine and why, the norm-wise bound where it applies, and the verification, on stderr.
+// `label`: empty for a one-stage run, else "stage K (kind)".
+void describeStage(const StageReport& stage, const std::string& label);
 
 // Called in a catch block: says on stderr what the error in flight means for `filter` and returns
-// its exit code. `work` names what ran out of memory ("N samples with W taps"). Cancelled and
-// anything that is not a std::exception are thrown on.
+// its exit code. `work` names what ran out of memory ("N samples"). Cancelled and anything that
+// is not a std::exception are thrown on.
 int reportApplyFailure(const std::string& engines, const std::string& work);
 
 }  // namespace siglab::cli

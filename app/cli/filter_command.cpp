@@ -1,8 +1,8 @@
-// siglab-cli filter: apply one engine once and write its result, verified where engines go wrong.
+// siglab-cli filter: run a pipeline (one stage, --chain or --pipeline) through core's runPipeline
+// and present what it reports; no planning, fallback or checking here.
 #include <cstdio>
 #include <iostream>
 #include <memory>
-#include <new>
 #include <vector>
 
 #include "all_backends.hpp"
@@ -10,13 +10,11 @@
 #include "cancel_on_signals.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
-#include "filter_streaming.hpp"
 #include "job_options.hpp"
 #include "siglab/errors.hpp"
-#include "siglab/filter_kinds.hpp"
-#include "siglab/io/output_checks.hpp"
-#include "siglab/io/signal_io.hpp"
-#include "siglab/work_bounds.hpp"
+#include "siglab/pipeline_run.hpp"
+#include "stage_options.hpp"
+#include "stream_options.hpp"
 #include "terminal_progress.hpp"
 
 namespace siglab::cli {
@@ -26,71 +24,111 @@ struct FilterOptions : JobOptions {
   std::size_t verify = kDefaultVerifyRandom;
   bool verifyAll = false;
   StreamOptions stream;
+  PipelineChoice pipeline;
 };
 
-int runApply(FilterOptions& o) {
-  CancelOnSignals signals;  // first: probing the GPU alone may take a second
-  auto computing = std::make_unique<ExitOnCancel>(signals, "filter", std::vector<std::string>{o.output}, true);
-  if (const int code = checkPathsBeforeWork(o, "filter", {{"-o", o.output}}); code != kExitOk) return code;
-  if (const int code = finishJob(o, "filter"); code != kExitOk) return code;
-  o.job.verify = o.verify > 0;
-  o.job.verifyRandom = o.verify;
-  o.job.verifyAll = o.verifyAll;
-  const BackendList engines = makeAllBackends(o.cudaOptions());
-  try {
-    if (!o.windowAfterReading) {  // a usage error shows before the file is read
-      FilterBackend* const chosen[] = {chooseApplyEngine(engines, o.job).engine};
-      o.job.read.hostMemory = hostMemoryFor(chosen, o.job.spec, o.job.sampleType);
-    }
-  } catch (const JobError& e) {
-    std::cerr << "siglab-cli filter: " << e.what() << "\n";
-    return kExitUsage;
-  }
-  if (const int code = runStreamedApply(o, o.stream, engines, signals, computing); code != kNotStreamed) return code;
-  // With -o - the result goes to standard output, so every message goes to stderr.
+PipelineOptions runOptions(const FilterOptions& o, std::size_t stages) {
+  PipelineOptions options;
+  options.engines.assign(stages, o.job.engines);
+  options.sampleType = o.job.sampleType;
+  options.accumulator = o.accumulate == "f64" ? Accumulator::Float64 : Accumulator::SampleType;
+  options.run = o.job.run;
+  options.pinnedMemory = pinnedHostMemory();
+  options.verify = o.verify > 0;
+  options.verifyRandom = o.verify;
+  options.verifyAll = o.verifyAll;
+  options.streaming = o.stream.streaming();
+  options.blockSamples = o.stream.blockSamples;
+  return options;
+}
+
+// "stage 2 (median)" for each stage of a chain; "" for one stage, whose lines are today's.
+std::string stageLabelOf(const Pipeline& pipeline, std::size_t k) {
+  return pipeline.stages.size() == 1 ? std::string() : stageLabel(k + 1, *pipeline.stages[k].kind);
+}
+
+// What ran, per channel and stage; kExitDisagreement when a check failed (nothing was written then).
+int presentReport(const FilterOptions& o, const Pipeline& pipeline, const PipelineReport& report) {
   std::ostream& info = o.output == "-" ? std::cerr : std::cout;
-  TerminalProgress progress(o.quiet);
-  Signal signal;
-  AppliedJob applied;
-  try {
-    signal = readSignal(o.job.input, o.job.read, progress.stage("reading " + o.job.input, signals.flag()));
-    if (const std::string note = fitSpecToSignal(o, signal.samples.size()); !note.empty()) info << "note: " << note << "\n";
-    applied = applyJob(engines, signal.samples, o.job, progress.stage("filtering", signals.flag()));
-    progress.clear();
-    const ApplyResult& r = applied.result;
-    for (const std::string& passedOver : applied.fellBack) std::cerr << "engine: passed over " << passedOver << "\n";
-    if (o.job.spec.kind != FilterKind::Correlation) std::cerr << "filter: " << describeFilter(o.job.spec) << "\n";
-    std::cerr << "engine: " << r.engine << " (" << applied.why << ")" << (r.pass.note.empty() ? "" : "; " + r.pass.note)
-              << "\n";
-    if (const FilterBackend* used = findEngine(engines, r.engine)) describeBound(*used, o.job, r);
-    if (o.job.verify) {
-      describeVerification(r, o.job.spec);
-      if (!r.verification.passed()) {
-        std::cerr << "siglab-cli filter: " << r.engine << "'s result failed verification; " << o.output
-                  << " was not written\n";
+  for (std::size_t c = 0; c < report.channels.size(); ++c) {
+    const std::vector<StageReport>& stages = report.channels[c].stages;
+    for (std::size_t k = 0; k < stages.size(); ++k) {
+      const std::string label = stageLabelOf(pipeline, k);
+      describeStage(stages[k], report.channels.size() > 1 ? "channel " + std::to_string(c + 1) + (label.empty() ? "" : ", " + label)
+                                                          : label);
+      if (stages[k].verified && !stages[k].verification.passed()) {
+        std::cerr << "siglab-cli filter: " << (label.empty() ? "" : label + ": ") << stages[k].engine
+                  << "'s result failed verification; " << o.output << " was not written\n";
         return kExitDisagreement;
       }
     }
-    computing.reset();  // from here on, cancelling removes the temporary first
-    WriteOptions write;
-    write.sampleRate = signal.sampleRate.value_or(write.sampleRate);
-    OutputSet files;
-    appendSignal(files.add(o.output, Durability::flushed, DirectOutput::spooled), r.output, write, progress.stage("writing " + o.output, signals.flag()));
-    files.commit();
+  }
+  const std::vector<StageReport>& stages = report.channels.front().stages;
+  PhaseTimes total;
+  for (const StageReport& s : stages) {
+    total.totalMs += s.pass.phases.totalMs;
+    total.kernelMs += s.pass.phases.kernelMs;
+    total.transferMs += s.pass.phases.transferMs;
+  }
+  info << "wrote " << o.output << ": " << report.samples << " samples "
+       << (stages.size() == 1 ? "filtered by " + stages.front().engine : "through " + std::to_string(stages.size()) + " stages")
+       << " in " << millis(total.totalMs) << " (kernel " << millis(total.kernelMs) << ", transfers "
+       << millis(total.transferMs) << ")";
+  if (report.plan.stream) info << ", streamed in " << report.blocks << " block" << (report.blocks == 1 ? "" : "s");
+  info << "\n";
+  return kExitOk;
+}
+
+int runFilter(FilterOptions& o, const CLI::App& command) {
+  CancelOnSignals signals;  // first: probing the GPU alone may take a second
+  auto computing = std::make_unique<ExitOnCancel>(signals, "filter", std::vector<std::string>{o.output}, true);
+  if (const int code = checkPathsBeforeWork(o, "filter", {{"-o", o.output}}); code != kExitOk) return code;
+  if (const int code = finishRunOptions(o, "filter"); code != kExitOk) return code;
+  Pipeline pipeline;
+  const bool oneStageOptions = fromOneStageOptions(o.pipeline);
+  // A stage's message: named by its option where the options made it ("--median W must be ...").
+  const auto named = [&](const std::string& message) {
+    return oneStageOptions ? optionMessage(pipeline, message)
+                           : pipeline.stages.size() == 1 ? stageLabel(1, *pipeline.stages.front().kind) + ": " + message
+                                                         : message;
+  };
+  try {
+    pipeline = pipelineFromOptions(command, o.pipeline);
+  } catch (const StageError& e) {
+    std::cerr << "siglab-cli filter: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const InputError& e) {
+    std::cerr << "siglab-cli filter: " << e.what() << "\n";
+    return kExitInputOutput;
+  }
+  std::ostream& info = o.output == "-" ? std::cerr : std::cout;
+  TerminalProgress progress(o.quiet);
+  PipelineObserver observer;
+  observer.cancel = signals.flag();
+  observer.progressFor = [&](const std::string& phase) { return progress.stage(phase, signals.flag()); };
+  observer.onNote = [&](const std::string& note) { info << "note: " << note << "\n"; };
+  observer.onPlan = [&](const StreamingPlan& plan) {
+    if (plan.stream) std::cerr << "stream: " << plan.why << "\n";
+  };
+  observer.beforeOutput = [&] { computing.reset(); };  // from here on, cancelling removes the temporary first
+  const BackendList engines = makeAllBackends(o.cudaOptions());
+  try {
+    const PipelineReport report = runPipeline(pipeline, FileSource{o.job.input, o.job.read}, FileSink{o.output, {}},
+                                              engines, runOptions(o, pipeline.stages.size()), observer);
     progress.clear();
-    info << "wrote " << o.output << ": " << r.output.size() << " samples filtered by " << r.engine << " in "
-         << millis(r.pass.phases.totalMs) << " (kernel " << millis(r.pass.phases.kernelMs) << ", transfers "
-         << millis(r.pass.phases.transferMs) << ")\n";
-    return kExitOk;
+    return presentReport(o, pipeline, report);
   } catch (const Cancelled&) {
     computing.reset();  // one line only: the watcher's, or this one
     progress.clear();
     std::cerr << interruptedLine("filter", signals, {o.output}, true) << "\n";
     return signals.exitCode();
+  } catch (const StageError& e) {
+    progress.clear();
+    std::cerr << "siglab-cli filter: " << named(e.what()) << "\n";
+    return kExitUsage;
   } catch (const std::exception&) {
     progress.clear();
-    return reportApplyFailure(o.job.engines, std::to_string(signal.samples.size()) + " samples with " +
-                                                 std::to_string(o.job.spec.window()) + " taps");
+    return reportApplyFailure(o.job.engines, "the signal of " + o.job.input);
   }
 }
 
@@ -98,13 +136,16 @@ int runApply(FilterOptions& o) {
 
 void addFilterCommand(CLI::App& app, int& exitCode) {
   auto o = std::make_shared<FilterOptions>();
-  CLI::App* cmd = app.add_subcommand("filter", "Filter a signal with one engine and write its result, verified "
-                                               "against the reference formula where engines go wrong");
+  CLI::App* cmd = app.add_subcommand("filter", "Filter a signal through one stage or a chain of stages and write the "
+                                               "result, each stage verified against the reference formula");
   addJobOptions(*cmd, *o);
+  addPipelineOptions(*cmd, o->pipeline, {o->windowOption, o->modeOption, cmd->get_option_no_throw("--taps"),
+                                         cmd->get_option_no_throw("--gaussian"), o->kinds.medianOption,
+                                         o->kinds.savgolOption, o->kinds.butterOption});
   cmd->add_option("-o,--output", o->output, "Result file (- for standard output): .npy, .wav, .raw/.bin (f64), else text (one %2.16f value a line)")
       ->required();
   cmd->add_option("-e,--engine,-b,--backend", o->job.engines,
-                  "auto (the fastest engine that can run the filter here; stderr says which and why) or one of "
+                  "auto (the fastest engine that can run each stage here; stderr says which and why) or one of "
                   "cpu-serial, cpu-parallel, cpu-running, cpu-fft, gpu-global, gpu-constant, gpu-shared, gpu-tuned, gpu-fft")
       ->capture_default_str();
   cmd->add_option("--verify", o->verify,
@@ -114,7 +155,7 @@ void addFilterCommand(CLI::App& app, int& exitCode) {
                "A recursive filter (--butter): compare every output with a full serial pass (in bounded memory; "
                "about three serial passes) instead of stretches");
   addStreamOptions(*cmd, o->stream);
-  cmd->callback([o, &exitCode] { exitCode = runApply(*o); });
+  cmd->callback([o, cmd, &exitCode] { exitCode = runFilter(*o, *cmd); });
 }
 
 }  // namespace siglab::cli

@@ -131,7 +131,7 @@ int parseDevices(JobOptions& o, const char* command) {
 
 // The spec of --median, --savgol or --butter; kExitOk when none was given.
 int finishKindJob(JobOptions& o, const char* command) {
-  if (const int status = parseDevices(o, command); status != kExitOk) return status;
+  if (const int status = finishRunOptions(o, command); status != kExitOk) return status;
   try {
     const std::optional<std::string> mode = o.modeOption->count() > 0 ? std::optional<std::string>(o.mode) : std::nullopt;
     if (std::optional<FilterSpec> spec = kindSpec(o.kinds, mode, designRate(o))) o.job.spec = std::move(*spec);
@@ -139,12 +139,17 @@ int finishKindJob(JobOptions& o, const char* command) {
     std::cerr << "siglab-cli " << command << ": " << e.what() << "\n";
     return kExitUsage;
   }
-  o.job.sampleType = o.dtype == "f32" ? SampleType::f32 : SampleType::f64;
-  o.job.run.deviceMemoryBudgetBytes = o.gpuMemoryBudgetMiB << 20;
   return kExitOk;
 }
 
 }  // namespace
+
+int finishRunOptions(JobOptions& o, const char* command) {
+  if (const int status = parseDevices(o, command); status != kExitOk) return status;
+  o.job.sampleType = o.dtype == "f32" ? SampleType::f32 : SampleType::f64;
+  o.job.run.deviceMemoryBudgetBytes = o.gpuMemoryBudgetMiB << 20;
+  return kExitOk;
+}
 
 int finishJob(JobOptions& o, const char* command) {
   if (o.kinds.any() || o.mode == "interp") return finishKindJob(o, command);
@@ -171,24 +176,13 @@ int finishJob(JobOptions& o, const char* command) {
     std::cerr << "siglab-cli " << command << ": --taps: " << e.what() << "\n";
     return kExitInputOutput;
   }
-  if (const int status = parseDevices(o, command); status != kExitOk) return status;
-  o.job.sampleType = o.dtype == "f32" ? SampleType::f32 : SampleType::f64;
-  o.job.run.deviceMemoryBudgetBytes = o.gpuMemoryBudgetMiB << 20;
-  return kExitOk;
+  return finishRunOptions(o, command);
 }
 
 int checkPathsBeforeWork(const JobOptions& o, const char* command, const std::vector<NamedPath>& outputs) {
   std::vector<NamedPath> inputs = {{"INPUT", o.job.input}};
   if (!o.tapsFile.empty()) inputs.push_back({"--taps", o.tapsFile});
   return checkPathsBeforeWork(command, outputs, inputs);
-}
-
-void buildSpecOfUnknownSize(JobOptions& o) {
-  if (!o.windowAfterReading || o.gaussianSigma <= 0.0) return;
-  const Accumulator accumulator = o.job.spec.accumulator;
-  o.job.spec = gaussianSpec(o, o.job.spec.mode);
-  o.job.spec.accumulator = accumulator;
-  o.windowAfterReading = false;
 }
 
 std::string fitSpecToSignal(JobOptions& o, std::size_t samples) {

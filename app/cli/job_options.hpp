@@ -43,6 +43,11 @@ void addJobOptions(CLI::App& command, JobOptions& options);
 // Prints the problem and returns the exit code on a usage or taps-file error; kExitOk otherwise.
 int finishJob(JobOptions& options, const char* command);
 
+// Completes how the engines run (--devices, --dtype, --gpu-memory-budget) without the filter: for
+// a command whose stages come from the registry (filter). Prints the problem and returns the exit
+// code on a usage error; kExitOk otherwise.
+int finishRunOptions(JobOptions& options, const char* command);
+
 // Checks, before any work, that the outputs can be written and are neither INPUT, --taps nor each
 // other. Prints the problem and returns the exit code; kExitOk when they are fine.
 int checkPathsBeforeWork(const JobOptions& options, const char* command, const std::vector<NamedPath>& outputs);
@@ -52,10 +57,5 @@ int checkPathsBeforeWork(const JobOptions& options, const char* command, const s
 // a deferred mean window is built now. Returns a note when taps were dropped. Throws
 // std::invalid_argument (a usage error) or NotEnoughMemory.
 std::string fitSpecToSignal(JobOptions& options, std::size_t samples);
-
-// A deferred Gaussian built whole, for a stream whose size is not known up front (text): as it was
-// before deferring. Nothing for anything else (a deferred mean waits for the size in memory).
-// Throws std::invalid_argument or NotEnoughMemory.
-void buildSpecOfUnknownSize(JobOptions& options);
 
 }  // namespace siglab::cli

@@ -54,9 +54,9 @@ void FilteredStream::start() {
 
 void FilteredStream::filterInto(std::size_t count) {
   const std::size_t r = radius_;
-  std::vector<double> filtered(count + 2 * r);
-  filter_(std::span<const double>(padded_).first(count + 2 * r), spec_, filtered, BlockPlace{next_, r, count, false});
-  outputs_.assign(filtered.begin() + static_cast<std::ptrdiff_t>(r), filtered.begin() + static_cast<std::ptrdiff_t>(r + count));
+  filtered_.resize(count + 2 * r);  // kept from block to block: a fresh one would cost its page faults each time
+  filter_(std::span<const double>(padded_).first(count + 2 * r), spec_, filtered_, BlockPlace{next_, r, count, false});
+  outputs_.assign(filtered_.begin() + static_cast<std::ptrdiff_t>(r), filtered_.begin() + static_cast<std::ptrdiff_t>(r + count));
   handedOut_ = 0;
   next_ += count;
 }

@@ -43,6 +43,7 @@ class FilteredStream final : public SampleStream {
   std::vector<double> head_;    // the signal's first radius + 1 samples
   std::vector<double> padded_;  // positions next_ - r onwards, read but not yet filtered past
   std::uint64_t next_ = 0;      // the next output's index
+  std::vector<double> filtered_;  // the filter's block, halos included
   std::vector<double> outputs_;
   std::size_t handedOut_ = 0;
 };

@@ -46,12 +46,12 @@ BoundChain bindChain(const Pipeline& pipeline, const StageContext& context, cons
     chain.kinds.push_back(stage.kind);
     chain.engines.push_back(k < options.engines.size() && !options.engines[k].empty() ? options.engines[k] : "auto");
   }
+  // A chain's refusals name the stage (bindStage); one stage's are its kind's own, which a front-end
+  // names by its option ("--median W must be ...").
   for (std::size_t k = 0; k < pipeline.stages.size(); ++k) {
-    try {
-      chain.stages.push_back(pipeline.stages[k].kind->bind(pipeline.stages[k].values, context));
-    } catch (const std::invalid_argument& e) {  // StageError, and a spec's own check
-      throw StageError(chain.prefix(k) + e.what());
-    }
+    const Stage& stage = pipeline.stages[k];
+    chain.stages.push_back(pipeline.stages.size() > 1 ? bindStage(stage, k + 1, context)
+                                                      : stage.kind->bind(stage.values, context));
   }
   // An engine that does not exist, or cannot run its stage, is a usage error before any work.
   for (std::size_t k = 0; k < chain.size(); ++k) {
@@ -81,6 +81,7 @@ StageReport stageReportOf(const BoundChain& chain, std::size_t k) {
   if (const FilterSpec* spec = stage.filterSpec()) {
     report.window = spec->window();
     report.recursive = spec->kind == FilterKind::Sos;
+    report.correlation = spec->kind == FilterKind::Correlation;
   }
   return report;
 }

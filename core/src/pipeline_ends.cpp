@@ -79,13 +79,9 @@ StreamEnds memoryToFileEnds(std::span<const double> channel, const FileSink& sin
   return ends;
 }
 
-StreamEnds fileEnds(const FileSource& source, const PipelineSink& sink, std::size_t peek, SampleVector& result) {
+StreamEnds fileEnds(const FileSource& source, const PipelineSink& sink, SampleVector& result) {
   StreamEnds ends;
-  ends.open = [source, peek]() -> std::unique_ptr<SampleStream> {
-    std::unique_ptr<SampleStream> in = openSampleStream(source.path, source.read);
-    if (in->knownSize()) return in;
-    return std::make_unique<PeekedStream>(std::move(in), peek);
-  };
+  ends.open = [source] { return openSampleStream(source.path, source.read); };
   if (const auto* file = std::get_if<FileSink>(&sink)) {
     // --rate names the rate of any input (a WAV's own included), as readSignal takes it.
     ends.sink = [file = *file, source](std::optional<std::uint64_t> size, std::optional<double> streamRate) {

@@ -15,9 +15,8 @@ StreamEnds memoryEnds(std::span<const double> channel, SampleVector& result, con
 StreamEnds memoryToFileEnds(std::span<const double> channel, const FileSink& sink, std::optional<double> sampleRate,
                             const std::string& name);
 
-// A file source's stream (its first `peek` samples read ahead where the format does not say its
-// size, so that a shorter signal's size is known) into a file or into `result`.
-StreamEnds fileEnds(const FileSource& source, const PipelineSink& sink, std::size_t peek, SampleVector& result);
+// A file source's stream into a file or into `result`.
+StreamEnds fileEnds(const FileSource& source, const PipelineSink& sink, SampleVector& result);
 
 // The whole file, as readSignal reads it: channels planar.
 struct ReadChannels {

@@ -45,7 +45,7 @@ Stage stageFromJson(const json& entry, std::size_t number) {
   if (kindField == entry.end() || !kindField->is_string()) throw StageError(where + ": \"kind\" (a string) is missing");
   const StageKind* kind = findStageKind(kindField->get<std::string>());
   if (!kind) {
-    throw StageError(where + ": unknown kind \"" + kindField->get<std::string>() + "\" (known: " + stageKindNames() + ")");
+    throw StageError(where + ": unknown kind " + quoteExcerpt(kindField->get<std::string>()) + " (known: " + stageKindNames() + ")");
   }
   try {
     StageParameters values;
@@ -95,7 +95,7 @@ Pipeline pipelineFromJson(const json& j, const std::string& pathForMessages) {
   }
   for (const auto& [field, value] : j.items()) {
     if (field != kVersionKey && field != "stages") {
-      throw StageError(at + "unknown field \"" + field + "\" (a pipeline has \"siglab-pipeline\" and \"stages\")");
+      throw StageError(at + "unknown field " + quoteExcerpt(field) + " (a pipeline has \"siglab-pipeline\" and \"stages\")");
     }
   }
   const auto stages = j.find("stages");

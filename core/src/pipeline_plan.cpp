@@ -1,8 +1,7 @@
-// Whether a chain streams: planStreaming's rules (stream_apply.hpp) for the whole chain, and what
-// keeps a chain in memory that a single filter would not.
+// Whether a chain streams: what keeps a stage in memory, then planStreaming's rule (stream_apply.hpp)
+// over every stage's engine.
 #include "pipeline_steps.hpp"
 #include "siglab/filter_kinds.hpp"
-#include "siglab/work_bounds.hpp"
 
 namespace siglab::detail {
 namespace {
@@ -30,16 +29,12 @@ std::string whyNotStreamed(const BoundChain& chain, std::size_t k) {
 
 }  // namespace
 
-PipelinePlan planChain(const BoundChain& chain, const BackendList& engines, const PipelineOptions& options,
+StreamingPlan planChain(const BoundChain& chain, const BackendList& engines, const PipelineOptions& options,
                        const StreamingCase& io) {
   if (options.streaming == Streaming::never) return {false, "in memory (--stream never)"};
   for (std::size_t k = 0; k < chain.size(); ++k) {
     if (std::string why = whyNotStreamed(chain, k); !why.empty()) return {false, std::move(why)};
   }
-  if (options.streaming == Streaming::always) return {true, "streamed block by block (--stream always)"};
-  // A text file has at least two bytes a sample ("0\n"): the most it can hold.
-  const std::uint64_t samples = io.samples.value_or(io.inputBytes / 2);
-  const bool fits = inMemoryApplyBytes(io.inputBytes, samples, options.sampleType) <= availableMemoryBytes() / 2;
   std::string inexact;  // the first stage's engine whose rounding depends on where its work is cut
   for (std::size_t k = 0; k < chain.size() && inexact.empty(); ++k) {
     const FilterBackend& engine = *streamEngineOrder(chain, k, engines, options).front().engine;
@@ -48,15 +43,7 @@ PipelinePlan planChain(const BoundChain& chain, const BackendList& engines, cons
         options.sampleType == SampleType::f32 ? engine.toleranceFloat32(spec, 1.0) : engine.tolerance(spec, 1.0);
     if (tolerance != 0.0) inexact = std::string(engine.name());
   }
-  if (fits && !inexact.empty()) {
-    return {false, "in memory: " + inexact + "'s rounding depends on where its work is cut, so a streamed result "
-                   "would differ from the in-memory one (within its tolerance)"};
-  }
-  if (!fits) {
-    return {true, "streamed block by block: the signal would not fit in the memory available" +
-                      (inexact.empty() ? std::string() : " (" + inexact + ": each block within its stated tolerance)")};
-  }
-  return {true, "streamed block by block with bounded memory, the same bits as in memory"};
+  return planStreaming(options.streaming, inexact, options.sampleType, io);
 }
 
 }  // namespace siglab::detail

@@ -33,7 +33,7 @@ std::vector<EngineChoice> streamEngineOrder(const BoundChain& chain, std::size_t
 
 // What the run does with the whole chain: planStreaming's rules for each stage, and the reasons a
 // chain stays in memory (a stage with no finite history, wrap or interp edges after the first).
-PipelinePlan planChain(const BoundChain& chain, const BackendList& engines, const PipelineOptions& options,
+StreamingPlan planChain(const BoundChain& chain, const BackendList& engines, const PipelineOptions& options,
                        const StreamingCase& io);
 
 // The Job a filter stage's streamed run uses (its spec, sample type, verification).

@@ -21,13 +21,15 @@ std::uint64_t runOnce(const BoundChain& chain, const StreamEnds& ends, const std
                       const PipelineOptions& options, const PipelineObserver& observer, StageRuns& runs) {
   const std::size_t count = chain.size();
   const Progress cancelOnly{{}, observer.cancel};
+  const Progress filtering = observer.phase("filtering");  // the last stage's, and the stream's
   std::vector<PlacedBlockFilter> filters;
   for (std::size_t k = 0; k < count; ++k) {
     runs.results[k] = ApplyResult{};
     runs.results[k].engine = std::string(engines[k]->name());
     runs.results[k].usesGpu = engines[k]->usesGpu();
     runs.blocks[k] = 0;
-    filters.push_back(verifiedBlockFilter(*engines[k], runs.jobs[k], runs.results[k], runs.blocks[k], cancelOnly, k));
+    filters.push_back(verifiedBlockFilter(*engines[k], runs.jobs[k], runs.results[k], runs.blocks[k],
+                                          k + 1 == count ? filtering : cancelOnly, k));
   }
   std::unique_ptr<SampleStream> in = ends.open();
   std::vector<std::unique_ptr<SampleStream>> stages;
@@ -46,7 +48,7 @@ std::uint64_t runOnce(const BoundChain& chain, const StreamEnds& ends, const std
   StreamFilterOptions blockOptions;
   blockOptions.blockSamples = options.blockSamples;
   const std::uint64_t samples = streamFilterPlaced(*upstream, tail, runs.jobs[count - 1].spec, filters[count - 1], *sink,
-                                                   blockOptions, observer.phase("filtering " + ends.name)).samples;
+                                                   blockOptions, filtering).samples;
   bool passed = true;
   for (const ApplyResult& r : runs.results) passed = passed && r.verification.passed();
   if (passed) sink->commit();

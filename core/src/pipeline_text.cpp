@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "siglab/pipeline.hpp"
+#include "siglab/errors.hpp"
 #include "siglab/stage_registry.hpp"
 
 namespace siglab {
@@ -28,7 +29,7 @@ std::vector<Words> stageWords(std::string_view text) {
         if (text[i] == '\\' && i + 1 < text.size()) ++i;
         word += text[i];
       }
-      if (i == text.size()) throw StageError("a quote (\") is not closed: " + std::string(text));
+      if (i == text.size()) throw StageError("a quote (\") is not closed: " + quoteExcerpt(text));
     } else if (c == ';') {
       endWord();
       stages.emplace_back();
@@ -66,8 +67,8 @@ std::string namesAfterValue(const std::vector<ParameterInfo>& infos) {
 Stage parseStage(const Words& words, std::size_t number) {
   const StageKind* kind = findStageKind(withoutDashes(words.front()));
   if (!kind) {
-    throw StageError("stage " + std::to_string(number) + ": unknown stage \"" + words.front() +
-                     "\" (known: " + stageKindNames() + ")");
+    throw StageError("stage " + std::to_string(number) + ": unknown stage " + quoteExcerpt(words.front()) +
+                     " (known: " + stageKindNames() + ")");
   }
   try {
     const std::vector<ParameterInfo> infos = kind->parameters();
@@ -78,7 +79,7 @@ Stage parseStage(const Words& words, std::size_t number) {
     for (; next < words.size(); ++next) {
       const std::string& word = words[next];
       const ParameterInfo* info = namedParameter(infos, word);
-      if (!info) throw StageError("\"" + word + "\" is not one of its parameters (" + namesAfterValue(infos) + ")");
+      if (!info) throw StageError(quoteExcerpt(word) + " is not one of its parameters (" + namesAfterValue(infos) + ")");
       const std::size_t equals = word.find('=');
       std::string text;
       if (equals != std::string::npos) {

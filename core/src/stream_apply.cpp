@@ -12,26 +12,20 @@ std::uint64_t inMemoryApplyBytes(std::uint64_t inputBytes, std::uint64_t samples
   return inputBytes + samples * perSample;
 }
 
-StreamingPlan planStreaming(Streaming choice, const FilterBackend& engine, const Job& job, const StreamingCase& io) {
+StreamingPlan planStreaming(Streaming choice, std::string_view inexactEngine, SampleType type, const StreamingCase& io) {
   if (choice == Streaming::never) return {false, "in memory (--stream never)"};
-  // The halos are the taps' radius: a kind that reads past it (a recursive filter) cannot stream so.
-  if (job.spec.kind != FilterKind::Correlation) {
-    return {false, "in memory: only correlations stream so far, not a " + std::string(toString(job.spec.kind))};
-  }
   if (choice == Streaming::always) return {true, "streamed block by block (--stream always)"};
   // A text file has at least two bytes a sample ("0\n"): the most it can hold.
   const std::uint64_t samples = io.samples.value_or(io.inputBytes / 2);
-  const bool fits = inMemoryApplyBytes(io.inputBytes, samples, job.sampleType) <= availableMemoryBytes() / 2;
-  const std::string name(engine.name());
-  const bool exact = (job.sampleType == SampleType::f32 ? engine.toleranceFloat32(job.spec, 1.0)
-                                                        : engine.tolerance(job.spec, 1.0)) == 0.0;
-  if (fits && !exact) {
+  const bool fits = inMemoryApplyBytes(io.inputBytes, samples, type) <= availableMemoryBytes() / 2;
+  const std::string name(inexactEngine);
+  if (fits && !name.empty()) {
     return {false, "in memory: " + name + "'s rounding depends on where its work is cut, so a streamed result "
                    "would differ from the in-memory one (within its tolerance)"};
   }
   if (!fits) {
     return {true, "streamed block by block: the signal would not fit in the memory available" +
-                      std::string(exact ? "" : " (" + name + ": each block within its stated tolerance)")};
+                      std::string(name.empty() ? "" : " (" + name + ": each block within its stated tolerance)")};
   }
   return {true, "streamed block by block with bounded memory, the same bits as in memory"};
 }
@@ -76,8 +70,7 @@ StreamApplyResult streamApply(FilterBackend& engine, SampleStream& in, const Job
   result.engine = std::string(engine.name());
   result.usesGpu = engine.usesGpu();
   result.verification.tolerance = 0.0;
-  const Progress cancelOnly{{}, progress.cancelFlag};  // the stream reports how far it has read
-  const PlacedBlockFilter filterBlock = detail::verifiedBlockFilter(engine, job, result, streamed.blocks, cancelOnly);
+  const PlacedBlockFilter filterBlock = detail::verifiedBlockFilter(engine, job, result, streamed.blocks, progress);
   streamed.samples = streamFilterPlaced(in, job.input, job.read, job.spec, filterBlock, out, options, progress).samples;
   return streamed;
 }

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "siglab/errors.hpp"
+#include "siglab/work_progress.hpp"
 
 namespace siglab::detail {
 namespace {
@@ -81,13 +82,14 @@ void addPhases(PhaseTimes& sum, const PhaseTimes& block) {
 }  // namespace
 
 PlacedBlockFilter verifiedBlockFilter(FilterBackend& engine, const Job& job, ApplyResult& result, std::size_t& blocks,
-                                      const Progress& cancelOnly, std::optional<std::size_t> stage) {
+                                      const Progress& progress, std::optional<std::size_t> stage) {
+  const Progress cancelOnly{{}, progress.cancelFlag};
   auto narrowIn = std::make_shared<std::vector<float>>();
   auto narrowOut = std::make_shared<std::vector<float>>();
   // The engine's own run; its failure tagged for the caller's fallback where asked.
-  const auto run = [&engine, &job, cancelOnly, stage](auto x, const FilterSpec& spec, auto y) {
+  const auto run = [&engine, &job, cancelOnly, progress, stage](auto x, const FilterSpec& spec, auto y, bool whole) {
     try {
-      return engine.filter(x, spec, y, job.run, cancelOnly);
+      return engine.filter(x, spec, y, job.run, whole ? progressPart(progress, 0.0, job.verify ? 0.9 : 1.0) : cancelOnly);
     } catch (const Cancelled&) {
       throw;
     } catch (const InputError&) {
@@ -115,14 +117,14 @@ PlacedBlockFilter verifiedBlockFilter(FilterBackend& engine, const Job& job, App
       std::transform(x.begin(), x.end(), narrowIn->begin(), narrowHalo);
       narrowToFloat32Into(x.subspan(place.keepFrom, place.keepCount),
                           std::span(*narrowIn).subspan(place.keepFrom, place.keepCount), job.input, place.firstOutput);
-      pass = run(std::span<const float>(*narrowIn), spec, std::span<float>(*narrowOut));
+      pass = run(std::span<const float>(*narrowIn), spec, std::span<float>(*narrowOut), place.wholeSignal);
       std::copy(narrowOut->begin(), narrowOut->end(), y.begin());
       timedVerify([&] {
         verifyBlock<float>(engine, *narrowIn, *narrowOut, spec, pass.splits, place, job.verifyRandom,
                            result.verification);
       });
     } else {
-      pass = run(x, spec, y);
+      pass = run(x, spec, y, place.wholeSignal);
       timedVerify([&] {
         verifyBlock<double>(engine, x, std::span<const double>(y), spec, pass.splits, place, job.verifyRandom,
                             result.verification);

@@ -25,9 +25,11 @@ class BlockEngineFailed : public std::runtime_error {
 
 // Filters blocks with `engine` as job says (float32 narrowed per block, naming job.input and the
 // sample for one float32 cannot hold) and, unless job.verify is false, verifies each. Sums phases,
-// verification and blocks into `result` (the caller's, alive while the filter is). With
-// `stage`, an engine's own failure is thrown as BlockEngineFailed naming that stage.
+// verification and blocks into `result` (the caller's, alive while the filter is). The engine
+// reports to `progress` where the block is the whole signal (one block: the stream's own
+// progress would jump from 0 to 1), else only looks at its cancel. With `stage`, an engine's own
+// failure is thrown as BlockEngineFailed naming that stage.
 PlacedBlockFilter verifiedBlockFilter(FilterBackend& engine, const Job& job, ApplyResult& result, std::size_t& blocks,
-                                      const Progress& cancel, std::optional<std::size_t> stage = std::nullopt);
+                                      const Progress& progress, std::optional<std::size_t> stage = std::nullopt);
 
 }  // namespace siglab::detail

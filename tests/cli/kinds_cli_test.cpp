@@ -82,7 +82,7 @@ TEST(KindsCli, ButterworthCutoffsInHzUseAWavInputsOwnRate) {
   EXPECT_NE(test::readFile(dir.file("own.npy")), test::readFile(dir.file("other.npy")));
   const Outcome text = runCli("filter " + in + " --butter 4,1000 -o " + dir.file("t.npy"), dir);
   EXPECT_EQ(text.exitCode, 2);
-  EXPECT_NE(text.err.find("without --rate, cutoffs are fractions of Nyquist"), std::string::npos) << text.err;
+  EXPECT_NE(text.err.find("without a rate, cutoffs are fractions of Nyquist"), std::string::npos) << text.err;
 }
 
 // `cat FILE | siglab-cli ARGS`: standard input is a pipe.

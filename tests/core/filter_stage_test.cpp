@@ -140,5 +140,41 @@ TEST(FilterStage, EveryRegisteredFilterKindAppliesAsApplyJobDoes) {
   EXPECT_GE(filters, 6u);
 }
 
+
+// What a block runner does with a stage's history: each block of outputs computed from its own
+// samples and `history` samples on each side gives the whole run's bits, for blocks down to one
+// sample. In zero mode and with Savitzky-Golay's interp edges nothing is padded at the signal's
+// ends (the other modes pad them as streamFilter does). interp needs W - 1 (an output near an end
+// is the fit of the first or last W samples); the other kinds, the radius.
+TEST(FilterStage, BlocksWithTheirHistoryGiveTheWholeRunsBits) {
+  const std::uint64_t seed = test::freshSeed();
+  std::mt19937_64 rng(seed);
+  const std::vector<double> signal = test::randomSignal(41, rng);
+  const BackendList engines = cpuEngines();
+  StageRunOptions options;
+  options.engine = "cpu-serial";
+  options.verify = false;
+  const std::vector<FilterSpec> unpadded = {makeMeanFilter(5), makeGaussianFilter(2.0), makeMedianFilter(7, BoundaryMode::Zero),
+                                            makeSavgolFilter(11, 3, 0, true, BoundaryMode::Mirror),
+                                            makeSavgolFilter(9, 2, 1, false, BoundaryMode::Zero)};
+  for (const FilterSpec& spec : unpadded) {
+    const auto stage = makeFilterStage(spec);
+    const std::size_t before = *stage->historyBefore(), after = *stage->historyAfter();
+    const SampleVector whole = stage->apply(engines, signal, options).result.output;
+    for (const std::size_t block : {std::size_t{1}, std::size_t{6}}) {
+      for (std::size_t start = 0; start < signal.size(); start += block) {
+        const std::size_t end = std::min(signal.size(), start + block);
+        const std::size_t from = start - std::min(start, before), to = std::min(signal.size(), end + after);
+        const SampleVector part =
+            stage->apply(engines, std::span(signal).subspan(from, to - from), options).result.output;
+        for (std::size_t i = start; i < end; ++i) {
+          ASSERT_EQ(std::memcmp(&part[i - from], &whole[i], sizeof(double)), 0)
+              << stage->describe() << " block " << block << " output " << i << " seed " << seed;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace siglab

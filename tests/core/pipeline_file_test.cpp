@@ -77,6 +77,13 @@ TEST(PipelineFile, SavesAtomicallyAndLoadsWithTapsBesideTheFile) {
     EXPECT_NE(std::string(e.what()).find("chain.json: not valid JSON at byte"), std::string::npos) << e.what();
   }
   EXPECT_THROW(loadPipeline(dir.file("missing.json")), InputError);
+  test::writeFile(path, "{\"siglab-pipeline\": 1, \"stages\": " + std::string(10000, '[') + std::string(10000, ']') + "}");
+  try {
+    loadPipeline(path);
+    FAIL() << "read a file nested 10000 deep";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("nested more than 8 deep"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

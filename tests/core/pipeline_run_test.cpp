@@ -26,6 +26,7 @@ class SpecKind final : public StageKind {
   std::string_view name() const override { return toString(spec_.kind); }
   std::string_view summary() const override { return "a fixed filter"; }
   std::string_view valueSyntax() const override { return ""; }
+  std::string_view exampleValue() const override { return ""; }
   std::vector<ParameterInfo> parameters() const override { return {}; }
   StageParameters parseValue(std::string_view) const override { return {}; }
   std::string formatValue(const StageParameters&) const override { return {}; }
@@ -151,6 +152,12 @@ TEST(PipelineRun, ChannelsRunTheChainEachAndReportEach) {
   ASSERT_EQ(both.output.size(), 2u);
   EXPECT_EQ(both.channels[1].stages.size(), 4u);
   EXPECT_TRUE(std::equal(both.output[1].begin(), both.output[1].end(), second.output[0].begin(), second.output[0].end()));
+  // Files hold one channel so far: two are refused before any work, and nothing is written.
+  const test::TempDir dir;
+  ChannelSource source;
+  source.channels = {a, b};
+  EXPECT_THROW(runPipeline(chain.pipeline, source, FileSink{dir.file("two.npy"), {}}, engines, options), StageError);
+  EXPECT_FALSE(std::filesystem::exists(dir.file("two.npy")));
 }
 
 // Block sizes 1, a stage's history (the median's 3), 7 and one past the signal, in every boundary

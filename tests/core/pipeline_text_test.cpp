@@ -83,7 +83,10 @@ TEST(PipelineText, ErrorsNameTheStageItsKindAndTheWord) {
   EXPECT_EQ(parseError("savgol 7,2 mode sideways").rfind("stage 1 (savgol): mode must be one of interp, zero", 0), 0u);
   EXPECT_EQ(parseError("median 5;; mean 3"), "stage 2 is empty (two ';' in a row)");
   EXPECT_EQ(parseError("  "), "the chain is empty: write stages such as \"median 5; mean 3\"");
-  EXPECT_EQ(parseError("taps \"unclosed"), "a quote (\") is not closed: taps \"unclosed");
+  EXPECT_EQ(parseError("taps \"unclosed"), "a quote (\") is not closed: \"taps \\\"unclosed\"");
+  // A long word is cut in the message.
+  EXPECT_EQ(parseError("median 5 " + std::string(1000, 'x')),
+            "stage 1 (median): \"" + std::string(40, 'x') + "...\" is not one of its parameters (mode)");
 }
 
 }  // namespace

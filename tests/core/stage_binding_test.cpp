@@ -3,6 +3,7 @@
 
 #include "siglab/errors.hpp"
 #include "siglab/filter_kinds.hpp"
+#include "siglab/pipeline.hpp"
 #include "siglab/taps.hpp"
 #include "siglab/stage_registry.hpp"
 
@@ -118,6 +119,53 @@ TEST(StageBinding, EachKindBuildsTheFilterTodaysBuildersDo) {
   StageContext float64Sums = ofLength(1000);
   float64Sums.accumulator = Accumulator::Float64;
   EXPECT_EQ(bound("gaussian", "2", float64Sums)->filterSpec()->accumulator, Accumulator::Float64);
+}
+
+
+TEST(StageBinding, TheIssuesChainBindsWithARateAndNamesTheStageWithoutOne) {
+  const Pipeline chain = parseChain("butter 4,300,3000,bandpass zero-phase; median 5; detrend");
+  ASSERT_EQ(chain.stages.size(), 3u);
+  for (std::size_t k = 0; k < chain.stages.size(); ++k) EXPECT_NO_THROW(bindStage(chain.stages[k], k + 1, ofLength(1000, 44100.0)));
+  try {
+    bindStage(chain.stages[0], 1, ofLength(1000));
+    FAIL() << "took cutoffs in Hz without a rate";
+  } catch (const StageError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("stage 1 (butter): butterworth cutoff must be", 0), 0u) << e.what();
+  }
+  // Savitzky-Golay's coefficient work is bounded before any of it is done.
+  try {
+    parseChain("savgol 20001,20");
+    FAIL() << "took a Savitzky-Golay filter past its work bound";
+  } catch (const StageError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("stage 1 (savgol): savgol W = 20001, order 20 with interp edges needs ", 0), 0u)
+        << e.what();
+  }
+}
+
+TEST(StageBinding, AStageOfAChainIsNamedByItsNumberAndKind) {
+  const Pipeline chain = parseChain("mean 3; savgol 11,3");
+  EXPECT_NO_THROW(bindStage(chain.stages[0], 1, ofLength(5)));
+  try {
+    bindStage(chain.stages[1], 2, ofLength(5));
+    FAIL() << "bound a Savitzky-Golay filter longer than the signal";
+  } catch (const StageError& e) {
+    EXPECT_STREQ(e.what(), "stage 2 (savgol): interp edges need at least W = 11 samples; the signal has 5 "
+                           "(use a smaller window or another --mode)");
+  }
+  // A whole number written as a real one (JSON, Python) is taken; a fraction is not.
+  const StageKind& median = *findStageKind("median");
+  EXPECT_EQ(completeParameters(median, {{"window", 5.0}}).at("window"), ParameterValue(std::int64_t{5}));
+  EXPECT_THROW(completeParameters(median, {{"window", 5.5}}), StageError);
+  // A band without its second cutoff, as a pipeline file may hold it.
+  const StageKind& butter = *findStageKind("butter");
+  const StageParameters band = completeParameters(
+      butter, {{"order", std::int64_t{4}}, {"cutoff", 0.1}, {"type", std::string("bandpass")}});
+  try {
+    butter.check(band);
+    FAIL() << "took a band of one cutoff";
+  } catch (const StageError& e) {
+    EXPECT_STREQ(e.what(), "bandpass needs two cutoffs: ORDER,LOW,HIGH");
+  }
 }
 
 }  // namespace

@@ -268,19 +268,16 @@ TEST(StreamApply, PeekedStreamKnowsTheSizeOfAShortSignalAndReplaysEverySample) {
 }
 
 TEST(StreamApply, PlanStreamsExactEnginesAndKeepsTheRestInMemoryWhereItFits) {
-  const BackendList engines = cpuEngines();
-  Job job;
-  job.spec = makeMeanFilter(21);
   StreamingCase small{1000, 100};
-  EXPECT_TRUE(planStreaming(Streaming::automatic, *engines[1], job, small).stream);   // cpu-parallel
-  EXPECT_FALSE(planStreaming(Streaming::automatic, *engines[2], job, small).stream);  // cpu-running
-  EXPECT_TRUE(planStreaming(Streaming::always, *engines[2], job, small).stream);
-  EXPECT_FALSE(planStreaming(Streaming::never, *engines[1], job, small).stream);
+  EXPECT_TRUE(planStreaming(Streaming::automatic, "", SampleType::f64, small).stream);  // cpu-parallel: exact
+  EXPECT_FALSE(planStreaming(Streaming::automatic, "cpu-running", SampleType::f64, small).stream);
+  EXPECT_TRUE(planStreaming(Streaming::always, "cpu-running", SampleType::f64, small).stream);
+  EXPECT_FALSE(planStreaming(Streaming::never, "", SampleType::f64, small).stream);
   StreamingCase huge = small;
   huge.samples = availableMemoryBytes();  // far more than memory holds at 24 bytes a sample
-  EXPECT_TRUE(planStreaming(Streaming::automatic, *engines[2], job, huge).stream);
+  EXPECT_TRUE(planStreaming(Streaming::automatic, "cpu-running", SampleType::f64, huge).stream);
   StreamingCase hugeText{availableMemoryBytes(), std::nullopt};  // text of unknown length: 2 bytes a sample at least
-  EXPECT_TRUE(planStreaming(Streaming::automatic, *engines[2], job, hugeText).stream);
+  EXPECT_TRUE(planStreaming(Streaming::automatic, "cpu-running", SampleType::f64, hugeText).stream);
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 // A pipeline: an ordered list of stages, read from a chain ("butter 4,0.1,0.3,bandpass zero-phase;
 // median 5; detrend"), a pipeline file (JSON, the form the GUI saves and Python loads) or built
 // by a front-end, and the one function that runs it on a signal's channels.
+#include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,8 +25,13 @@ struct Pipeline {
 // kind) and the word that did not read.
 Pipeline parseChain(std::string_view text);
 
-// The chain that parseChain reads back to `pipeline`, in the one-stage options' words.
+// The chain that parseChain reads back to `pipeline`, in the kinds' names ("mean 5", not "window
+// 5"), each parameter after the value written only where it is not its default.
 std::string chainText(const Pipeline& pipeline);
+
+// The stage `number` (from 1) of a chain bound to `context`: StageKind::bind, with a StageError
+// named by stageLabel ("stage 2 (median): W 7 is too long for 3 samples ...").
+std::unique_ptr<BoundStage> bindStage(const Stage& stage, std::size_t number, const StageContext& context);
 
 // {"siglab-pipeline": 1, "stages": [{"kind": "median", "window": 5, "mode": "zero"}, ...]}.
 nlohmann::json pipelineToJson(const Pipeline& pipeline);

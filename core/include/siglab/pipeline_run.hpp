@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory_resource>
 #include <optional>
 #include <span>
 #include <string>
@@ -48,6 +49,9 @@ struct PipelineOptions {
   SampleType sampleType = SampleType::f64;
   Accumulator accumulator = Accumulator::SampleType;
   RunOptions run;                    // GPU block size, memory budget, devices
+  // Page-locked memory a front-end with GPU engines offers (pinnedHostMemory()): a file read in
+  // memory goes there when the first stage's engine copies float64 samples to a GPU.
+  std::pmr::memory_resource* pinnedMemory = nullptr;
   bool verify = true;
   std::size_t verifyRandom = kDefaultVerifyRandom;
   bool verifyAll = false;
@@ -62,6 +66,7 @@ struct PipelineObserver {
   std::function<Progress(const std::string& phase)> progressFor;
   std::function<void(const std::string& line)> onNote;  // what binding did to a stage, for people
   std::function<void()> beforeOutput;                    // just before the output's temporary is created
+  std::function<void(const StreamingPlan&)> onPlan;    // once the run knows how it runs, before it does
 
   Progress phase(const std::string& name) const {
     return progressFor ? progressFor(name) : Progress{{}, cancel};
@@ -72,6 +77,7 @@ struct PipelineObserver {
 struct StageReport {
   std::string kind;         // "median"
   std::string description;  // "median W=5, zero"
+  bool correlation = false; // a plain correlation (mean, Gaussian, taps): its option says all the description would
   std::string engine;       // the engine that ran it
   std::string why;          // why that engine
   std::vector<std::string> fellBack;  // "gpu-tuned: out of memory": engines auto passed over first
@@ -91,13 +97,8 @@ struct ChannelReport {
   std::vector<StageReport> stages;  // the stages that ran, in order (a failed check ends the list)
 };
 
-struct PipelinePlan {
-  bool stream = false;
-  std::string why;  // one line for people, as planStreaming says it
-};
-
 struct PipelineReport {
-  PipelinePlan plan;
+  StreamingPlan plan;  // in memory or block by block, and why
   std::vector<ChannelReport> channels;
   std::uint64_t samples = 0;   // per channel
   std::size_t blocks = 0;      // streamed: blocks of the last stage

@@ -117,15 +117,17 @@ class StageKind {
   virtual std::string_view exampleValue() const = 0;  // a value parseValue takes: "4,0.1,0.3" (help, forms, tests)
   virtual std::vector<ParameterInfo> parameters() const = 0;
   // The parameters the one-stage option's value gives ("4,0.1,0.3,bandpass"). Throws StageError
-  // naming the stage and the part that did not read.
+  // naming the part that did not read, in the CLI's words ("ORDER must be a whole number from 1
+  // to 32, got \"0\""); a chain or the CLI names the stage or option in front.
   virtual StageParameters parseValue(std::string_view value) const = 0;
   // The value that parseValue reads back to these parameters' inValue ones.
   virtual std::string formatValue(const StageParameters& values) const = 0;
-  // Checks `values` (complete with defaults: see completeParameters) on their own, or throws
-  // StageError naming the stage and the parameter.
+  // Checks `values` (complete with defaults: see completeParameters) on their own, before any
+  // signal is read, or throws StageError naming the parameter.
   virtual void check(const StageParameters& values) const = 0;
-  // The stage for a signal of `context`. Throws StageError naming the stage when it cannot run on it
-  // (too short for its window, a rate it needs and the signal lacks), NotEnoughMemory.
+  // The stage for a signal of `context`. Throws StageError saying why it cannot run on it (too short
+  // for its window, a cutoff past Nyquist without a rate), NotEnoughMemory, InputError for a file it
+  // reads (taps). A chain names the stage: see bindStage (pipeline.hpp).
   virtual std::unique_ptr<BoundStage> bind(const StageParameters& values, const StageContext& context) const = 0;
 };
 

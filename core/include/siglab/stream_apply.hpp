@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "siglab/job.hpp"
@@ -28,14 +29,14 @@ struct StreamingCase {
   std::optional<std::uint64_t> samples;  // when the format says it (or the signal was short)
 };
 
-// Whether apply streams. `automatic` streams wherever the result is the in-memory result's bits
-// and nothing is lost by it: the engine is exact (tolerance 0: each output depends only on its
-// window, which a block hands over whole), and the output is a file that appears only when
-// complete. It keeps the in-memory path where that is what the user gets: an inexact engine
-// (running sum, FFT: its rounding depends on where its work is cut), unless the signal would not
-// fit in the memory available, where streaming is the only way. Only correlations stream: their
-// halos are the taps' radius.
-StreamingPlan planStreaming(Streaming choice, const FilterBackend& engine, const Job& job, const StreamingCase& io);
+// Whether a run whose every stage can stream (finite history: runPipeline checks that first)
+// streams. `automatic` streams wherever the result is the in-memory result's bits and nothing is
+// lost by it: every engine is exact (tolerance 0: each output depends only on its window, which a
+// block hands over whole), and the output is a file that appears only when complete. It keeps the
+// in-memory path where that is what the user gets: an inexact engine (`inexactEngine`, the first
+// whose rounding depends on where its work is cut: running sum, FFT; empty when none), unless the
+// signal would not fit in the memory available, where streaming is the only way.
+StreamingPlan planStreaming(Streaming choice, std::string_view inexactEngine, SampleType type, const StreamingCase& io);
 
 // Memory the in-memory apply needs for `samples` samples read from `inputBytes` bytes (the file
 // mapped, the samples, the result, a float32 copy), about what it peaks at.

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "kind_values.hpp"
+#include "siglab/errors.hpp"
 #include "siglab/filter_kinds.hpp"
 #include "siglab/filter_stage.hpp"
 
@@ -58,7 +59,7 @@ class ButterKind final : public StageKind {
     std::vector<std::string> parts = valueFields(value);
     std::optional<BandType> type = parseBandType(parts.back());
     if (type) parts.pop_back();
-    if (parts.size() < 2 || parts.size() > 3) throw StageError(std::string(kUsage) + ", got \"" + std::string(value) + "\"");
+    if (parts.size() < 2 || parts.size() > 3) throw StageError(std::string(kUsage) + ", got " + quoteExcerpt(value));
     StageParameters values{{"order", static_cast<std::int64_t>(wholeIn(parts[0], 1, kMaxButterworthOrder, "ORDER"))},
                            {"cutoff", numberIn(parts[1], "CUTOFF")}};
     const BandType band = type.value_or(parts.size() == 3 ? BandType::Bandpass : BandType::Lowpass);
@@ -80,7 +81,7 @@ class ButterKind final : public StageKind {
   }
 
   void check(const StageParameters& values) const override {
-    checkCutoffCount(bandOf(values), isBand(bandOf(values)) || numberOf(values, "cutoff2") != 0.0);
+    checkCutoffCount(bandOf(values), numberOf(values, "cutoff2") != 0.0);
   }
 
   std::unique_ptr<BoundStage> bind(const StageParameters& values, const StageContext& context) const override {

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "kind_values.hpp"
+#include "siglab/errors.hpp"
 #include "siglab/job.hpp"
 #include "siglab/neumaier_sum.hpp"
 #include "siglab/work_progress.hpp"
@@ -132,7 +133,7 @@ class DetrendStage final : public BoundStage {
     if (options.engine == "auto") {
       applied.why = "auto: cpu-parallel, the same bits as cpu-serial (its sums run over the same blocks in order)";
     } else if (options.engine != kSerial && options.engine != kParallel) {
-      throw StageError("detrend runs on cpu-serial or cpu-parallel, not \"" + options.engine + "\"");
+      throw StageError("detrend runs on cpu-serial or cpu-parallel, not " + quoteExcerpt(options.engine));
     }
     const bool parallel = options.engine != kSerial;
     ApplyResult& result = applied.result;
@@ -153,7 +154,7 @@ class DetrendStage final : public BoundStage {
   template <typename Sample>
   void run(std::span<const Sample> in, std::span<Sample> out, bool parallel, const StageRunOptions& options,
            const Progress& progress, ApplyResult& result) const {
-    const bool verify = options.verify && (options.verifyAll || options.verifyRandom > 0);
+    const bool verify = options.verify;
     const double runShare = verify ? 0.9 : 1.0;
     const auto start = std::chrono::steady_clock::now();
     const Line line = fitLine(in, linear_, parallel, progressPart(progress, 0.0, runShare / 2));

@@ -49,10 +49,12 @@ class FilterStage final : public BoundStage {
   }
 
  private:
-  // An output reads its window's radius on each side; Savitzky-Golay's interp edges fit the first
-  // (last) W samples, so an output near an end reads up to W - 1 samples past itself, which a block
-  // runner hands over only if it knows which blocks hold the signal's ends (today's streamApply
-  // streams correlations only). Sections are recursive: every output may depend on every input.
+  // An output reads its window's radius on each side (past the signal's ends, what the mode says:
+  // a block runner pads a block there as streamFilter does). Savitzky-Golay's interp edges fit the
+  // first (last) W samples, so an output near an end reads up to W - 1 samples past itself: with
+  // that history, a block at an end holds the W samples its edge fit needs, even a block of one
+  // output (today's streamApply streams correlations only). Sections are recursive: every output
+  // may depend on every input.
   std::optional<std::size_t> history() const {
     if (spec_.kind == FilterKind::Sos) return std::nullopt;
     if (spec_.kind == FilterKind::SavitzkyGolay && spec_.savgol.interp) return spec_.window() - 1;

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "siglab/filter_spec.hpp"
+#include "siglab/errors.hpp"
 
 namespace siglab::stages {
 
@@ -26,7 +27,7 @@ std::uint64_t wholeIn(const std::string& text, std::uint64_t low, std::uint64_t 
   const unsigned long long value = std::strtoull(text.c_str(), &end, 10);
   if (text.empty() || text[0] == '-' || *end != '\0' || errno != 0 || value < low || value > high) {
     throw StageError(what + " must be a whole number from " + std::to_string(low) + " to " + std::to_string(high) +
-                     ", got \"" + text + "\"");
+                     ", got " + quoteExcerpt(text));
   }
   return value;
 }
@@ -34,7 +35,7 @@ std::uint64_t wholeIn(const std::string& text, std::uint64_t low, std::uint64_t 
 double numberIn(const std::string& text, const std::string& what) {
   char* end = nullptr;
   const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(value)) throw StageError(what + " must be a number, got \"" + text + "\"");
+  if (text.empty() || *end != '\0' || !std::isfinite(value)) throw StageError(what + " must be a number, got " + quoteExcerpt(text));
   return value;
 }
 

@@ -1,5 +1,6 @@
 // median: the median of W samples (scipy.ndimage.median_filter; zero = constant 0); --median W.
 #include "kind_values.hpp"
+#include "siglab/errors.hpp"
 #include "siglab/filter_kinds.hpp"
 #include "siglab/filter_stage.hpp"
 #include "siglab/work_bounds.hpp"
@@ -37,7 +38,7 @@ class MedianKind final : public StageKind {
     try {
       window = wholeIn(std::string(value), 0, std::uint64_t{1} << 62, "W");
     } catch (const StageError&) {
-      throw windowError("\"" + std::string(value) + "\"");
+      throw windowError(quoteExcerpt(value));
     }
     return {{"window", checkedWindow(window)}};
   }

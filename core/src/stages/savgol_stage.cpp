@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "kind_values.hpp"
+#include "siglab/errors.hpp"
 #include "siglab/filter_kinds.hpp"
 #include "siglab/filter_stage.hpp"
 #include "siglab/savgol.hpp"
@@ -46,7 +47,7 @@ class SavgolKind final : public StageKind {
 
   StageParameters parseValue(std::string_view value) const override {
     const std::vector<std::string> parts = valueFields(value);
-    if (parts.size() < 2 || parts.size() > 3) throw StageError(std::string(kUsage) + ", got \"" + std::string(value) + "\"");
+    if (parts.size() < 2 || parts.size() > 3) throw StageError(std::string(kUsage) + ", got " + quoteExcerpt(value));
     checkWindowOrderDeriv(parts[0], parts[1], parts.size() == 3 ? &parts[2] : nullptr);
     StageParameters values{{"window", static_cast<std::int64_t>(std::stoull(parts[0]))},
                            {"order", static_cast<std::int64_t>(std::stoull(parts[1]))}};

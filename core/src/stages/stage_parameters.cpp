@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "siglab/stage.hpp"
+#include "siglab/errors.hpp"
 #include "siglab/work_bounds.hpp"
 
 namespace siglab {
@@ -40,11 +41,15 @@ std::string typeText(ParameterType type) {
 ParameterValue checkedValue(const ParameterInfo& info, const ParameterValue& value) {
   const auto wrongType = [&] {
     return StageError(info.name + " must be " + typeText(info.type) + ", got " +
-                      (std::holds_alternative<std::string>(value) ? "\"" + parameterText(value) + "\""
+                      (std::holds_alternative<std::string>(value) ? quoteExcerpt(parameterText(value))
                                                                   : parameterText(value)));
   };
   switch (info.type) {
     case ParameterType::Whole: {
+      const auto* number = std::get_if<double>(&value);
+      if (number && std::trunc(*number) == *number && std::fabs(*number) < 0x1p63) {  // 5.0 from JSON or Python
+        return checkedValue(info, static_cast<std::int64_t>(*number));
+      }
       const auto* whole = std::get_if<std::int64_t>(&value);
       if (!whole) throw wrongType();
       // long double holds every bound exactly (kMaxWindow is 2^62 - 1).
@@ -74,7 +79,7 @@ ParameterValue checkedValue(const ParameterInfo& info, const ParameterValue& val
     case ParameterType::Choice: {
       const auto* text = std::get_if<std::string>(&value);
       if (!text || std::find(info.choices.begin(), info.choices.end(), *text) == info.choices.end()) {
-        throw StageError(info.name + " must be one of " + joined(info.choices) + ", got \"" + parameterText(value) + "\"");
+        throw StageError(info.name + " must be one of " + joined(info.choices) + ", got " + quoteExcerpt(parameterText(value)));
       }
       return value;
     }
@@ -100,7 +105,7 @@ std::string parameterText(const ParameterValue& value) {
 
 ParameterValue parameterFromText(const ParameterInfo& info, std::string_view text) {
   const auto notRead = [&](const std::string& what) {
-    return StageError(info.name + " must be " + what + ", got \"" + std::string(text) + "\"");
+    return StageError(info.name + " must be " + what + ", got " + quoteExcerpt(text));
   };
   switch (info.type) {
     case ParameterType::Whole: {
@@ -136,7 +141,7 @@ StageParameters completeParameters(const StageKind& kind, StageParameters values
   for (const ParameterInfo& info : infos) known.push_back(info.name);
   for (const auto& [name, value] : values) {
     if (std::find(known.begin(), known.end(), name) == known.end()) {
-      throw StageError("unknown parameter \"" + name + "\" (" + std::string(kind.name()) + " takes " + joined(known) + ")");
+      throw StageError("unknown parameter " + quoteExcerpt(name) + " (" + std::string(kind.name()) + " takes " + joined(known) + ")");
     }
   }
   StageParameters complete;
