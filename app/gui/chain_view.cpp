@@ -31,6 +31,8 @@ ChainView::ChainView(QUndoStack* undo, QWidget* parent) : QWidget(parent) {
   layout->addLayout(header);
   list_ = new QListWidget;
   list_->setToolTip(tr("The stages applied in turn, each to the result of the one before"));
+  list_->setWordWrap(true);
+  list_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   list_->setMinimumHeight(60);
   list_->setMaximumHeight(140);
   layout->addWidget(list_);
@@ -41,7 +43,7 @@ void ChainView::setSteps(const std::vector<ChainStep>& steps) {
   list_->clear();
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const ChainStep& step = steps[i];
-    list_->addItem(tr("%1. %2 — %3, %4 ms")
+    list_->addItem(tr("%1. %2\n%3, %4 ms")
                        .arg(i + 1)
                        .arg(QString::fromStdString(step.report->description), QString::fromStdString(step.report->engine))
                        .arg(step.report->pass.phases.totalMs, 0, 'f', 2));
