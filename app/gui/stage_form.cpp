@@ -14,6 +14,8 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <charconv>
+#include <string_view>
 #include <climits>
 #include <cmath>
 
@@ -25,6 +27,21 @@ namespace {
 constexpr double kLargestShown = 1e15;  // an unbounded Number's spin box stops here
 
 const char* const kWithoutRate = " without a rate)";
+
+// A number's spin box that keeps its value whole: every double reads back as itself (17 decimals
+// held), shown with the fewest decimals that say it (0.1, not 0.100000).
+class NumberBox : public QDoubleSpinBox {
+ public:
+  NumberBox() { setDecimals(17); }
+  QString textFromValue(double value) const override {
+    char text[400];
+    const char* end = std::to_chars(text, text + sizeof(text), value, std::chars_format::fixed).ptr;
+    const std::string_view fixed(text, static_cast<std::size_t>(end - text));
+    const std::size_t dot = fixed.find('.');
+    const int digits = dot == std::string_view::npos ? 0 : static_cast<int>(fixed.size() - dot - 1);
+    return locale().toString(value, 'f', std::min(digits, decimals()));
+  }
+};
 
 int wholeBound(double bound) { return static_cast<int>(std::clamp(bound, double{INT_MIN}, double{INT_MAX})); }
 
@@ -124,8 +141,7 @@ QWidget* StageForm::editorFor(const ParameterInfo& info) {
       break;
     }
     case ParameterType::Number: {
-      auto* box = new QDoubleSpinBox;
-      box->setDecimals(6);
+      auto* box = new NumberBox;
       box->setRange(std::max(info.min, -kLargestShown), std::min(info.max, kLargestShown));
       box->setSingleStep(info.max <= 1.0 ? 0.05 : 1.0);
       connect(box, &QDoubleSpinBox::valueChanged, this, &StageForm::changed);

@@ -10,7 +10,6 @@
 #include <QSettings>
 
 #include <algorithm>
-#include <cmath>
 
 #include "filter_panel.hpp"
 #include "siglab/cpu_parallel.hpp"
@@ -41,8 +40,8 @@ bool showsMessage(const QWidget& widget, const QString& text) {
   return std::any_of(labels.begin(), labels.end(), [&](QLabel* l) { return l->text() == text && !l->isHidden(); });
 }
 
-// Each parameter's value moved off its start (a Whole up by 2, a Number by half, to the 6 decimals
-// its spin box shows, where the range allows; a Flag flipped, the last Choice, a Text set).
+// Each parameter's value moved off its start (a Whole up by 2, a Number by half, where the range
+// allows; a Flag flipped, the last Choice, a Text set).
 StageParameters changedValues(const StageKind& kind, StageParameters values, const test::TempDir& dir) {
   for (const ParameterInfo& info : kind.parameters()) {
     ParameterValue& value = values[info.name];
@@ -51,7 +50,7 @@ StageParameters changedValues(const StageKind& kind, StageParameters values, con
         if (std::get<std::int64_t>(value) + 2 <= info.max) value = std::get<std::int64_t>(value) + 2;  // odd stays odd
         break;
       case ParameterType::Number:
-        if (std::get<double>(value) * 1.5 <= info.max) value = std::round(std::get<double>(value) * 1.5e6) / 1e6;
+        if (std::get<double>(value) * 1.5 <= info.max) value = std::get<double>(value) * 1.5;  // 0.15000000000000002: kept whole
         break;
       case ParameterType::Flag: value = !std::get<bool>(value); break;
       case ParameterType::Choice: value = info.choices.back(); break;
@@ -132,6 +131,7 @@ TEST(StageForm, NumbersReadInHzWithARateAndAsFractionsOfNyquistWithout) {
   auto* cutoff = form.findChild<QDoubleSpinBox*>("cutoff");
   ASSERT_TRUE(cutoff);
   EXPECT_EQ(cutoff->suffix(), " x Nyquist");
+  EXPECT_EQ(cutoff->text(), "0.1 x Nyquist") << "the fewest decimals that say it";
   form.setSampleRate(8000.0);
   EXPECT_EQ(cutoff->suffix(), " Hz");
 }
