@@ -32,6 +32,7 @@ ChainView::ChainView(QUndoStack* undo, QWidget* parent) : QWidget(parent) {
   list_ = new QListWidget;
   list_->setToolTip(tr("The stages applied in turn, each to the result of the one before"));
   list_->setWordWrap(true);
+  list_->setAlternatingRowColors(true);
   list_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   list_->setMinimumHeight(60);
   list_->setMaximumHeight(140);
