@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <vector>
 
 #include "all_backends.hpp"
@@ -27,9 +28,22 @@ struct FilterOptions : JobOptions {
   PipelineChoice pipeline;
 };
 
+// -e NAME runs every stage on NAME (or auto); -e "auto;cpu-serial" names each stage's in turn.
+std::vector<std::string> stageEngines(const std::string& given, std::size_t stages) {
+  std::vector<std::string> names;
+  std::stringstream list(given);
+  for (std::string name; std::getline(list, name, ';');) names.push_back(name.empty() ? "auto" : name);
+  if (names.size() <= 1) return std::vector<std::string>(stages, names.empty() ? "auto" : names.front());
+  if (names.size() != stages) {
+    throw StageError("--engine names " + std::to_string(names.size()) + " engines for " + std::to_string(stages) +
+                     " stages; give one for every stage, or one for all");
+  }
+  return names;
+}
+
 PipelineOptions runOptions(const FilterOptions& o, std::size_t stages) {
   PipelineOptions options;
-  options.engines.assign(stages, o.job.engines);
+  options.engines = stageEngines(o.job.engines, stages);
   options.sampleType = o.job.sampleType;
   options.accumulator = o.accumulate == "f64" ? Accumulator::Float64 : Accumulator::SampleType;
   options.run = o.job.run;
@@ -92,8 +106,10 @@ int runFilter(FilterOptions& o, const CLI::App& command) {
                            : pipeline.stages.size() == 1 ? stageLabel(1, *pipeline.stages.front().kind) + ": " + message
                                                          : message;
   };
+  PipelineOptions options;
   try {
     pipeline = pipelineFromOptions(command, o.pipeline);
+    options = runOptions(o, pipeline.stages.size());
   } catch (const StageError& e) {
     std::cerr << "siglab-cli filter: " << e.what() << "\n";
     return kExitUsage;
@@ -114,7 +130,7 @@ int runFilter(FilterOptions& o, const CLI::App& command) {
   const BackendList engines = makeAllBackends(o.cudaOptions());
   try {
     const PipelineReport report = runPipeline(pipeline, FileSource{o.job.input, o.job.read}, FileSink{o.output, {}},
-                                              engines, runOptions(o, pipeline.stages.size()), observer);
+                                              engines, options, observer);
     progress.clear();
     return presentReport(o, pipeline, report);
   } catch (const Cancelled&) {
@@ -146,7 +162,8 @@ void addFilterCommand(CLI::App& app, int& exitCode) {
       ->required();
   cmd->add_option("-e,--engine,-b,--backend", o->job.engines,
                   "auto (the fastest engine that can run each stage here; stderr says which and why) or one of "
-                  "cpu-serial, cpu-parallel, cpu-running, cpu-fft, gpu-global, gpu-constant, gpu-shared, gpu-tuned, gpu-fft")
+                  "cpu-serial, cpu-parallel, cpu-running, cpu-fft, gpu-global, gpu-constant, gpu-shared, gpu-tuned, gpu-fft; "
+                  "a chain takes one for every stage, separated by ';' (\"auto;cpu-serial\")")
       ->capture_default_str();
   cmd->add_option("--verify", o->verify,
                   "Random outputs to recompute besides the ends and the engine's cuts; 0 skips verification")

@@ -67,6 +67,7 @@ void runChainInMemory(const BoundChain& chain, std::span<const std::span<const d
       StageReport& stage = channelReport.stages.emplace_back(stageReportOf(chain, k));
       fillFromApplied(stage, applied, engines, *chain.stages[k], options.sampleType, options.verify);
       failed = options.verify && !stage.verification.passed();
+      if (observer.onStageDone) observer.onStageDone(report.channels.size() - 1, k, stage);
       current = std::move(applied.result.output);  // the stage before's output goes here
     }
     report.samples = channel.size();

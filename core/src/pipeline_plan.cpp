@@ -16,9 +16,9 @@ std::string whyNotStreamed(const BoundChain& chain, std::size_t k) {
     return "in memory: " + named + "'s outputs depend on the whole signal (no finite history), so it does not "
            "stream block by block";
   }
-  if (spec->kind == FilterKind::SavitzkyGolay && spec->savgol.interp) {
-    return "in memory: " + named + "'s interp edges fit the first and last W samples of the whole signal "
-           "(--mode mirror or another boundary mode streams)";
+  if (k > 0 && spec->kind == FilterKind::SavitzkyGolay && spec->savgol.interp) {
+    return "in memory: " + named + "'s interp edges fit the first and last W samples of its whole input: only a "
+           "first stage can read them ahead (another boundary mode streams)";
   }
   if (k > 0 && spec->mode == BoundaryMode::Wrap) {
     return "in memory: " + named + " wraps around, which needs the far end of its input before the start: only "

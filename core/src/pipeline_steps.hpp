@@ -65,4 +65,18 @@ struct StreamEnds {
 void runChainStreamed(const BoundChain& chain, const StreamEnds& ends, const BackendList& engines,
                       const PipelineOptions& options, const PipelineObserver& observer, PipelineReport& report);
 
+// What binding did to each stage (taps dropped), told to the observer.
+void tellNotes(const BoundChain& chain, const PipelineObserver& observer);
+StageContext contextFor(std::optional<std::uint64_t> samples, std::optional<double> rate, const PipelineOptions& options);
+
+// In memory, from channels already there, into the sink (a file only when every check passed).
+void runInMemory(const BoundChain& chain, std::span<const std::span<const double>> channels,
+                 std::optional<double> rate, const std::string& name, const PipelineSink& sink,
+                 const BackendList& engines, const PipelineOptions& options, const PipelineObserver& observer,
+                 PipelineReport& report);
+
+// runPipeline on a file (pipeline_run_file.cpp).
+PipelineReport runOnFile(const Pipeline& pipeline, const FileSource& source, const PipelineSink& sink,
+                         const BackendList& engines, const PipelineOptions& options, const PipelineObserver& observer);
+
 }  // namespace siglab::detail

@@ -5,6 +5,7 @@
 
 #include "filtered_stream.hpp"
 #include "pipeline_steps.hpp"
+#include "streamed_edges.hpp"
 #include "verified_block_filter.hpp"
 
 namespace siglab::detail {
@@ -31,20 +32,26 @@ std::uint64_t runOnce(const BoundChain& chain, const StreamEnds& ends, const std
     filters.push_back(verifiedBlockFilter(*engines[k], runs.jobs[k], runs.results[k], runs.blocks[k],
                                           k + 1 == count ? filtering : cancelOnly, k));
   }
+  const FilterSpec& first = runs.jobs[0].spec;
+  std::optional<InterpEdges> edges;  // the first stage's interp edges, put in place as its outputs pass
+  if (first.kind == FilterKind::SavitzkyGolay && first.savgol.interp) edges = interpEdges(first, options.sampleType, ends);
   std::unique_ptr<SampleStream> in = ends.open();
   std::vector<std::unique_ptr<SampleStream>> stages;
   SampleStream* upstream = in.get();
   for (std::size_t k = 0; k + 1 < count; ++k) {
     const FilterSpec& spec = runs.jobs[k].spec;
     std::vector<double> tail = k == 0 && spec.mode == BoundaryMode::Wrap ? ends.tail(spec.radius()) : std::vector<double>{};
-    stages.push_back(std::make_unique<FilteredStream>(*upstream, spec, filters[k], options.blockSamples, std::move(tail),
-                                                      cancelOnly));
+    std::unique_ptr<SampleStream> stage = std::make_unique<FilteredStream>(*upstream, spec, filters[k], options.blockSamples,
+                                                                           std::move(tail), cancelOnly);
+    if (k == 0 && edges) stage = withEdges(std::move(stage), std::move(*edges));
+    stages.push_back(std::move(stage));
     upstream = stages.back().get();
   }
   // A wrap in the last stage is the first's too (the plan keeps later ones in memory).
   const SignalTail tail = [&](std::size_t n) { return count == 1 ? ends.tail(n) : std::vector<double>{}; };
   if (observer.beforeOutput) observer.beforeOutput();
-  const std::unique_ptr<SampleSink> sink = ends.sink(in->knownSize(), in->sampleRate());
+  std::unique_ptr<SampleSink> sink = ends.sink(in->knownSize(), in->sampleRate());
+  if (count == 1 && edges) sink = withEdges(std::move(sink), std::move(*edges));
   StreamFilterOptions blockOptions;
   blockOptions.blockSamples = options.blockSamples;
   const std::uint64_t samples = streamFilterPlaced(*upstream, tail, runs.jobs[count - 1].spec, filters[count - 1], *sink,
@@ -98,6 +105,7 @@ void runChainStreamed(const BoundChain& chain, const StreamEnds& ends, const Bac
     stage.verification = r.verification;
     stage.verifyMs = r.verifyMs;
     stage.outputs = report.samples;
+    if (observer.onStageDone) observer.onStageDone(report.channels.size() - 1, k, stage);
   }
   report.blocks = runs.blocks[count - 1];
 }

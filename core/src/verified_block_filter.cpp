@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "siglab/errors.hpp"
+#include "siglab/filter_kinds.hpp"
 #include "siglab/work_progress.hpp"
 
 namespace siglab::detail {
@@ -118,6 +119,7 @@ PlacedBlockFilter verifiedBlockFilter(FilterBackend& engine, const Job& job, App
       narrowToFloat32Into(x.subspan(place.keepFrom, place.keepCount),
                           std::span(*narrowIn).subspan(place.keepFrom, place.keepCount), job.input, place.firstOutput);
       pass = run(std::span<const float>(*narrowIn), spec, std::span<float>(*narrowOut), place.wholeSignal);
+      if (place.wholeSignal) finishEdges(std::span<const float>(*narrowIn), spec, std::span<float>(*narrowOut));
       std::copy(narrowOut->begin(), narrowOut->end(), y.begin());
       timedVerify([&] {
         verifyBlock<float>(engine, *narrowIn, *narrowOut, spec, pass.splits, place, job.verifyRandom,
@@ -125,6 +127,7 @@ PlacedBlockFilter verifiedBlockFilter(FilterBackend& engine, const Job& job, App
       });
     } else {
       pass = run(x, spec, y, place.wholeSignal);
+      if (place.wholeSignal) finishEdges(x, spec, y);  // a longer signal's edges are put in place after (streamed_edges.hpp)
       timedVerify([&] {
         verifyBlock<double>(engine, x, std::span<const double>(y), spec, pass.splits, place, job.verifyRandom,
                             result.verification);

@@ -110,6 +110,26 @@ TEST(ChainCli, APipelineFileIsTheSameChain) {
   EXPECT_NE(both.err.find("excludes"), std::string::npos) << both.err;
 }
 
+TEST(ChainCli, EachStageTakesItsOwnEngine) {
+  const test::TempDir dir;
+  const std::string in = writeInput(dir, 500);
+  const Outcome named = runCli("filter " + in + " --chain \"mean 5; median 3\" -e \"cpu-serial;auto\" -o " +
+                                   dir.file("n.npy"), dir);
+  ASSERT_EQ(named.exitCode, 0) << named.err;
+  EXPECT_NE(named.err.find("stage 1 (mean): engine cpu-serial (chosen by name)"), std::string::npos) << named.err;
+  EXPECT_NE(named.err.find("stage 2 (median): engine cpu-parallel ("), std::string::npos) << named.err;
+  const Outcome wrong = runCli("filter " + in + " --chain \"mean 5; median 3\" -e \"auto;cpu-running\" -o " +
+                                   dir.file("w.npy"), dir);
+  EXPECT_EQ(wrong.exitCode, 2);
+  EXPECT_NE(wrong.err.find("stage 2 (median): engine cpu-running cannot run this filter here"), std::string::npos)
+      << wrong.err;
+  const Outcome count = runCli("filter " + in + " --chain \"mean 5; median 3\" -e \"auto;auto;auto\" -o " +
+                                   dir.file("c.npy"), dir);
+  EXPECT_EQ(count.exitCode, 2);
+  EXPECT_NE(count.err.find("--engine names 3 engines for 2 stages"), std::string::npos) << count.err;
+  EXPECT_FALSE(fs::exists(dir.file("w.npy")) || fs::exists(dir.file("c.npy")));
+}
+
 TEST(ChainCli, ABadChainIsExit2NamingTheStageAndTheWord) {
   const test::TempDir dir;
   const std::string in = writeInput(dir, 100);

@@ -146,7 +146,16 @@ TEST(PipelineRun, ChannelsRunTheChainEachAndReportEach) {
   const Chain chain = exactChain(BoundaryMode::Zero);
   PipelineOptions options;
   options.streaming = Streaming::never;
-  const PipelineReport both = runOnMemory(chain.pipeline, {a, b}, engines, options);
+  ChannelSource pair;
+  pair.channels = {a, b};
+  std::vector<std::pair<std::size_t, std::string>> done;  // what the observer heard, in order
+  PipelineObserver observer;
+  observer.onStageDone = [&](std::size_t channel, std::size_t stage, const StageReport& report) {
+    done.emplace_back(channel, std::to_string(stage) + " " + report.kind);
+  };
+  const PipelineReport both = runPipeline(chain.pipeline, pair, MemorySink{}, engines, options, observer);
+  ASSERT_EQ(done.size(), 8u);
+  EXPECT_EQ(done[5], (std::pair<std::size_t, std::string>{1, "1 median"}));
   const PipelineReport second = runOnMemory(chain.pipeline, {b}, engines, options);
   ASSERT_EQ(both.channels.size(), 2u);
   ASSERT_EQ(both.output.size(), 2u);
@@ -183,18 +192,38 @@ TEST(PipelineRun, StreamedIsTheInMemoryBitsForEveryBlockSize) {
       EXPECT_GT(streamed.channels[0].stages[3].verification.checked, 0u);
     }
   }
-  Chain wrapFirst;
-  wrapFirst.add(makeMeanFilter(5, BoundaryMode::Wrap));
-  wrapFirst.add(makeMedianFilter(3, BoundaryMode::Reflect));
-  PipelineOptions options;
-  options.streaming = Streaming::never;
-  const PipelineReport memory = runOnMemory(wrapFirst.pipeline, {x}, engines, options);
-  options.streaming = Streaming::always;
-  options.blockSamples = 7;
-  const PipelineReport streamed = runOnMemory(wrapFirst.pipeline, {x}, engines, options);
-  ASSERT_TRUE(streamed.plan.stream) << streamed.plan.why;
-  EXPECT_TRUE(std::equal(memory.output[0].begin(), memory.output[0].end(), streamed.output[0].begin(),
-                         streamed.output[0].end()));
+}
+
+// What a first stage reads ahead: the signal's tail for wrap, its first and last W samples for
+// Savitzky-Golay's interp edges; alone or followed by other stages, in float64 and float32.
+TEST(PipelineRun, AFirstStageStreamsWrapAndInterpEdges) {
+  const BackendList engines = cpuEngines();
+  const std::vector<double> x = signalOf(300);
+  for (const FilterSpec& first : {makeMeanFilter(5, BoundaryMode::Wrap), makeSavgolFilter(11, 3, 0, true, BoundaryMode::Mirror)}) {
+    Chain alone, followed;
+    alone.add(first);
+    followed.add(first);
+    followed.add(makeMedianFilter(3, BoundaryMode::Reflect));
+    for (const Chain* chain : {&alone, &followed}) {
+      for (const SampleType type : {SampleType::f64, SampleType::f32}) {
+        PipelineOptions options;
+        options.sampleType = type;
+        options.streaming = Streaming::never;
+        const PipelineReport memory = runOnMemory(chain->pipeline, {x}, engines, options);
+        for (const std::size_t block : {std::size_t{1}, std::size_t{10}, std::size_t{7}, std::size_t{1000}}) {
+          SCOPED_TRACE(describeFilter(first) + ", " + std::to_string(chain->pipeline.stages.size()) + " stages, blocks of " +
+                       std::to_string(block));
+          options.streaming = Streaming::always;
+          options.blockSamples = block;
+          const PipelineReport streamed = runOnMemory(chain->pipeline, {x}, engines, options);
+          ASSERT_TRUE(streamed.plan.stream) << streamed.plan.why;
+          ASSERT_TRUE(streamed.passed());
+          EXPECT_TRUE(std::equal(memory.output[0].begin(), memory.output[0].end(), streamed.output[0].begin(),
+                                 streamed.output[0].end()));
+        }
+      }
+    }
+  }
 }
 
 TEST(PipelineRun, WhatCannotStreamSaysWhyAndRunsInMemory) {
@@ -208,6 +237,12 @@ TEST(PipelineRun, WhatCannotStreamSaysWhyAndRunsInMemory) {
   PipelineReport report = runOnMemory(wrapLater.pipeline, {x}, engines, options);
   EXPECT_FALSE(report.plan.stream);
   EXPECT_NE(report.plan.why.find("stage 2 (median) wraps around"), std::string::npos) << report.plan.why;
+  Chain interpLater;
+  interpLater.add(makeMeanFilter(3));
+  interpLater.add(makeSavgolFilter(5, 2, 0, true, BoundaryMode::Mirror));
+  report = runOnMemory(interpLater.pipeline, {x}, engines, options);
+  EXPECT_FALSE(report.plan.stream);
+  EXPECT_NE(report.plan.why.find("interp edges"), std::string::npos) << report.plan.why;
   Chain sections;
   ButterworthSpec design;
   design.order = 2;

@@ -67,6 +67,8 @@ struct PipelineObserver {
   std::function<void(const std::string& line)> onNote;  // what binding did to a stage, for people
   std::function<void()> beforeOutput;                    // just before the output's temporary is created
   std::function<void(const StreamingPlan&)> onPlan;    // once the run knows how it runs, before it does
+  // Each stage of each channel as it finishes (streamed: all at the end of the one pass).
+  std::function<void(std::size_t channel, std::size_t stage, const struct StageReport&)> onStageDone;
 
   Progress phase(const std::string& name) const {
     return progressFor ? progressFor(name) : Progress{{}, cancel};
