@@ -62,10 +62,18 @@ std::uint64_t contentHash(const FileBytes& file) {
   return h;
 }
 
+// The layout of several channels (empty for one, so that older cache names stay valid).
+std::string channelsKey(const ReadOptions& o) {
+  std::string key = o.rawChannels == 1 ? "" : ":r" + std::to_string(o.rawChannels);
+  for (const std::size_t column : o.columns) key += ":c" + std::to_string(column);
+  return key;
+}
+
 std::string optionsKey(const ReadOptions& o) {
   return std::to_string(static_cast<int>(o.format)) + ":" + std::to_string(o.column) + ":" + (o.skipHeader ? "h" : "") +
          ":" + (o.rawType ? std::string(sampleTypeName(*o.rawType)) : "") + ":" + std::to_string(o.rawOffset) + ":" +
-         std::to_string(o.channel) + ":" + (o.allowNonFinite ? "n" : "") + (o.decimal == ',' ? ":c" : "");
+         std::to_string(o.channel) + ":" + (o.allowNonFinite ? "n" : "") + (o.decimal == ',' ? ":c" : "") +
+         channelsKey(o);
 }
 
 std::string hex(std::uint64_t v) {
@@ -188,7 +196,7 @@ std::unique_ptr<MappedSignal> MappedSignal::open(const std::string& path, const 
   const FileFormat format = detectInputFormat(path, file->bytes(), options);
   std::optional<BinaryLayout> direct;
   if (format == FileFormat::npy) direct = locateNpyData(file->bytes(), path);
-  if (format == FileFormat::raw) {
+  if (format == FileFormat::raw && options.rawChannels == 1) {
     direct = locateRawData(file->bytes().size(), path, options.rawType.value_or(SampleType::f64), options.rawOffset);
   }
   if (format == FileFormat::wav) {

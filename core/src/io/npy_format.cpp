@@ -4,6 +4,7 @@
 #include <limits>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "sample_conversion.hpp"
 #include "siglab/errors.hpp"
@@ -20,11 +21,6 @@ std::uint64_t readLittleEndian(Bytes bytes, std::size_t at, std::size_t size) {
   for (std::size_t i = size; i-- > 0;) value = (value << 8) | std::to_integer<std::uint64_t>(bytes[at + i]);
   return value;
 }
-
-struct NpyHeader {
-  SampleType type = SampleType::f64;
-  std::uint64_t count = 0;
-};
 
 // The value text after `'key':` in the header dictionary, or nullopt when the key is absent.
 std::optional<std::string_view> valueOf(std::string_view dict, std::string_view key) {
@@ -69,7 +65,7 @@ SampleType parseDescr(std::string_view value, const std::string& path) {
                              " is not supported: expected float64, float32 or an integer type");
 }
 
-std::uint64_t parseShape(std::string_view value, const std::string& path) {
+std::vector<std::uint64_t> parseShape(std::string_view value, const std::string& path) {
   const std::size_t close = value.find(')');
   if (value.empty() || value.front() != '(' || close == std::string_view::npos) {
     throw InputError(path, ".npy header is malformed: no shape tuple");
@@ -88,13 +84,21 @@ std::uint64_t parseShape(std::string_view value, const std::string& path) {
     p = stop;
     if (p < end && *p == 'L') ++p;  // Python 2's long suffix
   }
-  if (dims.size() == 1 || (dims.size() == 2 && dims[1] == 1)) return dims[0];
-  throw InputError(path, ".npy array has shape " + quoteExcerpt(tuple) + ": expected one dimension, (N,) or (N, 1)");
+  return dims;
 }
 
-}  // namespace
+std::string shapeText(std::string_view value) { return std::string(value.substr(0, value.find(')') + 1)); }
 
-BinaryLayout locateNpyData(Bytes file, const std::string& path) {
+// What the header says, checked only for being well formed.
+struct NpyHeaderFields {
+  SampleType type = SampleType::f64;
+  bool fortran = false;
+  std::vector<std::uint64_t> dims;
+  std::string shape;  // as written, for messages
+  std::uint64_t dataStart = 0;
+};
+
+NpyHeaderFields readNpyHeader(Bytes file, const std::string& path) {
   if (file.empty()) throw InputError(path, "the file is empty: expected a .npy array");
   const std::size_t compared = std::min(file.size(), kMagic.size());
   if (std::memcmp(file.data(), kMagic.data(), compared) != 0) {
@@ -123,14 +127,21 @@ BinaryLayout locateNpyData(Bytes file, const std::string& path) {
   if (!descr || !fortran || !shape) {
     throw InputError(path, ".npy header lacks 'descr', 'fortran_order' or 'shape': " + quoteExcerpt(dict, 80));
   }
-  const SampleType type = parseDescr(*descr, path);
-  if (fortran->starts_with("True")) {
-    throw InputError(path, ".npy array is in Fortran order; only C order is supported: save np.ascontiguousarray(arr)");
+  NpyHeaderFields fields;
+  fields.type = parseDescr(*descr, path);
+  fields.fortran = fortran->starts_with("True");
+  if (!fields.fortran && !fortran->starts_with("False")) {
+    throw InputError(path, ".npy header is malformed: fortran_order is not True or False");
   }
-  if (!fortran->starts_with("False")) throw InputError(path, ".npy header is malformed: fortran_order is not True or False");
-  const std::uint64_t count = parseShape(*shape, path);
-  if (count == 0) throw InputError(path, "the .npy array holds no samples");
+  fields.dims = parseShape(*shape, path);
+  fields.shape = shapeText(*shape);
+  fields.dataStart = dataStart;
+  return fields;
+}
 
+// `count` samples of `type` from `dataStart`: exactly what the file holds after its header.
+void checkNpyDataSize(Bytes file, const std::string& path, SampleType type, std::uint64_t count,
+                      std::uint64_t dataStart) {
   const std::uint64_t available = file.size() - dataStart;
   const std::size_t size = sampleSize(type);
   const std::string claim = "the header says " + std::to_string(count) + " samples of " + std::to_string(size) + " bytes";
@@ -144,7 +155,45 @@ BinaryLayout locateNpyData(Bytes file, const std::string& path) {
     throw InputError(path, claim + " (" + std::to_string(count * size) + " bytes) but " + std::to_string(available) +
                                " bytes of data follow it");
   }
-  return BinaryLayout{type, count, dataStart};
+}
+
+}  // namespace
+
+BinaryLayout locateNpyData(Bytes file, const std::string& path) {
+  const NpyHeaderFields header = readNpyHeader(file, path);
+  if (header.fortran) {
+    throw InputError(path, ".npy array is in Fortran order; only C order is supported: save np.ascontiguousarray(arr)");
+  }
+  const auto& dims = header.dims;
+  if (!(dims.size() == 1 || (dims.size() == 2 && dims[1] == 1))) {
+    throw InputError(path, ".npy array has shape " + quoteExcerpt(header.shape) +
+                               ": expected one dimension, (N,) or (N, 1)");
+  }
+  const std::uint64_t count = dims[0];
+  if (count == 0) throw InputError(path, "the .npy array holds no samples");
+  checkNpyDataSize(file, path, header.type, count, header.dataStart);
+  return BinaryLayout{header.type, count, header.dataStart};
+}
+
+NpyArray locateNpyArray(Bytes file, const std::string& path) {
+  const NpyHeaderFields header = readNpyHeader(file, path);
+  const auto& dims = header.dims;
+  if (dims.empty() || dims.size() > 2) {
+    throw InputError(path, ".npy array has shape " + quoteExcerpt(header.shape) +
+                               ": expected (N,) or (N, C): N frames of C channels");
+  }
+  NpyArray array;
+  array.rows = dims[0];
+  array.columns = dims.size() == 2 ? dims[1] : 1;
+  array.fortran = header.fortran && dims.size() == 2;
+  if (array.rows == 0 || array.columns == 0) throw InputError(path, "the .npy array holds no samples");
+  if (array.rows > std::numeric_limits<std::uint64_t>::max() / array.columns) {
+    throw InputError(path, ".npy array has shape " + quoteExcerpt(header.shape) + ": more samples than can be counted");
+  }
+  const std::uint64_t count = array.rows * array.columns;
+  checkNpyDataSize(file, path, header.type, count, header.dataStart);
+  array.data = BinaryLayout{header.type, count, header.dataStart};
+  return array;
 }
 
 SampleVector parseNpy(Bytes file, const std::string& path, bool allowNonFinite, const Progress& progress,

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "binary_layout.hpp"
+#include "channel_readers.hpp"
 #include "file_bytes.hpp"
 #include "input_format.hpp"
 #include "sample_conversion.hpp"
@@ -189,6 +190,21 @@ std::vector<double> readTextTail(const FileBytes& file, const std::string& path,
   }
 }
 
+// The last `count` samples of a whole stream (a layout of several channels: no seeking yet).
+std::vector<double> readTailByStreaming(const std::string& path, const ReadOptions& options, std::size_t count) {
+  const auto stream = openSampleStream(path, options);
+  std::vector<double> tail, block(std::max<std::size_t>(count, 1 << 16));
+  try {
+    while (const std::size_t got = stream->read(block)) {
+      tail.insert(tail.end(), block.begin(), block.begin() + static_cast<std::ptrdiff_t>(got));
+      if (tail.size() > count) tail.erase(tail.begin(), tail.end() - static_cast<std::ptrdiff_t>(count));
+    }
+  } catch (const InputError&) {
+    return {};  // the full read says what is wrong
+  }
+  return tail;
+}
+
 }  // namespace
 
 namespace {
@@ -208,6 +224,7 @@ std::uint64_t streamBytesFor(std::uint64_t samples, const ReadOptions& options) 
 
 std::unique_ptr<SampleStream> openSampleStream(const std::string& pathGiven, const ReadOptions& options,
                                                std::size_t windowBytes, std::uint64_t samplesNeeded) {
+  if (options.rawChannels != 1 || !options.columns.empty()) return openOneChannelStream(pathGiven, options, windowBytes);
   auto file = std::make_unique<FileBytes>(pathGiven, streamBytesFor(samplesNeeded, options));
   const std::string path = pathGiven == "-" ? "standard input" : pathGiven;  // as FileBytes names it
   const FileFormat format = detectInputFormat(path, file->bytes(), options);
@@ -230,6 +247,7 @@ std::unique_ptr<SampleStream> openSampleStream(const std::string& pathGiven, con
 std::uint64_t inputSizeBytes(const std::string& path) { return FileBytes(path).bytes().size(); }
 
 std::vector<double> readSignalTail(const std::string& path, const ReadOptions& options, std::size_t count) {
+  if (options.rawChannels != 1 || !options.columns.empty()) return readTailByStreaming(path, options, count);
   const FileBytes file(path);
   const FileFormat format = detectInputFormat(path, file.bytes(), options);
   if (format == FileFormat::wav) return readWavTail(file, path, options.channel, count);

@@ -11,6 +11,7 @@
 #include "siglab/errors.hpp"
 #include "siglab/io/atomic_file.hpp"
 #include "siglab/io/binary_formats.hpp"
+#include "siglab/io/channel_io.hpp"
 #include "siglab/io/text_format.hpp"
 #include "siglab/sample_rate.hpp"
 #include "text_parse.hpp"
@@ -68,6 +69,12 @@ FileFormat detectInputFormat(const std::string& path, Bytes bytes, const ReadOpt
 }
 
 Signal readSignal(const std::string& path, const ReadOptions& options, const Progress& progress) {
+  if (options.rawChannels != 1 || !options.columns.empty()) {  // a layout of several channels: pick one
+    ReadOptions one = options;
+    one.oneChannel = true;
+    Channels read = readChannels(path, one, progress);
+    return Signal{std::move(read.channels.front()), read.sampleRate, std::move(read.sourcePath)};
+  }
   if (options.sampleRate) checkSampleRate(*options.sampleRate);
   const FileBytes file(path);
   try {

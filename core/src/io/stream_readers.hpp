@@ -6,6 +6,7 @@
 
 #include "file_bytes.hpp"
 #include "siglab/io/binary_formats.hpp"
+#include "siglab/io/channel_stream.hpp"
 #include "siglab/io/sample_stream.hpp"
 
 namespace siglab {
@@ -13,6 +14,9 @@ namespace siglab {
 // A WAV file's `channel` (1-based) through libsndfile, block by block (parseWav's checks and values).
 std::unique_ptr<SampleStream> openWavStream(std::unique_ptr<FileBytes> file, const std::string& path,
                                             std::size_t channel, bool allowNonFinite);
+// Every channel of a WAV file, block by block; `sampleRate`, where set, replaces the file's.
+std::unique_ptr<ChannelStream> openWavChannelStream(std::unique_ptr<FileBytes> file, const std::string& path,
+                                                    bool allowNonFinite, std::optional<double> sampleRate);
 // Where a WAV file's frames lie in it, for a view that reads them in place (readWavFrames).
 struct WavDataLayout {
   std::uint64_t frames = 0;

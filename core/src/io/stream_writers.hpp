@@ -11,6 +11,8 @@ namespace siglab {
 // beyond float32 comes; then the header is rewritten for 64-bit ones and the samples already
 // written are widened in place. Where one of those was rounded to float32 (so widening would not
 // give it back), that value throws InputError naming both samples; nothing is published.
-std::unique_ptr<SampleSink> openWavSink(const std::string& path, double sampleRate, Durability durability);
+// With `channels` > 1 the values come interleaved, whole frames at a time.
+std::unique_ptr<SampleSink> openWavSink(const std::string& path, double sampleRate, Durability durability,
+                                        std::size_t channels = 1);
 
 }  // namespace siglab

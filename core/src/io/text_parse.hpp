@@ -2,6 +2,7 @@
 // The text reader's pieces, for readers that parse a file window by window (sample_stream.cpp).
 #include <cstdint>
 #include <memory_resource>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,11 @@ struct TextBody {
 // else ',' (unless it is the decimal mark), else blanks. A comma comes after ';' and tabs, so that
 // "1,5;2,5" is two fields with decimal commas, never four numbers cut at their commas.
 char textSeparator(std::string_view line, char decimal);
+
+// The `column`-th (1-based) field of a trimmed data line split at `separator` (textSeparator's), or
+// nullopt when the line has fewer; `fieldsFound` says how many it has then.
+std::optional<std::string_view> textField(std::string_view line, char separator, std::size_t column,
+                                          std::size_t& fieldsFound);
 
 // Parses `token` (trimmed) whole as one number with the decimal mark `decimal`.
 bool parseTextNumber(std::string_view token, char decimal, bool allowNonFinite, double& value);

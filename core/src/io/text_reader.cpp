@@ -300,6 +300,11 @@ char textSeparator(std::string_view line, char decimal) {
   return ' ';
 }
 
+std::optional<std::string_view> textField(std::string_view line, char separator, std::size_t column,
+                                          std::size_t& fieldsFound) {
+  return findField(line, static_cast<Separator>(separator), column, fieldsFound);
+}
+
 bool parseTextNumber(std::string_view token, char decimal, bool allowNonFinite, double& value) {
   if (decimal == '.') return parseToken(token, allowNonFinite, value);
   const std::string converted = withDecimalPoint(token);

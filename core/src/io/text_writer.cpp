@@ -3,6 +3,7 @@
 
 #include "parallel_work.hpp"
 #include "seed_number.hpp"
+#include "csv_rows.hpp"
 #include "siglab/io/text_format.hpp"
 
 namespace siglab {
@@ -25,6 +26,24 @@ void appendLines(std::span<const double> values, std::string& out) {
 }
 
 }  // namespace
+
+void appendCsvRows(std::span<const std::span<const double>> channels, std::size_t first, std::size_t count,
+                   TextStyle style, std::string& out) {
+  char* (*const writeNumber)(char*, double) = style == TextStyle::seed ? writeSeedNumber : writeShortestNumber;
+  const std::size_t rowLimit = channels.size() * (kMaxSeedNumberChars + 1);
+  std::size_t used = out.size();
+  out.resize(used + count * channels.size() * 20 + rowLimit);
+  for (std::size_t f = first; f < first + count; ++f) {
+    if (out.size() - used < rowLimit) out.resize(out.size() * 2 + rowLimit);
+    char* end = out.data() + used;
+    for (std::size_t c = 0; c < channels.size(); ++c) {
+      end = writeNumber(end, channels[c][f]);
+      *end++ = c + 1 < channels.size() ? ',' : '\n';
+    }
+    used = static_cast<std::size_t>(end - out.data());
+  }
+  out.resize(used);
+}
 
 void appendSeedFormat(std::span<const double> values, std::string& out) { appendLines<writeSeedNumber>(values, out); }
 

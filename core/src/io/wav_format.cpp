@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "parallel_work.hpp"
+#include "planar_frames.hpp"
 #include "sample_conversion.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/binary_formats.hpp"
@@ -150,8 +151,7 @@ class WavStream final : public SampleStream {
     }
     if (info_.frames <= 0) throw InputError(path_, "the WAV file holds no samples");
     if (channel < 1 || channel > static_cast<std::size_t>(info_.channels)) {
-      throw InputError(path_, "channel " + std::to_string(channel) + " asked for, but the file has " +
-                                  std::to_string(info_.channels) + (info_.channels == 1 ? " channel" : " channels"));
+      throw missingChannel(path_, channel, static_cast<std::size_t>(info_.channels));
     }
     frames_ = static_cast<std::uint64_t>(info_.frames);
   }
@@ -172,15 +172,27 @@ class WavStream final : public SampleStream {
       done += static_cast<std::size_t>(got);
     }
     if (!allowNonFinite_ && isFloatSubtype(info_.format)) requireFinite(out.first(wanted), path_, next_);
-    next_ += wanted;
-    if (owner_) {  // keep only what libsndfile may still look at resident
-      constexpr sf_count_t kKeep = 1 << 20;
-      if (memory_.position > released_ + 2 * kKeep) {
-        owner_->release(static_cast<std::size_t>(released_), static_cast<std::size_t>(memory_.position - kKeep - released_));
-        released_ = memory_.position - kKeep;
+    advance(wanted);
+    return wanted;
+  }
+
+  // The next frames with every channel, interleaved: as many as `out` holds whole frames of.
+  std::size_t readInterleaved(std::span<double> out) {
+    const auto channels = static_cast<std::size_t>(info_.channels);
+    const auto wanted = static_cast<std::size_t>(std::min<std::uint64_t>(out.size() / channels, frames_ - next_));
+    for (std::size_t done = 0; done < wanted;) {
+      const sf_count_t got = sf_readf_double(sound_.get(), out.data() + done * channels,
+                                             static_cast<sf_count_t>(wanted - done));
+      if (got <= 0) {
+        throw InputError(path_, "truncated WAV file: its header promises " + std::to_string(frames_) +
+                                    " frames but only " + std::to_string(next_ + done) + " could be read");
       }
-      if (next_ == frames_) owner_->throwIfChanged();
+      done += static_cast<std::size_t>(got);
     }
+    if (!allowNonFinite_ && isFloatSubtype(info_.format)) {
+      requireFinite(out.first(wanted * channels), path_, next_ * channels);
+    }
+    advance(wanted);
     return wanted;
   }
   std::optional<std::uint64_t> knownSize() const override { return frames_; }
@@ -188,6 +200,7 @@ class WavStream final : public SampleStream {
   double fractionRead() const override { return static_cast<double>(next_) / static_cast<double>(frames_); }
 
   const SF_INFO& info() const { return info_; }
+  std::size_t channels() const { return static_cast<std::size_t>(info_.channels); }
 
   void seekToFrame(std::uint64_t frame) {
     if (sf_seek(sound_.get(), static_cast<sf_count_t>(frame), SEEK_SET) < 0) {
@@ -197,6 +210,18 @@ class WavStream final : public SampleStream {
   }
 
  private:
+  // Past `frames` more frames; only what libsndfile may still look at stays resident.
+  void advance(std::size_t frames) {
+    next_ += frames;
+    if (!owner_) return;
+    constexpr sf_count_t kKeep = 1 << 20;
+    if (memory_.position > released_ + 2 * kKeep) {
+      owner_->release(static_cast<std::size_t>(released_), static_cast<std::size_t>(memory_.position - kKeep - released_));
+      released_ = memory_.position - kKeep;
+    }
+    if (next_ == frames_) owner_->throwIfChanged();
+  }
+
   std::unique_ptr<FileBytes> owner_;
   std::string path_;
   std::size_t channel_;
@@ -231,6 +256,48 @@ std::unique_ptr<SampleStream> openWavStream(std::unique_ptr<FileBytes> file, con
                                             std::size_t channel, bool allowNonFinite) {
   const Bytes bytes = file->bytes();
   return std::make_unique<WavStream>(bytes, std::move(file), path, channel, allowNonFinite);
+}
+
+namespace {
+
+// Every channel of a WAV file, block by block: libsndfile's interleaved frames made planar.
+class WavChannelStream final : public ChannelStream {
+ public:
+  WavChannelStream(Bytes bytes, std::unique_ptr<FileBytes> file, const std::string& path, bool allowNonFinite,
+                   std::optional<double> sampleRate)
+      : wav_(bytes, std::move(file), path, 1, allowNonFinite), sampleRate_(sampleRate) {}
+
+  std::size_t channels() const override { return wav_.channels(); }
+  std::size_t readFrames(std::span<const std::span<double>> out) override {
+    const std::size_t channels = wav_.channels();
+    const std::size_t wanted = out.empty() ? 0 : out.front().size();
+    const std::size_t blockFrames = std::max<std::size_t>(1, (std::size_t{1} << 16) / channels);
+    std::size_t done = 0;
+    while (done < wanted) {
+      block_.resize(std::min(blockFrames, wanted - done) * channels);
+      const std::size_t got = wav_.readInterleaved(block_);
+      if (got == 0) break;
+      deinterleaveFrames(block_.data(), got, out, done);
+      done += got;
+    }
+    return done;
+  }
+  std::optional<std::uint64_t> knownFrames() const override { return wav_.knownSize(); }
+  std::optional<double> sampleRate() const override { return sampleRate_ ? sampleRate_ : wav_.sampleRate(); }
+  double fractionRead() const override { return wav_.fractionRead(); }
+
+ private:
+  WavStream wav_;
+  std::optional<double> sampleRate_;
+  std::vector<double> block_;
+};
+
+}  // namespace
+
+std::unique_ptr<ChannelStream> openWavChannelStream(std::unique_ptr<FileBytes> file, const std::string& path,
+                                                    bool allowNonFinite, std::optional<double> sampleRate) {
+  const Bytes bytes = file->bytes();
+  return std::make_unique<WavChannelStream>(bytes, std::move(file), path, allowNonFinite, sampleRate);
 }
 
 std::vector<double> readWavTail(const FileBytes& file, const std::string& path, std::size_t channel, std::size_t count) {
@@ -294,7 +361,8 @@ void readWavFrames(Bytes file, const std::string& path, std::size_t channel, std
   WavFrameReader(file, path, channel).read(first, out);
 }
 
-std::vector<std::byte> encodeWavFloat(std::span<const double> values, double sampleRate, const std::string& path) {
+std::vector<std::byte> encodeWavFloat(std::span<const double> values, double sampleRate, const std::string& path,
+                                      std::size_t channels) {
   const bool wide = std::any_of(values.begin(), values.end(), beyondFloat32);
   const std::uint64_t sampleBytes = wide ? sizeof(double) : sizeof(float);
   if (!(sampleRate >= 1.0 && sampleRate <= std::numeric_limits<int>::max()) || sampleRate != std::round(sampleRate)) {
@@ -312,13 +380,13 @@ std::vector<std::byte> encodeWavFloat(std::span<const double> values, double sam
   SF_VIRTUAL_IO io = memoryIo();
   SF_INFO info{};
   info.samplerate = static_cast<int>(sampleRate);
-  info.channels = 1;
+  info.channels = static_cast<int>(channels);
   info.format = SF_FORMAT_WAV | (wide ? SF_FORMAT_DOUBLE : SF_FORMAT_FLOAT);
   SndfileHandle sound(sf_open_virtual(&io, SFM_WRITE, &info, &memory));
   if (!sound) throw InputError(path, std::string("cannot write WAV: ") + sf_strerror(nullptr));
   // No PEAK chunk: it carries the time of writing, so the same samples would not give the same bytes.
   sf_command(sound.get(), SFC_SET_ADD_PEAK_CHUNK, nullptr, SF_FALSE);
-  const auto count = static_cast<sf_count_t>(values.size());
+  const auto count = static_cast<sf_count_t>(values.size() / channels);
   if (sf_writef_double(sound.get(), values.data(), count) != count) {
     throw InputError(path, std::string("cannot write WAV: ") + sf_strerror(sound.get()));
   }
@@ -375,8 +443,9 @@ bool exactInFloat32(double v) {
 // samples already written are widened in place, which is exact only if each was a float32 value.
 class WavSink final : public SampleSink {
  public:
-  WavSink(const std::string& path, double sampleRate, Durability durability)
-      : path_(path), target_{AtomicFileWriter(path, durability, DirectOutput::spooled)}, io_(TemporaryFileIo::io()) {
+  WavSink(const std::string& path, double sampleRate, Durability durability, std::size_t channels)
+      : path_(path), target_{AtomicFileWriter(path, durability, DirectOutput::spooled)}, io_(TemporaryFileIo::io()),
+        channels_(static_cast<int>(channels)) {
     if (!(sampleRate >= 1.0 && sampleRate <= std::numeric_limits<int>::max()) || sampleRate != std::round(sampleRate)) {
       throw InputError(path, "cannot write WAV: the sample rate must be a whole number of Hz, got " +
                                  std::to_string(sampleRate));
@@ -403,7 +472,7 @@ class WavSink final : public SampleSink {
         firstInexact_ = {count_ - values.size() + static_cast<std::uint64_t>(inexact - values.begin()) + 1, *inexact};
       }
     }
-    const auto n = static_cast<sf_count_t>(values.size());
+    const auto n = static_cast<sf_count_t>(values.size() / static_cast<std::size_t>(channels_));
     if (sf_writef_double(sound_.get(), values.data(), n) != n) {
       throw InputError(path_, std::string("cannot write WAV: ") + sf_strerror(sound_.get()));
     }
@@ -422,7 +491,7 @@ class WavSink final : public SampleSink {
   void open(int subtype) {
     SF_INFO info{};
     info.samplerate = sampleRate_;
-    info.channels = 1;
+    info.channels = channels_;
     info.format = SF_FORMAT_WAV | subtype;
     target_.position = 0;  // a new header starts at the start, wherever the last handle stopped
     sound_.reset(sf_open_virtual(&io_, SFM_WRITE, &info, &target_));
@@ -449,9 +518,11 @@ class WavSink final : public SampleSink {
     widenInPlace(narrowOffset);
     // libsndfile sizes the file by the frames it wrote itself: it is given the widened ones again
     // (as zeros, written nowhere: their bytes are in place), so it stands at the end.
-    std::vector<double> zeros(static_cast<std::size_t>(std::min<std::uint64_t>(count_, kWidenBlock)));
-    for (std::uint64_t done = 0; done < count_;) {
-      const auto n = static_cast<sf_count_t>(std::min<std::uint64_t>(zeros.size(), count_ - done));
+    const auto channels = static_cast<std::uint64_t>(channels_);
+    const std::uint64_t frames = count_ / channels;
+    std::vector<double> zeros(static_cast<std::size_t>(std::min<std::uint64_t>(frames, kWidenBlock) * channels));
+    for (std::uint64_t done = 0; done < frames;) {
+      const auto n = static_cast<sf_count_t>(std::min<std::uint64_t>(zeros.size() / channels, frames - done));
       if (sf_writef_double(sound_.get(), zeros.data(), n) != n) {
         throw InputError(path_, std::string("cannot write WAV: ") + sf_strerror(sound_.get()));
       }
@@ -483,6 +554,7 @@ class WavSink final : public SampleSink {
   TemporaryFileIo target_;
   SF_VIRTUAL_IO io_;
   SndfileHandle sound_;
+  int channels_ = 1;  // the values come interleaved, frame by frame
   int sampleRate_ = 0;
   std::uint64_t dataOffset_ = 0;
   std::uint64_t count_ = 0;
@@ -492,8 +564,9 @@ class WavSink final : public SampleSink {
 
 }  // namespace
 
-std::unique_ptr<SampleSink> openWavSink(const std::string& path, double sampleRate, Durability durability) {
-  return std::make_unique<WavSink>(path, sampleRate, durability);
+std::unique_ptr<SampleSink> openWavSink(const std::string& path, double sampleRate, Durability durability,
+                                        std::size_t channels) {
+  return std::make_unique<WavSink>(path, sampleRate, durability, channels);
 }
 
 }  // namespace siglab

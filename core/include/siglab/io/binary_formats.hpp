@@ -44,8 +44,10 @@ Signal parseWav(Bytes file, const std::string& pathForMessages, std::size_t chan
 // as parseWav for a bad file, std::out_of_range when the run passes the last frame.
 void readWavFrames(Bytes file, const std::string& pathForMessages, std::size_t channel, std::uint64_t first,
                    std::span<double> out);
-// A WAV file (one channel) holding `values` at `sampleRate`: 32-bit float samples, or 64-bit ones
-// where a finite value is beyond float32's range (which would otherwise be written as infinite).
-std::vector<std::byte> encodeWavFloat(std::span<const double> values, double sampleRate, const std::string& pathForMessages);
+// A WAV file holding `values` (frames of `channels` interleaved) at `sampleRate`: 32-bit float
+// samples, or 64-bit ones where a finite value is beyond float32's range (which would otherwise be
+// written as infinite).
+std::vector<std::byte> encodeWavFloat(std::span<const double> values, double sampleRate, const std::string& pathForMessages,
+                                      std::size_t channels = 1);
 
 }  // namespace siglab

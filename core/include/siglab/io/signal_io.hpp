@@ -4,6 +4,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "siglab/io/atomic_file.hpp"
 #include "siglab/io/sample_type.hpp"
@@ -21,7 +22,11 @@ struct ReadOptions {
   char decimal = '.';                         // text: the decimal mark, '.' or ',' (then ',' never separates fields)
   std::optional<SampleType> rawType;          // raw: the little-endian sample type (setting it selects raw)
   std::uint64_t rawOffset = 0;                // raw: bytes to skip before the first sample
-  std::size_t channel = 1;                    // WAV: 1-based channel
+  std::size_t channel = 1;                    // WAV: 1-based channel (readChannels with oneChannel: of any format)
+  bool oneChannel = false;                    // readChannels: only `channel` of what it would read; readSignal always
+  std::vector<std::size_t> columns;           // readChannels, text: 1-based columns, one a channel; empty: `column`,
+                                              // else every numeric column of a file with several fields a line
+  std::size_t rawChannels = 1;                // raw: channels interleaved frame by frame
   bool allowNonFinite = false;                // keep NaN and infinities instead of rejecting them
   std::optional<double> sampleRate;           // Hz: the rate of a text, .npy or raw file (for WAV, replaces its own)
   std::pmr::memory_resource* hostMemory = nullptr;  // where the samples go (and an apply's result); nullptr: ordinary
@@ -41,8 +46,9 @@ struct WriteOptions {
   Durability durability = Durability::flushed;
 };
 
-// Reads a signal from `path` ("-": standard input, read to its end) in the format the options and
-// the file choose. Throws InputError
+// Reads one channel of a signal from `path` ("-": standard input, read to its end) in the format
+// the options and the file choose (with rawChannels or columns set: the one readChannels with
+// oneChannel reads; channel_io.hpp reads them all). Throws InputError
 // naming the file (and the line and column for text) on any problem, Cancelled when cancelled;
 // either way no partial signal is returned. An invalid options.sampleRate throws
 // std::invalid_argument before the file is opened.

@@ -1,0 +1,38 @@
+#pragma once
+// Signals of several channels read block by block with bounded memory (sample_stream.hpp's way):
+// each block comes planar, one span a channel.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "siglab/io/signal_io.hpp"
+
+namespace siglab {
+
+class ChannelStream {
+ public:
+  virtual ~ChannelStream() = default;
+
+  virtual std::size_t channels() const = 0;
+  // Fills the next frames into `out` (one span a channel, all the same size: std::invalid_argument
+  // otherwise) and returns how many; fewer only at the end, 0 once there is nothing left. Throws
+  // InputError as readChannels does.
+  std::size_t read(std::span<const std::span<double>> out);
+  // The number of frames where the format says it up front (.npy, raw, WAV); nullopt for text.
+  virtual std::optional<std::uint64_t> knownFrames() const = 0;
+  // ReadOptions::sampleRate where given, else the file's own (WAV).
+  virtual std::optional<double> sampleRate() const = 0;
+  virtual double fractionRead() const = 0;  // 0..1, for progress
+
+ protected:
+  virtual std::size_t readFrames(std::span<const std::span<double>> out) = 0;  // `out` checked
+};
+
+// Opens `path` as readChannels would read it, without reading its samples yet; about
+// `windowBytes` of the file (a window a column for CSV) are resident at a time.
+std::unique_ptr<ChannelStream> openChannelStream(const std::string& path, const ReadOptions& options = {},
+                                                 std::size_t windowBytes = std::size_t{32} << 20);
+
+}  // namespace siglab

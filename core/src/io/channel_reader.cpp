@@ -1,0 +1,44 @@
+#include <algorithm>
+
+#include "parallel_work.hpp"
+#include "siglab/errors.hpp"
+#include "siglab/io/channel_io.hpp"
+#include "siglab/io/channel_stream.hpp"
+
+namespace siglab {
+
+Channels readChannels(const std::string& path, const ReadOptions& options, const Progress& progress) {
+  const std::unique_ptr<ChannelStream> stream = openChannelStream(path, options);
+  Channels result;
+  result.sourcePath = path == "-" ? "standard input" : path;  // as readSignal names it
+  std::vector<SampleVector>& channels = result.channels;
+  constexpr std::size_t kBlockFrames = 1 << 16;
+  const std::optional<std::uint64_t> known = stream->knownFrames();
+  for (std::size_t c = 0; c < stream->channels(); ++c) {
+    channels.push_back(known ? allocateSamples(static_cast<std::size_t>(*known), options.hostMemory)
+                             : SampleVector(HostAllocator<double>(options.hostMemory)));
+  }
+  std::vector<std::span<double>> block(channels.size());
+  for (std::size_t done = 0;;) {
+    progress.throwIfCancelled();
+    const std::size_t wanted = known ? std::min<std::size_t>(kBlockFrames, static_cast<std::size_t>(*known) - done)
+                                     : kBlockFrames;
+    if (wanted == 0) break;
+    for (std::size_t c = 0; c < channels.size(); ++c) {
+      if (!known) channels[c].resize(done + wanted);
+      block[c] = std::span(channels[c]).subspan(done, wanted);
+    }
+    const std::size_t got = stream->read(block);
+    done += got;
+    progress.report(stream->fractionRead());
+    if (got < wanted) {
+      if (known) throw InputError(result.sourcePath, "the file changed while it was being read: try again");
+      for (SampleVector& channel : channels) channel.resize(done);
+      break;
+    }
+  }
+  result.sampleRate = stream->sampleRate();
+  return result;
+}
+
+}  // namespace siglab

@@ -1,0 +1,152 @@
+#include "siglab/io/channel_stream.hpp"
+
+#include <numeric>
+
+#include "channel_readers.hpp"
+#include "input_format.hpp"
+#include "planar_frames.hpp"
+#include "siglab/errors.hpp"
+#include "siglab/io/sample_stream.hpp"
+#include "siglab/sample_rate.hpp"
+#include "stream_readers.hpp"
+#include "text_columns.hpp"
+
+namespace siglab {
+
+std::size_t ChannelStream::read(std::span<const std::span<double>> out) {
+  if (out.size() != channels()) {
+    throw std::invalid_argument("ChannelStream::read: " + std::to_string(channels()) + " channels expected, not " +
+                                std::to_string(out.size()));
+  }
+  commonFrames(out, "ChannelStream::read");
+  return readFrames(out);
+}
+
+namespace {
+
+// Text columns, each through its own SampleStream (the text reader's windows, values and
+// messages); one column, one number a line, and a WAV channel picked are a single such stream.
+class ColumnStreams final : public ChannelStream {
+ public:
+  ColumnStreams(std::vector<std::unique_ptr<SampleStream>> columns, std::string path, std::optional<double> sampleRate)
+      : columns_(std::move(columns)), path_(std::move(path)), sampleRate_(sampleRate) {}
+
+  std::size_t channels() const override { return columns_.size(); }
+  std::size_t readFrames(std::span<const std::span<double>> out) override {
+    const std::size_t got = columns_.front()->read(out.front());
+    for (std::size_t c = 1; c < columns_.size(); ++c) {
+      if (columns_[c]->read(out[c].first(got)) != got) {
+        throw InputError(path_, "the file changed while it was being read (another program is writing it): try again");
+      }
+    }
+    return got;
+  }
+  std::optional<std::uint64_t> knownFrames() const override { return columns_.front()->knownSize(); }
+  std::optional<double> sampleRate() const override { return sampleRate_ ? sampleRate_ : columns_.front()->sampleRate(); }
+  double fractionRead() const override { return columns_.front()->fractionRead(); }
+
+ private:
+  std::vector<std::unique_ptr<SampleStream>> columns_;
+  std::string path_;
+  std::optional<double> sampleRate_;
+};
+
+// As libsndfile's WAV: more is a file read the wrong way round (a .npy of C x N), not a signal.
+constexpr std::uint64_t kMaxChannels = 1024;
+
+// The 0-based channels to read of `count`: all, or ReadOptions::channel alone.
+std::vector<std::size_t> channelsToKeep(const ReadOptions& options, std::uint64_t count, const std::string& path) {
+  if (!options.oneChannel) {
+    if (count > kMaxChannels) {
+      throw InputError(path, "the file has " + std::to_string(count) + " channels, more than the " +
+                                 std::to_string(kMaxChannels) + " SigLab reads at once (a .npy array is N frames x C "
+                                 "channels: save arr.T); pick one channel");
+    }
+    std::vector<std::size_t> all(count);
+    std::iota(all.begin(), all.end(), std::size_t{0});
+    return all;
+  }
+  if (options.channel < 1 || options.channel > count) throw missingChannel(path, options.channel, count);
+  return {options.channel - 1};
+}
+
+std::unique_ptr<ChannelStream> openTextColumns(const FileBytes& file, const std::string& pathGiven,
+                                               const std::string& path, const ReadOptions& options,
+                                               std::size_t windowBytes) {
+  std::vector<std::size_t> columns = textColumnsToRead(file.text(), options, path);
+  std::vector<std::unique_ptr<SampleStream>> streams;
+  for (const std::size_t c : channelsToKeep(options, columns.size(), path)) {
+    ReadOptions one = options;
+    one.format = FileFormat::text;
+    one.column = columns[c];
+    one.columns.clear();
+    one.rawChannels = 1;
+    streams.push_back(openSampleStream(pathGiven, one, windowBytes));
+  }
+  return std::make_unique<ColumnStreams>(std::move(streams), path, options.sampleRate);
+}
+
+// One channel of a ChannelStream, as a SampleStream.
+class OneChannelStream final : public SampleStream {
+ public:
+  explicit OneChannelStream(std::unique_ptr<ChannelStream> in) : in_(std::move(in)) {}
+  std::size_t read(std::span<double> out) override {
+    const std::span<double> one[] = {out};
+    return in_->read(one);
+  }
+  std::optional<std::uint64_t> knownSize() const override { return in_->knownFrames(); }
+  std::optional<double> sampleRate() const override { return in_->sampleRate(); }
+  double fractionRead() const override { return in_->fractionRead(); }
+
+ private:
+  std::unique_ptr<ChannelStream> in_;
+};
+
+}  // namespace
+
+std::unique_ptr<SampleStream> openOneChannelStream(const std::string& path, const ReadOptions& options,
+                                                   std::size_t windowBytes) {
+  ReadOptions one = options;
+  one.oneChannel = true;
+  return std::make_unique<OneChannelStream>(openChannelStream(path, one, windowBytes));
+}
+
+std::unique_ptr<ChannelStream> openChannelStream(const std::string& pathGiven, const ReadOptions& options,
+                                                 std::size_t windowBytes) {
+  if (options.sampleRate) checkSampleRate(*options.sampleRate);
+  if (options.rawChannels == 0) throw std::invalid_argument("a raw file has at least one channel");
+  auto file = std::make_unique<FileBytes>(pathGiven);
+  const std::string path = pathGiven == "-" ? "standard input" : pathGiven;  // as FileBytes names it
+  switch (detectInputFormat(path, file->bytes(), options)) {
+    case FileFormat::npy: {
+      const NpyArray array = locateNpyArray(file->bytes(), path);
+      BinaryChannels shape{array.data, array.columns, array.fortran, channelsToKeep(options, array.columns, path)};
+      return openBinaryChannelStream(std::move(file), path, std::move(shape), options.allowNonFinite, options.sampleRate);
+    }
+    case FileFormat::raw: {
+      const BinaryLayout layout = locateRawData(file->bytes().size(), path, options.rawType.value_or(SampleType::f64),
+                                                options.rawOffset);
+      if (layout.count % options.rawChannels != 0) {
+        throw InputError(path, "the " + std::to_string(layout.count) + " samples are not a whole number of frames of " +
+                                   std::to_string(options.rawChannels) + " channels (" +
+                                   std::to_string(layout.count % options.rawChannels) + " samples left over)");
+      }
+      BinaryChannels shape{layout, options.rawChannels, false, channelsToKeep(options, options.rawChannels, path)};
+      return openBinaryChannelStream(std::move(file), path, std::move(shape), options.allowNonFinite, options.sampleRate);
+    }
+    case FileFormat::wav: {
+      const std::optional<WavShape> wav = wavShape(file->bytes());
+      if (!options.oneChannel && wav && wav->channels > 1) {
+        return openWavChannelStream(std::move(file), path, options.allowNonFinite, options.sampleRate);
+      }
+      std::vector<std::unique_ptr<SampleStream>> one;
+      one.push_back(openWavStream(std::move(file), path, options.oneChannel ? options.channel : 1, options.allowNonFinite));
+      return std::make_unique<ColumnStreams>(std::move(one), path, options.sampleRate);
+    }
+    case FileFormat::text:
+    case FileFormat::automatic: break;
+  }
+  return openTextColumns(*file, pathGiven, path, options, windowBytes);
+}
+
+}  // namespace siglab
