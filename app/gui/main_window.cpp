@@ -23,7 +23,6 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 #include <QToolBar>
-#include <QUndoCommand>
 #include <QUndoStack>
 #include <QtConcurrent>
 
@@ -35,11 +34,10 @@
 #include "all_backends.hpp"
 #include "app_resources.hpp"
 #include "background_tasks.hpp"
+#include "chain_view.hpp"
 #include "device_chooser.hpp"
 #include "device_panel.hpp"
-#include "chain_view.hpp"
 #include "filter_panel.hpp"
-#include "mapped_tasks.hpp"
 #include "import_dialog.hpp"
 #include "plot_export.hpp"
 #include "lab_tasks.hpp"
@@ -76,7 +74,6 @@ const char* const kSignalFilters =
     "All files (*)";
 const char* const kSessionFilter = "SigLab session (*.siglab)";
 const char* const kPipelineFilter = "SigLab pipeline (*.json)";
-
 
 // The GPUs chosen in the Device tab (setting "gpu/devices", as --devices reads it), or device 0
 // where none was chosen or the saved list no longer fits this machine.
