@@ -1,5 +1,5 @@
-// The Python module's native part, _siglab: SigLab's readers, engines and statistics on NumPy
-// arrays. Inputs are used where they lie (no copy) and results are handed over without a copy;
+// The Python module's native part, _siglab: SigLab's readers, pipelines (pipeline_binding.cpp),
+// engine comparisons and statistics on NumPy arrays. Inputs are used where they lie (no copy);
 // the GIL is released while SigLab works. siglab/__init__.py is the public face.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -9,14 +9,13 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <type_traits>
 #include <string>
 #include <vector>
 
-#include "all_backends.hpp"
+#include "engine_lists.hpp"
+#include "large_page_resource.hpp"
+#include "pipeline_binding.hpp"
 #include "siglab/comparison.hpp"
-#include "siglab/cuda_backends.hpp"
-#include "siglab/device_list.hpp"
 #include "siglab/job.hpp"
 #include "siglab/large_page_buffer.hpp"
 #include "siglab/measure.hpp"
@@ -24,12 +23,15 @@
 #include "siglab/io/atomic_file.hpp"
 #include "siglab/io/output_checks.hpp"
 #include "siglab/io/signal_io.hpp"
+#include "siglab/pipeline.hpp"
 #include "siglab/spec_for_signal.hpp"
 #include "siglab/statistics.hpp"
-#include "siglab/taps.hpp"
 
 namespace py = pybind11;
 using namespace siglab;
+using siglab::python::engines;
+using siglab::python::enginesOn;
+using siglab::python::deviceListOf;
 
 namespace {
 
@@ -42,84 +44,23 @@ py::array_t<typename Vector::value_type> toArray(Vector&& values) {
   return py::array_t<T>({owner->size()}, {sizeof(T)}, owner->data(), free);
 }
 
-// A new result of n samples, as NumPy's empty() but, from one large page up, in a LargePageBuffer
-// owned by the array's base: the kernel zeroes a new result's pages as the engine first writes
-// them, cheapest in 2 MiB pages (NumPy leaves up to 2 MiB at each end in 4 KiB ones).
-template <class T>
-py::array_t<T> newResult(std::size_t n) {
-  if (n * sizeof(T) < kLargePageBytes) return py::array_t<T>(n);
-  auto owner = std::make_unique<LargePageBuffer>(n * sizeof(T));
-  py::capsule free(owner.get(), [](void* p) { delete static_cast<LargePageBuffer*>(p); });
-  auto* data = static_cast<T*>(owner.release()->data());
-  return py::array_t<T>({n}, {sizeof(T)}, data, free);
-}
-
-// The filter a call describes, bounded by its signal of `samples` as the CLI bounds it after
-// reading (fitSpecToSignal): a mean window is never built longer than the signal can use.
-FilterSpec makeSpec(std::size_t window, const std::string& mode, const std::optional<std::vector<double>>& taps,
-                    const std::optional<double>& gaussian, std::size_t samples) {
+// The mean filter time_engine times, bounded by its signal of `samples` as the CLI bounds it.
+FilterSpec meanSpec(std::size_t window, const std::string& mode, std::size_t samples) {
   const auto boundary = parseBoundaryMode(mode);
   if (!boundary) throw std::invalid_argument("mode must be zero, reflect, mirror, nearest or wrap, not \"" + mode + "\"");
-  if (taps && gaussian) throw std::invalid_argument("give taps or gaussian, not both");
-  FilterSpec spec;
-  if (gaussian) {
-    spec = makeGaussianFilter(*gaussian, *boundary);
-  } else if (taps) {
-    spec.taps = *taps;
-    spec.mode = *boundary;
-  } else {
-    std::string note;
-    spec = meanFilterFitted(window, *boundary, samples, "window", note);
-  }
+  std::string note;
+  FilterSpec spec = meanFilterFitted(window, *boundary, samples, "window", note);
   validate(spec);
-  fitSpecToSignal(spec, samples, taps ? "taps window" : gaussian ? "gaussian window" : "window");
   return spec;
 }
 
-// The engines, made once for the process: GPU engines keep their device state between calls.
-BackendList& engines() {
-  static BackendList list = makeAllBackends();
-  return list;
-}
-
-// The GPUs a call's `devices` names (None: nullopt, the process's engines on device 0): "all",
-// "0,1" or a sequence of ints, read by parseDeviceList against this machine's GPUs.
-std::optional<std::vector<int>> deviceListOf(const py::object& devices) {
-  if (devices.is_none()) return std::nullopt;
-  std::string text;
-  if (py::isinstance<py::str>(devices)) {
-    text = devices.cast<std::string>();
-  } else if (py::isinstance<py::sequence>(devices)) {
-    for (const py::handle item : devices.cast<py::sequence>()) {
-      if (!py::isinstance<py::int_>(item) || py::isinstance<py::bool_>(item)) {
-        throw std::invalid_argument("devices must be \"all\", a string such as \"0,1\" or GPU numbers such as [0, 1], not " +
-                                    py::repr(devices).cast<std::string>());
-      }
-      text += (text.empty() ? "" : ",") + py::str(item).cast<std::string>();
-    }
-  } else {
-    throw std::invalid_argument("devices must be \"all\", a string such as \"0,1\" or GPU numbers such as [0, 1], not " +
-                                py::repr(devices).cast<std::string>());
-  }
-  static const std::vector<DeviceInfo> probed = probeDevices();
-  try {
-    return parseDeviceList(text, probed.front().index < 0 ? 0 : static_cast<int>(probed.size()));
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(std::string("devices ") + e.what());
-  }
-}
-
-// The engines on `devices`: the process's own for nullopt, else made once per device list.
-BackendList& enginesOn(const std::optional<std::vector<int>>& devices) {
-  if (!devices) return engines();
-  static std::map<std::vector<int>, BackendList> made;  // the GIL guards it
-  auto found = made.find(*devices);
-  if (found == made.end()) {
-    CudaOptions options;
-    options.devices = *devices;
-    found = made.emplace(*devices, makeAllBackends(options)).first;
-  }
-  return found->second;
+// The filter a one-stage pipeline (siglab.filter's keywords) runs on a signal of `samples`, as
+// core binds it; a stage that is no filter has no engines to compare.
+FilterSpec oneFilterOf(const Pipeline& pipeline, std::size_t samples) {
+  if (pipeline.stages.size() != 1) throw std::invalid_argument("compare takes one stage");
+  const std::unique_ptr<BoundStage> stage = bindStage(pipeline.stages.front(), 1, StageContext{samples, std::nullopt, {}});
+  if (!stage->filterSpec()) throw std::invalid_argument(std::string(pipeline.stages.front().kind->name()) + " has no engines to compare");
+  return *stage->filterSpec();
 }
 
 FilterBackend& engineNamed(const std::string& name, BackendList& list = engines()) {
@@ -129,52 +70,6 @@ FilterBackend& engineNamed(const std::string& name, BackendList& list = engines(
   std::string known;
   for (auto& e : list) known += (known.empty() ? "" : ", ") + std::string(e->name());
   throw std::invalid_argument("no engine named \"" + name + "\"; engines: " + known);
-}
-
-// The job a call describes: auto or the engine it names (checked first, with Python's message).
-Job jobFor(const FilterSpec& spec, const std::string& engineName, BackendList& list) {
-  if (engineName != "auto") engineNamed(engineName, list);
-  Job job;
-  job.spec = spec;
-  job.engines = engineName;
-  return job;
-}
-
-// The engine a call names, or auto's choice (the CLI's rule: chooseApplyEngine), checked before it runs.
-template <class T>
-FilterBackend& chooseEngine(const std::string& requested, const FilterSpec& spec, BackendList& list = engines()) {
-  Job job = jobFor(spec, requested, list);
-  job.sampleType = std::is_same_v<T, float> ? SampleType::f32 : SampleType::f64;
-  return *chooseApplyEngine(list, job).engine;
-}
-
-// `out`, when given, is a caller's array the result is written into (no allocation: an 80 MB
-// result costs more in first-touch page faults than a fast engine takes to fill it). The engines
-// run as the CLI runs them (runJobEngines): with auto, one that fails here gives way to the next.
-template <class T>
-py::array_t<T> filterArray(py::array_t<T, py::array::c_style> x, const FilterSpec& spec, const std::string& engineName,
-                           std::string& used, std::optional<py::array> into, BackendList& list = engines()) {
-  if (x.ndim() != 1) throw std::invalid_argument("x must be one-dimensional, not of shape with " + std::to_string(x.ndim()) + " axes");
-  const Job job = jobFor(spec, engineName, list);
-  py::array_t<T> out;
-  if (into) {
-    if (!py::isinstance<py::array_t<T, py::array::c_style>>(*into) || into->ndim() != 1 || into->size() != x.size() ||
-        !into->writeable()) {
-      throw std::invalid_argument("out must be a writeable, contiguous one-dimensional array of x's dtype and size");
-    }
-    out = py::reinterpret_borrow<py::array_t<T>>(*into);
-  } else {
-    out = newResult<T>(static_cast<std::size_t>(x.size()));
-  }
-  const std::span<const T> in(x.data(), static_cast<std::size_t>(x.size()));
-  const std::span<T> result(out.mutable_data(), static_cast<std::size_t>(out.size()));
-  EngineRun run;
-  {
-    py::gil_scoped_release release;
-    run = runJobEngines(list, job, in, result);  // once: no warm-up, no repeats
-  }
-  used = std::string(run.engine->name());
-  return out;
 }
 
 // An output file that many processes write at once, each its own blocks at their places
@@ -230,6 +125,7 @@ py::dict statisticsDict(const Statistics& s) {
 
 PYBIND11_MODULE(_siglab, m) {
   m.doc() = "SigLab's native engines; import siglab, not this module";
+  std::pmr::set_default_resource(&siglab::python::largePageResource());  // core's results, handed to NumPy as they are
   static py::exception<InputError> inputError(m, "InputError", PyExc_OSError);
   py::register_exception_translator([](std::exception_ptr p) {
     try {
@@ -244,6 +140,8 @@ PYBIND11_MODULE(_siglab, m) {
       .def_property_readonly("temporary_path", &SharedOutputFile::temporaryPath)
       .def("commit", &SharedOutputFile::commit, py::call_guard<py::gil_scoped_release>())
       .def("discard", &SharedOutputFile::discard);
+
+  siglab::python::bindPipeline(m);
 
   m.def(
       "read_signal",
@@ -269,26 +167,6 @@ PYBIND11_MODULE(_siglab, m) {
       py::arg("path"), py::arg("column") = 0, py::arg("skip_header") = false, py::arg("raw") = py::none(),
       py::arg("offset") = 0, py::arg("channel") = 1, py::arg("allow_nonfinite") = false);
 
-  m.def(
-      "filter",
-      [](py::array x, std::size_t window, const std::string& mode, std::optional<std::vector<double>> taps,
-         std::optional<double> gaussian, const std::string& engine, std::optional<py::array> out,
-         const py::object& devices) -> py::tuple {
-        const FilterSpec spec = makeSpec(window, mode, taps, gaussian, static_cast<std::size_t>(x.size()));
-        BackendList& list = enginesOn(deviceListOf(devices));
-        std::string used;
-        if (py::isinstance<py::array_t<float>>(x)) {
-          auto result = filterArray<float>(x.cast<py::array_t<float, py::array::c_style>>(), spec, engine, used, out, list);
-          return py::make_tuple(result, used);
-        }
-        if (!py::isinstance<py::array_t<double>>(x)) throw std::invalid_argument("x must hold float64 or float32 samples");
-        auto result = filterArray<double>(x.cast<py::array_t<double, py::array::c_style>>(), spec, engine, used, out, list);
-        return py::make_tuple(result, used);
-      },
-      py::arg("x"), py::arg("window") = kDefaultWindow, py::arg("mode") = "zero", py::arg("taps") = py::none(),
-      py::arg("gaussian") = py::none(), py::arg("engine") = "auto", py::arg("out") = py::none(),
-      py::arg("devices") = py::none());
-
   // The engine's own time in C++ (no Python between runs): what siglab.filter is measured against.
   // result "reuse": into `out` every time, the engine's reported total; "new": into a fresh
   // LargePageBuffer each time, as siglab.filter without out= makes, allocated, filled and freed
@@ -306,8 +184,8 @@ PYBIND11_MODULE(_siglab, m) {
           throw std::invalid_argument("out must be writeable and of x's size");
         }
         if (repeats < 1 || warmups < 0) throw std::invalid_argument("repeats must be at least 1 and warmups at least 0");
-        const FilterSpec spec = makeSpec(window, mode, std::nullopt, std::nullopt, static_cast<std::size_t>(x.size()));
-        FilterBackend& engine = chooseEngine<double>(engineName, spec);
+        const FilterSpec spec = meanSpec(window, mode, static_cast<std::size_t>(x.size()));
+        FilterBackend& engine = engineNamed(engineName);  // a benchmark times the engine it names
         const auto n = static_cast<std::size_t>(x.size());
         const std::span<const double> in(x.data(), n);
         const std::span<double> reused = out ? std::span<double>(out->mutable_data(), n) : std::span<double>();
@@ -354,10 +232,9 @@ PYBIND11_MODULE(_siglab, m) {
 
   m.def(
       "compare",
-      [](py::array_t<double, py::array::c_style> x, std::size_t window, const std::string& mode,
-         std::optional<std::vector<double>> taps, std::optional<double> gaussian, std::vector<std::string> names,
+      [](py::array_t<double, py::array::c_style> x, const Pipeline& pipeline, std::vector<std::string> names,
          int repeat, const py::object& devices) {
-        const FilterSpec spec = makeSpec(window, mode, taps, gaussian, static_cast<std::size_t>(x.size()));
+        const FilterSpec spec = oneFilterOf(pipeline, static_cast<std::size_t>(x.size()));
         BackendList& list = enginesOn(deviceListOf(devices));
         std::vector<FilterBackend*> chosen;  // the engines on `devices`, in the order asked for
         for (const std::string& name : names) chosen.push_back(&engineNamed(name, list));
@@ -385,8 +262,7 @@ PYBIND11_MODULE(_siglab, m) {
         }
         return py::make_tuple(rows, toArray(std::move(comparison.reference)));
       },
-      py::arg("x"), py::arg("window") = kDefaultWindow, py::arg("mode") = "zero", py::arg("taps") = py::none(),
-      py::arg("gaussian") = py::none(), py::arg("engines"), py::arg("repeat") = 10, py::arg("devices") = py::none());
+      py::arg("x"), py::arg("pipeline"), py::arg("engines"), py::arg("repeat") = 10, py::arg("devices") = py::none());
 
   m.def(
       "stats",

@@ -3,6 +3,8 @@
 
     # on this machine: a LocalCluster of worker processes, each with a memory limit
     PYTHONPATH=build/python /usr/bin/python3 scripts/dask-filter.py IN.f64 OUT.f64 --window 5 --mode reflect
+    # any pipeline whose stages have a finite history, as siglab-cli filter's --chain or --pipeline
+    PYTHONPATH=build/python /usr/bin/python3 scripts/dask-filter.py IN.f64 OUT.f64 --chain "median 5; mean 3"
     # on a real cluster: the same code against a running scheduler (every worker needs siglab
     # importable and the files on a shared file system)
     ... scripts/dask-filter.py IN.f64 OUT.f64 --scheduler tcp://scheduler:8786
@@ -25,6 +27,7 @@ import time
 import dask.array as da
 import distributed
 
+import siglab
 import siglab.dask
 from siglab.raw_files import Interrupted, RawFileTarget, read_raw, stop_on_signals
 
@@ -38,16 +41,31 @@ def filter_on_dask(args):
     once every block is written (RawFileTarget). Returns the seconds, each worker's peak resident
     memory and whether every worker kept within its limit."""
     x = read_raw(args.input, "<f8", chunk_samples=args.chunk_mib << 17)
+    y = filtered(args, x)  # a stage that cannot run on x is refused here, before any output or cluster
     target = RawFileTarget(args.output, "<f8", x.shape[0], inputs=[args.input]).create()  # checked before the cluster starts
     with target, cluster_for(args) as cluster, distributed.Client(args.scheduler or cluster) as client:
         print(f"loadavg at the start: {open('/proc/loadavg').read().strip()}")
         start = time.perf_counter()
-        da.store(siglab.dask.filter(x, window=args.window, mode=args.mode), target, lock=False)
+        da.store(y, target, lock=False)
         dask_s = time.perf_counter() - start
         peaks = client.run(peak_rss_mib)
         limits = {address: w["memory_limit"] for address, w in client.scheduler_info()["workers"].items()}
     within = all(peak * 2**20 <= limits[address] for address, peak in peaks.items() if limits.get(address))
     return dask_s, peaks, within
+
+
+def pipeline_of(args):
+    """The pipeline --chain or --pipeline names, or None for --window and --mode."""
+    if args.chain:
+        return siglab.Pipeline(args.chain)
+    return siglab.Pipeline.load(args.pipeline) if args.pipeline else None
+
+
+def filtered(args, x):
+    pipeline = pipeline_of(args)
+    if pipeline is None:
+        return siglab.dask.filter(x, window=args.window, mode=args.mode)
+    return siglab.dask.run(pipeline, x)
 
 
 def cluster_for(args):
@@ -64,6 +82,9 @@ def main():
     parser.add_argument("output")
     parser.add_argument("--window", type=int, default=5)
     parser.add_argument("--mode", default="zero")
+    stages = parser.add_mutually_exclusive_group()
+    stages.add_argument("--chain", help='stages as siglab-cli filter --chain takes them, e.g. "median 5; mean 3"')
+    stages.add_argument("--pipeline", help="a pipeline file (JSON), as siglab-cli filter --pipeline")
     parser.add_argument("--chunk-mib", type=int, default=32, help="samples per task, in MiB of float64")
     parser.add_argument("--scheduler", help="a running scheduler's address instead of a LocalCluster")
     parser.add_argument("--workers", type=int, default=2)
@@ -89,8 +110,9 @@ def main():
     if not args.compare_cli:
         return 0 if within else 1
     cli_out = args.output + ".cli.raw"  # .raw: siglab-cli picks the output format by extension
-    command = [args.compare_cli, "filter", args.input, "--raw", "f64", "-o", cli_out, "--window", str(args.window),
-               "--mode", args.mode]
+    stages = (["--chain", args.chain] if args.chain else ["--pipeline", args.pipeline] if args.pipeline
+              else ["--window", str(args.window), "--mode", args.mode])
+    command = [args.compare_cli, "filter", args.input, "--raw", "f64", "-o", cli_out, *stages]
     subprocess.run(command, check=True, capture_output=True)  # warm-up: page cache and first-touch
     start = time.perf_counter()
     subprocess.run(command, check=True, capture_output=True)

@@ -11,6 +11,7 @@
 #include "comparison_table.hpp"
 #include "exit_codes.hpp"
 #include "job_options.hpp"
+#include "option_checks.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/atomic_file.hpp"
 #include "siglab/io/signal_io.hpp"
@@ -116,7 +117,7 @@ void addCompareCommand(CLI::App& app, int& exitCode) {
                   "gpu-shared, gpu-tuned) or all")
       ->capture_default_str();
   cmd->add_option("-r,--repeat", o->job.measure.repeats, "Timed runs after one warm-up; the median is shown")
-      ->capture_default_str()->check(CLI::Range(1, kMaxRepeats));
+      ->capture_default_str()->check(wholeNumber(1, kMaxRepeats));
   o->reportOption = cmd->add_option("--report", o->report,
                   "Also write the comparison to this file (- for standard output): CSV for .csv, else JSON");
   cmd->callback([o, &exitCode] { exitCode = runCompare(*o); });

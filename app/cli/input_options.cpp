@@ -20,13 +20,13 @@ void addInputOptions(CLI::App& command, ReadOptions& options) {
       .add_option_function<std::string>(
           "--decimal", [&options](const std::string& mark) { options.decimal = mark.front(); },
           "Text input: the decimal mark, . (default) or , (as in 1,5;2,5: fields are then separated by ;, tabs or blanks)")
-      ->check(CLI::IsMember({".", ","}));
+      ->check(oneOf({".", ","}));
   const std::vector<std::string> types = {"f64", "f32", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"};
   CLI::Option* raw = command
                          .add_option_function<std::string>(
                              "--raw", [&options](const std::string& name) { options.rawType = parseSampleTypeName(name); },
                              "Input is raw little-endian binary of this sample type (f64, f32, i16, i32, ...)")
-                         ->check(CLI::IsMember(types));
+                         ->check(oneOf(types));
   command.add_option("--offset", options.rawOffset, "Raw input: bytes to skip before the first sample")
       ->needs(raw)->check(wholeNumber(0, std::numeric_limits<std::int64_t>::max(), "2^63 - 1"));
   command.add_option("--channel", options.channel, "WAV input: 1-based channel to read")

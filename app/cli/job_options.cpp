@@ -86,11 +86,11 @@ void addJobOptions(CLI::App& cmd, JobOptions& o) {
                               ->excludes(taps)->check(finiteNumber(0.0, false, 1e17));
   addKindOptions(cmd, o.kinds, {o.windowOption, taps, gaussian});
   cmd.add_option("--dtype", o.dtype, "Sample type the engines run in")
-      ->capture_default_str()->check(CLI::IsMember({"f64", "f32"}));
+      ->capture_default_str()->check(oneOf({"f64", "f32"}));
   cmd.add_option("--accumulate", o.accumulate, "With --dtype f32: sum in f32 or f64")
-      ->capture_default_str()->check(CLI::IsMember({"f32", "f64"}));
+      ->capture_default_str()->check(oneOf({"f32", "f64"}));
   cmd.add_option("--block-size", o.job.run.blockSize, "GPU threads per block")
-      ->capture_default_str()->check(CLI::Range(32, 1024));
+      ->capture_default_str()->check(wholeNumber(32, 1024));
   cmd.add_option("--gpu-memory-budget", o.gpuMemoryBudgetMiB,
                  "MiB of GPU memory gpu-tuned may use (0: 90% of what is free); a signal over it goes in chunks")
       ->check(wholeNumber(0, std::uint64_t{1} << 24, "16777216 (16 TiB)"));

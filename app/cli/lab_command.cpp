@@ -9,6 +9,7 @@
 #include "exit_codes.hpp"
 #include "lab_ladders.hpp"
 #include "ladder_table.hpp"
+#include "option_checks.hpp"
 
 namespace siglab::cli {
 namespace {
@@ -57,7 +58,7 @@ std::optional<MatmulShape> parseShape(const std::string& text) {
 
 void addCommonOptions(CLI::App& cmd, LabOptions& o) {
   cmd.add_option("-r,--repeat", o.repeat, "Timed runs of each rung after one warm-up; the median is shown")
-      ->capture_default_str()->check(CLI::Range(1, 10000));
+      ->capture_default_str()->check(wholeNumber(1, 10000));
   cmd.add_option("--seed", o.seed, "Seed of the random input")->capture_default_str();
 }
 

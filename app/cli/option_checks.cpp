@@ -1,5 +1,6 @@
 #include "option_checks.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -29,6 +30,17 @@ CLI::Validator wholeNumber(std::uint64_t min, std::uint64_t max, const std::stri
         return {};
       },
       range, "WHOLE");
+}
+
+CLI::Validator oneOf(std::vector<std::string> choices) {
+  std::string listed;
+  for (const std::string& choice : choices) listed += (listed.empty() ? "\"" : ", \"") + choice + "\"";
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        if (std::find(choices.begin(), choices.end(), text) != choices.end()) return {};
+        return "must be one of " + listed + ", got \"" + text + "\"";
+      },
+      "one of " + listed, "ONE_OF");
 }
 
 void refuseNegativeUnsignedOptions(CLI::App& app) {

@@ -3,12 +3,16 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace siglab::cli {
 
 // A whole number from `min` to `max`, digits only: "-1" is refused rather than wrapped to 2^64 - 1.
 // The message names the range in words, with `maxInWords` ("2^62 - 1") in place of a long number.
 CLI::Validator wholeNumber(std::uint64_t min, std::uint64_t max, const std::string& maxInWords = {});
+
+// One of `choices`, spelled exactly: "--dtype: must be one of "f64", "f32", got "f16"".
+CLI::Validator oneOf(std::vector<std::string> choices);
 
 // Gives every unsigned option (CLI11's type UINT) of `app` and its subcommands a check that refuses
 // a negative value as negative: CLI11 reads unsigned numbers with strtoull, which wraps "-3" to

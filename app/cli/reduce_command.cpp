@@ -8,6 +8,7 @@
 #include "input_options.hpp"
 #include "lab_ladders.hpp"
 #include "ladder_table.hpp"
+#include "option_checks.hpp"
 #include "reduction_inputs.hpp"
 #include "siglab/cuda_backends.hpp"
 #include "siglab/cuda_reduce.hpp"
@@ -97,10 +98,10 @@ void addReduceCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("input", o->input, "Signal file (any format filter reads); optional");
   addInputOptions(*cmd, o->read);
   cmd->add_option("--random-ints", o->randomIntsLog2, "Also sum 2^K random ints in [0, 255]; 0 skips them")
-      ->capture_default_str()->check(CLI::Range(0, 31));
+      ->capture_default_str()->check(wholeNumber(0, 31));
   cmd->add_option("--seed", o->seed, "Seed of the random ints")->capture_default_str();
   cmd->add_option("-r,--repeat", o->repeat, "Timed runs after one warm-up; the median is shown")
-      ->capture_default_str()->check(CLI::Range(1, 100000));
+      ->capture_default_str()->check(wholeNumber(1, 100000));
   cmd->add_option("--devices", o->devices,
                   "Also sum each input split over these GPUs (all, or numbers such as 0,1; 0,0 is two parts on GPU 0)");
   cmd->callback([o, &exitCode] { exitCode = runReduce(*o); });

@@ -129,7 +129,7 @@ void addResponseCommand(CLI::App& app, int& exitCode) {
                                    "Sample rate in Hz: frequencies in Hz instead of cycles per sample")
       ->check(sampleRateValidator());
   cmd->add_option("-n,--points", o->points, "Frequencies, 1 to 16777216, from 0 up to (not including) Nyquist")
-      ->capture_default_str()->check(CLI::Range(std::size_t{1}, kMaxResponsePoints));
+      ->capture_default_str()->check(wholeNumber(1, kMaxResponsePoints));
   cmd->callback([o, window, &exitCode] { exitCode = runResponse(*o, window->count() > 0); });
 }
 

@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "input_options.hpp"
+#include "option_checks.hpp"
 #include "path_checks.hpp"
 #include "siglab/cuda_backends.hpp"
 #include "siglab/cuda_spectrum.hpp"
@@ -138,13 +139,13 @@ void addSpectrumCommand(CLI::App& app, int& exitCode) {
       "--overlap", [o](std::size_t samples) { o->welch.overlap = samples; },
       "Samples neighbouring segments share, 0 to segment - 1 (default: segment / 2)");
   cmd->add_option("--window", o->window, "Window: hann, hamming, blackman or boxcar (periodic, as scipy's get_window)")
-      ->capture_default_str()->check(CLI::IsMember({"hann", "hamming", "blackman", "boxcar"}));
+      ->capture_default_str()->check(oneOf({"hann", "hamming", "blackman", "boxcar"}));
   cmd->add_option("--scaling", o->scaling, "density (power per Hz) or spectrum (power per bin)")
-      ->capture_default_str()->check(CLI::IsMember({"density", "spectrum"}));
+      ->capture_default_str()->check(oneOf({"density", "spectrum"}));
   cmd->add_option("--detrend", o->detrend, "constant (remove each segment's mean) or none")
-      ->capture_default_str()->check(CLI::IsMember({"constant", "none"}));
+      ->capture_default_str()->check(oneOf({"constant", "none"}));
   cmd->add_option("--engine", o->engine, "auto (the GPU where there is one), cpu (FFTW) or gpu (cuFFT)")
-      ->capture_default_str()->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+      ->capture_default_str()->check(oneOf({"auto", "cpu", "gpu"}));
   cmd->add_option("--devices", o->devices,
                   "GPUs the GPU spectrum runs on: all, or numbers such as 0,1 (whole ranges of segments each, the "
                   "same bits; 0,0 runs two parts on GPU 0); default 0");

@@ -627,7 +627,9 @@ void MainWindow::runLab(LabExperiment experiment) {
                         });
 }
 
-void MainWindow::exportResult(const QString& path) {
+void MainWindow::exportResult(const QString& path) { startResultExport(path, {}); }
+
+void MainWindow::startResultExport(const QString& path, std::function<void()> onWritten) {
   if (busy_ || !filtered_ || !checkOutput(path)) return;
   SignalPtr result = filtered_;
   const std::string file = path.toStdString();
@@ -635,7 +637,10 @@ void MainWindow::exportResult(const QString& path) {
   options.sampleRate = sampleRate().value_or(options.sampleRate);  // a WAV keeps the input's rate
   startExport(
       path, [result, file, options](const Progress& progress) { writeLoadedSignal(file, *result, options, progress); },
-      [this, result] { resultExported_ = resultExported_ || result == filtered_; });
+      [this, result, onWritten = std::move(onWritten)] {
+        resultExported_ = resultExported_ || result == filtered_;
+        if (onWritten) onWritten();
+      });
 }
 
 void MainWindow::exportReport(const QString& path) {
@@ -650,14 +655,15 @@ void MainWindow::exportReport(const QString& path) {
 }
 
 void MainWindow::startExport(const QString& path, std::function<void(const Progress&)> write,
-                             std::function<void()> onWritten) {
+                             std::function<void()> onWritten, const QString& failureTitle) {
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   startTask<ExportOutcome>(tr("Writing %1").arg(QFileInfo(path).fileName()), cancel,
                            QtConcurrent::run(&exportFile, std::move(write), std::shared_ptr<const std::atomic<bool>>(cancel)),
-                           [this, path, onWritten](const QFuture<ExportOutcome>& done) {
+                           [this, path, onWritten, failureTitle](const QFuture<ExportOutcome>& done) {
                              if (done.resultCount() == 0) return;
                              if (!done.result().error.isEmpty()) {
-                               showError(tr("Could not export"), done.result().error);
+                               showError(failureTitle.isEmpty() ? tr("Could not export") : failureTitle,
+                                         done.result().error);
                                return;
                              }
                              statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
@@ -734,13 +740,12 @@ Session MainWindow::currentSession() const {
 }
 
 void MainWindow::saveSession(const QString& path) {
-  if (!signal_) return;
-  try {
-    siglab::saveSession(path.toStdString(), currentSession());
-    statusBar()->showMessage(tr("Saved the session to %1").arg(path), 5000);
-  } catch (const std::exception& e) {
-    showError(tr("Could not save the session"), QString::fromStdString(e.what()));
-  }
+  if (busy_ || !signal_ || !checkOutput(path)) return;
+  const std::string file = path.toStdString();
+  startExport(
+      path, [file, session = currentSession()](const Progress& progress) { siglab::saveSession(file, session, progress); },
+      [this, path] { statusBar()->showMessage(tr("Saved the session to %1").arg(path), 5000); },
+      tr("Could not save the session"));
 }
 
 void MainWindow::savePipeline(const QString& path) {
@@ -748,12 +753,12 @@ void MainWindow::savePipeline(const QString& path) {
     showError(tr("Nothing to save"), tr("The chain is empty: Apply a stage first"));
     return;
   }
-  try {
-    siglab::savePipeline(path.toStdString(), chain());
-    statusBar()->showMessage(tr("Saved the chain to %1").arg(path), 5000);
-  } catch (const std::exception& e) {
-    showError(tr("Could not save the pipeline"), QString::fromStdString(e.what()));
-  }
+  if (busy_ || !checkOutput(path)) return;
+  const std::string file = path.toStdString();
+  startExport(
+      path, [file, pipeline = chain()](const Progress&) { siglab::savePipeline(file, pipeline); },
+      [this, path] { statusBar()->showMessage(tr("Saved the chain to %1").arg(path), 5000); },
+      tr("Could not save the pipeline"));
 }
 
 void MainWindow::loadPipeline(const QString& path) {
@@ -820,24 +825,21 @@ void MainWindow::askToDiscardResult(std::function<void()> proceed) {
   box->setAttribute(Qt::WA_DeleteOnClose);
   connect(box, &QMessageBox::finished, this, [this, box, proceed = std::move(proceed)] {
     const QMessageBox::StandardButton choice = box->standardButton(box->clickedButton());
-    if (choice == QMessageBox::Discard || (choice == QMessageBox::Save && exportResultNow())) proceed();
+    if (choice == QMessageBox::Discard) proceed();
+    if (choice == QMessageBox::Save) exportResultThen(proceed);
   });
   box->open();
 }
 
-bool MainWindow::exportResultNow() {
+void MainWindow::exportResultThen(std::function<void()> proceed) {
+  if (busy_) {
+    showError(tr("Could not export"), tr("Another task is running: cancel it or wait for it, then export"));
+    return;
+  }
   const QString path = askSavePath(tr("Export filtered signal"), "result.txt",
                                    tr("Seed text format (*.txt);;NumPy (*.npy);;WAV, 32-bit float (*.wav);;"
                                       "Raw float64 (*.raw *.bin)"));
-  if (path.isEmpty() || !checkOutput(path)) return false;
-  try {
-    writeLoadedSignal(path.toStdString(), *filtered_);
-    resultExported_ = true;
-    return true;
-  } catch (const std::exception& e) {
-    showError(tr("Could not export"), QString::fromStdString(e.what()));
-    return false;
-  }
+  if (!path.isEmpty()) startResultExport(path, std::move(proceed));
 }
 
 void MainWindow::cancelTask() { taskStatus_->cancel(); }

@@ -71,9 +71,10 @@ class MainWindow : public QMainWindow {
   void printPlot(QPrinter& printer);
   QString plotTitle() const;  // the file's name and the chain that made the result
   Session currentSession() const;
-  void saveSession(const QString& path);
+  void saveSession(const QString& path);  // in the background, as an export
   void openSession(const QString& path);  // restores the form, engines and view, loads the signal, applies the chain
-  // The chain as a pipeline file (what siglab-cli filter --pipeline reads), and one read back:
+  // The chain as a pipeline file (what siglab-cli filter --pipeline reads; in the background, as
+  // an export), and one read back:
   // its stages applied in turn to the signal, in place of the chain (to the next signal opened
   // where none is).
   void savePipeline(const QString& path);
@@ -131,7 +132,8 @@ class MainWindow : public QMainWindow {
   // Runs `proceed` at once when no unexported result would be lost, else after the user chose
   // Discard, or Export and the export succeeded; Cancel runs nothing.
   void askToDiscardResult(std::function<void()> proceed);
-  bool exportResultNow();
+  void exportResultThen(std::function<void()> proceed);  // asks where; `proceed` once written
+  void startResultExport(const QString& path, std::function<void()> onWritten);
   void createSessionActions(QMenu* file);
   void setTitle();
   QString askSavePath(const QString& title, const QString& defaultName, const QString& filters);
@@ -139,9 +141,10 @@ class MainWindow : public QMainWindow {
   // loaded signal's file (and its cache): says why not in a dialog and returns false.
   bool checkOutput(const QString& path);
 
-  // Runs `write` (an atomic writer of `path`) in the background.
+  // Runs `write` (an atomic writer of `path`) in the background; a failure is shown under
+  // `failureTitle` (empty: "Could not export").
   void startExport(const QString& path, std::function<void(const Progress&)> write,
-                   std::function<void()> onWritten = {});
+                   std::function<void()> onWritten = {}, const QString& failureTitle = {});
   template <typename T>
   void startTask(const QString& what, std::shared_ptr<std::atomic<bool>> cancel, QFuture<T> future,
                  std::function<void(const QFuture<T>&)> onDone);

@@ -29,7 +29,11 @@ class SpanStream final : public SampleStream {
 // Collects into `result`, replaced at commit (a run started over leaves nothing of the attempt before).
 class VectorSink final : public SampleSink {
  public:
-  explicit VectorSink(SampleVector& result) : result_(result) {}
+  // `size`, where known, reserved at once: growing 80 MB by doubling copied and faulted it in again
+  // and again (3x the filter's time from Python, 10M samples).
+  VectorSink(SampleVector& result, std::optional<std::uint64_t> size) : result_(result) {
+    if (size) written_.reserve(*size);
+  }
   void write(std::span<const double> values) override { written_.insert(written_.end(), values.begin(), values.end()); }
   void commit() override { result_ = std::move(written_); }
 
@@ -61,8 +65,8 @@ std::unique_ptr<SampleSink> openStreamedFile(const FileSink& sink, double sample
 StreamEnds memoryEnds(std::span<const double> channel, SampleVector& result, const std::string& name) {
   StreamEnds ends;
   ends.open = [channel] { return std::make_unique<SpanStream>(channel); };
-  ends.sink = [&result](std::optional<std::uint64_t>, std::optional<double>) {
-    return std::make_unique<VectorSink>(result);
+  ends.sink = [&result](std::optional<std::uint64_t> size, std::optional<double>) {
+    return std::make_unique<VectorSink>(result, size);
   };
   ends.tail = [channel](std::size_t count) { return lastSamples(channel, count); };
   ends.name = name;
@@ -88,8 +92,8 @@ StreamEnds fileEnds(const FileSource& source, const PipelineSink& sink, SampleVe
       return openStreamedFile(file, source.read.sampleRate.value_or(streamRate.value_or(file.write.sampleRate)), size);
     };
   } else {
-    ends.sink = [&result](std::optional<std::uint64_t>, std::optional<double>) {
-      return std::make_unique<VectorSink>(result);
+    ends.sink = [&result](std::optional<std::uint64_t> size, std::optional<double>) {
+      return std::make_unique<VectorSink>(result, size);
     };
   }
   ends.tail = [source](std::size_t count) { return readSignalTail(source.path, source.read, count); };

@@ -294,8 +294,8 @@ Session sessionFromJson(const json& j, const std::string& path) {
   return s;
 }
 
-void saveSession(const std::string& path, const Session& session) {
-  writeFileAtomically(path, sessionToJson(session).dump(2) + "\n");
+void saveSession(const std::string& path, const Session& session, const Progress& progress) {
+  writeFileAtomically(path, sessionToJson(session).dump(2) + "\n", progress);
 }
 
 Session loadSession(const std::string& path) {

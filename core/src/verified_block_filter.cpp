@@ -49,11 +49,12 @@ std::vector<std::size_t> blockPositions(std::size_t blockSize, const FilterSpec&
   return positions;
 }
 
-// One block's check, as applyAs checks a whole signal, merged into `total` (signal indices).
+// One block's check, as applyAs checks a whole signal, merged into `total` (signal indices). It
+// looks at `cancel`'s flag as it goes: a wide window's checks at the joins take long.
 template <typename Sample>
 void verifyBlock(const FilterBackend& engine, std::span<const Sample> in, std::span<const Sample> out,
                  const FilterSpec& spec, const WorkSplits& splits, const BlockPlace& place, std::size_t randomCount,
-                 Verification& total) {
+                 const Progress& cancel, Verification& total) {
   const auto toleranceFor = [&](double maxAbsInput) {
     return std::is_same_v<Sample, float> ? engine.toleranceFloat32(spec, maxAbsInput) : engine.tolerance(spec, maxAbsInput);
   };
@@ -66,7 +67,7 @@ void verifyBlock(const FilterBackend& engine, std::span<const Sample> in, std::s
     tolerance = toleranceFor(largest);
   }
   const std::vector<std::size_t> positions = blockPositions(in.size(), spec, splits, place, randomCount);
-  const Verification v = verifyOutputs(in, spec, out, positions, tolerance);
+  const Verification v = verifyOutputs(in, spec, out, positions, tolerance, cancel);
   if (v.mismatches > 0 && total.mismatches == 0) total.firstMismatch = place.firstOutput + v.firstMismatch - place.keepFrom;
   total.checked += v.checked;
   total.mismatches += v.mismatches;
@@ -102,8 +103,8 @@ PlacedBlockFilter verifiedBlockFilter(FilterBackend& engine, const Job& job, App
       throw BlockEngineFailed(*stage, std::current_exception(), e.what());
     }
   };
-  return [&engine, &job, &result, &blocks, narrowIn, narrowOut, run](std::span<const double> x, const FilterSpec& spec,
-                                                                     std::span<double> y, const BlockPlace& place) {
+  return [&engine, &job, &result, &blocks, narrowIn, narrowOut, run, cancelOnly](std::span<const double> x, const FilterSpec& spec,
+                                                                                 std::span<double> y, const BlockPlace& place) {
     FilterPass pass;
     double verifyMs = 0.0;
     const auto timedVerify = [&](auto verify) {
@@ -122,14 +123,14 @@ PlacedBlockFilter verifiedBlockFilter(FilterBackend& engine, const Job& job, App
       if (place.wholeSignal) finishEdges(std::span<const float>(*narrowIn), spec, std::span<float>(*narrowOut));
       std::copy(narrowOut->begin(), narrowOut->end(), y.begin());
       timedVerify([&] {
-        verifyBlock<float>(engine, *narrowIn, *narrowOut, spec, pass.splits, place, job.verifyRandom,
+        verifyBlock<float>(engine, *narrowIn, *narrowOut, spec, pass.splits, place, job.verifyRandom, cancelOnly,
                            result.verification);
       });
     } else {
       pass = run(x, spec, y, place.wholeSignal);
       if (place.wholeSignal) finishEdges(x, spec, y);  // a longer signal's edges are put in place after (streamed_edges.hpp)
       timedVerify([&] {
-        verifyBlock<double>(engine, x, std::span<const double>(y), spec, pass.splits, place, job.verifyRandom,
+        verifyBlock<double>(engine, x, std::span<const double>(y), spec, pass.splits, place, job.verifyRandom, cancelOnly,
                             result.verification);
       });
     }

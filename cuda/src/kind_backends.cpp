@@ -65,12 +65,12 @@ class GpuMedianBackend final : public GpuKindBackend {
   FilterPass filter(std::span<const double> in, const FilterSpec& spec, std::span<double> out, const RunOptions&,
                     const Progress& progress) override {
     progress.throwIfCancelled();
-    return passOf(medianFilterCuda(in, spec.medianWindow, spec.mode, out, devices_.front()));
+    return passOf(medianFilterCuda(in, spec.medianWindow, spec.mode, out, devices_.front(), progress));
   }
   FilterPass filter(std::span<const float> in, const FilterSpec& spec, std::span<float> out, const RunOptions&,
                     const Progress& progress) override {
     progress.throwIfCancelled();
-    return passOf(medianFilterCuda(in, spec.medianWindow, spec.mode, out, devices_.front()));
+    return passOf(medianFilterCuda(in, spec.medianWindow, spec.mode, out, devices_.front(), progress));
   }
 };
 
@@ -97,7 +97,7 @@ class GpuMedianPartEngine final : public PartEngine {
       throw EngineUnavailable(why);
     }
     progress.throwIfCancelled();
-    return passOf(medianFilterCudaPart(in, part, spec.medianWindow, spec.mode, out, device_));
+    return passOf(medianFilterCudaPart(in, part, spec.medianWindow, spec.mode, out, device_, progress));
   }
   int device_;
 };
@@ -127,14 +127,14 @@ class GpuSosScanBackend final : public GpuKindBackend {
   FilterPass filter(std::span<const double> in, const FilterSpec& spec, std::span<double> out, const RunOptions&,
                     const Progress& progress) override {
     progress.throwIfCancelled();
-    return passOf(sosfiltfiltCuda(spec.sos.sections, in, out, devices_));
+    return passOf(sosfiltfiltCuda(spec.sos.sections, in, out, devices_, progress));
   }
   FilterPass filter(std::span<const float> in, const FilterSpec& spec, std::span<float> out, const RunOptions&,
                     const Progress& progress) override {
     progress.throwIfCancelled();
     const std::vector<double> wide(in.begin(), in.end());
     std::vector<double> result(wide.size());
-    FilterPass pass = passOf(sosfiltfiltCuda(spec.sos.sections, wide, result, devices_));
+    FilterPass pass = passOf(sosfiltfiltCuda(spec.sos.sections, wide, result, devices_, progress));
     std::transform(result.begin(), result.end(), out.begin(), [](double v) { return static_cast<float>(v); });
     return pass;
   }

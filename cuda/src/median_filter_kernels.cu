@@ -2,6 +2,7 @@
 // median is a selection among integers and every engine picks the same bits.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <exception>
@@ -13,6 +14,7 @@
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
 #include "device_scope.hpp"
+#include "launch_in_parts.hpp"
 #include "siglab/cuda_filters.hpp"
 #include "siglab/median_filter.hpp"
 #include "siglab/median_tile.hpp"
@@ -22,13 +24,15 @@
 namespace siglab {
 namespace {
 
-/* MedianInRegisters: one thread per output, its W keys in registers (W is a template argument, so
- * every loop unrolls). The median is the key whose rank range [less, lessOrEqual) holds W/2:
- * W^2 comparisons, no branches, no memory but the loads. For W <= 9 only: the work grows as W^2. */
+/* MedianInRegisters: one thread per output of [first, end), its W keys in registers (W is a
+ * template argument, so every loop unrolls). The median is the key whose rank range
+ * [less, lessOrEqual) holds W/2: W^2 comparisons, no branches, no memory but the loads. For W <= 9
+ * only: the work grows as W^2. */
 template <typename T, int W>
-__global__ void medianInRegisters(const T* d_in, T* d_out, std::int64_t n, BoundaryMode mode) {
-  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
+__global__ void medianInRegisters(const T* d_in, T* d_out, std::int64_t n, BoundaryMode mode, std::int64_t first,
+                                  std::int64_t end) {
+  const std::int64_t i = first + static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= end) return;
   OrderedKey<T> v[W];
 #pragma unroll
   for (int j = 0; j < W; ++j) v[j] = medianKeyAt(d_in, i - W / 2 + j, n, mode);
@@ -38,18 +42,20 @@ __global__ void medianInRegisters(const T* d_in, T* d_out, std::int64_t n, Bound
 
 constexpr int kTileThreads = 256;
 
-/* MedianSortedTile: one block per tile of TILE keys (its outputs plus the W - 1 around them). The
+/* MedianSortedTile: one block per tile of TILE keys (its outputs, from `first` on and before `end`,
+ * plus the W - 1 around them). The
  * block sorts the tile's (key, position) pairs once with a bitonic network in shared memory; then
  * each output walks the sorted tile, counting the entries inside its own window, and stops at the
  * (W/2 + 1)-th: its median. A walk costs about TILE / 2 steps, so TILE is chosen near 4 W. */
 template <typename T, int TILE>
-__global__ void medianSortedTile(const T* d_in, T* d_out, std::int64_t n, int window, BoundaryMode mode) {
+__global__ void medianSortedTile(const T* d_in, T* d_out, std::int64_t n, int window, BoundaryMode mode,
+                                 std::int64_t tilesFrom, std::int64_t end) {
   using Key = OrderedKey<T>;
   __shared__ Key s_key[TILE];
   __shared__ std::uint16_t s_pos[TILE];
   const int outputsPerTile = medianTileOutputs(TILE, window);
-  const std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * outputsPerTile;
-  const std::int64_t left = n - first;
+  const std::int64_t first = tilesFrom + static_cast<std::int64_t>(blockIdx.x) * outputsPerTile;
+  const std::int64_t left = end - first;
   const int outputs = left < outputsPerTile ? static_cast<int>(left) : outputsPerTile;
   for (int e = threadIdx.x; e < TILE; e += blockDim.x) {
     medianTileEntry(d_in, n, mode, first, outputs, window, TILE, e, s_key[e], s_pos[e]);
@@ -66,22 +72,24 @@ __global__ void medianSortedTile(const T* d_in, T* d_out, std::int64_t n, int wi
   }
 }
 
+// Outputs [first, end) of the median of d_in's n keys.
 template <typename T>
-void launchMedian(const T* d_in, T* d_out, std::int64_t n, int window, BoundaryMode mode) {
+void launchMedian(const T* d_in, T* d_out, std::int64_t n, int window, BoundaryMode mode, std::int64_t first,
+                  std::int64_t end) {
   const auto blocksFor = [](std::int64_t items, std::int64_t per) { return static_cast<unsigned>((items + per - 1) / per); };
-  const unsigned perThread = blocksFor(n, kTileThreads);
+  const unsigned perThread = blocksFor(end - first, kTileThreads);
   switch (window) {
-    case 1: medianInRegisters<T, 1><<<perThread, kTileThreads>>>(d_in, d_out, n, mode); return;
-    case 3: medianInRegisters<T, 3><<<perThread, kTileThreads>>>(d_in, d_out, n, mode); return;
-    case 5: medianInRegisters<T, 5><<<perThread, kTileThreads>>>(d_in, d_out, n, mode); return;
-    case 7: medianInRegisters<T, 7><<<perThread, kTileThreads>>>(d_in, d_out, n, mode); return;
-    case 9: medianInRegisters<T, 9><<<perThread, kTileThreads>>>(d_in, d_out, n, mode); return;
+    case 1: medianInRegisters<T, 1><<<perThread, kTileThreads>>>(d_in, d_out, n, mode, first, end); return;
+    case 3: medianInRegisters<T, 3><<<perThread, kTileThreads>>>(d_in, d_out, n, mode, first, end); return;
+    case 5: medianInRegisters<T, 5><<<perThread, kTileThreads>>>(d_in, d_out, n, mode, first, end); return;
+    case 7: medianInRegisters<T, 7><<<perThread, kTileThreads>>>(d_in, d_out, n, mode, first, end); return;
+    case 9: medianInRegisters<T, 9><<<perThread, kTileThreads>>>(d_in, d_out, n, mode, first, end); return;
     default: break;
   }
   const auto tile = [&](auto size) {
     constexpr int kTile = decltype(size)::value;
-    medianSortedTile<T, kTile>
-        <<<blocksFor(n, medianTileOutputs(kTile, window)), kTileThreads>>>(d_in, d_out, n, window, mode);
+    medianSortedTile<T, kTile><<<blocksFor(end - first, medianTileOutputs(kTile, window)), kTileThreads>>>(
+        d_in, d_out, n, window, mode, first, end);
   };
   switch (medianTileSize(window)) {
     case 256: return tile(std::integral_constant<int, 256>{});
@@ -124,14 +132,23 @@ class KernelTimer {
   cudaEvent_t end_ = nullptr;
 };
 
+// Outputs a kernel launch computes: about 2^31 key comparisons (a few milliseconds), whole tiles.
+std::int64_t outputsPerLaunch(int window) {
+  const std::int64_t outputs = std::clamp<std::int64_t>((std::int64_t{1} << 31) / window, 1 << 20, 1 << 26);
+  if (window <= 9) return outputs;
+  const std::int64_t perTile = medianTileOutputs(medianTileSize(window), window);
+  return outputs / perTile * perTile;
+}
+
 // Outputs [part.begin, part.end) of the median of the whole of `in`, into the same places of `out`.
 // The part and its halo go to the device as one padded run: the halo's values from the boundary
 // rule on the host (2 r samples), the part straight from `in` (page-locked input at full speed, no
-// host-side gather). The kernel filters the run; outputs r .. r + part read only inside it, so
-// they are the whole signal's, and only they come back.
+// host-side gather). The kernel filters outputs r .. r + part of the run, which read only inside
+// it, so they are the whole signal's, and only they come back. Copies and kernel go in parts
+// (launch_in_parts.hpp): Cancel is seen within milliseconds, progress as they finish.
 template <typename T>
 GpuFilterResult medianOnGpu(std::span<const T> in, SignalPart part, std::size_t window, BoundaryMode mode,
-                            std::span<T> out, int device) {
+                            std::span<T> out, int device, const Progress& progress) {
   validateMedianWindow(window);
   if (in.size() != out.size()) throw std::invalid_argument("median filter: input and output sizes differ");
   if (part.begin > part.end || part.end > in.size()) throw std::invalid_argument("median filter: part outside the signal");
@@ -145,9 +162,14 @@ GpuFilterResult medianOnGpu(std::span<const T> in, SignalPart part, std::size_t 
     cudaGetLastError();
     return {GpuStatus::Unavailable, "no usable CUDA GPU was found"};
   }
+  progress.throwIfCancelled();
   if (part.size() == 0) return {};
   const auto start = std::chrono::steady_clock::now();
   const std::size_t radius = window / 2, padded = part.size() + 2 * radius;
+  const auto samples = static_cast<std::int64_t>(part.size()), r = static_cast<std::int64_t>(radius);
+  // Progress in samples copied and outputs computed, an output weighing about its share of the time.
+  const std::uint64_t outputWeight = std::max<std::uint64_t>(1, window / 16);
+  cuda::WorkShare work(progress, static_cast<std::uint64_t>(samples) * (2 + outputWeight));
   try {
     const cuda::DeviceScope scope(device);
     std::vector<T> halo(2 * radius);
@@ -155,20 +177,30 @@ GpuFilterResult medianOnGpu(std::span<const T> in, SignalPart part, std::size_t 
                    static_cast<int>(radius), mode, halo.data());
     cuda::DeviceBuffer<T> d_in(padded), d_out(padded);
     SIGLAB_CUDA_TRY(cudaMemcpy(d_in.data(), halo.data(), radius * sizeof(T), cudaMemcpyHostToDevice));
-    SIGLAB_CUDA_TRY(cudaMemcpy(d_in.data() + radius, in.data() + part.begin, part.size() * sizeof(T),
-                               cudaMemcpyHostToDevice));
+    cuda::runInParts(nullptr, 0, samples, cuda::kCopyPartSamples, work, 1, [&](std::int64_t b, std::int64_t e) {
+      SIGLAB_CUDA_TRY(cudaMemcpyAsync(d_in.data() + radius + b, in.data() + part.begin + b,
+                                      static_cast<std::size_t>(e - b) * sizeof(T), cudaMemcpyHostToDevice, nullptr));
+    });
     SIGLAB_CUDA_TRY(cudaMemcpy(d_in.data() + radius + part.size(), halo.data() + radius, radius * sizeof(T),
                                cudaMemcpyHostToDevice));
     GpuFilterResult result;
     KernelTimer timer;
     timer.start();
-    launchMedian(d_in.data(), d_out.data(), static_cast<std::int64_t>(padded), static_cast<int>(window), mode);
-    SIGLAB_CUDA_CHECK_LAUNCH();
+    cuda::runInParts(nullptr, r, r + samples, outputsPerLaunch(static_cast<int>(window)), work, outputWeight,
+                     [&](std::int64_t b, std::int64_t e) {
+                       launchMedian(d_in.data(), d_out.data(), static_cast<std::int64_t>(padded),
+                                    static_cast<int>(window), mode, b, e);
+                       SIGLAB_CUDA_CHECK_LAUNCH();
+                     });
     result.kernelMs = timer.stopMs();
-    SIGLAB_CUDA_TRY(cudaMemcpy(out.data() + part.begin, d_out.data() + radius, part.size() * sizeof(T),
-                               cudaMemcpyDeviceToHost));
+    cuda::runInParts(nullptr, 0, samples, cuda::kCopyPartSamples, work, 1, [&](std::int64_t b, std::int64_t e) {
+      SIGLAB_CUDA_TRY(cudaMemcpyAsync(out.data() + part.begin + b, d_out.data() + radius + b,
+                                      static_cast<std::size_t>(e - b) * sizeof(T), cudaMemcpyDeviceToHost, nullptr));
+    });
     result.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return result;
+  } catch (const Cancelled&) {
+    throw;
   } catch (const cuda::CudaError& e) {
     if (e.code() == cudaErrorMemoryAllocation) {
       return {GpuStatus::OutOfMemory, "out of GPU memory: the signal and result need " +
@@ -183,20 +215,20 @@ GpuFilterResult medianOnGpu(std::span<const T> in, SignalPart part, std::size_t 
 }  // namespace
 
 GpuFilterResult medianFilterCuda(std::span<const double> in, std::size_t window, BoundaryMode mode,
-                                 std::span<double> out, int device) {
-  return medianOnGpu(in, SignalPart{0, in.size()}, window, mode, out, device);
+                                 std::span<double> out, int device, const Progress& progress) {
+  return medianOnGpu(in, SignalPart{0, in.size()}, window, mode, out, device, progress);
 }
 GpuFilterResult medianFilterCuda(std::span<const float> in, std::size_t window, BoundaryMode mode,
-                                 std::span<float> out, int device) {
-  return medianOnGpu(in, SignalPart{0, in.size()}, window, mode, out, device);
+                                 std::span<float> out, int device, const Progress& progress) {
+  return medianOnGpu(in, SignalPart{0, in.size()}, window, mode, out, device, progress);
 }
 GpuFilterResult medianFilterCudaPart(std::span<const double> in, SignalPart part, std::size_t window,
-                                     BoundaryMode mode, std::span<double> out, int device) {
-  return medianOnGpu(in, part, window, mode, out, device);
+                                     BoundaryMode mode, std::span<double> out, int device, const Progress& progress) {
+  return medianOnGpu(in, part, window, mode, out, device, progress);
 }
 GpuFilterResult medianFilterCudaPart(std::span<const float> in, SignalPart part, std::size_t window,
-                                     BoundaryMode mode, std::span<float> out, int device) {
-  return medianOnGpu(in, part, window, mode, out, device);
+                                     BoundaryMode mode, std::span<float> out, int device, const Progress& progress) {
+  return medianOnGpu(in, part, window, mode, out, device, progress);
 }
 
 }  // namespace siglab

@@ -18,6 +18,7 @@
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
 #include "device_scope.hpp"
+#include "launch_in_parts.hpp"
 #include "on_each_part.hpp"
 #include "siglab/cuda_filters.hpp"
 #include "siglab/split_filter.hpp"
@@ -30,12 +31,12 @@ namespace {
 constexpr int kWarp = 32;
 constexpr int kChunksPerGroup = 64;
 
-/* SosChunks: one thread per chunk of `chunk` samples (x[0], x[stride], ... from the chunk's start),
- * run through the cascade (its state in local memory). Without `carry` (step 1): from zero state
- * (chunk 0 from zi times *scale, its true start, when this part `startsSignal`), writing end
- * states. With it (step 3): from its true start, writing outputs in place. The recurrence is
- * serial inside a chunk, so the parallelism is the number of chunks: 10M samples give about 10,000
- * threads. */
+/* SosChunks: one thread per chunk b, firstChunk <= b < chunks, of `chunk` samples (x[0],
+ * x[stride], ... from the chunk's start), run through the cascade (its state in local memory).
+ * Without `carry` (step 1): from zero state (chunk 0 from zi times *scale, its true start, when
+ * this part `startsSignal`), writing end states. With it (step 3): from its true start, writing
+ * outputs in place. The recurrence is serial inside a chunk, so the parallelism is the number of
+ * chunks: 10M samples give about 10,000 threads. */
 struct CarryView {
   const double* local;   // per chunk: its start if its group had started from zero
   const double* groups;  // per group: its true start
@@ -43,9 +44,9 @@ struct CarryView {
 };
 
 __global__ void sosChunks(const double* d_coef, int sections, double* d_x, std::int64_t n, std::int64_t stride,
-                          int chunk, std::int64_t chunks, bool startsSignal, const double* d_zi, const double* d_scale,
-                          CarryView carry, double* d_ends) {
-  const std::int64_t b = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+                          int chunk, std::int64_t firstChunk, std::int64_t chunks, bool startsSignal, const double* d_zi,
+                          const double* d_scale, CarryView carry, double* d_ends) {
+  const std::int64_t b = firstChunk + static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (b >= chunks) return;
   const int d = 2 * sections;
   double z[kMaxScanStates];
@@ -200,19 +201,32 @@ struct ScanPass {
 };
 
 constexpr unsigned kChunkThreads = 128;
+// Chunks one launch of sosChunks runs: 64M samples, about a millisecond at the memory's rate, and
+// enough threads (64 Ki) to keep the memory busy.
+constexpr std::int64_t kChunksPerLaunch = std::int64_t{1} << 16;
+
+// sosChunks over the pass's chunks, in launches of kChunksPerLaunch (launch_in_parts.hpp): each
+// chunk runs as it would in one launch; Cancel is seen and progress reported between launches.
+void runChunks(int sections, ScanPart& part, const ScanPass& pass, const CarryView& carry, double* d_ends,
+               cuda::WorkShare& work) {
+  cuda::runInParts(part.stream.get(), 0, pass.chunks(), kChunksPerLaunch, work, kSosScanChunk,
+                   [&](std::int64_t begin, std::int64_t end) {
+                     const unsigned blocks = static_cast<unsigned>((end - begin + kChunkThreads - 1) / kChunkThreads);
+                     sosChunks<<<blocks, kChunkThreads, 0, part.stream.get()>>>(
+                         part.coef.data(), sections, pass.first, pass.n, pass.stride, kSosScanChunk, begin, end,
+                         pass.startsSignal, part.zi.data(), pass.d_scale, carry, d_ends);
+                     SIGLAB_CUDA_CHECK_LAUNCH();
+                   });
+}
 
 // Step 1 and 2: the chunks' end states from zero and the groups' ends as if each started from zero;
 // the group ends go to hostGroupEnds at the part's first group.
-void scanEnds(int sections, ScanPart& part, const ScanPass& pass, double* hostGroupEnds) {
+void scanEnds(int sections, ScanPart& part, const ScanPass& pass, double* hostGroupEnds, cuda::WorkShare& work) {
   const int d = 2 * sections;
   const cudaStream_t stream = part.stream.get();
   const auto chunks = pass.chunks();
-  const unsigned blocks = static_cast<unsigned>((chunks + kChunkThreads - 1) / kChunkThreads);
   const CarryView carry{part.local.data(), part.groupStarts.data(), part.powers.data()};
-  sosChunks<<<blocks, kChunkThreads, 0, stream>>>(part.coef.data(), sections, pass.first, pass.n, pass.stride,
-                                                  kSosScanChunk, chunks, pass.startsSignal, part.zi.data(),
-                                                  pass.d_scale, carry, part.ends.data());
-  SIGLAB_CUDA_CHECK_LAUNCH();
+  runChunks(sections, part, pass, carry, part.ends.data(), work);
   sosCarry<<<static_cast<unsigned>(pass.groups()), kWarp, 0, stream>>>(part.power.data(), d, part.ends.data(), chunks,
                                                                         kChunksPerGroup, part.local.data(),
                                                                         part.groupEnds.data());
@@ -225,7 +239,8 @@ void scanEnds(int sections, ScanPart& part, const ScanPass& pass, double* hostGr
 
 // Step 3 and 4: every group's true start from every part's group ends (one warp, in group order,
 // as on one device), then the part's chunks again from their true starts, writing outputs.
-void scanOutputs(int sections, ScanPart& part, const ScanPass& pass, const std::vector<double>& hostGroupEnds) {
+void scanOutputs(int sections, ScanPart& part, const ScanPass& pass, const std::vector<double>& hostGroupEnds,
+                 cuda::WorkShare& work) {
   const int d = 2 * sections;
   const cudaStream_t stream = part.stream.get();
   const auto groups = static_cast<std::int64_t>(hostGroupEnds.size()) / d;
@@ -234,13 +249,8 @@ void scanOutputs(int sections, ScanPart& part, const ScanPass& pass, const std::
   sosCarry<<<1, kWarp, 0, stream>>>(part.groupPower.data(), d, part.allGroupEnds.data(), groups, groups,
                                     part.groupStarts.data(), nullptr);
   SIGLAB_CUDA_CHECK_LAUNCH();
-  const auto chunks = pass.chunks();
-  const unsigned blocks = static_cast<unsigned>((chunks + kChunkThreads - 1) / kChunkThreads);
   const CarryView carry{part.local.data(), part.groupStarts.data() + pass.firstGroup * d, part.powers.data()};
-  sosChunks<<<blocks, kChunkThreads, 0, stream>>>(part.coef.data(), sections, pass.first, pass.n, pass.stride,
-                                                  kSosScanChunk, chunks, pass.startsSignal, part.zi.data(),
-                                                  pass.d_scale, carry, nullptr);
-  SIGLAB_CUDA_CHECK_LAUNCH();
+  runChunks(sections, part, pass, carry, nullptr, work);
 }
 
 std::vector<double> multiply(const std::vector<double>& a, const std::vector<double>& b, std::size_t d) {
@@ -284,12 +294,12 @@ double carryErrorBound(const SosGains& gains, const std::vector<double>& power, 
 }  // namespace
 
 GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double> in, std::span<double> out,
-                                int device) {
-  return sosfiltfiltCuda(sections, in, out, std::vector<int>{device});
+                                int device, const Progress& progress) {
+  return sosfiltfiltCuda(sections, in, out, std::vector<int>{device}, progress);
 }
 
 GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double> in, std::span<double> out,
-                                const std::vector<int>& devices) {
+                                const std::vector<int>& devices, const Progress& progress) {
   checkStable(sections);
   if (in.size() != out.size()) throw std::invalid_argument("sosfiltfilt: input and output sizes differ");
   if (sections.empty() || static_cast<int>(2 * sections.size()) > kMaxScanStates) {
@@ -312,6 +322,7 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
                                           std::to_string(deviceCount) + " (0 to " + std::to_string(deviceCount - 1) + ")"};
     }
   }
+  progress.throwIfCancelled();
   const auto start = std::chrono::steady_clock::now();
   // The odd extension, as sosfiltfilt builds it: its two edges here, its interior the input itself.
   const auto total = static_cast<std::int64_t>(n + 2 * edge);
@@ -363,18 +374,30 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
       }
     }
   };
-  // The extension's samples [begin, end) to `to` on the part's stream.
+  // Progress in samples: copied in, through each of the four chunk passes, copied out.
+  std::uint64_t units = n;
+  for (const ScanRange& r : ranges) {
+    const auto chunksOf = [](std::int64_t samples) { return (samples + kSosScanChunk - 1) / kSosScanChunk; };
+    units += static_cast<std::uint64_t>(r.forwardEnd - r.forwardBegin +
+                                        2 * kSosScanChunk *
+                                            (chunksOf(r.forwardEnd - r.forwardBegin) +
+                                             chunksOf(r.backwardEnd - r.backwardBegin)));
+  }
+  cuda::WorkShare work(progress, units);
+  // The extension's samples [begin, end) to `to` on the part's stream, in parts (launch_in_parts.hpp).
   auto copyExtension = [&](ScanPart& part, std::int64_t begin, std::int64_t end) {
-    const auto piece = [&](const double* source, std::int64_t from, std::int64_t to) {
-      const std::int64_t b = std::max(begin, from), e = std::min(end, to);
-      if (b >= e) return;
-      SIGLAB_CUDA_TRY(cudaMemcpyAsync(part.at(b), source + (b - from), static_cast<std::size_t>(e - b) * sizeof(double),
-                                      cudaMemcpyHostToDevice, part.stream.get()));
-    };
-    const auto interiorBegin = static_cast<std::int64_t>(edge), interiorEnd = static_cast<std::int64_t>(edge + n);
-    piece(head.data(), 0, interiorBegin);
-    piece(in.data(), interiorBegin, interiorEnd);
-    piece(tail.data(), interiorEnd, total);
+    cuda::runInParts(part.stream.get(), begin, end, cuda::kCopyPartSamples, work, 1, [&](std::int64_t b0, std::int64_t e0) {
+      const auto piece = [&](const double* source, std::int64_t from, std::int64_t to) {
+        const std::int64_t b = std::max(b0, from), e = std::min(e0, to);
+        if (b >= e) return;
+        SIGLAB_CUDA_TRY(cudaMemcpyAsync(part.at(b), source + (b - from), static_cast<std::size_t>(e - b) * sizeof(double),
+                                        cudaMemcpyHostToDevice, part.stream.get()));
+      };
+      const auto interiorBegin = static_cast<std::int64_t>(edge), interiorEnd = static_cast<std::int64_t>(edge + n);
+      piece(head.data(), 0, interiorBegin);
+      piece(in.data(), interiorBegin, interiorEnd);
+      piece(tail.data(), interiorEnd, total);
+    });
   };
   // Forward, part p runs its range from its start; backward, from its range's end down.
   auto forward = [&](std::size_t p) {
@@ -423,12 +446,12 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
       SIGLAB_CUDA_CHECK_LAUNCH();
       SIGLAB_CUDA_TRY(cudaMemcpyAsync(&maxBits[p], part.max.data(), sizeof(unsigned long long), cudaMemcpyDeviceToHost,
                                       part.stream.get()));
-      scanEnds(count, part, forward(p), groupEnds.data());
+      scanEnds(count, part, forward(p), groupEnds.data(), work);
     });
     cuda::onEachPart(partCount, [&](std::size_t p) {
       ScanPart& part = *parts[p];
       const cuda::DeviceScope scope(part.device);
-      scanOutputs(count, part, forward(p), groupEnds);
+      scanOutputs(count, part, forward(p), groupEnds, work);
       if (p + 1 < partCount) {  // the next part's backward range begins inside this one's forward range
         const ScanRange& next = parts[p + 1]->range;
         borrowed[p + 1].resize(static_cast<std::size_t>(next.forwardBegin - next.backwardBegin));
@@ -445,12 +468,12 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
         SIGLAB_CUDA_TRY(cudaMemcpyAsync(part.at(part.range.backwardBegin), borrowed[p].data(),
                                         borrowed[p].size() * sizeof(double), cudaMemcpyHostToDevice, part.stream.get()));
       }
-      scanEnds(count, part, backward(p), groupEnds.data());
+      scanEnds(count, part, backward(p), groupEnds.data(), work);
     });
     cuda::onEachPart(partCount, [&](std::size_t p) {
       ScanPart& part = *parts[p];
       const cuda::DeviceScope scope(part.device);
-      scanOutputs(count, part, backward(p), groupEnds);
+      scanOutputs(count, part, backward(p), groupEnds, work);
       SIGLAB_CUDA_TRY(cudaStreamSynchronize(part.stream.get()));
     });
     kernelsMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - kernels).count();
@@ -459,11 +482,11 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
       const cuda::DeviceScope scope(part.device);
       const std::int64_t b = std::max<std::int64_t>(part.range.backwardBegin, static_cast<std::int64_t>(edge));
       const std::int64_t e = std::min<std::int64_t>(part.range.backwardEnd, static_cast<std::int64_t>(edge + n));
-      if (b < e) {
-        SIGLAB_CUDA_TRY(cudaMemcpyAsync(out.data() + (b - static_cast<std::int64_t>(edge)), part.at(b),
-                                        static_cast<std::size_t>(e - b) * sizeof(double), cudaMemcpyDeviceToHost,
+      cuda::runInParts(part.stream.get(), b, e, cuda::kCopyPartSamples, work, 1, [&](std::int64_t b0, std::int64_t e0) {
+        SIGLAB_CUDA_TRY(cudaMemcpyAsync(out.data() + (b0 - static_cast<std::int64_t>(edge)), part.at(b0),
+                                        static_cast<std::size_t>(e0 - b0) * sizeof(double), cudaMemcpyDeviceToHost,
                                         part.stream.get()));
-      }
+      });
       SIGLAB_CUDA_TRY(cudaStreamSynchronize(part.stream.get()));
     });
     freeParts();
@@ -484,6 +507,9 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
     // Responses longer than sosGains follows: no bound can be stated.
     if (!gains.decayed) result.errorBound = std::numeric_limits<double>::infinity();
     return result;
+  } catch (const Cancelled&) {
+    freeParts();
+    throw;
   } catch (const cuda::CudaError& e) {
     freeParts();
     if (e.code() == cudaErrorMemoryAllocation) {

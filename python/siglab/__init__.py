@@ -1,21 +1,27 @@
-"""SigLab for Python: read large 1-D signals, filter them with SigLab's engines, compare the engines.
+"""SigLab for Python: read large signals, run them through stages with SigLab's engines, compare the engines.
 
     import siglab
     x = siglab.read_signal("noise.txt")            # a NumPy array; x.rate is the sample rate or None
     y = siglab.filter(x, window=5, mode="reflect")  # same size, same dtype (float64 or float32)
+    p = siglab.Pipeline("butter 4,0.1,0.3,bandpass zero-phase; median 5; detrend")
+    y = p.run(x)                                    # 1-D, or N x C with the channels on the last axis
     siglab.stats(x)["std"]
 
 Arrays are used where they lie: a C-contiguous float64/float32 array is not copied. Errors carry
 SigLab's own messages: siglab.InputError (an OSError) for files, ValueError for bad arguments.
 """
+import contextlib
+import os
 import warnings
 
 import numpy as np
 
 from ._siglab import InputError
 from . import _siglab
+from .pipeline import Pipeline, VerificationError, stage, stage_kinds
 
-__all__ = ["read_signal", "filter", "compare", "stats", "engines", "measure", "InputError", "Signal"]
+__all__ = ["read_signal", "filter", "compare", "stats", "engines", "measure", "InputError", "Signal", "Pipeline",
+           "VerificationError", "stage", "stage_kinds"]
 
 
 class Signal(np.ndarray):
@@ -53,26 +59,61 @@ def _whole_number(name, value):
     return int(value)
 
 
+@contextlib.contextmanager
+def _one_stage(window, mode, taps, gaussian):
+    """The one-stage Pipeline filter()'s keywords describe, as siglab-cli's --window, --taps and
+    --gaussian with --mode describe it: the kind whose one-stage option the keyword is, its value
+    that option's. Taps given as values are written (exactly: shortest round-trip text) to a
+    file in memory for the taps kind to read, closed afterwards."""
+    if taps is not None and gaussian is not None:
+        raise ValueError("give taps or gaussian, not both")
+    if taps is None and gaussian is None:
+        window = _whole_number("window", window)
+        if window < 0:
+            raise ValueError(f"window must be an odd number from 1 to 2^62 - 1, got {window}")
+    option, value = ("gaussian", gaussian) if gaussian is not None else ("taps", taps) if taps is not None \
+        else ("window", window)
+    kind = next(k for k in stage_kinds() if k["option"] == option)
+    in_value = next(p["name"] for p in kind["parameters"] if p["in_value"])
+    if option != "taps" or isinstance(value, (str, os.PathLike)):
+        yield Pipeline([(kind["name"], {in_value: value, "mode": mode})])
+        return
+    fd = os.memfd_create("siglab-taps")  # a file in memory only: nothing left behind, whatever happens
+    try:
+        os.write(fd, "".join(f"{float(t)!r}\n" for t in np.asarray(value, dtype=np.float64).ravel()).encode())
+        path = f"/proc/self/fd/{fd}"
+        try:
+            yield Pipeline([(kind["name"], {in_value: path, "mode": mode})])
+        except InputError as error:  # the taps' own count, said of the taps given
+            raise ValueError(str(error).replace(path, "taps")) from None
+    finally:
+        os.close(fd)
+
+
 def filter(x, window=5, mode="zero", *, taps=None, gaussian=None, engine="auto", out=None, return_engine=False,
            devices=None):
-    """Filters x with the mean of `window` samples, custom `taps` or Gaussian taps of sigma `gaussian`.
+    """Filters x with the mean of `window` samples, custom `taps` (values, or a file of them) or
+    Gaussian taps of sigma `gaussian`: a one-stage siglab.Pipeline, run as siglab-cli filter runs
+    --window, --taps or --gaussian (the same engine choice, fallback and verification).
 
     mode: zero, reflect, mirror, nearest or wrap (scipy.ndimage.correlate1d's meanings).
     engine: "auto" (the fastest engine that runs here) or a name from engines().
     out: an array to write the result into (contiguous, x's dtype and size, not overlapping x),
-    as NumPy's out=: no new result array, so no page faults for its first touch.
+    as NumPy's out= (core's run makes the result, then it is copied there).
     devices: the GPUs the GPU engines run on, as the CLI's --devices: "all", "0,1" or [0, 1] (one
     contiguous part of x each, the same bits as one GPU; "0,0" runs two parts on GPU 0). None:
     GPU 0. A GPU that does not exist is a ValueError naming the ones there are.
     """
-    taps = None if taps is None else [float(t) for t in np.asarray(taps, dtype=np.float64).ravel()]
     samples = _samples(x)
-    if out is not None and np.may_share_memory(out, samples):
-        raise ValueError("out must not overlap x (SigLab's engines do not filter in place)")
-    window = _whole_number("window", window)
-    if window < 0:
-        raise ValueError(f"window must be an odd number from 1 to 2^62 - 1, got {window}")
-    result, used = _siglab.filter(samples, window, mode, taps, gaussian, engine, out, devices=devices)
+    if out is not None:
+        if np.may_share_memory(out, samples):
+            raise ValueError("out must not overlap x (SigLab's engines do not filter in place)")
+        if (not isinstance(out, np.ndarray) or out.dtype != samples.dtype or out.shape != samples.shape
+                or not out.flags.c_contiguous or not out.flags.writeable):
+            raise ValueError("out must be a writeable, contiguous one-dimensional array of x's dtype and size")
+    with _one_stage(window, mode, taps, gaussian) as pipeline:
+        result, report = pipeline._run(samples, engine=engine, devices=devices, out=out)
+    used = report["channels"][0][0]["engine"] if report["channels"] and report["channels"][0] else ""
     return (result, used) if return_engine else result
 
 
@@ -81,17 +122,14 @@ def compare(x, window=5, mode="zero", *, taps=None, gaussian=None, engines=("cpu
     """Runs each engine on x (timed: one warm-up, then the median of `repeat` runs), each checked
     against cpu-serial. Returns (rows, reference): one dict per engine, and cpu-serial's result.
     devices: the GPUs the GPU engines run on, as filter()'s."""
-    taps = None if taps is None else [float(t) for t in np.asarray(taps, dtype=np.float64).ravel()]
     x = _samples(x)
     if x.dtype != np.float64:
         raise ValueError("compare takes float64 samples")
-    window = _whole_number("window", window)
-    if window < 0:
-        raise ValueError(f"window must be an odd number from 1 to 2^62 - 1, got {window}")
     repeat = _whole_number("repeat", repeat)
     if not -2**31 <= repeat < 2**31:
         raise ValueError(f"repeat must be from 1 to 100000, not {repeat}")
-    return _siglab.compare(x, window, mode, taps, gaussian, list(engines), repeat, devices=devices)
+    with _one_stage(window, mode, taps, gaussian) as pipeline:
+        return _siglab.compare(x, pipeline._native, list(engines), repeat, devices=devices)
 
 
 def stats(x):

@@ -1,58 +1,79 @@
-"""SigLab's filter over Dask arrays: chunked, halo-overlapped work on many processes or machines.
+"""SigLab's pipelines over Dask arrays: chunked, halo-overlapped work on many processes or machines.
 
-    import dask.array as da, siglab.dask
-    y = siglab.dask.filter(x, window=5, mode="reflect")   # x: a 1-D dask array; y: lazy, same chunks
+    import dask.array as da, siglab, siglab.dask
+    y = siglab.dask.run(siglab.Pipeline("median 5; mean 3"), x)  # x: (N,) or (N, C); y: lazy, same chunks
+    y = siglab.dask.filter(x, window=5, mode="reflect")           # siglab.filter's keywords
 
-Each chunk is filtered by SigLab with its neighbours' samples around it (dask.array.map_overlap,
-depth W//2); the signal's own ends are padded with the boundary rule first, so every output sums
-exactly the samples, in exactly the order, that an in-memory SigLab filter sums: the result has the
-same bits as siglab.filter (and siglab-cli filter) on the whole signal.
+Each chunk runs through the pipeline with its neighbours' samples around it (dask.array.map_overlap)
+as deep as the pipeline's history (Pipeline.history: the sum of its stages'), as a signal of its
+own; the chunks at the signal's ends see its real ends (or, when every stage wraps, each other's).
+Every output kept reads only samples its block holds, so the result has the same bits as
+Pipeline.run on the whole signal (for engines whose result does not depend on where a signal
+starts: cpu-parallel, cpu-serial, the GPU correlations). A stage whose output depends on the whole
+signal (butter, detrend) runs only on an array of one chunk along the samples.
 """
 import dask.array as da
 import numpy as np
 
 import siglab
-
-# SigLab's boundary modes as numpy.pad modes (scipy's reflect is numpy's symmetric, and so on).
-_PAD_MODES = {"zero": "constant", "reflect": "symmetric", "mirror": "reflect", "nearest": "edge", "wrap": "wrap"}
+from siglab import _one_stage
 
 
-def _window(window, taps, gaussian):
-    """The number of taps SigLab will use (checked with SigLab's messages), for the halo depth."""
-    siglab.filter(np.zeros(1), window=window, taps=taps, gaussian=gaussian, engine="cpu-serial")
-    if taps is not None:
-        return np.asarray(taps).size
-    if gaussian is not None:
-        return 2 * int(np.floor(4.0 * float(gaussian) + 0.5)) + 1
-    return window
+def _overlapped(x, reach, run_block, dtype):
+    """x's blocks through run_block with `reach`'s halos (Pipeline.history), trimmed back to x's chunks."""
+    if x.ndim not in (1, 2):
+        raise ValueError(f"x must be one-dimensional, or two-dimensional with the channels on the last axis (N x C), "
+                         f"not of shape {x.shape}")
+    if x.ndim == 2:
+        x = x.rechunk({1: -1})  # a block holds every channel of its samples
+    n = x.shape[0]
+    if n == 0:
+        return x.astype(dtype)
+    one_chunk = len(x.chunks[0]) == 1
+    if reach["whole_only"] and not one_chunk:
+        raise ValueError(f"{reach['whole_only']}: Dask runs such a pipeline only on an array of one chunk along "
+                         f"the samples (x.rechunk({{0: -1}}))")
+    depth = max(reach["before"], reach["after"])
+    if depth == 0 or one_chunk:
+        return x.map_blocks(run_block, dtype=dtype)
+    if n <= 2 * depth + 1:  # no longer than a window: in one task, with the pipeline's own ends
+        return x.rechunk({0: -1}).map_blocks(run_block, dtype=dtype).rechunk(x.chunks)
+    chunks = x.chunks
+    if min(x.chunks[0]) < depth:  # map_overlap needs each chunk at least as long as the halo
+        x = x.rechunk({0: max(depth, max(x.chunks[0]))})
+    boundary = "periodic" if reach["circular"] else "none"
+    depths = {0: depth, 1: 0} if x.ndim == 2 else {0: depth}
+    boundaries = {0: boundary, 1: "none"} if x.ndim == 2 else {0: boundary}
+    out = x.map_overlap(run_block, depth=depths, boundary=boundaries, trim=True, dtype=dtype)
+    return out.rechunk(chunks)
+
+
+def _result_dtype(x, dtype):
+    return np.dtype(np.float32) if np.dtype(dtype or x.dtype) == np.float32 else np.dtype(np.float64)
+
+
+def run(pipeline, x, *, engine="cpu-parallel", rate=None, dtype=None, verify=True):
+    """A lazy dask array: x run through `pipeline` (a siglab.Pipeline or what it takes) as
+    Pipeline.run would run it whole. x: 1-D, or 2-D with the channels on the last axis (chunked
+    along the samples only). engine: as Pipeline.run's; cpu-running and the FFT engines restart at
+    every block (within their tolerance, not bit-identical)."""
+    pipeline = siglab.Pipeline(pipeline)
+    reach = pipeline.history(x.shape[0], rate)
+
+    def run_block(block):
+        return pipeline.run(block, engine=engine, rate=rate, dtype=dtype, verify=verify)
+
+    return _overlapped(x, reach, run_block, _result_dtype(x, dtype))
 
 
 def filter(x, window=5, mode="zero", *, taps=None, gaussian=None, engine="cpu-parallel"):
-    """A lazy dask array: x filtered as siglab.filter would filter it whole.
-
-    engine: a bit-identical engine (cpu-parallel, cpu-serial, a GPU engine) gives the same bits as
-    the whole signal filtered at once; cpu-running restarts its sums at every chunk (within its
-    tolerance, not bit-identical)."""
-    if mode not in _PAD_MODES:
-        raise ValueError(f"mode must be one of {', '.join(_PAD_MODES)}, not {mode!r}")
+    """A lazy dask array: x (1-D) filtered as siglab.filter would filter it whole (its keywords)."""
     if x.ndim != 1:
         raise ValueError(f"x must be one-dimensional, not of shape {x.shape}")
-    depth = _window(window, taps, gaussian) // 2
-    if x.shape[0] == 0:
-        return x
+    with _one_stage(window, mode, taps, gaussian) as pipeline:
+        reach = pipeline.history(x.shape[0])
 
-    def filter_whole(block, block_mode=mode):
-        return siglab.filter(block, window=window, mode=block_mode, taps=taps, gaussian=gaussian, engine=engine)
+    def run_block(block):
+        return siglab.filter(block, window=window, mode=mode, taps=taps, gaussian=gaussian, engine=engine)
 
-    if depth == 0:  # one tap: every output is its own sample's, chunks need no neighbours
-        return x.map_blocks(filter_whole, dtype=x.dtype)
-    if x.shape[0] <= 2 * depth + 1:  # no longer than a window: in one task, with SigLab's own ends
-        return x.rechunk(x.shape[0]).map_blocks(filter_whole, dtype=x.dtype)
-    # The signal's ends padded with the boundary rule; then each block, with its neighbours'
-    # samples around it, keeps only the outputs whose windows lie inside it.
-    padded = da.pad(x, depth, mode=_PAD_MODES[mode])
-    if min(padded.chunks[0]) < depth:  # map_overlap needs each chunk at least as long as the halo
-        padded = padded.rechunk(max(depth, max(padded.chunks[0])))
-    out = padded.map_overlap(lambda b: filter_whole(b, "zero"), depth=depth, boundary="none", trim=True,
-                             dtype=x.dtype)
-    return out[depth:depth + x.shape[0]].rechunk(x.chunks)
+    return _overlapped(x, reach, run_block, _result_dtype(x, None))

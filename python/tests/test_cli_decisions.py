@@ -22,7 +22,7 @@ def test_a_window_far_longer_than_the_signal_is_cropped_to_it_as_the_cli_does(rn
     assert peak_rss_mib() - before < 100, "the window's taps were built whole"
     cropped = siglab.filter(x, taps=np.full(2 * x.size - 1, 1.0 / window), engine="cpu-serial")
     assert np.array_equal(y, cropped)  # the taps that never meet a sample dropped: the same bits
-    with pytest.raises(ValueError, match="window 40000001 is too long for 1000 samples in reflect mode"):
+    with pytest.raises(ValueError, match="W 40000001 is too long for 1000 samples in reflect mode"):
         siglab.filter(x, window, "reflect")
 
 

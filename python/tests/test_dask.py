@@ -46,6 +46,32 @@ def test_mean_gaussian_one_tap_and_float32(rng):
             assert same_bits(result, siglab.filter(x, **kwargs)), kwargs
 
 
+@pytest.mark.parametrize("chain", ["median 5; mean 3 mode reflect; savgol 7,2", "median 5 mode wrap; gaussian 1.5 mode wrap",
+                                   "mean 1; median 3 mode nearest"])
+def test_a_chunked_pipeline_has_the_bits_of_run_on_1d_and_n_by_c(rng, chain):
+    pipeline = siglab.Pipeline(chain)
+    x = rng.uniform(-100, 100, (1001, 2))
+    expected = pipeline.run(x)
+    with dask.config.set(scheduler="synchronous"):
+        for chunks in (5, 100, 1001):
+            assert same_bits(siglab.dask.run(pipeline, da.from_array(x, chunks=(chunks, 1))).compute(), expected), chunks
+            one = np.ascontiguousarray(x[:, 1])
+            assert same_bits(siglab.dask.run(chain, da.from_array(one, chunks=chunks)).compute(), pipeline.run(one))
+        for n in (7, 13):  # no longer than the chain's reach: in one task
+            assert same_bits(siglab.dask.run(pipeline, da.from_array(x[:n], chunks=(3, 2))).compute(), pipeline.run(x[:n]))
+
+
+def test_a_pipeline_that_reads_the_whole_signal_runs_on_one_chunk_only(rng):
+    x = rng.uniform(-1, 1, 300)
+    with dask.config.set(scheduler="synchronous"):
+        pipeline = siglab.Pipeline("median 5; detrend")
+        assert same_bits(siglab.dask.run(pipeline, da.from_array(x, chunks=300)).compute(), pipeline.run(x))
+        with pytest.raises(ValueError, match=r"stage 2 \(detrend\) depends on the whole signal.*one chunk"):
+            siglab.dask.run(pipeline, da.from_array(x, chunks=100))
+        with pytest.raises(ValueError, match=r"stage 1 \(median\) wraps around the signal's ends and stage 2"):
+            siglab.dask.run("median 5 mode wrap; mean 3", da.from_array(x, chunks=100))
+
+
 def test_bad_arguments_use_siglabs_messages():
     x = da.zeros(10, chunks=5)
     with pytest.raises(ValueError, match="odd"):

@@ -80,13 +80,13 @@ def test_bad_arguments_raise_with_siglab_messages():
     x = np.zeros(10)
     with pytest.raises(ValueError, match="odd"):
         siglab.filter(x, window=4)
-    with pytest.raises(ValueError, match="mode must be zero, reflect, mirror, nearest or wrap"):
+    with pytest.raises(ValueError, match="mode must be one of zero, reflect, mirror, nearest, wrap"):
         siglab.filter(x, mode="sideways")
     with pytest.raises(ValueError, match="float64 or float32"):
         siglab.filter(np.zeros(10, dtype=np.int32))
     with pytest.raises(ValueError, match="one-dimensional"):
         siglab.filter(np.zeros((3, 3)))
-    with pytest.raises(ValueError, match='no engine named "warp-drive"'):
+    with pytest.raises(ValueError, match='unknown engine "warp-drive"'):
         siglab.filter(x, engine="warp-drive")
     with pytest.raises(ValueError, match="taps or gaussian"):
         siglab.filter(x, taps=[1.0], gaussian=1.0)
@@ -165,5 +165,5 @@ def test_a_gaussian_whose_window_cannot_be_built_is_refused():
     # Once a float-to-size_t overflow made these a 1-tap identity filter.
     x = np.arange(10.0)
     for sigma in (5e18, 1e19, 1e20, 1e300):
-        with pytest.raises(ValueError, match="at most 268435457 are built"):
+        with pytest.raises(ValueError, match="sigma must be a finite number from 0 to 1e"):
             siglab.filter(x, gaussian=sigma)

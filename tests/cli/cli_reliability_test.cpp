@@ -640,6 +640,35 @@ TEST(CliBounds, NegativeValuesOfUnsignedOptionsAreRefusedAsNegative) {
   EXPECT_FALSE(fs::exists(dir.file("r.txt")));
 }
 
+// Every ranged or listed option says, in the project's words, what it takes (CLI11's Range said
+// "Value -1 not in range 1 to 100000", even for text; IsMember "--decimal: ; not in {.,,}").
+TEST(CliBounds, RangedAndListedOptionsSayWhatTheyTakeInWords) {
+  test::TempDir dir;
+  const std::string in = dir.file("in.txt");
+  test::writeFile(in, "1\n2\n3\n");
+  const std::string out = " -o " + dir.file("r.txt");
+  const std::string help = "Run with --help for more information.\n";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"compare " + in + " --repeat 0", "--repeat: must be a whole number from 1 to 100000, got \"0\"\n"},
+      {"compare " + in + " --repeat -1", "--repeat: must be a whole number from 1 to 100000, got \"-1\"\n"},
+      {"filter " + in + out + " --block-size 16", "--block-size: must be a whole number from 32 to 1024, got \"16\"\n"},
+      {"lab reverse --repeat 0", "--repeat: must be a whole number from 1 to 10000, got \"0\"\n"},
+      {"reduce --random-ints 32", "--random-ints: must be a whole number from 0 to 31, got \"32\"\n"},
+      {"reduce --repeat abc", "--repeat: must be a whole number from 1 to 100000, got \"abc\"\n"},
+      {"response" + out + " --points 0", "--points: must be a whole number from 1 to 16777216, got \"0\"\n"},
+      {"filter " + in + out + " --decimal ';'", "--decimal: must be one of \".\", \",\", got \";\"\n"},
+      {"filter " + in + out + " --dtype f16", "--dtype: must be one of \"f64\", \"f32\", got \"f16\"\n"},
+      {"filter " + in + out + " --stream sometimes",
+       "--stream: must be one of \"auto\", \"always\", \"never\", got \"sometimes\"\n"},
+  };
+  for (const auto& [args, message] : cases) {
+    const Outcome o = runCli(args, dir);
+    EXPECT_EQ(o.exitCode, 2) << args;
+    EXPECT_EQ(o.err, message + help) << args;
+  }
+  EXPECT_FALSE(fs::exists(dir.file("r.txt")));
+}
+
 TEST(CliBounds, Float32TakesItsLargestValue) {
   test::TempDir dir;
   test::writeFile(dir.file("in.txt"), "3.40282347e+38\n-3.4028234663852886e+38\n1\n");

@@ -105,7 +105,8 @@ TEST(CliSpectrum, BadInputNamesTheOptionAndTheAllowedRange) {
   expectUsage("--segment 50 --rate -8000", "--rate: must be a finite number of Hz greater than 0, got \"-8000\"");
   expectUsage("--segment 50 --rate inf", "--rate: must be a finite number of Hz greater than 0, got \"inf\"");
   expectUsage("--segment 50 --rate nan", "--rate: must be a finite number of Hz greater than 0, got \"nan\"");
-  expectUsage("--segment 50 --window kaiser", "--window: kaiser not in {hann,hamming,blackman,boxcar}");
+  expectUsage("--segment 50 --window kaiser",
+              "--window: must be one of \"hann\", \"hamming\", \"blackman\", \"boxcar\", got \"kaiser\"");
   const Outcome gpu = runCli(in + "--segment 50 --engine gpu", dir);
   if (gpu.exitCode == 2) {
     EXPECT_NE(gpu.err.find("siglab-cli spectrum: --engine gpu: no GPU can run it here ("), std::string::npos) << gpu.err;

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <filesystem>
 
@@ -215,6 +217,56 @@ TEST(StreamApply, VerificationFindsAWrongOutputAtABlockJoinAndNamesItsSignalInde
   const StreamApplyResult s = applyStreamed(engine, job, dir.file("out.npy"), 100);
   EXPECT_EQ(s.result.verification.mismatches, 1u);
   EXPECT_EQ(s.result.verification.firstMismatch, 200u);  // the third block starts at output 200
+}
+
+// cpu-serial that raises Cancel as the last (short) block's verification begins: a block's
+// verification asks the engine for its tolerance first.
+class CancelWhileLastBlockVerifies final : public FilterBackend {
+ public:
+  explicit CancelWhileLastBlockVerifies(std::atomic<bool>& cancel) : cancel_(cancel) {}
+  std::string_view name() const override { return "cancel-in-verification"; }
+  std::string_view description() const override { return "test"; }
+  std::string whyNot(const FilterSpec&, SampleType) const override { return {}; }
+  double tolerance(const FilterSpec& spec, double maxAbsInput) const override {
+    if (lastBlock_ < largestBlock_) cancel_ = true;
+    return exact_.tolerance(spec, maxAbsInput);
+  }
+  FilterPass filter(std::span<const double> in, const FilterSpec& spec, std::span<double> out, const RunOptions& o,
+                    const Progress& p) override {
+    lastBlock_ = in.size();
+    largestBlock_ = std::max(largestBlock_, in.size());
+    return exact_.filter(in, spec, out, o, p);
+  }
+  FilterPass filter(std::span<const float> in, const FilterSpec& spec, std::span<float> out, const RunOptions& o,
+                    const Progress& p) override {
+    return exact_.filter(in, spec, out, o, p);
+  }
+
+ private:
+  CpuSerialBackend exact_;
+  std::atomic<bool>& cancel_;
+  std::size_t lastBlock_ = 0, largestBlock_ = 0;
+};
+
+// The stream looks at Cancel between blocks only; a block's verification (a wide window's joins
+// take long) looks at it too, as the in-memory verification does: a cancel during the last
+// block's verification was ignored, and the run finished.
+TEST(StreamApply, ACancelDuringABlocksVerificationStopsIt) {
+  std::mt19937_64 rng(4);
+  test::TempDir dir;
+  writeSignal(dir.file("in.npy"), test::randomSignal(1000, rng));  // blocks of 64: the last holds 40
+  std::atomic<bool> cancel{false};
+  CancelWhileLastBlockVerifies engine(cancel);
+  Job job = jobFor(dir, {"in.npy", {}}, makeMeanFilter(5, BoundaryMode::Reflect), SampleType::f64);
+  const auto in = openSampleStream(job.input, job.read, 1024);
+  const auto sink = openSampleSink(dir.file("out.npy"), writeFor(in->sampleRate()), in->knownSize());
+  StreamFilterOptions options;
+  options.blockSamples = 64;
+  Progress progress;
+  progress.cancelFlag = &cancel;
+  EXPECT_THROW(streamApply(engine, *in, job, *sink, options, progress), Cancelled);
+  EXPECT_TRUE(cancel.load()) << "the last block was verified";
+  EXPECT_FALSE(std::filesystem::exists(dir.file("out.npy")));
 }
 
 TEST(StreamApply, ASampleFloat32CannotHoldIsNamedByItsIndexInTheSignal) {

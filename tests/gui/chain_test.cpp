@@ -112,7 +112,9 @@ TEST_F(ChainTest, ASessionAndAPipelineFileKeepTheChain) {
     apply(window, kFirst);
     apply(window, kSecond);
     window.saveSession(QString::fromStdString(dir.file("s.siglab")));
+    ASSERT_TRUE(test::waitForTask(window));
     window.savePipeline(QString::fromStdString(dir.file("chain.json")));
+    ASSERT_TRUE(test::waitForTask(window));
     ASSERT_TRUE(window.lastError().isEmpty()) << window.lastError().toStdString();
   }
   EXPECT_EQ(chainText(loadPipeline(dir.file("chain.json"))), chainText(parseChain(both))) << "what --pipeline reads";

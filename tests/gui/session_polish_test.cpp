@@ -71,6 +71,7 @@ TEST_F(WindowTest, ASessionRestoresTheSignalReadOptionsFilterEnginesAndView) {
     window.signalPlot()->setVisibleRange(40, 120);
     savedView = window.currentSession().view;
     window.saveSession(QString::fromStdString(dir.file("s.siglab")));
+    ASSERT_TRUE(test::waitForTask(window));
     ASSERT_TRUE(window.lastError().isEmpty()) << window.lastError().toStdString();
   }
   MainWindow restored;

@@ -8,6 +8,7 @@
 
 #include "siglab/io/signal_io.hpp"
 #include "siglab/pipeline.hpp"
+#include "siglab/progress.hpp"
 
 namespace siglab {
 
@@ -62,7 +63,8 @@ nlohmann::json sessionToJson(const Session& session);
 // Throws InputError naming `pathForMessages`, the key and what was wrong (and the allowed values).
 Session sessionFromJson(const nlohmann::json& json, const std::string& pathForMessages);
 
-void saveSession(const std::string& path, const Session& session);  // atomically
+// Atomically, reporting and stopping at `progress`'s cancel as writeFileAtomically does.
+void saveSession(const std::string& path, const Session& session, const Progress& progress = {});
 Session loadSession(const std::string& path);  // relative signal paths resolved against the file's folder
 
 }  // namespace siglab

@@ -1,0 +1,301 @@
+// siglab.Pipeline's native part: the registry's kinds, pipelines read from chains and JSON, and
+// core's runPipeline on arrays and files. Python's thread waits without the GIL (outside_gil.hpp).
+#include "pipeline_binding.hpp"
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "engine_lists.hpp"
+#include "outside_gil.hpp"
+#include "siglab/cuda_backends.hpp"
+#include "siglab/io/output_checks.hpp"
+#include "siglab/large_page_buffer.hpp"
+#include "siglab/pipeline_reach.hpp"
+#include "siglab/pipeline_run.hpp"
+#include "siglab/stage_registry.hpp"
+
+namespace py = pybind11;
+
+namespace siglab::python {
+namespace {
+
+const char* typeName(ParameterType type) {
+  switch (type) {
+    case ParameterType::Whole: return "whole";
+    case ParameterType::Number: return "number";
+    case ParameterType::Flag: return "flag";
+    case ParameterType::Choice: return "choice";
+    case ParameterType::Text: return "text";
+  }
+  return "text";
+}
+
+py::object defaultOf(const ParameterInfo& info) {
+  if (!info.defaultValue) return info.type == ParameterType::Flag ? py::object(py::bool_(false)) : py::object(py::none());
+  const ParameterValue value = parameterFromText(info, *info.defaultValue);
+  return std::visit([](const auto& v) { return py::object(py::cast(v)); }, value);
+}
+
+py::list stageKindList() {
+  py::list kinds;
+  for (const StageKind* kind : stageKinds()) {
+    py::list parameters;
+    for (const ParameterInfo& info : kind->parameters()) {
+      py::dict p;
+      p["name"] = info.name;
+      p["type"] = typeName(info.type);
+      p["help"] = info.help;
+      p["unit"] = info.unit;
+      p["min"] = info.min;
+      p["max"] = info.max;
+      p["choices"] = info.choices;
+      p["default"] = defaultOf(info);
+      p["required"] = !info.defaultValue && info.type != ParameterType::Flag;
+      p["in_value"] = info.inValue;
+      parameters.append(p);
+    }
+    py::dict k;
+    k["name"] = std::string(kind->name());
+    k["option"] = std::string(kind->optionName());
+    k["summary"] = std::string(kind->summary());
+    k["value_syntax"] = std::string(kind->valueSyntax());
+    k["example"] = std::string(kind->exampleValue());
+    k["parameters"] = parameters;
+    kinds.append(k);
+  }
+  return kinds;
+}
+
+// A new result of n values, as NumPy's empty() but, from one large page up, in a LargePageBuffer
+// owned by the array's base: the pages are 2 MiB ones where the kernel grants them.
+template <class T>
+py::array_t<T> newResult(std::vector<py::ssize_t> shape, std::size_t n) {
+  if (n * sizeof(T) < kLargePageBytes) return py::array_t<T>(shape);
+  auto owner = std::make_unique<LargePageBuffer>(n * sizeof(T));
+  py::capsule free(owner.get(), [](void* p) { delete static_cast<LargePageBuffer*>(p); });
+  auto* data = static_cast<T*>(owner.release()->data());
+  return py::array_t<T>(shape, data, free);
+}
+
+// The channels' results as one array: (n,) for one channel given as 1-D, else (n, C) with the
+// channels on the last axis; into `into` when given (checked by the caller: dtype, shape, contiguous).
+// A float64 result of one large page or more is handed over as it is (large_page_resource.hpp).
+template <class T>
+py::array resultArray(std::vector<SampleVector>& channels, std::size_t n, bool oneD, const std::optional<py::array>& into) {
+  const std::size_t count = channels.size();
+  if constexpr (std::is_same_v<T, double>) {
+    if (oneD && !into && n * sizeof(double) >= kLargePageBytes) {
+      auto* owner = new SampleVector(std::move(channels.front()));
+      py::capsule free(owner, [](void* p) { delete static_cast<SampleVector*>(p); });
+      return py::array_t<double>({static_cast<py::ssize_t>(n)}, owner->data(), free);
+    }
+  }
+  std::vector<py::ssize_t> shape{static_cast<py::ssize_t>(n)};
+  if (!oneD) shape.push_back(static_cast<py::ssize_t>(count));
+  py::array_t<T> out = into ? py::reinterpret_borrow<py::array_t<T>>(*into) : newResult<T>(shape, n * count);
+  if (out.size() != static_cast<py::ssize_t>(n * count)) throw std::invalid_argument("out must have the result's size");
+  T* data = out.mutable_data();
+  {
+    py::gil_scoped_release release;
+    for (std::size_t c = 0; c < count; ++c) {
+      const SampleVector& values = channels[c];
+      if (count == 1) {
+        std::transform(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(n), data,
+                       [](double v) { return static_cast<T>(v); });
+      } else {
+        for (std::size_t i = 0; i < n; ++i) data[i * count + c] = static_cast<T>(values[i]);
+      }
+      SampleVector().swap(channels[c]);  // given back as soon as it is copied
+    }
+  }
+  return out;
+}
+
+Streaming streamingOf(const std::string& stream) {
+  if (stream == "auto") return Streaming::automatic;
+  if (stream == "always") return Streaming::always;
+  if (stream == "never") return Streaming::never;
+  throw std::invalid_argument("stream must be auto, always or never, not \"" + stream + "\"");
+}
+
+SampleType sampleTypeOf(const std::string& name) {
+  if (name == "f64") return SampleType::f64;
+  if (name == "f32") return SampleType::f32;
+  throw std::invalid_argument("dtype must be float64 or float32, not " + name);
+}
+
+PipelineOptions optionsOf(const std::vector<std::string>& engines, const std::string& sampleType, bool verify) {
+  PipelineOptions options;
+  options.engines = engines;
+  options.sampleType = sampleTypeOf(sampleType);
+  options.verify = verify;
+  return options;
+}
+
+py::dict stageDict(const StageReport& s) {
+  py::dict d;
+  d["kind"] = s.kind;
+  d["description"] = s.description;
+  d["engine"] = s.engine;
+  d["why"] = s.why;
+  d["fell_back"] = s.fellBack;
+  d["uses_gpu"] = s.usesGpu;
+  d["kernel_ms"] = s.pass.phases.kernelMs;
+  d["transfer_ms"] = s.pass.phases.transferMs;
+  d["total_ms"] = s.pass.phases.totalMs;
+  d["verified"] = s.verified;
+  d["checked"] = s.verification.checked;
+  d["mismatches"] = s.verification.mismatches;
+  d["max_abs_diff"] = s.verification.maxAbsDiff;
+  d["tolerance"] = s.verification.tolerance;
+  d["passed"] = !s.verified || s.verification.passed();
+  d["verify_ms"] = s.verifyMs;
+  d["outputs"] = s.outputs;
+  d["note"] = s.note;
+  return d;
+}
+
+// What failed verification, in words: "stage 2 (median) on channel 1: cpu-parallel's result ...".
+std::string failureText(const Pipeline& pipeline, const PipelineReport& report) {
+  for (std::size_t c = 0; c < report.channels.size(); ++c) {
+    const std::vector<StageReport>& stages = report.channels[c].stages;
+    for (std::size_t k = 0; k < stages.size(); ++k) {
+      const StageReport& s = stages[k];
+      if (!s.verified || s.verification.passed()) continue;
+      std::string where = pipeline.stages.size() > 1 ? stageLabel(k + 1, *pipeline.stages[k].kind) : s.kind;
+      if (report.channels.size() > 1) where += " on channel " + std::to_string(c + 1);
+      return where + ": " + s.engine + "'s result failed verification (" + std::to_string(s.verification.mismatches) +
+             " of " + std::to_string(s.verification.checked) + " checked outputs differ, max |diff| " +
+             std::to_string(s.verification.maxAbsDiff) + ")";
+    }
+  }
+  return {};
+}
+
+py::dict reportDict(const Pipeline& pipeline, const PipelineReport& report) {
+  py::dict d;
+  d["stream"] = report.plan.stream;
+  d["why"] = report.plan.why;
+  d["samples"] = report.samples;
+  d["blocks"] = report.blocks;
+  d["rate"] = report.sampleRate;
+  d["written"] = report.written;
+  d["passed"] = report.passed();
+  d["failure"] = failureText(pipeline, report);
+  py::list channels;
+  for (const ChannelReport& channel : report.channels) {
+    py::list stages;
+    for (const StageReport& s : channel.stages) stages.append(stageDict(s));
+    channels.append(stages);
+  }
+  d["channels"] = channels;
+  return d;
+}
+
+// Runs `pipeline` on planar float64 channels in memory. Returns (result, report): the result in
+// `dtype` ("f64"/"f32"), 1-D when `oneD`, else N x C; None when a check failed (the report says).
+py::tuple runOnArrays(const Pipeline& pipeline, const std::vector<py::array_t<double, py::array::c_style>>& channels,
+                      std::optional<double> rate, const std::vector<std::string>& engineNames,
+                      const std::string& sampleType, bool verify, const py::object& progress, const py::object& devices,
+                      std::optional<py::array> into, bool oneD) {
+  const PipelineOptions options = optionsOf(engineNames, sampleType, verify);
+  BackendList& list = enginesOn(deviceListOf(devices));
+  ChannelSource source;
+  for (const auto& channel : channels) source.channels.emplace_back(channel.data(), static_cast<std::size_t>(channel.size()));
+  source.sampleRate = rate;
+  source.name = "the array";
+  PipelineReport report;
+  runOutsideGil([&](const PipelineObserver& observer) {
+    report = runPipeline(pipeline, source, MemorySink{}, list, options, observer);
+  }, progress);
+  py::dict described = reportDict(pipeline, report);
+  if (!report.passed()) return py::make_tuple(py::none(), described);
+  const std::size_t n = source.channels.empty() ? 0 : source.channels.front().size();
+  py::array result = options.sampleType == SampleType::f32 ? resultArray<float>(report.output, n, oneD, into)
+                                                           : resultArray<double>(report.output, n, oneD, into);
+  return py::make_tuple(result, described);
+}
+
+py::dict runOnFile(const Pipeline& pipeline, const std::string& input, const std::string& output, const py::dict& read,
+                   const std::string& stream, std::optional<std::size_t> blockSamples,
+                   const std::vector<std::string>& engineNames, const std::string& sampleType, bool verify,
+                   const py::object& progress, const py::object& devices) {
+  PipelineOptions options = optionsOf(engineNames, sampleType, verify);
+  options.streaming = streamingOf(stream);
+  options.pinnedMemory = pinnedHostMemory();  // as siglab-cli filter offers it, for a GPU first stage
+  if (blockSamples) {
+    if (*blockSamples == 0) throw std::invalid_argument("block_samples must be at least 1");
+    options.blockSamples = *blockSamples;
+  }
+  BackendList& list = enginesOn(deviceListOf(devices));
+  FileSource source{input, {}};
+  ReadOptions& r = source.read;
+  r.column = read["column"].cast<std::size_t>();
+  r.skipHeader = read["skip_header"].cast<bool>();
+  if (!read["raw"].is_none()) {
+    const std::string raw = read["raw"].cast<std::string>();
+    r.rawType = parseSampleTypeName(raw);
+    if (!r.rawType) throw std::invalid_argument("raw must be a sample type such as f64, f32, i16, not \"" + raw + "\"");
+  }
+  r.rawOffset = read["offset"].cast<std::uint64_t>();
+  r.channel = read["channel"].cast<std::size_t>();
+  r.allowNonFinite = read["allow_nonfinite"].cast<bool>();
+  if (!read["rate"].is_none()) r.sampleRate = read["rate"].cast<double>();
+  const NamedPath outputs[] = {{"output", output}};
+  const NamedPath inputs[] = {{"input", input}};
+  checkOutputsBeforeWork(outputs, inputs);
+  PipelineReport report;
+  runOutsideGil([&](const PipelineObserver& observer) {
+    report = runPipeline(pipeline, source, FileSink{output, {}}, list, options, observer);
+  }, progress);
+  return reportDict(pipeline, report);
+}
+
+py::dict reachDict(const Pipeline& pipeline, std::uint64_t samples, std::optional<double> rate) {
+  const PipelineReach reach = pipelineReach(pipeline, StageContext{samples, rate, Accumulator::SampleType});
+  py::dict d;
+  d["before"] = reach.before;
+  d["after"] = reach.after;
+  d["circular"] = reach.circular;
+  d["whole_only"] = reach.wholeOnly;
+  return d;
+}
+
+}  // namespace
+
+void bindPipeline(py::module_& m) {
+  m.def("stage_kinds", &stageKindList);
+  py::class_<Pipeline>(m, "NativePipeline")
+      .def_static("from_chain", &parseChain, py::arg("chain"))
+      .def_static(
+          "from_json",
+          [](const std::string& text, const std::string& name) {
+            nlohmann::json json;
+            try {
+              json = nlohmann::json::parse(text);
+            } catch (const nlohmann::json::exception&) {
+              throw std::invalid_argument(name + ": not valid JSON");
+            }
+            return pipelineFromJson(json, name);
+          },
+          py::arg("text"), py::arg("name"))
+      .def_static("load", &loadPipeline, py::arg("path"))
+      .def("save", [](const Pipeline& p, const std::string& path) { savePipeline(path, p); }, py::arg("path"))
+      .def("to_json", [](const Pipeline& p) { return pipelineToJson(p).dump(); })
+      .def("chain_text", &chainText)
+      .def("reach", &reachDict, py::arg("samples"), py::arg("rate"))
+      .def("run", &runOnArrays, py::arg("channels"), py::arg("rate"), py::arg("engines"), py::arg("sample_type"),
+           py::arg("verify"), py::arg("progress"), py::arg("devices"), py::arg("out"), py::arg("one_d"))
+      .def("run_file", &runOnFile, py::arg("input"), py::arg("output"), py::arg("read"), py::arg("stream"),
+           py::arg("block_samples"), py::arg("engines"), py::arg("sample_type"), py::arg("verify"), py::arg("progress"), py::arg("devices"));
+}
+
+}  // namespace siglab::python
