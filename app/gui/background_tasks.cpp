@@ -78,6 +78,14 @@ void readSession(QPromise<SessionOutcome>& promise, const QString& path, std::sh
   });
 }
 
+void readPipeline(QPromise<PipelineOutcome>& promise, const QString& path, std::shared_ptr<const std::atomic<bool>> cancel) {
+  deliver(promise, cancel.get(), path + ": not enough memory", [&] {
+    Pipeline pipeline = loadPipeline(path.toStdString());
+    if (cancel->load()) throw Cancelled();
+    promise.addResult(PipelineOutcome{std::move(pipeline), {}});
+  });
+}
+
 void runEngines(QPromise<RunOutcome>& promise, const RunRequest& request,
                 std::shared_ptr<const std::atomic<bool>> cancel) {
   deliver(promise, cancel.get(), "not enough memory to filter this signal", [&] {
@@ -94,28 +102,46 @@ void runEngines(QPromise<RunOutcome>& promise, const RunRequest& request,
   });
 }
 
-void applyEngine(QPromise<ApplyOutcome>& promise, const RunRequest& request,
-                 std::shared_ptr<const std::atomic<bool>> cancel) {
+PipelineOptions pipelineOptionsOf(const JobDraft& draft) {
+  PipelineOptions options;
+  options.engines = {draft.job.engines};
+  options.sampleType = draft.job.sampleType;
+  options.accumulator = draft.context.accumulator;
+  options.run = draft.job.run;
+  return options;
+}
+
+std::string verificationFailure(const PipelineReport& report) {
+  const StageReport* failed = report.firstFailure();
+  if (!failed) return {};
+  const Verification& v = failed->verification;
+  return failed->description + ": " + failed->engine + "'s result failed verification: " + std::to_string(v.mismatches) +
+         " of " + std::to_string(v.checked) + " outputs checked differ, first at index " + std::to_string(v.firstMismatch);
+}
+
+void applyStage(QPromise<ApplyOutcome>& promise, const RunRequest& request,
+                std::shared_ptr<const std::atomic<bool>> cancel) {
   deliver(promise, cancel.get(), "not enough memory to filter this signal", [&] {
     // The engine reports from inside its run and looks at Cancel every few milliseconds.
-    const Progress progress = progressFor(promise, cancel.get(), 0.0, 0.9);
-    Job job = request.job.build();
-    progress.throwIfCancelled();
-    FilterBackend* const chosen[] = {chooseApplyEngine(*request.engines, job).engine};  // its own reason, before anything runs
-    job.read.hostMemory = hostMemoryFor(chosen, job.spec, job.sampleType);  // a GPU engine's result: page-locked
-    auto applied = std::make_shared<AppliedJob>(applyJob(*request.engines, request.signal->samples(), job, progress));
-    if (!applied->result.verification.passed()) {
-      const Verification& v = applied->result.verification;
-      throw std::runtime_error(applied->result.engine + "'s result failed verification: " +
-                               std::to_string(v.mismatches) + " of " + std::to_string(v.checked) +
-                               " outputs checked differ, first at index " + std::to_string(v.firstMismatch));
-    }
+    PipelineObserver observer;
+    observer.cancel = cancel.get();
+    observer.progressFor = [&](const std::string&) { return progressFor(promise, cancel.get(), 0.0, 0.9); };
+    const std::unique_ptr<BoundStage> bound = request.job.bind();  // the spectrum's filter
+    observer.phase("binding").throwIfCancelled();
+    const SignalPtr& input = request.signal;
+    ChannelSource source{{input->samples()}, request.job.context.sampleRate, input->source()};
+    PipelineOptions options = pipelineOptionsOf(request.job);
+    options.streaming = Streaming::never;  // its samples and its result are in memory: the engine reports as it runs
+    PipelineReport report = runPipeline(Pipeline{{request.job.stage}}, source, MemorySink{}, *request.engines, options,
+                                        observer);
+    if (!report.passed()) throw std::runtime_error(verificationFailure(report));
+    auto stage = std::make_shared<const StageReport>(report.channels.front().stages.front());
     const Progress indexing = progressFor(promise, cancel.get(), 0.9, 1.0);
-    auto filtered = std::make_shared<const LoadedSignal>("filtered (" + applied->result.engine + ")",
-                                                         std::move(applied->result.output), indexing);
-    applied->result.output.clear();
-    const QString engine = QString::fromStdString(applied->result.engine);
-    promise.addResult(ApplyOutcome{std::move(applied), std::move(filtered), {}, std::move(job.spec), engine});
+    auto filtered = std::make_shared<const LoadedSignal>("filtered (" + stage->engine + ")",
+                                                         std::move(report.output.front()), indexing, input->sampleRate());
+    const QString engine = QString::fromStdString(stage->engine);
+    promise.addResult(ApplyOutcome{std::move(stage), std::move(filtered), {},
+                                   bound->filterSpec() ? *bound->filterSpec() : FilterSpec{}, engine});
   });
 }
 

@@ -15,6 +15,7 @@
 #include "siglab/comparison.hpp"
 #include "siglab/io/file_probe.hpp"
 #include "siglab/job.hpp"
+#include "siglab/pipeline_run.hpp"
 #include "siglab/session.hpp"
 
 namespace siglab::gui {
@@ -37,6 +38,13 @@ struct SessionOutcome {
   QString error;
 };
 void readSession(QPromise<SessionOutcome>& promise, const QString& path, std::shared_ptr<const std::atomic<bool>> cancel);
+
+// A pipeline file read and checked (loadPipeline).
+struct PipelineOutcome {
+  std::optional<Pipeline> pipeline;
+  QString error;
+};
+void readPipeline(QPromise<PipelineOutcome>& promise, const QString& path, std::shared_ptr<const std::atomic<bool>> cancel);
 
 struct LoadOutcome {
   SignalPtr signal;
@@ -64,17 +72,23 @@ struct RunOutcome {
 void runEngines(QPromise<RunOutcome>& promise, const RunRequest& request,
                 std::shared_ptr<const std::atomic<bool>> cancel);
 
-// Apply: one engine (chosen here, its reason as the error where it cannot run the filter), once,
-// verified; its result becomes `filtered`. Cancel stops inside the run.
+// Apply: the form's stage as the chain's next step, run by the core's one pipeline run on
+// `request.signal` (the chain's current result) with job.job.engines ("auto" or one engine),
+// verified there; its result becomes `filtered`. Cancel stops inside the run.
 struct ApplyOutcome {
-  std::shared_ptr<const AppliedJob> applied;  // its output moved into `filtered`
+  std::shared_ptr<const StageReport> report;  // the stage's run: engine, why, times, verification
   SignalPtr filtered;
   QString error;
-  FilterSpec spec;  // the filter that made `filtered`
+  FilterSpec spec;  // the filter that made `filtered` (empty where the stage is none)
   QString engine;   // the engine that ran
 };
-void applyEngine(QPromise<ApplyOutcome>& promise, const RunRequest& request,
-                 std::shared_ptr<const std::atomic<bool>> cancel);
+void applyStage(QPromise<ApplyOutcome>& promise, const RunRequest& request,
+                std::shared_ptr<const std::atomic<bool>> cancel);
+
+// The pipeline options a draft's run takes (its one stage's engine, sample type, accumulator, run).
+PipelineOptions pipelineOptionsOf(const JobDraft& draft);
+// A pipeline's report that did not pass, in words: the stage, its engine and what differed.
+std::string verificationFailure(const PipelineReport& report);
 
 struct ExportOutcome {
   QString error;  // empty on success

@@ -1,25 +1,28 @@
 #pragma once
-#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
 
-#include "siglab/filter_spec.hpp"
 #include "siglab/job.hpp"
+#include "siglab/stage.hpp"
 
 namespace siglab::gui {
 
-// The filter as set, checked on the cheap (ranges, the coefficient work's bound), its spec still to
-// build: a Savitzky-Golay's coefficients take up to 0.2 s, so the GUI builds it on a worker thread,
-// never the main one. Throws std::invalid_argument as the kind's maker does.
-using SpecBuilder = std::function<FilterSpec()>;
-
-// A job as set (input and engines apart), its filter still to build: the task that runs it calls
-// build() first, on its worker thread.
+// A job as set (input and engines apart): the form's stage, checked but not bound. Binding may
+// take a while (a Savitzky-Golay's coefficients, up to 0.2 s; a taps file read), so the task that
+// runs it binds it first, on its worker thread, never the main one.
 struct JobDraft {
   Job job;  // job.spec empty
-  SpecBuilder spec;
+  Stage stage;
+  StageContext context;  // the signal it runs on
 
+  std::unique_ptr<BoundStage> bind() const { return stage.kind->bind(stage.values, context); }
+  // The job with its filter: Compare measures the engines of a stage that is a filter.
   Job build() const {
+    const std::unique_ptr<BoundStage> bound = bind();
+    if (!bound->filterSpec()) throw StageError(std::string(stage.kind->name()) + " is no filter the engines compare");
     Job built = job;
-    built.spec = spec();
+    built.spec = *bound->filterSpec();
     return built;
   }
 };

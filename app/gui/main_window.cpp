@@ -23,6 +23,7 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 #include <QToolBar>
+#include <QUndoStack>
 #include <QtConcurrent>
 
 #include <algorithm>
@@ -33,6 +34,7 @@
 #include "all_backends.hpp"
 #include "app_resources.hpp"
 #include "background_tasks.hpp"
+#include "chain_view.hpp"
 #include "device_chooser.hpp"
 #include "device_panel.hpp"
 #include "filter_panel.hpp"
@@ -51,6 +53,7 @@
 #include "siglab/device_list.hpp"
 #include "siglab/io/atomic_file.hpp"
 #include "siglab/errors.hpp"
+#include "siglab/pipeline.hpp"
 #include "siglab/report.hpp"
 #include "siglab/io/file_probe.hpp"
 #include "siglab/io/signal_io.hpp"
@@ -70,6 +73,7 @@ const char* const kSignalFilters =
     "CSV or TSV (*.csv *.tsv);;NumPy (*.npy);;WAV (*.wav);;Raw binary samples (*.raw *.bin);;SigLab session (*.siglab);;"
     "All files (*)";
 const char* const kSessionFilter = "SigLab session (*.siglab)";
+const char* const kPipelineFilter = "SigLab pipeline (*.json)";
 
 // The GPUs chosen in the Device tab (setting "gpu/devices", as --devices reads it), or device 0
 // where none was chosen or the saved list no longer fits this machine.
@@ -93,6 +97,9 @@ MainWindow::MainWindow(QWidget* parent)
       engines_(std::make_shared<const BackendList>(makeAllBackends(savedCudaOptions(devices_), &devices_.front()))) {
   filterPanel_ = new FilterPanel(*engines_);
   filterPanel_->setMinimumWidth(220);
+  undo_ = new QUndoStack(this);
+  chainView_ = new ChainView(undo_);
+  filterPanel_->showChain(chainView_);
   plot_ = new SignalPlot;
   timings_ = new TimingView;
   devicePanel_ = new DevicePanel(devices_);
@@ -143,6 +150,8 @@ MainWindow::MainWindow(QWidget* parent)
     plot_->setSampleRate(rate);
     statistics_->setSampleRate(rate);
     spectrum_->setSampleRate(rate);
+    const SignalPtr input = currentResult();
+    filterPanel_->setSignal(input ? std::optional<std::uint64_t>(input->size()) : std::nullopt, rate);
   });
   connect(filterPanel_, &FilterPanel::runRequested, this, &MainWindow::runEngines);
   connect(filterPanel_, &FilterPanel::applyRequested, this, &MainWindow::applyFilter);
@@ -218,11 +227,26 @@ void MainWindow::createActions() {
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  QAction* undoStep = edit->addAction(tr("&Undo the last stage"), QKeySequence(Qt::CTRL | Qt::Key_Z), this, [this] {
+    if (!busy_) undo_->undo();
+  });
+  undoStep->setToolTip(tr("Remove the chain's last stage and show the result before it (Ctrl+Z)"));
+  QAction* redoStep = edit->addAction(tr("&Redo the stage"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), this, [this] {
+    if (!busy_) undo_->redo();
+  });
+  redoStep->setToolTip(tr("Add the stage undone again, with its result (Ctrl+Shift+Z)"));
+  connect(undo_, &QUndoStack::canUndoChanged, undoStep, &QAction::setEnabled);
+  connect(undo_, &QUndoStack::canRedoChanged, redoStep, &QAction::setEnabled);
+  undoStep->setEnabled(false);
+  redoStep->setEnabled(false);
+
   QMenu* run = menuBar()->addMenu(tr("&Run"));
   applyAction_ = run->addAction(tr("&Apply filter"), QKeySequence(Qt::CTRL | Qt::Key_Return), this,
                                 &MainWindow::applyFilter);
   applyAction_->setIcon(toolbarIcon("run"));
-  applyAction_->setToolTip(tr("Filter the signal once with the chosen engine and show its result (Ctrl+Return)"));
+  applyAction_->setToolTip(tr("Add the stage to the chain: run it once on the current result with the chosen engine "
+                              "and show its result (Ctrl+Return)"));
   runAction_ = run->addAction(tr("&Compare engines"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::runEngines);
   runAction_->setIcon(toolbarIcon("run"));
   runAction_->setToolTip(tr("Measure every checked engine and check each against cpu-serial (Ctrl+R)"));
@@ -390,6 +414,7 @@ void MainWindow::openFile(const QString& path, const ReadOptions& options) {
                                             : QtConcurrent::run(&loadSignalWith, path, withHostMemory(options), cancelled),
                          [this, path, options](const QFuture<LoadOutcome>& done) {
                            const std::optional<ViewRange> view = std::exchange(pendingView_, std::nullopt);
+                           const Pipeline chain = std::exchange(pendingChain_, {});
                            if (done.resultCount() == 0) {
                              statusBar()->showMessage(tr("Loading cancelled; the previous signal is kept"), 5000);
                              return;
@@ -400,6 +425,8 @@ void MainWindow::openFile(const QString& path, const ReadOptions& options) {
                              return;
                            }
                            showSignal(path, options, outcome.signal, view);
+                           pendingStages_ = chain.stages;
+                           applyPending();
                          });
 }
 
@@ -409,6 +436,9 @@ void MainWindow::showSignal(const QString& path, const ReadOptions& options, Sig
   filtered_.reset();
   comparison_.reset();
   applied_.reset();
+  chain_.clear();
+  undo_->clear();
+  chainView_->setSteps(chain_);
   timings_->clear();
   statistics_->setOriginal(signal_);
   plot_->setOriginal(signal_);
@@ -419,18 +449,47 @@ void MainWindow::showSignal(const QString& path, const ReadOptions& options, Sig
   if (view) plot_->setVisibleRange(view->first, view->last);
   spectrum_->setOriginal(signal_);
   rateField_->setFile(path, signal_->sampleRate());
+  filterPanel_->setSignal(signal_->size(), sampleRate());
   rememberRecent(path);
   setTitle();
   statusBar()->showMessage(
       tr("Loaded %1 samples from %2").arg(QLocale().toString(static_cast<qulonglong>(signal_->size())), path), 5000);
 }
 
-void MainWindow::showFiltered(SignalPtr filtered) {
+SignalPtr MainWindow::currentResult() const { return chain_.empty() ? signal_ : chain_.back().result; }
+
+void MainWindow::appendStep(const ChainStep& step) {
+  chain_.push_back(step);
+  showChainResult();
+}
+
+void MainWindow::removeLastStep() {
+  if (chain_.empty()) return;
+  chain_.pop_back();
+  showChainResult();
+}
+
+void MainWindow::showChainResult() {
+  filtered_ = chain_.empty() ? nullptr : chain_.back().result;
+  applied_ = chain_.empty() ? nullptr : chain_.back().report;
+  filteredCaption_ = QString::fromStdString(chainText(chain()));
+  resultExported_ = chain_.empty() || chain_.back().inFile;  // a mapped result is in its file already
+  statistics_->setFiltered(filtered_);
+  plot_->setFiltered(filtered_, filteredCaption_);
+  spectrum_->setFiltered(filtered_, chain_.empty() ? FilterSpec{} : chain_.back().spec);
+  chainView_->setSteps(chain_);
+  const SignalPtr input = currentResult();
+  filterPanel_->setSignal(input ? std::optional<std::uint64_t>(input->size()) : std::nullopt, sampleRate());
+  updateActions();
+}
+
+void MainWindow::showCompared(SignalPtr filtered, const FilterSpec& spec, const QString& caption) {
   filtered_ = std::move(filtered);
-  runFilter_ = pendingRunFilter_;
+  filteredCaption_ = caption;
   resultExported_ = false;
   statistics_->setFiltered(filtered_);
-  plot_->setFiltered(filtered_);
+  plot_->setFiltered(filtered_, caption);
+  spectrum_->setFiltered(filtered_, spec);
 }
 
 void MainWindow::applyFilter() {
@@ -441,49 +500,75 @@ void MainWindow::applyFilter() {
     showError(tr("Cannot run this filter"), error);
     return;
   }
-  if (signal_->mapping()) {  // too large for memory: streamed into a file the user names
+  pendingStages_.clear();
+  if (currentResult()->mapping()) {  // too large for memory: streamed into a file the user names
     const QString output = askSavePath(tr("Write the filtered signal to"), "filtered.raw",
                                        tr("Raw float64 (*.raw *.bin);;NumPy (*.npy);;Seed text format (*.txt);;"
                                           "WAV, 32-bit float (*.wav)"));
     if (!output.isEmpty()) applyFilterTo(output);
     return;
   }
-  pendingRunFilter_ = filterSettingsOf(*filterPanel_);
-  job->job.input = signal_->source();
-  job->job.engines = filterPanel_->applyEngine();
-  // The spec (a Savitzky-Golay's coefficients) and the engine's choice are made by the task.
-  RunRequest request{signal_, std::move(*job), engines_};
+  applyStage(std::move(*job));
+}
+
+void MainWindow::applyPending() {
+  if (pendingStages_.empty() || !signal_) return;
+  if (currentResult()->mapping()) {
+    pendingStages_.clear();
+    showError(tr("Cannot apply the chain here"),
+              tr("%1 is viewed from its file: Apply its stages one by one, each into a file of your choice")
+                  .arg(QFileInfo(signalPath_).fileName()));
+    return;
+  }
+  const Stage next = pendingStages_.front();
+  pendingStages_.erase(pendingStages_.begin());
+  applyStage(filterPanel_->jobFor(next));
+}
+
+void MainWindow::applyStage(JobDraft job) {
+  const SignalPtr input = currentResult();
+  job.job.input = input->source();
+  job.job.engines = filterPanel_->applyEngine();
+  const Stage stage = job.stage;
+  // The stage is bound, and its engine chosen, by the task.
+  RunRequest request{input, std::move(job), engines_};
   auto cancel = std::make_shared<std::atomic<bool>>(false);
-  startTask<ApplyOutcome>(tr("Applying the filter"), cancel,
-                          QtConcurrent::run(&siglab::gui::applyEngine, request,
+  startTask<ApplyOutcome>(tr("Applying %1").arg(QString::fromUtf8(stage.kind->name().data(),
+                                                                  static_cast<int>(stage.kind->name().size()))),
+                          cancel,
+                          QtConcurrent::run(&siglab::gui::applyStage, request,
                                             std::shared_ptr<const std::atomic<bool>>(cancel)),
-                          [this](const QFuture<ApplyOutcome>& done) {
+                          [this, stage](const QFuture<ApplyOutcome>& done) {
                             if (done.resultCount() == 0) {
+                              pendingStages_.clear();
                               statusBar()->showMessage(tr("Apply cancelled"), 5000);
                               return;
                             }
                             const ApplyOutcome outcome = done.result();
-                            if (!outcome.applied) {
+                            if (!outcome.filtered) {
+                              pendingStages_.clear();
                               showError(tr("The filter could not be applied"), outcome.error);
                               return;
                             }
-                            applied_ = outcome.applied;
-                            showFiltered(outcome.filtered);
-                            spectrum_->setFiltered(filtered_, outcome.spec);
-                            const ApplyResult& r = applied_->result;
+                            const ChainStep step{stage, outcome.report, outcome.filtered, outcome.spec, {}, false};
+                            undo_->push(new StepCommand(QString::fromStdString(outcome.report->description),
+                                                        [this, step] { appendStep(step); }, [this] { removeLastStep(); }));
+                            const StageReport& r = *outcome.report;
                             statusBar()->showMessage(
                                 tr("Applied %1 in %2 ms (%3); verified %4 outputs")
                                     .arg(QString::fromStdString(r.engine))
                                     .arg(r.pass.phases.totalMs, 0, 'f', 2)
-                                    .arg(QString::fromStdString(applied_->why))
+                                    .arg(QString::fromStdString(r.why))
                                     .arg(r.verification.checked),
                                 10000);
+                            applyPending();
                           });
 }
 
 void MainWindow::runEngines() {
   if (busy_ || !signal_) return;
-  if (signal_->mapping()) {
+  const SignalPtr input = currentResult();
+  if (input->mapping()) {
     offerCompareRange();
     return;
   }
@@ -494,15 +579,17 @@ void MainWindow::runEngines() {
     return;
   }
   const std::vector<std::string> names = filterPanel_->checkedEngines();
-  pendingRunFilter_ = filterSettingsOf(*filterPanel_);
-  job->job.input = signal_->source();
+  Pipeline compared = chain();
+  compared.stages.push_back(job->stage);
+  const QString caption = QString::fromStdString(chainText(compared));
+  job->job.input = input->source();
   job->job.engines.clear();
   for (const std::string& name : names) job->job.engines += (job->job.engines.empty() ? "" : ",") + name;
-  RunRequest request{signal_, std::move(*job), engines_};
+  RunRequest request{input, std::move(*job), engines_};
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   startTask<RunOutcome>(tr("Comparing %1 engines").arg(names.size()), cancel,
                         QtConcurrent::run(&siglab::gui::runEngines, request, std::shared_ptr<const std::atomic<bool>>(cancel)),
-                        [this](const QFuture<RunOutcome>& done) {
+                        [this, caption](const QFuture<RunOutcome>& done) {
                           if (done.resultCount() == 0) {
                             statusBar()->showMessage(tr("Run cancelled"), 5000);
                             return;
@@ -513,8 +600,7 @@ void MainWindow::runEngines() {
                             return;
                           }
                           comparison_ = outcome.comparison;
-                          showFiltered(outcome.filtered);
-                          spectrum_->setFiltered(filtered_, comparison_->spec);
+                          showCompared(outcome.filtered, comparison_->spec, caption);
                           timings_->setComparison(comparison_, devices_);
                           devicePanel_->setMeasuredRun(*comparison_);
                           statusBar()->showMessage(comparison_->allAgree() ? tr("Every engine agrees with cpu-serial")
@@ -608,7 +694,7 @@ void MainWindow::printPlot(QPrinter& printer) { siglab::gui::printPlot(plot_->pl
 QString MainWindow::plotTitle() const {
   if (!signal_) return QString();
   const QString name = QFileInfo(signalPath_).fileName();
-  return filtered_ ? tr("%1 – %2").arg(name, QString::fromStdString(describe(runFilter_))) : name;
+  return filtered_ ? tr("%1 – %2").arg(name, filteredCaption_) : name;
 }
 
 void MainWindow::createSessionActions(QMenu* file) {
@@ -622,14 +708,28 @@ void MainWindow::createSessionActions(QMenu* file) {
                                      tr(kSessionFilter));
     if (!path.isEmpty()) saveSession(path);
   });
-  saveSessionAction_->setToolTip(tr("Save the signal's path and read options, the filter, engines and view as .siglab (JSON)"));
+  saveSessionAction_->setToolTip(tr("Save the signal's path and read options, the chain, the form, engines and view as "
+                                    ".siglab (JSON)"));
+  file->addSeparator();
+  loadPipelineAction_ = file->addAction(tr("&Load pipeline…"), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Load pipeline"), lastDirectory_, tr(kPipelineFilter));
+    if (!path.isEmpty()) loadPipeline(path);
+  });
+  loadPipelineAction_->setToolTip(tr("Apply a pipeline file's stages in turn to the signal, in place of the chain"));
+  savePipelineAction_ = file->addAction(tr("Save &pipeline…"), this, [this] {
+    const QString path = askSavePath(tr("Save pipeline"), "pipeline.json", tr(kPipelineFilter));
+    if (!path.isEmpty()) savePipeline(path);
+  });
+  savePipelineAction_->setToolTip(tr("Write the chain as a pipeline file (JSON), as siglab-cli filter --pipeline reads it"));
 }
 
 Session MainWindow::currentSession() const {
   Session session;
   session.signalPath = signalPath_.toStdString();
   session.read = readOptions_;
-  session.filter = filterSettingsOf(*filterPanel_);
+  session.chain = chain();
+  session.stage = filterPanel_->stage(nullptr);
+  session.repeat = filterPanel_->repeat();
   session.engines = filterPanel_->checkedEngines();
   if (signal_) {
     const QCPRange range = plot_->plot()->xAxis->range();
@@ -648,6 +748,46 @@ void MainWindow::saveSession(const QString& path) {
       tr("Could not save the session"));
 }
 
+void MainWindow::savePipeline(const QString& path) {
+  if (chain_.empty()) {
+    showError(tr("Nothing to save"), tr("The chain is empty: Apply a stage first"));
+    return;
+  }
+  if (busy_ || !checkOutput(path)) return;
+  const std::string file = path.toStdString();
+  startExport(
+      path, [file, pipeline = chain()](const Progress&) { siglab::savePipeline(file, pipeline); },
+      [this, path] { statusBar()->showMessage(tr("Saved the chain to %1").arg(path), 5000); },
+      tr("Could not save the pipeline"));
+}
+
+void MainWindow::loadPipeline(const QString& path) {
+  if (busy_) return;
+  auto cancel = std::make_shared<std::atomic<bool>>(false);
+  startTask<PipelineOutcome>(
+      tr("Reading %1").arg(QFileInfo(path).fileName()), cancel,
+      QtConcurrent::run(&readPipeline, path, std::shared_ptr<const std::atomic<bool>>(cancel)),
+      [this, cancel](const QFuture<PipelineOutcome>& done) {
+        if (done.resultCount() == 0 || cancel->load()) return;
+        const PipelineOutcome outcome = done.result();
+        if (!outcome.pipeline) {
+          showError(tr("Could not load the pipeline"), outcome.error);
+          return;
+        }
+        if (!outcome.pipeline->stages.empty()) filterPanel_->setStage(outcome.pipeline->stages.back());
+        if (!signal_) {
+          pendingChain_ = *outcome.pipeline;
+          statusBar()->showMessage(tr("The pipeline is applied to the next signal opened"), 5000);
+          return;
+        }
+        undo_->clear();  // the file's chain in place of this one
+        chain_.clear();
+        showChainResult();
+        pendingStages_ = outcome.pipeline->stages;
+        applyPending();
+      });
+}
+
 void MainWindow::openSession(const QString& path) {
   if (busy_) return;
   auto cancel = std::make_shared<std::atomic<bool>>(false);
@@ -661,7 +801,9 @@ void MainWindow::openSession(const QString& path) {
                                 return;
                               }
                               const Session& session = *outcome.session;
-                              applyFilterSettings(*filterPanel_, session.filter);
+                              if (session.stage) filterPanel_->setStage(*session.stage);
+                              filterPanel_->setRepeat(session.repeat);
+                              pendingChain_ = session.chain;
                               applyEngines(*filterPanel_, session.engines);
                               stackedAction_->setChecked(session.stacked);
                               pendingView_ = session.view;
@@ -716,6 +858,9 @@ void MainWindow::updateActions() {
   savePlotAction_->setEnabled(signal_ != nullptr);
   printAction_->setEnabled(signal_ != nullptr);
   saveSessionAction_->setEnabled(!busy_ && signal_ != nullptr);
+  savePipelineAction_->setEnabled(!chain_.empty());
+  loadPipelineAction_->setEnabled(!busy_);
+  chainView_->setEnabled(!busy_);
   openSessionAction_->setEnabled(!busy_);
   cancelAction_->setEnabled(busy_);
   lab_->setRunEnabled(!busy_);
@@ -760,6 +905,9 @@ bool MainWindow::checkOutput(const QString& path) {
   std::vector<NamedPath> inputs;
   if (signal_) inputs.push_back({"the signal", signal_->source()});
   if (signal_ && signal_->mapping()) inputs.push_back({"the signal", signal_->mapping()->mappedPath()});
+  for (const ChainStep& step : chain_) {  // a step's file: undo shows it again
+    if (step.result->mapping()) inputs.push_back({"a stage's result", step.result->mapping()->mappedPath()});
+  }
   try {
     const NamedPath outputs[] = {{"the output", path.toStdString()}};
     checkOutputsBeforeWork(outputs, inputs);

@@ -8,11 +8,14 @@
 #include <optional>
 #include <vector>
 
+#include "chain_view.hpp"
 #include "lab_ladders.hpp"
 #include "loaded_signal.hpp"
 #include "siglab/comparison.hpp"
 #include "siglab/cuda_backends.hpp"
 #include "siglab/job.hpp"
+#include "siglab/pipeline.hpp"
+#include "siglab/pipeline_run.hpp"
 #include "siglab/progress.hpp"
 #include "siglab/session.hpp"
 #include "plot_export.hpp"
@@ -22,11 +25,14 @@ class QLabel;
 class QMenu;
 class QPrinter;
 class QSplitter;
+class QUndoStack;
 
 namespace siglab::gui {
 
+class ChainView;
 class DevicePanel;
 class FilterPanel;
+struct JobDraft;
 class LabView;
 class SampleRateField;
 class SpectrumView;
@@ -46,8 +52,10 @@ class MainWindow : public QMainWindow {
   // What the menus do, callable directly (tests, the command line). Each starts a background
   // task and returns at once; taskFinished() follows.
   void openFile(const QString& path);
-  void applyFilter();  // Apply: the panel's one engine, once; its result is shown and exported
-  void runEngines();   // Compare engines: the benchmark of the checked engines
+  // Apply: the form's stage added to the chain, run once on the chain's current result with the
+  // panel's one engine; its result is shown and exported. Undo (Ctrl+Z) removes it again.
+  void applyFilter();
+  void runEngines();   // Compare engines: the benchmark of the checked engines on the current result
   void exportResult(const QString& path);
   void exportReport(const QString& path);  // .json or .csv
   void savePlot(const QString& path);       // .png or .pdf
@@ -61,10 +69,20 @@ class MainWindow : public QMainWindow {
   void requestOpen(const QString& path);
   void savePlot(const QString& path, const PlotImageOptions& options);  // .png, .svg or .pdf
   void printPlot(QPrinter& printer);
-  QString plotTitle() const;  // the file's name and the filter that made the result
+  QString plotTitle() const;  // the file's name and the chain that made the result
   Session currentSession() const;
   void saveSession(const QString& path);  // in the background, as an export
-  void openSession(const QString& path);  // restores the filter, engines and view, then loads the signal
+  void openSession(const QString& path);  // restores the form, engines and view, loads the signal, applies the chain
+  // The chain as a pipeline file (what siglab-cli filter --pipeline reads; in the background, as
+  // an export), and one read back:
+  // its stages applied in turn to the signal, in place of the chain (to the next signal opened
+  // where none is).
+  void savePipeline(const QString& path);
+  void loadPipeline(const QString& path);
+  Pipeline chain() const { return pipelineOf(chain_); }
+  const std::vector<ChainStep>& chainSteps() const { return chain_; }
+  QUndoStack* undoStack() const { return undo_; }
+  ChainView* chainView() const { return chainView_; }
   bool hasUnexportedResult() const { return filtered_ && !resultExported_; }
   QLabel* cursorReadout() const { return cursorLabel_; }
 
@@ -82,7 +100,7 @@ class MainWindow : public QMainWindow {
   SignalPtr signal() const { return signal_; }
   SignalPtr filtered() const { return filtered_; }
   std::shared_ptr<const Comparison> comparison() const { return comparison_; }
-  std::shared_ptr<const AppliedJob> applied() const { return applied_; }
+  std::shared_ptr<const StageReport> applied() const { return applied_; }  // the chain's last step's run
   QString lastError() const { return lastError_; }
   SignalPlot* signalPlot() const { return plot_; }
   TimingView* timingView() const { return timings_; }
@@ -131,7 +149,16 @@ class MainWindow : public QMainWindow {
   void startTask(const QString& what, std::shared_ptr<std::atomic<bool>> cancel, QFuture<T> future,
                  std::function<void(const QFuture<T>&)> onDone);
 
-  void showFiltered(SignalPtr filtered);
+  // A step on the chain (from Apply, or redone) and the last one taken off (undone): each shows
+  // the chain's result, or none.
+  void appendStep(const ChainStep& step);
+  void removeLastStep();
+  void showChainResult();
+  SignalPtr currentResult() const;  // the chain's last result, or the signal
+  std::optional<JobDraft> draftFor(const Stage& stage, QString* error) const;
+  void applyStage(JobDraft job);
+  void applyPending();  // the next stage of a pipeline being applied, or nothing
+  void showCompared(SignalPtr filtered, const FilterSpec& spec, const QString& caption);
   void showSignal(const QString& path, const ReadOptions& options, SignalPtr signal, std::optional<ViewRange> view);
   bool opensMapped(const QString& path, const ReadOptions& options) const;
   void openMapped(const QString& path, const ReadOptions& options);
@@ -164,18 +191,24 @@ class MainWindow : public QMainWindow {
   QAction* printAction_ = nullptr;
   QAction* openSessionAction_ = nullptr;
   QAction* saveSessionAction_ = nullptr;
+  QAction* savePipelineAction_ = nullptr;
+  QAction* loadPipelineAction_ = nullptr;
+  QUndoStack* undo_ = nullptr;
+  ChainView* chainView_ = nullptr;
 
   SignalPtr signal_;
   SignalPtr filtered_;
   std::shared_ptr<const Comparison> comparison_;
-  std::shared_ptr<const AppliedJob> applied_;
+  std::shared_ptr<const StageReport> applied_;
+  std::vector<ChainStep> chain_;        // the stages applied, each with its result
+  std::vector<Stage> pendingStages_;    // a pipeline's stages still to apply, in order
+  Pipeline pendingChain_;               // a session's or pipeline file's chain, applied once its signal has loaded
   QString lastDirectory_;
   QString lastError_;
   bool busy_ = false;
   QString signalPath_;           // as opened, with the options it was read with
   ReadOptions readOptions_;
-  FilterSettings runFilter_;     // what made filtered_, and what the next run will use
-  FilterSettings pendingRunFilter_;
+  QString filteredCaption_;      // the chain (or the stage compared) that made filtered_
   bool resultExported_ = true;
   bool discardConfirmed_ = false;
   std::optional<ViewRange> pendingView_;  // a session's view, shown once its signal has loaded

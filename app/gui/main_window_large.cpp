@@ -10,6 +10,7 @@
 #include <QMessageBox>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QUndoStack>
 #include <QtConcurrent>
 
 #include <cmath>
@@ -18,7 +19,6 @@
 #include "filter_panel.hpp"
 #include "main_window.hpp"
 #include "mapped_tasks.hpp"
-#include "session_adapter.hpp"
 #include "signal_plot.hpp"
 #include "spectrum_view.hpp"
 #include "timing_view.hpp"
@@ -64,6 +64,7 @@ void MainWindow::openMapped(const QString& path, const ReadOptions& options) {
       tr("Opening %1 from its mapping").arg(QFileInfo(path).fileName()), cancel, future,
       [this, path, options](const QFuture<LoadOutcome>& done) {
         std::optional<ViewRange> view = std::exchange(pendingView_, std::nullopt);
+        const Pipeline chain = std::exchange(pendingChain_, {});
         const LoadOutcome outcome = done.resultCount() > 0 ? done.resultAt(done.resultCount() - 1) : LoadOutcome{};
         if (outcome.signal && outcome.signal->indexed()) {
           if (!view) {  // where the user moved the preview to
@@ -71,6 +72,8 @@ void MainWindow::openMapped(const QString& path, const ReadOptions& options) {
             view = ViewRange{range.lower, range.upper};
           }
           showSignal(path, options, outcome.signal, view);
+          pendingStages_ = chain.stages;
+          applyPending();  // says why a mapped signal's chain is not applied at once
           return;
         }
         plot_->setOriginal(signal_);  // the preview goes; the previous signal comes back
@@ -81,24 +84,26 @@ void MainWindow::openMapped(const QString& path, const ReadOptions& options) {
 }
 
 void MainWindow::applyFilterTo(const QString& outputPath) {
-  if (busy_ || !signal_ || !signal_->mapping() || !checkOutput(outputPath)) return;
+  if (busy_ || !signal_ || !currentResult()->mapping() || !checkOutput(outputPath)) return;
   QString error;
   std::optional<JobDraft> job = filterPanel_->job(&error);
   if (!job) {
     showError(tr("Cannot run this filter"), error);
     return;
   }
-  pendingRunFilter_ = filterSettingsOf(*filterPanel_);
-  job->job.input = signal_->source();
-  job->job.engines = filterPanel_->applyEngine();  // chosen by the task, once its spec is built
-  StreamApplyRequest request{signal_, readOptions_, std::move(*job), engines_, outputPath, cacheFolder()};
+  const SignalPtr input = currentResult();
+  job->job.input = input->source();
+  job->job.engines = filterPanel_->applyEngine();  // chosen by the core's run
+  const Stage stage = job->stage;
+  const ReadOptions opened = chain_.empty() ? readOptions_ : chain_.back().resultRead;
+  StreamApplyRequest request{input, opened, std::move(*job), engines_, outputPath, cacheFolder()};
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   auto timer = std::make_shared<QElapsedTimer>();
   timer->start();
   startTask<ApplyOutcome>(
       tr("Filtering into %1").arg(QFileInfo(outputPath).fileName()), cancel,
       QtConcurrent::run(&streamApply, request, std::shared_ptr<const std::atomic<bool>>(cancel)),
-      [this, outputPath, timer](const QFuture<ApplyOutcome>& done) {
+      [this, outputPath, timer, stage](const QFuture<ApplyOutcome>& done) {
         if (done.resultCount() == 0) {
           statusBar()->showMessage(tr("Apply cancelled; %1 was not written").arg(outputPath), 5000);
           return;
@@ -108,10 +113,10 @@ void MainWindow::applyFilterTo(const QString& outputPath) {
           showError(tr("The filter could not be applied"), outcome.error);
           return;
         }
-        applied_.reset();
-        showFiltered(outcome.filtered);
-        resultExported_ = true;  // it is in outputPath already
-        spectrum_->setFiltered(filtered_, outcome.spec);
+        const ChainStep step{stage, outcome.report, outcome.filtered, outcome.spec, readOptionsForOutput(outputPath),
+                             true};  // in outputPath already
+        undo_->push(new StepCommand(QString::fromStdString(outcome.report->description),
+                                        [this, step] { appendStep(step); }, [this] { removeLastStep(); }));
         statusBar()->showMessage(tr("Applied %1 to %2 samples in %3 s, streamed into %4")
                                      .arg(outcome.engine, QLocale().toString(static_cast<qulonglong>(filtered_->size())))
                                      .arg(static_cast<double>(timer->elapsed()) / 1000.0, 0, 'f', 1)
@@ -122,18 +127,18 @@ void MainWindow::applyFilterTo(const QString& outputPath) {
 
 void MainWindow::offerCompareRange() {
   const QCPRange view = plot_->plot()->axisRect(0)->axis(QCPAxis::atBottom)->range();
-  const double last = static_cast<double>(signal_->size());
+  const double last = static_cast<double>(currentResult()->size());
   const auto first = static_cast<std::size_t>(std::clamp(std::ceil(view.lower), 0.0, last));
   const auto end = static_cast<std::size_t>(std::clamp(std::floor(view.upper) + 1, 0.0, last));
   const std::uint64_t most = samplesToCompareInMemory(mappedAboveBytes_);
   const SampleRange range = compareRangeWithin({first, std::max(first, end)}, most);
-  const std::uint64_t bytes = signal_->size() * sizeof(double);
+  const std::uint64_t bytes = currentResult()->size() * sizeof(double);
   auto* box = new QMessageBox(
       QMessageBox::Question, tr("Compare engines on a range?"),
       tr("%1 has %2 samples (%3 GiB), viewed from its file: too large to compare engines on all of it in memory "
          "(the samples, the reference and each engine's output: %4 GiB). Compare them on samples %5 to %6 "
          "(%7 samples: the visible range, cut to at most %8) instead?")
-          .arg(QFileInfo(signalPath_).fileName(), QLocale().toString(static_cast<qulonglong>(signal_->size())),
+          .arg(QFileInfo(signalPath_).fileName(), QLocale().toString(static_cast<qulonglong>(currentResult()->size())),
                gibibytes(bytes), gibibytes(3 * bytes), QLocale().toString(static_cast<qulonglong>(range.begin)),
                QLocale().toString(static_cast<qulonglong>(range.end - 1)),
                QLocale().toString(static_cast<qulonglong>(range.end - range.begin)),
@@ -157,10 +162,11 @@ void MainWindow::compareRange(SampleRange range) {
     return;
   }
   const std::vector<std::string> names = filterPanel_->checkedEngines();
-  job->job.input = signal_->source();
+  const SignalPtr input = currentResult();
+  job->job.input = input->source();
   job->job.engines.clear();
   for (const std::string& name : names) job->job.engines += (job->job.engines.empty() ? "" : ",") + name;
-  RunRequest request{signal_, std::move(*job), engines_};
+  RunRequest request{input, std::move(*job), engines_};
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   const QString what = tr("samples %1 to %2").arg(QLocale().toString(static_cast<qulonglong>(range.begin)),
                                                    QLocale().toString(static_cast<qulonglong>(range.end - 1)));

@@ -7,13 +7,11 @@
 #include <stdexcept>
 
 #include "siglab/errors.hpp"
-#include "siglab/filter_backend.hpp"
 #include "siglab/io/cancel_waits.hpp"
 #include "siglab/io/mapped_signal.hpp"
-#include "siglab/io/sample_sink.hpp"
 #include "siglab/io/sample_stream.hpp"
 #include "siglab/mapped_reading.hpp"
-#include "siglab/stream_filter.hpp"
+#include "siglab/pipeline_run.hpp"
 #include "siglab/stream_statistics.hpp"
 
 namespace siglab::gui {
@@ -63,14 +61,15 @@ SignalPtr index(const LoadedSignal& preview, const ReadOptions& opened, const Pr
   return std::make_shared<const LoadedSignal>(preview, std::move(pyramid), statistics);
 }
 
-ReadOptions optionsForOutput(const QString& output) {
+
+}  // namespace
+
+ReadOptions readOptionsForOutput(const QString& output) {
   ReadOptions options;
   const QString suffix = QFileInfo(output).suffix().toLower();
   if (suffix == "raw" || suffix == "bin") options.rawType = SampleType::f64;  // what writeSignal writes there
   return options;
 }
-
-}  // namespace
 
 void openMappedSignal(QPromise<LoadOutcome>& promise, const QString& path, const ReadOptions& options,
                       const QString& cacheFolder, std::shared_ptr<const std::atomic<bool>> cancel) {
@@ -91,36 +90,29 @@ void streamApply(QPromise<ApplyOutcome>& promise, const StreamApplyRequest& requ
                  std::shared_ptr<const std::atomic<bool>> cancel) {
   const CancelWaitsOnThread waits(cancel.get());  // an output FIFO nobody reads
   deliver(promise, [&] {
-    const Job job = request.job.build();
+    const std::unique_ptr<BoundStage> bound = request.job.bind();  // the spectrum's filter
     if (cancel->load()) throw Cancelled();
-    if (job.sampleType != SampleType::f64) {
-      throw std::runtime_error("a signal this large is filtered in float64 only: choose float64 samples");
-    }
-    FilterBackend* engine = chooseApplyEngine(*request.engines, job).engine;
     const MappedSignal& mapping = *request.signal->mapping();
-    const ReadOptions read = mappedFileOptions(mapping, request.opened);
-    const auto stream = openSampleStream(mapping.mappedPath(), read);
-    WriteOptions write;
-    write.sampleRate = request.signal->sampleRate().value_or(write.sampleRate);
+    FileSource source{mapping.mappedPath(), mappedFileOptions(mapping, request.opened)};
+    source.read.sampleRate = request.job.context.sampleRate;  // the rate the form's units are in
     const std::string output = request.output.toStdString();
-    const auto sink = openSampleSink(output, write, stream->knownSize());
-    Progress cancelOnly;
-    cancelOnly.cancelFlag = cancel.get();
-    const BlockFilter filter = [&](std::span<const double> in, const FilterSpec& spec, std::span<double> out) {
-      engine->filter(in, spec, out, job.run, cancelOnly);
-    };
-    streamFilter(*stream, mapping.mappedPath(), read, job.spec, filter, *sink, {},
-                 progressBetween(promise, cancel.get(), 0.0, 0.6));
-    sink->commit();
+    PipelineObserver observer;
+    observer.cancel = cancel.get();
+    observer.progressFor = [&](const std::string&) { return progressBetween(promise, cancel.get(), 0.0, 0.6); };
+    const PipelineReport report = runPipeline(Pipeline{{request.job.stage}}, source, FileSink{output, WriteOptions{}},
+                                              *request.engines, pipelineOptionsOf(request.job), observer);
+    if (!report.passed()) throw std::runtime_error(verificationFailure(report));
+    auto stage = std::make_shared<const StageReport>(report.channels.front().stages.front());
     std::shared_ptr<const MappedSignal> result = MappedSignal::open(
-        output, optionsForOutput(request.output), request.cacheFolder.toStdString(),
+        output, readOptionsForOutput(request.output), request.cacheFolder.toStdString(),
         progressBetween(promise, cancel.get(), 0.6, 0.7));
-    const LoadedSignal preview("filtered (" + std::string(engine->name()) + ")", result);
-    promise.addResult(ApplyOutcome{nullptr,
-                                   index(preview, optionsForOutput(request.output),
+    const LoadedSignal preview("filtered (" + stage->engine + ")", result);
+    const QString engine = QString::fromStdString(stage->engine);
+    promise.addResult(ApplyOutcome{stage,
+                                   index(preview, readOptionsForOutput(request.output),
                                          progressBetween(promise, cancel.get(), 0.7, 0.9),
                                          progressBetween(promise, cancel.get(), 0.9, 1.0)),
-                                   {}, job.spec, QString::fromUtf8(engine->name())});
+                                   {}, bound->filterSpec() ? *bound->filterSpec() : FilterSpec{}, engine});
   });
 }
 

@@ -19,17 +19,20 @@ namespace siglab::gui {
 void openMappedSignal(QPromise<LoadOutcome>& promise, const QString& path, const ReadOptions& options,
                       const QString& cacheFolder, std::shared_ptr<const std::atomic<bool>> cancel);
 
+// How a file Apply wrote is read back (a .raw of float64).
+ReadOptions readOptionsForOutput(const QString& output);
+
 struct StreamApplyRequest {
-  SignalPtr signal;     // mapped
+  SignalPtr signal;     // mapped: the chain's current result
   ReadOptions opened;   // what it was opened with
-  JobDraft job;         // job.job.engines: the one engine; its spec built by the task
+  JobDraft job;         // job.job.engines: "auto" or one engine; its stage bound by the task
   EnginesPtr engines;
   QString output;       // written atomically, in the format its extension names
   QString cacheFolder;  // for a text or WAV output, mapped back through the cache
 };
-// Apply on a mapped signal: streamFilter through the engine into `output`, block by block; the
-// filtered signal is then viewed from that file's mapping, indexed. `applied` stays null (the
-// result is not verified against an in-memory reference: it does not fit).
+// Apply on a mapped signal: the core's one pipeline run from its file into `output` (streamed where
+// the stage streams, verified, committed only when it passed); the filtered signal is then viewed
+// from that file's mapping, indexed.
 void streamApply(QPromise<ApplyOutcome>& promise, const StreamApplyRequest& request,
                  std::shared_ptr<const std::atomic<bool>> cancel);
 

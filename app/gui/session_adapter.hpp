@@ -1,14 +1,10 @@
 #pragma once
-#include "siglab/session.hpp"
+#include <string>
+#include <vector>
 
 namespace siglab::gui {
 
 class FilterPanel;
-
-// The filter panel's state as the core's FilterSettings and back, through the panel's own
-// saveSettings/restoreSettings keys, so the panel needs no session code of its own.
-FilterSettings filterSettingsOf(const FilterPanel& panel);
-void applyFilterSettings(FilterPanel& panel, const FilterSettings& filter);
 
 // Checks exactly `engines` (the reference always runs; engines unavailable here stay unchecked).
 void applyEngines(FilterPanel& panel, const std::vector<std::string>& engines);

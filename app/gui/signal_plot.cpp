@@ -111,7 +111,7 @@ void SignalPlot::rebuild() {
   if (stacked_) {
     lowerRect_ = new QCPAxisRect(plot_);
     plot_->plotLayout()->addElement(1, 0, lowerRect_);
-    styleAxes(lowerRect_, tr("filtered"), sampleRate_);
+    styleAxes(lowerRect_, filteredCaption(), sampleRate_);
     auto* group = new QCPMarginGroup(plot_);  // the two plots' left edges line up
     upper->setMarginGroup(QCP::msLeft | QCP::msRight, group);
     lowerRect_->setMarginGroup(QCP::msLeft | QCP::msRight, group);
@@ -123,7 +123,7 @@ void SignalPlot::rebuild() {
   }
   filteredGraph_ = plot_->addGraph(filteredRect->axis(QCPAxis::atBottom), filteredRect->axis(QCPAxis::atLeft));
   filteredGraph_->setPen(QPen(kFilteredColor, 1.5));
-  filteredGraph_->setName(tr("filtered"));
+  filteredGraph_->setName(filteredCaption());
   if (!stacked_) {
     auto* legend = new QCPLegend;
     upper->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignRight);
@@ -145,8 +145,11 @@ void SignalPlot::setOriginal(SignalPtr signal) {
   rebuild();
 }
 
-void SignalPlot::setFiltered(SignalPtr signal) {
+QString SignalPlot::filteredCaption() const { return filteredCaption_.isEmpty() ? tr("filtered") : filteredCaption_; }
+
+void SignalPlot::setFiltered(SignalPtr signal, const QString& caption) {
   filtered_ = std::move(signal);
+  filteredCaption_ = caption;
   const QCPRange range = originalGraph_->keyAxis()->range();
   rebuild();
   if (original_) setVisibleRange(range.lower, range.upper);

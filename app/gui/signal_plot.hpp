@@ -22,7 +22,9 @@ class SignalPlot : public QWidget {
   explicit SignalPlot(QWidget* parent = nullptr);
 
   void setOriginal(SignalPtr signal);  // also clears the filtered signal and resets the view
-  void setFiltered(SignalPtr signal);  // same length as the original, or null to clear
+  // Same length as the original, or null to clear; `caption` names it (the chain that made it).
+  void setFiltered(SignalPtr signal, const QString& caption = {});
+  QString filteredCaption() const;
   void setStacked(bool stacked);
   bool stacked() const { return stacked_; }
   void setRubberBandZoom(bool on);
@@ -53,6 +55,7 @@ class SignalPlot : public QWidget {
   QLabel* emptyHint_ = nullptr;
   SignalPtr original_;
   SignalPtr filtered_;
+  QString filteredCaption_;
   QCPGraph* originalGraph_ = nullptr;
   QCPGraph* filteredGraph_ = nullptr;
   QCPAxisRect* lowerRect_ = nullptr;  // the filtered signal's, when stacked

@@ -10,6 +10,7 @@
 #include "siglab/filter_spec.hpp"
 #include "siglab/io/atomic_file.hpp"
 #include "siglab/json_number.hpp"
+#include "siglab/stage_registry.hpp"
 #include "siglab/taps.hpp"
 #include "io/file_bytes.hpp"
 
@@ -80,10 +81,74 @@ class Reader {
   const json& object(const json& o, const std::string& parent, const char* name) const {
     return member(o, parent, name, json::value_t::object, "an object");
   }
+  Pipeline pipeline(const json& o, const char* name) const {
+    const json& value = object(o, "", name);
+    try {
+      return pipelineFromJson(value, path_);
+    } catch (const StageError& e) {
+      const std::string what = e.what();
+      fail(name, what.starts_with(path_ + ": ") ? what.substr(path_.size() + 2) : what);
+    }
+  }
 
  private:
   const std::string& path_;
 };
+
+// A version-1 session's "filter", checked as it was then.
+FilterSettings readFilterSettings(const Reader& r, const json& j) {
+  FilterSettings f;
+  const json& filter = r.object(j, "", "filter");
+  f.taps = r.string(filter, "filter", "taps");
+  if (f.taps != "mean" && f.taps != "gaussian" && f.taps != "custom" && f.taps != "median" &&
+      f.taps != "savgol" && f.taps != "butter") {
+    r.fail("filter.taps", "\"" + f.taps + "\" is not mean, gaussian, custom, median, savgol or butter");
+  }
+  f.window = r.count(filter, "filter", "window");
+  if (f.window % 2 == 0) r.fail("filter.window", "must be odd, found " + std::to_string(f.window));
+  f.sigma = r.number(filter, "filter", "sigma");
+  if (!(f.sigma > 0) || !std::isfinite(f.sigma)) r.fail("filter.sigma", "must be a positive number");
+  try {
+    gaussianWindow(f.sigma);
+  } catch (const std::invalid_argument& e) {
+    r.fail("filter.sigma", e.what());
+  }
+  const json& taps = r.member(filter, "filter", "custom_taps", json::value_t::array, "an array of numbers");
+  for (const json& t : taps) {
+    if (!t.is_number()) r.fail("filter.custom_taps", "expected numbers, found " + shown(t));
+    f.customTaps.push_back(t.get<double>());
+  }
+  f.mode = r.string(filter, "filter", "mode");
+  // Sessions from before the other kinds have no "savgol" or "butter": the defaults stand.
+  if (filter.contains("savgol")) {
+    const json& savgol = r.object(filter, "filter", "savgol");
+    f.savgolOrder = r.count(savgol, "filter.savgol", "order");
+    f.savgolDeriv = r.count(savgol, "filter.savgol", "deriv");
+    if (f.savgolOrder > kMaxSavgolOrder) {
+      r.fail("filter.savgol.order", "must be at most " + std::to_string(kMaxSavgolOrder) + ", found " +
+                                        std::to_string(f.savgolOrder));
+    }
+  }
+  if (filter.contains("butter")) {
+    const json& butter = r.object(filter, "filter", "butter");
+    const std::uint64_t order = r.count(butter, "filter.butter", "order");
+    if (order < 1 || order > 32) r.fail("filter.butter.order", "must be from 1 to 32, found " + std::to_string(order));
+    f.butterOrder = static_cast<int>(order);
+    f.butterBand = r.string(butter, "filter.butter", "band");
+    if (!parseBandType(f.butterBand)) {
+      r.fail("filter.butter.band", "\"" + f.butterBand + "\" is not lowpass, highpass, bandpass or bandstop");
+    }
+    f.cutoff = r.number(butter, "filter.butter", "cutoff");
+    f.cutoff2 = r.number(butter, "filter.butter", "cutoff2");
+    f.zeroPhase = r.flag(butter, "filter.butter", "zero_phase");
+  }
+  if (!parseBoundaryMode(f.mode) && !(f.mode == "interp" && f.taps == "savgol")) r.fail("filter.mode", "\"" + f.mode + "\" is not zero, reflect, mirror, nearest or wrap");
+  const std::uint64_t repeat = r.count(filter, "filter", "repeat");
+  if (repeat < 1 || repeat > 100000) r.fail("filter.repeat", "must be from 1 to 100000, found " + std::to_string(repeat));
+  f.repeat = static_cast<int>(repeat);
+
+  return f;
+}
 
 }  // namespace
 
@@ -109,6 +174,34 @@ std::string describe(const FilterSettings& f) {
   return text.str();
 }
 
+Stage stageOf(const FilterSettings& f) {
+  if (f.taps == "custom") {
+    throw StageError("custom taps written in the session (" + std::to_string(f.customTaps.size()) +
+                     " weights) are read from a file now: save them one a line and choose that file as the taps "
+                     "stage's file");
+  }
+  const auto whole = [](auto v) { return ParameterValue(static_cast<std::int64_t>(v)); };
+  StageParameters values;
+  if (f.taps == "butter") {
+    const bool band = f.butterBand == "bandpass" || f.butterBand == "bandstop";
+    values = {{"order", whole(f.butterOrder)}, {"cutoff", f.cutoff}, {"cutoff2", band ? f.cutoff2 : 0.0},
+              {"type", f.butterBand}, {"zero-phase", f.zeroPhase}};
+  } else {
+    values["mode"] = f.mode;
+    if (f.taps == "gaussian") values["sigma"] = f.sigma;
+    else values["window"] = whole(f.window);
+    if (f.taps == "savgol") {
+      values["order"] = whole(f.savgolOrder);
+      values["deriv"] = whole(f.savgolDeriv);
+    }
+  }
+  const StageKind* kind = findStageKind(f.taps);
+  if (!kind) throw StageError("\"" + f.taps + "\" is no stage kind (known: " + stageKindNames() + ")");
+  Stage stage{kind, completeParameters(*kind, std::move(values))};
+  kind->check(stage.values);
+  return stage;
+}
+
 json sessionToJson(const Session& s) {
   json signal = {{"path", s.signalPath},
                  {"format", formatName(s.read.format)},
@@ -119,13 +212,9 @@ json sessionToJson(const Session& s) {
                  {"channel", s.read.channel},
                  {"allow_nonfinite", s.read.allowNonFinite}};
   signal["raw_type"] = s.read.rawType ? json(std::string(sampleTypeName(*s.read.rawType))) : json(nullptr);
-  json filter = {{"taps", s.filter.taps},   {"window", s.filter.window}, {"sigma", jsonNumber(s.filter.sigma)},
-                 {"custom_taps", s.filter.customTaps}, {"mode", s.filter.mode}, {"repeat", s.filter.repeat}};
-  filter["savgol"] = {{"order", s.filter.savgolOrder}, {"deriv", s.filter.savgolDeriv}};
-  filter["butter"] = {{"order", s.filter.butterOrder}, {"band", s.filter.butterBand}, {"cutoff", jsonNumber(s.filter.cutoff)},
-                      {"cutoff2", jsonNumber(s.filter.cutoff2)}, {"zero_phase", s.filter.zeroPhase}};
-  json out = {{"siglab_session", kSessionVersion}, {"signal", signal}, {"filter", filter}, {"engines", s.engines},
-              {"stacked", s.stacked}};
+  json out = {{"siglab_session", kSessionVersion}, {"signal", signal}, {"chain", s.chain.stages.empty() ? json(nullptr) : pipelineToJson(s.chain)},
+              {"stage", s.stage ? pipelineToJson(Pipeline{{*s.stage}}) : json(nullptr)}, {"repeat", s.repeat},
+              {"engines", s.engines}, {"stacked", s.stacked}};
   if (s.view) out["view"] = {{"first", jsonNumber(s.view->first)}, {"last", jsonNumber(s.view->last)}};
   return out;
 }
@@ -134,8 +223,8 @@ Session sessionFromJson(const json& j, const std::string& path) {
   const Reader r(path);
   if (!j.is_object()) throw InputError(path, "not a SigLab session: expected a JSON object");
   const std::uint64_t version = r.count(j, "", "siglab_session");
-  if (version != kSessionVersion) {
-    r.fail("siglab_session", "version " + std::to_string(version) + " is not one this SigLab reads (" +
+  if (version != 1 && version != kSessionVersion) {
+    r.fail("siglab_session", "version " + std::to_string(version) + " is not one this SigLab reads (1 or " +
                                  std::to_string(kSessionVersion) + ")");
   }
   Session s;
@@ -168,54 +257,29 @@ Session sessionFromJson(const json& j, const std::string& path) {
     if (!s.read.rawType) r.fail("signal.raw_type", "\"" + type + "\" is not f64, f32, i8, i16, i32, i64, u8, u16, u32 or u64");
   }
 
-  const json& filter = r.object(j, "", "filter");
-  s.filter.taps = r.string(filter, "filter", "taps");
-  if (s.filter.taps != "mean" && s.filter.taps != "gaussian" && s.filter.taps != "custom" && s.filter.taps != "median" &&
-      s.filter.taps != "savgol" && s.filter.taps != "butter") {
-    r.fail("filter.taps", "\"" + s.filter.taps + "\" is not mean, gaussian, custom, median, savgol or butter");
-  }
-  s.filter.window = r.count(filter, "filter", "window");
-  if (s.filter.window % 2 == 0) r.fail("filter.window", "must be odd, found " + std::to_string(s.filter.window));
-  s.filter.sigma = r.number(filter, "filter", "sigma");
-  if (!(s.filter.sigma > 0) || !std::isfinite(s.filter.sigma)) r.fail("filter.sigma", "must be a positive number");
-  try {
-    gaussianWindow(s.filter.sigma);
-  } catch (const std::invalid_argument& e) {
-    r.fail("filter.sigma", e.what());
-  }
-  const json& taps = r.member(filter, "filter", "custom_taps", json::value_t::array, "an array of numbers");
-  for (const json& t : taps) {
-    if (!t.is_number()) r.fail("filter.custom_taps", "expected numbers, found " + shown(t));
-    s.filter.customTaps.push_back(t.get<double>());
-  }
-  s.filter.mode = r.string(filter, "filter", "mode");
-  // Sessions from before the other kinds have no "savgol" or "butter": the defaults stand.
-  if (filter.contains("savgol")) {
-    const json& savgol = r.object(filter, "filter", "savgol");
-    s.filter.savgolOrder = r.count(savgol, "filter.savgol", "order");
-    s.filter.savgolDeriv = r.count(savgol, "filter.savgol", "deriv");
-    if (s.filter.savgolOrder > kMaxSavgolOrder) {
-      r.fail("filter.savgol.order", "must be at most " + std::to_string(kMaxSavgolOrder) + ", found " +
-                                        std::to_string(s.filter.savgolOrder));
+  if (version == 1) {
+    // One filter, read as a chain of that one stage, which the form shows too.
+    const FilterSettings filter = readFilterSettings(r, j);
+    try {
+      s.stage = stageOf(filter);
+    } catch (const StageError& e) {
+      r.fail("filter", e.what());
     }
-  }
-  if (filter.contains("butter")) {
-    const json& butter = r.object(filter, "filter", "butter");
-    const std::uint64_t order = r.count(butter, "filter.butter", "order");
-    if (order < 1 || order > 32) r.fail("filter.butter.order", "must be from 1 to 32, found " + std::to_string(order));
-    s.filter.butterOrder = static_cast<int>(order);
-    s.filter.butterBand = r.string(butter, "filter.butter", "band");
-    if (!parseBandType(s.filter.butterBand)) {
-      r.fail("filter.butter.band", "\"" + s.filter.butterBand + "\" is not lowpass, highpass, bandpass or bandstop");
+    s.chain.stages.push_back(*s.stage);
+    s.repeat = filter.repeat;
+  } else {
+    if (!j.contains("chain")) r.fail("chain", "missing");
+    if (!j.at("chain").is_null()) s.chain = r.pipeline(j, "chain");
+    if (!j.contains("stage")) r.fail("stage", "missing");
+    if (!j.at("stage").is_null()) {
+      const Pipeline one = r.pipeline(j, "stage");
+      if (one.stages.size() != 1) r.fail("stage", "expected one stage, found " + std::to_string(one.stages.size()));
+      s.stage = one.stages.front();
     }
-    s.filter.cutoff = r.number(butter, "filter.butter", "cutoff");
-    s.filter.cutoff2 = r.number(butter, "filter.butter", "cutoff2");
-    s.filter.zeroPhase = r.flag(butter, "filter.butter", "zero_phase");
+    const std::uint64_t repeat = r.count(j, "", "repeat");
+    if (repeat < 1 || repeat > 100000) r.fail("repeat", "must be from 1 to 100000, found " + std::to_string(repeat));
+    s.repeat = static_cast<int>(repeat);
   }
-  if (!parseBoundaryMode(s.filter.mode) && !(s.filter.mode == "interp" && s.filter.taps == "savgol")) r.fail("filter.mode", "\"" + s.filter.mode + "\" is not zero, reflect, mirror, nearest or wrap");
-  const std::uint64_t repeat = r.count(filter, "filter", "repeat");
-  if (repeat < 1 || repeat > 100000) r.fail("filter.repeat", "must be from 1 to 100000, found " + std::to_string(repeat));
-  s.filter.repeat = static_cast<int>(repeat);
 
   for (const json& e : r.member(j, "", "engines", json::value_t::array, "an array of engine names")) {
     if (!e.is_string()) r.fail("engines", "expected engine names, found " + shown(e));

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "siglab/errors.hpp"
+#include "siglab/pipeline.hpp"
 #include "siglab/session.hpp"
 #include "test_support.hpp"
 
@@ -21,7 +22,9 @@ Session aSession() {
   s.read.skipHeader = true;
   s.read.decimal = ',';
   s.read.allowNonFinite = true;
-  s.filter = FilterSettings{"custom", 7, 2.5, {0.25, 0.5, 0.25}, "reflect", 3};
+  s.chain = parseChain("median 5 mode reflect; butter 4,0.1,0.3 zero-phase");
+  s.stage = parseChain("gaussian 2.5 mode reflect").stages.front();
+  s.repeat = 3;
   s.engines = {"cpu-serial", "gpu-tuned"};
   s.view = ViewRange{100.5, 2000};
   s.stacked = true;
@@ -38,12 +41,13 @@ void expectSame(const Session& a, const Session& b) {
   EXPECT_EQ(a.read.skipHeader, b.read.skipHeader);
   EXPECT_EQ(a.read.decimal, b.read.decimal);
   EXPECT_EQ(a.read.allowNonFinite, b.read.allowNonFinite);
-  EXPECT_EQ(a.filter.taps, b.filter.taps);
-  EXPECT_EQ(a.filter.window, b.filter.window);
-  EXPECT_EQ(a.filter.sigma, b.filter.sigma);
-  EXPECT_EQ(a.filter.customTaps, b.filter.customTaps);
-  EXPECT_EQ(a.filter.mode, b.filter.mode);
-  EXPECT_EQ(a.filter.repeat, b.filter.repeat);
+  EXPECT_EQ(chainText(a.chain), chainText(b.chain));
+  ASSERT_EQ(a.stage.has_value(), b.stage.has_value());
+  if (a.stage) {
+    EXPECT_EQ(a.stage->kind, b.stage->kind);
+    EXPECT_EQ(a.stage->values, b.stage->values);
+  }
+  EXPECT_EQ(a.repeat, b.repeat);
   EXPECT_EQ(a.engines, b.engines);
   ASSERT_EQ(a.view.has_value(), b.view.has_value());
   if (a.view) {
@@ -70,6 +74,8 @@ TEST(Session, RoundTripsThroughAFile) {
   Session noView = saved;
   noView.view.reset();
   noView.read.rawType.reset();
+  noView.chain.stages.clear();  // nothing applied, and no stage the form could show
+  noView.stage.reset();
   saveSession(dir.file("b.siglab"), noView);
   expectSame(loadSession(dir.file("b.siglab")), noView);
 }
@@ -89,24 +95,51 @@ TEST(Session, BadSessionsAreRejectedNamingTheFileTheKeyAndTheAllowedValues) {
     (section[0] ? j[section][key] : j[key]) = std::move(value);
     return errorOf(j);
   };
-  EXPECT_NE(with("filter", "window", 4).find("\"filter.window\": must be odd"), std::string::npos);
-  EXPECT_NE(with("filter", "window", -5).find("\"filter.window\": expected a whole number"), std::string::npos);
-  EXPECT_NE(with("filter", "mode", "circular").find("is not zero, reflect, mirror, nearest or wrap"), std::string::npos);
-  EXPECT_NE(with("filter", "taps", "kalman").find("\"filter.taps\""), std::string::npos);
-  EXPECT_NE(with("filter", "mode", "interp").find("\"filter.mode\""), std::string::npos);  // savgol's only
-  EXPECT_NE(with("filter", "repeat", 0).find("from 1 to 100000"), std::string::npos);
+  EXPECT_NE(with("", "repeat", 0).find("from 1 to 100000"), std::string::npos);
   EXPECT_NE(with("signal", "raw_type", "f16").find("is not f64, f32"), std::string::npos);
   EXPECT_NE(with("signal", "channel", 0).find("\"signal.channel\""), std::string::npos);
-  EXPECT_NE(with("", "siglab_session", 2).find("version 2"), std::string::npos);
-  // A session with order 20000 froze the GUI fitting its coefficients; sigma 1e19 made a 1-tap filter.
-  EXPECT_NE(with("filter", "savgol", {{"order", 20000}, {"deriv", 0}}).find("\"filter.savgol.order\": must be at most 32"),
-            std::string::npos);
-  EXPECT_NE(with("filter", "sigma", 1e19).find("\"filter.sigma\": Gaussian sigma 1e+19 needs"), std::string::npos);
+  EXPECT_NE(with("", "siglab_session", 3).find("version 3"), std::string::npos);
+  nlohmann::json chain = good["chain"];
+  chain["stages"][0]["kind"] = "kalman";
+  EXPECT_NE(with("", "chain", chain).find("session key \"chain\""), std::string::npos) << with("", "chain", chain);
+  EXPECT_NE(with("", "chain", chain).find("kalman"), std::string::npos) << with("", "chain", chain);
+  EXPECT_NE(with("", "stage", good["chain"]).find("\"stage\": expected one stage, found 2"), std::string::npos);
   nlohmann::json missing = good;
   missing["signal"].erase("path");
   EXPECT_NE(errorOf(missing).find("s.siglab"), std::string::npos);
   EXPECT_NE(errorOf(missing).find("\"signal.path\": missing"), std::string::npos);
   EXPECT_NE(errorOf(nlohmann::json::array()).find("not a SigLab session"), std::string::npos);
+}
+
+// A version-1 session (one filter, before stages), with `key` of its filter set to `value`.
+nlohmann::json oldSession(const char* key = nullptr, nlohmann::json value = {}) {
+  nlohmann::json j = sessionToJson(aSession());
+  j["siglab_session"] = 1;
+  j.erase("chain");
+  j.erase("stage");
+  j.erase("repeat");
+  j["filter"] = {{"taps", "mean"}, {"window", 5}, {"sigma", 1.0}, {"custom_taps", nlohmann::json::array()},
+                 {"mode", "zero"}, {"repeat", 10}};
+  if (key) j["filter"][key] = std::move(value);
+  return j;
+}
+
+TEST(Session, AVersion1SessionsFilterIsCheckedAsBefore) {
+  EXPECT_NE(errorOf(oldSession("window", 4)).find("\"filter.window\": must be odd"), std::string::npos);
+  EXPECT_NE(errorOf(oldSession("window", -5)).find("\"filter.window\": expected a whole number"), std::string::npos);
+  EXPECT_NE(errorOf(oldSession("mode", "circular")).find("is not zero, reflect, mirror, nearest or wrap"), std::string::npos);
+  EXPECT_NE(errorOf(oldSession("taps", "kalman")).find("\"filter.taps\""), std::string::npos);
+  EXPECT_NE(errorOf(oldSession("mode", "interp")).find("\"filter.mode\""), std::string::npos);  // savgol's only
+  EXPECT_NE(errorOf(oldSession("repeat", 0)).find("from 1 to 100000"), std::string::npos);
+  // A session with order 20000 froze the GUI fitting its coefficients; sigma 1e19 made a 1-tap filter.
+  EXPECT_NE(errorOf(oldSession("savgol", {{"order", 20000}, {"deriv", 0}})).find("\"filter.savgol.order\": must be at most 32"),
+            std::string::npos);
+  EXPECT_NE(errorOf(oldSession("sigma", 1e19)).find("\"filter.sigma\": Gaussian sigma 1e+19 needs"), std::string::npos);
+  // Custom taps written in the session: the taps stage reads a file, so the session says what to do.
+  nlohmann::json custom = oldSession("taps", "custom");
+  custom["filter"]["custom_taps"] = {0.25, 0.5, 0.25};
+  EXPECT_NE(errorOf(custom).find("\"filter\": custom taps written in the session (3 weights)"), std::string::npos)
+      << errorOf(custom);
 }
 
 TEST(Session, AFileThatIsNotJsonSaysWhere) {
@@ -170,27 +203,30 @@ TEST(Session, DescribesTheFilterForTitles) {
             "Savitzky-Golay, W = 11, order 3, deriv 1, interp boundary");
 }
 
-TEST(Session, KeepsEachKindsParametersAndReadsOlderSessionsWithoutThem) {
-  Session s = aSession();
-  s.filter = FilterSettings{"butter", 5, 1.0, {}, "zero", 3, 2, 0, 8, "bandstop", 0.15, 0.35, false};
-  const Session back = sessionFromJson(sessionToJson(s), "s.siglab");
-  EXPECT_EQ(back.filter.taps, "butter");
-  EXPECT_EQ(back.filter.butterOrder, 8);
-  EXPECT_EQ(back.filter.butterBand, "bandstop");
-  EXPECT_EQ(back.filter.cutoff, 0.15);
-  EXPECT_EQ(back.filter.cutoff2, 0.35);
-  EXPECT_FALSE(back.filter.zeroPhase);
-  s.filter = FilterSettings{"savgol", 9, 1.0, {}, "interp", 3, 4, 2};
-  const Session savgol = sessionFromJson(sessionToJson(s), "s.siglab");
-  EXPECT_EQ(savgol.filter.mode, "interp");
-  EXPECT_EQ(savgol.filter.savgolOrder, 4u);
-  EXPECT_EQ(savgol.filter.savgolDeriv, 2u);
-  nlohmann::json older = sessionToJson(aSession());
-  older["filter"].erase("savgol");
-  older["filter"].erase("butter");
-  EXPECT_EQ(sessionFromJson(older, "old.siglab").filter.butterOrder, FilterSettings{}.butterOrder);
-  older["filter"]["butter"] = {{"order", 40}, {"band", "lowpass"}, {"cutoff", 0.2}, {"cutoff2", 0.4}, {"zero_phase", true}};
-  EXPECT_THROW(sessionFromJson(older, "bad.siglab"), InputError);
+TEST(Session, AVersion1SessionsFilterIsReadAsAChainOfThatOneStageWhichTheFormShows) {
+  nlohmann::json butter = oldSession("taps", "butter");
+  butter["filter"]["repeat"] = 3;
+  butter["filter"]["butter"] = {{"order", 8}, {"band", "bandstop"}, {"cutoff", 0.15}, {"cutoff2", 0.35}, {"zero_phase", false}};
+  const Session back = sessionFromJson(butter, "old.siglab");
+  ASSERT_EQ(back.chain.stages.size(), 1u);
+  EXPECT_EQ(chainText(back.chain), chainText(parseChain("butter 8,0.15,0.35,bandstop")));
+  ASSERT_TRUE(back.stage);
+  EXPECT_EQ(back.stage->values, back.chain.stages.front().values);
+  EXPECT_EQ(back.repeat, 3);
+  nlohmann::json savgol = oldSession("taps", "savgol");
+  savgol["filter"]["window"] = 9;
+  savgol["filter"]["mode"] = "interp";
+  savgol["filter"]["savgol"] = {{"order", 4}, {"deriv", 2}};
+  EXPECT_EQ(chainText(sessionFromJson(savgol, "old.siglab").chain), chainText(parseChain("savgol 9,4,2 mode interp")));
+  nlohmann::json lowpass = oldSession("taps", "butter");  // a lowpass's unused second cutoff is no band edge
+  lowpass["filter"]["butter"] = {{"order", 4}, {"band", "lowpass"}, {"cutoff", 0.2}, {"cutoff2", 0.4}, {"zero_phase", true}};
+  EXPECT_EQ(chainText(sessionFromJson(lowpass, "old.siglab").chain), chainText(parseChain("butter 4,0.2 zero-phase")));
+  // Sessions from before the other kinds have no "savgol" or "butter": the defaults stand.
+  const nlohmann::json older = oldSession("taps", "gaussian");
+  EXPECT_EQ(chainText(sessionFromJson(older, "old.siglab").chain), chainText(parseChain("gaussian 1")));
+  nlohmann::json badOrder = oldSession("taps", "butter");
+  badOrder["filter"]["butter"] = {{"order", 40}, {"band", "lowpass"}, {"cutoff", 0.2}, {"cutoff2", 0.4}, {"zero_phase", true}};
+  EXPECT_THROW(sessionFromJson(badOrder, "bad.siglab"), InputError);
 }
 
 }  // namespace

@@ -30,8 +30,7 @@ TEST(ApplyProgress, AMediansApplyShowsItsProgressAndEscStopsIt) {
   options.count = 100'000;
   writeTextSignal(dir.file("signal.txt"), generateSignal(options));
   // cpu-serial selects 2001 samples per output: about a second of work, reported every 524 outputs.
-  QSettings().setValue("filter/taps", "median");
-  QSettings().setValue("filter/window", 2001);
+  QSettings().setValue("filter/stage", "median 2001");
   QSettings().setValue("filter/applyEngine", "cpu-serial");
   MainWindow window;
   window.openFile(QString::fromStdString(dir.file("signal.txt")));

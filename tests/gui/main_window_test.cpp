@@ -299,10 +299,7 @@ TEST_F(MainWindowTest, ADroppedFileOpensAndJoinsTheRecentFiles) {
 TEST_F(MainWindowTest, SettingsPersistAcrossWindows) {
   {
     QSettings settings;
-    settings.setValue("filter/window", 9);
-    settings.setValue("filter/taps", "gaussian");
-    settings.setValue("filter/gaussianSigma", 1.5);
-    settings.setValue("filter/mode", "reflect");
+    settings.setValue("filter/stage", "gaussian 1.5 mode reflect");
   }
   {
     MainWindow window;
@@ -315,16 +312,13 @@ TEST_F(MainWindowTest, SettingsPersistAcrossWindows) {
     window.close();
   }
   EXPECT_FALSE(QSettings().value("window/geometry").toByteArray().isEmpty());
-  EXPECT_EQ(QSettings().value("filter/window").toInt(), 9);
-  EXPECT_EQ(QSettings().value("filter/gaussianSigma").toDouble(), 1.5);
+  EXPECT_EQ(QSettings().value("filter/stage").toString(), "gaussian 1.5 mode reflect");
 }
 
 TEST_F(MainWindowTest, AGaussianRunGivesTheSameResultAsTheCli) {
   {
     QSettings settings;
-    settings.setValue("filter/taps", "gaussian");
-    settings.setValue("filter/gaussianSigma", 2.5);
-    settings.setValue("filter/mode", "reflect");
+    settings.setValue("filter/stage", "gaussian 2.5 mode reflect");
   }
   test::TempDir dir;
   MainWindow window;
@@ -351,7 +345,7 @@ TEST_F(MainWindowTest, ApplyRunsOneEngineOnceShowsItAndExportsWhatTheCliWrites) 
   openSample(window);
   apply(window);
   EXPECT_FALSE(window.comparison()) << "apply is no benchmark";
-  const ApplyResult& r = window.applied()->result;
+  const StageReport& r = *window.applied();
   EXPECT_NE(r.engine, "cpu-serial") << "auto picks the fastest engine that can run the filter here";
   EXPECT_TRUE(r.verification.passed());
   EXPECT_GT(r.verification.checked, 0u);
@@ -372,7 +366,7 @@ TEST_F(MainWindowTest, ApplyRunsOneEngineOnceShowsItAndExportsWhatTheCliWrites) 
 TEST_F(MainWindowTest, ApplyWithANamedEngineShowsThatEnginesResultAndItsOptions) {
   {
     QSettings settings;
-    settings.setValue("filter/window", 51);
+    settings.setValue("filter/stage", "mean 51");
     settings.setValue("filter/applyEngine", "cpu-running");
     settings.setValue("filter/dtype", "f32");
     settings.setValue("filter/accumulate", "f64");
@@ -380,7 +374,7 @@ TEST_F(MainWindowTest, ApplyWithANamedEngineShowsThatEnginesResultAndItsOptions)
   MainWindow window;
   openSample(window);
   apply(window);
-  EXPECT_EQ(window.applied()->result.engine, "cpu-running");
+  EXPECT_EQ(window.applied()->engine, "cpu-running");
   const std::vector<double> input = readTextSignal(SIGLAB_SAMPLE_PATH);
   const std::vector<float> narrow(input.begin(), input.end());
   std::vector<float> expected(narrow.size());
@@ -391,8 +385,9 @@ TEST_F(MainWindowTest, ApplyWithANamedEngineShowsThatEnginesResultAndItsOptions)
 }
 
 TEST_F(MainWindowTest, EnginesThatCannotRunTheFilterAreGreyedOutAndSkipped) {
-  QSettings().setValue("filter/taps", "gaussian");
+  QSettings().setValue("filter/stage", "gaussian 1");
   MainWindow window;
+  while (window.filterPanel()->availabilityPending()) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
   const std::vector<std::string> names = window.filterPanel()->checkedEngines();
   EXPECT_EQ(std::find(names.begin(), names.end(), "cpu-running"), names.end()) << "cpu-running needs uniform taps";
   EXPECT_NE(std::find(names.begin(), names.end(), "cpu-parallel"), names.end());

@@ -1,5 +1,5 @@
-// Issue 16's polish, checked offscreen: odd-only window entry, labelled fields without stale
-// values, the Lab's note without a GPU, and Cancel stopping inside an engine's run.
+// Issue 16's polish, checked offscreen: an even window refused with the kind's word, labelled
+// fields without stale ones, the Lab's note without a GPU, and Cancel stopping inside an engine's run.
 #include <qcustomplot.h>
 
 #include <QComboBox>
@@ -9,18 +9,21 @@
 #include <QLineEdit>
 #include <QScrollArea>
 #include <QSettings>
+#include <QSpinBox>
 
 #include <cstdio>
 
 #include "filter_panel.hpp"
+#include "stage_form.hpp"
 #include "gpu_test_support.hpp"
 #include "gui_test_support.hpp"
 #include "lab_view.hpp"
 #include "ladder_view.hpp"
-#include "odd_spin_box.hpp"
 #include "siglab/generate.hpp"
 #include "siglab/io/text_format.hpp"
 #include "siglab/measure.hpp"
+#include "siglab/pipeline.hpp"
+#include "siglab/stage_registry.hpp"
 #include "test_support.hpp"
 
 namespace siglab {
@@ -38,11 +41,22 @@ void typeAndEnter(QWidget* widget, const QString& text) {
   QCoreApplication::sendEvent(widget, &enter);
 }
 
-QComboBox* tapsBox(const gui::FilterPanel& panel) {
-  for (QComboBox* box : panel.findChildren<QComboBox*>()) {
-    if (box->findData("gaussian") >= 0) return box;
+// The form's kind selector: the combo box labelled "Filter".
+QComboBox* kindBox(const gui::FilterPanel& panel) {
+  for (QFormLayout* form : panel.findChildren<QFormLayout*>()) {
+    for (int row = 0; row < form->rowCount(); ++row) {
+      auto* label = qobject_cast<QLabel*>(form->itemAt(row, QFormLayout::LabelRole)
+                                              ? form->itemAt(row, QFormLayout::LabelRole)->widget() : nullptr);
+      auto* field = form->itemAt(row, QFormLayout::FieldRole) ? form->itemAt(row, QFormLayout::FieldRole)->widget() : nullptr;
+      if (label && label->text() == "Filter" && qobject_cast<QComboBox*>(field)) return qobject_cast<QComboBox*>(field);
+    }
   }
   return nullptr;
+}
+
+// The spin box of the form's parameter `name`.
+QSpinBox* parameterSpin(const gui::FilterPanel& panel, const char* name) {
+  return panel.form()->findChild<QSpinBox*>(name);
 }
 
 class PolishTest : public ::testing::Test {
@@ -50,66 +64,57 @@ class PolishTest : public ::testing::Test {
   void SetUp() override { QSettings().clear(); }
 };
 
-TEST_F(PolishTest, TheWindowFieldTakesOnlyOddNumbers) {
+TEST_F(PolishTest, AnEvenWindowIsNeverRunAndTheKindSaysWhy) {
   MainWindow window;
   window.show();
-  auto* spin = window.filterPanel()->findChild<gui::OddSpinBox*>();
-  ASSERT_TRUE(spin);
+  QSpinBox* spin = parameterSpin(*window.filterPanel(), "window");
+  ASSERT_TRUE(spin) << "the mean's window";
   ASSERT_EQ(spin->value(), 5);
-  spin->stepUp();
-  EXPECT_EQ(spin->value(), 7) << "the arrows step through odd numbers";
-
+  EXPECT_EQ(spin->text(), "5 samples") << "the parameter's unit";
   spin->selectAll();
   typeAndEnter(spin, "4");
-  EXPECT_EQ(spin->value(), 7) << "an even number is never taken";
-  EXPECT_EQ(spin->text(), "7 samples") << "Enter brings the last odd value back";
+  QString error;
+  EXPECT_FALSE(window.filterPanel()->spec(&error)) << "an even window is never taken";
+  EXPECT_TRUE(error.contains("odd")) << error.toStdString();
+  bool shown = false;
+  for (QLabel* label : window.filterPanel()->findChildren<QLabel*>()) shown = shown || (label->isVisible() && label->text() == error);
+  EXPECT_TRUE(shown) << "the kind's message under the form";
 
   spin->selectAll();
   typeAndEnter(spin, "41");
-  EXPECT_EQ(spin->value(), 41) << "4 on the way to 41 is fine";
-
-  spin->selectAll();
-  typeAndEnter(spin, "100000");
-  EXPECT_EQ(spin->value(), 41) << "no value is taken on the way (1, 10, ...): the last odd one comes back";
-  QString error;
   ASSERT_TRUE(window.filterPanel()->spec(&error)) << error.toStdString();
   EXPECT_EQ(window.filterPanel()->spec(&error)->window(), 41u);
 }
 
-TEST_F(PolishTest, EachTapsChoiceShowsItsOwnLabelledFieldsAndNoStaleWindow) {
+TEST_F(PolishTest, EachKindShowsItsOwnLabelledFieldsAndNoStaleOnes) {
   MainWindow window;
   window.show();
   gui::FilterPanel* panel = window.filterPanel();
-  QComboBox* taps = tapsBox(*panel);
-  ASSERT_TRUE(taps);
-  auto* spin = panel->findChild<gui::OddSpinBox*>();
-  ASSERT_TRUE(spin);
-  QLineEdit* custom = nullptr;
-  for (QLineEdit* edit : panel->findChildren<QLineEdit*>()) {
-    if (edit->text() == "0.25, 0.5, 0.25") custom = edit;
+  QComboBox* kinds = kindBox(*panel);
+  ASSERT_TRUE(kinds) << "a kind selector labelled Filter";
+  ASSERT_EQ(static_cast<std::size_t>(kinds->count()), stageKinds().size());
+  for (std::size_t k = 0; k < stageKinds().size(); ++k) {
+    const StageKind& kind = *stageKinds()[k];
+    kinds->setCurrentIndex(static_cast<int>(k));
+    QCoreApplication::processEvents();
+    EXPECT_EQ(kinds->currentText().toStdString(), kind.name());
+    EXPECT_EQ(kinds->itemData(static_cast<int>(k), Qt::ToolTipRole).toString().toStdString(), kind.summary());
+    std::vector<std::string> shown;
+    for (QFormLayout* form : panel->form()->findChildren<QFormLayout*>()) {
+      for (int row = 0; row < form->rowCount(); ++row) {
+        QLayoutItem* label = form->itemAt(row, QFormLayout::LabelRole);
+        QLayoutItem* field = form->itemAt(row, QFormLayout::FieldRole);
+        if (!label || !field || qobject_cast<QComboBox*>(field->widget()) == kinds) continue;
+        auto* text = qobject_cast<QLabel*>(label->widget());
+        ASSERT_TRUE(text && text->isVisible()) << kind.name() << ": a field without a visible label";
+        EXPECT_EQ(text->text().toStdString(), field->widget()->objectName().toStdString());
+        shown.push_back(text->text().toStdString());
+      }
+    }
+    std::vector<std::string> expected;
+    for (const ParameterInfo& info : kind.parameters()) expected.push_back(info.name);
+    EXPECT_EQ(shown, expected) << kind.name() << ": its parameters, and no other kind's";
   }
-  ASSERT_TRUE(custom);
-  auto* form = qobject_cast<QFormLayout*>(custom->parentWidget()->layout());
-  ASSERT_TRUE(form);
-
-  EXPECT_TRUE(spin->isVisible()) << "the mean's window";
-  EXPECT_FALSE(custom->isVisible());
-
-  taps->setCurrentIndex(taps->findData("gaussian"));
-  QCoreApplication::processEvents();
-  EXPECT_FALSE(spin->isVisible()) << "no stale \"5 samples\" beside the Gaussian's own taps";
-  bool tapCount = false;
-  for (QLabel* label : panel->findChildren<QLabel*>()) tapCount = tapCount || (label->isVisible() && label->text() == "9 taps");
-  EXPECT_TRUE(tapCount) << "sigma 1: 9 taps, shown beside sigma";
-
-  taps->setCurrentIndex(taps->findData("custom"));
-  QCoreApplication::processEvents();
-  EXPECT_FALSE(spin->isVisible());
-  EXPECT_TRUE(custom->isVisible());
-  auto* label = qobject_cast<QLabel*>(form->labelForField(custom));
-  ASSERT_TRUE(label) << "the custom taps field has a label";
-  EXPECT_TRUE(label->isVisible());
-  EXPECT_EQ(label->text(), "Weights");
 
   auto* dtype = [&]() -> QComboBox* {
     for (QComboBox* box : panel->findChildren<QComboBox*>()) {
@@ -127,9 +132,8 @@ TEST_F(PolishTest, TheFilterPanelsNoteIsNotClipped) {
   MainWindow window;  // the first window's size: most of the screen
   window.show();
   gui::FilterPanel* panel = window.filterPanel();
-  QComboBox* taps = tapsBox(*panel);
-  ASSERT_TRUE(taps);
-  taps->setCurrentIndex(taps->findData("custom"));  // non-uniform taps: cpu-running cannot run them
+  panel->setStage(parseChain("gaussian 2").stages.front());  // non-uniform taps: cpu-running cannot run them
+  while (panel->availabilityPending()) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
   QCoreApplication::processEvents();
   QLabel* note = nullptr;
   for (QLabel* label : panel->findChildren<QLabel*>()) {
@@ -165,7 +169,7 @@ TEST_F(PolishTest, CancelStopsACompareInsideCpuSerialWithin100Ms) {
   GenerateOptions options;
   options.count = 200'000;
   writeTextSignal(dir.file("long.txt"), generateSignal(options));
-  QSettings().setValue("filter/window", 20001);  // cpu-serial alone: 4e9 multiply-adds, seconds
+  QSettings().setValue("filter/stage", "mean 20001");  // cpu-serial alone: 4e9 multiply-adds, seconds
   QSettings().setValue("filter/repeat", 1);
   MainWindow window;
   window.openFile(QString::fromStdString(dir.file("long.txt")));

@@ -1,6 +1,6 @@
 // A Savitzky-Golay's coefficients (up to 0.2 s of fitting) are never computed on the GUI's main
-// thread: the form checks their bounds only, and Apply and Compare build the filter in their
-// background task.
+// thread: the form checks their bounds only (its engines are worked out by binding on a worker),
+// and Apply and Compare bind the stage in their background task.
 #include <gtest/gtest.h>
 
 #include <QSettings>
@@ -10,7 +10,7 @@
 
 #include "filter_panel.hpp"
 #include "gui_test_support.hpp"
-#include "session_adapter.hpp"
+#include "siglab/stage_registry.hpp"
 #include "siglab/filter_kinds.hpp"
 #include "siglab/io/text_format.hpp"
 #include "siglab/savgol.hpp"
@@ -43,22 +43,24 @@ TEST(SavgolOffMainThread, TheFormChecksBoundsAndApplyAndCompareFitOnAWorkerWithT
   ASSERT_TRUE(test::waitForTask(window));
   ASSERT_TRUE(window.signal()) << window.lastError().toStdString();
 
-  FilterSettings settings;
-  settings.taps = "savgol";
-  settings.mode = "interp";
-  settings.window = 20001;
-  settings.savgolOrder = kMaxSavgolOrder;
-  settings.repeat = 1;
+  // Made as the form makes it, not through a chain's text (which the kind checks as it reads it).
+  const auto savgol = [](std::int64_t window) {
+    const StageKind& kind = *findStageKind("savgol");
+    return Stage{&kind, completeParameters(kind, {{"window", window},
+                                                  {"order", static_cast<std::int64_t>(kMaxSavgolOrder)},
+                                                  {"mode", std::string("interp")}})};
+  };
+  window.filterPanel()->setRepeat(1);
   gui::SignalPtr applied;
   {
     const CountedFits fits;
-    gui::applyFilterSettings(*window.filterPanel(), settings);
+    window.filterPanel()->setStage(savgol(20001));
     QString error;
     EXPECT_FALSE(window.filterPanel()->spec(&error));  // past the work's bound: refused as typed, nothing fitted
     EXPECT_NE(error.toStdString().find("steps to fit its coefficients"), std::string::npos) << error.toStdString();
 
-    settings.window = 301;  // order 32 with interp edges: within the bound
-    gui::applyFilterSettings(*window.filterPanel(), settings);
+    // order 32 with interp edges: within the bound
+    window.filterPanel()->setStage(savgol(301));
     window.applyFilter();
     ASSERT_TRUE(test::waitForTask(window));
     ASSERT_TRUE(window.applied()) << window.lastError().toStdString();
@@ -73,9 +75,11 @@ TEST(SavgolOffMainThread, TheFormChecksBoundsAndApplyAndCompareFitOnAWorkerWithT
   const std::vector<double> input = readTextSignal(SIGLAB_SAMPLE_PATH);
   std::vector<double> expected(input.size());
   savgolFilter(input, savgolSpecOf(spec), expected);
-  EXPECT_EQ(window.applied()->result.engine, "cpu-serial");
+  EXPECT_EQ(window.applied()->engine, "cpu-serial");
   EXPECT_TRUE(test::asVector(applied->samples()) == expected) << "Apply's result";
-  EXPECT_TRUE(test::asVector(window.filtered()->samples()) == expected) << "Compare's cpu-serial result";
+  std::vector<double> again(input.size());  // Compare runs the form's stage on the chain's result
+  savgolFilter(expected, savgolSpecOf(spec), again);
+  EXPECT_TRUE(test::asVector(window.filtered()->samples()) == again) << "Compare's cpu-serial result";
   window.close();
 }
 

@@ -17,6 +17,7 @@
 #include "import_dialog.hpp"
 #include "siglab/cuda_backends.hpp"
 #include "session_adapter.hpp"
+#include "siglab/pipeline.hpp"
 #include "shortcuts_dialog.hpp"
 #include "signal_plot.hpp"
 #include "siglab/io/signal_io.hpp"
@@ -57,14 +58,15 @@ TEST_F(WindowTest, ASessionRestoresTheSignalReadOptionsFilterEnginesAndView) {
   ReadOptions read;
   read.column = 3;
   read.skipHeader = true;
-  const FilterSettings filter{"gaussian", 5, 0.75, {}, "reflect", 4};
+  const Stage gaussian = parseChain("gaussian 0.75 mode reflect").stages.front();
   {
     MainWindow window;
     window.resize(1200, 700);
     window.openFile(QString::fromStdString(dir.file("data.csv")), read);
     ASSERT_TRUE(test::waitForTask(window));
     ASSERT_TRUE(window.signal()) << window.lastError().toStdString();
-    gui::applyFilterSettings(*window.filterPanel(), filter);
+    window.filterPanel()->setStage(gaussian);
+    window.filterPanel()->setRepeat(4);
     gui::applyEngines(*window.filterPanel(), {"cpu-serial", "cpu-parallel"});
     window.signalPlot()->setVisibleRange(40, 120);
     savedView = window.currentSession().view;
@@ -83,10 +85,11 @@ TEST_F(WindowTest, ASessionRestoresTheSignalReadOptionsFilterEnginesAndView) {
   EXPECT_EQ(s.signalPath, dir.file("data.csv"));
   EXPECT_EQ(s.read.column, 3u);
   EXPECT_TRUE(s.read.skipHeader);
-  EXPECT_EQ(s.filter.taps, "gaussian");
-  EXPECT_EQ(s.filter.sigma, 0.75);
-  EXPECT_EQ(s.filter.mode, "reflect");
-  EXPECT_EQ(s.filter.repeat, 4);
+  ASSERT_TRUE(s.stage);
+  EXPECT_EQ(s.stage->kind, gaussian.kind);
+  EXPECT_EQ(s.stage->values, gaussian.values);
+  EXPECT_EQ(s.repeat, 4);
+  EXPECT_TRUE(s.chain.stages.empty()) << "nothing was applied";
   EXPECT_EQ(restored.filterPanel()->checkedEngines(), (std::vector<std::string>{"cpu-serial", "cpu-parallel"}));
   ASSERT_TRUE(s.view && savedView);
   EXPECT_NEAR(savedView->first, 40, 1.0) << "the view that was saved";
@@ -222,7 +225,7 @@ TEST_F(WindowTest, ThePlotExportsAsPngSvgAndPdfAtAChosenSizeWithATitle) {
   run(window);
   const QString title = window.plotTitle();
   EXPECT_TRUE(title.contains("noise_sample.txt")) << title.toStdString();
-  EXPECT_TRUE(title.contains("mean, W = 5, zero boundary")) << title.toStdString();
+  EXPECT_TRUE(title.contains(QString::fromStdString(chainText(parseChain("mean 5"))))) << title.toStdString();
 
   window.savePlot(QString::fromStdString(dir.file("plot.png")), {800, 500, title});
   ASSERT_TRUE(window.lastError().isEmpty()) << window.lastError().toStdString();
