@@ -82,7 +82,7 @@ std::uint64_t runOnce(const BoundChain& chain, const StreamEnds& ends, const std
   std::uint64_t samples = 0;
   if (streamsSections(chain, count - 1)) {
     SectionsStream last(*upstream, runs.jobs[count - 1].spec, options.sampleType, ends.name, options.blockSamples,
-                        cancelOnly);
+                        filtering);
     samples = pumpInto(last, *sink, options.blockSamples, filtering);
     runs.blocks[count - 1] = (samples + options.blockSamples - 1) / std::max<std::size_t>(options.blockSamples, 1);
   } else {

@@ -22,14 +22,14 @@ constexpr std::size_t kMostBlockSamples = std::size_t{1} << 20;
 }  // namespace
 
 SectionsStream::SectionsStream(SampleStream& upstream, const FilterSpec& spec, SampleType type, std::string name,
-                               std::size_t blockSamples, Progress cancel)
+                               std::size_t blockSamples, Progress progress)
     : upstream_(upstream),
       sections_(spec.sos.sections),
       zeroPhase_(spec.sos.zeroPhase),
       float32_(type == SampleType::f32),
       name_(std::move(name)),
       block_(std::clamp<std::size_t>(blockSamples, 1, kMostBlockSamples)),
-      cancel_(std::move(cancel)),
+      progress_(std::move(progress)),
       state_(2 * sections_.size(), 0.0) {}
 
 SectionsStream::~SectionsStream() {
@@ -38,8 +38,11 @@ SectionsStream::~SectionsStream() {
 
 double SectionsStream::fractionRead() const {
   if (!zeroPhase_) return upstream_.fractionRead();
-  if (!filtered_) return 0.5 * upstream_.fractionRead();
-  return inputs_ == 0 ? 1.0 : 0.5 + 0.5 * static_cast<double>(served_) / static_cast<double>(inputs_);
+  // A third each: the forward pass (as far as the input is read), the backward pass, handing out.
+  const auto share = [&](std::uint64_t done) { return inputs_ == 0 ? 1.0 : static_cast<double>(done) / static_cast<double>(inputs_); };
+  if (backwardDone_ == 0 && !filtered_) return upstream_.fractionRead() / 3;
+  if (!filtered_) return (1 + share(backwardDone_)) / 3;
+  return (2 + share(served_)) / 3;
 }
 
 std::size_t SectionsStream::read(std::span<double> out) {
@@ -47,7 +50,7 @@ std::size_t SectionsStream::read(std::span<double> out) {
   while (filled < out.size()) {
     if (handedOut_ == outputs_.size()) {
       if (ended_) break;
-      cancel_.throwIfCancelled();
+      progress_.throwIfCancelled();
       if (zeroPhase_) {
         if (!filtered_) filterZeroPhase();
         produceFromSpool();
@@ -162,10 +165,11 @@ void SectionsStream::filterZeroPhase() {
   sosRange(sections_.data(), sections_.size(), state_.data(), ends.data(), ends.data(), 1, edge);
   forwardIntoSpool(buffer_.data(), head);
   for (;;) {
-    cancel_.throwIfCancelled();
+    progress_.throwIfCancelled();
     const std::size_t got = readInput(std::span<double>(buffer_).first(block_));
     if (got == 0) break;
     forwardIntoSpool(buffer_.data(), got);
+    progress_.report(fractionRead());
   }
   // The right extension 2 x[n-1] - x[n-2..n-1-edge], from the last edge + 1 inputs.
   for (std::size_t j = 0; j < edge; ++j) ends[j] = 2 * tail_[edge] - tail_[edge - 1 - j];
@@ -175,13 +179,15 @@ void SectionsStream::filterZeroPhase() {
   // Backward over the spool from its end, each block written back in place.
   buffer_.resize(block_);
   for (std::uint64_t end = inputs_; end > 0;) {
-    cancel_.throwIfCancelled();
+    progress_.throwIfCancelled();
     const std::size_t count = static_cast<std::size_t>(std::min<std::uint64_t>(block_, end));
     end -= count;
     spoolRead(buffer_.data(), count, end);
     sosRange(sections_.data(), sections_.size(), state_.data(), buffer_.data() + count - 1, buffer_.data() + count - 1,
              -1, count);
     spoolWrite(buffer_.data(), count, end);
+    backwardDone_ += count;
+    progress_.report(fractionRead());
   }
   filtered_ = true;
   std::vector<double>().swap(tail_);

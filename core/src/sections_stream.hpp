@@ -7,6 +7,13 @@
 // backward pass reads the spool in reverse blocks and writes each result back where it came from;
 // then the spool is handed out in order. A float32 run narrows the input, filters in float64 and
 // rounds each output once, as the in-memory run does.
+//
+// Verification: none apart. This stream IS cpu-serial's computation (the engine the in-memory
+// checks of every other engine recompute against), so a second serial pass would compare the
+// recursion with itself; the run reports the stage as not separately verified and says why (its
+// engine's why-line). Its bits equalling the in-memory reference for every block size, length and
+// sample type is what tests/core/sections_stream_test.cpp checks. The stages around it are
+// verified block by block as ever.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -23,8 +30,10 @@ namespace siglab::detail {
 class SectionsStream final : public SampleStream {
  public:
   // `upstream` outlives this; `name`: the input, for a sample float32 cannot hold and spool errors.
+  // `progress`: its cancel is looked at every block; zero phase reports its passes to it (the
+  // first read runs both).
   SectionsStream(SampleStream& upstream, const FilterSpec& spec, SampleType type, std::string name,
-                 std::size_t blockSamples, Progress cancel);
+                 std::size_t blockSamples, Progress progress);
   ~SectionsStream() override;
   SectionsStream(const SectionsStream&) = delete;
   SectionsStream& operator=(const SectionsStream&) = delete;
@@ -50,7 +59,7 @@ class SectionsStream final : public SampleStream {
   bool float32_;
   std::string name_;
   std::size_t block_;
-  Progress cancel_;
+  Progress progress_;
   SosState state_;
   std::uint64_t inputs_ = 0;   // inputs read so far
   bool upstreamEnded_ = false;
@@ -62,6 +71,7 @@ class SectionsStream final : public SampleStream {
   // Zero phase only.
   int spool_ = -1;
   bool filtered_ = false;
+  std::uint64_t backwardDone_ = 0;
   std::uint64_t served_ = 0;
   std::size_t edge_ = 0;      // sosfiltfilt's padlen
   std::vector<double> tail_;  // the last padlen + 1 inputs, for the right extension

@@ -3,6 +3,7 @@
 // size and length, float64 and float32; and in a chain with a median, one pass over a file.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstring>
 #include <filesystem>
 #include <random>
@@ -124,6 +125,31 @@ TEST(SectionsStream, ButterZeroPhaseThenMedianStreamsOverAFileAsInMemory) {
   back.rawType = SampleType::f64;
   const Signal result = readSignal(dir.file("out.f64"), back);
   EXPECT_TRUE(sameBits(memory.output.at(0), result.samples));
+}
+
+// A cancel during the forward pass (the first progress the zero-phase stage reports) stops the run
+// at its next block, and no output file appears.
+TEST(SectionsStream, ZeroPhaseStopsAtACancelDuringItsPassesAndWritesNothing) {
+  const BackendList engines = cpuEngines();
+  const test::TempDir dir;
+  const std::vector<double> x = signalOf(5000);
+  ChannelSource source;
+  source.channels.emplace_back(x);
+  std::atomic<bool> cancel{false};
+  std::size_t reports = 0;
+  PipelineObserver observer;
+  observer.cancel = &cancel;
+  observer.progressFor = [&](const std::string&) {
+    return Progress{[&](double) { ++reports, cancel = true; }, &cancel};
+  };
+  PipelineOptions options;
+  options.streaming = Streaming::always;
+  options.blockSamples = 100;
+  EXPECT_THROW(runPipeline(parseChain("butter 4,0.2 zero-phase"), source, FileSink{dir.file("out.npy"), {}}, engines,
+                           options, observer),
+               Cancelled);
+  EXPECT_EQ(reports, 1u);
+  EXPECT_FALSE(std::filesystem::exists(dir.file("out.npy")));
 }
 
 // Streamed, sections run only on cpu-serial: a stage naming another engine stays in memory.
