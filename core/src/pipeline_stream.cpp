@@ -35,6 +35,14 @@ std::uint64_t pumpInto(SampleStream& stage, SampleSink& sink, std::size_t blockS
   return samples;
 }
 
+void tellSections(const std::vector<const SectionsStream*>& sections, StageRuns& runs) {
+  for (std::size_t k = 0; k < sections.size(); ++k) {
+    if (!sections[k]) continue;
+    runs.results[k].pass.phases.kernelMs = runs.results[k].pass.phases.totalMs = sections[k]->filterMs();
+    runs.blocks[k] = sections[k]->blocks();
+  }
+}
+
 std::uint64_t runOnce(const BoundChain& chain, const StreamEnds& ends, const std::vector<FilterBackend*>& engines,
                       const PipelineOptions& options, const PipelineObserver& observer, StageRuns& runs) {
   const std::size_t count = chain.size();
@@ -58,12 +66,14 @@ std::uint64_t runOnce(const BoundChain& chain, const StreamEnds& ends, const std
   if (first.kind == FilterKind::SavitzkyGolay && first.savgol.interp) edges = interpEdges(first, options.sampleType, ends);
   std::unique_ptr<SampleStream> in = ends.open();
   std::vector<std::unique_ptr<SampleStream>> stages;
+  std::vector<const SectionsStream*> sections(count, nullptr);  // their time and blocks, for the report
   SampleStream* upstream = in.get();
   for (std::size_t k = 0; k + 1 < count; ++k) {
     const FilterSpec& spec = runs.jobs[k].spec;
     if (streamsSections(chain, k)) {
       stages.push_back(std::make_unique<SectionsStream>(*upstream, spec, options.sampleType, ends.name,
                                                         options.blockSamples, cancelOnly));
+      sections[k] = static_cast<const SectionsStream*>(stages.back().get());
       upstream = stages.back().get();
       continue;
     }
@@ -80,17 +90,19 @@ std::uint64_t runOnce(const BoundChain& chain, const StreamEnds& ends, const std
   std::unique_ptr<SampleSink> sink = ends.sink(in->knownSize(), in->sampleRate());
   if (count == 1 && edges) sink = withEdges(std::move(sink), std::move(*edges));
   std::uint64_t samples = 0;
+  std::unique_ptr<SectionsStream> lastSections;
   if (streamsSections(chain, count - 1)) {
-    SectionsStream last(*upstream, runs.jobs[count - 1].spec, options.sampleType, ends.name, options.blockSamples,
-                        filtering);
-    samples = pumpInto(last, *sink, options.blockSamples, filtering);
-    runs.blocks[count - 1] = (samples + options.blockSamples - 1) / std::max<std::size_t>(options.blockSamples, 1);
+    lastSections = std::make_unique<SectionsStream>(*upstream, runs.jobs[count - 1].spec, options.sampleType, ends.name,
+                                                    options.blockSamples, filtering);
+    sections[count - 1] = lastSections.get();
+    samples = pumpInto(*lastSections, *sink, options.blockSamples, filtering);
   } else {
     StreamFilterOptions blockOptions;
     blockOptions.blockSamples = options.blockSamples;
     samples = streamFilterPlaced(*upstream, tail, runs.jobs[count - 1].spec, filters[count - 1], *sink, blockOptions,
                                  filtering).samples;
   }
+  tellSections(sections, runs);
   bool passed = true;
   for (const ApplyResult& r : runs.results) passed = passed && r.verification.passed();
   if (passed) sink->commit();

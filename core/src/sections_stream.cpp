@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -18,6 +19,10 @@ namespace {
 // The most samples a block holds here: the recursion's bits do not depend on the block, so a block
 // of --stream-block 2^30 need not cost 8 GiB.
 constexpr std::size_t kMostBlockSamples = std::size_t{1} << 20;
+
+double millisecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
 
 }  // namespace
 
@@ -92,7 +97,10 @@ void SectionsStream::produceCausal() {
   outputs_.resize(block_);
   const std::size_t got = readInput(outputs_);
   outputs_.resize(got);
+  const auto start = std::chrono::steady_clock::now();
   sosRange(sections_.data(), sections_.size(), state_.data(), outputs_.data(), outputs_.data(), 1, got);
+  filterMs_ += millisecondsSince(start);
+  blocks_ += got > 0 ? 1 : 0;
   roundOutputs();
   handedOut_ = 0;
   if (got < block_) ended_ = true;
@@ -144,6 +152,7 @@ void SectionsStream::forwardIntoSpool(double* x, std::size_t count) {
 // sosfiltfilt (sos_filter.cpp) step for step: the same extension, the same start states, the same
 // samples through the same recursion in the same order; only where the forward outputs wait differs.
 void SectionsStream::filterZeroPhase() {
+  const auto start = std::chrono::steady_clock::now();
   const std::size_t edge = edge_ = sosfiltfiltPadLength(sections_);
   SpoolFile spool = openSpoolFile();
   if (spool.fd < 0) {
@@ -190,6 +199,7 @@ void SectionsStream::filterZeroPhase() {
     progress_.report(fractionRead());
   }
   filtered_ = true;
+  filterMs_ += millisecondsSince(start);  // the upstream stages' reads too: they run inside the forward pass
   std::vector<double>().swap(tail_);
   std::vector<double>().swap(buffer_);
 }
@@ -199,6 +209,7 @@ void SectionsStream::produceFromSpool() {
   outputs_.resize(count);
   if (count > 0) spoolRead(outputs_.data(), count, served_);
   served_ += count;
+  blocks_ += count > 0 ? 1 : 0;
   roundOutputs();
   handedOut_ = 0;
   if (served_ == inputs_) ended_ = true;

@@ -42,6 +42,9 @@ class SectionsStream final : public SampleStream {
   std::optional<std::uint64_t> knownSize() const override { return upstream_.knownSize(); }
   std::optional<double> sampleRate() const override { return upstream_.sampleRate(); }
   double fractionRead() const override;
+  // Time spent filtering (zero phase: both passes with their spool reads and writes), and blocks.
+  double filterMs() const { return filterMs_; }
+  std::size_t blocks() const { return blocks_; }
 
  private:
   std::size_t readInput(std::span<double> block);  // the next inputs, narrowed in float32
@@ -67,6 +70,8 @@ class SectionsStream final : public SampleStream {
   std::vector<float> narrow_;
   std::vector<double> outputs_;
   std::size_t handedOut_ = 0;
+  double filterMs_ = 0.0;
+  std::size_t blocks_ = 0;
   bool ended_ = false;
   // Zero phase only.
   int spool_ = -1;
