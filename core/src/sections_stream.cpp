@@ -114,7 +114,8 @@ void SectionsStream::spoolWrite(const double* at, std::size_t count, std::uint64
     const ssize_t n = ::pwrite(spool_, bytes, left, offset);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      throw InputError(name_, "cannot write the zero-phase filter's forward pass to a temporary file: " +
+      throw InputError(name_, "cannot write the zero-phase filter's forward pass to a temporary file in " +
+                                  spoolFolder_ + ": " +
                                   std::string(n < 0 ? std::strerror(errno) : "no space written"));
     }
     bytes += n;
@@ -160,6 +161,7 @@ void SectionsStream::filterZeroPhase() {
                                 spool.error);
   }
   spool_ = spool.fd;
+  spoolFolder_ = spool.folder;
   // The head x[0..edge] gives the left extension 2 x[0] - x[edge..1].
   buffer_.resize(std::max(block_, edge + 1));
   const std::size_t head = readInput(std::span<double>(buffer_).first(edge + 1));

@@ -75,6 +75,7 @@ class SectionsStream final : public SampleStream {
   bool ended_ = false;
   // Zero phase only.
   int spool_ = -1;
+  std::string spoolFolder_;  // for messages ($TMPDIR, else /var/tmp, else /tmp)
   bool filtered_ = false;
   std::uint64_t backwardDone_ = 0;
   std::uint64_t served_ = 0;
