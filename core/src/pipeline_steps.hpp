@@ -31,6 +31,11 @@ BoundChain bindChain(const Pipeline& pipeline, const StageContext& context, cons
 std::vector<EngineChoice> streamEngineOrder(const BoundChain& chain, std::size_t k, const BackendList& engines,
                                             const PipelineOptions& options);
 
+// Whether stage k is sections that a streamed run runs as its own stream (SectionsStream), always on
+// kSectionsStreamEngine: the serial recursion, the reference itself.
+bool streamsSections(const BoundChain& chain, std::size_t k);
+inline constexpr std::string_view kSectionsStreamEngine = "cpu-serial";
+
 // What the run does with the whole chain: planStreaming's rules for each stage, and the reasons a
 // chain stays in memory (a stage with no finite history, wrap or interp edges after the first).
 StreamingPlan planChain(const BoundChain& chain, const BackendList& engines, const PipelineOptions& options,

@@ -90,6 +90,10 @@ class BoundStage {
   // does not stream block by block.
   virtual std::optional<std::size_t> historyBefore() const = 0;
   virtual std::optional<std::size_t> historyAfter() const = 0;
+  // Whether a stage with no finite history still streams in one pass, in memory that does not grow
+  // with the signal: sections carry their state from block to block (zero phase through a spool
+  // file). The streamed run then runs it as its own stream, serially (sections_stream.hpp).
+  virtual bool streamsWithoutHistory() const { return false; }
   // Outputs per input: {1, 1} for every stage today; decimation and interpolation change it.
   virtual std::pair<std::size_t, std::size_t> rateChange() const { return {1, 1}; }
   // The filter this stage runs where it is one (the kinds today's engines compute), else nullptr.

@@ -16,6 +16,7 @@ class FilterStage final : public BoundStage {
   std::string note() const override { return note_; }
   std::optional<std::size_t> historyBefore() const override { return history(); }
   std::optional<std::size_t> historyAfter() const override { return history(); }
+  bool streamsWithoutHistory() const override { return spec_.kind == FilterKind::Sos; }
   const FilterSpec* filterSpec() const override { return &spec_; }
 
   std::vector<std::string> engineNames(const BackendList& engines) const override {
