@@ -59,6 +59,13 @@ StreamingPlan planChain(const BoundChain& chain, const BackendList& engines, con
     if (tolerance != 0.0) inexact = std::string(engine.name());
   }
   StreamingPlan plan = planStreaming(options.streaming, inexact, options.sampleType, io);
+  // Streamed, sections run the reference recursion with no separate check; in memory an engine's
+  // result is checked against serial passes. Auto keeps that check wherever the signal fits.
+  if (plan.stream && !sections.empty() && options.streaming == Streaming::automatic &&
+      !planStreaming(options.streaming, "sections", options.sampleType, io).stream) {
+    return {false, "in memory, where its sections are checked against serial passes of the reference (--stream "
+                   "always streams them serially, the reference itself, unchecked)"};
+  }
   if (plan.stream) plan.why += sections;
   return plan;
 }
