@@ -52,11 +52,13 @@ StageRunOptions stageRunOptions(const BoundChain& chain, std::size_t k, const Pi
 // The report of one stage, before it runs: kind, description, note, window.
 StageReport stageReportOf(const BoundChain& chain, std::size_t k);
 
-// In memory: every channel through every stage; the outputs in report.output. Stops a channel at a
-// stage that fails verification (report.passed() is false then).
+// In memory: every channel through every stage; the outputs into `into` (one span per channel),
+// or with `into` empty in report.output. Stops a channel at a stage that fails verification
+// (report.passed() is false then).
 void runChainInMemory(const BoundChain& chain, std::span<const std::span<const double>> channels,
-                      const BackendList& engines, const PipelineOptions& options, const PipelineObserver& observer,
-                      const std::string& name, PipelineReport& report);
+                      std::span<const std::span<double>> into, const BackendList& engines,
+                      const PipelineOptions& options, const PipelineObserver& observer, const std::string& name,
+                      PipelineReport& report);
 
 // Block by block: one channel from the stream `open()` gives into the sink `sink()` gives (each
 // called again when an engine fails and auto starts the chain over with the next one). Fills one
