@@ -624,9 +624,11 @@ void MainWindow::runEngines() {
                           showCompared(outcome.filtered, comparison_->spec, caption);
                           timings_->setComparison(comparison_, devices_);
                           devicePanel_->setMeasuredRun(*comparison_);
-                          statusBar()->showMessage(comparison_->allAgree() ? tr("Every engine agrees with cpu-serial")
-                                                                           : tr("An engine DISAGREES with cpu-serial"),
-                                                   8000);
+                          QString verdict = comparison_->allAgree() ? tr("Every engine agrees with cpu-serial")
+                                                                    : tr("An engine DISAGREES with cpu-serial");
+                          // The engines are measured on one channel; Apply filters every channel.
+                          if (signal_->channelCount() > 1) verdict += tr(" (compared on channel 1)");
+                          statusBar()->showMessage(verdict, 8000);
                         });
 }
 

@@ -81,6 +81,7 @@ SignalPlot::SignalPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
   bar->addWidget(new QLabel(tr("Channels")));
   bar->addWidget(channelBox_);
   bar->addStretch();
+  channelBar_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
   channelBar_->setVisible(false);  // one channel: nothing to choose
   connect(channelBox_, &QComboBox::activated, this, [this](int index) {
     const std::optional<std::size_t> channel =
@@ -89,7 +90,7 @@ SignalPlot::SignalPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
     emit channelChosen(channel);
   });
   layout->addWidget(channelBar_);
-  layout->addWidget(plot_);
+  layout->addWidget(plot_, 1);
   emptyHint_ = new QLabel(tr("<p style=\"font-size: large\">No signal yet</p>"
                              "<p>Open one with <b>Ctrl+O</b>, drop a file here, or pick one from File &gt; Open recent.</p>"
                              "<p>Text, CSV/TSV, NumPy .npy, raw binary and WAV are read; sessions (.siglab) too.</p>"),
@@ -101,6 +102,7 @@ SignalPlot::SignalPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
   emptyHint_->setStyleSheet("QLabel#emptyHint { color: #455a64; background: rgba(255, 255, 255, 220);"
                             " border: 1px solid #b0bec5; border-radius: 8px; padding: 16px; }");
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  plot_->setAutoAddPlottableToLegend(false);  // one legend, of the first lane's curves
   plot_->setNoAntialiasingOnDrag(true);
   plot_->setPlottingHint(QCP::phFastPolylines, true);
   plot_->setMinimumSize(320, 240);

@@ -7,6 +7,7 @@
 #include <QLineEdit>
 #include <QSettings>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QUndoStack>
 
 #include <random>
@@ -84,6 +85,9 @@ TEST_F(ChannelLanesTest, AStereoWavLoadsAsTwoLanesOnOneTimeAxis) {
   ASSERT_EQ(plot->plot()->axisRectCount(), 2);
   EXPECT_EQ(plot->plot()->axisRect(1)->axis(QCPAxis::atLeft)->label(), "channel 2");
   EXPECT_GT(plot->plot()->graph(2)->dataCount(), 0) << "the second lane's curve is drawn";
+  auto* legend = qobject_cast<QCPLegend*>(plot->plot()->axisRect(0)->insetLayout()->elementAt(0));
+  ASSERT_TRUE(legend);
+  EXPECT_EQ(legend->itemCount(), 2) << "one legend, of the first lane's two curves";
   plot->plot()->axisRect(1)->axis(QCPAxis::atBottom)->setRange(200, 700);
   EXPECT_EQ(plot->plot()->axisRect(0)->axis(QCPAxis::atBottom)->range(), QCPRange(200, 700)) << "zoom and pan are linked";
   EXPECT_TRUE(plot->channelBox()->isVisibleTo(plot));
@@ -147,6 +151,20 @@ TEST_F(ChannelLanesTest, ExportWritesEveryChannelAndTextSaysItHoldsOne) {
   ASSERT_TRUE(test::waitForTask(window));
   EXPECT_TRUE(window.lastError().contains("the text format holds one channel, not 2")) << window.lastError().toStdString();
   EXPECT_FALSE(std::filesystem::exists(dir_.file("out.txt")));
+}
+
+// Compare measures the engines on one channel, and says so where the signal has several.
+TEST_F(ChannelLanesTest, CompareSaysItRanOnTheFirstChannel) {
+  MainWindow window;
+  openStereo(window);
+  window.filterPanel()->setStage(parseChain(kStage).stages.front());
+  window.runEngines();
+  ASSERT_TRUE(test::waitForTask(window));
+  ASSERT_TRUE(window.filtered()) << window.lastError().toStdString();
+  EXPECT_EQ(window.filtered()->channelCount(), 1u);
+  EXPECT_EQ(test::asVector(window.filtered()->samples()), oneChannelRun(left_));
+  EXPECT_TRUE(window.statusBar()->currentMessage().contains("compared on channel 1"))
+      << window.statusBar()->currentMessage().toStdString();
 }
 
 TEST_F(ChannelLanesTest, TheImportDialogReadsRawChannelsAndCsvColumns) {
