@@ -146,6 +146,15 @@ TEST_F(ChannelLanesTest, ExportWritesEveryChannelAndTextSaysItHoldsOne) {
   ASSERT_EQ(written.channels.size(), 2u) << "N x 2";
   EXPECT_EQ(test::asVector(written.channels[1]), test::asVector(window.filtered()->channel(1).samples()));
   EXPECT_EQ(test::asVector(written.channels[0]), test::asVector(window.filtered()->channel(0).samples()));
+  const std::vector<double> right = test::asVector(window.filtered()->channel(1).samples());
+
+  MainWindow reopened;  // the N x 2 .npy opens as two lanes again
+  reopened.openFile(QString::fromStdString(dir_.file("out.npy")));
+  ASSERT_TRUE(test::waitForTask(reopened));
+  ASSERT_TRUE(reopened.signal()) << reopened.lastError().toStdString();
+  ASSERT_EQ(reopened.signal()->channelCount(), 2u);
+  EXPECT_EQ(test::asVector(reopened.signal()->channel(1).samples()), right);
+  EXPECT_EQ(reopened.signalPlot()->lanes(), (std::vector<std::size_t>{0, 1}));
 
   window.exportResult(QString::fromStdString(dir_.file("out.txt")));
   ASSERT_TRUE(test::waitForTask(window));
