@@ -162,6 +162,19 @@ TEST_F(ChannelLanesTest, ExportWritesEveryChannelAndTextSaysItHoldsOne) {
   EXPECT_FALSE(std::filesystem::exists(dir_.file("out.txt")));
 }
 
+// A session keeps how the channels were read: every channel comes back (older sessions read one).
+TEST_F(ChannelLanesTest, ASessionOpensEveryChannelAgain) {
+  MainWindow window;
+  openStereo(window);
+  window.saveSession(QString::fromStdString(dir_.file("stereo.siglab")));
+  ASSERT_TRUE(test::waitForTask(window));
+  MainWindow restored;
+  restored.openFile(QString::fromStdString(dir_.file("stereo.siglab")));
+  ASSERT_TRUE(test::waitForTask(restored));
+  ASSERT_TRUE(restored.signal()) << restored.lastError().toStdString();
+  EXPECT_EQ(restored.signal()->channelCount(), 2u);
+}
+
 // Compare measures the engines on one channel, and says so where the signal has several.
 TEST_F(ChannelLanesTest, CompareSaysItRanOnTheFirstChannel) {
   MainWindow window;
