@@ -56,7 +56,7 @@ class MainWindow : public QMainWindow {
   // panel's one engine; its result is shown and exported. Undo (Ctrl+Z) removes it again.
   void applyFilter();
   void runEngines();   // Compare engines: the benchmark of the checked engines on the current result
-  void exportResult(const QString& path);
+  void exportResult(const QString& path);  // every channel (writeChannels: the seed's text holds one)
   void exportReport(const QString& path);  // .json or .csv
   void savePlot(const QString& path);       // .png or .pdf
   void runLab(siglab::LabExperiment experiment);
