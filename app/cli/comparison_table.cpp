@@ -30,7 +30,8 @@ void printComparisonTable(std::ostream& out, const Comparison& c, const std::str
   const bool withParallel = parallel && parallel->run.status == RunStatus::Ok;
   out << "input: " << input << ", " << c.samples << " samples\n"
       << "filter: "
-      << (c.spec.kind == FilterKind::Correlation
+      << (!c.isFilter() ? c.stageDescription
+          : c.spec.kind == FilterKind::Correlation
               ? "window " + std::to_string(c.spec.window()) + (c.spec.isUniform() ? " (mean)" : "") + ", boundary " +
                     std::string(toString(c.spec.mode))
               : describeFilter(c.spec))

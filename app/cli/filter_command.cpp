@@ -43,10 +43,10 @@ std::vector<std::string> stageEngines(const std::string& given, std::size_t stag
 
 PipelineOptions runOptions(const FilterOptions& o, std::size_t stages) {
   PipelineOptions options;
-  options.engines = stageEngines(o.job.engines, stages);
-  options.sampleType = o.job.sampleType;
-  options.accumulator = o.accumulate == "f64" ? Accumulator::Float64 : Accumulator::SampleType;
-  options.run = o.job.run;
+  options.engines = stageEngines(o.engines, stages);
+  options.sampleType = o.sampleType;
+  options.accumulator = o.accumulator();
+  options.run = o.run;
   options.pinnedMemory = pinnedHostMemory();
   options.verify = o.verify > 0;
   options.verifyRandom = o.verify;
@@ -96,26 +96,18 @@ int presentReport(const FilterOptions& o, const Pipeline& pipeline, const Pipeli
 int runFilter(FilterOptions& o, const CLI::App& command) {
   CancelOnSignals signals;  // first: probing the GPU alone may take a second
   auto computing = std::make_unique<ExitOnCancel>(signals, "filter", std::vector<std::string>{o.output}, true);
-  if (const int code = checkPathsBeforeWork(o, "filter", {{"-o", o.output}}); code != kExitOk) return code;
-  if (const int code = finishRunOptions(o, "filter"); code != kExitOk) return code;
   Pipeline pipeline;
-  const bool oneStageOptions = fromOneStageOptions(o.pipeline);
-  // A stage's message: named by its option where the options made it ("--median W must be ...").
-  const auto named = [&](const std::string& message) {
-    return oneStageOptions ? optionMessage(pipeline, message)
-                           : pipeline.stages.size() == 1 ? stageLabel(1, *pipeline.stages.front().kind) + ": " + message
-                                                         : message;
-  };
+  if (const int code = pipelineForCommand(command, o.pipeline, "filter", pipeline); code != kExitOk) return code;
+  if (const int code = checkPathsBeforeWork(o, "filter", {{"-o", o.output}}, pipelineInputs(pipeline)); code != kExitOk) {
+    return code;
+  }
+  if (const int code = finishRunOptions(o, "filter"); code != kExitOk) return code;
   PipelineOptions options;
   try {
-    pipeline = pipelineFromOptions(command, o.pipeline);
     options = runOptions(o, pipeline.stages.size());
   } catch (const StageError& e) {
     std::cerr << "siglab-cli filter: " << e.what() << "\n";
     return kExitUsage;
-  } catch (const InputError& e) {
-    std::cerr << "siglab-cli filter: " << e.what() << "\n";
-    return kExitInputOutput;
   }
   std::ostream& info = o.output == "-" ? std::cerr : std::cout;
   TerminalProgress progress(o.quiet);
@@ -129,7 +121,7 @@ int runFilter(FilterOptions& o, const CLI::App& command) {
   observer.beforeOutput = [&] { computing.reset(); };  // from here on, cancelling removes the temporary first
   const BackendList engines = makeAllBackends(o.cudaOptions());
   try {
-    const PipelineReport report = runPipeline(pipeline, FileSource{o.job.input, o.job.read}, FileSink{o.output, {}},
+    const PipelineReport report = runPipeline(pipeline, FileSource{o.input, o.read}, FileSink{o.output, {}},
                                               engines, options, observer);
     progress.clear();
     return presentReport(o, pipeline, report);
@@ -140,11 +132,11 @@ int runFilter(FilterOptions& o, const CLI::App& command) {
     return signals.exitCode();
   } catch (const StageError& e) {
     progress.clear();
-    std::cerr << "siglab-cli filter: " << named(e.what()) << "\n";
+    std::cerr << "siglab-cli filter: " << namedStageMessage(o.pipeline, pipeline, e.what()) << "\n";
     return kExitUsage;
   } catch (const std::exception&) {
     progress.clear();
-    return reportApplyFailure(o.job.engines, "the signal of " + o.job.input);
+    return reportApplyFailure(o.engines, "the signal of " + o.input);
   }
 }
 
@@ -155,16 +147,12 @@ void addFilterCommand(CLI::App& app, int& exitCode) {
   CLI::App* cmd = app.add_subcommand("filter", "Filter a signal through one stage or a chain of stages and write the "
                                                "result, each stage verified against the reference formula");
   addJobOptions(*cmd, *o);
-  addPipelineOptions(*cmd, o->pipeline, {o->windowOption, o->modeOption, cmd->get_option_no_throw("--taps"),
-                                         cmd->get_option_no_throw("--gaussian"), o->kinds.medianOption,
-                                         o->kinds.savgolOption, o->kinds.butterOption});
+  addPipelineOptions(*cmd, o->pipeline);
   cmd->add_option("-o,--output", o->output, "Result file (- for standard output): .npy, .wav, .raw/.bin (f64), else text (one %2.16f value a line)")
       ->required();
-  cmd->add_option("-e,--engine,-b,--backend", o->job.engines,
-                  "auto (the fastest engine that can run each stage here; stderr says which and why) or one of "
-                  "cpu-serial, cpu-parallel, cpu-running, cpu-fft, gpu-global, gpu-constant, gpu-shared, gpu-tuned, gpu-fft; "
-                  "a chain takes one for every stage, separated by ';' (\"auto;cpu-serial\")")
-      ->capture_default_str();
+  describeWithEngineNames(cmd->add_option("-e,--engine,-b,--backend", o->engines)->capture_default_str(),
+                          "auto (the fastest engine that can run each stage here; stderr says which and why) or one of ",
+                          "; a chain takes one for every stage, separated by ';' (\"auto;cpu-serial\")");
   cmd->add_option("--verify", o->verify,
                   "Random outputs to recompute besides the ends and the engine's cuts; 0 skips verification")
       ->capture_default_str();

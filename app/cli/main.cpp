@@ -10,6 +10,7 @@
 #include "cancel_on_signals.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "job_options.hpp"
 #include "option_checks.hpp"
 
 namespace {
@@ -41,8 +42,10 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
+    fillEngineNamesInHelp();
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    fillEngineNamesInHelp();
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);

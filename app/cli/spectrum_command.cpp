@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "chain_output.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "input_options.hpp"
@@ -33,6 +34,7 @@ struct SpectrumCommandOptions {
   std::string engine = "auto";
   std::string devices;  // --devices as written
   std::vector<int> deviceList;
+  PipelineChoice pipeline;  // --chain, --pipeline: the spectrum of the chain's output
 };
 
 constexpr const char* kName = "siglab-cli spectrum: ";
@@ -61,7 +63,7 @@ Spectrum computeSpectrum(std::span<const double> samples, const WelchOptions& we
   return welch(samples, welchOptions);
 }
 
-int runSpectrum(SpectrumCommandOptions& o) {
+int runSpectrum(SpectrumCommandOptions& o, const CLI::App& command) {
   if (const int code = checkPathsBeforeWork("spectrum", {{"-o", o.output}}, {{"INPUT", o.input}}); code != kExitOk) {
     return code;
   }
@@ -86,13 +88,12 @@ int runSpectrum(SpectrumCommandOptions& o) {
   }
   // The GPU copies page-locked samples at full link speed: load them there when it may run.
   if (o.engine != "cpu" && gpuSpectrumUnavailableReason().empty()) o.read.hostMemory = pinnedHostMemory();
-  Signal signal;
-  try {
-    signal = readSignal(o.input, o.read);
-  } catch (const InputError& e) {
-    std::cerr << kName << e.what() << "\n";
-    return kExitInputOutput;
+  SourceChannels read;
+  if (const int code = signalOrChainOutput(command, o.pipeline, "spectrum", FileSource{o.input, o.read}, {}, read);
+      code != kExitOk) {
+    return code;
   }
+  const Signal signal{std::move(read.channels.front()), read.sampleRate};
   const std::size_t bad = firstNonFinite(signal.samples);
   if (bad < signal.samples.size()) {
     std::cerr << kName << o.input << ": sample " << bad + 1 << " is " << signal.samples[bad]
@@ -149,7 +150,8 @@ void addSpectrumCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--devices", o->devices,
                   "GPUs the GPU spectrum runs on: all, or numbers such as 0,1 (whole ranges of segments each, the "
                   "same bits; 0,0 runs two parts on GPU 0); default 0");
-  cmd->callback([o, &exitCode] { exitCode = runSpectrum(*o); });
+  addChainOptions(*cmd, o->pipeline);
+  cmd->callback([o, cmd, &exitCode] { exitCode = runSpectrum(*o, *cmd); });
 }
 
 }  // namespace siglab::cli

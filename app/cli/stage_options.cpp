@@ -2,6 +2,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <set>
+
+#include <iostream>
+
+#include "exit_codes.hpp"
+#include "option_checks.hpp"
+#include "siglab/errors.hpp"
 
 #include "siglab/stage_registry.hpp"
 
@@ -48,18 +56,140 @@ void checkChoiceBelongs(const StageKind& kind, const ParameterInfo& p, const std
 
 }  // namespace
 
-void addPipelineOptions(CLI::App& cmd, PipelineChoice& c, std::initializer_list<CLI::Option*> oneStage) {
+namespace {
+
+// The kind a one-stage pipeline is when no kind's option was given: the mean of --window, which
+// keeps the short name -w.
+constexpr std::string_view kDefaultOption = "window";
+
+// The one parameter a kind's option value holds, where it holds exactly one (--window W, --median
+// W, --gaussian SIGMA, --taps FILE), else nullptr.
+const ParameterInfo* soleValueParameter(const std::vector<ParameterInfo>& parameters) {
+  const ParameterInfo* sole = nullptr;
+  for (const ParameterInfo& p : parameters) {
+    if (!p.inValue) continue;
+    if (sole) return nullptr;
+    sole = &p;
+  }
+  return sole;
+}
+
+// The range check of a value that is one number, in the project's words (a maximum past 2^53,
+// 2^k - 1 in a double's rounding, said as "2^k - 1").
+void checkRange(CLI::Option& option, const ParameterInfo& p) {
+  if (p.type == ParameterType::Whole) {
+    if (p.max >= 0x1p53) {
+      const int power = static_cast<int>(std::log2(p.max));
+      option.check(wholeNumber(static_cast<std::uint64_t>(p.min), (std::uint64_t{1} << power) - 1,
+                               "2^" + std::to_string(power) + " - 1"));
+    } else {
+      option.check(wholeNumber(static_cast<std::uint64_t>(p.min), static_cast<std::uint64_t>(p.max)));
+    }
+  } else if (p.type == ParameterType::Number) {
+    option.check(finiteNumber(p.min, false, p.max));
+  }
+}
+
+std::string kindHelp(const StageKind& kind) {
+  std::string help(kind.summary());
+  help[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(help[0])));
+  help += "; " + std::string(kind.valueSyntax());
+  std::string after;
+  for (const ParameterInfo& p : kind.parameters()) {
+    if (!p.inValue) after += (after.empty() ? "" : ", ") + ("--" + p.name);
+  }
+  return after.empty() ? help : help + "; with " + after;
+}
+
+// Whether `word` is a parameter `kind` takes after its value (--window after --gaussian).
+bool takesAfter(const StageKind& kind, std::string_view word) {
+  for (const ParameterInfo& p : kind.parameters()) {
+    if (!p.inValue && p.name == word) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void addPipelineOptions(CLI::App& cmd, PipelineChoice& c) {
+  std::vector<std::pair<const StageKind*, CLI::Option*>> kindOptions;
+  std::set<std::string, std::less<>> registered;
+  for (const StageKind* kind : stageKinds()) {
+    const std::string name(kind->optionName());
+    const std::vector<ParameterInfo> parameters = kind->parameters();
+    const std::string names = name == kDefaultOption ? "-w,--" + name : "--" + name;
+    CLI::Option* option = cmd.add_option(names, c.values[name], kindHelp(*kind))->type_name(std::string(kind->valueSyntax()));
+    if (const ParameterInfo* p = soleValueParameter(parameters)) {
+      checkRange(*option, *p);
+      if (p->defaultValue) option->default_str(*p->defaultValue);
+    }
+    kindOptions.emplace_back(kind, option);
+    registered.insert(name);
+  }
+  // The parameters written after a kind's value; one that only one kind takes needs that kind's option.
+  std::map<std::string, std::vector<CLI::Option*>, std::less<>> takers;
+  std::map<std::string, ParameterInfo, std::less<>> after;
+  for (const auto& [kind, option] : kindOptions) {
+    for (const ParameterInfo& p : kind->parameters()) {
+      if (p.inValue) continue;
+      takers[p.name].push_back(option);
+      after.emplace(p.name, p);
+    }
+  }
+  std::vector<CLI::Option*> oneStage;
+  for (const auto& [kind, option] : kindOptions) oneStage.push_back(option);
+  for (const auto& [name, p] : after) {
+    if (registered.contains(name)) continue;
+    std::string help = p.help;
+    help[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(help[0])));
+    if (!p.choices.empty()) {
+      help += " (";
+      for (std::size_t i = 0; i < p.choices.size(); ++i) help += (i ? ", " : "") + p.choices[i];
+      help += ")";
+    }
+    CLI::Option* option = p.type == ParameterType::Flag ? cmd.add_flag("--" + name)->description(help)
+                                                        : cmd.add_option("--" + name, c.values[name], help);
+    if (p.type != ParameterType::Flag && p.defaultValue && takers[name].size() == 1) option->default_str(*p.defaultValue);
+    if (takers[name].size() == 1) option->needs(takers[name].front());
+    oneStage.push_back(option);
+  }
+  for (const auto& [kind, option] : kindOptions) {
+    for (const auto& [other, otherOption] : kindOptions) {
+      if (other != kind && !takesAfter(*kind, other->optionName()) && !takesAfter(*other, kind->optionName())) {
+        option->excludes(otherOption);
+      }
+    }
+  }
+  addChainOptions(cmd, c);
+  for (CLI::Option* option : oneStage) {
+    c.chainOption->excludes(option);
+    c.pipelineOption->excludes(option);
+  }
+}
+
+void addChainOptions(CLI::App& cmd, PipelineChoice& c) {
   c.chainOption = cmd.add_option("--chain", c.chain,
                                  "Stages one after another, separated by ';': each its one-stage option without the "
                                  "dashes and the parameters after it, e.g. \"butter 4,0.1,0.3,bandpass zero-phase; "
                                  "median 5; detrend\"; kinds: " + stageKindNames());
   c.pipelineOption = cmd.add_option("--pipeline", c.pipelineFile, "The stages from a pipeline file (JSON, as the GUI saves it)")
                          ->excludes(c.chainOption);
-  for (CLI::Option* option : oneStage) {
-    if (!option) continue;
-    c.chainOption->excludes(option);
-    c.pipelineOption->excludes(option);
+}
+
+std::vector<NamedPath> pipelineInputs(const Pipeline& pipeline) {
+  std::vector<NamedPath> files;
+  for (std::size_t k = 0; k < pipeline.stages.size(); ++k) {
+    const Stage& stage = pipeline.stages[k];
+    const std::string name = pipeline.stages.size() == 1 ? "--" + std::string(stage.kind->optionName())
+                                                         : stageLabel(k + 1, *stage.kind);
+    for (const ParameterInfo& p : stage.kind->parameters()) {
+      const auto value = stage.values.find(p.name);
+      if (p.type == ParameterType::Text && value != stage.values.end()) {
+        files.push_back({name, std::get<std::string>(value->second)});
+      }
+    }
   }
+  return files;
 }
 
 bool fromOneStageOptions(const PipelineChoice& c) { return c.chainOption->count() + c.pipelineOption->count() == 0; }
@@ -68,7 +198,7 @@ Pipeline pipelineFromOptions(const CLI::App& command, const PipelineChoice& c) {
   if (c.chainOption->count() > 0) return parseChain(c.chain);
   if (c.pipelineOption->count() > 0) return loadPipeline(c.pipelineFile);
   const StageKind* chosen = givenKind(command);
-  const StageKind& kind = chosen ? *chosen : *findStageKind("window");  // the mean of --window by default
+  const StageKind& kind = chosen ? *chosen : *findStageKind(kDefaultOption);
   const std::string optionName(kind.optionName());
   const CLI::Option* value = command.get_option_no_throw("--" + optionName);
   StageParameters values;
@@ -99,12 +229,31 @@ std::string optionMessage(const Pipeline& pipeline, const std::string& message) 
   for (const ParameterInfo& p : kind.parameters()) {
     if (!p.inValue && p.name == word) return "--" + message;  // a parameter's own option
   }
-  const bool field = !word.empty() && std::isupper(static_cast<unsigned char>(word.front()));
+  // A field of the value is written in capitals (W, ORDER, SIGMA); "Gaussian sigma ..." is a sentence.
+  const bool field = !word.empty() && std::all_of(word.begin(), word.end(), [](unsigned char ch) { return std::isupper(ch); });
   bool choice = word == "takes";  // "bandpass needs two cutoffs": a word of the option's value
   for (const ParameterInfo& p : kind.parameters()) {
     for (const std::string& c : p.choices) choice = choice || (p.inValue && c == word);
   }
   return "--" + std::string(kind.optionName()) + (field || choice ? " " : ": ") + message;
+}
+
+std::string namedStageMessage(const PipelineChoice& c, const Pipeline& pipeline, const std::string& message) {
+  if (fromOneStageOptions(c)) return optionMessage(pipeline, message);
+  return pipeline.stages.size() == 1 ? stageLabel(1, *pipeline.stages.front().kind) + ": " + message : message;
+}
+
+int pipelineForCommand(const CLI::App& command, const PipelineChoice& c, const char* name, Pipeline& pipeline) {
+  try {
+    pipeline = pipelineFromOptions(command, c);
+  } catch (const StageError& e) {
+    std::cerr << "siglab-cli " << name << ": " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const InputError& e) {
+    std::cerr << "siglab-cli " << name << ": " << e.what() << "\n";
+    return kExitInputOutput;
+  }
+  return kExitOk;
 }
 
 }  // namespace siglab::cli

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cancel_on_signals.hpp"
+#include "chain_output.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "input_options.hpp"
@@ -26,6 +27,7 @@ struct StatsOptions {
   std::string range;
   bool json = false;
   bool quiet = false;
+  PipelineChoice pipeline;  // --chain, --pipeline: the statistics of the chain's output
 };
 
 // "A:B" (samples A..B-1, counted from 0); either end may be left out. Throws std::invalid_argument.
@@ -83,7 +85,17 @@ void printStatistics(const Statistics& s, const std::string& input, const Sample
             << "max_index: " << s.maxIndex << "\n";
 }
 
-int runStats(const StatsOptions& o) {
+// The statistics of the chain's output, run in memory (streamStatistics reads a file, not a run).
+Statistics chainStatistics(const StatsOptions& o, const CLI::App& command, const SampleRange& range,
+                           const Progress& progress, int& code) {
+  SourceChannels output;
+  code = signalOrChainOutput(command, o.pipeline, "stats", FileSource{o.input, o.read}, progress, output);
+  if (code != kExitOk) return {};
+  const SampleVector& channel = output.channels.front();
+  return statisticsParallel(std::span<const double>(channel.data(), channel.size()), range);
+}
+
+int runStats(const StatsOptions& o, const CLI::App& command) {
   SampleRange range;
   try {
     if (!o.range.empty()) range = parseRange(o.range);
@@ -98,7 +110,17 @@ int runStats(const StatsOptions& o) {
   {
     TerminalProgress progress(o.quiet);
     try {
-      stats = streamStatistics(o.input, o.read, range, progress.stage("reading " + o.input, signals.flag()));
+      const Progress reading = progress.stage("reading " + o.input, signals.flag());
+      if (fromOneStageOptions(o.pipeline)) {
+        stats = streamStatistics(o.input, o.read, range, reading);
+      } else {
+        int code = kExitOk;
+        stats = chainStatistics(o, command, range, reading, code);
+        if (code != kExitOk) {
+          progress.clear();
+          return code;
+        }
+      }
     } catch (const Cancelled&) {
       anyTime.reset();  // one line only: the watcher's, or this one
       progress.clear();
@@ -130,7 +152,8 @@ void addStatsCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--range", o->range, "Samples A..B-1 only (0-based, half-open A:B; A: or :B for one end)");
   cmd->add_flag("--json", o->json, "Print JSON instead of name: value lines");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress on the terminal");
-  cmd->callback([o, &exitCode] { exitCode = runStats(*o); });
+  addChainOptions(*cmd, o->pipeline);
+  cmd->callback([o, cmd, &exitCode] { exitCode = runStats(*o, *cmd); });
 }
 
 }  // namespace siglab::cli

@@ -247,23 +247,6 @@ void firstThatRuns(const std::vector<EngineChoice>& order, bool automatic, std::
   throw JobError("no engine can run this filter here");
 }
 
-template <typename Sample>
-EngineRun runJobEnginesAs(const BackendList& engines, const Job& job, std::span<const Sample> in, std::span<Sample> out,
-                          const Progress& progress) {
-  validate(job.spec);
-  if (in.size() != out.size()) throw std::invalid_argument("input and output sizes differ");
-  Job typed = job;
-  typed.sampleType = std::is_same_v<Sample, float> ? SampleType::f32 : SampleType::f64;
-  EngineRun run;
-  firstThatRuns(applyEngineOrder(engines, typed), typed.engines == "auto", run.fellBack, [&](const EngineChoice& c) {
-    run.pass = c.engine->filter(in, typed.spec, out, typed.run, progress);
-    finishEdges(in, typed.spec, out);
-    run.engine = c.engine;
-    run.why = c.why;
-  });
-  return run;
-}
-
 }  // namespace
 
 AppliedJob applyJob(const BackendList& engines, std::span<const double> samples, const Job& job,
@@ -284,16 +267,6 @@ AppliedJob applyJobInto(const BackendList& engines, std::span<const double> samp
     applied.why = c.why;
   });
   return applied;
-}
-
-EngineRun runJobEngines(const BackendList& engines, const Job& job, std::span<const double> in, std::span<double> out,
-                        const Progress& progress) {
-  return runJobEnginesAs(engines, job, in, out, progress);
-}
-
-EngineRun runJobEngines(const BackendList& engines, const Job& job, std::span<const float> in, std::span<float> out,
-                        const Progress& progress) {
-  return runJobEnginesAs(engines, job, in, out, progress);
 }
 
 Comparison compareEngines(const BackendList& engines, std::span<const double> samples, const Job& job,

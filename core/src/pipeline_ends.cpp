@@ -146,3 +146,9 @@ void writeSink(const FileSink& sink, std::span<const SampleVector> channels, std
 }
 
 }  // namespace siglab::detail
+
+namespace siglab {
+SourceChannels readPipelineSource(const FileSource& source, const Progress& progress) {
+  return detail::readSource(source, progress);
+}
+}  // namespace siglab

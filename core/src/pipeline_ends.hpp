@@ -22,10 +22,7 @@ StreamEnds memoryToFileEnds(std::span<const double> channel, const FileSink& sin
 StreamEnds fileEnds(const FileSource& source, const PipelineSink& sink, SampleVector& result);
 
 // The whole file, as readSignal reads it: channels planar.
-struct ReadChannels {
-  std::vector<SampleVector> channels;
-  std::optional<double> sampleRate;
-};
+using ReadChannels = SourceChannels;
 ReadChannels readSource(const FileSource& source, const Progress& progress);
 
 // Writes the channels to the file, atomically (one channel today). Throws InputError, Cancelled.

@@ -80,6 +80,22 @@ nlohmann::json comparisonToJson(const Comparison& c, const std::string& input) {
     }
     backends.push_back(std::move(b));
   }
+  if (!c.isFilter()) {
+    return {{"input", input},
+            {"samples", c.samples},
+            {"window", nullptr},
+            {"mode", nullptr},
+            {"uniform_taps", nullptr},
+            {"dtype", sampleTypeName(c.sampleType)},
+            {"accumulator", c.sampleType == SampleType::f32 ? "f32" : "f64"},
+            {"repeat", c.options.measure.repeats},
+            {"block_size", c.options.run.blockSize},
+            {"all_agree", c.allAgree()},
+            {"kind", c.stageKind},
+            {"filter", c.stageDescription},
+            {"parameters", nlohmann::json::object()},
+            {"backends", std::move(backends)}};
+  }
   return {{"input", input},
           {"samples", c.samples},
           {"window", c.spec.window()},
@@ -96,12 +112,61 @@ nlohmann::json comparisonToJson(const Comparison& c, const std::string& input) {
           {"backends", std::move(backends)}};
 }
 
-std::string comparisonReport(const Comparison& comparison, const std::string& input, const std::string& path,
-                             std::optional<double> sampleRate) {
+namespace {
+
+bool wantsCsv(const std::string& path) {
   std::string extension = std::filesystem::path(path).extension().string();
   std::transform(extension.begin(), extension.end(), extension.begin(),
                  [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-  if (extension == ".csv") return comparisonToCsv(comparison, input);
+  return extension == ".csv";
+}
+
+// A CSV field in quotes, its quotes doubled.
+std::string quoted(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+}  // namespace
+
+std::string chainComparisonReport(const ChainComparison& chain, const std::string& input, const std::string& path,
+                                  std::optional<double> sampleRate) {
+  if (chain.stages.size() == 1) return comparisonReport(chain.stages.front().comparison, input, path, sampleRate);
+  std::string chainText;
+  for (const StageComparison& s : chain.stages) chainText += (chainText.empty() ? "" : "; ") + s.chain;
+  if (wantsCsv(path)) {
+    std::string csv;
+    for (std::size_t k = 0; k < chain.stages.size(); ++k) {
+      const std::string part = comparisonToCsv(chain.stages[k].comparison, input);
+      const std::size_t headerEnd = part.find('\n') + 1;
+      if (k == 0) csv += "stage,stage_chain," + part.substr(0, headerEnd);
+      std::size_t line = headerEnd;
+      while (line < part.size()) {
+        const std::size_t end = part.find('\n', line) + 1;
+        csv += std::to_string(k + 1) + "," + quoted(chain.stages[k].chain) + "," + part.substr(line, end - line);
+        line = end;
+      }
+    }
+    return csv;
+  }
+  nlohmann::json stages = nlohmann::json::array();
+  for (std::size_t k = 0; k < chain.stages.size(); ++k) {
+    nlohmann::json stage = {{"stage", k + 1}, {"label", chain.stages[k].label}, {"chain", chain.stages[k].chain}};
+    stage.update(comparisonToJson(chain.stages[k].comparison, input));
+    stages.push_back(std::move(stage));
+  }
+  return nlohmann::json{{"input", input},
+                        {"chain", chainText},
+                        {"all_agree", chain.allAgree()},
+                        {"sample_rate_hz", sampleRate ? jsonNumber(*sampleRate) : nlohmann::json(nullptr)},
+                        {"stages", std::move(stages)}}
+             .dump(2) + "\n";
+}
+
+std::string comparisonReport(const Comparison& comparison, const std::string& input, const std::string& path,
+                             std::optional<double> sampleRate) {
+  if (wantsCsv(path)) return comparisonToCsv(comparison, input);
   nlohmann::json json = comparisonToJson(comparison, input);
   json["sample_rate_hz"] = sampleRate ? jsonNumber(*sampleRate) : nlohmann::json(nullptr);
   return json.dump(2) + "\n";

@@ -526,7 +526,7 @@ TEST(CliBounds, AHugeWindowFinishesOrIsRefusedAtOnce) {
   const Outcome reflect = runCli(filter + " --window 99999999999 --mode reflect", dir);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(500));
   EXPECT_EQ(reflect.exitCode, 2);
-  EXPECT_EQ(reflect.err, "siglab-cli compare: --window 99999999999 is too long for 1000 samples in reflect mode: at "
+  EXPECT_EQ(reflect.err, "siglab-cli compare: --window W 99999999999 is too long for 1000 samples in reflect mode: at "
                          "most 67107 taps (2N - 1, or up to 67108864 multiply-adds in all); zero mode takes any window\n");
   start = std::chrono::steady_clock::now();
   const Outcome gaussian = runCli(filter + " --gaussian 1e9", dir);
@@ -619,14 +619,15 @@ TEST(CliBounds, NegativeValuesOfUnsignedOptionsAreRefusedAsNegative) {
   test::writeFile(in, "1\n2\n3\n4\n5\n");
   const std::string out = " -o " + dir.file("r.txt");
   const std::string negative = ": must not be negative (a whole number, 0 or more), got ";
+  const std::string medianRange = ": must be a whole number from 1 to 16777216, got ";  // the registry's range
   const std::string help = "Run with --help for more information.\n";
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"filter " + in + out + " --median -3", "--median" + negative + "\"-3\"\n"},
+      {"filter " + in + out + " --median -3", "--median" + medianRange + "\"-3\"\n"},
       {"filter " + in + out + " --verify -1", "--verify" + negative + "\"-1\"\n"},
-      {"compare " + in + out + " --median -3", "--median" + negative + "\"-3\"\n"},
+      {"compare " + in + out + " --median -3", "--median" + medianRange + "\"-3\"\n"},
       {"spectrum " + in + out + " --overlap -1", "--overlap" + negative + "\"-1\"\n"},
       {"spectrum " + in + out + " --segment -4", "--segment" + negative + "\"-4\"\n"},
-      {"response" + out + " --median -3", "--median" + negative + "\"-3\"\n"},
+      {"response" + out + " --median -3", "--median" + medianRange + "\"-3\"\n"},
       {"reduce --seed -1", "--seed" + negative + "\"-1\"\n"},
       {"lab reverse --seed -2", "--seed" + negative + "\"-2\"\n"},
       {"response" + out + " --window 0", "--window: must be a whole number from 1 to 2^62 - 1, got \"0\"\n"},

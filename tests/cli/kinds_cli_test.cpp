@@ -202,7 +202,7 @@ TEST(KindsCli, BadValuesExit2NamingTheOptionAndTheRange) {
   const std::string in = writeSignal(dir, 90);  // shorter than --savgol 301 and 15 sections' zero-phase padding (93)
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"--median 4", "--median W must be a positive odd number"},
-      {"--median 0", "--median W must be a positive odd number"},
+      {"--median 0", "--median: must be a whole number from 1 to 16777216, got \"0\""},  // the registry's range
       {"--median -3", "--median"},
       {"--savgol 8,2", "--savgol W must be a positive odd number"},
       {"--savgol 7,7", "--savgol ORDER (below W = 7) must be a whole number from 0 to 6"},

@@ -150,7 +150,7 @@ TEST(CliResponse, WritesTheFiltersResponseAsFreqzDoes) {
 
   const Outcome even = runCli("response --window 4 -o " + dir.file("e.csv"), dir);
   EXPECT_EQ(even.exitCode, 2);
-  EXPECT_NE(even.err.find("siglab-cli response: --window must be odd, got 4"), std::string::npos) << even.err;
+  EXPECT_NE(even.err.find("siglab-cli response: --window W must be odd, got 4"), std::string::npos) << even.err;
   EXPECT_EQ(runCli("response -n 0 -o " + dir.file("e.csv"), dir).exitCode, 2);
   EXPECT_EQ(runCli("response --rate 0 -o " + dir.file("e.csv"), dir).exitCode, 2);
   EXPECT_FALSE(std::filesystem::exists(dir.file("e.csv")));

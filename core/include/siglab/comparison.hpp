@@ -40,13 +40,18 @@ struct BackendResult {
 
 // Every chosen backend run on one signal, each verified against the cpu-serial reference.
 struct Comparison {
-  FilterSpec spec;
+  FilterSpec spec;          // the filter compared; unused where stageKind is set
+  // A stage that is not one of the filter kinds (detrend): its kind and description, as the
+  // report names it; empty for a filter.
+  std::string stageKind;
+  std::string stageDescription;
   CompareOptions options;
   std::size_t samples = 0;
   SampleType sampleType = SampleType::f64;  // f64 or f32: what the engines ran in
   std::vector<BackendResult> results;  // cpu-serial first
   std::vector<double> reference;       // cpu-serial's output (a float32 result widened, exactly)
 
+  bool isFilter() const { return stageKind.empty(); }
   const BackendResult* find(std::string_view name) const;
   bool allAgree() const;  // every backend that ran agrees with the reference
   // Speedup of `r` over `baseline`: kernel time against kernel time, end to end against end to

@@ -121,24 +121,6 @@ AppliedJob applyJob(const BackendList& engines, std::span<const double> samples,
 AppliedJob applyJobInto(const BackendList& engines, std::span<const double> samples, std::span<double> out,
                         const Job& job, const Progress& progress = {});
 
-// What a run without verification did: the engine that ran (and why it was chosen), its pass, and
-// any engine auto passed over after it failed here.
-struct EngineRun {
-  FilterBackend* engine = nullptr;
-  std::string why;
-  FilterPass pass;
-  std::vector<std::string> fellBack;
-};
-
-// applyEngineOrder's engines tried in turn on `in` into `out` (same size), as applyJob tries them
-// (with "auto", an engine that fails here gives way to the next), without verification: for a
-// front-end that hands the result over as it is (Python's filter). The spec is job.spec, the
-// sample type the span's.
-EngineRun runJobEngines(const BackendList& engines, const Job& job, std::span<const double> in, std::span<double> out,
-                        const Progress& progress = {});
-EngineRun runJobEngines(const BackendList& engines, const Job& job, std::span<const float> in, std::span<float> out,
-                        const Progress& progress = {});
-
 // Every engine job.engines names ("all" by default), measured and checked against cpu-serial.
 Comparison compareEngines(const BackendList& engines, std::span<const double> samples, const Job& job,
                           const ComparisonProgress& onEngineDone = {}, const Progress& progress = {});

@@ -120,6 +120,14 @@ struct PipelineReport {
   const StageReport* firstFailure() const;
 };
 
+// A file source's channels in memory, read as a run reads them: the one reader of every command
+// that takes a signal file (filter, compare, spectrum, stats on a chain). Throws InputError, Cancelled.
+struct SourceChannels {
+  std::vector<SampleVector> channels;
+  std::optional<double> sampleRate;
+};
+SourceChannels readPipelineSource(const FileSource& source, const Progress& progress = {});
+
 // Runs `pipeline` on `source` into `sink`. Binds every stage to the signal first (its length,
 // rate and options.accumulator) and refuses, before any filtering or output, a stage that cannot
 // run on it (StageError naming the stage). Throws StageError for an engine that does not exist or

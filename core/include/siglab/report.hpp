@@ -5,6 +5,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "siglab/comparison.hpp"
+#include "siglab/stage_comparison.hpp"
 
 namespace siglab {
 
@@ -18,5 +19,12 @@ std::string comparisonToCsv(const Comparison& comparison, const std::string& inp
 // The report for `path`: CSV when it ends in .csv (any case), JSON otherwise.
 std::string comparisonReport(const Comparison& comparison, const std::string& input, const std::string& path,
                              std::optional<double> sampleRate = std::nullopt);  // JSON records the rate (Hz) or null
+
+// A chain's comparison as one document. One stage: comparisonReport's, as before chains. More:
+// JSON {"input", "chain", "all_agree", "sample_rate_hz", "stages": [{"stage": 1, "label", "chain",
+// ...that stage's comparison}, ...]}; CSV the one header with "stage" and "stage_chain" in front,
+// each stage's lines after it.
+std::string chainComparisonReport(const ChainComparison& chain, const std::string& input, const std::string& path,
+                                  std::optional<double> sampleRate = std::nullopt);
 
 }  // namespace siglab

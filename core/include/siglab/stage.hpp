@@ -64,6 +64,9 @@ struct StageContext {
   std::optional<std::uint64_t> samples;
   std::optional<double> sampleRate;  // Hz
   Accumulator accumulator = Accumulator::SampleType;
+  // Bound for its frequency response only (nothing runs): a kind may then skip what only a run
+  // needs (a mean's W taps, which meanResponse never holds).
+  bool responseOnly = false;
 };
 
 // How a bound stage runs one signal (one channel) once.

@@ -12,6 +12,28 @@ namespace {
 // sample), as the CLI builds them after reading.
 constexpr std::uint64_t kLongestEagerWindow = std::uint64_t{1} << 20;
 
+// A mean too long to build before the signal's length is known, bound for its response only: the
+// response never holds its W taps; it does not run.
+class MeanResponseStage final : public BoundStage {
+ public:
+  MeanResponseStage(std::uint64_t window, std::optional<double> sampleRate) : window_(window), sampleRate_(sampleRate) {}
+  std::string describe() const override { return std::to_string(window_) + " taps (mean)"; }
+  std::optional<std::size_t> historyBefore() const override { return static_cast<std::size_t>(window_ / 2); }
+  std::optional<std::size_t> historyAfter() const override { return static_cast<std::size_t>(window_ / 2); }
+  std::vector<std::string> engineNames(const BackendList& /*engines*/) const override { return {}; }
+  AppliedJob applyInto(const BackendList& /*engines*/, std::span<const double> /*in*/, std::span<double> /*out*/,
+                       const StageRunOptions& /*options*/, const Progress& /*progress*/) const override {
+    throw StageError("W " + std::to_string(window_) + " is bound for its response only");
+  }
+  std::optional<FrequencyResponse> response(std::size_t points) const override {
+    return meanResponse(window_, points, sampleRate_);
+  }
+
+ private:
+  std::uint64_t window_;
+  std::optional<double> sampleRate_;
+};
+
 class MeanKind final : public StageKind {
  public:
   std::string_view name() const override { return "mean"; }
@@ -45,6 +67,9 @@ class MeanKind final : public StageKind {
   std::unique_ptr<BoundStage> bind(const StageParameters& values, const StageContext& context) const override {
     check(values);
     const auto window = static_cast<std::uint64_t>(wholeOf(values, "window"));
+    if (!context.samples && context.responseOnly && window > kLongestEagerWindow) {
+      return std::make_unique<MeanResponseStage>(window, context.sampleRate);
+    }
     std::string note;
     FilterSpec spec = asStageError([&] {
       if (context.samples) return meanFilterFitted(window, modeOf(values), *context.samples, "W", note);
