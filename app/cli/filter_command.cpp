@@ -85,6 +85,7 @@ int presentReport(const FilterOptions& o, const Pipeline& pipeline, const Pipeli
     total.transferMs += s.pass.phases.transferMs;
   }
   info << "wrote " << o.output << ": " << report.samples << " samples "
+       << (report.channels.size() > 1 ? "x " + std::to_string(report.channels.size()) + " channels " : "")
        << (stages.size() == 1 ? "filtered by " + stages.front().engine : "through " + std::to_string(stages.size()) + " stages")
        << " in " << millis(total.totalMs) << " (kernel " << millis(total.kernelMs) << ", transfers "
        << millis(total.transferMs) << ")";

@@ -3,7 +3,9 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <stdexcept>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -52,7 +54,9 @@ std::string formatNumber(double v) {
   return buffer;
 }
 
-void printStatistics(const Statistics& s, const std::string& input, const SampleRange& range, bool json) {
+// One channel's statistics: name: value lines, or a JSON object (with "channel", on one line, where there are several).
+void printStatistics(const Statistics& s, const std::string& input, const SampleRange& range, bool json,
+                     std::optional<std::size_t> channel) {
   if (json) {
     nlohmann::json j = {{"input", input},
                         {"range_begin", range.begin},
@@ -67,9 +71,11 @@ void printStatistics(const Statistics& s, const std::string& input, const Sample
                         {"min_index", s.minIndex},
                         {"max", jsonNumber(s.max)},
                         {"max_index", s.maxIndex}};
-    std::cout << j.dump(2) << "\n";
+    if (channel) j["channel"] = *channel;
+    std::cout << (channel ? j.dump() : j.dump(2)) << "\n";  // several: JSON Lines, one object a line
     return;
   }
+  if (channel) std::cout << "channel: " << *channel << "\n";
   std::cout << "count: " << s.count << "\n"
             << "sum: " << formatNumber(s.sum) << "\n"
             << "mean: " << formatNumber(s.mean) << "\n"
@@ -94,11 +100,11 @@ int runStats(const StatsOptions& o) {
   CancelOnSignals signals;
   auto anyTime = std::make_unique<ExitOnCancel>(signals, "stats", std::vector<std::string>{});  // writes no file
   // One pass over the file with bounded memory, whatever its size (statisticsParallel's bounds).
-  Statistics stats;
+  std::vector<Statistics> stats;
   {
     TerminalProgress progress(o.quiet);
     try {
-      stats = streamStatistics(o.input, o.read, range, progress.stage("reading " + o.input, signals.flag()));
+      stats = streamChannelStatistics(o.input, o.read, range, progress.stage("reading " + o.input, signals.flag()));
     } catch (const Cancelled&) {
       anyTime.reset();  // one line only: the watcher's, or this one
       progress.clear();
@@ -114,7 +120,11 @@ int runStats(const StatsOptions& o) {
       return kExitUsage;
     }
   }
-  printStatistics(stats, o.input, range, o.json);
+  // Several channels: one block of lines a channel (a blank line between), or one JSON object a line each.
+  for (std::size_t c = 0; c < stats.size(); ++c) {
+    if (c > 0 && !o.json) std::cout << "\n";
+    printStatistics(stats[c], o.input, range, o.json, stats.size() > 1 ? std::optional<std::size_t>(c + 1) : std::nullopt);
+  }
   return kExitOk;
 }
 

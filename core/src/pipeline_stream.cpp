@@ -11,15 +11,8 @@
 namespace siglab::detail {
 namespace {
 
-// One attempt's per-stage results, summed over the blocks.
-struct StageRuns {
-  std::vector<Job> jobs;
-  std::vector<ApplyResult> results;
-  std::vector<std::size_t> blocks;
-};
-
 std::uint64_t runOnce(const BoundChain& chain, const StreamEnds& ends, const std::vector<FilterBackend*>& engines,
-                      const PipelineOptions& options, const PipelineObserver& observer, StageRuns& runs) {
+                      const PipelineOptions& options, const PipelineObserver& observer, StreamedStages& runs) {
   const std::size_t count = chain.size();
   const Progress cancelOnly{{}, observer.cancel};
   const Progress filtering = observer.phase("filtering");  // the last stage's, and the stream's
@@ -64,40 +57,38 @@ std::uint64_t runOnce(const BoundChain& chain, const StreamEnds& ends, const std
 
 }  // namespace
 
-void runChainStreamed(const BoundChain& chain, const StreamEnds& ends, const BackendList& engines,
-                      const PipelineOptions& options, const PipelineObserver& observer, PipelineReport& report) {
+EngineAttempts runFallingBack(const BoundChain& chain, const BackendList& engines, const PipelineOptions& options,
+                              const std::function<void(const std::vector<FilterBackend*>&)>& attempt) {
   const std::size_t count = chain.size();
-  std::vector<std::vector<EngineChoice>> orders;
-  StageRuns runs;
-  runs.results.resize(count);
-  runs.blocks.resize(count);
-  for (std::size_t k = 0; k < count; ++k) {
-    orders.push_back(streamEngineOrder(chain, k, engines, options));
-    runs.jobs.push_back(stageJob(*chain.stages[k]->filterSpec(), options, chain.engines[k], ends.name));
-  }
-  std::vector<std::size_t> tried(count, 0);
-  std::vector<std::vector<std::string>> fellBack(count);
+  EngineAttempts a;
+  for (std::size_t k = 0; k < count; ++k) a.orders.push_back(streamEngineOrder(chain, k, engines, options));
+  a.tried.assign(count, 0);
+  a.fellBack.resize(count);
   for (;;) {
     std::vector<FilterBackend*> chosen;
-    for (std::size_t k = 0; k < count; ++k) chosen.push_back(orders[k][tried[k]].engine);
+    for (std::size_t k = 0; k < count; ++k) chosen.push_back(a.orders[k][a.tried[k]].engine);
     try {
-      report.samples = runOnce(chain, ends, chosen, options, observer, runs);
-      break;
+      attempt(chosen);
+      return a;
     } catch (const BlockEngineFailed& e) {
       const std::size_t k = e.stage;
-      if (chain.engines[k] != "auto" || tried[k] + 1 == orders[k].size()) std::rethrow_exception(e.original);
-      fellBack[k].push_back(std::string(chosen[k]->name()) + ": " + e.what());
-      ++tried[k];  // the next engine starts again from the first sample
+      if (chain.engines[k] != "auto" || a.tried[k] + 1 == a.orders[k].size()) std::rethrow_exception(e.original);
+      a.fellBack[k].push_back(std::string(chosen[k]->name()) + ": " + e.what());
+      ++a.tried[k];  // the next engine starts again from the first sample
     }
   }
+}
+
+void reportStreamedChannel(const BoundChain& chain, const EngineAttempts& attempts, StreamedStages& runs,
+                           const PipelineOptions& options, const PipelineObserver& observer, PipelineReport& report) {
   ChannelReport& channel = report.channels.emplace_back();
-  for (std::size_t k = 0; k < count; ++k) {
+  for (std::size_t k = 0; k < chain.size(); ++k) {
     StageReport& stage = channel.stages.emplace_back(stageReportOf(chain, k));
     ApplyResult& r = runs.results[k];
-    const EngineChoice& choice = orders[k][tried[k]];
+    const EngineChoice& choice = attempts.orders[k][attempts.tried[k]];
     stage.engine = r.engine;
     stage.why = choice.why;
-    stage.fellBack = std::move(fellBack[k]);
+    stage.fellBack = attempts.fellBack[k];
     stage.usesGpu = r.usesGpu;
     stage.normWiseBound = choice.engine->errorBound(runs.jobs[k].spec, options.sampleType) == ErrorBound::NormWise;
     stage.pass = std::move(r.pass);
@@ -107,7 +98,26 @@ void runChainStreamed(const BoundChain& chain, const StreamEnds& ends, const Bac
     stage.outputs = report.samples;
     if (observer.onStageDone) observer.onStageDone(report.channels.size() - 1, k, stage);
   }
-  report.blocks = runs.blocks[count - 1];
+  report.blocks = runs.blocks[chain.size() - 1];
+}
+
+StreamedStages streamedStages(const BoundChain& chain, const PipelineOptions& options, const std::string& name) {
+  StreamedStages runs;
+  runs.results.resize(chain.size());
+  runs.blocks.resize(chain.size());
+  for (std::size_t k = 0; k < chain.size(); ++k) {
+    runs.jobs.push_back(stageJob(*chain.stages[k]->filterSpec(), options, chain.engines[k], name));
+  }
+  return runs;
+}
+
+void runChainStreamed(const BoundChain& chain, const StreamEnds& ends, const BackendList& engines,
+                      const PipelineOptions& options, const PipelineObserver& observer, PipelineReport& report) {
+  StreamedStages runs = streamedStages(chain, options, ends.name);
+  const EngineAttempts attempts = runFallingBack(chain, engines, options, [&](const std::vector<FilterBackend*>& chosen) {
+    report.samples = runOnce(chain, ends, chosen, options, observer, runs);
+  });
+  reportStreamedChannel(chain, attempts, runs, options, observer, report);
 }
 
 }  // namespace siglab::detail

@@ -27,6 +27,11 @@ void requireTextHolds(const std::string& path, std::size_t channels) {
   }
 }
 
+void checkOutputHoldsChannels(const std::string& path, const WriteOptions& options, std::size_t channels) {
+  const FileFormat format = channelOutputFormat(path, options);
+  if (format == FileFormat::text || format == FileFormat::automatic) requireTextHolds(path, channels);
+}
+
 void appendInterleaved(AtomicFileWriter& file, std::span<const std::span<const double>> channels, SampleType type,
                        const Progress& progress) {
   if (type != SampleType::f64 && type != SampleType::f32) {

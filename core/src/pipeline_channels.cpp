@@ -1,0 +1,177 @@
+// Every channel of a signal block by block in one pass (runChannelsStreamed, pipeline_steps.hpp).
+// Memory stays bounded: the ChannelStream is read a block at a time and its planar block dealt
+// out to one lane a channel; the channels' chains are read in turn, one output block each, so a
+// lane holds at most about a block and the stages' histories ahead of its chain.
+#include <algorithm>
+#include <stdexcept>
+
+#include "filtered_stream.hpp"
+#include "pipeline_steps.hpp"
+#include "streamed_edges.hpp"
+#include "verified_block_filter.hpp"
+
+namespace siglab::detail {
+namespace {
+
+// The ChannelStream's blocks dealt out to one queue a channel, each read as a SampleStream.
+class Lanes {
+ public:
+  Lanes(ChannelStream& in, std::size_t blockFrames)
+      : in_(in), block_(blockFrames), queued_(in.channels()), fronts_(in.channels(), 0), scratch_(in.channels()) {}
+
+  // The next samples of channel c into `out`: as many as fit, fewer only at the end.
+  std::size_t read(std::size_t c, std::span<double> out) {
+    std::size_t done = 0;
+    while (done < out.size()) {
+      if (fronts_[c] == queued_[c].size() && !pull()) break;
+      const std::size_t n = std::min(out.size() - done, queued_[c].size() - fronts_[c]);
+      std::copy_n(queued_[c].begin() + static_cast<std::ptrdiff_t>(fronts_[c]), n, out.begin() + static_cast<std::ptrdiff_t>(done));
+      fronts_[c] += n;
+      done += n;
+    }
+    return done;
+  }
+  ChannelStream& stream() { return in_; }
+
+ private:
+  // Reads the next block into every queue (dropping what every lane's reader has taken); false at the end.
+  bool pull() {
+    if (ended_) return false;
+    std::vector<std::span<double>> spans;
+    for (std::vector<double>& s : scratch_) {
+      s.resize(block_);
+      spans.emplace_back(s);
+    }
+    const std::size_t got = in_.read(spans);
+    if (got < block_) ended_ = true;
+    for (std::size_t c = 0; c < queued_.size(); ++c) {
+      std::vector<double>& q = queued_[c];
+      q.erase(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(fronts_[c]));
+      fronts_[c] = 0;
+      q.insert(q.end(), scratch_[c].begin(), scratch_[c].begin() + static_cast<std::ptrdiff_t>(got));
+    }
+    return got > 0;
+  }
+
+  ChannelStream& in_;
+  std::size_t block_;
+  std::vector<std::vector<double>> queued_;
+  std::vector<std::size_t> fronts_;  // per lane: the next sample of queued_ to hand out
+  std::vector<std::vector<double>> scratch_;
+  bool ended_ = false;
+};
+
+class LaneStream final : public SampleStream {
+ public:
+  LaneStream(Lanes& lanes, std::size_t channel) : lanes_(lanes), channel_(channel) {}
+  std::size_t read(std::span<double> out) override { return lanes_.read(channel_, out); }
+  std::optional<std::uint64_t> knownSize() const override { return lanes_.stream().knownFrames(); }
+  std::optional<double> sampleRate() const override { return lanes_.stream().sampleRate(); }
+  double fractionRead() const override { return lanes_.stream().fractionRead(); }
+
+ private:
+  Lanes& lanes_;
+  std::size_t channel_;
+};
+
+// Collects the channels into `result`, replaced at commit (a run started over leaves nothing of the attempt before).
+class VectorChannelSink final : public ChannelSink {
+ public:
+  VectorChannelSink(std::vector<SampleVector>& result, std::size_t channels, std::optional<std::uint64_t> frames)
+      : result_(result), written_(channels) {
+    if (frames) {
+      for (SampleVector& v : written_) v.reserve(*frames);
+    }
+  }
+  std::size_t channels() const override { return written_.size(); }
+  void writeFrames(std::span<const std::span<const double>> block) override {
+    for (std::size_t c = 0; c < block.size(); ++c) written_[c].insert(written_[c].end(), block[c].begin(), block[c].end());
+  }
+  void commit() override { result_ = std::move(written_); }
+
+ private:
+  std::vector<SampleVector>& result_;
+  std::vector<SampleVector> written_;
+};
+
+// One pass over every channel with one engine a stage; returns the frames written.
+std::uint64_t runOnce(const BoundChain& chain, const ChannelEnds& ends, const std::vector<FilterBackend*>& engines,
+                      const PipelineOptions& options, const PipelineObserver& observer,
+                      std::vector<StreamedStages>& runs, PipelineReport& report) {
+  const std::size_t count = chain.size(), channels = ends.lanes.size();
+  const Progress cancelOnly{{}, observer.cancel};
+  const Progress filtering = observer.phase("filtering");
+  std::vector<std::vector<PlacedBlockFilter>> filters(channels);
+  for (std::size_t c = 0; c < channels; ++c) {
+    for (std::size_t k = 0; k < count; ++k) {
+      runs[c].results[k] = ApplyResult{};
+      runs[c].results[k].engine = std::string(engines[k]->name());
+      runs[c].results[k].usesGpu = engines[k]->usesGpu();
+      runs[c].blocks[k] = 0;
+      filters[c].push_back(
+          verifiedBlockFilter(*engines[k], runs[c].jobs[k], runs[c].results[k], runs[c].blocks[k], cancelOnly, k));
+    }
+  }
+  const FilterSpec& first = runs[0].jobs[0].spec;
+  const std::unique_ptr<ChannelStream> in = ends.open();
+  Lanes lanes(*in, options.blockSamples);
+  std::vector<std::unique_ptr<SampleStream>> streams;  // per channel: its lane, then its stages in order
+  std::vector<SampleStream*> lasts;
+  for (std::size_t c = 0; c < channels; ++c) {
+    std::optional<InterpEdges> edges;
+    if (first.kind == FilterKind::SavitzkyGolay && first.savgol.interp) {
+      edges = interpEdges(first, options.sampleType, ends.lanes[c]);
+    }
+    streams.push_back(std::make_unique<LaneStream>(lanes, c));
+    for (std::size_t k = 0; k < count; ++k) {
+      const FilterSpec& spec = runs[c].jobs[k].spec;
+      std::vector<double> tail =
+          k == 0 && spec.mode == BoundaryMode::Wrap ? ends.lanes[c].tail(spec.radius()) : std::vector<double>{};
+      std::unique_ptr<SampleStream> stage = std::make_unique<FilteredStream>(
+          *streams.back(), spec, filters[c][k], options.blockSamples, std::move(tail), cancelOnly);
+      if (k == 0 && edges) stage = withEdges(std::move(stage), std::move(*edges));
+      streams.push_back(std::move(stage));
+    }
+    lasts.push_back(streams.back().get());
+  }
+  if (observer.beforeOutput) observer.beforeOutput();
+  const std::unique_ptr<ChannelSink> sink = ends.sink ? ends.sink(in->knownFrames(), in->sampleRate())
+                                                      : std::make_unique<VectorChannelSink>(report.output, channels,
+                                                                                            in->knownFrames());
+  std::vector<std::vector<double>> outputs(channels, std::vector<double>(options.blockSamples));
+  std::vector<std::span<const double>> block(channels);
+  std::uint64_t frames = 0;
+  for (;;) {
+    std::size_t got = 0;
+    for (std::size_t c = 0; c < channels; ++c) {
+      const std::size_t n = lasts[c]->read(outputs[c]);
+      if (c > 0 && n != got) throw std::logic_error("the channels' chains gave blocks of different sizes");
+      got = n;
+      block[c] = std::span<const double>(outputs[c]).first(n);
+    }
+    if (got == 0) break;
+    sink->write(block);
+    frames += got;
+    filtering.report(in->fractionRead());
+  }
+  filtering.report(1.0);
+  bool passed = true;
+  for (const StreamedStages& r : runs) {
+    for (const ApplyResult& stage : r.results) passed = passed && stage.verification.passed();
+  }
+  if (passed) sink->commit();
+  return frames;
+}
+
+}  // namespace
+
+void runChannelsStreamed(const BoundChain& chain, const ChannelEnds& ends, const BackendList& engines,
+                         const PipelineOptions& options, const PipelineObserver& observer, PipelineReport& report) {
+  std::vector<StreamedStages> runs(ends.lanes.size(), streamedStages(chain, options, ends.name));
+  const EngineAttempts attempts = runFallingBack(chain, engines, options, [&](const std::vector<FilterBackend*>& chosen) {
+    report.samples = runOnce(chain, ends, chosen, options, observer, runs, report);
+  });
+  for (StreamedStages& channel : runs) reportStreamedChannel(chain, attempts, channel, options, observer, report);
+}
+
+}  // namespace siglab::detail
