@@ -151,12 +151,14 @@ TEST(ChannelsCli, TextOutputOfTwoChannelsIsRefusedBeforeAnyWork) {
 TEST(ChannelsCli, AChannelTheFileLacksIsRefusedNamingTheCount) {
   const test::TempDir dir;
   const std::string in = writeStereoWav(dir);
-  for (const std::string command : {"filter " + in + " --median 3 -o " + dir.file("o.npy"), "stats " + in, "spectrum " + in}) {
+  for (const std::string command : {"filter " + in + " --median 3 -o " + dir.file("o.npy"), "stats " + in,
+                                    "spectrum " + in + " -o " + dir.file("s.csv")}) {
     const Outcome run = runCli(command + " --channel 3", dir);
     EXPECT_EQ(run.exitCode, 3) << command;
     EXPECT_NE(run.err.find(in + ": channel 3 asked for, but the file has 2 channels"), std::string::npos) << run.err;
   }
   EXPECT_FALSE(fs::exists(dir.file("o.npy")));
+  EXPECT_FALSE(fs::exists(dir.file("s.csv")));
 }
 
 TEST(ChannelsCli, StatsPerChannel) {
