@@ -3,9 +3,12 @@
 // out to one lane a channel; the channels' chains are read in turn, one output block each, so a
 // lane holds at most about a block and the stages' histories ahead of its chain.
 #include <algorithm>
+#include <exception>
 #include <stdexcept>
+#include <thread>
 
 #include "filtered_stream.hpp"
+#include "hand_off.hpp"
 #include "pipeline_steps.hpp"
 #include "streamed_edges.hpp"
 #include "verified_block_filter.hpp"
@@ -94,6 +97,67 @@ class VectorChannelSink final : public ChannelSink {
   std::vector<SampleVector> written_;
 };
 
+using Planar = std::vector<std::vector<double>>;
+
+// Planar blocks written into the sink on a thread of their own while the next block is filtered
+// (streamFilterPlaced's writer thread), a few blocks at most in flight; their buffers come back
+// for reuse. An error of the sink's is thrown by the next write() or finish().
+class BlockWriter {
+ public:
+  BlockWriter(ChannelSink& sink, std::size_t channels, std::size_t blockFrames) : sink_(sink) {
+    for (int i = 0; i < kInFlight + 1; ++i) {
+      spares_.push(Planar(channels, std::vector<double>(blockFrames)));
+    }
+    thread_ = std::thread([this] { run(); });
+  }
+  ~BlockWriter() {  // an error on the filtering side: stop the writer, write nothing more
+    blocks_.close();
+    spares_.close();
+    if (thread_.joinable()) thread_.join();
+  }
+  Planar spare() {
+    std::optional<Planar> block = spares_.pop();
+    if (!block) rethrow();
+    return std::move(*block);
+  }
+  void write(Planar block) {
+    if (!blocks_.push(std::move(block))) rethrow();
+  }
+  void finish() {  // every block written
+    blocks_.close();
+    thread_.join();
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  static constexpr int kInFlight = 3;
+  void run() {
+    try {
+      std::vector<std::span<const double>> spans;
+      while (std::optional<Planar> block = blocks_.pop()) {
+        spans.assign(block->begin(), block->end());
+        sink_.write(spans);
+        spares_.push(std::move(*block));
+      }
+    } catch (...) {
+      error_ = std::current_exception();
+      blocks_.close();
+      spares_.close();
+    }
+  }
+  [[noreturn]] void rethrow() {
+    thread_.join();
+    if (error_) std::rethrow_exception(error_);
+    throw std::logic_error("the block writer stopped");
+  }
+
+  ChannelSink& sink_;
+  HandOff<Planar> blocks_{kInFlight};
+  HandOff<Planar> spares_{kInFlight + 1};
+  std::exception_ptr error_;
+  std::thread thread_;
+};
+
 // One pass over every channel with one engine a stage; returns the frames written.
 std::uint64_t runOnce(const BoundChain& chain, const ChannelEnds& ends, const std::vector<FilterBackend*>& engines,
                       const PipelineOptions& options, const PipelineObserver& observer,
@@ -138,21 +202,25 @@ std::uint64_t runOnce(const BoundChain& chain, const ChannelEnds& ends, const st
   const std::unique_ptr<ChannelSink> sink = ends.sink ? ends.sink(in->knownFrames(), in->sampleRate())
                                                       : std::make_unique<VectorChannelSink>(report.output, channels,
                                                                                             in->knownFrames());
-  std::vector<std::vector<double>> outputs(channels, std::vector<double>(options.blockSamples));
-  std::vector<std::span<const double>> block(channels);
   std::uint64_t frames = 0;
-  for (;;) {
-    std::size_t got = 0;
-    for (std::size_t c = 0; c < channels; ++c) {
-      const std::size_t n = lasts[c]->read(outputs[c]);
-      if (c > 0 && n != got) throw std::logic_error("the channels' chains gave blocks of different sizes");
-      got = n;
-      block[c] = std::span<const double>(outputs[c]).first(n);
+  {
+    BlockWriter writer(*sink, channels, options.blockSamples);
+    for (;;) {
+      Planar block = writer.spare();
+      std::size_t got = 0;
+      for (std::size_t c = 0; c < channels; ++c) {
+        block[c].resize(options.blockSamples);
+        const std::size_t n = lasts[c]->read(block[c]);
+        if (c > 0 && n != got) throw std::logic_error("the channels' chains gave blocks of different sizes");
+        got = n;
+        block[c].resize(n);
+      }
+      if (got == 0) break;
+      writer.write(std::move(block));
+      frames += got;
+      filtering.report(in->fractionRead());
     }
-    if (got == 0) break;
-    sink->write(block);
-    frames += got;
-    filtering.report(in->fractionRead());
+    writer.finish();
   }
   filtering.report(1.0);
   bool passed = true;
