@@ -159,7 +159,7 @@ void addFilterCommand(CLI::App& app, int& exitCode) {
   addPipelineOptions(*cmd, o->pipeline, {o->windowOption, o->modeOption, cmd->get_option_no_throw("--taps"),
                                          cmd->get_option_no_throw("--gaussian"), o->kinds.medianOption,
                                          o->kinds.savgolOption, o->kinds.butterOption});
-  cmd->add_option("-o,--output", o->output, "Result file (- for standard output): .npy, .wav, .raw/.bin (f64), else text (one %2.16f value a line)")
+  cmd->add_option("-o,--output", o->output, "Result file (- for standard output): .npy, .wav, .raw/.bin (f64), .csv, else text (one %2.16f value a line); every channel of the input (text: one only)")
       ->required();
   cmd->add_option("-e,--engine,-b,--backend", o->job.engines,
                   "auto (the fastest engine that can run each stage here; stderr says which and why) or one of "

@@ -1,8 +1,11 @@
 // Every channel of a signal block by block in one pass (runChannelsStreamed, pipeline_steps.hpp).
 // Memory stays bounded: the ChannelStream is read a block at a time and its planar block dealt
 // out to one lane a channel; the channels' chains are read in turn, one output block each, so a
-// lane holds at most about a block and the stages' histories ahead of its chain.
+// lane holds at most about a block and the stages' histories ahead of its chain. As
+// streamFilterPlaced, a reader thread reads ahead and a writer thread writes behind (three blocks
+// each at most) while the chains filter.
 #include <algorithm>
+#include <atomic>
 #include <exception>
 #include <stdexcept>
 #include <thread>
@@ -16,11 +19,68 @@
 namespace siglab::detail {
 namespace {
 
+using Planar = std::vector<std::vector<double>>;
+constexpr int kBlocksInFlight = 3;  // read ahead, or waiting to be written
+
+// The ChannelStream's planar blocks read on a thread of their own while the blocks before are
+// filtered (streamFilterPlaced's reader thread); their buffers come back for reuse. An error of
+// the stream's is thrown by next().
+class BlockReader {
+ public:
+  BlockReader(ChannelStream& in, std::size_t blockFrames) : in_(in), block_(blockFrames) {
+    for (int i = 0; i < kBlocksInFlight + 1; ++i) spares_.push(Planar(in.channels()));
+    thread_ = std::thread([this] { run(); });
+  }
+  ~BlockReader() {
+    blocks_.close();
+    spares_.close();
+    thread_.join();
+  }
+  // The next block (fewer frames only at the end); nullopt after the last.
+  std::optional<Planar> next() {
+    std::optional<Planar> block = blocks_.pop();
+    if (!block && error_) std::rethrow_exception(error_);
+    return block;
+  }
+  void giveBack(Planar block) { spares_.push(std::move(block)); }
+  double fractionRead() const { return fraction_.load(); }
+
+ private:
+  void run() {
+    try {
+      std::vector<std::span<double>> spans;
+      while (std::optional<Planar> block = spares_.pop()) {
+        spans.clear();
+        for (std::vector<double>& channel : *block) {
+          channel.resize(block_);
+          spans.emplace_back(channel);
+        }
+        const std::size_t got = in_.read(spans);
+        fraction_.store(in_.fractionRead());
+        for (std::vector<double>& channel : *block) channel.resize(got);
+        if (got == 0 || !blocks_.push(std::move(*block)) || got < block_) break;
+      }
+    } catch (...) {
+      error_ = std::current_exception();
+    }
+    blocks_.close();
+  }
+
+  ChannelStream& in_;
+  std::size_t block_;
+  HandOff<Planar> blocks_{kBlocksInFlight};
+  HandOff<Planar> spares_{kBlocksInFlight + 1};
+  std::atomic<double> fraction_{0.0};
+  std::exception_ptr error_;
+  std::thread thread_;
+};
+
 // The ChannelStream's blocks dealt out to one queue a channel, each read as a SampleStream.
 class Lanes {
  public:
   Lanes(ChannelStream& in, std::size_t blockFrames)
-      : in_(in), block_(blockFrames), queued_(in.channels()), fronts_(in.channels(), 0), scratch_(in.channels()) {}
+      : knownFrames_(in.knownFrames()), sampleRate_(in.sampleRate()), reader_(in, blockFrames),
+        queued_(in.channels()), fronts_(in.channels(), 0) {}
 
   // The next samples of channel c into `out`: as many as fit, fewer only at the end.
   std::size_t read(std::size_t c, std::span<double> out) {
@@ -34,43 +94,40 @@ class Lanes {
     }
     return done;
   }
-  ChannelStream& stream() { return in_; }
+  // The stream's, as it said before its reader started.
+  std::optional<std::uint64_t> knownFrames() const { return knownFrames_; }
+  std::optional<double> sampleRate() const { return sampleRate_; }
+  double fractionRead() const { return reader_.fractionRead(); }
 
  private:
-  // Reads the next block into every queue (dropping what every lane's reader has taken); false at the end.
+  // Appends the next block to every queue (dropping what every lane's reader has taken); false at the end.
   bool pull() {
-    if (ended_) return false;
-    std::vector<std::span<double>> spans;
-    for (std::vector<double>& s : scratch_) {
-      s.resize(block_);
-      spans.emplace_back(s);
-    }
-    const std::size_t got = in_.read(spans);
-    if (got < block_) ended_ = true;
+    std::optional<Planar> block = reader_.next();
+    if (!block) return false;
     for (std::size_t c = 0; c < queued_.size(); ++c) {
       std::vector<double>& q = queued_[c];
       q.erase(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(fronts_[c]));
       fronts_[c] = 0;
-      q.insert(q.end(), scratch_[c].begin(), scratch_[c].begin() + static_cast<std::ptrdiff_t>(got));
+      q.insert(q.end(), (*block)[c].begin(), (*block)[c].end());
     }
-    return got > 0;
+    reader_.giveBack(std::move(*block));
+    return true;
   }
 
-  ChannelStream& in_;
-  std::size_t block_;
+  std::optional<std::uint64_t> knownFrames_;
+  std::optional<double> sampleRate_;
+  BlockReader reader_;
   std::vector<std::vector<double>> queued_;
   std::vector<std::size_t> fronts_;  // per lane: the next sample of queued_ to hand out
-  std::vector<std::vector<double>> scratch_;
-  bool ended_ = false;
 };
 
 class LaneStream final : public SampleStream {
  public:
   LaneStream(Lanes& lanes, std::size_t channel) : lanes_(lanes), channel_(channel) {}
   std::size_t read(std::span<double> out) override { return lanes_.read(channel_, out); }
-  std::optional<std::uint64_t> knownSize() const override { return lanes_.stream().knownFrames(); }
-  std::optional<double> sampleRate() const override { return lanes_.stream().sampleRate(); }
-  double fractionRead() const override { return lanes_.stream().fractionRead(); }
+  std::optional<std::uint64_t> knownSize() const override { return lanes_.knownFrames(); }
+  std::optional<double> sampleRate() const override { return lanes_.sampleRate(); }
+  double fractionRead() const override { return lanes_.fractionRead(); }
 
  private:
   Lanes& lanes_;
@@ -97,17 +154,13 @@ class VectorChannelSink final : public ChannelSink {
   std::vector<SampleVector> written_;
 };
 
-using Planar = std::vector<std::vector<double>>;
-
 // Planar blocks written into the sink on a thread of their own while the next block is filtered
 // (streamFilterPlaced's writer thread), a few blocks at most in flight; their buffers come back
 // for reuse. An error of the sink's is thrown by the next write() or finish().
 class BlockWriter {
  public:
   BlockWriter(ChannelSink& sink, std::size_t channels, std::size_t blockFrames) : sink_(sink) {
-    for (int i = 0; i < kInFlight + 1; ++i) {
-      spares_.push(Planar(channels, std::vector<double>(blockFrames)));
-    }
+    for (int i = 0; i < kBlocksInFlight + 1; ++i) spares_.push(Planar(channels, std::vector<double>(blockFrames)));
     thread_ = std::thread([this] { run(); });
   }
   ~BlockWriter() {  // an error on the filtering side: stop the writer, write nothing more
@@ -130,7 +183,6 @@ class BlockWriter {
   }
 
  private:
-  static constexpr int kInFlight = 3;
   void run() {
     try {
       std::vector<std::span<const double>> spans;
@@ -152,8 +204,8 @@ class BlockWriter {
   }
 
   ChannelSink& sink_;
-  HandOff<Planar> blocks_{kInFlight};
-  HandOff<Planar> spares_{kInFlight + 1};
+  HandOff<Planar> blocks_{kBlocksInFlight};
+  HandOff<Planar> spares_{kBlocksInFlight + 1};
   std::exception_ptr error_;
   std::thread thread_;
 };
@@ -199,9 +251,9 @@ std::uint64_t runOnce(const BoundChain& chain, const ChannelEnds& ends, const st
     lasts.push_back(streams.back().get());
   }
   if (observer.beforeOutput) observer.beforeOutput();
-  const std::unique_ptr<ChannelSink> sink = ends.sink ? ends.sink(in->knownFrames(), in->sampleRate())
+  const std::unique_ptr<ChannelSink> sink = ends.sink ? ends.sink(lanes.knownFrames(), lanes.sampleRate())
                                                       : std::make_unique<VectorChannelSink>(report.output, channels,
-                                                                                            in->knownFrames());
+                                                                                            lanes.knownFrames());
   std::uint64_t frames = 0;
   {
     BlockWriter writer(*sink, channels, options.blockSamples);
@@ -218,7 +270,7 @@ std::uint64_t runOnce(const BoundChain& chain, const ChannelEnds& ends, const st
       if (got == 0) break;
       writer.write(std::move(block));
       frames += got;
-      filtering.report(in->fractionRead());
+      filtering.report(lanes.fractionRead());
     }
     writer.finish();
   }
