@@ -10,7 +10,6 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "engine_lists.hpp"
@@ -85,23 +84,32 @@ py::array_t<T> newResult(std::vector<py::ssize_t> shape, std::size_t n) {
   return py::array_t<T>(shape, data, free);
 }
 
-// The channels' results as one array: (n,) for one channel given as 1-D, else (n, C) with the
-// channels on the last axis; into `into` when given (checked by the caller: dtype, shape, contiguous).
-// A float64 result of one large page or more is handed over as it is (large_page_resource.hpp).
+// The result's array: `into` (NumPy's out=) after checking it is one the result can be written
+// into, else a new one (newResult: not zeroed). shape: (n,) for one channel given as 1-D, else
+// (n, C) with the channels on the last axis.
 template <class T>
-py::array resultArray(std::vector<SampleVector>& channels, std::size_t n, bool oneD, const std::optional<py::array>& into) {
-  const std::size_t count = channels.size();
-  if constexpr (std::is_same_v<T, double>) {
-    if (oneD && !into && n * sizeof(double) >= kLargePageBytes) {
-      auto* owner = new SampleVector(std::move(channels.front()));
-      py::capsule free(owner, [](void* p) { delete static_cast<SampleVector*>(p); });
-      return py::array_t<double>({static_cast<py::ssize_t>(n)}, owner->data(), free);
-    }
-  }
+py::array_t<T> resultTarget(const std::vector<py::ssize_t>& shape, std::size_t values, const std::optional<py::array>& into) {
+  if (!into) return newResult<T>(shape, values);
+  const py::array& out = *into;
+  const bool fits = out.dtype().is(py::dtype::of<T>()) && out.ndim() == static_cast<py::ssize_t>(shape.size()) &&
+                    std::equal(shape.begin(), shape.end(), out.shape()) &&
+                    (out.flags() & py::array::c_style) != 0 && out.writeable();
+  if (!fits) throw std::invalid_argument("out must be a writeable, contiguous array of the result's dtype and shape");
+  return py::reinterpret_borrow<py::array_t<T>>(out);
+}
+
+std::vector<py::ssize_t> resultShape(std::size_t n, std::size_t channels, bool oneD) {
   std::vector<py::ssize_t> shape{static_cast<py::ssize_t>(n)};
-  if (!oneD) shape.push_back(static_cast<py::ssize_t>(count));
-  py::array_t<T> out = into ? py::reinterpret_borrow<py::array_t<T>>(*into) : newResult<T>(shape, n * count);
-  if (out.size() != static_cast<py::ssize_t>(n * count)) throw std::invalid_argument("out must have the result's size");
+  if (!oneD) shape.push_back(static_cast<py::ssize_t>(channels));
+  return shape;
+}
+
+// The channels' results core made (a float32 run, or several channels: interleaved) copied into
+// the result's array.
+template <class T>
+py::array copiedResult(std::vector<SampleVector>& channels, std::size_t n, bool oneD, const std::optional<py::array>& into) {
+  const std::size_t count = channels.size();
+  py::array_t<T> out = resultTarget<T>(resultShape(n, count, oneD), n * count, into);
   T* data = out.mutable_data();
   {
     py::gil_scoped_release release;
@@ -201,7 +209,8 @@ py::dict reportDict(const Pipeline& pipeline, const PipelineReport& report) {
 }
 
 // Runs `pipeline` on planar float64 channels in memory. Returns (result, report): the result in
-// `dtype` ("f64"/"f32"), 1-D when `oneD`, else N x C; None when a check failed (the report says).
+// `dtype` ("f64"/"f32"), 1-D when `oneD`, else N x C, in `into` where given; None when a check
+// failed (the report says: `into` may then hold part of a result).
 py::tuple runOnArrays(const Pipeline& pipeline, const std::vector<py::array_t<double, py::array::c_style>>& channels,
                       std::optional<double> rate, const std::vector<std::string>& engineNames,
                       const std::string& sampleType, bool verify, const py::object& progress, const py::object& devices,
@@ -212,15 +221,25 @@ py::tuple runOnArrays(const Pipeline& pipeline, const std::vector<py::array_t<do
   for (const auto& channel : channels) source.channels.emplace_back(channel.data(), static_cast<std::size_t>(channel.size()));
   source.sampleRate = rate;
   source.name = "the array";
+  const std::size_t n = source.channels.empty() ? 0 : source.channels.front().size();
+  // One float64 channel: the last stage writes straight into the result's array (out= or a new
+  // one); otherwise core's results are narrowed or interleaved into it afterwards.
+  const bool direct = options.sampleType == SampleType::f64 && source.channels.size() == 1;
+  MemorySink sink;
+  std::optional<py::array_t<double>> target;
+  if (direct) {
+    target = resultTarget<double>(resultShape(n, 1, oneD), n, into);
+    sink.into.emplace_back(target->mutable_data(), n);
+  }
   PipelineReport report;
   runOutsideGil([&](const PipelineObserver& observer) {
-    report = runPipeline(pipeline, source, MemorySink{}, list, options, observer);
+    report = runPipeline(pipeline, source, sink, list, options, observer);
   }, progress);
   py::dict described = reportDict(pipeline, report);
   if (!report.passed()) return py::make_tuple(py::none(), described);
-  const std::size_t n = source.channels.empty() ? 0 : source.channels.front().size();
-  py::array result = options.sampleType == SampleType::f32 ? resultArray<float>(report.output, n, oneD, into)
-                                                           : resultArray<double>(report.output, n, oneD, into);
+  if (target) return py::make_tuple(*target, described);
+  py::array result = options.sampleType == SampleType::f32 ? copiedResult<float>(report.output, n, oneD, into)
+                                                           : copiedResult<double>(report.output, n, oneD, into);
   return py::make_tuple(result, described);
 }
 

@@ -9,6 +9,7 @@
 #include "all_backends.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/cancel_waits.hpp"
+#include "signal_loading.hpp"
 #include "siglab/io/signal_io.hpp"
 
 namespace siglab::gui {
@@ -55,10 +56,10 @@ void loadSignal(QPromise<LoadOutcome>& promise, const QString& path, std::pmr::m
     const Progress reading = progressFor(promise, cancel.get(), 0.0, 0.95);
     ReadOptions options;
     options.hostMemory = hostMemory;
-    Signal signal = readSignal(file, options, reading);
+    Channels signal = readEveryChannel(file, options, reading);
     const Progress indexing = progressFor(promise, cancel.get(), 0.95, 1.0);
     promise.addResult(LoadOutcome{
-        std::make_shared<const LoadedSignal>(file, std::move(signal.samples), indexing, signal.sampleRate), {}});
+        std::make_shared<const LoadedSignal>(file, std::move(signal.channels), indexing, signal.sampleRate), {}});
   });
 }
 
@@ -129,7 +130,7 @@ void applyStage(QPromise<ApplyOutcome>& promise, const RunRequest& request,
     const std::unique_ptr<BoundStage> bound = request.job.bind();  // the spectrum's filter
     observer.phase("binding").throwIfCancelled();
     const SignalPtr& input = request.signal;
-    ChannelSource source{{input->samples()}, request.job.context.sampleRate, input->source()};
+    ChannelSource source{input->channelSamples(), request.job.context.sampleRate, input->source()};
     PipelineOptions options = pipelineOptionsOf(request.job);
     options.streaming = Streaming::never;  // its samples and its result are in memory: the engine reports as it runs
     PipelineReport report = runPipeline(Pipeline{{request.job.stage}}, source, MemorySink{}, *request.engines, options,
@@ -137,8 +138,8 @@ void applyStage(QPromise<ApplyOutcome>& promise, const RunRequest& request,
     if (!report.passed()) throw std::runtime_error(verificationFailure(report));
     auto stage = std::make_shared<const StageReport>(report.channels.front().stages.front());
     const Progress indexing = progressFor(promise, cancel.get(), 0.9, 1.0);
-    auto filtered = std::make_shared<const LoadedSignal>("filtered (" + stage->engine + ")",
-                                                         std::move(report.output.front()), indexing, input->sampleRate());
+    auto filtered = std::make_shared<const LoadedSignal>("filtered (" + stage->engine + ")", std::move(report.output),
+                                                         indexing, input->sampleRate());
     const QString engine = QString::fromStdString(stage->engine);
     promise.addResult(ApplyOutcome{std::move(stage), std::move(filtered), {},
                                    bound->filterSpec() ? *bound->filterSpec() : FilterSpec{}, engine});

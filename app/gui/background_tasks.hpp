@@ -73,8 +73,9 @@ void runEngines(QPromise<RunOutcome>& promise, const RunRequest& request,
                 std::shared_ptr<const std::atomic<bool>> cancel);
 
 // Apply: the form's stage as the chain's next step, run by the core's one pipeline run on
-// `request.signal` (the chain's current result) with job.job.engines ("auto" or one engine),
-// verified there; its result becomes `filtered`. Cancel stops inside the run.
+// `request.signal` (the chain's current result, every channel) with job.job.engines ("auto" or one
+// engine), verified there; its result, with as many channels, becomes `filtered` (the report is
+// the first channel's). Cancel stops inside the run.
 struct ApplyOutcome {
   std::shared_ptr<const StageReport> report;  // the stage's run: engine, why, times, verification
   SignalPtr filtered;

@@ -6,6 +6,8 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QLabel>
+#include <QLineEdit>
+#include <QRegularExpressionValidator>
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QSpinBox>
@@ -62,6 +64,12 @@ ImportDialog::ImportDialog(const QString& path, const FileProbe& probe, QWidget*
   column_->setCurrentIndex(column_->findData(static_cast<qulonglong>(suggested.column)));
   column_->setToolTip(tr("Which field of each line to read (as siglab-cli --column K)"));
   form->addRow(tr("&Column"), column_);
+  columns_ = new QLineEdit;
+  columns_->setPlaceholderText(probe.columns > 1 ? tr("e.g. 1,2 (of the %1 columns found), a channel each").arg(probe.columns)
+                                                 : tr("e.g. 2,3, a channel each"));
+  columns_->setValidator(new QRegularExpressionValidator(QRegularExpression(R"(\s*\d+(\s*,\s*\d+)*\s*)"), columns_));
+  columns_->setToolTip(tr("Several columns, one channel each (as siglab-cli --columns 2,3); empty: the column above"));
+  form->addRow(tr("Or c&olumns"), columns_);
   skipHeader_ = new QCheckBox(tr("The first line is a &header: skip it"));
   skipHeader_->setChecked(suggested.skipHeader);
   skipHeader_->setToolTip(tr("Ignore the first line that is neither blank nor a comment (as --skip-header)"));
@@ -86,17 +94,28 @@ ImportDialog::ImportDialog(const QString& path, const FileProbe& probe, QWidget*
   offset_->setSuffix(tr(" bytes"));
   offset_->setToolTip(tr("Bytes to skip before the first sample, e.g. a header (as --offset BYTES)"));
   form->addRow(tr("&Offset"), offset_);
+  rawChannels_ = new QSpinBox;
+  rawChannels_->setRange(1, 1024);
+  rawChannels_->setValue(static_cast<int>(suggested.rawChannels));
+  rawChannels_->setToolTip(tr("Channels interleaved frame by frame (as --channels C); each shows as a lane. A file too "
+                              "large for memory is viewed from its mapping one channel at a time: the first"));
+  form->addRow(tr("C&hannels"), rawChannels_);
   form->addRow(QString(), new QLabel(tr("The file holds %1 bytes.").arg(QLocale().toString(static_cast<qulonglong>(probe.bytes)))));
 
   pages_->addWidget(formPage(form));
   channel_ = new QComboBox;
+  channel_->addItem(tr("all %1 channels").arg(probe.wavChannels), 0);
   for (std::size_t c = 1; c <= std::max<std::size_t>(probe.wavChannels, 1); ++c) {
     const QString side = probe.wavChannels == 2 ? (c == 1 ? tr(" (left)") : tr(" (right)")) : QString();
     channel_->addItem(tr("channel %1%2").arg(c).arg(side), static_cast<qulonglong>(c));
   }
-  channel_->setToolTip(tr("The channel to read (as --channel K); the others are not loaded"));
+  channel_->setToolTip(tr("Every channel, a lane each, or one channel (as --channel K): the others are not loaded"));
   form->addRow(tr("C&hannel"), channel_);
-  form->addRow(QString(), new QLabel(tr("This WAV file has %1 channels.").arg(probe.wavChannels)));
+  auto* note = new QLabel(tr("This WAV file has %1 channels. A file too large for memory is viewed from its mapping "
+                             "one channel at a time: the one chosen here (channel 1 with all).")
+                              .arg(probe.wavChannels));
+  note->setWordWrap(true);
+  form->addRow(QString(), note);
 
   allowNonFinite_ = new QCheckBox(tr("Keep NaN and infinite samples (else they are an error)"));
 
@@ -136,15 +155,20 @@ ReadOptions ImportDialog::readOptions() const {
   options.allowNonFinite = allowNonFinite_->isChecked();
   switch (static_cast<FileFormat>(format_->currentData().toInt())) {
     case FileFormat::wav:
-      options.channel = channel_->currentData().toULongLong();
+      options.oneChannel = channel_->currentData().toULongLong() > 0;
+      if (options.oneChannel) options.channel = channel_->currentData().toULongLong();
       break;
     case FileFormat::raw:
       options.format = FileFormat::raw;
       options.rawType = static_cast<SampleType>(rawType_->currentData().toInt());
       options.rawOffset = static_cast<std::uint64_t>(offset_->value());
+      options.rawChannels = static_cast<std::size_t>(rawChannels_->value());
       break;
     default:
       options.column = column_->currentData().toULongLong();
+      for (const QString& column : columns_->text().split(',', Qt::SkipEmptyParts)) {
+        if (!column.trimmed().isEmpty()) options.columns.push_back(column.trimmed().toULongLong());
+      }
       options.skipHeader = skipHeader_->isChecked();
       options.decimal = decimal_->currentData().toChar().toLatin1();
       break;

@@ -6,14 +6,16 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QSpinBox;
 class QStackedWidget;
 
 namespace siglab::gui {
 
 // Asks how to read a file the defaults would get wrong (see needsReadChoices): the column and
-// header of a delimited text file, the sample type and offset of raw bytes, the channel of a
-// multi-channel WAV; shows the file's first lines. Starts from suggestedReadOptions.
+// header of a delimited text file (or several columns, a channel each), the sample type, offset
+// and channel count of raw bytes, all channels of a multi-channel WAV or one; shows the file's
+// first lines. Starts from suggestedReadOptions.
 class ImportDialog : public QDialog {
   Q_OBJECT
  public:
@@ -29,7 +31,9 @@ class ImportDialog : public QDialog {
   QComboBox* decimalBox() const { return decimal_; }
   QComboBox* rawTypeBox() const { return rawType_; }
   QSpinBox* offsetBox() const { return offset_; }
-  QComboBox* channelBox() const { return channel_; }
+  QComboBox* channelBox() const { return channel_; }  // "all channels" first, then each
+  QLineEdit* columnsEdit() const { return columns_; }  // "2,3": those columns, a channel each
+  QSpinBox* rawChannelsBox() const { return rawChannels_; }
 
  private:
   void showFormatPage();
@@ -44,6 +48,8 @@ class ImportDialog : public QDialog {
   QComboBox* rawType_ = nullptr;
   QSpinBox* offset_ = nullptr;
   QComboBox* channel_ = nullptr;
+  QLineEdit* columns_ = nullptr;
+  QSpinBox* rawChannels_ = nullptr;
   QCheckBox* allowNonFinite_ = nullptr;
 };
 

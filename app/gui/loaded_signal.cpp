@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "siglab/io/channel_io.hpp"
 #include "siglab/io/sample_sink.hpp"
 #include "siglab/mapped_reading.hpp"
 
@@ -13,6 +14,41 @@ LoadedSignal::LoadedSignal(std::string source, SampleVector samples, const Progr
     : source_(std::move(source)), owned_(std::move(samples)), samples_(owned_), size_(samples_.size()),
       pyramid_(samples_, progress),
       statistics_(statisticsParallel(samples_)), sampleRate_(sampleRate), indexed_(true) {}
+
+namespace {
+
+// The part [from, to) of `progress`, for one channel's pyramid of several.
+Progress partOf(const Progress& progress, double from, double to) {
+  Progress part = progress;
+  if (progress.onProgress) part.onProgress = [report = progress.onProgress, from, to](double f) { report(from + (to - from) * f); };
+  return part;
+}
+
+}  // namespace
+
+LoadedSignal::LoadedSignal(std::string source, std::vector<SampleVector> channels, const Progress& progress,
+                           std::optional<double> sampleRate)
+    : LoadedSignal(source, channels.empty() ? SampleVector() : std::move(channels.front()),
+                   partOf(progress, 0.0, 1.0 / static_cast<double>(std::max<std::size_t>(channels.size(), 1))),
+                   sampleRate) {
+  const auto count = static_cast<double>(channels.size());
+  for (std::size_t c = 1; c < channels.size(); ++c) {
+    others_.push_back(std::make_unique<const LoadedSignal>(
+        source, std::move(channels[c]), partOf(progress, static_cast<double>(c) / count, static_cast<double>(c + 1) / count),
+        sampleRate));
+  }
+}
+
+std::vector<std::span<const double>> LoadedSignal::channelSamples() const {
+  std::vector<std::span<const double>> spans;
+  for (std::size_t c = 0; c < channelCount(); ++c) spans.push_back(channel(c).samples());
+  return spans;
+}
+
+SignalPtr channelOf(const SignalPtr& signal, std::size_t index) {
+  if (!signal || index == 0) return signal;
+  return SignalPtr(signal, &signal->channel(index));  // lives as long as the whole signal
+}
 
 LoadedSignal::LoadedSignal(std::string source, std::shared_ptr<const MappedSignal> mapping)
     : source_(std::move(source)), mapping_(std::move(mapping)), samples_(mapping_->samples()),
@@ -70,6 +106,7 @@ LoadedSignal::LoadedSignal(std::string source, const std::vector<double>& sample
 
 void writeLoadedSignal(const std::string& path, const LoadedSignal& signal, const WriteOptions& options,
                        const Progress& progress) {
+  if (signal.channelCount() > 1) return writeChannels(path, signal.channelSamples(), options, progress);
   if (!signal.converted()) return writeSignal(path, signal.samples(), options, progress);
   const auto sink = openSampleSink(path, options, signal.size());
   std::vector<double> block(std::min<std::size_t>(signal.size(), std::size_t{1} << 20));

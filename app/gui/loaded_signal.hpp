@@ -17,10 +17,15 @@ namespace siglab::gui {
 // of all of it. Built once in a worker, then shared read-only; it never moves, because the
 // pyramid points into `samples`. A signal larger than memory keeps its samples in a file's
 // mapping instead; its first, coarse view comes before its pyramid and statistics (indexed()).
+// A signal of several channels (in memory only) is its first channel holding the others, each a
+// LoadedSignal of its own: whatever shows one channel reads the first unless it asks channel(k).
 class LoadedSignal {
  public:
   // Builds the pyramid and the statistics; throws Cancelled when `progress` asks for it.
   LoadedSignal(std::string source, SampleVector samples, const Progress& progress = {},
+               std::optional<double> sampleRate = std::nullopt);
+  // Every channel of a signal, each with its pyramid and statistics (all of one length, at least one).
+  LoadedSignal(std::string source, std::vector<SampleVector> channels, const Progress& progress = {},
                std::optional<double> sampleRate = std::nullopt);
   // The same with the samples copied into ordinary memory.
   LoadedSignal(std::string source, const std::vector<double>& samples, const Progress& progress = {},
@@ -41,6 +46,11 @@ class LoadedSignal {
   const Statistics& statistics() const { return statistics_; }  // count 0 until indexed()
   std::size_t size() const { return size_; }
   std::optional<double> sampleRate() const { return sampleRate_; }  // the file's own (WAV), in Hz
+
+  std::size_t channelCount() const { return 1 + others_.size(); }
+  const LoadedSignal& channel(std::size_t index) const { return index == 0 ? *this : *others_.at(index - 1); }  // 0-based
+  // Every channel's samples, planar, as the pipeline and the writers take them.
+  std::vector<std::span<const double>> channelSamples() const;
 
   const MappedSignal* mapping() const { return mapping_.get(); }  // null: in memory
   std::shared_ptr<const MappedSignal> sharedMapping() const { return mapping_; }
@@ -65,11 +75,16 @@ class LoadedSignal {
   Statistics statistics_;
   std::optional<double> sampleRate_;
   bool indexed_ = false;
+  std::vector<std::unique_ptr<const LoadedSignal>> others_;  // channels 2..C
 };
 
 using SignalPtr = std::shared_ptr<const LoadedSignal>;
 
-// writeSignal of all of `signal`'s samples, read in blocks where it is converted as read.
+// Channel `index` (0-based) of `signal`, sharing its ownership; the signal itself for 0.
+SignalPtr channelOf(const SignalPtr& signal, std::size_t index);
+
+// writeSignal of all of `signal`'s samples, read in blocks where it is converted as read;
+// writeChannels of every channel where it has several.
 void writeLoadedSignal(const std::string& path, const LoadedSignal& signal, const WriteOptions& options = {},
                        const Progress& progress = {});
 

@@ -146,6 +146,8 @@ MainWindow::MainWindow(QWidget* parent)
   connect(plot_, &SignalPlot::cursorReadout, cursorLabel_, &QLabel::setText);
   connect(plot_, &SignalPlot::visibleRangeChanged, statistics_, &StatisticsPanel::setVisibleRange);
   connect(plot_, &SignalPlot::visibleRangeChanged, spectrum_, &SpectrumView::setVisibleRange);
+  connect(plot_, &SignalPlot::channelChosen, this,
+          [this](std::optional<std::size_t> channel) { showChannel(channel.value_or(0)); });
   connect(rateField_, &SampleRateField::rateChanged, this, [this](std::optional<double> rate) {
     plot_->setSampleRate(rate);
     statistics_->setSampleRate(rate);
@@ -181,16 +183,15 @@ void MainWindow::createActions() {
   createSessionActions(file);
   file->addSeparator();
   exportResultAction_ = file->addAction(tr("&Export filtered signal…"), this, [this] {
-    const QString path = askSavePath(tr("Export filtered signal"), "result.txt",
-                                     tr("Seed text format (*.txt);;NumPy (*.npy);;WAV, 32-bit float (*.wav);;"
-                                        "Raw float64 (*.raw *.bin)"));
+    const QString path = askSavePath(tr("Export filtered signal"), filtered_ && filtered_->channelCount() > 1 ? "result.npy" : "result.txt",
+                                     resultExportFilters());
     if (!path.isEmpty()) exportResult(path);
   });
   exportResultAction_->setShortcut(QKeySequence::Save);
   exportResultAction_->setIcon(toolbarIcon("export"));
   exportResultAction_->setToolTip(
       tr("Write the filtered signal shown, Apply's engine result or Compare's cpu-serial result (Ctrl+S): text in "
-         "the seed's %2.16f format, or .npy, .wav, .raw by extension"));
+         "the seed's %2.16f format, or .npy, .wav, .raw, .csv by extension (every channel)"));
   exportReportAction_ = file->addAction(tr("Export timing &report…"), this, [this] {
     const QString path = askSavePath(tr("Export timing report"), "report.json", tr("JSON (*.json);;CSV (*.csv)"));
     if (!path.isEmpty()) exportReport(path);
@@ -434,6 +435,8 @@ void MainWindow::showSignal(const QString& path, const ReadOptions& options, Sig
                             std::optional<ViewRange> view) {
   signal_ = std::move(signal);
   filtered_.reset();
+  filteredSpec_ = {};
+  viewChannel_ = 0;
   comparison_.reset();
   applied_.reset();
   chain_.clear();
@@ -452,8 +455,11 @@ void MainWindow::showSignal(const QString& path, const ReadOptions& options, Sig
   filterPanel_->setSignal(signal_->size(), sampleRate());
   rememberRecent(path);
   setTitle();
-  statusBar()->showMessage(
-      tr("Loaded %1 samples from %2").arg(QLocale().toString(static_cast<qulonglong>(signal_->size())), path), 5000);
+  const QString samples = QLocale().toString(static_cast<qulonglong>(signal_->size()));
+  statusBar()->showMessage(signal_->channelCount() > 1
+                               ? tr("Loaded %1 channels of %2 samples from %3").arg(signal_->channelCount()).arg(samples, path)
+                               : tr("Loaded %1 samples from %2").arg(samples, path),
+                           5000);
 }
 
 SignalPtr MainWindow::currentResult() const { return chain_.empty() ? signal_ : chain_.back().result; }
@@ -474,9 +480,10 @@ void MainWindow::showChainResult() {
   applied_ = chain_.empty() ? nullptr : chain_.back().report;
   filteredCaption_ = QString::fromStdString(chainText(chain()));
   resultExported_ = chain_.empty() || chain_.back().inFile;  // a mapped result is in its file already
+  filteredSpec_ = chain_.empty() ? FilterSpec{} : chain_.back().spec;
   statistics_->setFiltered(filtered_);
   plot_->setFiltered(filtered_, filteredCaption_);
-  spectrum_->setFiltered(filtered_, chain_.empty() ? FilterSpec{} : chain_.back().spec);
+  spectrum_->setFiltered(channelShown(filtered_), filteredSpec_);
   chainView_->setSteps(chain_);
   const SignalPtr input = currentResult();
   filterPanel_->setSignal(input ? std::optional<std::uint64_t>(input->size()) : std::nullopt, sampleRate());
@@ -486,10 +493,24 @@ void MainWindow::showChainResult() {
 void MainWindow::showCompared(SignalPtr filtered, const FilterSpec& spec, const QString& caption) {
   filtered_ = std::move(filtered);
   filteredCaption_ = caption;
+  filteredSpec_ = spec;
   resultExported_ = false;
   statistics_->setFiltered(filtered_);
   plot_->setFiltered(filtered_, caption);
-  spectrum_->setFiltered(filtered_, spec);
+  spectrum_->setFiltered(channelShown(filtered_), spec);
+}
+
+SignalPtr MainWindow::channelShown(const SignalPtr& signal) const {
+  if (!signal) return nullptr;
+  return viewChannel_ < signal->channelCount() ? channelOf(signal, viewChannel_) : nullptr;
+}
+
+void MainWindow::showChannel(std::size_t channel) {
+  if (!signal_ || channel >= signal_->channelCount() || channel == viewChannel_) return;
+  viewChannel_ = channel;
+  statistics_->setChannel(channel);
+  spectrum_->setOriginal(channelShown(signal_));
+  spectrum_->setFiltered(channelShown(filtered_), filteredSpec_);
 }
 
 void MainWindow::applyFilter() {
@@ -603,9 +624,11 @@ void MainWindow::runEngines() {
                           showCompared(outcome.filtered, comparison_->spec, caption);
                           timings_->setComparison(comparison_, devices_);
                           devicePanel_->setMeasuredRun(*comparison_);
-                          statusBar()->showMessage(comparison_->allAgree() ? tr("Every engine agrees with cpu-serial")
-                                                                           : tr("An engine DISAGREES with cpu-serial"),
-                                                   8000);
+                          QString verdict = comparison_->allAgree() ? tr("Every engine agrees with cpu-serial")
+                                                                    : tr("An engine DISAGREES with cpu-serial");
+                          // The engines are measured on one channel; Apply filters every channel.
+                          if (signal_->channelCount() > 1) verdict += tr(" (compared on channel 1)");
+                          statusBar()->showMessage(verdict, 8000);
                         });
 }
 
@@ -836,10 +859,19 @@ void MainWindow::exportResultThen(std::function<void()> proceed) {
     showError(tr("Could not export"), tr("Another task is running: cancel it or wait for it, then export"));
     return;
   }
-  const QString path = askSavePath(tr("Export filtered signal"), "result.txt",
-                                   tr("Seed text format (*.txt);;NumPy (*.npy);;WAV, 32-bit float (*.wav);;"
-                                      "Raw float64 (*.raw *.bin)"));
+  const QString path = askSavePath(tr("Export filtered signal"), filtered_ && filtered_->channelCount() > 1 ? "result.npy" : "result.txt",
+                                   resultExportFilters());
   if (!path.isEmpty()) startResultExport(path, std::move(proceed));
+}
+
+QString MainWindow::resultExportFilters() const {
+  // The seed's text holds one channel (core says so for more): formats of several come first then.
+  if (filtered_ && filtered_->channelCount() > 1) {
+    return tr("NumPy, N x C (*.npy);;CSV, a column a channel (*.csv);;WAV, 32-bit float (*.wav);;"
+              "Raw float64, interleaved (*.raw *.bin)");
+  }
+  return tr("Seed text format (*.txt);;NumPy (*.npy);;WAV, 32-bit float (*.wav);;Raw float64 (*.raw *.bin);;"
+            "CSV (*.csv)");
 }
 
 void MainWindow::cancelTask() { taskStatus_->cancel(); }

@@ -56,7 +56,7 @@ class MainWindow : public QMainWindow {
   // panel's one engine; its result is shown and exported. Undo (Ctrl+Z) removes it again.
   void applyFilter();
   void runEngines();   // Compare engines: the benchmark of the checked engines on the current result
-  void exportResult(const QString& path);
+  void exportResult(const QString& path);  // every channel (writeChannels: the seed's text holds one)
   void exportReport(const QString& path);  // .json or .csv
   void savePlot(const QString& path);       // .png or .pdf
   void runLab(siglab::LabExperiment experiment);
@@ -159,6 +159,10 @@ class MainWindow : public QMainWindow {
   void applyStage(JobDraft job);
   void applyPending();  // the next stage of a pipeline being applied, or nothing
   void showCompared(SignalPtr filtered, const FilterSpec& spec, const QString& caption);
+  // The channel the statistics and the spectrum show (the selector's one; the first with all).
+  void showChannel(std::size_t channel);
+  SignalPtr channelShown(const SignalPtr& signal) const;  // viewChannel_ of `signal`, or null
+  QString resultExportFilters() const;  // formats that hold the result's channels first
   void showSignal(const QString& path, const ReadOptions& options, SignalPtr signal, std::optional<ViewRange> view);
   bool opensMapped(const QString& path, const ReadOptions& options) const;
   void openMapped(const QString& path, const ReadOptions& options);
@@ -209,6 +213,8 @@ class MainWindow : public QMainWindow {
   QString signalPath_;           // as opened, with the options it was read with
   ReadOptions readOptions_;
   QString filteredCaption_;      // the chain (or the stage compared) that made filtered_
+  FilterSpec filteredSpec_;      // its filter, for the spectrum
+  std::size_t viewChannel_ = 0;  // 0-based
   bool resultExported_ = true;
   bool discardConfirmed_ = false;
   std::optional<ViewRange> pendingView_;  // a session's view, shown once its signal has loaded

@@ -5,6 +5,8 @@
 
 #include "siglab/errors.hpp"
 #include "siglab/io/cancel_waits.hpp"
+#include "siglab/io/channel_io.hpp"
+#include "siglab/io/channel_stream.hpp"
 
 namespace siglab::gui {
 namespace {
@@ -20,11 +22,30 @@ Progress progressBetween(QPromise<LoadOutcome>& promise, const std::atomic<bool>
 
 }  // namespace
 
+Channels readEveryChannel(const std::string& path, const ReadOptions& options, const Progress& progress) {
+  std::size_t channels = 1;
+  if (!options.oneChannel) {
+    try {
+      channels = openChannelStream(path, options)->channels();  // its header or first line
+    } catch (const InputError&) {
+      // readSignal says what is wrong, as it did before
+    }
+  }
+  if (channels > 1) return readChannels(path, options, progress);
+  Signal signal = readSignal(path, options, progress);
+  Channels one;
+  one.channels.push_back(std::move(signal.samples));
+  one.sampleRate = signal.sampleRate;
+  one.sourcePath = std::move(signal.sourcePath);
+  return one;
+}
+
 bool isDefault(const ReadOptions& o) {
   const ReadOptions d;
   return o.format == d.format && o.column == d.column && o.skipHeader == d.skipHeader && o.rawType == d.rawType &&
          o.rawOffset == d.rawOffset && o.channel == d.channel && o.allowNonFinite == d.allowNonFinite &&
-         o.decimal == d.decimal;
+         o.decimal == d.decimal && o.oneChannel == d.oneChannel && o.columns == d.columns &&
+         o.rawChannels == d.rawChannels;
 }
 
 void loadSignalWith(QPromise<LoadOutcome>& promise, const QString& path, const ReadOptions& options,
@@ -33,9 +54,9 @@ void loadSignalWith(QPromise<LoadOutcome>& promise, const QString& path, const R
   const CancelWaitsOnThread waits(cancel.get());  // a FIFO's writer that sends nothing
   const std::string file = path.toStdString();
   try {
-    Signal signal = readSignal(file, options, progressBetween(promise, cancel.get(), 0.0, 0.95));
-    auto loaded = std::make_shared<const LoadedSignal>(file, std::move(signal.samples),
-                                                       progressBetween(promise, cancel.get(), 0.95, 1.0));
+    Channels signal = readEveryChannel(file, options, progressBetween(promise, cancel.get(), 0.0, 0.95));
+    auto loaded = std::make_shared<const LoadedSignal>(file, std::move(signal.channels),
+                                                       progressBetween(promise, cancel.get(), 0.95, 1.0), signal.sampleRate);
     promise.addResult(LoadOutcome{std::move(loaded), {}});
   } catch (const Cancelled&) {
   } catch (const std::bad_alloc&) {

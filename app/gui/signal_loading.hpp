@@ -6,9 +6,14 @@
 #include <memory>
 
 #include "background_tasks.hpp"
+#include "siglab/io/channels.hpp"
 #include "siglab/io/signal_io.hpp"
 
 namespace siglab::gui {
+
+// Every channel `options` choose of `path` (readChannels); a file of one channel is read by
+// readSignal, as before signals had channels (its parser of one channel, its messages).
+Channels readEveryChannel(const std::string& path, const ReadOptions& options, const Progress& progress);
 
 // Whether `options` are readSignal's defaults (then background_tasks' loadSignal reads the file).
 bool isDefault(const ReadOptions& options);

@@ -4,6 +4,8 @@
 
 #include <qcustomplot.h>
 
+#include <QComboBox>
+#include <QHBoxLayout>
 #include <QLocale>
 #include <QVBoxLayout>
 
@@ -70,7 +72,25 @@ void fitValues(QCPGraph* graph, QCPAxis* yAxis, QCPGraph* also = nullptr) {
 SignalPlot::SignalPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(plot_);
+  channelBar_ = new QWidget;
+  auto* bar = new QHBoxLayout(channelBar_);
+  bar->setContentsMargins(4, 2, 4, 0);
+  channelBox_ = new QComboBox;
+  channelBox_->setObjectName("channelBox");
+  channelBox_->setToolTip(tr("The channels whose lanes show: all of them, or one"));
+  bar->addWidget(new QLabel(tr("Channels")));
+  bar->addWidget(channelBox_);
+  bar->addStretch();
+  channelBar_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+  channelBar_->setVisible(false);  // one channel: nothing to choose
+  connect(channelBox_, &QComboBox::activated, this, [this](int index) {
+    const std::optional<std::size_t> channel =
+        index <= 0 ? std::nullopt : std::optional<std::size_t>(static_cast<std::size_t>(index - 1));
+    showChannels(channel);
+    emit channelChosen(channel);
+  });
+  layout->addWidget(channelBar_);
+  layout->addWidget(plot_, 1);
   emptyHint_ = new QLabel(tr("<p style=\"font-size: large\">No signal yet</p>"
                              "<p>Open one with <b>Ctrl+O</b>, drop a file here, or pick one from File &gt; Open recent.</p>"
                              "<p>Text, CSV/TSV, NumPy .npy, raw binary and WAV are read; sessions (.siglab) too.</p>"),
@@ -82,66 +102,122 @@ SignalPlot::SignalPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
   emptyHint_->setStyleSheet("QLabel#emptyHint { color: #455a64; background: rgba(255, 255, 255, 220);"
                             " border: 1px solid #b0bec5; border-radius: 8px; padding: 16px; }");
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  plot_->setAutoAddPlottableToLegend(false);  // one legend, of the first lane's curves
   plot_->setNoAntialiasingOnDrag(true);
   plot_->setPlottingHint(QCP::phFastPolylines, true);
   plot_->setMinimumSize(320, 240);
   plot_->setLocale(QLocale(QLocale::English, QLocale::UnitedStates));  // 10,000,000 on the axis
   // Axis rects get their size when QCustomPlot lays out; redo the points once the width is known.
   connect(plot_, &QCustomPlot::afterLayout, this, [this] {
-    if (originalGraph_ && originalGraph_->keyAxis()->axisRect()->width() != columns_) refreshPoints();
+    if (!lanes_.empty() && keyAxis()->axisRect()->width() != columns_) refreshPoints();
   });
   connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
     QCPAxisRect* rect = plot_->axisRectAt(event->position());
-    if (rect) emit cursorReadout(readoutAt(rect->axis(QCPAxis::atBottom)->pixelToCoord(event->position().x())));
+    if (!rect) return;
+    for (std::size_t lane = 0; lane < lanes_.size(); ++lane) {
+      if (std::ranges::find(lanes_[lane].rects, rect) == lanes_[lane].rects.end()) continue;
+      emit cursorReadout(readoutAt(rect->axis(QCPAxis::atBottom)->pixelToCoord(event->position().x()), lane));
+    }
   });
   rebuild();
+}
+
+QCPAxis* SignalPlot::keyAxis() const { return lanes_.front().original->keyAxis(); }
+
+std::vector<std::size_t> SignalPlot::lanes() const {
+  std::vector<std::size_t> channels;
+  for (const Lane& lane : lanes_) channels.push_back(lane.channel);
+  return channels;
 }
 
 void SignalPlot::rebuild() {
   plot_->clearPlottables();
   plot_->plotLayout()->clear();  // deletes the axis rects and the legend's place
-  auto* upper = new QCPAxisRect(plot_);
-  plot_->plotLayout()->addElement(0, 0, upper);
-  styleAxes(upper, stacked_ ? tr("original") : tr("value"), sampleRate_);
-  originalGraph_ = plot_->addGraph(upper->axis(QCPAxis::atBottom), upper->axis(QCPAxis::atLeft));
-  originalGraph_->setPen(QPen(kOriginalColor, 1.0));
-  originalGraph_->setName(tr("original"));
-  lowerRect_ = nullptr;
-  QCPAxisRect* filteredRect = upper;
-  if (stacked_) {
-    lowerRect_ = new QCPAxisRect(plot_);
-    plot_->plotLayout()->addElement(1, 0, lowerRect_);
-    styleAxes(lowerRect_, filteredCaption(), sampleRate_);
-    auto* group = new QCPMarginGroup(plot_);  // the two plots' left edges line up
-    upper->setMarginGroup(QCP::msLeft | QCP::msRight, group);
-    lowerRect_->setMarginGroup(QCP::msLeft | QCP::msRight, group);
-    filteredRect = lowerRect_;
-    QCPAxis* upperX = upper->axis(QCPAxis::atBottom);
-    QCPAxis* lowerX = lowerRect_->axis(QCPAxis::atBottom);
-    connect(upperX, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), lowerX, qOverload<const QCPRange&>(&QCPAxis::setRange));
-    connect(lowerX, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), upperX, qOverload<const QCPRange&>(&QCPAxis::setRange));
+  lanes_.clear();
+  const std::size_t channels = original_ ? original_->channelCount() : 1;
+  const bool several = channels > 1;
+  std::vector<std::size_t> shown;
+  if (channelShown_ && *channelShown_ < channels) {
+    shown = {*channelShown_};
+  } else {
+    for (std::size_t c = 0; c < channels; ++c) shown.push_back(c);
   }
-  filteredGraph_ = plot_->addGraph(filteredRect->axis(QCPAxis::atBottom), filteredRect->axis(QCPAxis::atLeft));
-  filteredGraph_->setPen(QPen(kFilteredColor, 1.5));
-  filteredGraph_->setName(filteredCaption());
-  if (!stacked_) {
-    auto* legend = new QCPLegend;
-    upper->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignRight);
-    legend->setLayer("legend");
-    legend->setBrush(QColor(255, 255, 255, 220));
-    legend->addItem(new QCPPlottableLegendItem(legend, originalGraph_));
-    legend->addItem(new QCPPlottableLegendItem(legend, filteredGraph_));
-    legend->setVisible(filtered_ != nullptr);
+  auto* group = new QCPMarginGroup(plot_);  // the plots' left edges line up
+  int row = 0;
+  const auto addRect = [&](const QString& yLabel) {
+    auto* rect = new QCPAxisRect(plot_);
+    plot_->plotLayout()->addElement(row++, 0, rect);
+    styleAxes(rect, yLabel, sampleRate_);
+    rect->setMarginGroup(QCP::msLeft | QCP::msRight, group);
+    return rect;
+  };
+  for (const std::size_t channel : shown) {
+    Lane lane;
+    lane.channel = channel;
+    const QString name = several ? tr("channel %1").arg(channel + 1) : QString();
+    QCPAxisRect* upper = addRect(several ? (stacked_ ? tr("%1 original").arg(name) : name)
+                                         : (stacked_ ? tr("original") : tr("value")));
+    lane.rects.push_back(upper);
+    lane.original = plot_->addGraph(upper->axis(QCPAxis::atBottom), upper->axis(QCPAxis::atLeft));
+    lane.original->setPen(QPen(kOriginalColor, 1.0));
+    lane.original->setName(tr("original"));
+    QCPAxisRect* filteredRect = upper;
+    if (stacked_) {
+      filteredRect = addRect(several ? tr("%1 %2").arg(name, filteredCaption()) : filteredCaption());
+      lane.rects.push_back(filteredRect);
+    }
+    lane.filtered = plot_->addGraph(filteredRect->axis(QCPAxis::atBottom), filteredRect->axis(QCPAxis::atLeft));
+    lane.filtered->setPen(QPen(kFilteredColor, 1.5));
+    lane.filtered->setName(filteredCaption());
+    if (!stacked_ && lanes_.empty()) {  // one legend, in the first lane
+      auto* legend = new QCPLegend;
+      upper->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignRight);
+      legend->setLayer("legend");
+      legend->setBrush(QColor(255, 255, 255, 220));
+      legend->addItem(new QCPPlottableLegendItem(legend, lane.original));
+      legend->addItem(new QCPPlottableLegendItem(legend, lane.filtered));
+      legend->setVisible(filtered_ != nullptr);
+    }
+    lanes_.push_back(std::move(lane));
   }
-  connect(upper->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
-          &SignalPlot::onXRangeChanged);
+  // Every x axis follows the first, and the first every other: zoom and pan move all lanes.
+  QCPAxis* firstX = keyAxis();
+  for (const Lane& lane : lanes_) {
+    for (QCPAxisRect* rect : lane.rects) {
+      QCPAxis* x = rect->axis(QCPAxis::atBottom);
+      if (x == firstX) continue;
+      connect(firstX, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), x, qOverload<const QCPRange&>(&QCPAxis::setRange));
+      connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), firstX, qOverload<const QCPRange&>(&QCPAxis::setRange));
+    }
+  }
+  connect(firstX, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &SignalPlot::onXRangeChanged);
   resetView();
+}
+
+void SignalPlot::fillChannelBox() {
+  const std::size_t channels = original_ ? original_->channelCount() : 1;
+  channelBox_->clear();
+  channelBox_->addItem(tr("All channels"));
+  for (std::size_t c = 1; c <= channels; ++c) channelBox_->addItem(tr("Channel %1").arg(c));
+  channelBox_->setCurrentIndex(channelShown_ && *channelShown_ < channels ? static_cast<int>(*channelShown_) + 1 : 0);
+  channelBar_->setVisible(channels > 1);
+}
+
+void SignalPlot::showChannels(std::optional<std::size_t> channel) {
+  if (channel == channelShown_) return;
+  const QCPRange range = keyAxis()->range();
+  channelShown_ = channel;
+  channelBox_->setCurrentIndex(channel ? static_cast<int>(*channel) + 1 : 0);
+  rebuild();
+  if (original_) setVisibleRange(range.lower, range.upper);
 }
 
 void SignalPlot::setOriginal(SignalPtr signal) {
   original_ = std::move(signal);
   emptyHint_->setVisible(original_ == nullptr);
   filtered_.reset();
+  channelShown_.reset();
+  fillChannelBox();
   rebuild();
 }
 
@@ -150,14 +226,14 @@ QString SignalPlot::filteredCaption() const { return filteredCaption_.isEmpty() 
 void SignalPlot::setFiltered(SignalPtr signal, const QString& caption) {
   filtered_ = std::move(signal);
   filteredCaption_ = caption;
-  const QCPRange range = originalGraph_->keyAxis()->range();
+  const QCPRange range = keyAxis()->range();
   rebuild();
   if (original_) setVisibleRange(range.lower, range.upper);
 }
 
 void SignalPlot::setStacked(bool stacked) {
   if (stacked == stacked_) return;
-  const QCPRange range = originalGraph_->keyAxis()->range();
+  const QCPRange range = keyAxis()->range();
   stacked_ = stacked;
   rebuild();
   if (original_) setVisibleRange(range.lower, range.upper);
@@ -165,7 +241,7 @@ void SignalPlot::setStacked(bool stacked) {
 
 void SignalPlot::setSampleRate(std::optional<double> sampleRate) {
   if (sampleRate == sampleRate_) return;
-  const QCPRange range = originalGraph_->keyAxis()->range();
+  const QCPRange range = keyAxis()->range();
   sampleRate_ = sampleRate;
   rebuild();
   if (original_) setVisibleRange(range.lower, range.upper);
@@ -179,7 +255,7 @@ void SignalPlot::resetView() {
 }
 
 void SignalPlot::setVisibleRange(double first, double last) {
-  QCPAxis* x = originalGraph_->keyAxis();
+  QCPAxis* x = keyAxis();
   if (x->range() == QCPRange(first, last)) refreshPoints();  // rangeChanged would not fire
   x->setRange(first, last);
 }
@@ -194,7 +270,7 @@ void SignalPlot::onXRangeChanged(const QCPRange& range) {
   if (bounded.lower < 0.0) bounded = QCPRange(0.0, bounded.size());
   if (bounded.upper > last) bounded = QCPRange(last - bounded.size(), last);
   if (!(bounded == range)) {
-    originalGraph_->keyAxis()->setRange(bounded);  // comes back here once
+    keyAxis()->setRange(bounded);  // comes back here once
     return;
   }
   refreshPoints();
@@ -202,16 +278,21 @@ void SignalPlot::onXRangeChanged(const QCPRange& range) {
 
 void SignalPlot::refreshPoints() {
   refreshing_ = true;
-  const QCPRange range = originalGraph_->keyAxis()->range();
-  columns_ = originalGraph_->keyAxis()->axisRect()->width();
+  const QCPRange range = keyAxis()->range();
+  columns_ = keyAxis()->axisRect()->width();
   const int columns = std::max(1, columns_);
-  fill(originalGraph_, original_.get(), range, columns);
-  fill(filteredGraph_, filtered_.get(), range, columns);
-  if (stacked_) {
-    fitValues(originalGraph_, originalGraph_->valueAxis());
-    fitValues(filteredGraph_, filteredGraph_->valueAxis());
-  } else {
-    fitValues(originalGraph_, originalGraph_->valueAxis(), filteredGraph_);
+  for (const Lane& lane : lanes_) {
+    const LoadedSignal* original = original_ ? &original_->channel(lane.channel) : nullptr;
+    const LoadedSignal* filtered =
+        filtered_ && lane.channel < filtered_->channelCount() ? &filtered_->channel(lane.channel) : nullptr;
+    fill(lane.original, original, range, columns);
+    fill(lane.filtered, filtered, range, columns);
+    if (stacked_) {
+      fitValues(lane.original, lane.original->valueAxis());
+      fitValues(lane.filtered, lane.filtered->valueAxis());
+    } else {
+      fitValues(lane.original, lane.original->valueAxis(), lane.filtered);
+    }
   }
   refreshing_ = false;
   plot_->replot(QCustomPlot::rpQueuedReplot);
@@ -233,19 +314,25 @@ void SignalPlot::resizeEvent(QResizeEvent* event) {
 }
 
 std::size_t SignalPlot::pointsShown() const {
-  return static_cast<std::size_t>(originalGraph_->dataCount() + filteredGraph_->dataCount());
+  std::size_t points = 0;
+  for (const Lane& lane : lanes_) points += static_cast<std::size_t>(lane.original->dataCount() + lane.filtered->dataCount());
+  return points;
 }
 
-QString SignalPlot::readoutAt(double key) const {
-  if (!original_ || original_->size() == 0) return {};
+QString SignalPlot::readoutAt(double key, std::size_t lane) const {
+  if (!original_ || original_->size() == 0 || lane >= lanes_.size()) return {};
   const double index = std::round(key);
   if (index < 0 || index >= static_cast<double>(original_->size())) return {};
   const auto i = static_cast<std::size_t>(index);
+  const std::size_t channel = lanes_[lane].channel;
   const QLocale locale;
   QString text = tr("sample %1: original %2").arg(locale.toString(static_cast<qulonglong>(i)))
-                     .arg(original_->sampleAt(i), 0, 'g', 8);
+                     .arg(original_->channel(channel).sampleAt(i), 0, 'g', 8);
+  if (original_->channelCount() > 1) text = tr("channel %1, ").arg(channel + 1) + text;
   if (sampleRate_) text = tr("t = %1, ").arg(timeOfSample(index, *sampleRate_, 8)) + text;
-  if (filtered_ && i < filtered_->size()) text += tr(", filtered %1").arg(filtered_->sampleAt(i), 0, 'g', 8);
+  if (filtered_ && channel < filtered_->channelCount() && i < filtered_->size()) {
+    text += tr(", filtered %1").arg(filtered_->channel(channel).sampleAt(i), 0, 'g', 8);
+  }
   return text;
 }
 

@@ -2,10 +2,13 @@
 #include <QWidget>
 
 #include <optional>
+#include <vector>
 
 #include "loaded_signal.hpp"
 
+class QCPAxis;
 class QCPAxisRect;
+class QComboBox;
 class QCPGraph;
 class QCPRange;
 class QCustomPlot;
@@ -16,6 +19,9 @@ namespace siglab::gui {
 // The original and filtered signals, overlaid on one axis or stacked with linked x axes. Each
 // redraw asks the signals' min/max pyramids for a few points per pixel column of the visible
 // range (exact samples once zoomed in), so QCustomPlot never holds the whole signal.
+// A signal of several channels shows one lane a channel (its original and filtered curves),
+// all lanes sharing the time axis; a channel selector above them (hidden for one channel)
+// shows all lanes or one.
 class SignalPlot : public QWidget {
   Q_OBJECT
  public:
@@ -23,6 +29,7 @@ class SignalPlot : public QWidget {
 
   void setOriginal(SignalPtr signal);  // also clears the filtered signal and resets the view
   // Same length as the original, or null to clear; `caption` names it (the chain that made it).
+  // Its channels are drawn in the original's lanes of the same number.
   void setFiltered(SignalPtr signal, const QString& caption = {});
   QString filteredCaption() const;
   void setStacked(bool stacked);
@@ -34,31 +41,48 @@ class SignalPlot : public QWidget {
   void resetView();
   void setVisibleRange(double first, double last);  // in sample indices
 
+  // The lanes shown: every channel (nullopt) or one (0-based); what the selector does.
+  void showChannels(std::optional<std::size_t> channel);
+  std::optional<std::size_t> channelShown() const { return channelShown_; }
+  std::vector<std::size_t> lanes() const;  // the channels (0-based) whose lanes show, top to bottom
+  QComboBox* channelBox() const { return channelBox_; }  // "All channels", "Channel 1", …
+
   QCustomPlot* plot() const { return plot_; }
   std::size_t pointsShown() const;  // data points now held by the graphs, both signals
-  QString readoutAt(double key) const;
+  QString readoutAt(double key, std::size_t lane = 0) const;  // lane: its index in lanes()
   QLabel* emptyHint() const { return emptyHint_; }  // what to do, shown while there is no signal
 
  signals:
   void cursorReadout(const QString& text);
   void visibleRangeChanged(std::size_t first, std::size_t last);  // sample indices [first, last)
+  void channelChosen(std::optional<std::size_t> channel);         // by the selector
 
  protected:
   void resizeEvent(QResizeEvent* event) override;
 
  private:
+  // One channel's curves and the axis rects they are drawn in (two when stacked).
+  struct Lane {
+    std::size_t channel = 0;
+    QCPGraph* original = nullptr;
+    QCPGraph* filtered = nullptr;
+    std::vector<QCPAxisRect*> rects;
+  };
   void rebuild();
   void refreshPoints();
   void onXRangeChanged(const QCPRange& range);
+  void fillChannelBox();
+  QCPAxis* keyAxis() const;  // the first lane's x axis, which every other follows
 
   QCustomPlot* plot_ = nullptr;
   QLabel* emptyHint_ = nullptr;
+  QWidget* channelBar_ = nullptr;
+  QComboBox* channelBox_ = nullptr;
   SignalPtr original_;
   SignalPtr filtered_;
   QString filteredCaption_;
-  QCPGraph* originalGraph_ = nullptr;
-  QCPGraph* filteredGraph_ = nullptr;
-  QCPAxisRect* lowerRect_ = nullptr;  // the filtered signal's, when stacked
+  std::vector<Lane> lanes_;
+  std::optional<std::size_t> channelShown_;
   bool stacked_ = false;
   std::optional<double> sampleRate_;
   bool refreshing_ = false;

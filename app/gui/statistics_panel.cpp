@@ -63,6 +63,10 @@ StatisticsPanel::StatisticsPanel(QWidget* parent) : QWidget(parent) {
   source_->setToolTip(tr("Which signal the table summarises; the filtered one after a run"));
   if (auto* model = qobject_cast<QStandardItemModel*>(source_->model())) model->item(kFiltered)->setEnabled(false);
   connect(source_, &QComboBox::currentIndexChanged, this, &StatisticsPanel::refreshAll);
+  channelBox_ = new QComboBox;
+  channelBox_->setToolTip(tr("Which channel the table summarises"));
+  channelBox_->setVisible(false);
+  connect(channelBox_, &QComboBox::activated, this, [this](int index) { setChannel(static_cast<std::size_t>(index)); });
 
   table_ = new QTableWidget(kRowCount, kColumnCount);
   table_->setVerticalHeaderLabels({tr("Count"), tr("Mean"), tr("RMS"), tr("Std deviation"), tr("Min"), tr("Max")});
@@ -97,6 +101,7 @@ StatisticsPanel::StatisticsPanel(QWidget* parent) : QWidget(parent) {
   auto* controls = new QHBoxLayout;
   controls->addWidget(new QLabel(tr("Statistics of the")));
   controls->addWidget(source_);
+  controls->addWidget(channelBox_);
   controls->addStretch();
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(controls);
@@ -107,6 +112,11 @@ StatisticsPanel::StatisticsPanel(QWidget* parent) : QWidget(parent) {
 void StatisticsPanel::setOriginal(SignalPtr signal) {
   original_ = std::move(signal);
   wantedRange_ = {0, original_ ? original_->size() : 0};
+  channel_ = 0;
+  channelBox_->clear();
+  const std::size_t channels = original_ ? original_->channelCount() : 1;
+  for (std::size_t c = 1; c <= channels; ++c) channelBox_->addItem(tr("channel %1").arg(c));
+  channelBox_->setVisible(channels > 1);
   setFiltered(nullptr);  // refreshes
 }
 
@@ -127,10 +137,17 @@ void StatisticsPanel::setShowFiltered(bool filtered) {
   if (filtered_ || !filtered) source_->setCurrentIndex(filtered ? kFiltered : kOriginal);
 }
 
-bool StatisticsPanel::showsFiltered() const { return shown() != nullptr && shown() == filtered_.get(); }
+bool StatisticsPanel::showsFiltered() const { return filtered_ && source_->currentIndex() == kFiltered; }
 
-const SignalPtr& StatisticsPanel::shownSignal() const {
-  return source_->currentIndex() == kFiltered && filtered_ ? filtered_ : original_;
+void StatisticsPanel::setChannel(std::size_t channel) {
+  channel_ = original_ && channel < original_->channelCount() ? channel : 0;
+  channelBox_->setCurrentIndex(static_cast<int>(channel_));
+  refreshAll();
+}
+
+SignalPtr StatisticsPanel::shownSignal() const {
+  const SignalPtr& signal = source_->currentIndex() == kFiltered && filtered_ ? filtered_ : original_;
+  return channelOf(signal, signal && channel_ < signal->channelCount() ? channel_ : 0);
 }
 
 void StatisticsPanel::setVisibleRange(std::size_t first, std::size_t last) {
@@ -155,7 +172,7 @@ void StatisticsPanel::refreshVisible() {
     stale_ = true;
     return;
   }
-  const SignalPtr& signal = shownSignal();
+  const SignalPtr signal = shownSignal();
   shownRange_ = clampTo(wantedRange_, signal ? signal->size() : 0);
   if (!signal) {
     showVisible(Statistics{});

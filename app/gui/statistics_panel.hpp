@@ -16,7 +16,8 @@ namespace siglab::gui {
 // Count, mean, RMS, standard deviation, min and max of the original or the filtered signal, for
 // all of it and for the samples the plot shows. The whole signal's come with the signal; the
 // visible range's are recomputed at most every kVisibleRefreshMs while the plot moves, in the
-// background where the range is long enough to take more than a few milliseconds.
+// background where the range is long enough to take more than a few milliseconds. A signal of
+// several channels is summarised one channel at a time: the one chosen beside the source.
 class StatisticsPanel : public QWidget {
   Q_OBJECT
  public:
@@ -30,6 +31,9 @@ class StatisticsPanel : public QWidget {
   void setShowFiltered(bool filtered);  // ignored while there is no filtered signal
   void setSampleRate(std::optional<double> sampleRate);  // positions as times; without one, indices
   bool showsFiltered() const;
+  void setChannel(std::size_t channel);  // 0-based; past the signal's channels: its first
+  std::size_t channel() const { return channel_; }
+  QComboBox* channelBox() const { return channelBox_; }  // hidden for one channel
 
   // Samples [first, last), clamped to the signal; computed when the refresh timer fires.
   void setVisibleRange(std::size_t first, std::size_t last);
@@ -44,7 +48,7 @@ class StatisticsPanel : public QWidget {
   QTableWidget* table() const { return table_; }
 
  private:
-  const SignalPtr& shownSignal() const;
+  SignalPtr shownSignal() const;  // the channel shown of the original or the filtered signal
   const LoadedSignal* shown() const { return shownSignal().get(); }
   void refreshAll();
   void showVisible(const Statistics& statistics);
@@ -52,6 +56,8 @@ class StatisticsPanel : public QWidget {
   void fillColumn(int column, const Statistics* statistics);  // null: no signal
 
   QComboBox* source_ = nullptr;
+  QComboBox* channelBox_ = nullptr;
+  std::size_t channel_ = 0;
   QTableWidget* table_ = nullptr;
   QTimer* refreshTimer_ = nullptr;
   QFutureWatcher<Statistics>* background_ = nullptr;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <memory>
 #include <sstream>
 #include <type_traits>
 
@@ -192,19 +193,27 @@ void narrowToFloat32Into(std::span<const double> samples, std::span<float> out, 
   }
 }
 
-ApplyResult applyFilter(FilterBackend& engine, std::span<const double> samples, const Job& job,
-                        const Progress& progress) {
+ApplyResult applyFilterInto(FilterBackend& engine, std::span<const double> samples, std::span<double> out,
+                            const Job& job, const Progress& progress) {
   validate(job.spec);
+  if (samples.size() != out.size()) throw std::invalid_argument("input and output sizes differ");
   if (job.sampleType == SampleType::f32) {
     const std::vector<float> narrow = narrowToFloat32(samples, job.input);
-    std::vector<float> out(narrow.size(), std::numeric_limits<float>::quiet_NaN());
-    ApplyResult result = applyAs<float>(engine, narrow, job.spec, job, progress, out);
-    result.output.assign(out.begin(), out.end());  // ordinary memory: a float32 run copies through its own buffers
+    const auto narrowOut = std::make_unique_for_overwrite<float[]>(narrow.size());  // the engine writes every output
+    ApplyResult result = applyAs<float>(engine, narrow, job.spec, job, progress, std::span<float>(narrowOut.get(), narrow.size()));
+    std::copy_n(narrowOut.get(), narrow.size(), out.begin());  // widened exactly
     return result;
   }
-  // The result in the same memory as the samples: page-locked for a GPU engine (ReadOptions::hostMemory).
-  SampleVector out(samples.size(), job.read.hostMemory ? job.read.hostMemory : std::pmr::get_default_resource());
-  ApplyResult result = applyAs<double>(engine, samples, job.spec, job, progress, out);
+  return applyAs<double>(engine, samples, job.spec, job, progress, out);
+}
+
+ApplyResult applyFilter(FilterBackend& engine, std::span<const double> samples, const Job& job,
+                        const Progress& progress) {
+  // The result in the same memory as the samples: page-locked for a GPU engine (ReadOptions::hostMemory);
+  // a float32 run's result, widened from its own buffer, in ordinary memory (nullptr: the default).
+  std::pmr::memory_resource* memory = job.sampleType == SampleType::f64 ? job.read.hostMemory : nullptr;
+  SampleVector out(ForOverwrite{}, samples.size(), memory);
+  ApplyResult result = applyFilterInto(engine, samples, out, job, progress);
   result.output = std::move(out);
   return result;
 }
@@ -262,6 +271,16 @@ AppliedJob applyJob(const BackendList& engines, std::span<const double> samples,
   AppliedJob applied;
   firstThatRuns(applyEngineOrder(engines, job), job.engines == "auto", applied.fellBack, [&](const EngineChoice& c) {
     applied.result = applyFilter(*c.engine, samples, job, progress);
+    applied.why = c.why;
+  });
+  return applied;
+}
+
+AppliedJob applyJobInto(const BackendList& engines, std::span<const double> samples, std::span<double> out,
+                        const Job& job, const Progress& progress) {
+  AppliedJob applied;
+  firstThatRuns(applyEngineOrder(engines, job), job.engines == "auto", applied.fellBack, [&](const EngineChoice& c) {
+    applied.result = applyFilterInto(*c.engine, samples, out, job, progress);
     applied.why = c.why;
   });
   return applied;

@@ -37,6 +37,11 @@ std::vector<EngineChoice> streamEngineOrder(const BoundChain& chain, std::size_t
   }
 }
 
+bool streamsSections(const BoundChain& chain, std::size_t k) {
+  const FilterSpec* spec = chain.stages[k]->filterSpec();
+  return spec && spec->kind == FilterKind::Sos && chain.stages[k]->streamsWithoutHistory();
+}
+
 BoundChain bindChain(const Pipeline& pipeline, const StageContext& context, const PipelineOptions& options,
                      const BackendList& engines) {
   if (pipeline.stages.empty()) throw StageError("the pipeline has no stage");

@@ -10,11 +10,9 @@
 #include <stdexcept>
 #include <thread>
 
-#include "filtered_stream.hpp"
 #include "hand_off.hpp"
 #include "pipeline_steps.hpp"
-#include "streamed_edges.hpp"
-#include "verified_block_filter.hpp"
+#include "stage_streams.hpp"
 
 namespace siglab::detail {
 namespace {
@@ -217,43 +215,32 @@ std::uint64_t runOnce(const BoundChain& chain, const ChannelEnds& ends, const st
   const std::size_t count = chain.size(), channels = ends.lanes.size();
   const Progress cancelOnly{{}, observer.cancel};
   const Progress filtering = observer.phase("filtering");
-  std::vector<std::vector<PlacedBlockFilter>> filters(channels);
-  for (std::size_t c = 0; c < channels; ++c) {
-    for (std::size_t k = 0; k < count; ++k) {
-      runs[c].results[k] = ApplyResult{};
-      runs[c].results[k].engine = std::string(engines[k]->name());
-      runs[c].results[k].usesGpu = engines[k]->usesGpu();
-      runs[c].blocks[k] = 0;
-      filters[c].push_back(
-          verifiedBlockFilter(*engines[k], runs[c].jobs[k], runs[c].results[k], runs[c].blocks[k], cancelOnly, k));
-    }
+  // Each channel's chain reads its share of one pass over the stream, unless a stage reads its whole
+  // input first: then each reads the channel alone (another pass), so no lane queues a whole signal.
+  const bool ownInputs = readsWholeInputFirst(chain);
+  std::unique_ptr<ChannelStream> in;
+  std::optional<Lanes> lanes;
+  if (!ownInputs) {
+    in = ends.open();
+    lanes.emplace(*in, options.blockSamples);
   }
-  const FilterSpec& first = runs[0].jobs[0].spec;
-  const std::unique_ptr<ChannelStream> in = ends.open();
-  Lanes lanes(*in, options.blockSamples);
-  std::vector<std::unique_ptr<SampleStream>> streams;  // per channel: its lane, then its stages in order
-  std::vector<SampleStream*> lasts;
+  std::vector<std::unique_ptr<SampleStream>> inputs;
+  std::vector<StageStreams> stages;
   for (std::size_t c = 0; c < channels; ++c) {
-    std::optional<InterpEdges> edges;
-    if (first.kind == FilterKind::SavitzkyGolay && first.savgol.interp) {
-      edges = interpEdges(first, options.sampleType, ends.lanes[c]);
-    }
-    streams.push_back(std::make_unique<LaneStream>(lanes, c));
-    for (std::size_t k = 0; k < count; ++k) {
-      const FilterSpec& spec = runs[c].jobs[k].spec;
-      std::vector<double> tail =
-          k == 0 && spec.mode == BoundaryMode::Wrap ? ends.lanes[c].tail(spec.radius()) : std::vector<double>{};
-      std::unique_ptr<SampleStream> stage = std::make_unique<FilteredStream>(
-          *streams.back(), spec, filters[c][k], options.blockSamples, std::move(tail), cancelOnly);
-      if (k == 0 && edges) stage = withEdges(std::move(stage), std::move(*edges));
-      streams.push_back(std::move(stage));
-    }
-    lasts.push_back(streams.back().get());
+    inputs.push_back(ownInputs ? ends.lanes[c].open() : std::make_unique<LaneStream>(*lanes, c));
+    stages.push_back(buildStageStreams(chain, engines, runs[c], *inputs.back(), ends.lanes[c], count, options,
+                                       cancelOnly, cancelOnly));
   }
+  const auto fractionRead = [&] {
+    double sum = 0.0;
+    for (const auto& input : inputs) sum += input->fractionRead();
+    return sum / static_cast<double>(channels);
+  };
   if (observer.beforeOutput) observer.beforeOutput();
-  const std::unique_ptr<ChannelSink> sink = ends.sink ? ends.sink(lanes.knownFrames(), lanes.sampleRate())
-                                                      : std::make_unique<VectorChannelSink>(report.output, channels,
-                                                                                            lanes.knownFrames());
+  const std::optional<std::uint64_t> knownFrames = inputs.front()->knownSize();
+  const std::unique_ptr<ChannelSink> sink =
+      ends.sink ? ends.sink(knownFrames, inputs.front()->sampleRate())
+                : std::make_unique<VectorChannelSink>(report.output, channels, knownFrames);
   std::uint64_t frames = 0;
   {
     BlockWriter writer(*sink, channels, options.blockSamples);
@@ -262,7 +249,7 @@ std::uint64_t runOnce(const BoundChain& chain, const ChannelEnds& ends, const st
       std::size_t got = 0;
       for (std::size_t c = 0; c < channels; ++c) {
         block[c].resize(options.blockSamples);
-        const std::size_t n = lasts[c]->read(block[c]);
+        const std::size_t n = stages[c].last->read(block[c]);
         if (c > 0 && n != got) throw std::logic_error("the channels' chains gave blocks of different sizes");
         got = n;
         block[c].resize(n);
@@ -270,11 +257,12 @@ std::uint64_t runOnce(const BoundChain& chain, const ChannelEnds& ends, const st
       if (got == 0) break;
       writer.write(std::move(block));
       frames += got;
-      filtering.report(lanes.fractionRead());
+      filtering.report(fractionRead());
     }
     writer.finish();
   }
   filtering.report(1.0);
+  for (std::size_t c = 0; c < channels; ++c) tellSections(stages[c], runs[c]);
   bool passed = true;
   for (const StreamedStages& r : runs) {
     for (const ApplyResult& stage : r.results) passed = passed && stage.verification.passed();

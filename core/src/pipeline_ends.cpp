@@ -1,6 +1,7 @@
 #include "pipeline_ends.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "siglab/io/atomic_file.hpp"
 #include "siglab/io/channel_io.hpp"
@@ -43,6 +44,22 @@ class VectorSink final : public SampleSink {
   SampleVector written_;
 };
 
+// Writes into the caller's span from its start (a run started over writes it again from there).
+class SpanSink final : public SampleSink {
+ public:
+  explicit SpanSink(std::span<double> into) : into_(into) {}
+  void write(std::span<const double> values) override {
+    if (values.size() > into_.size() - next_) throw std::logic_error("a streamed run wrote past the result's length");
+    std::copy(values.begin(), values.end(), into_.begin() + static_cast<std::ptrdiff_t>(next_));
+    next_ += values.size();
+  }
+  void commit() override {}
+
+ private:
+  std::span<double> into_;
+  std::size_t next_ = 0;
+};
+
 std::vector<double> lastSamples(std::span<const double> samples, std::size_t count) {
   const std::size_t n = std::min(count, samples.size());
   return {samples.end() - static_cast<std::ptrdiff_t>(n), samples.end()};
@@ -71,6 +88,13 @@ StreamEnds memoryEnds(std::span<const double> channel, SampleVector& result, con
   };
   ends.tail = [channel](std::size_t count) { return lastSamples(channel, count); };
   ends.name = name;
+  return ends;
+}
+
+StreamEnds memoryIntoEnds(std::span<const double> channel, std::span<double> into, const std::string& name) {
+  SampleVector unused;
+  StreamEnds ends = memoryEnds(channel, unused, name);
+  ends.sink = [into](std::optional<std::uint64_t>, std::optional<double>) { return std::make_unique<SpanSink>(into); };
   return ends;
 }
 

@@ -11,6 +11,9 @@ namespace siglab::detail {
 // A streamed run's ends on one channel in memory, its result into `result`.
 StreamEnds memoryEnds(std::span<const double> channel, SampleVector& result, const std::string& name);
 
+// The same with the result written into the caller's `into` (the channel's length).
+StreamEnds memoryIntoEnds(std::span<const double> channel, std::span<double> into, const std::string& name);
+
 // The same with the result into `sink`'s file (one channel).
 StreamEnds memoryToFileEnds(std::span<const double> channel, const FileSink& sink, std::optional<double> sampleRate,
                             const std::string& name);

@@ -33,7 +33,6 @@ void fillFromApplied(StageReport& report, AppliedJob& applied, const BackendList
   report.verified = verify;
   report.verification = r.verification;
   report.verifyMs = r.verifyMs;
-  report.outputs = r.output.size();
   if (const FilterSpec* spec = stage.filterSpec()) {
     if (const FilterBackend* engine = findEngine(engines, r.engine)) {
       report.normWiseBound = engine->errorBound(*spec, type) == ErrorBound::NormWise;
@@ -44,34 +43,47 @@ void fillFromApplied(StageReport& report, AppliedJob& applied, const BackendList
 }  // namespace
 
 void runChainInMemory(const BoundChain& chain, std::span<const std::span<const double>> channels,
-                      const BackendList& engines, const PipelineOptions& options, const PipelineObserver& observer,
-                      const std::string& name, PipelineReport& report) {
+                      std::span<const std::span<double>> into, const BackendList& engines,
+                      const PipelineOptions& options, const PipelineObserver& observer, const std::string& name,
+                      PipelineReport& report) {
   const Progress filtering = observer.phase("filtering");
   const double share = 1.0 / static_cast<double>(std::max<std::size_t>(1, channels.size() * chain.size()));
   std::size_t done = 0;
   report.output.clear();
-  for (const std::span<const double> channel : channels) {
+  for (std::size_t c = 0; c < channels.size(); ++c) {
+    const std::span<const double> channel = channels[c];
     ChannelReport& channelReport = report.channels.emplace_back();
-    SampleVector current;  // the last stage's output; the channel's own samples are the first input
+    // Ping-pong: stage k writes buffers[k % 2] and reads the other (the channel's own samples first);
+    // the last stage writes the caller's span where there is one. Both are released with the channel.
+    SampleVector buffers[2];
+    const auto outputOf = [&](std::size_t k) -> std::span<double> {
+      if (k + 1 == chain.size() && !into.empty()) return into[c];
+      SampleVector& buffer = buffers[k % 2];
+      if (buffer.size() != channel.size()) buffer = SampleVector(ForOverwrite{}, channel.size());
+      return buffer;
+    };
     bool failed = false;
     for (std::size_t k = 0; k < chain.size() && !failed; ++k) {
-      const std::span<const double> in = k == 0 ? channel : std::span<const double>(current);
+      const std::span<const double> in = k == 0 ? channel : std::span<const double>(buffers[(k - 1) % 2]);
+      const std::span<double> out = outputOf(k);
       const Progress part = progressPart(filtering, share * static_cast<double>(done), share * static_cast<double>(done + 1));
       AppliedJob applied;
       try {
-        applied = chain.stages[k]->apply(engines, in, stageRunOptions(chain, k, options, name), part);
+        applied = chain.stages[k]->applyInto(engines, in, out, stageRunOptions(chain, k, options, name), part);
       } catch (const StageError& e) {
         throw StageError(chain.prefix(k) + e.what());
       }
       ++done;
       StageReport& stage = channelReport.stages.emplace_back(stageReportOf(chain, k));
       fillFromApplied(stage, applied, engines, *chain.stages[k], options.sampleType, options.verify);
+      stage.outputs = out.size();
       failed = options.verify && !stage.verification.passed();
       if (observer.onStageDone) observer.onStageDone(report.channels.size() - 1, k, stage);
-      current = std::move(applied.result.output);  // the stage before's output goes here
     }
     report.samples = channel.size();
-    report.output.push_back(failed ? SampleVector() : std::move(current));
+    if (into.empty()) {
+      report.output.push_back(failed || chain.size() == 0 ? SampleVector() : std::move(buffers[(chain.size() - 1) % 2]));
+    }
     if (failed) return;
   }
   filtering.report(1.0);

@@ -2,6 +2,7 @@
 #include "siglab/pipeline_run.hpp"
 
 #include <algorithm>
+#include <functional>
 
 #include "pipeline_ends.hpp"
 #include "pipeline_steps.hpp"
@@ -37,7 +38,9 @@ void runInMemory(const BoundChain& chain, std::span<const std::span<const double
                  std::optional<double> rate, const std::string& name, const PipelineSink& sink,
                  const BackendList& engines, const PipelineOptions& options, const PipelineObserver& observer,
                  PipelineReport& report) {
-  runChainInMemory(chain, channels, engines, options, observer, name, report);
+  const auto* memory = std::get_if<MemorySink>(&sink);
+  runChainInMemory(chain, channels, memory ? std::span<const std::span<double>>(memory->into) : std::span<const std::span<double>>(),
+                   engines, options, observer, name, report);
   const auto* file = std::get_if<FileSink>(&sink);
   if (!file || !report.passed()) return;
   if (observer.beforeOutput) observer.beforeOutput();
@@ -54,6 +57,36 @@ using detail::BoundChain;
 using detail::contextFor;
 using detail::tellNotes;
 
+bool overlap(std::span<const double> a, std::span<const double> b) {
+  if (a.empty() || b.empty()) return false;
+  const std::less<const double*> before;  // a total order, even for unrelated arrays
+  return before(a.data(), b.data() + b.size()) && before(b.data(), a.data() + a.size());
+}
+
+// The caller's result spans, before any work: one per channel, each of the signal's length, none
+// overlapping an input channel or another (the engines do not filter in place).
+void checkInto(std::span<const std::span<double>> into, const ChannelSource& source) {
+  const std::size_t samples = source.channels.front().size();
+  if (into.size() != source.channels.size()) {
+    throw StageError(std::to_string(into.size()) + " result arrays for the " + std::to_string(source.channels.size()) +
+                     " channels of " + source.name + ": give one per channel");
+  }
+  for (std::size_t c = 0; c < into.size(); ++c) {
+    const std::string which = "the result array of channel " + std::to_string(c + 1);
+    if (into[c].size() != samples) {
+      throw StageError(which + " holds " + std::to_string(into[c].size()) + " samples, the result " +
+                       std::to_string(samples));
+    }
+    for (std::size_t d = 0; d < into.size(); ++d) {
+      const bool overlapsInput = overlap(into[c], source.channels[d]);
+      if (overlapsInput || (d != c && overlap(into[c], into[d]))) {
+        throw StageError(which + " overlaps " + (overlapsInput ? "the samples of " + source.name : "another result array") +
+                         ": SigLab's engines do not filter in place");
+      }
+    }
+  }
+}
+
 PipelineReport runOnChannels(const Pipeline& pipeline, const ChannelSource& source, const PipelineSink& sink,
                              const BackendList& engines, const PipelineOptions& options,
                              const PipelineObserver& observer) {
@@ -64,6 +97,8 @@ PipelineReport runOnChannels(const Pipeline& pipeline, const ChannelSource& sour
   for (const std::span<const double> channel : source.channels) {
     if (channel.size() != samples) throw StageError("the channels of " + source.name + " differ in length");
   }
+  const auto* memory = std::get_if<MemorySink>(&sink);
+  if (memory && !memory->into.empty()) checkInto(memory->into, source);
   const BoundChain chain = detail::bindChain(pipeline, contextFor(samples, source.sampleRate, options), options, engines);
   PipelineReport report;
   report.sampleRate = source.sampleRate;
@@ -83,11 +118,13 @@ PipelineReport runOnChannels(const Pipeline& pipeline, const ChannelSource& sour
     report.written = report.passed();
     return report;
   }
-  report.output.resize(file ? 0 : source.channels.size());
+  const bool intoCaller = memory && !memory->into.empty();
+  report.output.resize(file || intoCaller ? 0 : source.channels.size());
   for (std::size_t c = 0; c < source.channels.size(); ++c) {
     const detail::StreamEnds ends =
-        file ? detail::memoryToFileEnds(source.channels[c], *file, source.sampleRate, source.name)
-             : detail::memoryEnds(source.channels[c], report.output[c], source.name);
+        file         ? detail::memoryToFileEnds(source.channels[c], *file, source.sampleRate, source.name)
+        : intoCaller ? detail::memoryIntoEnds(source.channels[c], memory->into[c], source.name)
+                     : detail::memoryEnds(source.channels[c], report.output[c], source.name);
     detail::runChainStreamed(chain, ends, engines, options, observer, report);
   }
   report.written = file && report.passed();
@@ -101,6 +138,9 @@ PipelineReport runPipeline(const Pipeline& pipeline, const PipelineSource& sourc
                            const PipelineObserver& observer) {
   if (const auto* channels = std::get_if<ChannelSource>(&source)) {
     return runOnChannels(pipeline, *channels, sink, engines, options, observer);
+  }
+  if (const auto* memory = std::get_if<MemorySink>(&sink); memory && !memory->into.empty()) {
+    throw StageError("a result into the caller's arrays needs its channels in memory, not a file");
   }
   return detail::runOnFile(pipeline, std::get<FileSource>(source), sink, engines, options, observer);
 }

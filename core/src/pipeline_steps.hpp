@@ -33,6 +33,11 @@ BoundChain bindChain(const Pipeline& pipeline, const StageContext& context, cons
 std::vector<EngineChoice> streamEngineOrder(const BoundChain& chain, std::size_t k, const BackendList& engines,
                                             const PipelineOptions& options);
 
+// Whether stage k is sections that a streamed run runs as its own stream (SectionsStream), always on
+// kSectionsStreamEngine: the serial recursion, the reference itself.
+bool streamsSections(const BoundChain& chain, std::size_t k);
+inline constexpr std::string_view kSectionsStreamEngine = "cpu-serial";
+
 // What the run does with the whole chain: planStreaming's rules for each stage, and the reasons a
 // chain stays in memory (a stage with no finite history, wrap or interp edges after the first).
 StreamingPlan planChain(const BoundChain& chain, const BackendList& engines, const PipelineOptions& options,
@@ -49,11 +54,13 @@ StageRunOptions stageRunOptions(const BoundChain& chain, std::size_t k, const Pi
 // The report of one stage, before it runs: kind, description, note, window.
 StageReport stageReportOf(const BoundChain& chain, std::size_t k);
 
-// In memory: every channel through every stage; the outputs in report.output. Stops a channel at a
-// stage that fails verification (report.passed() is false then).
+// In memory: every channel through every stage; the outputs into `into` (one span per channel),
+// or with `into` empty in report.output. Stops a channel at a stage that fails verification
+// (report.passed() is false then).
 void runChainInMemory(const BoundChain& chain, std::span<const std::span<const double>> channels,
-                      const BackendList& engines, const PipelineOptions& options, const PipelineObserver& observer,
-                      const std::string& name, PipelineReport& report);
+                      std::span<const std::span<double>> into, const BackendList& engines,
+                      const PipelineOptions& options, const PipelineObserver& observer, const std::string& name,
+                      PipelineReport& report);
 
 // Block by block: one channel from the stream `open()` gives into the sink `sink()` gives (each
 // called again when an engine fails and auto starts the chain over with the next one). Fills one

@@ -3,56 +3,69 @@
 // threads). With "auto", a stage whose engine fails starts the chain over with its next engine.
 #include <algorithm>
 
-#include "filtered_stream.hpp"
 #include "pipeline_steps.hpp"
-#include "streamed_edges.hpp"
+#include "stage_streams.hpp"
 #include "verified_block_filter.hpp"
 
 namespace siglab::detail {
 namespace {
+
+// A last stage that is its own stream (sections): its outputs into the sink, block by block.
+std::uint64_t pumpInto(SampleStream& stage, SampleSink& sink, std::size_t blockSamples, const Progress& progress) {
+  std::vector<double> block(std::clamp<std::size_t>(blockSamples, 1, std::size_t{1} << 20));
+  std::uint64_t samples = 0;
+  for (;;) {
+    const std::size_t got = stage.read(block);
+    if (got == 0) break;
+    sink.write(std::span<const double>(block).first(got));
+    samples += got;
+    progress.report(stage.fractionRead());
+    if (got < block.size()) break;
+  }
+  progress.report(1.0);
+  return samples;
+}
 
 std::uint64_t runOnce(const BoundChain& chain, const StreamEnds& ends, const std::vector<FilterBackend*>& engines,
                       const PipelineOptions& options, const PipelineObserver& observer, StreamedStages& runs) {
   const std::size_t count = chain.size();
   const Progress cancelOnly{{}, observer.cancel};
   const Progress filtering = observer.phase("filtering");  // the last stage's, and the stream's
-  std::vector<PlacedBlockFilter> filters;
-  for (std::size_t k = 0; k < count; ++k) {
-    runs.results[k] = ApplyResult{};
-    runs.results[k].engine = std::string(engines[k]->name());
-    runs.results[k].usesGpu = engines[k]->usesGpu();
-    runs.blocks[k] = 0;
-    filters.push_back(verifiedBlockFilter(*engines[k], runs.jobs[k], runs.results[k], runs.blocks[k],
-                                          k + 1 == count ? filtering : cancelOnly, k));
-  }
-  const FilterSpec& first = runs.jobs[0].spec;
-  std::optional<InterpEdges> edges;  // the first stage's interp edges, put in place as its outputs pass
-  if (first.kind == FilterKind::SavitzkyGolay && first.savgol.interp) edges = interpEdges(first, options.sampleType, ends);
   std::unique_ptr<SampleStream> in = ends.open();
-  std::vector<std::unique_ptr<SampleStream>> stages;
-  SampleStream* upstream = in.get();
-  for (std::size_t k = 0; k + 1 < count; ++k) {
-    const FilterSpec& spec = runs.jobs[k].spec;
-    std::vector<double> tail = k == 0 && spec.mode == BoundaryMode::Wrap ? ends.tail(spec.radius()) : std::vector<double>{};
-    std::unique_ptr<SampleStream> stage = std::make_unique<FilteredStream>(*upstream, spec, filters[k], options.blockSamples,
-                                                                           std::move(tail), cancelOnly);
-    if (k == 0 && edges) stage = withEdges(std::move(stage), std::move(*edges));
-    stages.push_back(std::move(stage));
-    upstream = stages.back().get();
-  }
+  const bool lastStreamsSections = streamsSections(chain, count - 1);  // pumped into the sink, not filtered there
+  StageStreams stages = buildStageStreams(chain, engines, runs, *in, ends, lastStreamsSections ? count : count - 1,
+                                          options, cancelOnly, filtering);
   // A wrap in the last stage is the first's too (the plan keeps later ones in memory).
   const SignalTail tail = [&](std::size_t n) { return count == 1 ? ends.tail(n) : std::vector<double>{}; };
   if (observer.beforeOutput) observer.beforeOutput();
   std::unique_ptr<SampleSink> sink = ends.sink(in->knownSize(), in->sampleRate());
-  if (count == 1 && edges) sink = withEdges(std::move(sink), std::move(*edges));
-  StreamFilterOptions blockOptions;
-  blockOptions.blockSamples = options.blockSamples;
-  const std::uint64_t samples = streamFilterPlaced(*upstream, tail, runs.jobs[count - 1].spec, filters[count - 1], *sink,
-                                                   blockOptions, filtering).samples;
+  if (stages.edges) sink = withEdges(std::move(sink), std::move(*stages.edges));  // a one-stage chain's
+  std::uint64_t samples = 0;
+  if (lastStreamsSections) {
+    samples = pumpInto(*stages.last, *sink, options.blockSamples, filtering);
+  } else {
+    StreamFilterOptions blockOptions;
+    blockOptions.blockSamples = options.blockSamples;
+    samples = streamFilterPlaced(*stages.last, tail, runs.jobs[count - 1].spec, stages.filters[count - 1], *sink,
+                                 blockOptions, filtering).samples;
+  }
+  tellSections(stages, runs);
   bool passed = true;
   for (const ApplyResult& r : runs.results) passed = passed && r.verification.passed();
   if (passed) sink->commit();
   return samples;
+}
+
+// A streamed sections stage's engine: cpu-serial, the reference recursion itself (its steps in its
+// order, carried from block to block), so there is no separate result to check against it.
+EngineChoice sectionsEngine(const BoundChain& chain, std::size_t k, const BackendList& engines) {
+  for (const auto& engine : engines) {
+    if (engine->name() == kSectionsStreamEngine) {
+      return {engine.get(), "streamed sections run serially, block by block: the reference recursion itself, "
+                            "the same bits as in memory, so nothing separate to verify"};
+    }
+  }
+  throw StageError(chain.prefix(k) + "no " + std::string(kSectionsStreamEngine) + " engine to stream the sections on");
 }
 
 }  // namespace
@@ -61,7 +74,10 @@ EngineAttempts runFallingBack(const BoundChain& chain, const BackendList& engine
                               const std::function<void(const std::vector<FilterBackend*>&)>& attempt) {
   const std::size_t count = chain.size();
   EngineAttempts a;
-  for (std::size_t k = 0; k < count; ++k) a.orders.push_back(streamEngineOrder(chain, k, engines, options));
+  for (std::size_t k = 0; k < count; ++k) {
+    a.orders.push_back(streamsSections(chain, k) ? std::vector<EngineChoice>{sectionsEngine(chain, k, engines)}
+                                                 : streamEngineOrder(chain, k, engines, options));
+  }
   a.tried.assign(count, 0);
   a.fellBack.resize(count);
   for (;;) {
@@ -92,7 +108,7 @@ void reportStreamedChannel(const BoundChain& chain, const EngineAttempts& attemp
     stage.usesGpu = r.usesGpu;
     stage.normWiseBound = choice.engine->errorBound(runs.jobs[k].spec, options.sampleType) == ErrorBound::NormWise;
     stage.pass = std::move(r.pass);
-    stage.verified = options.verify;
+    stage.verified = options.verify && !streamsSections(chain, k);  // the reference itself: nothing to recheck
     stage.verification = r.verification;
     stage.verifyMs = r.verifyMs;
     stage.outputs = report.samples;

@@ -210,6 +210,9 @@ json sessionToJson(const Session& s) {
                  {"decimal", std::string(1, s.read.decimal)},
                  {"raw_offset", s.read.rawOffset},
                  {"channel", s.read.channel},
+                 {"one_channel", s.read.oneChannel},
+                 {"columns", s.read.columns},
+                 {"raw_channels", s.read.rawChannels},
                  {"allow_nonfinite", s.read.allowNonFinite}};
   signal["raw_type"] = s.read.rawType ? json(std::string(sampleTypeName(*s.read.rawType))) : json(nullptr);
   json out = {{"siglab_session", kSessionVersion}, {"signal", signal}, {"chain", s.chain.stages.empty() ? json(nullptr) : pipelineToJson(s.chain)},
@@ -250,6 +253,22 @@ Session sessionFromJson(const json& j, const std::string& path) {
   s.read.rawOffset = r.count(signal, "signal", "raw_offset");
   s.read.channel = r.count(signal, "signal", "channel");
   if (s.read.channel == 0) r.fail("signal.channel", "channels count from 1");
+  // Sessions written before signals had channels read one: `channel` alone.
+  s.read.oneChannel = !signal.contains("one_channel") || r.flag(signal, "signal", "one_channel");
+  if (signal.contains("raw_channels")) {
+    s.read.rawChannels = r.count(signal, "signal", "raw_channels");
+    if (s.read.rawChannels == 0) r.fail("signal.raw_channels", "a raw file has at least one channel");
+  }
+  if (signal.contains("columns")) {
+    const json& columns = signal.at("columns");
+    if (!columns.is_array()) r.fail("signal.columns", "expected a list of column numbers");
+    for (const json& column : columns) {
+      if (!column.is_number_unsigned() || column.get<std::uint64_t>() == 0) {
+        r.fail("signal.columns", "columns count from 1: " + column.dump());
+      }
+      s.read.columns.push_back(column.get<std::size_t>());
+    }
+  }
   s.read.allowNonFinite = r.flag(signal, "signal", "allow_nonfinite");
   if (signal.contains("raw_type") && !signal.at("raw_type").is_null()) {
     const std::string type = r.string(signal, "signal", "raw_type");

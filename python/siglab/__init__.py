@@ -99,18 +99,12 @@ def filter(x, window=5, mode="zero", *, taps=None, gaussian=None, engine="auto",
     mode: zero, reflect, mirror, nearest or wrap (scipy.ndimage.correlate1d's meanings).
     engine: "auto" (the fastest engine that runs here) or a name from engines().
     out: an array to write the result into (contiguous, x's dtype and size, not overlapping x),
-    as NumPy's out= (core's run makes the result, then it is copied there).
+    as NumPy's out=: the engine writes it in place (float64), with no copy.
     devices: the GPUs the GPU engines run on, as the CLI's --devices: "all", "0,1" or [0, 1] (one
     contiguous part of x each, the same bits as one GPU; "0,0" runs two parts on GPU 0). None:
     GPU 0. A GPU that does not exist is a ValueError naming the ones there are.
     """
     samples = _samples(x)
-    if out is not None:
-        if np.may_share_memory(out, samples):
-            raise ValueError("out must not overlap x (SigLab's engines do not filter in place)")
-        if (not isinstance(out, np.ndarray) or out.dtype != samples.dtype or out.shape != samples.shape
-                or not out.flags.c_contiguous or not out.flags.writeable):
-            raise ValueError("out must be a writeable, contiguous one-dimensional array of x's dtype and size")
     with _one_stage(window, mode, taps, gaussian) as pipeline:
         result, report = pipeline._run(samples, engine=engine, devices=devices, out=out)
     used = report["channels"][0][0]["engine"] if report["channels"] and report["channels"][0] else ""

@@ -108,6 +108,20 @@ def _sample_type(dtype, default):
     raise ValueError(f"dtype must be float64 or float32, not {dtype}")
 
 
+def _check_out(out, x, dtype):
+    """Refuses, before any work, an out= the result cannot be written into as it is."""
+    if not isinstance(out, np.ndarray):
+        raise ValueError(f"out must be a NumPy array, not {type(out).__name__}")
+    if np.may_share_memory(out, x):
+        raise ValueError("out must not overlap x (SigLab's engines do not filter in place)")
+    shape = np.shape(x)
+    if out.dtype != dtype or out.shape != shape or not out.flags.c_contiguous or not out.flags.writeable:
+        raise ValueError(f"out must be a writeable, contiguous array of the result's dtype and shape ({np.dtype(dtype)}, "
+                         f"{shape}), not {out.dtype} {out.shape}"
+                         f"{'' if out.flags.c_contiguous else ', not contiguous'}"
+                         f"{'' if out.flags.writeable else ', read-only'}")
+
+
 class Pipeline:
     """Stages one after another: a chain (str), a list of stages (dicts or (kind, params) pairs),
     or Pipeline.load(path). .chain is its chain text, .stages its stages as dicts (every parameter
@@ -168,7 +182,7 @@ class Pipeline:
             raise ValueError(f"engine must be a name or one name per stage ({count}), not {engine!r}")
         return engines
 
-    def run(self, x, *, engine="auto", rate=None, dtype=None, verify=True, progress=None, devices=None,
+    def run(self, x, *, engine="auto", rate=None, dtype=None, verify=True, progress=None, devices=None, out=None,
             report=False):
         """x through every stage, in memory: a new array of x's shape, float64 (float32 for float32
         x or dtype=np.float32: the engines then run in float32).
@@ -178,11 +192,14 @@ class Pipeline:
         need it; x.rate for a siglab.Signal). verify: check each stage's result against the
         reference formula (VerificationError if one fails). progress: progress(phase, fraction),
         called on this thread; an exception from it, or Ctrl-C, cancels the run. devices: the GPUs,
-        as filter()'s. report=True returns (result, report): report["channels"][c][k] says
-        stage k's engine on channel c, why, its times (ms) and its verification.
+        as filter()'s. out: an array to write the result into, as NumPy's out= (x's shape, the
+        result's dtype, C-contiguous, writeable, not overlapping x; checked before any work): one
+        float64 channel is written there by the last stage itself, and a new result is made the
+        same way, without a copy. report=True returns (result, report): report["channels"][c][k]
+        says stage k's engine on channel c, why, its times (ms) and its verification.
         The GIL is released while the stages run."""
         result, described = self._run(x, engine=engine, rate=rate, dtype=dtype, verify=verify, progress=progress,
-                                      devices=devices)
+                                      devices=devices, out=out)
         return (result, described) if report else result
 
     def _run(self, x, *, engine="auto", rate=None, dtype=None, verify=True, progress=None, devices=None, out=None):
@@ -190,6 +207,8 @@ class Pipeline:
         if rate is None:
             rate = getattr(x, "rate", None)
         sample_type = _sample_type(dtype, x_dtype)
+        if out is not None:
+            _check_out(out, x, np.float32 if sample_type == "f32" else np.float64)
         result, described = self._native.run(channels, rate, self._engines(engine), sample_type, verify, progress,
                                              devices, out, one_d)
         if not described["passed"]:

@@ -214,3 +214,37 @@ def test_filter_and_compare_are_one_stage_pipelines_bound_by_core(rng):
     assert same_bits(siglab.filter(x, 7, "reflect"), siglab.Pipeline("mean 7 mode reflect").run(x))
     with pytest.raises(ValueError, match="taps: expected an odd number of taps"):
         siglab.compare(x, taps=[0.5, 0.5], repeat=1)
+
+
+def test_run_writes_out_in_place_the_bits_of_a_new_result_for_1d_n_by_c_and_float32(rng):
+    pipeline = siglab.Pipeline(CHAIN)
+    for x in (rng.uniform(-100, 100, 1001), rng.uniform(-100, 100, (1001, 1)), rng.uniform(-100, 100, (1001, 3)),
+              rng.uniform(-1, 1, 1001).astype(np.float32)):
+        out = np.full(x.shape, np.nan, dtype=x.dtype)
+        address = out.ctypes.data
+        result = pipeline.run(x, out=out)
+        assert result is out and out.ctypes.data == address
+        assert same_bits(out, pipeline.run(x)) and same_bits(out, one_after_another(CHAIN, x))
+    x = rng.uniform(-1, 1, 1001)
+    wide = np.full(x.shape, np.nan)
+    assert pipeline.run(x.astype(np.float32), dtype=np.float64, out=wide) is wide
+    assert same_bits(wide, pipeline.run(x.astype(np.float32), dtype=np.float64))
+
+
+def test_an_out_that_does_not_fit_is_a_value_error_before_any_work(rng):
+    x = rng.uniform(-1, 1, (1001, 2))
+    pipeline = siglab.Pipeline(CHAIN)
+    calls = []
+    read_only = np.zeros(x.shape)
+    read_only.flags.writeable = False
+    for bad in (np.zeros(x.shape, dtype=np.float32), np.zeros((1001, 3)), np.zeros(2002), np.zeros((2, 1001)).T,
+                read_only, list(np.zeros(x.shape))):
+        with pytest.raises(ValueError, match="out must be"):
+            pipeline.run(x, out=bad, progress=lambda phase, fraction: calls.append(phase))
+        assert not calls
+    with pytest.raises(ValueError, match="must not overlap x"):
+        pipeline.run(x, out=x)
+    untouched = np.full(1001, np.nan)
+    with pytest.raises(ValueError, match="out must be"):
+        pipeline.run(x, out=untouched)
+    assert np.isnan(untouched).all()

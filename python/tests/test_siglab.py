@@ -142,7 +142,7 @@ def test_out_receives_the_result_and_bad_out_arrays_are_refused(rng):
     siglab.filter(x32, window=3, out=out32)
     assert np.array_equal(out32, siglab.filter(x32, window=3))
     for bad in (np.zeros(x.size, dtype=np.float32), np.zeros(x.size - 1), np.zeros((x.size, 2))[:, 0]):
-        with pytest.raises(ValueError, match="out must be a writeable, contiguous one-dimensional array"):
+        with pytest.raises(ValueError, match="out must be a writeable, contiguous array of the result.s dtype and shape"):
             siglab.filter(x, out=bad)
     read_only = np.zeros(x.size)
     read_only.flags.writeable = False

@@ -86,6 +86,27 @@ TEST(ChannelsCli, StereoWavEveryChannelInOneRun) {
   expectEveryChannelIsItsOwnRun({"in.wav", "", {}, 2}, WriteOptions{FileFormat::wav});
 }
 
+// A Butterworth (sections, streamed serially, zero phase) then a median on a stereo WAV with
+// --stream always: each channel the bits of its one-channel run, streamed too.
+TEST(ChannelsCli, StreamedSectionsChainOnStereoWavIsEachChannelsOwnRun) {
+  const test::TempDir dir;
+  const std::string in = dir.file("in.wav");
+  const auto planar = randomChannels(2, 200);
+  writeChannels(in, std::vector<std::span<const double>>(planar.begin(), planar.end()), WriteOptions{FileFormat::wav});
+  const std::string chain = " --chain \"butter 2,0.2 zero-phase; median 3\" --stream always --stream-block 7 ";
+  const Outcome all = runCli("filter " + in + chain + "-o " + dir.file("all.npy"), dir);
+  ASSERT_EQ(all.exitCode, 0) << all.err;
+  EXPECT_NE(all.err.find("streams serially (unbounded history)"), std::string::npos) << all.err;
+  const Channels got = readChannels(dir.file("all.npy"));
+  ASSERT_EQ(got.channels.size(), 2u);
+  for (std::size_t k = 1; k <= 2; ++k) {
+    const std::string one = dir.file("one-" + std::to_string(k) + ".npy");
+    const Outcome run = runCli("filter " + in + " --channel " + std::to_string(k) + chain + "-q -o " + one, dir);
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_EQ(got.channels[k - 1].toVector(), readSignal(one).samples.toVector()) << "channel " << k;
+  }
+}
+
 TEST(ChannelsCli, CsvColumnsEveryChannelInOneRun) {
   ReadOptions read;
   read.columns = {1, 2, 3};

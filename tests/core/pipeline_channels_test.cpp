@@ -90,6 +90,57 @@ TEST(PipelineChannels, ChannelsInMemoryStreamIntoOneFile) {
   EXPECT_EQ(readChannels(dir.file("streamed.wav")).channels.size(), 3u);
 }
 
+// A streamed chain with Butterworth sections (zero phase: spooled, so each channel reads its own
+// pass) on a stereo WAV: each channel the bits of its one-channel run, into memory, into a file and
+// (channels in memory) into the caller's arrays; the sections stage on cpu-serial, reported as such.
+TEST(PipelineChannels, StreamedSectionsChainIsEachChannelsOwnRun) {
+  const test::TempDir dir;
+  const std::string in = dir.file("in.wav");
+  auto planar = randomChannels(2, 300);
+  for (auto& channel : planar) {
+    for (double& v : channel) v = static_cast<float>(v / 8);  // WAV holds float32 exactly
+  }
+  writeChannels(in, spansOf(planar), WriteOptions{FileFormat::wav});
+  const Pipeline chain = parseChain("butter 2,0.2 zero-phase; median 3");
+  const BackendList engines = cpuEngines();
+  std::vector<std::vector<double>> expected;
+  for (std::size_t c = 1; c <= 2; ++c) {
+    FileSource one{in, {}};
+    one.read.oneChannel = true;
+    one.read.channel = c;
+    const PipelineReport report = runPipeline(chain, one, MemorySink{}, engines, streamed(Streaming::always, 64));
+    ASSERT_TRUE(report.plan.stream);
+    ASSERT_EQ(report.output.size(), 1u);
+    expected.push_back(report.output.front().toVector());
+  }
+  EXPECT_NE(expected[0], expected[1]);
+  for (const std::size_t block : {1, 7, 64}) {
+    SCOPED_TRACE("blocks of " + std::to_string(block));
+    const PipelineReport report = runPipeline(chain, FileSource{in, {}}, MemorySink{}, engines, streamed(Streaming::always, block));
+    EXPECT_TRUE(report.plan.stream);
+    ASSERT_EQ(report.channels.size(), 2u);
+    ASSERT_EQ(report.output.size(), 2u);
+    for (std::size_t c = 0; c < 2; ++c) {
+      EXPECT_EQ(report.output[c].toVector(), expected[c]);
+      EXPECT_EQ(report.channels[c].stages[0].engine, "cpu-serial");
+      EXPECT_FALSE(report.channels[c].stages[0].verified);
+      EXPECT_TRUE(report.channels[c].stages[1].verified);
+    }
+    const std::string out = dir.file("out-" + std::to_string(block) + ".npy");
+    ASSERT_TRUE(runPipeline(chain, FileSource{in, {}}, FileSink{out, {}}, engines, streamed(Streaming::always, block)).written);
+    const Channels written = readChannels(out);
+    ASSERT_EQ(written.channels.size(), 2u);
+    for (std::size_t c = 0; c < 2; ++c) EXPECT_EQ(written.channels[c].toVector(), expected[c]);
+  }
+  std::vector<std::vector<double>> results(2, std::vector<double>(300));
+  const MemorySink into{{results[0], results[1]}};
+  const PipelineReport report =
+      runPipeline(chain, ChannelSource{spansOf(planar), readChannels(in).sampleRate}, into, engines, streamed(Streaming::always, 7));
+  EXPECT_TRUE(report.plan.stream);
+  EXPECT_TRUE(report.output.empty());
+  EXPECT_EQ(results, expected);
+}
+
 TEST(PipelineChannels, AnOutputThatHoldsOneChannelIsRefusedBeforeAnyWork) {
   const test::TempDir dir;
   const std::string in = dir.file("in.npy");

@@ -5,7 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstring>
 #include <filesystem>
+#include <memory_resource>
 
 #include "siglab/cpu_parallel.hpp"
 #include "siglab/cpu_serial.hpp"
@@ -109,6 +112,10 @@ Chain exactChain(BoundaryMode mode) {
 std::vector<double> signalOf(std::size_t n, std::uint64_t seed = 7) {
   std::mt19937_64 rng(seed);
   return test::randomSignal(n, rng);
+}
+
+bool sameBits(std::span<const double> a, std::span<const double> b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
 }
 
 PipelineReport runOnMemory(const Pipeline& pipeline, const std::vector<std::vector<double>>& channels,
@@ -252,9 +259,10 @@ TEST(PipelineRun, WhatCannotStreamSaysWhyAndRunsInMemory) {
   design.order = 2;
   design.cutoff = 0.2;
   sections.add(makeButterworthFilter(design, false));
+  options.engines = {"cpu-parallel"};  // sections stream on cpu-serial only (sections_stream_test.cpp)
   report = runOnMemory(sections.pipeline, {x}, engines, options);
   EXPECT_FALSE(report.plan.stream);
-  EXPECT_NE(report.plan.why.find("no finite history"), std::string::npos) << report.plan.why;
+  EXPECT_NE(report.plan.why.find("sections stream only on cpu-serial"), std::string::npos) << report.plan.why;
   EXPECT_EQ(report.output.at(0).size(), x.size());
 }
 
@@ -318,6 +326,110 @@ TEST(PipelineRun, AutoFallsBackStreamedAsInMemory) {
       EXPECT_NE(stage.fellBack[0].find("cpu-parallel: out of memory on purpose"), std::string::npos);
     }
   }
+}
+
+// The default memory resource for one test: counts the blocks of at least `large` bytes alive at
+// once (a signal's worth), so a test sees every result and intermediate buffer core makes.
+class LargeBlockCounter final : public std::pmr::memory_resource {
+ public:
+  explicit LargeBlockCounter(std::size_t large) : large_(large), previous_(std::pmr::set_default_resource(this)) {}
+  ~LargeBlockCounter() override { std::pmr::set_default_resource(previous_); }
+  std::size_t made() const { return made_; }
+  std::size_t peak() const { return peak_; }
+
+ private:
+  void* do_allocate(std::size_t bytes, std::size_t align) override {
+    if (bytes >= large_) {
+      ++made_;
+      peak_ = std::max(peak_, ++alive_);
+    }
+    return previous_->allocate(bytes, align);
+  }
+  void do_deallocate(void* p, std::size_t bytes, std::size_t align) override {
+    if (bytes >= large_) --alive_;
+    previous_->deallocate(p, bytes, align);
+  }
+  bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
+
+  std::size_t large_;
+  std::pmr::memory_resource* previous_;
+  std::size_t made_ = 0, alive_ = 0, peak_ = 0;
+};
+
+// MemorySink::into: the last stage writes the caller's spans themselves (no result made and
+// copied), the bits of a new result, in memory and streamed; a chain's stages in between take two
+// buffers at most, in turn.
+TEST(PipelineRun, AResultIntoTheCallersSpansIsWrittenThereWithoutACopy) {
+  const BackendList engines = cpuEngines();
+  const std::vector<double> a = signalOf(3000, 1), b = signalOf(3000, 2);
+  const Chain chain = exactChain(BoundaryMode::Reflect);
+  Chain one;
+  one.add(makeMeanFilter(5, BoundaryMode::Zero));
+  ChannelSource source;
+  source.channels = {a, b};
+  for (const Streaming streaming : {Streaming::never, Streaming::always}) {
+    for (const Pipeline* pipeline : {&chain.pipeline, static_cast<const Pipeline*>(&one.pipeline)}) {
+      SCOPED_TRACE(std::to_string(pipeline->stages.size()) + " stages, " +
+                   (streaming == Streaming::always ? "streamed" : "in memory"));
+      PipelineOptions options;
+      options.streaming = streaming;
+      options.blockSamples = 256;
+      const PipelineReport fresh = runPipeline(*pipeline, source, MemorySink{}, engines, options);
+      ASSERT_EQ(fresh.output.size(), 2u);
+      std::vector<double> outA(a.size(), std::nan("")), outB(b.size(), std::nan(""));
+      const double* const where[] = {outA.data(), outB.data()};
+      PipelineReport into;
+      std::size_t made = 0, peak = 0;
+      {
+        const LargeBlockCounter counter(a.size() * sizeof(double));
+        into = runPipeline(*pipeline, source, MemorySink{{outA, outB}}, engines, options);
+        made = counter.made();
+        peak = counter.peak();
+      }
+      ASSERT_TRUE(into.passed());
+      EXPECT_TRUE(into.output.empty());
+      EXPECT_EQ(outA.data(), where[0]);
+      EXPECT_EQ(outB.data(), where[1]);
+      EXPECT_TRUE(sameBits(fresh.output[0], outA));
+      EXPECT_TRUE(sameBits(fresh.output[1], outB));
+      if (streaming == Streaming::never) {
+        EXPECT_LE(peak, 2u);                                    // ping-pong
+        if (pipeline->stages.size() == 1) EXPECT_EQ(made, 0u);  // the engine wrote the span itself
+      }
+    }
+  }
+}
+
+// A result span that does not fit is refused before any work, the spans untouched.
+TEST(PipelineRun, ResultSpansThatDoNotFitAreRefusedBeforeAnyWork) {
+  const BackendList engines = cpuEngines();
+  std::vector<double> x = signalOf(600);
+  const Chain chain = exactChain(BoundaryMode::Zero);
+  ChannelSource source;
+  source.channels.emplace_back(std::span<const double>(x).first(500));
+  std::vector<double> out(500, std::nan("")), shorter(499, std::nan(""));
+  bool started = false;
+  PipelineObserver observer;
+  observer.onPlan = [&](const StreamingPlan&) { started = true; };
+  observer.progressFor = [&](const std::string&) {
+    started = true;
+    return Progress{};
+  };
+  const auto refusal = [&](MemorySink sink, const PipelineSource& from = PipelineSource{}) {
+    try {
+      runPipeline(chain.pipeline, std::holds_alternative<FileSource>(from) ? from : PipelineSource{source}, sink,
+                  engines, {}, observer);
+    } catch (const StageError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(refusal(MemorySink{{out, out}}).find("2 result arrays for the 1 channels"), std::string::npos);
+  EXPECT_NE(refusal(MemorySink{{shorter}}).find("holds 499 samples, the result 500"), std::string::npos);
+  EXPECT_NE(refusal(MemorySink{{std::span<double>(x).subspan(100, 500)}}).find("overlaps the samples of"), std::string::npos);
+  EXPECT_NE(refusal(MemorySink{{out}}, FileSource{"in.npy", {}}).find("needs its channels in memory"), std::string::npos);
+  EXPECT_FALSE(started);
+  EXPECT_TRUE(std::all_of(out.begin(), out.end(), [](double v) { return std::isnan(v); }));
 }
 
 }  // namespace

@@ -22,6 +22,9 @@ Session aSession() {
   s.read.skipHeader = true;
   s.read.decimal = ',';
   s.read.allowNonFinite = true;
+  s.read.oneChannel = false;
+  s.read.columns = {2, 3};
+  s.read.rawChannels = 4;
   s.chain = parseChain("median 5 mode reflect; butter 4,0.1,0.3 zero-phase");
   s.stage = parseChain("gaussian 2.5 mode reflect").stages.front();
   s.repeat = 3;
@@ -41,6 +44,9 @@ void expectSame(const Session& a, const Session& b) {
   EXPECT_EQ(a.read.skipHeader, b.read.skipHeader);
   EXPECT_EQ(a.read.decimal, b.read.decimal);
   EXPECT_EQ(a.read.allowNonFinite, b.read.allowNonFinite);
+  EXPECT_EQ(a.read.oneChannel, b.read.oneChannel);
+  EXPECT_EQ(a.read.columns, b.read.columns);
+  EXPECT_EQ(a.read.rawChannels, b.read.rawChannels);
   EXPECT_EQ(chainText(a.chain), chainText(b.chain));
   ASSERT_EQ(a.stage.has_value(), b.stage.has_value());
   if (a.stage) {
@@ -109,6 +115,24 @@ TEST(Session, BadSessionsAreRejectedNamingTheFileTheKeyAndTheAllowedValues) {
   EXPECT_NE(errorOf(missing).find("s.siglab"), std::string::npos);
   EXPECT_NE(errorOf(missing).find("\"signal.path\": missing"), std::string::npos);
   EXPECT_NE(errorOf(nlohmann::json::array()).find("not a SigLab session"), std::string::npos);
+}
+
+// Sessions keep how a signal's channels were read (issue 25); one written before signals had
+// channels read one channel (`channel`), and still does.
+TEST(Session, ChannelChoicesRoundTripAndAnOlderSessionReadsOneChannel) {
+  const nlohmann::json good = sessionToJson(aSession());
+  nlohmann::json older = good;
+  for (const char* key : {"one_channel", "columns", "raw_channels"}) older["signal"].erase(key);
+  const Session read = sessionFromJson(older, "s.siglab");
+  EXPECT_TRUE(read.read.oneChannel);
+  EXPECT_TRUE(read.read.columns.empty());
+  EXPECT_EQ(read.read.rawChannels, 1u);
+  nlohmann::json bad = good;
+  bad["signal"]["columns"] = {2, 0};
+  EXPECT_NE(errorOf(bad).find("\"signal.columns\": columns count from 1"), std::string::npos) << errorOf(bad);
+  bad = good;
+  bad["signal"]["raw_channels"] = 0;
+  EXPECT_NE(errorOf(bad).find("\"signal.raw_channels\""), std::string::npos) << errorOf(bad);
 }
 
 // A version-1 session (one filter, before stages), with `key` of its filter set to `value`.

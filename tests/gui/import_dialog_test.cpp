@@ -81,12 +81,14 @@ TEST_F(ImportDialogTest, AStereoWavAsksForTheChannelAndLoadsTheOneChosen) {
   ASSERT_NE(left, right) << "the test needs channels that differ";
   MainWindow window;
   ASSERT_TRUE(openThroughDialog(window, path, [](ImportDialog& d) {
-    ASSERT_EQ(d.channelBox()->count(), 2);
-    EXPECT_EQ(d.channelBox()->itemText(1), "channel 2 (right)");
-    d.channelBox()->setCurrentIndex(1);
+    ASSERT_EQ(d.channelBox()->count(), 3);
+    EXPECT_EQ(d.channelBox()->currentText(), "all 2 channels") << "every channel loads unless one is chosen";
+    EXPECT_EQ(d.channelBox()->itemText(2), "channel 2 (right)");
+    d.channelBox()->setCurrentIndex(2);
   }));
   ASSERT_TRUE(window.signal()) << window.lastError().toStdString();
   EXPECT_EQ(test::asVector(window.signal()->samples()), right);
+  EXPECT_EQ(window.signal()->channelCount(), 1u);
 }
 
 TEST_F(ImportDialogTest, RawBytesAreReadWithTheTypeAndOffsetChosen) {

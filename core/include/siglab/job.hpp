@@ -101,6 +101,9 @@ struct ApplyResult {
 // for a failed run, InputError for samples float32 cannot hold, Cancelled.
 ApplyResult applyFilter(FilterBackend& engine, std::span<const double> samples, const Job& job,
                         const Progress& progress = {});
+// The same into `out` (samples' size, not overlapping them): result.output stays empty.
+ApplyResult applyFilterInto(FilterBackend& engine, std::span<const double> samples, std::span<double> out,
+                            const Job& job, const Progress& progress = {});
 
 // What applyJob did: the result, the engine's choice and why, and any engine auto passed over
 // after it failed here (with the reason).
@@ -114,6 +117,9 @@ struct AppliedJob {
 // samples for cpu-running, a GPU out of memory) gives way to the next choice.
 AppliedJob applyJob(const BackendList& engines, std::span<const double> samples, const Job& job,
                     const Progress& progress = {});
+// The same into `out` (samples' size): result.output stays empty.
+AppliedJob applyJobInto(const BackendList& engines, std::span<const double> samples, std::span<double> out,
+                        const Job& job, const Progress& progress = {});
 
 // What a run without verification did: the engine that ran (and why it was chosen), its pass, and
 // any engine auto passed over after it failed here.

@@ -35,10 +35,16 @@ struct FileSource {
 };
 using PipelineSource = std::variant<ChannelSource, FileSource>;
 
-// The result in memory (PipelineReport::output), or a file committed only when every stage of
-// every channel passed verification (none is created otherwise, and an old one stays), holding
-// every channel (writeChannels' formats: an output that cannot hold them is refused before any work).
-struct MemorySink {};
+// The result in memory, or a file committed only when every stage of every channel passed
+// verification (none is created otherwise, and an old one stays), holding every channel
+// (writeChannels' formats: an output that cannot hold them is refused before any work).
+// MemorySink: with `into` empty, each channel's result in a new PipelineReport::output; else the
+// last stage writes each channel's result straight into the caller's into[c] (one span per
+// channel, of the signal's length, not overlapping it; channels in memory only), and
+// report.output stays empty. A run that fails a check or throws may have written part of it.
+struct MemorySink {
+  std::vector<std::span<double>> into;
+};
 struct FileSink {
   std::string path;
   WriteOptions write;  // sampleRate: replaced by the source's where it has one
@@ -106,7 +112,7 @@ struct PipelineReport {
   std::uint64_t samples = 0;   // per channel
   std::size_t blocks = 0;      // streamed: blocks of the last stage
   std::optional<double> sampleRate;
-  std::vector<SampleVector> output;  // MemorySink: each channel's result
+  std::vector<SampleVector> output;  // MemorySink without `into`: each channel's result
   bool written = false;        // FileSink: committed
 
   // Every stage of every channel verified and passed (or verification was off).

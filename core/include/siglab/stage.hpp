@@ -90,18 +90,26 @@ class BoundStage {
   // does not stream block by block.
   virtual std::optional<std::size_t> historyBefore() const = 0;
   virtual std::optional<std::size_t> historyAfter() const = 0;
+  // Whether a stage with no finite history still streams in one pass, in memory that does not grow
+  // with the signal: sections carry their state from block to block (zero phase through a spool
+  // file). The streamed run then runs it as its own stream, serially (sections_stream.hpp).
+  virtual bool streamsWithoutHistory() const { return false; }
   // Outputs per input: {1, 1} for every stage today; decimation and interpolation change it.
   virtual std::pair<std::size_t, std::size_t> rateChange() const { return {1, 1}; }
   // The filter this stage runs where it is one (the kinds today's engines compute), else nullptr.
   virtual const FilterSpec* filterSpec() const { return nullptr; }
   // The engines this stage can run on, by name, in the order a comparison lists them.
   virtual std::vector<std::string> engineNames(const BackendList& engines) const = 0;
-  // Runs `in` into a new output with the engine `options.engine` names, or auto's first that runs
-  // here (one after another where one fails here, as applyJob does), verified unless
-  // options.verify is false. Throws StageError (an engine that does not exist or cannot run it,
-  // named), InputError, Cancelled, std::runtime_error for a failed run.
-  virtual AppliedJob apply(const BackendList& engines, std::span<const double> in, const StageRunOptions& options,
-                           const Progress& progress = {}) const = 0;
+  // Runs `in` into `out` (in's size, not overlapping it; every sample written) with the engine
+  // `options.engine` names, or auto's first that runs here (one after another where one fails
+  // here, as applyJob does), verified unless options.verify is false; result.output stays empty.
+  // Throws StageError (an engine that does not exist or cannot run it, named), InputError,
+  // Cancelled, std::runtime_error for a failed run.
+  virtual AppliedJob applyInto(const BackendList& engines, std::span<const double> in, std::span<double> out,
+                               const StageRunOptions& options, const Progress& progress) const = 0;
+  // The same into a new output (result.output).
+  AppliedJob apply(const BackendList& engines, std::span<const double> in, const StageRunOptions& options,
+                   const Progress& progress = {}) const;
   // The frequency response where the stage is linear and time-invariant, else nullopt.
   virtual std::optional<FrequencyResponse> response(std::size_t /*points*/) const { return std::nullopt; }
 };

@@ -127,8 +127,8 @@ class DetrendStage final : public BoundStage {
     return {std::string(kSerial), std::string(kParallel)};
   }
 
-  AppliedJob apply(const BackendList& /*engines*/, std::span<const double> in, const StageRunOptions& options,
-                   const Progress& progress) const override {
+  AppliedJob applyInto(const BackendList& /*engines*/, std::span<const double> in, std::span<double> out,
+                       const StageRunOptions& options, const Progress& progress) const override {
     AppliedJob applied;
     if (options.engine == "auto") {
       applied.why = "auto: cpu-parallel, the same bits as cpu-serial (its sums run over the same blocks in order)";
@@ -138,14 +138,14 @@ class DetrendStage final : public BoundStage {
     const bool parallel = options.engine != kSerial;
     ApplyResult& result = applied.result;
     result.engine = parallel ? kParallel : kSerial;
-    result.output = SampleVector(in.size());
+    if (in.size() != out.size()) throw std::invalid_argument("input and output sizes differ");
     if (options.sampleType == SampleType::f32) {
       const std::vector<float> narrow = narrowToFloat32(in, options.pathForMessages);
-      std::vector<float> out(narrow.size());
-      run<float>(narrow, out, parallel, options, progress, result);
-      std::copy(out.begin(), out.end(), result.output.begin());
+      std::vector<float> narrowOut(narrow.size());
+      run<float>(narrow, narrowOut, parallel, options, progress, result);
+      std::copy(narrowOut.begin(), narrowOut.end(), out.begin());
     } else {
-      run<double>(in, result.output, parallel, options, progress, result);
+      run<double>(in, out, parallel, options, progress, result);
     }
     return applied;
   }

@@ -16,6 +16,7 @@ class FilterStage final : public BoundStage {
   std::string note() const override { return note_; }
   std::optional<std::size_t> historyBefore() const override { return history(); }
   std::optional<std::size_t> historyAfter() const override { return history(); }
+  bool streamsWithoutHistory() const override { return spec_.kind == FilterKind::Sos; }
   const FilterSpec* filterSpec() const override { return &spec_; }
 
   std::vector<std::string> engineNames(const BackendList& engines) const override {
@@ -26,8 +27,8 @@ class FilterStage final : public BoundStage {
     return names;
   }
 
-  AppliedJob apply(const BackendList& engines, std::span<const double> in, const StageRunOptions& options,
-                   const Progress& progress) const override {
+  AppliedJob applyInto(const BackendList& engines, std::span<const double> in, std::span<double> out,
+                       const StageRunOptions& options, const Progress& progress) const override {
     Job job;
     job.input = options.pathForMessages;
     job.spec = spec_;
@@ -38,7 +39,7 @@ class FilterStage final : public BoundStage {
     job.verifyRandom = options.verifyRandom;
     job.verifyAll = options.verifyAll;
     try {
-      return applyJob(engines, in, job, progress);
+      return applyJobInto(engines, in, out, job, progress);
     } catch (const JobError& e) {
       throw StageError(e.what());
     }

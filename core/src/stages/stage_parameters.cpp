@@ -164,4 +164,12 @@ std::string stageLabel(std::size_t number, const StageKind& kind) {
   return "stage " + std::to_string(number) + " (" + std::string(kind.name()) + ")";
 }
 
+AppliedJob BoundStage::apply(const BackendList& engines, std::span<const double> in, const StageRunOptions& options,
+                             const Progress& progress) const {
+  SampleVector out(ForOverwrite{}, in.size());
+  AppliedJob applied = applyInto(engines, in, out, options, progress);
+  applied.result.output = std::move(out);
+  return applied;
+}
+
 }  // namespace siglab
