@@ -3,7 +3,8 @@
 // out to one lane a channel; the channels' chains are read in turn, one output block each, so a
 // lane holds at most about a block and the stages' histories ahead of its chain. As
 // streamFilterPlaced, a reader thread reads ahead and a writer thread writes behind (three blocks
-// each at most) while the chains filter.
+// each at most) while the chains filter. A chain with zero-phase sections (which read their whole
+// input, spooled, before their first output) reads each channel alone instead: one pass a channel.
 #include <algorithm>
 #include <atomic>
 #include <exception>

@@ -90,10 +90,11 @@ TEST(PipelineChannels, ChannelsInMemoryStreamIntoOneFile) {
   EXPECT_EQ(readChannels(dir.file("streamed.wav")).channels.size(), 3u);
 }
 
-// A streamed chain with Butterworth sections (zero phase: spooled, so each channel reads its own
-// pass) on a stereo WAV: each channel the bits of its one-channel run, into memory, into a file and
+// A streamed chain with Butterworth sections (stage `sections`, on cpu-serial; zero phase: spooled,
+// so each channel reads its own pass) on a stereo WAV: each channel the bits of its one-channel run, into memory, into a file and
 // (channels in memory) into the caller's arrays; the sections stage on cpu-serial, reported as such.
-TEST(PipelineChannels, StreamedSectionsChainIsEachChannelsOwnRun) {
+void expectStreamedChannelsAreTheirOwnRuns(const std::string& text, std::size_t sections) {
+  SCOPED_TRACE(text);
   const test::TempDir dir;
   const std::string in = dir.file("in.wav");
   auto planar = randomChannels(2, 300);
@@ -101,7 +102,7 @@ TEST(PipelineChannels, StreamedSectionsChainIsEachChannelsOwnRun) {
     for (double& v : channel) v = static_cast<float>(v / 8);  // WAV holds float32 exactly
   }
   writeChannels(in, spansOf(planar), WriteOptions{FileFormat::wav});
-  const Pipeline chain = parseChain("butter 2,0.2 zero-phase; median 3");
+  const Pipeline chain = parseChain(text);
   const BackendList engines = cpuEngines();
   std::vector<std::vector<double>> expected;
   for (std::size_t c = 1; c <= 2; ++c) {
@@ -122,9 +123,9 @@ TEST(PipelineChannels, StreamedSectionsChainIsEachChannelsOwnRun) {
     ASSERT_EQ(report.output.size(), 2u);
     for (std::size_t c = 0; c < 2; ++c) {
       EXPECT_EQ(report.output[c].toVector(), expected[c]);
-      EXPECT_EQ(report.channels[c].stages[0].engine, "cpu-serial");
-      EXPECT_FALSE(report.channels[c].stages[0].verified);
-      EXPECT_TRUE(report.channels[c].stages[1].verified);
+      EXPECT_EQ(report.channels[c].stages[sections].engine, "cpu-serial");
+      EXPECT_FALSE(report.channels[c].stages[sections].verified);
+      EXPECT_TRUE(report.channels[c].stages[1 - sections].verified);
     }
     const std::string out = dir.file("out-" + std::to_string(block) + ".npy");
     ASSERT_TRUE(runPipeline(chain, FileSource{in, {}}, FileSink{out, {}}, engines, streamed(Streaming::always, block)).written);
@@ -139,6 +140,11 @@ TEST(PipelineChannels, StreamedSectionsChainIsEachChannelsOwnRun) {
   EXPECT_TRUE(report.plan.stream);
   EXPECT_TRUE(report.output.empty());
   EXPECT_EQ(results, expected);
+}
+
+TEST(PipelineChannels, StreamedSectionsChainIsEachChannelsOwnRun) {
+  expectStreamedChannelsAreTheirOwnRuns("butter 2,0.2 zero-phase; median 3", 0);
+  expectStreamedChannelsAreTheirOwnRuns("median 3; butter 2,0.2", 1);  // causal: the channels share one pass
 }
 
 TEST(PipelineChannels, AnOutputThatHoldsOneChannelIsRefusedBeforeAnyWork) {
