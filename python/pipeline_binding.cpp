@@ -266,6 +266,7 @@ py::dict runOnFile(const Pipeline& pipeline, const std::string& input, const std
   }
   r.rawOffset = read["offset"].cast<std::uint64_t>();
   r.channel = read["channel"].cast<std::size_t>();
+  r.oneChannel = true;  // files run one channel from Python so far (channel=), as before channels came
   r.allowNonFinite = read["allow_nonfinite"].cast<bool>();
   if (!read["rate"].is_none()) r.sampleRate = read["rate"].cast<double>();
   const NamedPath outputs[] = {{"output", output}};

@@ -85,6 +85,7 @@ int presentReport(const FilterOptions& o, const Pipeline& pipeline, const Pipeli
     total.transferMs += s.pass.phases.transferMs;
   }
   info << "wrote " << o.output << ": " << report.samples << " samples "
+       << (report.channels.size() > 1 ? "x " + std::to_string(report.channels.size()) + " channels " : "")
        << (stages.size() == 1 ? "filtered by " + stages.front().engine : "through " + std::to_string(stages.size()) + " stages")
        << " in " << millis(total.totalMs) << " (kernel " << millis(total.kernelMs) << ", transfers "
        << millis(total.transferMs) << ")";
@@ -148,7 +149,7 @@ void addFilterCommand(CLI::App& app, int& exitCode) {
                                                "result, each stage verified against the reference formula");
   addJobOptions(*cmd, *o);
   addPipelineOptions(*cmd, o->pipeline);
-  cmd->add_option("-o,--output", o->output, "Result file (- for standard output): .npy, .wav, .raw/.bin (f64), else text (one %2.16f value a line)")
+  cmd->add_option("-o,--output", o->output, "Result file (- for standard output): .npy, .wav, .raw/.bin (f64), .csv, else text (one %2.16f value a line); every channel of the input (text: one only)")
       ->required();
   describeWithEngineNames(cmd->add_option("-e,--engine,-b,--backend", o->engines)->capture_default_str(),
                           "auto (the fastest engine that can run each stage here; stderr says which and why) or one of ",

@@ -12,8 +12,14 @@
 namespace siglab::cli {
 
 void addInputOptions(CLI::App& command, ReadOptions& options) {
-  command.add_option("--column", options.column,
-                     "Text input: read this 1-based column of a CSV, TSV or blank-separated file")
+  CLI::Option* column = command.add_option("--column", options.column,
+                                           "Text input: read this 1-based column of a CSV, TSV or blank-separated file")
+                            ->check(wholeNumber(1, std::numeric_limits<std::int64_t>::max(), "2^63 - 1"));
+  command.add_option("--columns", options.columns,
+                     "Text input: these 1-based columns, one channel each (2,3); without it or --column, a file of "
+                     "several numeric columns gives all of them")
+      ->delimiter(',')
+      ->excludes(column)
       ->check(wholeNumber(1, std::numeric_limits<std::int64_t>::max(), "2^63 - 1"));
   command.add_flag("--skip-header", options.skipHeader, "Text input: ignore the first line that is not a comment");
   command
@@ -29,8 +35,18 @@ void addInputOptions(CLI::App& command, ReadOptions& options) {
                          ->check(oneOf(types));
   command.add_option("--offset", options.rawOffset, "Raw input: bytes to skip before the first sample")
       ->needs(raw)->check(wholeNumber(0, std::numeric_limits<std::int64_t>::max(), "2^63 - 1"));
-  command.add_option("--channel", options.channel, "WAV input: 1-based channel to read")
-      ->capture_default_str()->check(wholeNumber(1, 65535));
+  command.add_option("--channels", options.rawChannels, "Raw input: channels interleaved frame by frame")
+      ->needs(raw)->check(wholeNumber(1, 1024));
+  command
+      .add_option_function<std::size_t>(
+          "--channel",
+          [&options](std::size_t channel) {
+            options.channel = channel;
+            options.oneChannel = true;
+          },
+          "Read this 1-based channel only (of a WAV, a 2-D .npy, --channels raw or the columns of a CSV); "
+          "without it every channel is read")
+      ->check(wholeNumber(1, 65535));
   command.add_flag("--allow-nonfinite", options.allowNonFinite, "Keep NaN and infinite samples instead of rejecting them");
   command.add_option_function<double>("--rate", [&options](double hz) { options.sampleRate = hz; },
                                       "Sample rate in Hz of a text, CSV, .npy or raw input (replaces a WAV file's own)")

@@ -5,8 +5,8 @@
 
 namespace siglab::cli {
 
-// Registers the options that say how to read an input signal (--column, --skip-header, --decimal, --raw,
-// --offset, --channel, --allow-nonfinite, --rate) on `command`, storing them in `options`, which
+// Registers the options that say how to read an input signal (--column, --columns, --skip-header, --decimal,
+// --raw, --offset, --channels, --channel, --allow-nonfinite, --rate) on `command`, storing them in `options`, which
 // must outlive the parse.
 void addInputOptions(CLI::App& command, ReadOptions& options);
 

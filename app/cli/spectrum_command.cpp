@@ -16,6 +16,7 @@
 #include "siglab/cuda_spectrum.hpp"
 #include "siglab/device_list.hpp"
 #include "siglab/errors.hpp"
+#include "siglab/io/channel_stream.hpp"
 #include "siglab/io/signal_io.hpp"
 #include "siglab/io/table_file.hpp"
 #include "siglab/spectrum.hpp"
@@ -88,6 +89,16 @@ int runSpectrum(SpectrumCommandOptions& o, const CLI::App& command) {
   }
   // The GPU copies page-locked samples at full link speed: load them there when it may run.
   if (o.engine != "cpu" && gpuSpectrumUnavailableReason().empty()) o.read.hostMemory = pinnedHostMemory();
+  try {
+    if (const std::size_t channels = channelCount(o.input, o.read); channels > 1) {
+      std::cerr << kName << o.input << " has " << channels
+                << " channels; the spectrum is of one: pick it with --channel K (1 to " << channels << ")\n";
+      return kExitUsage;
+    }
+  } catch (const InputError& e) {
+    std::cerr << kName << e.what() << "\n";
+    return kExitInputOutput;
+  }
   SourceChannels read;
   if (const int code = signalOrChainOutput(command, o.pipeline, "spectrum", FileSource{o.input, o.read}, {}, read);
       code != kExitOk) {

@@ -3,7 +3,9 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <stdexcept>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -54,7 +56,9 @@ std::string formatNumber(double v) {
   return buffer;
 }
 
-void printStatistics(const Statistics& s, const std::string& input, const SampleRange& range, bool json) {
+// One channel's statistics: name: value lines, or a JSON object (with "channel", on one line, where there are several).
+void printStatistics(const Statistics& s, const std::string& input, const SampleRange& range, bool json,
+                     std::optional<std::size_t> channel) {
   if (json) {
     nlohmann::json j = {{"input", input},
                         {"range_begin", range.begin},
@@ -69,9 +73,11 @@ void printStatistics(const Statistics& s, const std::string& input, const Sample
                         {"min_index", s.minIndex},
                         {"max", jsonNumber(s.max)},
                         {"max_index", s.maxIndex}};
-    std::cout << j.dump(2) << "\n";
+    if (channel) j["channel"] = *channel;
+    std::cout << (channel ? j.dump() : j.dump(2)) << "\n";  // several: JSON Lines, one object a line
     return;
   }
+  if (channel) std::cout << "channel: " << *channel << "\n";
   std::cout << "count: " << s.count << "\n"
             << "sum: " << formatNumber(s.sum) << "\n"
             << "mean: " << formatNumber(s.mean) << "\n"
@@ -85,14 +91,18 @@ void printStatistics(const Statistics& s, const std::string& input, const Sample
             << "max_index: " << s.maxIndex << "\n";
 }
 
-// The statistics of the chain's output, run in memory (streamStatistics reads a file, not a run).
-Statistics chainStatistics(const StatsOptions& o, const CLI::App& command, const SampleRange& range,
+// The statistics of each channel of the chain's output, run in memory (streamStatistics reads a
+// file, not a run).
+std::vector<Statistics> chainStatistics(const StatsOptions& o, const CLI::App& command, const SampleRange& range,
                            const Progress& progress, int& code) {
   SourceChannels output;
   code = signalOrChainOutput(command, o.pipeline, "stats", FileSource{o.input, o.read}, progress, output);
   if (code != kExitOk) return {};
-  const SampleVector& channel = output.channels.front();
-  return statisticsParallel(std::span<const double>(channel.data(), channel.size()), range);
+  std::vector<Statistics> each;
+  for (const SampleVector& channel : output.channels) {
+    each.push_back(statisticsParallel(std::span<const double>(channel.data(), channel.size()), range));
+  }
+  return each;
 }
 
 int runStats(const StatsOptions& o, const CLI::App& command) {
@@ -106,13 +116,13 @@ int runStats(const StatsOptions& o, const CLI::App& command) {
   CancelOnSignals signals;
   auto anyTime = std::make_unique<ExitOnCancel>(signals, "stats", std::vector<std::string>{});  // writes no file
   // One pass over the file with bounded memory, whatever its size (statisticsParallel's bounds).
-  Statistics stats;
+  std::vector<Statistics> stats;
   {
     TerminalProgress progress(o.quiet);
     try {
       const Progress reading = progress.stage("reading " + o.input, signals.flag());
       if (fromOneStageOptions(o.pipeline)) {
-        stats = streamStatistics(o.input, o.read, range, reading);
+        stats = streamChannelStatistics(o.input, o.read, range, reading);
       } else {
         int code = kExitOk;
         stats = chainStatistics(o, command, range, reading, code);
@@ -136,7 +146,11 @@ int runStats(const StatsOptions& o, const CLI::App& command) {
       return kExitUsage;
     }
   }
-  printStatistics(stats, o.input, range, o.json);
+  // Several channels: one block of lines a channel (a blank line between), or one JSON object a line each.
+  for (std::size_t c = 0; c < stats.size(); ++c) {
+    if (c > 0 && !o.json) std::cout << "\n";
+    printStatistics(stats[c], o.input, range, o.json, stats.size() > 1 ? std::optional<std::size_t>(c + 1) : std::nullopt);
+  }
   return kExitOk;
 }
 

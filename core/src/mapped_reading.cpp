@@ -6,7 +6,11 @@
 namespace siglab {
 
 ReadOptions mappedFileOptions(const MappedSignal& signal, const ReadOptions& opened) {
-  if (!signal.fromCache()) return opened;
+  if (!signal.fromCache()) {
+    ReadOptions one = opened;  // a mapped signal is the one channel it was opened with
+    one.oneChannel = true;
+    return one;
+  }
   ReadOptions raw;
   raw.rawType = SampleType::f64;
   return raw;

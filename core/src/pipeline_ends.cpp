@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "siglab/io/atomic_file.hpp"
+#include "siglab/io/channel_io.hpp"
 
 namespace siglab::detail {
 namespace {
@@ -125,23 +126,112 @@ StreamEnds fileEnds(const FileSource& source, const PipelineSink& sink, SampleVe
   return ends;
 }
 
-ReadChannels readSource(const FileSource& source, const Progress& progress) {
-  Signal signal = readSignal(source.path, source.read, progress);
+ReadChannels readSource(const FileSource& source, std::size_t channels, const Progress& progress) {
   ReadChannels read;
+  if (channels > 1) {
+    Channels all = readChannels(source.path, source.read, progress);
+    read.sampleRate = all.sampleRate;
+    read.channels = std::move(all.channels);
+    return read;
+  }
+  Signal signal = readSignal(source.path, source.read, progress);
   read.sampleRate = signal.sampleRate;
   read.channels.push_back(std::move(signal.samples));
   return read;
 }
 
+FileSource oneChannelOf(const FileSource& source, std::size_t channel) {
+  FileSource one = source;
+  one.read.oneChannel = true;
+  one.read.channel = channel + 1;
+  return one;
+}
+
+ChannelEnds fileChannelEnds(const FileSource& source, std::size_t channels, const PipelineSink& sink) {
+  ChannelEnds ends;
+  ends.open = [source] { return openChannelStream(source.path, source.read); };
+  for (std::size_t c = 0; c < channels; ++c) {
+    SampleVector unused;  // only the lane's open and tail are used
+    ends.lanes.push_back(fileEnds(oneChannelOf(source, c), MemorySink{}, unused));
+    ends.lanes.back().sink = nullptr;
+  }
+  if (const auto* file = std::get_if<FileSink>(&sink)) {
+    ends.sink = [file = *file, source, channels](std::optional<std::uint64_t> frames, std::optional<double> streamRate) {
+      WriteOptions write = file.write;
+      write.durability = Durability::uncached;  // as openStreamedFile
+      write.sampleRate = source.read.sampleRate.value_or(streamRate.value_or(file.write.sampleRate));
+      return openChannelSink(file.path, write, channels, frames);
+    };
+  }
+  ends.name = source.path;
+  return ends;
+}
+
+namespace {
+
+// Channels in memory as a ChannelStream.
+class SpanChannelStream final : public ChannelStream {
+ public:
+  SpanChannelStream(std::vector<std::span<const double>> channels, std::optional<double> rate)
+      : channels_(std::move(channels)), rate_(rate) {}
+  std::size_t channels() const override { return channels_.size(); }
+  std::optional<std::uint64_t> knownFrames() const override { return channels_.front().size(); }
+  std::optional<double> sampleRate() const override { return rate_; }
+  double fractionRead() const override {
+    const std::size_t frames = channels_.front().size();
+    return frames == 0 ? 1.0 : static_cast<double>(next_) / static_cast<double>(frames);
+  }
+
+ protected:
+  std::size_t readFrames(std::span<const std::span<double>> out) override {
+    const std::size_t n = std::min(out.front().size(), channels_.front().size() - next_);
+    for (std::size_t c = 0; c < channels_.size(); ++c) {
+      std::copy_n(channels_[c].begin() + static_cast<std::ptrdiff_t>(next_), n, out[c].begin());
+    }
+    next_ += n;
+    return n;
+  }
+
+ private:
+  std::vector<std::span<const double>> channels_;
+  std::optional<double> rate_;
+  std::size_t next_ = 0;
+};
+
+}  // namespace
+
+ChannelEnds memoryChannelEnds(std::span<const std::span<const double>> channels, const FileSink& sink,
+                              std::optional<double> sampleRate, const std::string& name) {
+  ChannelEnds ends;
+  std::vector<std::span<const double>> spans(channels.begin(), channels.end());
+  ends.open = [spans, sampleRate] { return std::make_unique<SpanChannelStream>(spans, sampleRate); };
+  for (const std::span<const double> channel : channels) {
+    SampleVector unused;
+    ends.lanes.push_back(memoryEnds(channel, unused, name));
+    ends.lanes.back().sink = nullptr;
+  }
+  ends.sink = [sink, sampleRate, count = channels.size()](std::optional<std::uint64_t> frames, std::optional<double>) {
+    WriteOptions write = sink.write;
+    write.durability = Durability::uncached;
+    write.sampleRate = sampleRate.value_or(sink.write.sampleRate);
+    return openChannelSink(sink.path, write, count, frames);
+  };
+  ends.name = name;
+  return ends;
+}
+
 void writeSink(const FileSink& sink, std::span<const SampleVector> channels, std::optional<double> sampleRate,
                const Progress& progress) {
-  if (channels.size() != 1) {
-    throw StageError(sink.path + ": " + std::to_string(channels.size()) + " channels: files hold one channel so far");
-  }
   WriteOptions write = sink.write;
   write.sampleRate = sampleRate.value_or(write.sampleRate);
   OutputSet files;
-  appendSignal(files.add(sink.path, Durability::flushed, DirectOutput::spooled), channels.front(), write, progress);
+  AtomicFileWriter& file = files.add(sink.path, Durability::flushed, DirectOutput::spooled);
+  if (channels.size() == 1) {
+    appendSignal(file, channels.front(), write, progress);
+  } else {
+    std::vector<std::span<const double>> spans(channels.begin(), channels.end());
+    appendChannels(file, spans, write, progress);
+  }
   files.commit();
 }
 
@@ -149,6 +239,6 @@ void writeSink(const FileSink& sink, std::span<const SampleVector> channels, std
 
 namespace siglab {
 SourceChannels readPipelineSource(const FileSource& source, const Progress& progress) {
-  return detail::readSource(source, progress);
+  return detail::readSource(source, channelCount(source.path, source.read), progress);
 }
 }  // namespace siglab

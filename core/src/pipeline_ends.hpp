@@ -1,7 +1,7 @@
 #pragma once
 // The ends of a pipeline's run: samples in memory as a stream and a result in memory as a sink,
-// and a file source's and sink's streams. Files are one channel today (readSignal,
-// openSampleStream): this is the one place that changes when readChannels and ChannelSink come.
+// and a file source's and sink's streams: one channel through readSignal and SampleStream (today's
+// bytes and speed), several through readChannels, ChannelStream and ChannelSink.
 #include <span>
 
 #include "pipeline_steps.hpp"
@@ -21,11 +21,20 @@ StreamEnds memoryToFileEnds(std::span<const double> channel, const FileSink& sin
 // A file source's stream into a file or into `result`.
 StreamEnds fileEnds(const FileSource& source, const PipelineSink& sink, SampleVector& result);
 
-// The whole file, as readSignal reads it: channels planar.
-using ReadChannels = SourceChannels;
-ReadChannels readSource(const FileSource& source, const Progress& progress);
+// `source` reading only channel `channel` (0-based).
+FileSource oneChannelOf(const FileSource& source, std::size_t channel);
 
-// Writes the channels to the file, atomically (one channel today). Throws InputError, Cancelled.
+// Every channel of a file source, streamed into a file or into the report.
+ChannelEnds fileChannelEnds(const FileSource& source, std::size_t channels, const PipelineSink& sink);
+// Channels in memory streamed into a file.
+ChannelEnds memoryChannelEnds(std::span<const std::span<const double>> channels, const FileSink& sink,
+                              std::optional<double> sampleRate, const std::string& name);
+
+// The whole file, as readSignal reads it (readChannels where `channels` > 1): channels planar.
+using ReadChannels = SourceChannels;
+ReadChannels readSource(const FileSource& source, std::size_t channels, const Progress& progress);
+
+// Writes the channels to the file, atomically (one channel as writeSignal, several as writeChannels). Throws InputError, Cancelled.
 void writeSink(const FileSink& sink, std::span<const SampleVector> channels, std::optional<double> sampleRate,
                const Progress& progress);
 

@@ -6,6 +6,7 @@
 
 #include "pipeline_ends.hpp"
 #include "pipeline_steps.hpp"
+#include "siglab/io/channel_io.hpp"
 
 namespace siglab {
 
@@ -91,10 +92,7 @@ PipelineReport runOnChannels(const Pipeline& pipeline, const ChannelSource& sour
                              const PipelineObserver& observer) {
   if (source.channels.empty()) throw StageError(source.name + " has no channel to run the pipeline on");
   const auto* file = std::get_if<FileSink>(&sink);
-  if (file && source.channels.size() != 1) {  // TODO(channels): writeChannels takes them all
-    throw StageError(file->path + ": " + std::to_string(source.channels.size()) +
-                     " channels; signal files hold one channel so far");
-  }
+  if (file) checkOutputHoldsChannels(file->path, file->write, source.channels.size());
   const std::size_t samples = source.channels.front().size();
   for (const std::span<const double> channel : source.channels) {
     if (channel.size() != samples) throw StageError("the channels of " + source.name + " differ in length");
@@ -112,6 +110,12 @@ PipelineReport runOnChannels(const Pipeline& pipeline, const ChannelSource& sour
   if (observer.onPlan) observer.onPlan(report.plan);
   if (!report.plan.stream) {
     detail::runInMemory(chain, source.channels, source.sampleRate, source.name, sink, engines, options, observer, report);
+    return report;
+  }
+  if (file && source.channels.size() > 1) {  // one pass, into one file
+    detail::runChannelsStreamed(chain, detail::memoryChannelEnds(source.channels, *file, source.sampleRate, source.name),
+                                engines, options, observer, report);
+    report.written = report.passed();
     return report;
   }
   const bool intoCaller = memory && !memory->into.empty();

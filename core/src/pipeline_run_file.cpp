@@ -2,6 +2,8 @@
 // that reading ahead finds), else read whole and run in memory.
 #include "pipeline_ends.hpp"
 #include "pipeline_steps.hpp"
+#include "siglab/io/channel_io.hpp"
+#include "siglab/io/channel_stream.hpp"
 
 namespace siglab::detail {
 namespace {
@@ -34,8 +36,9 @@ struct StreamCase {
   StreamingPlan plan;
 };
 
-StreamCase planOnStream(const Pipeline& pipeline, const FileSource& source, const BackendList& engines,
-                        const PipelineOptions& options) {
+// `source` reads one channel; `channels`: how many the run holds (the memory it needs).
+StreamCase planOnStream(const Pipeline& pipeline, const FileSource& source, std::size_t channels,
+                        const BackendList& engines, const PipelineOptions& options) {
   std::unique_ptr<SampleStream> in = openSampleStream(source.path, source.read);
   std::size_t peek = 0;
   if (!in->knownSize()) {  // text: its size is known only when it is short, so read ahead first
@@ -57,7 +60,7 @@ StreamCase planOnStream(const Pipeline& pipeline, const FileSource& source, cons
   }
   StreamingCase io;
   io.inputBytes = inputSizeBytes(source.path);
-  io.samples = size;
+  if (size) io.samples = *size * channels;
   planned.plan = planChain(*planned.chain, engines, options, io);
   return planned;
 }
@@ -77,37 +80,47 @@ std::optional<BoundChain> bindBeforeReading(const Pipeline& pipeline, const File
 
 PipelineReport runOnFile(const Pipeline& pipeline, const FileSource& source, const PipelineSink& sink,
                          const BackendList& engines, const PipelineOptions& options, const PipelineObserver& observer) {
+  const std::size_t channels = channelCount(source.path, source.read);
+  if (const auto* file = std::get_if<FileSink>(&sink)) checkOutputHoldsChannels(file->path, file->write, channels);
+  // Binding and planning look at one channel: every channel has its length and rate.
+  const FileSource first = channels > 1 ? oneChannelOf(source, 0) : source;
   PipelineReport report;
   std::optional<BoundChain> early;
   if (options.streaming != Streaming::never) {
-    StreamCase planned = planOnStream(pipeline, source, engines, options);
+    StreamCase planned = planOnStream(pipeline, first, channels, engines, options);
     if (planned.chain && planned.plan.stream) {
       report.plan = planned.plan;
       tellNotes(*planned.chain, observer);
       if (observer.onPlan) observer.onPlan(report.plan);
-      report.output.resize(std::holds_alternative<MemorySink>(sink) ? 1 : 0);
-      SampleVector unused;  // a file sink's ends write no vector
-      const StreamEnds ends = fileEnds(source, sink, report.output.empty() ? unused : report.output.front());
-      runChainStreamed(*planned.chain, ends, engines, options, observer, report);
+      if (channels > 1) {
+        runChannelsStreamed(*planned.chain, fileChannelEnds(source, channels, sink), engines, options, observer, report);
+      } else {
+        report.output.resize(std::holds_alternative<MemorySink>(sink) ? 1 : 0);
+        SampleVector unused;  // a file sink's ends write no vector
+        const StreamEnds ends = fileEnds(source, sink, report.output.empty() ? unused : report.output.front());
+        runChainStreamed(*planned.chain, ends, engines, options, observer, report);
+      }
       report.written = std::holds_alternative<FileSink>(sink) && report.passed();
       return report;
     }
     report.plan = planned.plan;
     early = std::move(planned.chain);
   }
-  if (!early && options.pinnedMemory) early = bindBeforeReading(pipeline, source, engines, options);
+  if (!early && options.pinnedMemory) early = bindBeforeReading(pipeline, first, engines, options);
   const FileSource memorySource{source.path, readOptionsFor(source, early, engines, options)};
   early.reset();
-  ReadChannels read = readSource(memorySource, observer.phase("reading " + source.path));
+  ReadChannels read = readSource(memorySource, channels, observer.phase("reading " + source.path));
   const std::size_t samples = read.channels.empty() ? 0 : read.channels.front().size();
   const BoundChain chain = bindChain(pipeline, contextFor(samples, read.sampleRate, options), options, engines);
-  if (report.plan.why.empty()) report.plan = planChain(chain, engines, options, {samples * sizeof(double), samples});
+  if (report.plan.why.empty()) {
+    report.plan = planChain(chain, engines, options, {samples * channels * sizeof(double), samples * channels});
+  }
   report.plan.stream = false;
   report.sampleRate = read.sampleRate;
   tellNotes(chain, observer);
   if (observer.onPlan) observer.onPlan(report.plan);
-  std::vector<std::span<const double>> channels(read.channels.begin(), read.channels.end());
-  runInMemory(chain, channels, read.sampleRate, source.path, sink, engines, options, observer, report);
+  std::vector<std::span<const double>> spans(read.channels.begin(), read.channels.end());
+  runInMemory(chain, spans, read.sampleRate, source.path, sink, engines, options, observer, report);
   return report;
 }
 

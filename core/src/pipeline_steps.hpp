@@ -4,6 +4,8 @@
 #include <memory>
 #include <vector>
 
+#include "siglab/io/channel_sink.hpp"
+#include "siglab/io/channel_stream.hpp"
 #include "siglab/io/sample_sink.hpp"
 #include "siglab/io/sample_stream.hpp"
 #include "siglab/job.hpp"
@@ -71,6 +73,42 @@ struct StreamEnds {
 };
 void runChainStreamed(const BoundChain& chain, const StreamEnds& ends, const BackendList& engines,
                       const PipelineOptions& options, const PipelineObserver& observer, PipelineReport& report);
+
+// One attempt's per-stage results on one channel, summed over the blocks.
+struct StreamedStages {
+  std::vector<Job> jobs;
+  std::vector<ApplyResult> results;
+  std::vector<std::size_t> blocks;
+};
+StreamedStages streamedStages(const BoundChain& chain, const PipelineOptions& options, const std::string& name);
+
+// The engines each stage tried: `attempt` runs with one engine a stage and throws BlockEngineFailed
+// where one fails; with "auto" the stage's next engine is tried then, from the first sample.
+struct EngineAttempts {
+  std::vector<std::vector<EngineChoice>> orders;
+  std::vector<std::size_t> tried;  // per stage: the index in orders of the engine that ran
+  std::vector<std::vector<std::string>> fellBack;
+};
+EngineAttempts runFallingBack(const BoundChain& chain, const BackendList& engines, const PipelineOptions& options,
+                              const std::function<void(const std::vector<FilterBackend*>&)>& attempt);
+
+// Appends one channel's report (report.samples outputs) from its streamed runs.
+void reportStreamedChannel(const BoundChain& chain, const EngineAttempts& attempts, StreamedStages& runs,
+                           const PipelineOptions& options, const PipelineObserver& observer, PipelineReport& report);
+
+// Block by block, every channel in one pass: one ChannelStream's planar blocks dealt out to one
+// chain of FilteredStreams a channel, whose outputs go out as planar blocks into one ChannelSink
+// (or into report.output). `lanes[c]` opens channel c alone, for a first stage's wrap and interp
+// edges. Fills one ChannelReport a channel.
+struct ChannelEnds {
+  std::function<std::unique_ptr<ChannelStream>()> open;
+  std::vector<StreamEnds> lanes;
+  // nullptr: into report.output
+  std::function<std::unique_ptr<ChannelSink>(std::optional<std::uint64_t> frames, std::optional<double> rate)> sink;
+  std::string name;
+};
+void runChannelsStreamed(const BoundChain& chain, const ChannelEnds& ends, const BackendList& engines,
+                         const PipelineOptions& options, const PipelineObserver& observer, PipelineReport& report);
 
 // What binding did to each stage (taps dropped), told to the observer.
 void tellNotes(const BoundChain& chain, const PipelineObserver& observer);

@@ -1,6 +1,10 @@
 #include "siglab/stream_statistics.hpp"
 
+#include "siglab/io/channel_stream.hpp"
+#include "siglab/work_progress.hpp"
+
 #include <algorithm>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -42,6 +46,26 @@ Statistics streamStatistics(const std::string& path, const ReadOptions& options,
                             const Progress& progress) {
   const auto in = openSampleStream(path, options, std::size_t{32} << 20, range.end);
   return streamStatistics(*in, range, progress);
+}
+
+std::vector<Statistics> streamChannelStatistics(const std::string& path, const ReadOptions& options, SampleRange range,
+                                                const Progress& progress) {
+  // A stream (standard input, a pipe) stays one channel read up to the range's end: counting its
+  // channels would read it to its end, and an endless one has none.
+  std::error_code ignored;
+  const bool file = path != "-" && std::filesystem::is_regular_file(path, ignored);
+  const std::size_t channels = file ? channelCount(path, options) : 1;
+  if (channels == 1) return {streamStatistics(path, options, range, progress)};
+  std::vector<Statistics> all;
+  for (std::size_t c = 0; c < channels; ++c) {
+    ReadOptions one = options;
+    one.oneChannel = true;
+    one.channel = c + 1;
+    const double share = 1.0 / static_cast<double>(channels);
+    all.push_back(streamStatistics(path, one, range,
+                                   progressPart(progress, share * static_cast<double>(c), share * static_cast<double>(c + 1))));
+  }
+  return all;
 }
 
 }  // namespace siglab

@@ -12,7 +12,9 @@
 
 #include "siglab/cpu_parallel.hpp"
 #include "siglab/cpu_serial.hpp"
+#include "siglab/errors.hpp"
 #include "siglab/filter_kinds.hpp"
+#include "siglab/io/channel_io.hpp"
 #include "siglab/filter_stage.hpp"
 #include "siglab/spec_for_signal.hpp"
 #include "siglab/taps.hpp"
@@ -168,12 +170,14 @@ TEST(PipelineRun, ChannelsRunTheChainEachAndReportEach) {
   ASSERT_EQ(both.output.size(), 2u);
   EXPECT_EQ(both.channels[1].stages.size(), 4u);
   EXPECT_TRUE(std::equal(both.output[1].begin(), both.output[1].end(), second.output[0].begin(), second.output[0].end()));
-  // Files hold one channel so far: two are refused before any work, and nothing is written.
+  // A file holds both (an N x 2 .npy); the seed's text format holds one: refused before any work.
   const test::TempDir dir;
   ChannelSource source;
   source.channels = {a, b};
-  EXPECT_THROW(runPipeline(chain.pipeline, source, FileSink{dir.file("two.npy"), {}}, engines, options), StageError);
-  EXPECT_FALSE(std::filesystem::exists(dir.file("two.npy")));
+  ASSERT_TRUE(runPipeline(chain.pipeline, source, FileSink{dir.file("two.npy"), {}}, engines, options).written);
+  EXPECT_EQ(readChannels(dir.file("two.npy")).channels[1].toVector(), second.output[0].toVector());
+  EXPECT_THROW(runPipeline(chain.pipeline, source, FileSink{dir.file("two.txt"), {}}, engines, options), InputError);
+  EXPECT_FALSE(std::filesystem::exists(dir.file("two.txt")));
 }
 
 // Block sizes 1, a stage's history (the median's 3), 7 and one past the signal, in every boundary

@@ -9,8 +9,8 @@
 
 namespace siglab {
 
-// How to read signal.mappedPath() as a stream: `opened` (what the signal was opened with) for a
-// file mapped as it is, raw float64 for a cache file.
+// How to read signal.mappedPath() as a stream: `opened` (what the signal was opened with), its one
+// channel only (oneChannel), for a file mapped as it is; raw float64 for a cache file.
 ReadOptions mappedFileOptions(const MappedSignal& signal, const ReadOptions& opened);
 
 // The statistics of `range` of the mapped samples, block by block with StatisticsAccumulator

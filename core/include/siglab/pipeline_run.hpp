@@ -27,8 +27,8 @@ struct ChannelSource {
   std::optional<double> sampleRate;
   std::string name = "the signal";  // for messages (a sample float32 cannot hold)
 };
-// A signal file, read as readSignal reads it (one channel today: ReadOptions::channel).
-// TODO(channels): readChannels / ChannelStream take this over (pipeline_source.cpp is the seam).
+// A signal file: every channel readChannels reads (ChannelStream when streamed), or the one
+// ReadOptions::oneChannel and channel pick. A file of one channel runs as readSignal reads it.
 struct FileSource {
   std::string path;
   ReadOptions read;
@@ -36,7 +36,8 @@ struct FileSource {
 using PipelineSource = std::variant<ChannelSource, FileSource>;
 
 // The result in memory, or a file committed only when every stage of every channel passed
-// verification (none is created otherwise, and an old one stays).
+// verification (none is created otherwise, and an old one stays), holding every channel
+// (writeChannels' formats: an output that cannot hold them is refused before any work).
 // MemorySink: with `into` empty, each channel's result in a new PipelineReport::output; else the
 // last stage writes each channel's result straight into the caller's into[c] (one span per
 // channel, of the signal's length, not overlapping it; channels in memory only), and

@@ -1,4 +1,6 @@
 #pragma once
+#include <vector>
+
 #include "siglab/io/sample_stream.hpp"
 #include "siglab/progress.hpp"
 #include "siglab/statistics.hpp"
@@ -15,5 +17,10 @@ Statistics streamStatistics(SampleStream& in, SampleRange range = {}, const Prog
 // standard input) is read only up to the range's end, so an endless one ends there too.
 Statistics streamStatistics(const std::string& path, const ReadOptions& options, SampleRange range = {},
                             const Progress& progress = {});
+
+// The statistics of every channel readChannels reads of `path` (channel_stream.hpp's
+// channelCount), one after the other, each as above with bounded memory: one pass a channel.
+std::vector<Statistics> streamChannelStatistics(const std::string& path, const ReadOptions& options,
+                                                SampleRange range = {}, const Progress& progress = {});
 
 }  // namespace siglab

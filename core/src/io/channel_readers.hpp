@@ -25,8 +25,15 @@ std::unique_ptr<ChannelStream> openBinaryChannelStream(std::unique_ptr<FileBytes
                                                        BinaryChannels shape, bool allowNonFinite,
                                                        std::optional<double> sampleRate);
 
-// ReadOptions::channel of what openChannelStream reads, for openSampleStream where the options
-// name a layout of several channels (rawChannels, columns).
+// Whether one channel is picked out of what openChannelStream reads: the options name a layout of
+// several channels (rawChannels, columns) or oneChannel (a 2-D .npy's, a CSV's, a WAV's channel).
+// readSignal, openSampleStream and readSignalTail read through the channel readers then.
+inline bool picksOneOfSeveral(const ReadOptions& options) {
+  return options.rawChannels != 1 || !options.columns.empty() || options.oneChannel;
+}
+
+// ReadOptions::channel of what openChannelStream reads, for openSampleStream where
+// picksOneOfSeveral.
 std::unique_ptr<SampleStream> openOneChannelStream(const std::string& path, const ReadOptions& options,
                                                    std::size_t windowBytes);
 

@@ -81,6 +81,7 @@ std::unique_ptr<ChannelStream> openTextColumns(const FileBytes& file, const std:
     one.column = columns[c];
     one.columns.clear();
     one.rawChannels = 1;
+    one.oneChannel = false;  // the column is picked: a plain text stream
     streams.push_back(openSampleStream(pathGiven, one, windowBytes));
   }
   return std::make_unique<ColumnStreams>(std::move(streams), path, options.sampleRate);
@@ -147,6 +148,11 @@ std::unique_ptr<ChannelStream> openChannelStream(const std::string& pathGiven, c
     case FileFormat::automatic: break;
   }
   return openTextColumns(*file, pathGiven, path, options, windowBytes);
+}
+
+std::size_t channelCount(const std::string& path, const ReadOptions& options) {
+  if (options.oneChannel) return 1;
+  return openChannelStream(path, options)->channels();
 }
 
 }  // namespace siglab

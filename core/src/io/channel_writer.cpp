@@ -27,6 +27,11 @@ void requireTextHolds(const std::string& path, std::size_t channels) {
   }
 }
 
+void checkOutputHoldsChannels(const std::string& path, const WriteOptions& options, std::size_t channels) {
+  const FileFormat format = channelOutputFormat(path, options);
+  if (format == FileFormat::text || format == FileFormat::automatic) requireTextHolds(path, channels);
+}
+
 void appendInterleaved(AtomicFileWriter& file, std::span<const std::span<const double>> channels, SampleType type,
                        const Progress& progress) {
   if (type != SampleType::f64 && type != SampleType::f32) {
@@ -88,9 +93,7 @@ void appendChannels(AtomicFileWriter& file, std::span<const std::span<const doub
       return appendInterleaved(file, channels, SampleType::f64, progress);
     case FileFormat::raw: return appendInterleaved(file, channels, options.rawType, progress);
     case FileFormat::wav: {
-      std::vector<double> interleaved(frames * channels.size());
-      interleaveFrames(channels, 0, frames, interleaved.data());
-      const std::vector<std::byte> bytes = encodeWavFloat(interleaved, options.sampleRate, path, channels.size());
+      const std::vector<std::byte> bytes = encodeWavFloat(channels, options.sampleRate, path);
       const std::string_view pieces[] = {{reinterpret_cast<const char*>(bytes.data()), bytes.size()}};
       return appendPieces(file, pieces, progress);
     }

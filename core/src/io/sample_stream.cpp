@@ -224,7 +224,7 @@ std::uint64_t streamBytesFor(std::uint64_t samples, const ReadOptions& options) 
 
 std::unique_ptr<SampleStream> openSampleStream(const std::string& pathGiven, const ReadOptions& options,
                                                std::size_t windowBytes, std::uint64_t samplesNeeded) {
-  if (options.rawChannels != 1 || !options.columns.empty()) return openOneChannelStream(pathGiven, options, windowBytes);
+  if (picksOneOfSeveral(options)) return openOneChannelStream(pathGiven, options, windowBytes);
   auto file = std::make_unique<FileBytes>(pathGiven, streamBytesFor(samplesNeeded, options));
   const std::string path = pathGiven == "-" ? "standard input" : pathGiven;  // as FileBytes names it
   const FileFormat format = detectInputFormat(path, file->bytes(), options);
@@ -247,7 +247,7 @@ std::unique_ptr<SampleStream> openSampleStream(const std::string& pathGiven, con
 std::uint64_t inputSizeBytes(const std::string& path) { return FileBytes(path).bytes().size(); }
 
 std::vector<double> readSignalTail(const std::string& path, const ReadOptions& options, std::size_t count) {
-  if (options.rawChannels != 1 || !options.columns.empty()) return readTailByStreaming(path, options, count);
+  if (picksOneOfSeveral(options)) return readTailByStreaming(path, options, count);
   const FileBytes file(path);
   const FileFormat format = detectInputFormat(path, file.bytes(), options);
   if (format == FileFormat::wav) return readWavTail(file, path, options.channel, count);

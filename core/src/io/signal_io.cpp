@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <stdexcept>
 
+#include "channel_readers.hpp"
 #include "file_bytes.hpp"
 #include "input_format.hpp"
 #include "siglab/errors.hpp"
@@ -69,7 +70,7 @@ FileFormat detectInputFormat(const std::string& path, Bytes bytes, const ReadOpt
 }
 
 Signal readSignal(const std::string& path, const ReadOptions& options, const Progress& progress) {
-  if (options.rawChannels != 1 || !options.columns.empty()) {  // a layout of several channels: pick one
+  if (picksOneOfSeveral(options)) {  // a layout of several channels: pick one
     ReadOptions one = options;
     one.oneChannel = true;
     Channels read = readChannels(path, one, progress);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -361,21 +362,23 @@ void readWavFrames(Bytes file, const std::string& path, std::size_t channel, std
   WavFrameReader(file, path, channel).read(first, out);
 }
 
-std::vector<std::byte> encodeWavFloat(std::span<const double> values, double sampleRate, const std::string& path,
-                                      std::size_t channels) {
-  const bool wide = std::any_of(values.begin(), values.end(), beyondFloat32);
+namespace {
+
+// Frames into a WAV in memory: `writeFrames(sound)` writes them all; `count` frames of `channels`.
+std::vector<std::byte> encodeWav(std::uint64_t samples, std::size_t channels, bool wide, double sampleRate,
+                                 const std::string& path, const std::function<bool(SNDFILE*)>& writeFrames) {
   const std::uint64_t sampleBytes = wide ? sizeof(double) : sizeof(float);
   if (!(sampleRate >= 1.0 && sampleRate <= std::numeric_limits<int>::max()) || sampleRate != std::round(sampleRate)) {
     throw InputError(path, "cannot write WAV: the sample rate must be a whole number of Hz, got " +
                                std::to_string(sampleRate));
   }
   constexpr std::uint64_t kWavDataLimit = 0xFFFFFFFFull - 64;  // RIFF sizes are 32-bit
-  if (values.size() > kWavDataLimit / sampleBytes) {
-    throw InputError(path, "cannot write WAV: " + std::to_string(values.size()) +
+  if (samples > kWavDataLimit / sampleBytes) {
+    throw InputError(path, "cannot write WAV: " + std::to_string(samples) +
                                " samples exceed its 4 GiB limit; write .npy or raw instead");
   }
   std::vector<std::byte> bytes;
-  bytes.reserve(values.size() * sampleBytes + 128);
+  bytes.reserve(samples * sampleBytes + 128);
   MemoryFile memory{{}, &bytes};
   SF_VIRTUAL_IO io = memoryIo();
   SF_INFO info{};
@@ -386,12 +389,44 @@ std::vector<std::byte> encodeWavFloat(std::span<const double> values, double sam
   if (!sound) throw InputError(path, std::string("cannot write WAV: ") + sf_strerror(nullptr));
   // No PEAK chunk: it carries the time of writing, so the same samples would not give the same bytes.
   sf_command(sound.get(), SFC_SET_ADD_PEAK_CHUNK, nullptr, SF_FALSE);
-  const auto count = static_cast<sf_count_t>(values.size() / channels);
-  if (sf_writef_double(sound.get(), values.data(), count) != count) {
-    throw InputError(path, std::string("cannot write WAV: ") + sf_strerror(sound.get()));
-  }
+  if (!writeFrames(sound.get())) throw InputError(path, std::string("cannot write WAV: ") + sf_strerror(sound.get()));
   sound.reset();  // sf_close writes the final header sizes
   return bytes;
+}
+
+}  // namespace
+
+std::vector<std::byte> encodeWavFloat(std::span<const double> values, double sampleRate, const std::string& path,
+                                      std::size_t channels) {
+  const bool wide = std::any_of(values.begin(), values.end(), beyondFloat32);
+  return encodeWav(values.size(), channels, wide, sampleRate, path, [&](SNDFILE* sound) {
+    const auto count = static_cast<sf_count_t>(values.size() / channels);
+    return sf_writef_double(sound, values.data(), count) == count;
+  });
+}
+
+std::vector<std::byte> encodeWavFloat(std::span<const std::span<const double>> channels, double sampleRate,
+                                      const std::string& path) {
+  bool wide = false;
+  for (const std::span<const double> channel : channels) {
+    wide = wide || std::any_of(channel.begin(), channel.end(), beyondFloat32);
+  }
+  const std::size_t frames = channels.empty() ? 0 : channels.front().size();
+  return encodeWav(std::uint64_t{frames} * channels.size(), channels.size(), wide, sampleRate, path, [&](SNDFILE* sound) {
+    // A block at a time: a whole interleaved copy would double the memory the write takes.
+    const std::size_t blockFrames = std::max<std::size_t>(1, (std::size_t{1} << 16) / channels.size());
+    std::vector<double> block;
+    for (std::size_t first = 0; first < frames; first += blockFrames) {
+      const std::size_t n = std::min(blockFrames, frames - first);
+      block.resize(n * channels.size());
+      for (std::size_t c = 0; c < channels.size(); ++c) {
+        for (std::size_t i = 0; i < n; ++i) block[i * channels.size() + c] = channels[c][first + i];
+      }
+      const auto count = static_cast<sf_count_t>(n);
+      if (sf_writef_double(sound, block.data(), count) != count) return false;
+    }
+    return true;
+  });
 }
 
 }  // namespace siglab

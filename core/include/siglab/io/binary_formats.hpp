@@ -49,5 +49,8 @@ void readWavFrames(Bytes file, const std::string& pathForMessages, std::size_t c
 // written as infinite).
 std::vector<std::byte> encodeWavFloat(std::span<const double> values, double sampleRate, const std::string& pathForMessages,
                                       std::size_t channels = 1);
+// The same bytes from planar channels (each the same length), interleaved a block at a time.
+std::vector<std::byte> encodeWavFloat(std::span<const std::span<const double>> channels, double sampleRate,
+                                      const std::string& pathForMessages);
 
 }  // namespace siglab

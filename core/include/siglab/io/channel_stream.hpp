@@ -35,4 +35,8 @@ class ChannelStream {
 std::unique_ptr<ChannelStream> openChannelStream(const std::string& path, const ReadOptions& options = {},
                                                  std::size_t windowBytes = std::size_t{32} << 20);
 
+// How many channels readChannels would read of `path` with `options` (1 with oneChannel), without
+// reading the samples. Throws InputError as openChannelStream does.
+std::size_t channelCount(const std::string& path, const ReadOptions& options = {});
+
 }  // namespace siglab

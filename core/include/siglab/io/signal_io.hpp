@@ -22,8 +22,9 @@ struct ReadOptions {
   char decimal = '.';                         // text: the decimal mark, '.' or ',' (then ',' never separates fields)
   std::optional<SampleType> rawType;          // raw: the little-endian sample type (setting it selects raw)
   std::uint64_t rawOffset = 0;                // raw: bytes to skip before the first sample
-  std::size_t channel = 1;                    // WAV: 1-based channel (readChannels with oneChannel: of any format)
-  bool oneChannel = false;                    // readChannels: only `channel` of what it would read; readSignal always
+  std::size_t channel = 1;                    // WAV: 1-based channel (with oneChannel: of any format)
+  bool oneChannel = false;                    // only `channel` of what readChannels would read (readSignal, openSampleStream
+                                              // and readSignalTail then pick it of a 2-D .npy, raw or CSV too)
   std::vector<std::size_t> columns;           // readChannels, text: 1-based columns, one a channel; empty: `column`,
                                               // else every numeric column of a file with several fields a line
   std::size_t rawChannels = 1;                // raw: channels interleaved frame by frame
