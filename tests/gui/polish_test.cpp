@@ -4,6 +4,7 @@
 
 #include <QComboBox>
 #include <QFormLayout>
+#include <QElapsedTimer>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
@@ -141,6 +142,12 @@ TEST_F(PolishTest, TheFilterPanelsNoteIsNotClipped) {
   }
   ASSERT_TRUE(note);
   ASSERT_TRUE(note->isVisible());
+  // The note's text comes from a worker; the layout grows it in the event loop after (a second at most).
+  QElapsedTimer settling;
+  settling.start();
+  while (note->height() < note->heightForWidth(note->width()) && settling.elapsed() < 1000) {
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+  }
   EXPECT_GE(note->height(), note->heightForWidth(note->width())) << note->text().toStdString();
   const QRect inPanel(note->mapTo(panel, QPoint(0, 0)), note->size());
   EXPECT_TRUE(panel->rect().contains(inPanel)) << "the note reaches past the panel";
