@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/file_bytes.hpp"
+#include "io/json_file.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/atomic_file.hpp"
 #include "siglab/pipeline.hpp"
@@ -112,22 +112,7 @@ Pipeline pipelineFromJson(const json& j, const std::string& pathForMessages) {
 }
 
 Pipeline loadPipeline(const std::string& path) {
-  const FileBytes file(path);  // a FIFO without a writer is an error, not a wait
-  struct TooDeep {};
-  const auto limitNesting = [](int depth, json::parse_event_t event, json&) {
-    const bool opens = event == json::parse_event_t::object_start || event == json::parse_event_t::array_start;
-    if (opens && depth >= kDeepestNesting) throw TooDeep{};
-    return true;
-  };
-  json j;
-  try {
-    j = json::parse(file.text().begin(), file.text().end(), limitNesting);
-  } catch (const json::parse_error& e) {
-    throw InputError(path, "not valid JSON at byte " + std::to_string(e.byte));
-  } catch (const TooDeep&) {
-    throw InputError(path, "not a SigLab pipeline: arrays or objects nested more than " +
-                               std::to_string(kDeepestNesting) + " deep");
-  }
+  const json j = readJsonFile(path, "pipeline", kDeepestNesting);
   Pipeline pipeline = pipelineFromJson(j, path);
   resolveTextAgainst(pipeline, std::filesystem::path(path).parent_path());
   return pipeline;

@@ -12,7 +12,7 @@
 #include "siglab/json_number.hpp"
 #include "siglab/stage_registry.hpp"
 #include "siglab/taps.hpp"
-#include "io/file_bytes.hpp"
+#include "io/json_file.hpp"
 
 namespace siglab {
 namespace {
@@ -318,22 +318,7 @@ void saveSession(const std::string& path, const Session& session, const Progress
 }
 
 Session loadSession(const std::string& path) {
-  const FileBytes file(path);  // a FIFO without a writer is an error, not a wait
-  struct TooDeep {};
-  const auto limitNesting = [](int depth, json::parse_event_t event, json&) {
-    const bool opens = event == json::parse_event_t::object_start || event == json::parse_event_t::array_start;
-    if (opens && depth >= kDeepestNesting) throw TooDeep{};
-    return true;
-  };
-  json j;
-  try {
-    j = json::parse(file.text().begin(), file.text().end(), limitNesting);
-  } catch (const json::parse_error& e) {
-    throw InputError(path, "not valid JSON at byte " + std::to_string(e.byte));
-  } catch (const TooDeep&) {
-    throw InputError(path, "not a SigLab session: arrays or objects nested more than " +
-                               std::to_string(kDeepestNesting) + " deep");
-  }
+  const json j = readJsonFile(path, "session", kDeepestNesting);
   Session s = sessionFromJson(j, path);
   const std::filesystem::path signal(s.signalPath);
   if (signal.is_relative()) s.signalPath = (std::filesystem::path(path).parent_path() / signal).lexically_normal().string();

@@ -9,6 +9,7 @@
 
 #include "siglab/generate.hpp"
 #include "siglab/io/signal_io.hpp"
+#include "cli_run.hpp"
 #include "test_support.hpp"
 
 namespace siglab {
@@ -16,18 +17,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int exitCode = -1;
-  std::string out;
-  std::string err;
-};
-
-Outcome runCli(const std::string& args, const test::TempDir& dir) {
-  const std::string outPath = dir.file("stdout.log"), errPath = dir.file("stderr.log");
-  const std::string command = "{ " + std::string(SIGLAB_CLI_PATH) + " " + args + "; } >" + outPath + " 2>" + errPath;
-  const int status = std::system(command.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, test::readFile(outPath), test::readFile(errPath)};
-}
+using Outcome = test::CliOutcome;
+using test::runCli;
 
 std::string writeInput(const test::TempDir& dir, std::uint64_t count) {
   GenerateOptions options;

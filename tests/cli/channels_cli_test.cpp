@@ -11,6 +11,7 @@
 
 #include "siglab/io/channel_io.hpp"
 #include "siglab/io/signal_io.hpp"
+#include "cli_run.hpp"
 #include "test_support.hpp"
 
 namespace siglab {
@@ -18,18 +19,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int exitCode = -1;
-  std::string out;
-  std::string err;
-};
-
-Outcome runCli(const std::string& args, const test::TempDir& dir) {
-  const std::string outPath = dir.file("stdout.log"), errPath = dir.file("stderr.log");
-  const std::string command = "{ " + std::string(SIGLAB_CLI_PATH) + " " + args + "; } >" + outPath + " 2>" + errPath;
-  const int status = std::system(command.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, test::readFile(outPath), test::readFile(errPath)};
-}
+using Outcome = test::CliOutcome;
+using test::runCli;
 
 // `channels` channels of `frames` float32 values (WAV holds them exactly; CSV in the shortest style).
 std::vector<std::vector<double>> randomChannels(std::size_t channels, std::size_t frames) {
@@ -172,7 +163,7 @@ TEST(ChannelsCli, TextOutputOfTwoChannelsIsRefusedBeforeAnyWork) {
 TEST(ChannelsCli, AChannelTheFileLacksIsRefusedNamingTheCount) {
   const test::TempDir dir;
   const std::string in = writeStereoWav(dir);
-  for (const std::string command : {"filter " + in + " --median 3 -o " + dir.file("o.npy"), "stats " + in,
+  for (const std::string& command : {"filter " + in + " --median 3 -o " + dir.file("o.npy"), "stats " + in,
                                     "spectrum " + in + " -o " + dir.file("s.csv")}) {
     const Outcome run = runCli(command + " --channel 3", dir);
     EXPECT_EQ(run.exitCode, 3) << command;

@@ -13,23 +13,14 @@
 #include "all_backends.hpp"
 #include "siglab/generate.hpp"
 #include "siglab/io/signal_io.hpp"
+#include "cli_run.hpp"
 #include "test_support.hpp"
 
 namespace siglab {
 namespace {
 
-struct Outcome {
-  int exitCode = -1;
-  std::string out;
-  std::string err;
-};
-
-Outcome runCli(const std::string& args, const test::TempDir& dir) {
-  const std::string outPath = dir.file("stdout.log"), errPath = dir.file("stderr.log");
-  const std::string command = "{ " + std::string(SIGLAB_CLI_PATH) + " " + args + "; } >" + outPath + " 2>" + errPath;
-  const int status = std::system(command.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, test::readFile(outPath), test::readFile(errPath)};
-}
+using Outcome = test::CliOutcome;
+using test::runCli;
 
 std::string writeInput(const test::TempDir& dir, std::uint64_t count) {
   GenerateOptions options;
@@ -105,7 +96,9 @@ TEST(CommandsCli, ResponseOfAChainIsTheProductOfItsStages) {
   ASSERT_EQ(chain.size(), 32u);
   for (std::size_t i = 0; i < chain.size(); ++i) {
     const double db = butter[i][1] + mean[i][1];
-    if (std::isfinite(db)) EXPECT_NEAR(chain[i][1], db, 1e-9) << i;
+    if (std::isfinite(db)) {
+      EXPECT_NEAR(chain[i][1], db, 1e-9) << i;
+    }
     const double phase = std::remainder(chain[i][2] - butter[i][2] - mean[i][2], 2 * M_PI);
     EXPECT_NEAR(phase, 0.0, 1e-9) << i;
   }

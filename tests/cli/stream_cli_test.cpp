@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "cli_run.hpp"
 #include "test_support.hpp"
 
 extern char** environ;
@@ -24,18 +25,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int exitCode = -1;
-  std::string out;
-  std::string err;
-};
-
-Outcome runCli(const std::string& args, const test::TempDir& dir) {
-  const std::string outPath = dir.file("stdout.log"), errPath = dir.file("stderr.log");
-  const std::string command = "{ " + std::string(SIGLAB_CLI_PATH) + " " + args + "; } >" + outPath + " 2>" + errPath;
-  const int status = std::system(command.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, test::readFile(outPath), test::readFile(errPath)};
-}
+using Outcome = test::CliOutcome;
+using test::runCli;
 
 std::size_t entriesIn(const test::TempDir& dir) {
   std::size_t n = 0;

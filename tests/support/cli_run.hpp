@@ -16,10 +16,11 @@ struct CliOutcome {
   std::string err;
 };
 
-// `siglab-cli ARGS` in sh (ARGS may quote; a pipe in ARGS gets only the last command's output).
+// `siglab-cli ARGS` in sh (ARGS may quote, pipe or redirect its input; the output and errors of
+// the whole command line are kept).
 inline CliOutcome runCli(const std::string& args, const TempDir& dir) {
   const std::string outPath = dir.file("stdout.log"), errPath = dir.file("stderr.log");
-  const std::string command = std::string(SIGLAB_CLI_PATH) + " " + args + " >" + outPath + " 2>" + errPath;
+  const std::string command = "{ " + std::string(SIGLAB_CLI_PATH) + " " + args + "; } >" + outPath + " 2>" + errPath;
   const int status = std::system(command.c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, readFile(outPath), readFile(errPath)};
 }
