@@ -17,8 +17,8 @@ namespace siglab::detail {
 // pipeline tries the stage's next engine then, as applyJob does in memory.
 class BlockEngineFailed : public std::runtime_error {
  public:
-  BlockEngineFailed(std::size_t stage, std::exception_ptr original, const std::string& what)
-      : std::runtime_error(what), stage(stage), original(std::move(original)) {}
+  BlockEngineFailed(std::size_t failedStage, std::exception_ptr thrown, const std::string& what)
+      : std::runtime_error(what), stage(failedStage), original(std::move(thrown)) {}
   std::size_t stage;            // the stage of the chain whose engine failed
   std::exception_ptr original;  // what the engine threw, for when no engine can take its place
 };
