@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "handed_outputs.hpp"
 #include "stream_halo.hpp"
 
 namespace siglab::detail {
@@ -24,10 +25,7 @@ std::size_t FilteredStream::read(std::span<double> out) {
       produce();
       continue;
     }
-    const std::size_t n = std::min(out.size() - filled, outputs_.size() - handedOut_);
-    std::copy_n(outputs_.begin() + static_cast<std::ptrdiff_t>(handedOut_), n, out.begin() + static_cast<std::ptrdiff_t>(filled));
-    handedOut_ += n;
-    filled += n;
+    filled = handOut(outputs_, handedOut_, out, filled);
   }
   return filled;
 }

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "handed_outputs.hpp"
 #include "io/spool_file.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/job.hpp"
@@ -64,10 +65,7 @@ std::size_t SectionsStream::read(std::span<double> out) {
       }
       continue;
     }
-    const std::size_t n = std::min(out.size() - filled, outputs_.size() - handedOut_);
-    std::copy_n(outputs_.begin() + static_cast<std::ptrdiff_t>(handedOut_), n, out.begin() + static_cast<std::ptrdiff_t>(filled));
-    handedOut_ += n;
-    filled += n;
+    filled = handOut(outputs_, handedOut_, out, filled);
   }
   return filled;
 }
