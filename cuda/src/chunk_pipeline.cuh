@@ -9,6 +9,7 @@
 
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
+#include "event_timer.hpp"
 #include "host_copy.hpp"
 #include "pinned_host.cuh"
 #include "siglab/progress.hpp"
@@ -70,7 +71,8 @@ class ChunkPipeline {
       slot.begin = first + c * chunk_;
       slot.end = std::min(n, slot.begin + chunk_);
       const std::size_t count = slot.end - slot.begin;
-      const cudaStream_t stream = slot.stream.get();
+      const StreamView view = slot.stream.view();
+      const cudaStream_t stream = view.get();
       fillHalo(in, static_cast<std::int64_t>(slot.begin), static_cast<std::int64_t>(slot.end), radius_, mode,
                slot.h_halo.data());
       const T* source = in.data() + slot.begin;
@@ -78,22 +80,21 @@ class ChunkPipeline {
         parallelCopy(slot.h_in.data(), source, count * sizeof(T));
         source = slot.h_in.data();
       }
-      slot.started.record(stream);
+      slot.started.record(view);
       SIGLAB_CUDA_TRY(cudaMemcpyAsync(slot.d_in.data(), source, count * sizeof(T), cudaMemcpyHostToDevice, stream));
       if (radius_ > 0) {
         SIGLAB_CUDA_TRY(cudaMemcpyAsync(slot.d_halo.data(), slot.h_halo.data(), slot.d_halo.bytes(),
                                         cudaMemcpyHostToDevice, stream));
       }
-      slot.copiedIn.record(stream);
+      slot.copiedIn.record(view);
       TunedLaunch<T> launch = kernel;
       launch.in = {slot.d_in.data(), slot.d_halo.data(), static_cast<std::int64_t>(count)};
       launch.d_out = slot.d_out.data();
-      launch.stream = stream;
-      launchTunedFilter(launch);
-      slot.filtered.record(stream);
+      launchTunedFilter(launch, view);
+      slot.filtered.record(view);
       T* destination = pinnedOut ? out.data() + slot.begin : slot.h_out.data();
       SIGLAB_CUDA_TRY(cudaMemcpyAsync(destination, slot.d_out.data(), count * sizeof(T), cudaMemcpyDeviceToHost, stream));
-      slot.copiedOut.record(stream);
+      slot.copiedOut.record(view);
       slot.busy = true;
     }
     for (Slot& slot : slots_) finishAndReport(slot);
@@ -104,11 +105,12 @@ class ChunkPipeline {
  private:
   struct Slot {
     Slot(std::size_t chunk, int radius)
-        : d_in(chunk), d_out(chunk), d_halo(2 * static_cast<std::size_t>(radius)), h_in(chunk), h_out(chunk),
-          h_halo(2 * static_cast<std::size_t>(radius)) {}
+        : d_in(chunk, stream.view()), d_out(chunk, stream.view()),
+          d_halo(2 * static_cast<std::size_t>(radius), stream.view()), h_in(chunk, stream.view()),
+          h_out(chunk, stream.view()), h_halo(2 * static_cast<std::size_t>(radius), stream.view()) {}
+    Stream stream;  // first: the buffers below are made for it
     DeviceBuffer<T> d_in, d_out, d_halo;
     PinnedBuffer<T> h_in, h_out, h_halo;
-    Stream stream;
     Event started, copiedIn, filtered, copiedOut;
     std::size_t begin = 0, end = 0;
     bool busy = false;

@@ -8,6 +8,7 @@
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
 #include "device_scope.hpp"
+#include "event_timer.hpp"
 #include "device_split.hpp"
 #include "run_results.hpp"
 #include "mean_filter_kernels.cuh"
@@ -72,11 +73,10 @@ class CudaFilterBackend final : public FilterBackend {
         }
       }
       return filterOnce(in, spec, out, options);
+    } catch (const cuda::OutOfDeviceMemory& e) {
+      throw std::runtime_error("out of GPU memory: the signal and result need " + mebibytes(2 * in.size() * sizeof(T)) +
+                               " (" + e.what() + ")");
     } catch (const cuda::CudaError& e) {
-      if (e.code() == cudaErrorMemoryAllocation) {
-        throw std::runtime_error("out of GPU memory: the signal and result need " +
-                                 mebibytes(2 * in.size() * sizeof(T)) + " (" + e.what() + ")");
-      }
       throw std::runtime_error(e.what());
     }
   }
@@ -86,17 +86,18 @@ class CudaFilterBackend final : public FilterBackend {
     FilterPass pass;
     pass.splits.every = static_cast<std::size_t>(options.blockSize);  // each block its own outputs (and tile)
     if (in.empty()) return pass;
-    const std::size_t bytes = in.size() * sizeof(T);
-    cuda::DeviceBuffer<T> d_in(in.size());
-    cuda::DeviceBuffer<T> d_out(in.size());
+    const cuda::Stream stream;
+    const cuda::StreamView view = stream.view();
+    cuda::DeviceBuffer<T> d_in(in.size(), view);
+    cuda::DeviceBuffer<T> d_out(in.size(), view);
     const std::vector<T> taps(spec.taps.begin(), spec.taps.end());
     cuda::FilterLaunch<T> launch;
     // Constant and Shared read the constant bank; a window it cannot hold falls back to taps in
     // device memory, said in the pass's note.
     launch.tapsInConstantMemory = kind_ != KernelKind::Global && taps.size() <= cuda::kMaxConstantTaps;
-    cuda::DeviceBuffer<T> d_taps(taps.size());
-    SIGLAB_CUDA_TRY(cudaMemcpy(d_taps.data(), taps.data(), d_taps.bytes(), cudaMemcpyHostToDevice));
-    if (launch.tapsInConstantMemory) cuda::uploadConstantTaps<T>(taps);
+    cuda::DeviceBuffer<T> d_taps(taps.size(), view);
+    d_taps.copyFrom(taps.data(), taps.size());
+    if (launch.tapsInConstantMemory) cuda::uploadConstantTaps<T>(taps, view);
     launch.d_in = d_in.data();
     launch.d_out = d_out.data();
     launch.n = static_cast<std::int64_t>(in.size());
@@ -106,14 +107,14 @@ class CudaFilterBackend final : public FilterBackend {
     launch.d_taps = d_taps.data();
 
     cuda::Event start, copiedIn, filtered, copiedOut;
-    start.record();
-    SIGLAB_CUDA_TRY(cudaMemcpy(d_in.data(), in.data(), bytes, cudaMemcpyHostToDevice));
-    copiedIn.record();
-    cuda::launchFilter(kind_, launch);
-    filtered.record();
-    SIGLAB_CUDA_TRY(cudaMemcpy(out.data(), d_out.data(), bytes, cudaMemcpyDeviceToHost));
-    copiedOut.record();
-    SIGLAB_CUDA_TRY(cudaEventSynchronize(copiedOut.get()));
+    start.record(view);
+    d_in.copyFrom(in.data(), in.size());
+    copiedIn.record(view);
+    cuda::launchFilter(kind_, launch, view);
+    filtered.record(view);
+    d_out.copyTo(out.data(), out.size());
+    copiedOut.record(view);
+    copiedOut.synchronize();
     pass.phases.kernelMs = filtered.millisSince(copiedIn);
     pass.phases.transferMs = copiedIn.millisSince(start) + copiedOut.millisSince(filtered);
     pass.phases.totalMs = copiedOut.millisSince(start);

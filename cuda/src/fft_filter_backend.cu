@@ -14,6 +14,8 @@
 #include "device_buffer.hpp"
 #include "device_scope.hpp"
 #include "device_split.hpp"
+#include "event_timer.hpp"
+#include "fft_plan_cache.hpp"
 #include "run_results.hpp"
 #include "siglab/boundary.hpp"
 #include "siglab/cuda_backends.hpp"
@@ -24,32 +26,6 @@ namespace siglab {
 namespace {
 
 constexpr std::size_t kBatchBytes = std::size_t{64} << 20;  // of gathered blocks: about 64 MiB a batch
-
-void checkCufft(cufftResult code, const char* call) {
-  if (code != CUFFT_SUCCESS) {
-    throw std::runtime_error(code == CUFFT_ALLOC_FAILED ? std::string("out of GPU memory for a cuFFT plan in ") + call
-                                                        : "cuFFT error " + std::to_string(static_cast<int>(code)) + " in " + call);
-  }
-}
-#define SIGLAB_CUFFT_TRY(call) checkCufft((call), #call)
-
-// A batched 1-D double-precision plan of `batch` transforms of n points (D2Z or Z2D).
-class BatchedPlan {
- public:
-  BatchedPlan(int n, int batch, cufftType type) {
-    int length = n, bins = n / 2 + 1;
-    const bool forward = type == CUFFT_D2Z;
-    SIGLAB_CUFFT_TRY(cufftPlanMany(&plan_, 1, &length, forward ? &length : &bins, 1, forward ? n : bins,
-                                   forward ? &bins : &length, 1, forward ? bins : n, type, batch));
-  }
-  BatchedPlan(const BatchedPlan&) = delete;
-  BatchedPlan& operator=(const BatchedPlan&) = delete;
-  ~BatchedPlan() { cufftDestroy(plan_); }
-  cufftHandle get() const { return plan_; }
-
- private:
-  cufftHandle plan_ = 0;
-};
 
 // Block b of the batch (global block firstBlock + b): sample s is signal position
 // (firstBlock + b) * L - radius + s through the boundary rule, for s < M; zero where the rule
@@ -142,8 +118,9 @@ class FftFilterBackend final : public FilterBackend {
     try {
       const cuda::DeviceScope scope(device_);
       return filterOnce(in, spec, out);
+    } catch (const cuda::OutOfDeviceMemory& e) {
+      throw std::runtime_error(std::string("out of GPU memory (") + e.what() + ")");
     } catch (const cuda::CudaError& e) {
-      if (e.code() == cudaErrorMemoryAllocation) throw std::runtime_error(std::string("out of GPU memory (") + e.what() + ")");
       throw std::runtime_error(e.what());
     }
   }
@@ -157,42 +134,48 @@ class FftFilterBackend final : public FilterBackend {
     const std::int64_t blocks = (n + outputsPerBlock - 1) / outputsPerBlock;
     const std::int64_t batch = std::clamp<std::int64_t>(static_cast<std::int64_t>(kBatchBytes) / (m * 8), 1, blocks);
 
-    cuda::DeviceBuffer<double> d_in(in.size()), d_out(in.size()), d_blocks(static_cast<std::size_t>(batch * m));
-    cuda::DeviceBuffer<cufftDoubleComplex> d_spectra(static_cast<std::size_t>(batch * bins)), d_taps(static_cast<std::size_t>(bins));
+    const cuda::Stream stream;
+    const cuda::StreamView view = stream.view();
+    const cudaStream_t s = view.get();
+    cuda::DeviceBuffer<double> d_in(in.size(), view), d_out(in.size(), view),
+        d_blocks(static_cast<std::size_t>(batch * m), view);
+    cuda::DeviceBuffer<cufftDoubleComplex> d_spectra(static_cast<std::size_t>(batch * bins), view),
+        d_taps(static_cast<std::size_t>(bins), view);
     {  // conj(F taps) / M, once
       std::vector<double> padded(static_cast<std::size_t>(m), 0.0);
       std::copy(spec.taps.begin(), spec.taps.end(), padded.begin());
-      cuda::DeviceBuffer<double> d_padded(padded.size());
-      SIGLAB_CUDA_TRY(cudaMemcpy(d_padded.data(), padded.data(), d_padded.bytes(), cudaMemcpyHostToDevice));
-      const BatchedPlan single(static_cast<int>(m), 1, CUFFT_D2Z);
+      cuda::DeviceBuffer<double> d_padded(padded.size(), view);
+      d_padded.copyFrom(padded.data(), padded.size());
+      const cuda::FftPlan single({static_cast<int>(m), 1, CUFFT_D2Z}, view);
       SIGLAB_CUFFT_TRY(cufftExecD2Z(single.get(), d_padded.data(), d_taps.data()));
-      conjugateAndScale<<<gridFor(bins, 256), 256>>>(d_taps.data(), bins, 1.0 / static_cast<double>(m));
+      conjugateAndScale<<<gridFor(bins, 256), 256, 0, s>>>(d_taps.data(), bins, 1.0 / static_cast<double>(m));
       SIGLAB_CUDA_CHECK_LAUNCH();
+      stream.synchronize();  // `padded` and d_padded go out of scope
     }
-    const BatchedPlan forward(static_cast<int>(m), static_cast<int>(batch), CUFFT_D2Z);
-    const BatchedPlan inverse(static_cast<int>(m), static_cast<int>(batch), CUFFT_Z2D);
+    const cuda::FftPlan forward({static_cast<int>(m), static_cast<int>(batch), CUFFT_D2Z}, view);
+    const cuda::FftPlan inverse({static_cast<int>(m), static_cast<int>(batch), CUFFT_Z2D}, view);
 
     cuda::Event start, copiedIn, filtered, copiedOut;
-    start.record();
-    SIGLAB_CUDA_TRY(cudaMemcpy(d_in.data(), in.data(), in.size() * sizeof(double), cudaMemcpyHostToDevice));
-    copiedIn.record();
+    start.record(view);
+    d_in.copyFrom(in.data(), in.size());
+    copiedIn.record(view);
     for (std::int64_t firstBlock = 0; firstBlock < blocks; firstBlock += batch) {
       // A shorter last batch: the plans still transform `batch` blocks; the stale ones are not scattered.
       const std::int64_t count = std::min(batch, blocks - firstBlock);
       const dim3 grid(gridFor(m, 256), static_cast<unsigned>(count));
-      gatherBlocks<<<grid, 256>>>(d_in.data(), n, spec.mode, firstBlock, outputsPerBlock, radius, m, d_blocks.data());
+      gatherBlocks<<<grid, 256, 0, s>>>(d_in.data(), n, spec.mode, firstBlock, outputsPerBlock, radius, m, d_blocks.data());
       SIGLAB_CUDA_CHECK_LAUNCH();
       SIGLAB_CUFFT_TRY(cufftExecD2Z(forward.get(), d_blocks.data(), d_spectra.data()));
-      multiplySpectra<<<gridFor(batch * bins, 256), 256>>>(d_spectra.data(), d_taps.data(), bins, batch * bins);
+      multiplySpectra<<<gridFor(batch * bins, 256), 256, 0, s>>>(d_spectra.data(), d_taps.data(), bins, batch * bins);
       SIGLAB_CUDA_CHECK_LAUNCH();
       SIGLAB_CUFFT_TRY(cufftExecZ2D(inverse.get(), d_spectra.data(), d_blocks.data()));
-      scatterOutputs<<<grid, 256>>>(d_blocks.data(), n, firstBlock, outputsPerBlock, m, d_out.data());
+      scatterOutputs<<<grid, 256, 0, s>>>(d_blocks.data(), n, firstBlock, outputsPerBlock, m, d_out.data());
       SIGLAB_CUDA_CHECK_LAUNCH();
     }
-    filtered.record();
-    SIGLAB_CUDA_TRY(cudaMemcpy(out.data(), d_out.data(), out.size() * sizeof(double), cudaMemcpyDeviceToHost));
-    copiedOut.record();
-    SIGLAB_CUDA_TRY(cudaEventSynchronize(copiedOut.get()));
+    filtered.record(view);
+    d_out.copyTo(out.data(), out.size());
+    copiedOut.record(view);
+    copiedOut.synchronize();
     FilterPass pass;
     pass.phases.kernelMs = filtered.millisSince(copiedIn);
     pass.phases.transferMs = copiedIn.millisSince(start) + copiedOut.millisSince(filtered);

@@ -6,13 +6,15 @@
 
 #include "cuda_check.hpp"
 #include "device_scope.hpp"
+#include "stream.hpp"
 #include "siglab/cuda_backends.hpp"
 #include "siglab/cuda_lab.hpp"
 
 namespace siglab::cuda {
 
-// Runs `rungs` (which appends to result.rungs) on the first device probed; no GPU, out of memory or a CUDA error
-// becomes result.problem, with no half-finished rungs left behind.
+// Runs `rungs(device, stream, result)` (which appends to result.rungs) on the first device probed, its work
+// queued on `stream`; no GPU, out of memory or a CUDA error becomes result.problem, with no
+// half-finished rungs left behind.
 template <class Rungs>
 GpuRungs runOnDevice(double inputBytes, const Rungs& rungs) {
   GpuRungs result;
@@ -23,12 +25,14 @@ GpuRungs runOnDevice(double inputBytes, const Rungs& rungs) {
   }
   try {
     const DeviceScope scope(devices.front().index);
-    rungs(devices.front(), result);
+    const Stream stream;
+    rungs(devices.front(), stream.view(), result);
+  } catch (const OutOfDeviceMemory& e) {
+    result.problem = "out of GPU memory for " + std::to_string(static_cast<long long>(inputBytes) >> 20) +
+                     " MiB of operands (" + e.what() + ")";
+    result.rungs.clear();
   } catch (const CudaError& e) {
-    result.problem = e.code() == cudaErrorMemoryAllocation
-                         ? "out of GPU memory for " + std::to_string(static_cast<long long>(inputBytes) >> 20) +
-                               " MiB of operands (" + e.what() + ")"
-                         : std::string(e.what());
+    result.problem = e.what();
     result.rungs.clear();
   } catch (const std::exception& e) {
     result.problem = e.what();

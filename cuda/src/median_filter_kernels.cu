@@ -14,6 +14,7 @@
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
 #include "device_scope.hpp"
+#include "event_timer.hpp"
 #include "launch_in_parts.hpp"
 #include "siglab/cuda_filters.hpp"
 #include "siglab/median_filter.hpp"
@@ -75,20 +76,20 @@ __global__ void medianSortedTile(const T* d_in, T* d_out, std::int64_t n, int wi
 // Outputs [first, end) of the median of d_in's n keys.
 template <typename T>
 void launchMedian(const T* d_in, T* d_out, std::int64_t n, int window, BoundaryMode mode, std::int64_t first,
-                  std::int64_t end) {
+                  std::int64_t end, cudaStream_t stream) {
   const auto blocksFor = [](std::int64_t items, std::int64_t per) { return static_cast<unsigned>((items + per - 1) / per); };
   const unsigned perThread = blocksFor(end - first, kTileThreads);
   switch (window) {
-    case 1: medianInRegisters<T, 1><<<perThread, kTileThreads>>>(d_in, d_out, n, mode, first, end); return;
-    case 3: medianInRegisters<T, 3><<<perThread, kTileThreads>>>(d_in, d_out, n, mode, first, end); return;
-    case 5: medianInRegisters<T, 5><<<perThread, kTileThreads>>>(d_in, d_out, n, mode, first, end); return;
-    case 7: medianInRegisters<T, 7><<<perThread, kTileThreads>>>(d_in, d_out, n, mode, first, end); return;
-    case 9: medianInRegisters<T, 9><<<perThread, kTileThreads>>>(d_in, d_out, n, mode, first, end); return;
+    case 1: medianInRegisters<T, 1><<<perThread, kTileThreads, 0, stream>>>(d_in, d_out, n, mode, first, end); return;
+    case 3: medianInRegisters<T, 3><<<perThread, kTileThreads, 0, stream>>>(d_in, d_out, n, mode, first, end); return;
+    case 5: medianInRegisters<T, 5><<<perThread, kTileThreads, 0, stream>>>(d_in, d_out, n, mode, first, end); return;
+    case 7: medianInRegisters<T, 7><<<perThread, kTileThreads, 0, stream>>>(d_in, d_out, n, mode, first, end); return;
+    case 9: medianInRegisters<T, 9><<<perThread, kTileThreads, 0, stream>>>(d_in, d_out, n, mode, first, end); return;
     default: break;
   }
   const auto tile = [&](auto size) {
     constexpr int kTile = decltype(size)::value;
-    medianSortedTile<T, kTile><<<blocksFor(end - first, medianTileOutputs(kTile, window)), kTileThreads>>>(
+    medianSortedTile<T, kTile><<<blocksFor(end - first, medianTileOutputs(kTile, window)), kTileThreads, 0, stream>>>(
         d_in, d_out, n, window, mode, first, end);
   };
   switch (medianTileSize(window)) {
@@ -99,38 +100,6 @@ void launchMedian(const T* d_in, T* d_out, std::int64_t n, int window, BoundaryM
     default: return tile(std::integral_constant<int, 4096>{});
   }
 }
-
-// Two events around the kernel, destroyed whatever happens.
-class KernelTimer {
- public:
-  KernelTimer() {
-    SIGLAB_CUDA_TRY(cudaEventCreate(&begin_));
-    try {
-      SIGLAB_CUDA_TRY(cudaEventCreate(&end_));
-    } catch (...) {
-      cudaEventDestroy(begin_);
-      throw;
-    }
-  }
-  KernelTimer(const KernelTimer&) = delete;
-  KernelTimer& operator=(const KernelTimer&) = delete;
-  ~KernelTimer() {
-    cudaEventDestroy(begin_);
-    cudaEventDestroy(end_);
-  }
-  void start() { SIGLAB_CUDA_TRY(cudaEventRecord(begin_)); }
-  double stopMs() {
-    SIGLAB_CUDA_TRY(cudaEventRecord(end_));
-    SIGLAB_CUDA_TRY(cudaEventSynchronize(end_));
-    float ms = 0;
-    SIGLAB_CUDA_TRY(cudaEventElapsedTime(&ms, begin_, end_));
-    return ms;
-  }
-
- private:
-  cudaEvent_t begin_ = nullptr;
-  cudaEvent_t end_ = nullptr;
-};
 
 // Outputs a kernel launch computes: about 2^31 key comparisons (a few milliseconds), whole tiles.
 std::int64_t outputsPerLaunch(int window) {
@@ -175,37 +144,35 @@ GpuFilterResult medianOnGpu(std::span<const T> in, SignalPart part, std::size_t 
     std::vector<T> halo(2 * radius);
     cuda::fillHalo(in, static_cast<std::int64_t>(part.begin), static_cast<std::int64_t>(part.end),
                    static_cast<int>(radius), mode, halo.data());
-    cuda::DeviceBuffer<T> d_in(padded), d_out(padded);
-    SIGLAB_CUDA_TRY(cudaMemcpy(d_in.data(), halo.data(), radius * sizeof(T), cudaMemcpyHostToDevice));
-    cuda::runInParts(nullptr, 0, samples, cuda::kCopyPartSamples, work, 1, [&](std::int64_t b, std::int64_t e) {
-      SIGLAB_CUDA_TRY(cudaMemcpyAsync(d_in.data() + radius + b, in.data() + part.begin + b,
-                                      static_cast<std::size_t>(e - b) * sizeof(T), cudaMemcpyHostToDevice, nullptr));
+    const cuda::Stream stream;
+    const cuda::StreamView view = stream.view();
+    cuda::DeviceBuffer<T> d_in(padded, view), d_out(padded, view);
+    d_in.copyFrom(halo.data(), radius);
+    cuda::runInParts(view, 0, samples, cuda::kCopyPartSamples, work, 1, [&](std::int64_t b, std::int64_t e) {
+      d_in.copyFrom(in.data() + part.begin + b, static_cast<std::size_t>(e - b), radius + static_cast<std::size_t>(b));
     });
-    SIGLAB_CUDA_TRY(cudaMemcpy(d_in.data() + radius + part.size(), halo.data() + radius, radius * sizeof(T),
-                               cudaMemcpyHostToDevice));
+    d_in.copyFrom(halo.data() + radius, radius, radius + part.size());
     GpuFilterResult result;
-    KernelTimer timer;
+    cuda::EventTimer timer(view);
     timer.start();
-    cuda::runInParts(nullptr, r, r + samples, outputsPerLaunch(static_cast<int>(window)), work, outputWeight,
+    cuda::runInParts(view, r, r + samples, outputsPerLaunch(static_cast<int>(window)), work, outputWeight,
                      [&](std::int64_t b, std::int64_t e) {
                        launchMedian(d_in.data(), d_out.data(), static_cast<std::int64_t>(padded),
-                                    static_cast<int>(window), mode, b, e);
+                                    static_cast<int>(window), mode, b, e, view.get());
                        SIGLAB_CUDA_CHECK_LAUNCH();
                      });
     result.kernelMs = timer.stopMs();
-    cuda::runInParts(nullptr, 0, samples, cuda::kCopyPartSamples, work, 1, [&](std::int64_t b, std::int64_t e) {
-      SIGLAB_CUDA_TRY(cudaMemcpyAsync(out.data() + part.begin + b, d_out.data() + radius + b,
-                                      static_cast<std::size_t>(e - b) * sizeof(T), cudaMemcpyDeviceToHost, nullptr));
+    cuda::runInParts(view, 0, samples, cuda::kCopyPartSamples, work, 1, [&](std::int64_t b, std::int64_t e) {
+      d_out.copyTo(out.data() + part.begin + b, static_cast<std::size_t>(e - b), radius + static_cast<std::size_t>(b));
     });
     result.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return result;
   } catch (const Cancelled&) {
     throw;
+  } catch (const cuda::OutOfDeviceMemory& e) {
+    return {GpuStatus::OutOfMemory, "out of GPU memory: the signal and result need " +
+                                        std::to_string(2 * padded * sizeof(T) >> 20) + " MiB (" + e.what() + ")"};
   } catch (const cuda::CudaError& e) {
-    if (e.code() == cudaErrorMemoryAllocation) {
-      return {GpuStatus::OutOfMemory, "out of GPU memory: the signal and result need " +
-                                          std::to_string(2 * padded * sizeof(T) >> 20) + " MiB (" + e.what() + ")"};
-    }
     return {GpuStatus::Failed, e.what()};
   } catch (const std::exception& e) {
     return {GpuStatus::Failed, e.what()};

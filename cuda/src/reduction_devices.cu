@@ -2,6 +2,7 @@
 #include <cuda_runtime.h>
 
 #include <memory>
+#include <new>
 #include <type_traits>
 #include <vector>
 
@@ -24,16 +25,18 @@ using AccumulatorOf = std::conditional_t<std::is_same_v<In, double>, double, lon
 template <class In>
 struct DevicePart {
   DevicePart(int device_, std::span<const In> values)
-      : device(device_), n(static_cast<std::int64_t>(values.size())), d_in(values.size()),
-        d_partial(static_cast<std::size_t>(cuda::reducePartialCount(cuda::ReduceKernel::WarpShuffle16B, n))),
-        d_result(1) {
-    if (!values.empty()) SIGLAB_CUDA_TRY(cudaMemcpy(d_in.data(), values.data(), d_in.bytes(), cudaMemcpyHostToDevice));
+      : device(device_), n(static_cast<std::int64_t>(values.size())), d_in(values.size(), stream.view()),
+        d_partial(static_cast<std::size_t>(cuda::reducePartialCount(cuda::ReduceKernel::WarpShuffle16B, n)),
+                  stream.view()),
+        d_result(1, stream.view()) {
+    d_in.copyFrom(values.data(), values.size());
+    stream.synchronize();
   }
   int device;
   std::int64_t n;
+  cuda::Stream stream;  // before the buffers, which are made for it
   cuda::DeviceBuffer<In> d_in;
   cuda::DeviceBuffer<AccumulatorOf<In>> d_partial, d_result;
-  cuda::Stream stream;
 };
 
 template <class In>
@@ -51,12 +54,8 @@ DeviceSum sumParts(std::span<const In> values, const std::vector<int>& devices, 
   std::vector<std::unique_ptr<DevicePart<In>>> parts;
   auto freeParts = [&] {
     for (auto& part : parts) {
-      try {
-        const cuda::DeviceScope scope(part->device);
-        part.reset();
-      } catch (const std::exception&) {
-        part.reset();
-      }
+      const cuda::DeviceScope scope(part->device, std::nothrow);
+      part.reset();
     }
   };
   try {
@@ -71,11 +70,11 @@ DeviceSum sumParts(std::span<const In> values, const std::vector<int>& devices, 
         for (auto& part : parts) {
           const cuda::DeviceScope scope(part->device);
           cuda::launchReduce(cuda::ReduceKernel::WarpShuffle16B, cuda::ReduceOp::Sum, part->d_in.data(), part->n,
-                             part->d_partial.data(), part->d_result.data(), part->stream.get());
+                             part->d_partial.data(), part->d_result.data(), part->stream.view());
         }
         for (auto& part : parts) {
           const cuda::DeviceScope scope(part->device);
-          SIGLAB_CUDA_TRY(cudaStreamSynchronize(part->stream.get()));
+          part->stream.synchronize();
         }
       });
     };
@@ -85,7 +84,8 @@ DeviceSum sumParts(std::span<const In> values, const std::vector<int>& devices, 
     for (auto& part : parts) {
       const cuda::DeviceScope scope(part->device);
       Acc sum{};
-      SIGLAB_CUDA_TRY(cudaMemcpy(&sum, part->d_result.data(), sizeof(Acc), cudaMemcpyDeviceToHost));
+      part->d_result.copyTo(&sum, 1);
+      part->stream.synchronize();
       sums.push_back(static_cast<double>(sum));
       if constexpr (!std::is_same_v<Acc, double>) total += sum;
     }
@@ -96,9 +96,10 @@ DeviceSum sumParts(std::span<const In> values, const std::vector<int>& devices, 
       result.integerValue = total;
       result.value = static_cast<double>(total);
     }
+  } catch (const cuda::OutOfDeviceMemory& e) {
+    result.problem = std::string("out of GPU memory (") + e.what() + ")";
   } catch (const cuda::CudaError& e) {
-    result.problem = e.code() == cudaErrorMemoryAllocation ? std::string("out of GPU memory (") + e.what() + ")"
-                                                           : std::string(e.what());
+    result.problem = e.what();
   } catch (const std::exception& e) {
     result.problem = e.what();
   }

@@ -166,24 +166,24 @@ struct ScanPart {
     const std::size_t chunks = std::max(chunksIn(range.forwardEnd - range.forwardBegin),
                                         chunksIn(range.backwardEnd - range.backwardBegin));
     const std::size_t localGroups = (chunks + kChunksPerGroup - 1) / kChunksPerGroup;
-    coef = cuda::DeviceBuffer<double>(coefficients);
-    power = cuda::DeviceBuffer<double>(d * d);
-    groupPower = cuda::DeviceBuffer<double>(d * d);
-    powers = cuda::DeviceBuffer<double>(powerCount);
-    zi = cuda::DeviceBuffer<double>(d);
-    ends = cuda::DeviceBuffer<double>(chunks * d);
-    local = cuda::DeviceBuffer<double>(chunks * d);
-    groupEnds = cuda::DeviceBuffer<double>(localGroups * d);
-    allGroupEnds = cuda::DeviceBuffer<double>(static_cast<std::size_t>(groups) * d);
-    groupStarts = cuda::DeviceBuffer<double>(static_cast<std::size_t>(groups) * d);
-    y = cuda::DeviceBuffer<double>(static_cast<std::size_t>(range.held()));
-    max = cuda::DeviceBuffer<unsigned long long>(1);
+    coef = cuda::DeviceBuffer<double>(coefficients, stream.view());
+    power = cuda::DeviceBuffer<double>(d * d, stream.view());
+    groupPower = cuda::DeviceBuffer<double>(d * d, stream.view());
+    powers = cuda::DeviceBuffer<double>(powerCount, stream.view());
+    zi = cuda::DeviceBuffer<double>(d, stream.view());
+    ends = cuda::DeviceBuffer<double>(chunks * d, stream.view());
+    local = cuda::DeviceBuffer<double>(chunks * d, stream.view());
+    groupEnds = cuda::DeviceBuffer<double>(localGroups * d, stream.view());
+    allGroupEnds = cuda::DeviceBuffer<double>(static_cast<std::size_t>(groups) * d, stream.view());
+    groupStarts = cuda::DeviceBuffer<double>(static_cast<std::size_t>(groups) * d, stream.view());
+    y = cuda::DeviceBuffer<double>(static_cast<std::size_t>(range.held()), stream.view());
+    max = cuda::DeviceBuffer<unsigned long long>(1, stream.view());
   }
   int device;
   ScanRange range;
+  cuda::Stream stream;  // the buffers below are made for it
   cuda::DeviceBuffer<double> coef, power, groupPower, powers, zi, ends, local, groupEnds, allGroupEnds, groupStarts, y;
   cuda::DeviceBuffer<unsigned long long> max;
-  cuda::Stream stream;
   double* at(std::int64_t position) const { return y.data() + (position - range.backwardBegin); }
 };
 
@@ -209,7 +209,7 @@ constexpr std::int64_t kChunksPerLaunch = std::int64_t{1} << 16;
 // chunk runs as it would in one launch; Cancel is seen and progress reported between launches.
 void runChunks(int sections, ScanPart& part, const ScanPass& pass, const CarryView& carry, double* d_ends,
                cuda::WorkShare& work) {
-  cuda::runInParts(part.stream.get(), 0, pass.chunks(), kChunksPerLaunch, work, kSosScanChunk,
+  cuda::runInParts(part.stream.view(), 0, pass.chunks(), kChunksPerLaunch, work, kSosScanChunk,
                    [&](std::int64_t begin, std::int64_t end) {
                      const unsigned blocks = static_cast<unsigned>((end - begin + kChunkThreads - 1) / kChunkThreads);
                      sosChunks<<<blocks, kChunkThreads, 0, part.stream.get()>>>(
@@ -386,7 +386,7 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
   cuda::WorkShare work(progress, units);
   // The extension's samples [begin, end) to `to` on the part's stream, in parts (launch_in_parts.hpp).
   auto copyExtension = [&](ScanPart& part, std::int64_t begin, std::int64_t end) {
-    cuda::runInParts(part.stream.get(), begin, end, cuda::kCopyPartSamples, work, 1, [&](std::int64_t b0, std::int64_t e0) {
+    cuda::runInParts(part.stream.view(), begin, end, cuda::kCopyPartSamples, work, 1, [&](std::int64_t b0, std::int64_t e0) {
       const auto piece = [&](const double* source, std::int64_t from, std::int64_t to) {
         const std::int64_t b = std::max(b0, from), e = std::min(e0, to);
         if (b >= e) return;
@@ -482,7 +482,7 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
       const cuda::DeviceScope scope(part.device);
       const std::int64_t b = std::max<std::int64_t>(part.range.backwardBegin, static_cast<std::int64_t>(edge));
       const std::int64_t e = std::min<std::int64_t>(part.range.backwardEnd, static_cast<std::int64_t>(edge + n));
-      cuda::runInParts(part.stream.get(), b, e, cuda::kCopyPartSamples, work, 1, [&](std::int64_t b0, std::int64_t e0) {
+      cuda::runInParts(part.stream.view(), b, e, cuda::kCopyPartSamples, work, 1, [&](std::int64_t b0, std::int64_t e0) {
         SIGLAB_CUDA_TRY(cudaMemcpyAsync(out.data() + (b0 - static_cast<std::int64_t>(edge)), part.at(b0),
                                         static_cast<std::size_t>(e0 - b0) * sizeof(double), cudaMemcpyDeviceToHost,
                                         part.stream.get()));
@@ -510,13 +510,13 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
   } catch (const Cancelled&) {
     freeParts();
     throw;
+  } catch (const cuda::OutOfDeviceMemory& e) {
+    freeParts();
+    return {GpuStatus::OutOfMemory, "out of GPU memory: the extended signal needs " +
+                                        std::to_string(static_cast<std::size_t>(total) * sizeof(double) >> 20) +
+                                        " MiB (" + e.what() + ")"};
   } catch (const cuda::CudaError& e) {
     freeParts();
-    if (e.code() == cudaErrorMemoryAllocation) {
-      return {GpuStatus::OutOfMemory, "out of GPU memory: the extended signal needs " +
-                                          std::to_string(static_cast<std::size_t>(total) * sizeof(double) >> 20) +
-                                          " MiB (" + e.what() + ")"};
-    }
     return {GpuStatus::Failed, e.what()};
   } catch (const std::exception& e) {
     freeParts();

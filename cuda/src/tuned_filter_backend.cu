@@ -4,6 +4,8 @@
 #include <cmath>
 #include <exception>
 #include <memory>
+#include <new>
+#include <optional>
 #include <stdexcept>
 #include <tuple>
 #include <type_traits>
@@ -13,6 +15,7 @@
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
 #include "device_scope.hpp"
+#include "event_timer.hpp"
 #include "run_results.hpp"
 #include "tuned_filter_backend.hpp"
 #include "tuned_filter_kernel.cuh"
@@ -35,14 +38,17 @@ std::vector<T> tapsAs(const FilterSpec& spec) {
 template <class T>
 struct ResidentSignal {
   ResidentSignal(std::span<const T> in, const FilterSpec& spec, const cuda::TunedLaunch<T>& kernel)
-      : d_in(in.size()), d_out(in.size()), d_halo(2 * spec.radius()), launch(kernel) {
+      : d_in(in.size(), stream.view()), d_out(in.size(), stream.view()), d_halo(2 * spec.radius(), stream.view()),
+        launch(kernel) {
     const int radius = static_cast<int>(spec.radius());
     std::vector<T> halo(d_halo.size());
     cuda::fillHalo(in, 0, static_cast<std::int64_t>(in.size()), radius, spec.mode, halo.data());
-    SIGLAB_CUDA_TRY(cudaMemcpy(d_halo.data(), halo.data(), d_halo.bytes(), cudaMemcpyHostToDevice));
+    d_halo.copyFrom(halo.data(), halo.size());
+    stream.synchronize();  // `halo` goes out of scope
     launch.in = {d_in.data(), d_halo.data(), static_cast<std::int64_t>(in.size())};
     launch.d_out = d_out.data();
   }
+  cuda::Stream stream;
   DeviceBuffer<T> d_in, d_out, d_halo;
   cuda::TunedLaunch<T> launch;
 };
@@ -54,13 +60,12 @@ class TunedFilterBackend final : public FilterBackend {
   TunedFilterBackend(const TunedFilterBackend&) = delete;
   TunedFilterBackend& operator=(const TunedFilterBackend&) = delete;
   ~TunedFilterBackend() override {
-    if (!std::get<0>(pipelines_) && !std::get<1>(pipelines_)) return;
-    try {
-      const cuda::DeviceScope scope(device_);  // the pipelines' streams and buffers are that device's
-      pipelines_ = {};
-    } catch (const std::exception&) {
-      pipelines_ = {};  // destructors never throw
+    if (!std::get<0>(pipelines_) && !std::get<1>(pipelines_) && !std::get<0>(taps_).stream && !std::get<1>(taps_).stream) {
+      return;
     }
+    const cuda::DeviceScope scope(device_, std::nothrow);  // the streams and buffers are that device's
+    pipelines_ = {};
+    taps_ = {};
   }
 
   std::string_view name() const override { return "gpu-tuned"; }
@@ -105,12 +110,12 @@ class TunedFilterBackend final : public FilterBackend {
       const cuda::DeviceScope scope(device_);
       if (part.size() == 0) return FilterPass{};
       return filterOnce(in, spec, out, options, progress, part);
+    } catch (const cuda::OutOfDeviceMemory& e) {
+      dropPipelines();
+      throw std::runtime_error(std::string("out of GPU memory; a smaller --gpu-memory-budget makes smaller chunks (") +
+                               e.what() + ")");
     } catch (const cuda::CudaError& e) {
       dropPipelines();
-      if (e.code() == cudaErrorMemoryAllocation) {
-        throw std::runtime_error(std::string("out of GPU memory; a smaller --gpu-memory-budget makes smaller chunks (") +
-                                 e.what() + ")");
-      }
       throw std::runtime_error(e.what());
     } catch (const Cancelled&) {
       throw;  // the pipeline drained its chunks before throwing: it stays usable
@@ -214,15 +219,16 @@ class TunedFilterBackend final : public FilterBackend {
   PhaseTimes seedStylePass(std::span<const T> in, const FilterSpec& spec, std::span<T> out,
                            const cuda::TunedLaunch<T>& kernel) {
     ResidentSignal<T> signal(in, spec, kernel);
+    const cuda::StreamView view = signal.stream.view();
     Event start, copiedIn, filtered, copiedOut;
-    start.record();
-    SIGLAB_CUDA_TRY(cudaMemcpy(signal.d_in.data(), in.data(), signal.d_in.bytes(), cudaMemcpyHostToDevice));
-    copiedIn.record();
-    cuda::launchTunedFilter(signal.launch);
-    filtered.record();
-    SIGLAB_CUDA_TRY(cudaMemcpy(out.data(), signal.d_out.data(), signal.d_out.bytes(), cudaMemcpyDeviceToHost));
-    copiedOut.record();
-    SIGLAB_CUDA_TRY(cudaEventSynchronize(copiedOut.get()));
+    start.record(view);
+    signal.d_in.copyFrom(in.data(), in.size());
+    copiedIn.record(view);
+    cuda::launchTunedFilter(signal.launch, view);
+    filtered.record(view);
+    signal.d_out.copyTo(out.data(), out.size());
+    copiedOut.record(view);
+    copiedOut.synchronize();
     return {filtered.millisSince(copiedIn), copiedIn.millisSince(start) + copiedOut.millisSince(filtered),
             copiedOut.millisSince(start)};
   }
@@ -256,8 +262,10 @@ class TunedFilterBackend final : public FilterBackend {
     auto& held = std::get<TapsOnDevice<T>>(taps_);
     if (held.taps != taps) {
       held.taps.clear();  // stale until the copy below succeeds
-      held.buffer = DeviceBuffer<T>(taps.size());
-      SIGLAB_CUDA_TRY(cudaMemcpy(held.buffer.data(), taps.data(), held.buffer.bytes(), cudaMemcpyHostToDevice));
+      if (!held.stream) held.stream.emplace();
+      held.buffer = DeviceBuffer<T>(taps.size(), held.stream->view());
+      held.buffer.copyFrom(taps.data(), taps.size());
+      held.stream->synchronize();  // the pipeline's streams read them
       held.taps = taps;
     }
     return held.buffer.data();
@@ -265,6 +273,7 @@ class TunedFilterBackend final : public FilterBackend {
   template <class T>
   struct TapsOnDevice {
     std::vector<T> taps;
+    std::optional<cuda::Stream> stream;  // made on the engine's device at its first run
     DeviceBuffer<T> buffer;
   };
 

@@ -5,6 +5,7 @@
 #include <span>
 
 #include "siglab/boundary.hpp"
+#include "stream.hpp"
 
 namespace siglab::cuda {
 
@@ -27,7 +28,6 @@ struct TunedLaunch {
   int window = 1;
   bool prefixSum = false;  // uniform taps: O(N) window sums from prefix sums (float64 only)
   T uniformTap = 0;        // the one tap value, for prefixSum
-  cudaStream_t stream = nullptr;
 };
 
 // Uniform float64 windows from this size on take the prefix-sum path: its cost no longer grows with
@@ -50,10 +50,10 @@ inline constexpr int kMaxTunedWindow = 8191;
 template <class T>
 int tunedTileOutputs(bool prefixSum);
 
-// Launches MeanFilterTuned and checks the launch. Throws CudaError, or std::invalid_argument for a
+// Launches MeanFilterTuned on `stream` and checks the launch. Throws CudaError, or std::invalid_argument for a
 // misaligned buffer or a window over kMaxTunedWindow.
 template <class T>
-void launchTunedFilter(const TunedLaunch<T>& launch);
+void launchTunedFilter(const TunedLaunch<T>& launch, StreamView stream);
 
 // Writes the 2r halo values of positions [begin, end) of `signal` into `halo` (see HaloedSpan).
 template <class T>
