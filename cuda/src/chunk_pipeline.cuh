@@ -24,6 +24,10 @@ struct PipelinePass {
   double transferMs = 0;  // sum of the chunks' copy times (events); they overlap the kernels
 };
 
+// The base's per-chunk hook (gpu_engine.hpp): any chunk kernel, a callable
+// kernel(HaloedSpan<T> in, T* d_out, StreamView stream) that queues on `stream` the outputs of one
+// stretch of signal from its body and halo, runs here on every chunk with the copies overlapped.
+//
 // Host-to-host filtering in chunks: chunk c goes to slot c % slots, each slot with its own stream,
 // device buffers and pinned staging buffers, all allocated once and reused across passes. While
 // one chunk is copied in, another is filtered and a third copied out; the device never holds more
@@ -44,12 +48,13 @@ class ChunkPipeline {
     return static_cast<std::size_t>(slots) * (2 * chunkSamples + 2 * static_cast<std::size_t>(radius)) * sizeof(T);
   }
 
-  // `kernel` gives the taps, window and path; its buffers and stream are the slots'.
+  // `kernel` is the engine's chunk kernel; its buffers and stream are the slots'.
   // Checks `progress` between chunks: a cancelled pass waits for the chunks in flight, then throws
   // Cancelled, leaving the pipeline ready for the next pass. Reports each chunk back in host memory.
   // Only outputs [first, last) are computed (one device's part of a split signal); the halos
   // still come from the whole of `in`.
-  PipelinePass run(std::span<const T> in, std::span<T> out, const TunedLaunch<T>& kernel, BoundaryMode mode,
+  template <class ChunkKernel>
+  PipelinePass run(std::span<const T> in, std::span<T> out, const ChunkKernel& kernel, BoundaryMode mode,
                    const Progress& progress = {}, std::size_t first = 0, std::size_t last = SIZE_MAX) {
     const auto start = std::chrono::steady_clock::now();
     const bool pinnedIn = isPinnedHost(in.data());
@@ -87,10 +92,7 @@ class ChunkPipeline {
                                         cudaMemcpyHostToDevice, stream));
       }
       slot.copiedIn.record(view);
-      TunedLaunch<T> launch = kernel;
-      launch.in = {slot.d_in.data(), slot.d_halo.data(), static_cast<std::int64_t>(count)};
-      launch.d_out = slot.d_out.data();
-      launchTunedFilter(launch, view);
+      kernel(HaloedSpan<T>{slot.d_in.data(), slot.d_halo.data(), static_cast<std::int64_t>(count)}, slot.d_out.data(), view);
       slot.filtered.record(view);
       T* destination = pinnedOut ? out.data() + slot.begin : slot.h_out.data();
       SIGLAB_CUDA_TRY(cudaMemcpyAsync(destination, slot.d_out.data(), count * sizeof(T), cudaMemcpyDeviceToHost, stream));

@@ -14,8 +14,8 @@
 #include "device_buffer.hpp"
 #include "device_scope.hpp"
 #include "device_split.hpp"
-#include "event_timer.hpp"
 #include "fft_plan_cache.hpp"
+#include "gpu_engine.hpp"
 #include "run_results.hpp"
 #include "siglab/boundary.hpp"
 #include "siglab/cuda_backends.hpp"
@@ -78,16 +78,18 @@ unsigned gridFor(std::int64_t count, int threads) {
   return static_cast<unsigned>(std::clamp<std::int64_t>((count + threads - 1) / threads, 1, 65535));
 }
 
-class FftFilterBackend final : public FilterBackend {
+// gpu-fft: its resident part reads the whole signal (each block gathers its halo through the
+// boundary rule on the device), so it runs once on the whole signal (stagedRun).
+class FftFilterBackend final : public FilterBackend, public cuda::GpuEngine {
  public:
-  FftFilterBackend(std::string unavailable, int device) : unavailable_(std::move(unavailable)), device_(device) {}
+  FftFilterBackend(std::string unavailable, int device) : GpuEngine(std::move(unavailable), device) {}
   std::string_view name() const override { return "gpu-fft"; }
   std::string_view description() const override {
     return "GPU, cuFFT overlap-save in batches of blocks; any taps; not bit-identical";
   }
   bool usesGpu() const override { return true; }
   std::string whyNot(const FilterSpec& spec, SampleType type) const override {
-    if (!unavailable_.empty()) return unavailable_;
+    if (!unavailableReason().empty()) return unavailableReason();
     if (type != SampleType::f64) return "gpu-fft has no float32 path";
     return whyNotCorrelation(spec, "gpu-fft");
   }
@@ -102,7 +104,7 @@ class FftFilterBackend final : public FilterBackend {
                     const RunOptions& /*options*/, const Progress& progress) override {
     validate(spec);
     if (in.size() != out.size()) throw std::invalid_argument("input and output sizes differ");
-    if (!unavailable_.empty()) throw EngineUnavailable(unavailable_);
+    if (!unavailableReason().empty()) throw EngineUnavailable(unavailableReason());
     // In stretches of a millisecond or so, looking at Cancel between them.
     constexpr std::size_t kStretch = std::size_t{1} << 20;
     for (std::size_t begin = 0; begin < in.size(); begin += kStretch) {
@@ -115,18 +117,12 @@ class FftFilterBackend final : public FilterBackend {
     progress.throwIfCancelled();
     FilterPass pass;
     if (in.empty()) return pass;
-    try {
-      const cuda::DeviceScope scope(device_);
-      return filterOnce(in, spec, out);
-    } catch (const cuda::OutOfDeviceMemory& e) {
-      throw std::runtime_error(std::string("out of GPU memory (") + e.what() + ")");
-    } catch (const cuda::CudaError& e) {
-      throw std::runtime_error(e.what());
-    }
+    return run("out of GPU memory", [&](const cuda::OnDevice& on) { return filterOnce(in, spec, out, on); });
   }
 
  private:
-  FilterPass filterOnce(std::span<const double> in, const FilterSpec& spec, std::span<double> out) {
+  FilterPass filterOnce(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
+                        const cuda::OnDevice& on) {
     const auto n = static_cast<std::int64_t>(in.size());
     const auto w = static_cast<std::int64_t>(spec.window()), radius = static_cast<std::int64_t>(spec.radius());
     const auto m = static_cast<std::int64_t>(fftBlockLength(spec.window()));
@@ -134,11 +130,9 @@ class FftFilterBackend final : public FilterBackend {
     const std::int64_t blocks = (n + outputsPerBlock - 1) / outputsPerBlock;
     const std::int64_t batch = std::clamp<std::int64_t>(static_cast<std::int64_t>(kBatchBytes) / (m * 8), 1, blocks);
 
-    const cuda::Stream stream;
-    const cuda::StreamView view = stream.view();
+    const cuda::StreamView view = on.stream;
     const cudaStream_t s = view.get();
-    cuda::DeviceBuffer<double> d_in(in.size(), view), d_out(in.size(), view),
-        d_blocks(static_cast<std::size_t>(batch * m), view);
+    cuda::DeviceBuffer<double> d_blocks(static_cast<std::size_t>(batch * m), view);
     cuda::DeviceBuffer<cufftDoubleComplex> d_spectra(static_cast<std::size_t>(batch * bins), view),
         d_taps(static_cast<std::size_t>(bins), view);
     {  // conj(F taps) / M, once
@@ -150,42 +144,30 @@ class FftFilterBackend final : public FilterBackend {
       SIGLAB_CUFFT_TRY(cufftExecD2Z(single.get(), d_padded.data(), d_taps.data()));
       conjugateAndScale<<<gridFor(bins, 256), 256, 0, s>>>(d_taps.data(), bins, 1.0 / static_cast<double>(m));
       SIGLAB_CUDA_CHECK_LAUNCH();
-      stream.synchronize();  // `padded` and d_padded go out of scope
+      view.synchronize();  // `padded` and d_padded go out of scope
     }
     const cuda::FftPlan forward({static_cast<int>(m), static_cast<int>(batch), CUFFT_D2Z}, view);
     const cuda::FftPlan inverse({static_cast<int>(m), static_cast<int>(batch), CUFFT_Z2D}, view);
 
-    cuda::Event start, copiedIn, filtered, copiedOut;
-    start.record(view);
-    d_in.copyFrom(in.data(), in.size());
-    copiedIn.record(view);
-    for (std::int64_t firstBlock = 0; firstBlock < blocks; firstBlock += batch) {
-      // A shorter last batch: the plans still transform `batch` blocks; the stale ones are not scattered.
-      const std::int64_t count = std::min(batch, blocks - firstBlock);
-      const dim3 grid(gridFor(m, 256), static_cast<unsigned>(count));
-      gatherBlocks<<<grid, 256, 0, s>>>(d_in.data(), n, spec.mode, firstBlock, outputsPerBlock, radius, m, d_blocks.data());
-      SIGLAB_CUDA_CHECK_LAUNCH();
-      SIGLAB_CUFFT_TRY(cufftExecD2Z(forward.get(), d_blocks.data(), d_spectra.data()));
-      multiplySpectra<<<gridFor(batch * bins, 256), 256, 0, s>>>(d_spectra.data(), d_taps.data(), bins, batch * bins);
-      SIGLAB_CUDA_CHECK_LAUNCH();
-      SIGLAB_CUFFT_TRY(cufftExecZ2D(inverse.get(), d_spectra.data(), d_blocks.data()));
-      scatterOutputs<<<grid, 256, 0, s>>>(d_blocks.data(), n, firstBlock, outputsPerBlock, m, d_out.data());
-      SIGLAB_CUDA_CHECK_LAUNCH();
-    }
-    filtered.record(view);
-    d_out.copyTo(out.data(), out.size());
-    copiedOut.record(view);
-    copiedOut.synchronize();
     FilterPass pass;
-    pass.phases.kernelMs = filtered.millisSince(copiedIn);
-    pass.phases.transferMs = copiedIn.millisSince(start) + copiedOut.millisSince(filtered);
-    pass.phases.totalMs = copiedOut.millisSince(start);
+    pass.phases = cuda::stagedRun(in, out, on, [&](const double* d_in, double* d_out, cuda::StreamView) {
+      for (std::int64_t firstBlock = 0; firstBlock < blocks; firstBlock += batch) {
+        // A shorter last batch: the plans still transform `batch` blocks; the stale ones are not scattered.
+        const std::int64_t count = std::min(batch, blocks - firstBlock);
+        const dim3 grid(gridFor(m, 256), static_cast<unsigned>(count));
+        gatherBlocks<<<grid, 256, 0, s>>>(d_in, n, spec.mode, firstBlock, outputsPerBlock, radius, m, d_blocks.data());
+        SIGLAB_CUDA_CHECK_LAUNCH();
+        SIGLAB_CUFFT_TRY(cufftExecD2Z(forward.get(), d_blocks.data(), d_spectra.data()));
+        multiplySpectra<<<gridFor(batch * bins, 256), 256, 0, s>>>(d_spectra.data(), d_taps.data(), bins, batch * bins);
+        SIGLAB_CUDA_CHECK_LAUNCH();
+        SIGLAB_CUFFT_TRY(cufftExecZ2D(inverse.get(), d_spectra.data(), d_blocks.data()));
+        scatterOutputs<<<grid, 256, 0, s>>>(d_blocks.data(), n, firstBlock, outputsPerBlock, m, d_out);
+        SIGLAB_CUDA_CHECK_LAUNCH();
+      }
+    });
     pass.splits.every = static_cast<std::size_t>(outputsPerBlock);
     return pass;
   }
-
-  std::string unavailable_;
-  int device_;
 };
 
 }  // namespace

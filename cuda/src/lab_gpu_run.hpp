@@ -1,12 +1,10 @@
 #pragma once
-// What the lab's GPU ladders share: the device check and the mapping of a failure to the reason
-// the ladder reports instead of its GPU rungs.
+// The lab's GPU ladders on the engine base (gpu_engine.hpp): its device check and its mapping of a
+// failure, reported as the reason the ladder gives instead of its GPU rungs.
 #include <exception>
 #include <string>
 
-#include "cuda_check.hpp"
-#include "device_scope.hpp"
-#include "stream.hpp"
+#include "gpu_engine.hpp"
 #include "siglab/cuda_backends.hpp"
 #include "siglab/cuda_lab.hpp"
 
@@ -19,21 +17,10 @@ template <class Rungs>
 GpuRungs runOnDevice(double inputBytes, const Rungs& rungs) {
   GpuRungs result;
   const std::vector<DeviceInfo> devices = probeDevices();
-  if (!devices.front().available) {
-    result.problem = devices.front().reason;
-    return result;
-  }
+  GpuEngine engine(devices.front().available ? std::string() : devices.front().reason, devices.front().index);
   try {
-    const DeviceScope scope(devices.front().index);
-    const Stream stream;
-    rungs(devices.front(), stream.view(), result);
-  } catch (const OutOfDeviceMemory& e) {
-    result.problem = "out of GPU memory for " + std::to_string(static_cast<long long>(inputBytes) >> 20) +
-                     " MiB of operands (" + e.what() + ")";
-    result.rungs.clear();
-  } catch (const CudaError& e) {
-    result.problem = e.what();
-    result.rungs.clear();
+    engine.run("out of GPU memory for " + std::to_string(static_cast<long long>(inputBytes) >> 20) + " MiB of operands",
+               [&](const OnDevice& on) { rungs(devices.front(), on.stream, result); });
   } catch (const std::exception& e) {
     result.problem = e.what();
     result.rungs.clear();

@@ -13,8 +13,8 @@
 
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
-#include "device_scope.hpp"
 #include "event_timer.hpp"
+#include "gpu_engine.hpp"
 #include "launch_in_parts.hpp"
 #include "siglab/cuda_filters.hpp"
 #include "siglab/median_filter.hpp"
@@ -109,6 +109,45 @@ std::int64_t outputsPerLaunch(int window) {
   return outputs / perTile * perTile;
 }
 
+// The resident part of medianOnGpu, on the engine's device and stream.
+template <typename T>
+GpuFilterResult medianResident(std::span<const T> in, SignalPart part, std::size_t window, BoundaryMode mode,
+                               std::span<T> out, const Progress& progress, const cuda::OnDevice& on) {
+  progress.throwIfCancelled();
+  if (part.size() == 0) return {};
+  const auto start = std::chrono::steady_clock::now();
+  const std::size_t radius = window / 2, padded = part.size() + 2 * radius;
+  const auto samples = static_cast<std::int64_t>(part.size()), r = static_cast<std::int64_t>(radius);
+  // Progress in samples copied and outputs computed, an output weighing about its share of the time.
+  const std::uint64_t outputWeight = std::max<std::uint64_t>(1, window / 16);
+  cuda::WorkShare work(progress, static_cast<std::uint64_t>(samples) * (2 + outputWeight));
+  std::vector<T> halo(2 * radius);
+  cuda::fillHalo(in, static_cast<std::int64_t>(part.begin), static_cast<std::int64_t>(part.end),
+                 static_cast<int>(radius), mode, halo.data());
+  const cuda::StreamView view = on.stream;
+  cuda::DeviceBuffer<T> d_in(padded, view), d_out(padded, view);
+  d_in.copyFrom(halo.data(), radius);
+  cuda::runInParts(view, 0, samples, cuda::kCopyPartSamples, work, 1, [&](std::int64_t b, std::int64_t e) {
+    d_in.copyFrom(in.data() + part.begin + b, static_cast<std::size_t>(e - b), radius + static_cast<std::size_t>(b));
+  });
+  d_in.copyFrom(halo.data() + radius, radius, radius + part.size());
+  GpuFilterResult result;
+  cuda::EventTimer timer(view);
+  timer.start();
+  cuda::runInParts(view, r, r + samples, outputsPerLaunch(static_cast<int>(window)), work, outputWeight,
+                   [&](std::int64_t b, std::int64_t e) {
+                     launchMedian(d_in.data(), d_out.data(), static_cast<std::int64_t>(padded),
+                                  static_cast<int>(window), mode, b, e, view.get());
+                     SIGLAB_CUDA_CHECK_LAUNCH();
+                   });
+  result.kernelMs = timer.stopMs();
+  cuda::runInParts(view, 0, samples, cuda::kCopyPartSamples, work, 1, [&](std::int64_t b, std::int64_t e) {
+    d_out.copyTo(out.data() + part.begin + b, static_cast<std::size_t>(e - b), radius + static_cast<std::size_t>(b));
+  });
+  result.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
 // Outputs [part.begin, part.end) of the median of the whole of `in`, into the same places of `out`.
 // The part and its halo go to the device as one padded run: the halo's values from the boundary
 // rule on the host (2 r samples), the part straight from `in` (page-locked input at full speed, no
@@ -126,57 +165,13 @@ GpuFilterResult medianOnGpu(std::span<const T> in, SignalPart part, std::size_t 
     return {GpuStatus::Unavailable, "the GPU median takes windows up to " + std::to_string(kGpuMedianMaxWindow) +
                                         " samples (its shared-memory tile); this one has " + std::to_string(window)};
   }
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    cudaGetLastError();
-    return {GpuStatus::Unavailable, "no usable CUDA GPU was found"};
-  }
-  progress.throwIfCancelled();
-  if (part.size() == 0) return {};
-  const auto start = std::chrono::steady_clock::now();
   const std::size_t radius = window / 2, padded = part.size() + 2 * radius;
-  const auto samples = static_cast<std::int64_t>(part.size()), r = static_cast<std::int64_t>(radius);
-  // Progress in samples copied and outputs computed, an output weighing about its share of the time.
-  const std::uint64_t outputWeight = std::max<std::uint64_t>(1, window / 16);
-  cuda::WorkShare work(progress, static_cast<std::uint64_t>(samples) * (2 + outputWeight));
-  try {
-    const cuda::DeviceScope scope(device);
-    std::vector<T> halo(2 * radius);
-    cuda::fillHalo(in, static_cast<std::int64_t>(part.begin), static_cast<std::int64_t>(part.end),
-                   static_cast<int>(radius), mode, halo.data());
-    const cuda::Stream stream;
-    const cuda::StreamView view = stream.view();
-    cuda::DeviceBuffer<T> d_in(padded, view), d_out(padded, view);
-    d_in.copyFrom(halo.data(), radius);
-    cuda::runInParts(view, 0, samples, cuda::kCopyPartSamples, work, 1, [&](std::int64_t b, std::int64_t e) {
-      d_in.copyFrom(in.data() + part.begin + b, static_cast<std::size_t>(e - b), radius + static_cast<std::size_t>(b));
-    });
-    d_in.copyFrom(halo.data() + radius, radius, radius + part.size());
-    GpuFilterResult result;
-    cuda::EventTimer timer(view);
-    timer.start();
-    cuda::runInParts(view, r, r + samples, outputsPerLaunch(static_cast<int>(window)), work, outputWeight,
-                     [&](std::int64_t b, std::int64_t e) {
-                       launchMedian(d_in.data(), d_out.data(), static_cast<std::int64_t>(padded),
-                                    static_cast<int>(window), mode, b, e, view.get());
-                       SIGLAB_CUDA_CHECK_LAUNCH();
-                     });
-    result.kernelMs = timer.stopMs();
-    cuda::runInParts(view, 0, samples, cuda::kCopyPartSamples, work, 1, [&](std::int64_t b, std::int64_t e) {
-      d_out.copyTo(out.data() + part.begin + b, static_cast<std::size_t>(e - b), radius + static_cast<std::size_t>(b));
-    });
-    result.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    return result;
-  } catch (const Cancelled&) {
-    throw;
-  } catch (const cuda::OutOfDeviceMemory& e) {
-    return {GpuStatus::OutOfMemory, "out of GPU memory: the signal and result need " +
-                                        std::to_string(2 * padded * sizeof(T) >> 20) + " MiB (" + e.what() + ")"};
-  } catch (const cuda::CudaError& e) {
-    return {GpuStatus::Failed, e.what()};
-  } catch (const std::exception& e) {
-    return {GpuStatus::Failed, e.what()};
-  }
+  cuda::GpuEngine engine(cuda::noDeviceReason(), device);
+  return cuda::filterResultOf([&] {
+    return engine.run("out of GPU memory: the signal and result need " + std::to_string(2 * padded * sizeof(T) >> 20) +
+                          " MiB",
+                      [&](const cuda::OnDevice& on) { return medianResident(in, part, window, mode, out, progress, on); });
+  });
 }
 
 }  // namespace

@@ -8,8 +8,8 @@
 
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
-#include "device_scope.hpp"
 #include "event_timer.hpp"
+#include "gpu_engine.hpp"
 #include "reduction_kernels.cuh"
 #include "siglab/cuda_backends.hpp"
 #include "siglab/cuda_reduce.hpp"
@@ -85,57 +85,53 @@ ReductionLadder runLadder(std::span<const In> values, int repeat) {
     ladder.problem = devices.front().reason;
     return ladder;
   }
+  cuda::GpuEngine engine(std::string(), devices.front().index);
+  const std::string outOfMemory = "out of GPU memory for " + std::to_string(ladder.bytes >> 20) + " MiB of input";
   try {
-    const cuda::DeviceScope scope(devices.front().index);
-    fillReferences(values, ladder);
-    const auto n = static_cast<std::int64_t>(values.size());
-    const cuda::Stream stream;
-    const cuda::StreamView view = stream.view();
-    DeviceBuffer<In> d_in(values.size(), view);
-    d_in.copyFrom(values.data(), values.size());
-    DeviceBuffer<Acc> d_partial(static_cast<std::size_t>(cuda::reducePartialCount(ReduceKernel::Neighbored, n)), view);
-    DeviceBuffer<Acc> d_result(1, view);
-    auto addStep = [&](const std::string& name, const std::string& description, const TimingStats& time,
-                       bool squares = false) {
-      ReductionStep step;
-      step.name = name;
-      step.description = description;
-      step.time = time;
-      step.gbPerSecond = perSecond(static_cast<double>(ladder.bytes), time.medianMs);
-      setValue(step, download(d_result), ladder, squares);
-      return step;
-    };
-    for (int k = 0; k < cuda::kReduceKernelCount; ++k) {
-      const auto kernel = static_cast<ReduceKernel>(k);
-      const TimingStats time = timeReduction(
-          view, [&] { cuda::launchReduce(kernel, ReduceOp::Sum, d_in.data(), n, d_partial.data(), d_result.data(), view); },
+    engine.run(outOfMemory, [&](const cuda::OnDevice& on) {
+      fillReferences(values, ladder);
+      const auto n = static_cast<std::int64_t>(values.size());
+      const cuda::StreamView view = on.stream;
+      DeviceBuffer<In> d_in(values.size(), view);
+      d_in.copyFrom(values.data(), values.size());
+      DeviceBuffer<Acc> d_partial(static_cast<std::size_t>(cuda::reducePartialCount(ReduceKernel::Neighbored, n)), view);
+      DeviceBuffer<Acc> d_result(1, view);
+      auto addStep = [&](const std::string& name, const std::string& description, const TimingStats& time,
+                         bool squares = false) {
+        ReductionStep step;
+        step.name = name;
+        step.description = description;
+        step.time = time;
+        step.gbPerSecond = perSecond(static_cast<double>(ladder.bytes), time.medianMs);
+        setValue(step, download(d_result), ladder, squares);
+        return step;
+      };
+      for (int k = 0; k < cuda::kReduceKernelCount; ++k) {
+        const auto kernel = static_cast<ReduceKernel>(k);
+        const TimingStats time = timeReduction(
+            view, [&] { cuda::launchReduce(kernel, ReduceOp::Sum, d_in.data(), n, d_partial.data(), d_result.data(), view); },
+            repeat);
+        ladder.steps.push_back(addStep(cuda::reduceKernelName(kernel), cuda::reduceKernelDescription(kernel), time));
+      }
+      // The yardstick: CUB's device-wide sum, accumulating in the output type (int64 for int32 input).
+      std::size_t tempBytes = 0;
+      SIGLAB_CUDA_TRY(cub::DeviceReduce::Sum(nullptr, tempBytes, d_in.data(), d_result.data(), n, view.get()));
+      DeviceBuffer<unsigned char> d_temp(std::max<std::size_t>(tempBytes, 1), view);
+      const TimingStats cubTime = timeReduction(
+          view,
+          [&] { SIGLAB_CUDA_TRY(cub::DeviceReduce::Sum(d_temp.data(), tempBytes, d_in.data(), d_result.data(), n, view.get())); },
           repeat);
-      ladder.steps.push_back(addStep(cuda::reduceKernelName(kernel), cuda::reduceKernelDescription(kernel), time));
-    }
-    // The yardstick: CUB's device-wide sum, accumulating in the output type (int64 for int32 input).
-    std::size_t tempBytes = 0;
-    SIGLAB_CUDA_TRY(cub::DeviceReduce::Sum(nullptr, tempBytes, d_in.data(), d_result.data(), n, view.get()));
-    DeviceBuffer<unsigned char> d_temp(std::max<std::size_t>(tempBytes, 1), view);
-    const TimingStats cubTime = timeReduction(
-        view,
-        [&] { SIGLAB_CUDA_TRY(cub::DeviceReduce::Sum(d_temp.data(), tempBytes, d_in.data(), d_result.data(), n, view.get())); },
-        repeat);
-    ladder.steps.push_back(addStep("cub-device-reduce", "cub::DeviceReduce::Sum, the yardstick", cubTime));
+      ladder.steps.push_back(addStep("cub-device-reduce", "cub::DeviceReduce::Sum, the yardstick", cubTime));
 
-    const TimingStats squaresTime = timeReduction(
-        view,
-        [&] {
-          cuda::launchReduce(ReduceKernel::WarpShuffle16B, ReduceOp::SumOfSquares, d_in.data(), n, d_partial.data(),
-                             d_result.data(), view);
-        },
-        repeat);
-    ladder.sumOfSquares = addStep("sum-of-squares", "warp-shuffle-16B summing x*x", squaresTime, true);
-  } catch (const cuda::OutOfDeviceMemory& e) {
-    ladder.problem = "out of GPU memory for " + std::to_string(ladder.bytes >> 20) + " MiB of input (" + e.what() + ")";
-    ladder.steps.clear();
-  } catch (const cuda::CudaError& e) {
-    ladder.problem = e.what();
-    ladder.steps.clear();
+      const TimingStats squaresTime = timeReduction(
+          view,
+          [&] {
+            cuda::launchReduce(ReduceKernel::WarpShuffle16B, ReduceOp::SumOfSquares, d_in.data(), n, d_partial.data(),
+                               d_result.data(), view);
+          },
+          repeat);
+      ladder.sumOfSquares = addStep("sum-of-squares", "warp-shuffle-16B summing x*x", squaresTime, true);
+    });
   } catch (const std::exception& e) {
     ladder.problem = e.what();
     ladder.steps.clear();

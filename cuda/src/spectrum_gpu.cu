@@ -19,6 +19,7 @@
 #include "device_split.hpp"
 #include "event_timer.hpp"
 #include "fft_plan_cache.hpp"
+#include "gpu_engine.hpp"
 #include "host_copy.hpp"
 #include "on_each_part.hpp"
 #include "pinned_host.cuh"
@@ -140,12 +141,12 @@ std::vector<SignalPart> segmentRanges(std::size_t segments, std::size_t bins) {
   return splitIntoParts(segments, ranges);
 }
 
-// The sums over `ranges` (each [first, end) segments) on one device, into `sums` (ranges x bins).
+// The sums over `ranges` (each [first, end) segments) on one device (current), into `sums` (ranges x bins).
+// The workspace keeps its own streams: it outlives the run.
 void sumRangesOnDevice(std::span<const double> x, const WelchOptions& options, std::size_t perChunk, int device,
                        std::span<const SignalPart> ranges, std::unique_ptr<WelchWorkspace>& held, double* sums) {
   const std::size_t n = options.segment, bins = frequencyCount(options);
   const std::size_t step = n - options.overlapOrDefault();
-  const cuda::DeviceScope scope(device);
   if (!held || !held->fits(device, n, step, perChunk, ranges.size())) {
     release(held);  // free the old buffers before taking new ones
     held = std::make_unique<WelchWorkspace>(device, n, step, perChunk, ranges.size());
@@ -214,9 +215,12 @@ Spectrum welchOnDevices(std::span<const double> x, const WelchOptions& options, 
   for (std::size_t p = parts.size(); p < held.size(); ++p) release(held[p]);  // a longer list's, no longer used
   std::vector<double> rangeSums(ranges.size() * bins);
   cuda::onEachPart(parts.size(), [&](std::size_t p) {
-    sumRangesOnDevice(x, options, perChunk, devices[p],
-                      std::span<const SignalPart>(ranges).subspan(parts[p].begin, parts[p].size()), held[p],
-                      rangeSums.data() + parts[p].begin * bins);
+    cuda::GpuEngine engine(std::string(), devices[p]);  // welchGpu checked every listed device
+    engine.run("the GPU has too little free memory for this spectrum", [&](const cuda::OnDevice& on) {
+      sumRangesOnDevice(x, options, perChunk, on.device,
+                        std::span<const SignalPart>(ranges).subspan(parts[p].begin, parts[p].size()), held[p],
+                        rangeSums.data() + parts[p].begin * bins);
+    });
   });
   std::vector<double> sums(rangeSums.begin(), rangeSums.begin() + static_cast<std::ptrdiff_t>(bins));
   for (std::size_t r = 1; r < ranges.size(); ++r) {
@@ -256,13 +260,7 @@ GpuSpectrumRun welchGpu(std::span<const double> x, const WelchOptions& options, 
   };
   try {
     return {true, {}, welchOnDevices(x, options, chunkSegments, listed, cache.held)};
-  } catch (const cuda::OutOfDeviceMemory& e) {
-    releaseAll();
-    return {false, std::string("the GPU has too little free memory for this spectrum (") + e.what() + ")", {}};
-  } catch (const cuda::CudaError& e) {
-    releaseAll();
-    return {false, e.what(), {}};
-  } catch (const cuda::CufftError& e) {
+  } catch (const cuda::GpuRunError& e) {
     releaseAll();
     return {false, e.what(), {}};
   }

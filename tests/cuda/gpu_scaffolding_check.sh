@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPU engines' shared scaffolding lives in one place each (issue 30): no engine sets the device,
 # compares the out-of-memory code, makes its own timer or cuFFT plan, or queues work on the legacy
-# default stream. Reads the source tree only; runs without a GPU.
+# default stream; every engine runs through the engine base. Reads the source tree only; runs without a GPU.
 #   gpu_scaffolding_check.sh SOURCE_DIR
 set -uo pipefail
 cd "${1:?usage: gpu_scaffolding_check.sh SOURCE_DIR}/cuda" || exit 2
@@ -28,4 +28,12 @@ only_in 'cudaMalloc\(|cudaMallocHost\(|cudaFree\(|cudaFreeHost\(' src/device_buf
 only_in '\b(cudaMemcpy|cudaMemset|cudaMemcpyToSymbol)\(' none
 only_in '<<<[^,>]*,[^,>]*>>>|<<<[^,>]*,[^,>]*,[^,>]*>>>' none
 only_in '\.record\(\)' none
+# Every GPU engine runs through the base (gpu_engine.hpp, or the ladders' lab_gpu_run.hpp on it).
+for engine in src/*_backend.cu src/median_filter_kernels.cu src/sos_scan_kernels.cu src/spectrum_gpu.cu \
+              src/*_ladder.cu src/reduction_devices.cu; do
+  if ! grep -qE '#include "(gpu_engine|lab_gpu_run)\.hpp"' "$engine"; then
+    echo "$engine does not run through the GPU engine base (gpu_engine.hpp)"
+    failed=1
+  fi
+done
 exit $failed
