@@ -10,10 +10,10 @@
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
 #include "event_timer.hpp"
+#include "haloed_span.hpp"
 #include "host_copy.hpp"
 #include "pinned_host.cuh"
 #include "siglab/progress.hpp"
-#include "tuned_filter_kernel.cuh"
 
 namespace siglab::cuda {
 
@@ -24,9 +24,8 @@ struct PipelinePass {
   double transferMs = 0;  // sum of the chunks' copy times (events); they overlap the kernels
 };
 
-// The base's per-chunk hook (gpu_engine.hpp): any chunk kernel, a callable
-// kernel(HaloedSpan<T> in, T* d_out, StreamView stream) that queues on `stream` the outputs of one
-// stretch of signal from its body and halo, runs here on every chunk with the copies overlapped.
+// The base's per-chunk hook (gpu_engine.hpp): any engine's ChunkKernel (haloed_span.hpp) runs
+// here on every chunk with the copies overlapped.
 //
 // Host-to-host filtering in chunks: chunk c goes to slot c % slots, each slot with its own stream,
 // device buffers and pinned staging buffers, all allocated once and reused across passes. While
@@ -53,8 +52,8 @@ class ChunkPipeline {
   // Cancelled, leaving the pipeline ready for the next pass. Reports each chunk back in host memory.
   // Only outputs [first, last) are computed (one device's part of a split signal); the halos
   // still come from the whole of `in`.
-  template <class ChunkKernel>
-  PipelinePass run(std::span<const T> in, std::span<T> out, const ChunkKernel& kernel, BoundaryMode mode,
+  template <ChunkKernel<T> Kernel>
+  PipelinePass run(std::span<const T> in, std::span<T> out, const Kernel& kernel, BoundaryMode mode,
                    const Progress& progress = {}, std::size_t first = 0, std::size_t last = SIZE_MAX) {
     const auto start = std::chrono::steady_clock::now();
     const bool pinnedIn = isPinnedHost(in.data());

@@ -6,10 +6,10 @@
 // on its device.
 //
 // The per-chunk hook: a resident part that reads a HaloedSpan (a stretch of signal with the
-// boundary rule's halo around it) and writes its outputs is a chunk kernel. stagedRun() runs one
-// over the whole signal, and ChunkPipeline (chunk_pipeline.cuh) runs the same callable on every
-// chunk with the copies overlapped: an engine moves to the overlapped path by handing its chunk
-// kernel to the pipeline instead.
+// boundary rule's halo around it) and writes its outputs is a ChunkKernel (haloed_span.hpp).
+// stagedChunkRun() runs one over the whole signal, and ChunkPipeline (chunk_pipeline.cuh) runs the
+// same callable on every chunk with the copies overlapped: an engine moves to the overlapped path
+// by handing its chunk kernel to the pipeline instead.
 #include <cuda_runtime.h>
 
 #include <memory>
@@ -19,12 +19,14 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
 #include "device_scope.hpp"
 #include "event_timer.hpp"
 #include "fft_plan_cache.hpp"
+#include "haloed_span.hpp"
 #include "siglab/cuda_filters.hpp"
 #include "siglab/filter_backend.hpp"
 #include "stream.hpp"
@@ -172,6 +174,20 @@ PhaseTimes stagedRun(std::span<const T> in, std::span<T> out, const OnDevice& on
   copiedOut.synchronize();
   return PhaseTimes{computed.millisSince(copiedIn), copiedIn.millisSince(start) + copiedOut.millisSince(computed),
                     copiedOut.millisSince(start)};
+}
+
+// A chunk kernel once on the whole signal (stagedRun): the halo from `mode` at the signal's ends.
+template <class T, ChunkKernel<T> Kernel>
+PhaseTimes stagedChunkRun(std::span<const T> in, std::span<T> out, int radius, BoundaryMode mode, const OnDevice& on,
+                          const Kernel& kernel) {
+  const auto n = static_cast<std::int64_t>(in.size());
+  std::vector<T> halo(2 * static_cast<std::size_t>(radius));
+  fillHalo(in, 0, n, radius, mode, halo.data());
+  DeviceBuffer<T> d_halo(halo.size(), on.stream);
+  d_halo.copyFrom(halo.data(), halo.size());
+  return stagedRun(in, out, on, [&](const T* d_in, T* d_out, StreamView stream) {
+    kernel(HaloedSpan<T>{d_in, d_halo.data(), n}, d_out, stream);
+  });
 }
 
 // For the cuda_filters.hpp functions, which report instead of throwing: run() (through `run`) with

@@ -191,18 +191,9 @@ class TunedFilterBackend final : public FilterBackend, public cuda::GpuEngine {
 
   // As the seed: copy the whole signal in, filter, copy the result out, each phase timed.
   template <class T>
-  PhaseTimes seedStylePass(std::span<const T> in, const FilterSpec& spec, std::span<T> out,
-                           const cuda::TunedLaunch<T>& kernel, const cuda::OnDevice& on) {
-    const int radius = static_cast<int>(spec.radius());
-    const auto n = static_cast<std::int64_t>(in.size());
-    std::vector<T> halo(2 * static_cast<std::size_t>(radius));
-    cuda::fillHalo(in, 0, n, radius, spec.mode, halo.data());
-    DeviceBuffer<T> d_halo(halo.size(), on.stream);
-    d_halo.copyFrom(halo.data(), halo.size());
-    const auto chunkKernel = tunedChunkKernel(kernel);
-    return cuda::stagedRun(in, out, on, [&](const T* d_in, T* d_out, cuda::StreamView stream) {
-      chunkKernel(cuda::HaloedSpan<T>{d_in, d_halo.data(), n}, d_out, stream);
-    });
+  static PhaseTimes seedStylePass(std::span<const T> in, const FilterSpec& spec, std::span<T> out,
+                                  const cuda::TunedLaunch<T>& kernel, const cuda::OnDevice& on) {
+    return cuda::stagedChunkRun(in, out, static_cast<int>(spec.radius()), spec.mode, on, tunedChunkKernel(kernel));
   }
 
   // The pipeline for this element type, rebuilt only when the chunk shape changes.
