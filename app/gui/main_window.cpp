@@ -725,7 +725,8 @@ void MainWindow::printPlot(QPrinter& printer) { siglab::gui::printPlot(plot_->pl
 
 QString MainWindow::plotTitle() const {
   if (!signal_) return QString();
-  const QString name = QFileInfo(signalPath_).fileName();
+  QString name = QFileInfo(signalPath_).fileName();
+  if (const QString channel = mappedChannelName(signal_.get()); !channel.isEmpty()) name = tr("%1, %2").arg(name, channel);
   return filtered_ ? tr("%1 – %2").arg(name, filteredCaption_) : name;
 }
 

@@ -69,7 +69,7 @@ class MainWindow : public QMainWindow {
   void requestOpen(const QString& path);
   void savePlot(const QString& path, const PlotImageOptions& options);  // .png, .svg or .pdf
   void printPlot(QPrinter& printer);
-  QString plotTitle() const;  // the file's name and the chain that made the result
+  QString plotTitle() const;  // the file's name (and channel shown of a mapped file) and the chain that made the result
   Session currentSession() const;
   void saveSession(const QString& path);  // in the background, as an export
   void openSession(const QString& path);  // restores the form, engines and view, loads the signal, applies the chain

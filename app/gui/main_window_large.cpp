@@ -194,8 +194,9 @@ void MainWindow::compareRange(SampleRange range) {
   for (const std::string& name : names) job->job.engines += (job->job.engines.empty() ? "" : ",") + name;
   RunRequest request{input, std::move(*job), engines_};
   auto cancel = std::make_shared<std::atomic<bool>>(false);
-  const QString what = tr("samples %1 to %2").arg(QLocale().toString(static_cast<qulonglong>(range.begin)),
-                                                   QLocale().toString(static_cast<qulonglong>(range.end - 1)));
+  QString what = tr("samples %1 to %2").arg(QLocale().toString(static_cast<qulonglong>(range.begin)),
+                                             QLocale().toString(static_cast<qulonglong>(range.end - 1)));
+  if (const QString channel = mappedChannelName(signal_.get()); !channel.isEmpty()) what = tr("%1 of %2").arg(what, channel);
   startTask<RunOutcome>(tr("Comparing %1 engines on %2").arg(names.size()).arg(what), cancel,
                         QtConcurrent::run(&runEnginesOnRange, request, range, std::shared_ptr<const std::atomic<bool>>(cancel)),
                         [this, what](const QFuture<RunOutcome>& done) {

@@ -113,6 +113,7 @@ TEST_F(MappedChannelsTest, AStereoWavListsItsChannelsAndShowsSavesAppliesAndExpo
   expectViewing(*mapped, 2, 2);
   EXPECT_EQ(shown(*mapped), file.channels[1]);
   EXPECT_FALSE(mapped->signal()->mapping()->fromCache()) << "read in place with its frame stride";
+  EXPECT_TRUE(mapped->plotTitle().contains("in.wav, channel 2 of 2")) << mapped->plotTitle().toStdString();
   EXPECT_FALSE(std::filesystem::exists(cache()));
 
   // A session keeps the channel shown.
