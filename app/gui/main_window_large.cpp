@@ -68,10 +68,12 @@ void MainWindow::openMapped(const QString& path, const ReadOptions& options, boo
                                : tr("Opening channel %1 of %2 from its mapping").arg(options.channel).arg(QFileInfo(path).fileName());
   startTask<LoadOutcome>(
       what, cancel, future,
-      [this, path, options, preview](const QFuture<LoadOutcome>& done) {
+      [this, path, options, preview, cancel](const QFuture<LoadOutcome>& done) {
         std::optional<ViewRange> view = std::exchange(pendingView_, std::nullopt);
         const Pipeline chain = std::exchange(pendingChain_, {});
-        const LoadOutcome outcome = done.resultCount() > 0 ? done.resultAt(done.resultCount() - 1) : LoadOutcome{};
+        // A cancel that came after the signal was ready, before this ran, still counts.
+        const LoadOutcome outcome =
+            done.resultCount() > 0 && !cancel->load() ? done.resultAt(done.resultCount() - 1) : LoadOutcome{};
         if (outcome.signal && outcome.signal->indexed()) {
           if (!view) {  // where the user moved the preview to
             const QCPRange range = plot_->plot()->axisRect(0)->axis(QCPAxis::atBottom)->range();

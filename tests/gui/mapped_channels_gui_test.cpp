@@ -167,6 +167,16 @@ TEST_F(MappedChannelsTest, AThreeColumnCsvIsCachedOneColumnAtATimeAndChannel2App
   open(*inMemory, csv);
   ASSERT_EQ(inMemory->signal()->channelCount(), 3u);
   expectApplyAsInMemory(*mapped, *inMemory, 2);
+
+  // Channel 3: channel 2's result is not drawn over it; the chain applies again as after an open,
+  // which for a mapped file means stage by stage into files the user names, as the window says.
+  emit mapped->signalPlot()->channelBox()->activated(2);
+  ASSERT_TRUE(test::waitForTask(*mapped));
+  EXPECT_EQ(mapped->signal()->mapping()->channel(), 3u);
+  EXPECT_EQ(shown(*mapped), file.channels[2]);
+  EXPECT_FALSE(mapped->filtered());
+  EXPECT_TRUE(mapped->chainSteps().empty());
+  EXPECT_TRUE(mapped->lastError().contains("one by one")) << mapped->lastError().toStdString();
 }
 
 TEST_F(MappedChannelsTest, CancellingAChannelKeepsTheChannelShown) {
