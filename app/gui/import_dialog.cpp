@@ -113,7 +113,8 @@ ImportDialog::ImportDialog(const QString& path, const FileProbe& probe, QWidget*
   channel_->setToolTip(tr("Every channel, a lane each, or one channel (as --channel K): the others are not loaded"));
   form->addRow(tr("C&hannel"), channel_);
   auto* note = new QLabel(tr("This WAV file has %1 channels. A file too large for memory is viewed from its mapping "
-                             "one channel at a time: the one chosen here (channel 1 with all), then the one chosen above the plot.")
+                             "one channel at a time: the one chosen here (channel 1 with all), then the one "
+                             "chosen above the plot.")
                               .arg(probe.wavChannels));
   note->setWordWrap(true);
   form->addRow(QString(), note);

@@ -726,7 +726,8 @@ void MainWindow::printPlot(QPrinter& printer) { siglab::gui::printPlot(plot_->pl
 QString MainWindow::plotTitle() const {
   if (!signal_) return QString();
   QString name = QFileInfo(signalPath_).fileName();
-  if (const QString channel = mappedChannelName(signal_.get()); !channel.isEmpty()) name = tr("%1, %2").arg(name, channel);
+  const QString channel = mappedChannelName(signal_.get());
+  if (!channel.isEmpty()) name = tr("%1, %2").arg(name, channel);
   return filtered_ ? tr("%1 – %2").arg(name, filteredCaption_) : name;
 }
 

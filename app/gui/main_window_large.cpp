@@ -64,8 +64,9 @@ void MainWindow::openMapped(const QString& path, const ReadOptions& options, boo
     connect(watcher, &QFutureWatcherBase::finished, watcher, &QObject::deleteLater);
     watcher->setFuture(future);
   }
-  const QString what = preview ? tr("Opening %1 from its mapping").arg(QFileInfo(path).fileName())
-                               : tr("Opening channel %1 of %2 from its mapping").arg(options.channel).arg(QFileInfo(path).fileName());
+  const QString name = QFileInfo(path).fileName();
+  const QString what = preview ? tr("Opening %1 from its mapping").arg(name)
+                               : tr("Opening channel %1 of %2 from its mapping").arg(options.channel).arg(name);
   startTask<LoadOutcome>(
       what, cancel, future,
       [this, path, options, preview, cancel](const QFuture<LoadOutcome>& done) {
@@ -198,7 +199,8 @@ void MainWindow::compareRange(SampleRange range) {
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   QString what = tr("samples %1 to %2").arg(QLocale().toString(static_cast<qulonglong>(range.begin)),
                                              QLocale().toString(static_cast<qulonglong>(range.end - 1)));
-  if (const QString channel = mappedChannelName(signal_.get()); !channel.isEmpty()) what = tr("%1 of %2").arg(what, channel);
+  const QString channel = mappedChannelName(signal_.get());
+  if (!channel.isEmpty()) what = tr("%1 of %2").arg(what, channel);
   startTask<RunOutcome>(tr("Comparing %1 engines on %2").arg(names.size()).arg(what), cancel,
                         QtConcurrent::run(&runEnginesOnRange, request, range, std::shared_ptr<const std::atomic<bool>>(cancel)),
                         [this, what](const QFuture<RunOutcome>& done) {

@@ -115,12 +115,13 @@ TEST_F(MappedChannels, ATwoDimensionalNpyMapsEachColumnInPlaceInCOrderAndFortran
   writeChannels(dir_.file("in.npy"), spans());
   expectEveryChannelAsReadChannels(dir_.file("in.npy"), {}, true);
 
-  std::string fortran = npyHeaderForShape("(" + std::to_string(kFrames) + ", 3)");
+  std::string fortran = npyHeaderForShape(std::string(1, '(').append(std::to_string(kFrames)).append(", 3)"));
   fortran.replace(fortran.find("False"), 5, "True ");
   for (const auto& channel : channels_) {
     fortran.append(reinterpret_cast<const char*>(channel.data()), channel.size() * sizeof(double));
   }
-  std::ofstream(dir_.file("fortran.npy"), std::ios::binary).write(fortran.data(), static_cast<std::streamsize>(fortran.size()));
+  std::ofstream(dir_.file("fortran.npy"), std::ios::binary)
+      .write(fortran.data(), static_cast<std::streamsize>(fortran.size()));
   expectEveryChannelAsReadChannels(dir_.file("fortran.npy"), {}, true);
 }
 

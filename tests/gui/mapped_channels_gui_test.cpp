@@ -69,10 +69,13 @@ class MappedChannelsTest : public ::testing::Test {
     const QComboBox* box = window.signalPlot()->channelBox();
     EXPECT_TRUE(box->isVisibleTo(window.signalPlot()));
     ASSERT_EQ(box->count(), static_cast<int>(channels)) << "no \"All channels\" for a mapped file";
-    for (std::size_t c = 1; c <= channels; ++c) EXPECT_EQ(box->itemText(static_cast<int>(c) - 1), QString("Channel %1").arg(c));
+    for (std::size_t c = 1; c <= channels; ++c) {
+      EXPECT_EQ(box->itemText(static_cast<int>(c) - 1), QString("Channel %1").arg(c));
+    }
     EXPECT_EQ(box->currentIndex(), static_cast<int>(channel) - 1);
     const QString note = QString("channel %1 of %2 %3").arg(channel).arg(channels).arg(kOneAtATime);
-    EXPECT_TRUE(window.statusBar()->currentMessage().contains(note)) << window.statusBar()->currentMessage().toStdString();
+    const QString status = window.statusBar()->currentMessage();
+    EXPECT_TRUE(status.contains(note)) << status.toStdString();
     const QLabel* panelNote = window.statisticsPanel()->fileChannelNote();
     EXPECT_TRUE(panelNote->isVisibleTo(window.statisticsPanel()));
     EXPECT_TRUE(panelNote->text().contains(note)) << panelNote->text().toStdString();
@@ -123,7 +126,8 @@ TEST_F(MappedChannelsTest, AStereoWavListsItsChannelsAndShowsAppliesAndExportsTh
 
   mapped->exportResult(QString::fromStdString(dir_.file("exported.npy")));
   ASSERT_TRUE(test::waitForTask(*mapped));
-  EXPECT_TRUE(mapped->statusBar()->currentMessage().contains("channel 2 of 2")) << mapped->statusBar()->currentMessage().toStdString();
+  const QString wrote = mapped->statusBar()->currentMessage();
+  EXPECT_TRUE(wrote.contains("channel 2 of 2")) << "Export says which channel it wrote: " << wrote.toStdString();
   EXPECT_EQ(readSignal(dir_.file("exported.npy")).samples.size(), file.channels[1].size()) << "the one channel shown";
 
 }

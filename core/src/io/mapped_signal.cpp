@@ -136,7 +136,8 @@ std::optional<ChannelLayout> binaryChannel(FileFormat format, Bytes bytes, const
     one.stride = array.fortran ? size : size * array.columns;
     return one;
   }
-  const BinaryLayout all = locateRawData(bytes.size(), path, options.rawType.value_or(SampleType::f64), options.rawOffset);
+  const SampleType type = options.rawType.value_or(SampleType::f64);
+  const BinaryLayout all = locateRawData(bytes.size(), path, type, options.rawOffset);
   if (all.count % options.rawChannels != 0) return std::nullopt;
   const std::uint64_t size = sampleSize(all.type);
   const std::size_t k = channelIndex(options, options.rawChannels, path);
@@ -276,7 +277,9 @@ std::unique_ptr<MappedSignal> MappedSignal::open(const std::string& path, const 
     }
   }
   std::optional<ChannelLayout> direct;
-  if (format == FileFormat::npy || format == FileFormat::raw) direct = binaryChannel(format, file->bytes(), path, options);
+  if (format == FileFormat::npy || format == FileFormat::raw) {
+    direct = binaryChannel(format, file->bytes(), path, options);
+  }
   if (direct && direct->data.type == SampleType::f64 && direct->data.offset % alignof(double) == 0) {
     signal->size_ = static_cast<std::size_t>(direct->data.count);
     signal->dataOffset_ = static_cast<std::size_t>(direct->data.offset);
