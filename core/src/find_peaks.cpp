@@ -33,7 +33,7 @@ std::vector<PeakRow> PeakFinder::take() { return std::exchange(rows_, {}); }
 std::uint64_t PeakFinder::frontier() const {
   if (finished_) return std::numeric_limits<std::uint64_t>::max();
   std::uint64_t f = scan_;
-  if (!measuring_.empty()) f = std::min(f, measuring_.front());
+  if (!measuring_.empty()) f = std::min(f, measuring_.front().first);
   for (std::size_t k = forwarded_; k < pending_.size(); ++k) {
     if (pending_[k].state == State::undecided) {
       f = std::min(f, pending_[k].index);
@@ -74,7 +74,7 @@ void PeakFinder::offer(std::uint64_t peak) {
   if (distance_ > 0) {
     pending_.push_back({peak, value, State::undecided});
   } else {
-    measuring_.push_back(peak);
+    measuring_.emplace_back(peak, value);
   }
 }
 
@@ -111,7 +111,7 @@ void PeakFinder::resolveDistance(bool final) {
     }
   }
   while (forwarded_ < pending_.size() && pending_[forwarded_].state != State::undecided) {
-    if (pending_[forwarded_].state == State::kept) measuring_.push_back(pending_[forwarded_].index);
+    if (pending_[forwarded_].state == State::kept) measuring_.emplace_back(pending_[forwarded_].index, pending_[forwarded_].value);
     ++forwarded_;
   }
   // A decided peak is needed no more once no undecided or later peak is within distance of it.
@@ -124,21 +124,21 @@ void PeakFinder::resolveDistance(bool final) {
 
 void PeakFinder::measure() {
   while (!measuring_.empty()) {
-    const std::uint64_t peak = measuring_.front();
+    const auto [peak, value] = measuring_.front();
     if (o_.measuresProminence()) {
       const std::uint64_t windowEnd = half_ >= n_ - 1 - peak ? n_ - 1 : peak + half_;  // SciPy's i_max
       if (windowEnd >= end()) return;
     }
     measuring_.pop_front();
-    measureOne(peak);
+    measureOne(peak, value);
   }
 }
 
 // _peak_prominences and _peak_widths of one peak, then the prominence and width conditions.
-void PeakFinder::measureOne(std::uint64_t peak) {
+void PeakFinder::measureOne(std::uint64_t peak, double value) {
   PeakRow row;
   row.index = peak;
-  row.height = at(peak);
+  row.height = value;  // the samples may be gone where nothing else needs them
   if (o_.measuresProminence()) {
     const auto p = static_cast<std::int64_t>(peak);
     const std::int64_t iMin = half_ >= peak ? 0 : p - static_cast<std::int64_t>(half_);
@@ -186,7 +186,7 @@ void PeakFinder::trim() {
   std::uint64_t keep = scan_ - 1;
   if (o_.measuresProminence()) {
     std::uint64_t oldest = keep;
-    if (!measuring_.empty()) oldest = std::min(oldest, measuring_.front());
+    if (!measuring_.empty()) oldest = std::min(oldest, measuring_.front().first);
     if (forwarded_ < pending_.size()) oldest = std::min(oldest, pending_[forwarded_].index);
     keep = std::min(keep, half_ >= oldest ? 0 : oldest - half_);
   }

@@ -179,17 +179,17 @@ PipelineReport runAnalysis(const Pipeline& pipeline, const PipelineSource& sourc
     std::unique_ptr<BoundStage> bound;
     try {
       bound = last.kind->bind(last.values, contextFor(frames, shape.rate, options));
+      std::unique_ptr<AnalysisStage> analysis(dynamic_cast<AnalysisStage*>(bound.release()));
+      if (!analysis) throw std::logic_error("an analysis kind bound to a stage that is not an analysis");
+      analysis->checkOutput(file->path);
+      return analysis;
     } catch (const StageError& e) {
       throw StageError(label + e.what());  // as a chain's run names its stages: not for a chain of one
     }
-    std::unique_ptr<AnalysisStage> analysis(dynamic_cast<AnalysisStage*>(bound.release()));
-    if (!analysis) throw std::logic_error("an analysis kind bound to a stage that is not an analysis");
-    return analysis;
   };
   std::unique_ptr<AnalysisStage> analysis;
   if (shape.frames) {
     analysis = bindAnalysis(*shape.frames);
-    analysis->checkOutput(file->path);
   }
 
   PipelineReport report;
@@ -258,7 +258,6 @@ PipelineReport runAnalysis(const Pipeline& pipeline, const PipelineSource& sourc
     if (!analysis || *shape.frames != report.samples) {
       shape.frames = report.samples;
       analysis = bindAnalysis(report.samples);
-      analysis->checkOutput(file->path);
     }
     output.frames = report.samples;
     output.sampleRate = shape.rate;

@@ -11,6 +11,7 @@
 #include <limits>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace siglab {
@@ -57,7 +58,7 @@ class PeakFinder {
   void offer(std::uint64_t peak);
   void resolveDistance(bool final);
   void measure();
-  void measureOne(std::uint64_t peak);
+  void measureOne(std::uint64_t peak, double value);
   void trim();
 
   PeakOptions o_;
@@ -70,7 +71,7 @@ class PeakFinder {
   bool finished_ = false;
   std::deque<Candidate> pending_;    // distance: peaks by index, decided or not
   std::size_t forwarded_ = 0;        // pending_[0, forwarded_) passed on to measuring_
-  std::deque<std::uint64_t> measuring_;  // kept peaks waiting for their window's samples
+  std::deque<std::pair<std::uint64_t, double>> measuring_;  // kept peaks (index, x) waiting for their window's samples
   std::vector<PeakRow> rows_;
 };
 
