@@ -14,7 +14,12 @@ PeakFinder::PeakFinder(const PeakOptions& options, std::uint64_t length) : o_(op
 }
 
 void PeakFinder::feed(std::span<const double> samples) {
-  buffer_.insert(buffer_.end(), samples.begin(), samples.end());
+  if (buffer_.empty()) {
+    view_ = samples;
+  } else {
+    buffer_.insert(buffer_.end(), samples.begin(), samples.end());
+    view_ = buffer_;
+  }
   scanMaxima();
   resolveDistance(false);
   measure();
@@ -190,9 +195,14 @@ void PeakFinder::trim() {
     if (forwarded_ < pending_.size()) oldest = std::min(oldest, pending_[forwarded_].index);
     keep = std::min(keep, half_ >= oldest ? 0 : oldest - half_);
   }
-  keep = std::min(keep, end());
-  if (keep <= start_) return;
-  buffer_.erase(buffer_.begin(), buffer_.begin() + static_cast<std::ptrdiff_t>(keep - start_));
+  keep = std::max(std::min(keep, end()), start_);
+  const auto drop = static_cast<std::ptrdiff_t>(keep - start_);
+  if (view_.data() == buffer_.data()) {
+    buffer_.erase(buffer_.begin(), buffer_.begin() + drop);
+  } else {
+    buffer_.assign(view_.begin() + drop, view_.end());  // the fed block is the caller's: keep a copy of what is needed
+  }
+  view_ = buffer_;
   start_ = keep;
 }
 

@@ -25,18 +25,26 @@ class SpectrogramWriter final : public AnalysisWriter {
  public:
   SpectrogramWriter(const SpectrogramLayout& layout, const AnalysisOutput& output)
       : l_(layout), output_(output), buffers_(output.channels, std::vector<double>(layout.padFront, 0.0)),
-        file_(output.path, shapeOf(layout, output.channels), output.streamed) {
+        views_(output.channels), file_(output.path, shapeOf(layout, output.channels), output.streamed) {
+    for (std::size_t c = 0; c < views_.size(); ++c) views_[c] = buffers_[c];
     const std::size_t frameValues = std::max<std::size_t>(1, output.channels * l_.planes * l_.frequencies);
     batchFrames_ = std::max<std::size_t>(1, kBatchBytes / sizeof(double) / frameValues);
   }
 
   void write(std::span<const std::span<const double>> block) override {
-    for (std::size_t c = 0; c < buffers_.size(); ++c) buffers_[c].insert(buffers_[c].end(), block[c].begin(), block[c].end());
+    const bool direct = buffers_.front().empty();  // nothing held: the frames are read from the block itself
+    for (std::size_t c = 0; c < buffers_.size(); ++c) {
+      if (!direct) buffers_[c].insert(buffers_[c].end(), block[c].begin(), block[c].end());
+      views_[c] = direct ? block[c] : std::span<const double>(buffers_[c]);
+    }
     emitFrames();
   }
 
   std::string commit() override {
-    for (std::vector<double>& b : buffers_) b.resize(b.size() + l_.padBack, 0.0);
+    for (std::size_t c = 0; c < buffers_.size(); ++c) {
+      buffers_[c].resize(buffers_[c].size() + l_.padBack, 0.0);
+      views_[c] = buffers_[c];
+    }
     emitFrames();
     file_.commit();
     const std::size_t f = l_.frequencies;
@@ -59,7 +67,7 @@ class SpectrogramWriter final : public AnalysisWriter {
   // Transforms every frame the buffers hold whole, a batch at a time, and drops the samples no
   // later frame reads.
   void emitFrames() {
-    const std::uint64_t held = start_ + buffers_.front().size();
+    const std::uint64_t held = start_ + views_.front().size();
     std::uint64_t ready = held >= l_.nperseg ? std::min<std::uint64_t>(l_.frames, (held - l_.nperseg) / l_.step + 1) : 0;
     const std::size_t planeValues = l_.planes * l_.frequencies;
     const std::size_t channels = buffers_.size();
@@ -76,22 +84,29 @@ class SpectrogramWriter final : public AnalysisWriter {
           const auto frame = static_cast<std::uint64_t>(j) / channels;
           const std::size_t c = static_cast<std::size_t>(j) % channels;
           const std::uint64_t at = (next_ + frame) * l_.step - start_;
-          transform.run(buffers_[c].data() + at, out_.data() + static_cast<std::size_t>(j) * planeValues);
+          transform.run(views_[c].data() + at, out_.data() + static_cast<std::size_t>(j) * planeValues);
         }
       }
       file_.append(out_);
       next_ += static_cast<std::uint64_t>(count);
     }
-    const std::uint64_t keepFrom = std::min(next_ * l_.step, held);  // the next frame's first sample
-    if (keepFrom > start_) {
-      for (std::vector<double>& b : buffers_) b.erase(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(keepFrom - start_));
-      start_ = keepFrom;
+    const std::uint64_t keepFrom = std::max(std::min(next_ * l_.step, held), start_);  // the next frame's first sample
+    const auto drop = static_cast<std::ptrdiff_t>(keepFrom - start_);
+    for (std::size_t c = 0; c < buffers_.size(); ++c) {
+      if (views_[c].data() == buffers_[c].data()) {
+        buffers_[c].erase(buffers_[c].begin(), buffers_[c].begin() + drop);
+      } else {
+        buffers_[c].assign(views_[c].begin() + drop, views_[c].end());  // the caller's block: a copy of what is still needed
+      }
+      views_[c] = buffers_[c];
     }
+    start_ = keepFrom;
   }
 
   const SpectrogramLayout& l_;
   AnalysisOutput output_;
-  std::vector<std::vector<double>> buffers_;  // per channel: samples [start_, start_ + size) of the padded signal
+  std::vector<std::vector<double>> buffers_;       // per channel: the samples kept from one block to the next
+  std::vector<std::span<const double>> views_;     // per channel: samples [start_, ...) of the padded signal
   std::uint64_t start_ = 0;
   std::uint64_t next_ = 0;  // the next frame to transform
   std::size_t batchFrames_ = 1;

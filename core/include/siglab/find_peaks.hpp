@@ -52,8 +52,8 @@ class PeakFinder {
     double value;
     State state;
   };
-  double at(std::uint64_t i) const { return buffer_[i - start_]; }
-  std::uint64_t end() const { return start_ + buffer_.size(); }
+  double at(std::uint64_t i) const { return view_[i - start_]; }
+  std::uint64_t end() const { return start_ + view_.size(); }
   void scanMaxima();
   void offer(std::uint64_t peak);
   void resolveDistance(bool final);
@@ -65,7 +65,8 @@ class PeakFinder {
   std::uint64_t n_;
   std::uint64_t half_ = std::numeric_limits<std::uint64_t>::max();  // wlen // 2; none: unbounded
   std::uint64_t distance_ = 0;                                      // ceil(distance); 0: none
-  std::vector<double> buffer_;  // samples [start_, end())
+  std::vector<double> buffer_;     // the samples kept from one feed to the next
+  std::span<const double> view_;  // samples [start_, end()): buffer_, or the block fed where none were kept (no copy)
   std::uint64_t start_ = 0;
   std::uint64_t scan_ = 1;  // SciPy's i in _local_maxima_1d: the next sample that may start a peak
   bool finished_ = false;
