@@ -5,7 +5,11 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <functional>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -25,30 +29,45 @@ namespace {
 using namespace siglab;
 namespace fs = std::filesystem;
 
-double bestMs(int repeats, const std::function<void()>& work) {
-  work();  // warm-up, as the SciPy side
-  double best = 1e300;
-  for (int r = 0; r < repeats; ++r) {
-    const auto start = std::chrono::steady_clock::now();
-    work();
-    best = std::min(best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-  }
-  return best;
+// Best wall and CPU (every thread's, user + system) milliseconds of `repeats` runs after a warm-up.
+struct Times {
+  double wall = 1e300;
+  double cpu = 1e300;
+};
+
+double cpuMs() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return (static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e3 +
+          static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e3);
 }
 
-std::map<std::string, double> scipyTimes(const std::string& signal, const std::string& dir, int repeats) {
+Times best(int repeats, const std::function<void()>& work) {
+  work();  // warm-up, as the SciPy side
+  Times t;
+  for (int r = 0; r < repeats; ++r) {
+    const double cpu = cpuMs();
+    const auto start = std::chrono::steady_clock::now();
+    work();
+    t.wall = std::min(t.wall, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    t.cpu = std::min(t.cpu, cpuMs() - cpu);
+  }
+  return t;
+}
+
+std::map<std::string, Times> scipyTimes(const std::string& signal, const std::string& dir, int repeats) {
   const std::string command = std::string("/usr/bin/python3 ") + SIGLAB_SCIPY_ANALYSIS_SCRIPT + " " + signal + " " + dir +
                               " " + std::to_string(repeats);
-  std::map<std::string, double> times;
+  std::map<std::string, Times> times;
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return times;
   char line[256];
   while (fgets(line, sizeof line, pipe)) {
     std::istringstream in(line);
     std::string name;
-    double median = 0, low = 0;
-    in >> name >> median >> low;
-    times[name] = low;
+    Times t;
+    in >> name >> t.wall >> t.cpu;
+    times[name] = t;
   }
   pclose(pipe);
   return times;
@@ -89,7 +108,11 @@ int main(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; ++i) {
     if (std::string(argv[i]) == "--streamed") streamed = std::stoull(argv[i + 1]);
   }
-  const std::string dir = fs::temp_directory_path() / ("siglab-analysis-bench-" + std::to_string(getpid()));
+  // Outputs on tmpfs where there is one (/dev/shm): the file's fsync is then no disk's write time,
+  // which on a machine whose disk others load would swamp the computation (SciPy's np.save does not sync).
+  const char* base = std::getenv("SIGLAB_BENCH_DIR");
+  const fs::path root = base ? fs::path(base) : fs::exists("/dev/shm") ? fs::path("/dev/shm") : fs::temp_directory_path();
+  const std::string dir = root / ("siglab-analysis-bench-" + std::to_string(getpid()));
   fs::create_directories(dir);
   if (streamed > 0) {
     streamedMemory(streamed, dir);
@@ -113,22 +136,24 @@ int main(int argc, char** argv) {
   const auto run = [&](const std::string& chain, const std::string& out, const std::string& engine) {
     PipelineOptions options;
     options.engines = {engine};
-    return bestMs(kRepeats, [&] { runPipeline(parseChain(chain), source, FileSink{dir + "/" + out, {}}, engines, options); });
+    return best(kRepeats, [&] { runPipeline(parseChain(chain), source, FileSink{dir + "/" + out, {}}, engines, options); });
   };
   std::cout << "siglab-analysis-bench: 10M float64 samples (standard normal), best of " << kRepeats
-            << "; SigLab in memory into its file (.npy / .csv), SciPy " << "1.10 from an array (compute, and compute + save)\n";
-  const std::map<std::string, double> scipy = scipyTimes(signal, dir, kRepeats);
+            << "; SigLab in memory into its file (.npy / .csv) in " << root.string()
+            << ", SciPy 1.10 from an array, computing and saving there (np.save, np.savetxt); wall and CPU (user + "
+               "system, every thread) ms\n";
+  const std::map<std::string, Times> scipy = scipyTimes(signal, dir, kRepeats);
   const struct {
     std::string chain, out, scipyName;
-  } cases[] = {{"spectrogram nperseg=1024", "spec.npy", "spectrogram"}, {"find-peaks height=3", "peaks.csv", "find_peaks"}};
+  } cases[] = {{"spectrogram nperseg=1024", "spec.npy", "spectrogram+save"}, {"find-peaks height=3", "peaks.csv", "find_peaks+save"}};
   for (const auto& c : cases) {
-    const double serial = run(c.chain, c.out, "cpu-serial");
-    const double parallel = run(c.chain, c.out, "cpu-parallel");
-    const double compute = scipy.count(c.scipyName) ? scipy.at(c.scipyName) : 0;
-    const double saved = scipy.count(c.scipyName + "+save") ? scipy.at(c.scipyName + "+save") : 0;
-    std::printf("%-26s cpu-serial %8.1f ms  cpu-parallel %8.1f ms | scipy %8.1f ms (+save %8.1f ms) | "
-                "ratio scipy/parallel: %.2fx compute only, %.2fx both saving\n",
-                c.chain.c_str(), serial, parallel, compute, saved, compute / parallel, saved / parallel);
+    const Times serial = run(c.chain, c.out, "cpu-serial");
+    const Times parallel = run(c.chain, c.out, "cpu-parallel");
+    const Times theirs = scipy.count(c.scipyName) ? scipy.at(c.scipyName) : Times{};
+    std::printf("%-25s cpu-serial %7.1f ms (cpu %7.1f) | cpu-parallel %7.1f ms (cpu %7.1f) | scipy %7.1f ms (cpu %7.1f)\n"
+                "%-25s scipy / SigLab: wall %.2fx (parallel), %.2fx (serial); CPU time %.2fx (serial)\n",
+                c.chain.c_str(), serial.wall, serial.cpu, parallel.wall, parallel.cpu, theirs.wall, theirs.cpu, "",
+                theirs.wall / parallel.wall, theirs.wall / serial.wall, theirs.cpu / serial.cpu);
   }
   fs::remove_all(dir);
   return 0;

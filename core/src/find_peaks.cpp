@@ -51,20 +51,33 @@ std::uint64_t PeakFinder::frontier() const {
 // _local_maxima_1d, stopping where the samples here do not tell yet (a plateau running past them).
 void PeakFinder::scanMaxima() {
   if (n_ < 3) return;
-  const std::uint64_t last = n_ - 1;  // SciPy's i_max
-  while (scan_ < last && scan_ + 1 < end()) {
-    std::uint64_t i = scan_;
-    if (at(i - 1) < at(i)) {
+  // Locals, not members, in the loop: a store to a member may alias the view's size, forcing reloads.
+  const double* x = view_.data();
+  const std::uint64_t s = start_, e = end(), last = n_ - 1;  // last: SciPy's i_max
+  const std::optional<double> height = o_.height;
+  std::uint64_t i = scan_;
+  const std::uint64_t stop = std::min(last, e - 1);  // i < last and x[i + 1] here
+  while (i < stop) {
+    if (height) {
+      // A peak's plateau is at least height; the first such sample after a lower one starts a rise.
+      // Skipping to it finds the plateaus SciPy's loop finds (which, after a peak, skips its plateau).
+      const double h = *height;
+      while (i < stop && !(h <= x[i - s])) ++i;
+      if (i == stop) break;
+    }
+    const double v = x[i - s];
+    if (x[i - 1 - s] < v) {
       std::uint64_t ahead = i + 1;
-      while (ahead < last && ahead < end() && at(ahead) == at(i)) ++ahead;
-      if (ahead >= end()) return;  // wait: scan_ stays at i
-      if (at(ahead) < at(i)) {
-        offer((i + ahead - 1) / 2);
+      while (ahead < last && ahead < e && x[ahead - s] == v) ++ahead;
+      if (ahead >= e) break;  // a plateau past the samples here: wait, from i
+      if (x[ahead - s] < v) {
+        if (!height || *height <= v) offer((i + ahead - 1) / 2);
         i = ahead;
       }
     }
-    scan_ = i + 1;
+    ++i;
   }
+  scan_ = i;
 }
 
 // A local maximum through height and threshold, on to distance or to measuring.
