@@ -37,12 +37,35 @@ std::vector<double> tukey(std::size_t n, double alpha) {
   return w;
 }
 
-// The segment less its mean (numpy's pairwise sum differs in the last bits) or its least-squares line.
+// numpy's pairwise summation (np.add.reduce on contiguous doubles): eight running sums over
+// blocks of up to 128, halves above that. The same bits as np.mean's sum, and no chain of
+// dependent additions.
+double pairwiseSum(const double* x, std::size_t n) {
+  if (n < 8) {
+    double sum = 0.0;
+    for (std::size_t i = 0; i < n; ++i) sum += x[i];
+    return sum;
+  }
+  if (n <= 128) {
+    double r[8];
+    for (std::size_t j = 0; j < 8; ++j) r[j] = x[j];
+    std::size_t i = 8;
+    for (; i < n - n % 8; i += 8) {
+      for (std::size_t j = 0; j < 8; ++j) r[j] += x[i + j];
+    }
+    double sum = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i) sum += x[i];
+    return sum;
+  }
+  std::size_t half = n / 2;
+  half -= half % 8;
+  return pairwiseSum(x, half) + pairwiseSum(x + half, n - half);
+}
+
+// The segment less its mean or its least-squares line.
 void detrendSegment(double* x, std::size_t n, SegmentDetrend detrend) {
   if (detrend == SegmentDetrend::none || n == 0) return;
-  double sum = 0.0;
-  for (std::size_t i = 0; i < n; ++i) sum += x[i];
-  const double mean = sum / static_cast<double>(n);
+  const double mean = pairwiseSum(x, n) / static_cast<double>(n);
   if (detrend == SegmentDetrend::constant || n == 1) {
     for (std::size_t i = 0; i < n; ++i) x[i] -= mean;
     return;
@@ -140,9 +163,16 @@ FrameTransform::~FrameTransform() {
 
 void FrameTransform::run(const double* segment, double* out) {
   const SpectrogramLayout& l = layout_;
-  std::copy(segment, segment + l.nperseg, in_);
-  detrendSegment(in_, l.nperseg, l.detrend);
-  for (std::size_t i = 0; i < l.nperseg; ++i) in_[i] *= l.window[i];
+  if (l.detrend == SegmentDetrend::linear) {
+    std::copy(segment, segment + l.nperseg, in_);
+    detrendSegment(in_, l.nperseg, l.detrend);
+    for (std::size_t i = 0; i < l.nperseg; ++i) in_[i] *= l.window[i];
+  } else {  // one pass: less the mean (or nothing), times the window
+    const double mean =
+        l.detrend == SegmentDetrend::constant ? pairwiseSum(segment, l.nperseg) / static_cast<double>(l.nperseg) : 0.0;
+    const double* w = l.window.data();
+    for (std::size_t i = 0; i < l.nperseg; ++i) in_[i] = (segment[i] - mean) * w[i];
+  }
   std::fill(in_ + l.nperseg, in_ + l.nfft, 0.0);
   auto* x = static_cast<fftw_complex*>(spectrum_);
   fftw_execute_dft_r2c(static_cast<fftw_plan>(plan_), in_, x);
