@@ -75,7 +75,7 @@ std::map<std::string, Times> scipyTimes(const std::string& signal, const std::st
 
 // siglab-cli's peak resident memory (MiB) for a streamed spectrogram of an N-sample raw file.
 void streamedMemory(std::uint64_t samples, const std::string& dir) {
-  const std::string raw = dir + "/big.f64";
+  const std::string raw = dir + "/big.raw";
   {
     std::ofstream out(raw, std::ios::binary);
     std::mt19937_64 rng(3);
@@ -87,10 +87,14 @@ void streamedMemory(std::uint64_t samples, const std::string& dir) {
       out.write(reinterpret_cast<const char*>(block.data()), static_cast<std::streamsize>(n * sizeof(double)));
     }
   }
-  const std::string command = std::string(SIGLAB_CLI_PATH) + " filter " + raw + " -q -o " + dir +
+  const std::string command = std::string(SIGLAB_CLI_PATH) + " filter " + raw + " --raw f64 -q -o " + dir +
                               "/big-spec.npy --stream always --chain \"spectrogram nperseg=1024\"";
   const auto start = std::chrono::steady_clock::now();
   const int status = std::system(command.c_str());
+  if (!fs::exists(dir + "/big-spec.npy")) {
+    std::cout << "siglab-cli failed (exit " << WEXITSTATUS(status) << ")\n";
+    return;
+  }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   rusage usage{};
   getrusage(RUSAGE_CHILDREN, &usage);
