@@ -168,6 +168,32 @@ TEST(AnalysisStages, SpectrogramStreamedIsTheInMemoryBytesAndSerialTheParallelBy
   }
 }
 
+// The engines' frames (FFTW) against the reference (a direct DFT in long double, one thread).
+TEST(AnalysisStages, SpectrogramFramesAgreeWithTheDirectDftReference) {
+  std::mt19937_64 rng(test::freshSeed());
+  const std::vector<double> x = signalOf(700, 1, rng).front();
+  for (const SpectrogramMode mode : {SpectrogramMode::psd, SpectrogramMode::magnitude, SpectrogramMode::complex}) {
+    SpectrogramOptions o;
+    o.nperseg = 100;
+    o.nfft = 131;
+    o.mode = mode;
+    const SpectrogramLayout l = spectrogramLayout(o, x.size(), 50.0);
+    const std::vector<double> expected = spectrogramReference(x, l);
+    ASSERT_EQ(expected.size(), l.frames * l.planes * l.frequencies);
+    FrameTransform transform(l);
+    std::vector<double> row(l.planes * l.frequencies);
+    double largest = 0, worst = 0;
+    for (std::uint64_t f = 0; f < l.frames; ++f) {
+      transform.run(x.data() + f * l.step, row.data());
+      for (std::size_t k = 0; k < row.size(); ++k) {
+        largest = std::max(largest, std::fabs(expected[f * row.size() + k]));
+        worst = std::max(worst, std::fabs(row[k] - expected[f * row.size() + k]));
+      }
+    }
+    EXPECT_LE(worst, 1e-12 * largest) << static_cast<int>(mode);
+  }
+}
+
 // Python: compares our table with find_peaks' results.
 constexpr const char* kComparePeaks = R"(
 def peaks_case(name, ours, x, rate=None, **kw):
