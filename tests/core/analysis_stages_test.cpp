@@ -3,14 +3,18 @@
 // refusing what SciPy refuses by the parameter's name, before any output.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
+#include <tuple>
 #include <random>
 
+#include "scipy_oracle.hpp"
 #include "scipy_support.hpp"
 #include "siglab/analysis_stage.hpp"
 #include "siglab/cpu_parallel.hpp"
 #include "siglab/cpu_serial.hpp"
 #include "siglab/find_peaks.hpp"
+#include "siglab/istft.hpp"
 #include "siglab/io/channel_io.hpp"
 #include "siglab/io/signal_io.hpp"
 #include "siglab/pipeline_run.hpp"
@@ -192,6 +196,64 @@ TEST(AnalysisStages, SpectrogramFramesAgreeWithTheDirectDftReference) {
     }
     EXPECT_LE(worst, 1e-12 * largest) << static_cast<int>(mode);
   }
+}
+
+// The values of a float64 .npy of any shape (version 1 header).
+std::vector<double> npyValues(const std::string& path) {
+  const std::string bytes = test::readFile(path);
+  const std::size_t header = 10 + (static_cast<unsigned char>(bytes[8]) | static_cast<unsigned char>(bytes[9]) << 8);
+  std::vector<double> values((bytes.size() - header) / sizeof(double));
+  std::memcpy(values.data(), bytes.data() + header, values.size() * sizeof(double));
+  return values;
+}
+
+TEST(AnalysisStages, IstftInvertsTheStftStageAsScipyDoesAndRefusesWhatFailsNola) {
+  SIGLAB_SKIP_WITHOUT_SCIPY();
+  test::TempDir dir;
+  std::mt19937_64 rng(test::freshSeed());
+  const std::vector<double> x = signalOf(1001, 1, rng).front();
+  for (const auto& [chain, python, segment, overlap] :
+       {std::tuple<std::string, std::string, std::size_t, std::size_t>{"stft nperseg=64", "nperseg=64", 64, 32},
+        {"stft nperseg=33 noverlap=30 window=hamming", "nperseg=33, noverlap=30, window='hamming'", 33, 30}}) {
+    SCOPED_TRACE(chain);
+    ASSERT_TRUE(inMemory(chain, {x}, dir.file("z.npy")).written);
+    const std::vector<double> z = npyValues(dir.file("z.npy"));
+    const std::size_t frequencies = segment / 2 + 1;
+    IstftOptions o;
+    o.window = chain.find("hamming") != std::string::npos ? "hamming" : "hann";
+    o.nperseg = segment;
+    o.noverlap = overlap;
+    const std::vector<double> back = istft(z, z.size() / 2 / frequencies, frequencies, o);
+    const std::vector<double> expected =
+        test::scipyEval("signal.istft(signal.stft(x[0], " + python + ")[2], " + python + ")[1]", {x});
+    ASSERT_EQ(back.size(), expected.size());
+    for (std::size_t i = 0; i < back.size(); ++i) ASSERT_NEAR(back[i], expected[i], 1e-12) << i;
+    for (std::size_t i = 0; i < x.size(); ++i) ASSERT_NEAR(back[i], x[i], 1e-12) << i;  // the signal back
+  }
+  // A periodic Hann of 8 with no overlap is zero at every segment's start: NOLA fails.
+  IstftOptions o;
+  o.nperseg = 8;
+  o.noverlap = 0;
+  try {
+    istft(std::vector<double>(2 * 5 * 2, 1.0), 2, 5, o);
+    ADD_FAILURE() << "an STFT that NOLA says cannot be inverted was inverted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "the hann window of nperseg 8 with noverlap 0 fails the NOLA constraint (its overlapped "
+                           "squares vanish somewhere), so the STFT cannot be inverted");
+  }
+}
+
+// scipy.signal.check_COLA's and check_NOLA's documented cases.
+TEST(AnalysisStages, ColaAndNolaChecksAreScipys) {
+  EXPECT_TRUE(checkCola("boxcar", 0, 100, 75));
+  EXPECT_FALSE(checkCola("boxcar", 0, 100, 25));
+  EXPECT_TRUE(checkCola("hann", 0, 120, 60));
+  EXPECT_TRUE(checkCola("hann", 0, 120, 80));
+  EXPECT_TRUE(checkCola("hann", 0, 120, 90));
+  EXPECT_TRUE(checkNola("boxcar", 0, 100, 0));
+  EXPECT_TRUE(checkNola("hann", 0, 120, 60));
+  EXPECT_FALSE(checkNola("hann", 0, 120, 0));
+  EXPECT_THROW(checkNola("hann", 0, 120, 120), std::invalid_argument);
 }
 
 // Python: compares our table with find_peaks' results.
