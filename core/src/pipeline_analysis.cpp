@@ -211,6 +211,12 @@ PipelineReport runAnalysis(const Pipeline& pipeline, const PipelineSource& sourc
                                                                : "in memory"};
   }
   if (chain) tellNotes(*chain, observer);
+  bool noteTold = false;
+  const auto tellAnalysisNote = [&] {
+    if (!noteTold && observer.onNote && !analysis->note().empty()) observer.onNote(label + analysis->note());
+    noteTold = true;
+  };
+  if (analysis) tellAnalysisNote();
   if (observer.onPlan) observer.onPlan(report.plan);
 
   AnalysisOutput output{file->path, shape.channels, shape.frames.value_or(0), shape.rate, parallel, streamed,
@@ -259,6 +265,7 @@ PipelineReport runAnalysis(const Pipeline& pipeline, const PipelineSource& sourc
       shape.frames = report.samples;
       analysis = bindAnalysis(report.samples);
     }
+    tellAnalysisNote();
     output.frames = report.samples;
     output.sampleRate = shape.rate;
     const std::unique_ptr<AnalysisWriter> writer = openWriter();
@@ -266,6 +273,7 @@ PipelineReport runAnalysis(const Pipeline& pipeline, const PipelineSource& sourc
     report.channels.resize(channels.size());
   }
   StageReport done = analysisReport(*analysis, last, parallel);
+  done.note = analysis->note();
   done.pass.phases.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   done.pass.phases.kernelMs = done.pass.phases.totalMs;  // the chain before it included where it streams
   for (ChannelReport& channel : report.channels) channel.stages.push_back(done);

@@ -116,8 +116,8 @@ class SpectrogramWriter final : public AnalysisWriter {
 
 }  // namespace
 
-SpectrogramAnalysis::SpectrogramAnalysis(std::string name, SpectrogramLayout layout, std::string windowText)
-    : name_(std::move(name)), layout_(std::move(layout)), windowText_(std::move(windowText)) {}
+SpectrogramAnalysis::SpectrogramAnalysis(std::string name, SpectrogramLayout layout, std::string windowText, std::string note)
+    : name_(std::move(name)), layout_(std::move(layout)), windowText_(std::move(windowText)), note_(std::move(note)) {}
 
 std::string SpectrogramAnalysis::describe() const {
   const SpectrogramLayout& l = layout_;

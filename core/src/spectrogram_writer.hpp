@@ -12,8 +12,9 @@ namespace siglab::detail {
 
 class SpectrogramAnalysis final : public AnalysisStage {
  public:
-  SpectrogramAnalysis(std::string name, SpectrogramLayout layout, std::string windowText);
+  SpectrogramAnalysis(std::string name, SpectrogramLayout layout, std::string windowText, std::string note = {});
   std::string describe() const override;
+  std::string note() const override { return note_; }
   void checkOutput(const std::string& path) const override;
   std::unique_ptr<AnalysisWriter> open(const AnalysisOutput& output) const override;
   const SpectrogramLayout& layout() const { return layout_; }
@@ -22,6 +23,7 @@ class SpectrogramAnalysis final : public AnalysisStage {
   std::string name_;
   SpectrogramLayout layout_;
   std::string windowText_;
+  std::string note_;
 };
 
 }  // namespace siglab::detail

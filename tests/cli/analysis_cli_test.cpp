@@ -48,6 +48,19 @@ TEST(AnalysisCli, FindPeaksWritesATableWithTimes) {
   EXPECT_EQ(test::readFile(dir.file("peaks.csv")).substr(0, 18), "index,time,height\n");
 }
 
+// SciPy's stft takes any overlap; where istft cannot invert the result (NOLA fails), a note says so.
+TEST(AnalysisCli, AnStftIstftCannotInvertIsWrittenWithANote) {
+  const test::TempDir dir;
+  const std::string in = writeWav(dir, 1000);
+  const auto run = runCli("filter " + in + " -o " + dir.file("z.npy") + " --chain \"stft nperseg=8 noverlap=0\"", dir);
+  ASSERT_EQ(run.exitCode, 0) << run.err;
+  EXPECT_NE(run.out.find("note: the hann window with noverlap 0 fails the NOLA constraint: istft cannot invert this STFT"),
+            std::string::npos) << run.out;
+  const auto fine = runCli("filter " + in + " -o " + dir.file("z.npy") + " --chain \"stft nperseg=8\"", dir);
+  ASSERT_EQ(fine.exitCode, 0) << fine.err;
+  EXPECT_EQ(fine.out.find("NOLA"), std::string::npos) << fine.out;
+}
+
 TEST(AnalysisCli, WhatCannotRunIsExit2NamingItAndWritesNothing) {
   const test::TempDir dir;
   const std::string in = writeWav(dir, 3000);

@@ -4,6 +4,7 @@
 #include "kind_values.hpp"
 #include "named_values.hpp"
 #include "siglab/errors.hpp"
+#include "siglab/istft.hpp"
 #include "siglab/work_bounds.hpp"
 #include "../spectrogram_writer.hpp"
 
@@ -66,8 +67,13 @@ class StftKind final : public StageKind {
     o.density = textOf(values, "scaling") == "psd";
     const std::string window = o.window == "tukey" ? "tukey " + shortNumber(o.tukeyAlpha) : o.window;
     return asStageError([&] {
-      return std::make_unique<detail::SpectrogramAnalysis>("stft", spectrogramLayout(o, context.samples.value_or(0), context.sampleRate),
-                                                           window);
+      SpectrogramLayout layout = spectrogramLayout(o, context.samples.value_or(0), context.sampleRate);
+      // SciPy's stft takes any overlap; say where istft will not invert it.
+      const std::string note = checkNola(o.window, o.tukeyAlpha, layout.nperseg, layout.noverlap)
+                                   ? ""
+                                   : "the " + window + " window with noverlap " + std::to_string(layout.noverlap) +
+                                         " fails the NOLA constraint: istft cannot invert this STFT";
+      return std::make_unique<detail::SpectrogramAnalysis>("stft", std::move(layout), window, note);
     });
   }
 };
