@@ -199,6 +199,13 @@ PipelineReport runAnalysis(const Pipeline& pipeline, const PipelineSource& sourc
   std::optional<BoundChain> chain;
   if (input && shape.frames && count > 1) {
     chain = bindChain(before, contextFor(shape.frames, shape.rate, beforeOptions), beforeOptions, engines);
+    // The analysis is bound to the input's length and rate: a rate change before it runs in memory,
+    // where it is bound to what the chain gave (streamed once its output length is known up front).
+    for (const auto& stage : chain->stages) {
+      if (why.empty() && stage->rateChange() != std::pair<std::size_t, std::size_t>{1, 1}) {
+        why = "a rate change before " + std::string(last.kind->name()) + " (bound to the chain's output in memory)";
+      }
+    }
   }
   const bool streamed = input && shape.frames && options.streaming != Streaming::never && why.empty() &&
                         (!chain || planChain(*chain, engines, beforeOptions,
