@@ -57,7 +57,7 @@ py::list stageKindList() {
       p["max"] = info.max;
       p["choices"] = info.choices;
       p["default"] = defaultOf(info);
-      p["required"] = !info.defaultValue && info.type != ParameterType::Flag;
+      p["required"] = !info.defaultValue && !info.optional && info.type != ParameterType::Flag;
       p["in_value"] = info.inValue;
       parameters.append(p);
     }

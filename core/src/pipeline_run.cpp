@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "pipeline_analysis.hpp"
 #include "pipeline_ends.hpp"
 #include "pipeline_steps.hpp"
 #include "siglab/io/channel_io.hpp"
@@ -136,6 +137,7 @@ PipelineReport runOnChannels(const Pipeline& pipeline, const ChannelSource& sour
 PipelineReport runPipeline(const Pipeline& pipeline, const PipelineSource& source, const PipelineSink& sink,
                            const BackendList& engines, const PipelineOptions& options,
                            const PipelineObserver& observer) {
+  if (endsInAnalysis(pipeline)) return detail::runAnalysis(pipeline, source, sink, engines, options, observer);
   if (const auto* channels = std::get_if<ChannelSource>(&source)) {
     return runOnChannels(pipeline, *channels, sink, engines, options, observer);
   }

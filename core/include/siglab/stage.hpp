@@ -44,6 +44,7 @@ struct ParameterInfo {
   std::vector<std::string> choices;         // Choice
   std::optional<std::string> defaultValue;  // as text; nullopt: required (or, for a Flag, off)
   bool inValue = false;  // read from the stage's value (`butter 4,0.2`); else written after it (`mode reflect`)
+  bool optional = false;  // SciPy's None: with no default, left out of the values unless given (find-peaks height)
 };
 
 using ParameterValue = std::variant<bool, std::int64_t, double, std::string>;
@@ -140,6 +141,8 @@ class StageKind {
   // for its window, a cutoff past Nyquist without a rate), NotEnoughMemory, InputError for a file it
   // reads (taps). A chain names the stage: see bindStage (pipeline.hpp).
   virtual std::unique_ptr<BoundStage> bind(const StageParameters& values, const StageContext& context) const = 0;
+  // An analysis stage (analysis_stage.hpp): it writes a matrix or a table, not a signal, so it ends a chain.
+  virtual bool endsChain() const { return false; }
 };
 
 // A kind with its parameters: one step of a chain.

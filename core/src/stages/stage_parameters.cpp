@@ -153,6 +153,8 @@ StageParameters completeParameters(const StageKind& kind, StageParameters values
       complete[info.name] = checkedValue(info, parameterFromText(info, *info.defaultValue));
     } else if (info.type == ParameterType::Flag) {
       complete[info.name] = false;
+    } else if (info.optional) {
+      continue;  // SciPy's None
     } else {
       throw StageError("needs its " + info.name + " (" + std::string(kind.valueSyntax()) + ")");
     }
