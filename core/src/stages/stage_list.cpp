@@ -12,6 +12,9 @@
   KIND(savgolKind)                \
   KIND(butterKind)                \
   KIND(detrendKind)               \
+  KIND(resamplePolyKind)          \
+  KIND(upfirdnKind)               \
+  KIND(decimateKind)              \
   /* a new kind: one line above this one */
 
 namespace siglab {
