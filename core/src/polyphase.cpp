@@ -34,10 +34,13 @@ std::int64_t Polyphase::lastInput(std::int64_t j, std::int64_t n) const {
 
 double Polyphase::outputAt(std::int64_t j, const double* x, std::int64_t base, std::int64_t n) const {
   const std::int64_t s = j * down_ + offset_;
-  const std::vector<double>& phase = phases_[static_cast<std::size_t>(s % up_)];
+  return dot(s % up_, s / up_, x, base, n);
+}
+
+double Polyphase::dot(std::int64_t phaseIndex, std::int64_t top, const double* x, std::int64_t base, std::int64_t n) const {
+  const std::vector<double>& phase = phases_[static_cast<std::size_t>(phaseIndex)];
   const auto count = static_cast<std::int64_t>(phase.size());
-  const std::int64_t top = s / up_;            // the input the phase's last tap meets
-  const std::int64_t bottom = top - count + 1;  // and its first
+  const std::int64_t bottom = top - count + 1;  // the input the phase's first tap meets (`top`: its last)
   const std::int64_t from = std::max<std::int64_t>(0, bottom), to = std::min(n - 1, top);
   if (from > to) return 0.0;
   const double* h = phase.data() + (from - bottom);
@@ -60,13 +63,25 @@ void Polyphase::run(std::span<const double> x, std::span<double> out, bool paral
   const auto outputs = static_cast<std::int64_t>(out.size());
   const auto n = static_cast<std::int64_t>(x.size());
   const std::int64_t pieces = detail::piecesOf(outputs, detail::kPieceSize);
+  const std::int64_t whole = down_ / up_, rest = down_ % up_;  // each output's step through the upsampled input
   WorkProgress work(progress, static_cast<std::uint64_t>(outputs));
   progress.throwIfCancelled();
 #pragma omp parallel for schedule(dynamic, 1) if (parallel && pieces > 1)
   for (std::int64_t piece = 0; piece < pieces; ++piece) {
     if (work.cancelled()) continue;  // no break out of an OpenMP loop
     const std::int64_t begin = piece * detail::kPieceSize, end = std::min(outputs, begin + detail::kPieceSize);
-    for (std::int64_t j = begin; j < end; ++j) out[static_cast<std::size_t>(j)] = outputAt(j, x.data(), 0, n);
+    // outputAt's phase and top, stepped instead of divided at every output
+    const std::int64_t s = begin * down_ + offset_;
+    std::int64_t phase = s % up_, top = s / up_;
+    for (std::int64_t j = begin; j < end; ++j) {
+      out[static_cast<std::size_t>(j)] = dot(phase, top, x.data(), 0, n);
+      top += whole;
+      phase += rest;
+      if (phase >= up_) {
+        phase -= up_;
+        ++top;
+      }
+    }
     work.add(static_cast<std::uint64_t>(end - begin));
   }
   work.throwIfCancelled();

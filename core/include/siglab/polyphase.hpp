@@ -38,6 +38,10 @@ class Polyphase {
   void run(std::span<const double> x, std::span<double> out, bool parallel, const Progress& progress = {}) const;
 
  private:
+  // The output at upsampled position s = top up + phaseIndex: phase phaseIndex's taps against
+  // inputs top - count + 1 .. top (clipped to the signal).
+  double dot(std::int64_t phaseIndex, std::int64_t top, const double* x, std::int64_t base, std::int64_t n) const;
+
   std::int64_t up_, down_, offset_;
   std::size_t tapCount_;
   // phases_[p]: the taps h[p + m up], m = count-1 .. 0 (so a dot product runs over increasing input).
