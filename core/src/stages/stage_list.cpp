@@ -12,6 +12,7 @@
   KIND(savgolKind)                \
   KIND(butterKind)                \
   KIND(detrendKind)               \
+  KIND(cheby1Kind)                \
   /* a new kind: one line above this one */
 
 namespace siglab {
