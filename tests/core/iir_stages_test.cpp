@@ -97,6 +97,16 @@ TEST(IirStages, Cheby1FiltersAsScipySosfiltAndSosfiltfilt) {
                      {0, 1, pad, pad + 1, 1001});
 }
 
+TEST(IirStages, Cheby2EllipAndBesselFilterAsScipy) {
+  expectMatchesScipy(
+      {{"cheby2 4,40,0.1,0.3 zero-phase",
+        "signal.sosfiltfilt(signal.cheby2(4, 40, [0.1, 0.3], 'bandpass', output='sos'), x[0])", 1e-11, 28},
+       {"ellip 5,1,50,0.3,highpass", "signal.sosfilt(signal.ellip(5, 1, 50, 0.3, 'highpass', output='sos'), x[0])", 1e-11, 0},
+       {"bessel 4,0.2", "signal.sosfilt(signal.bessel(4, 0.2, output='sos'), x[0])", 1e-12, 0},
+       {"bessel 3,0.2 norm mag", "signal.sosfilt(signal.bessel(3, 0.2, norm='mag', output='sos'), x[0])", 1e-12, 0}},
+      {0, 1, 28, 29, 1001});
+}
+
 TEST(IirStages, DesignsRefuseBadParametersNamingThem) {
   EXPECT_NE(bindError("cheby1 4,0,0.2").find("rp"), std::string::npos);
   EXPECT_NE(bindError("cheby1 0,1,0.2").find("ORDER must be a whole number from 1 to 32"), std::string::npos)
@@ -106,6 +116,10 @@ TEST(IirStages, DesignsRefuseBadParametersNamingThem) {
   rated.sampleRate = 1000;
   EXPECT_NE(bindError("cheby1 4,1,600", rated).find("Nyquist frequency 500 Hz"), std::string::npos);
   EXPECT_EQ(bindError("cheby1 4,1,200", rated), "accepted");
+  EXPECT_NE(bindError("cheby2 4,-1,0.2").find("rs"), std::string::npos);
+  EXPECT_NE(bindError("ellip 4,1,0.2").find("takes ORDER,RP,RS,CUTOFF"), std::string::npos);
+  EXPECT_NE(bindError("bessel 19,0.2").find("ORDER must be a whole number from 1 to 18"), std::string::npos);
+  EXPECT_NE(bindError("bessel 4,0.2 norm loud").find("norm"), std::string::npos);
 }
 
 }  // namespace

@@ -13,6 +13,9 @@
   KIND(butterKind)                \
   KIND(detrendKind)               \
   KIND(cheby1Kind)                \
+  KIND(cheby2Kind)                \
+  KIND(ellipKind)                 \
+  KIND(besselKind)                \
   /* a new kind: one line above this one */
 
 namespace siglab {
