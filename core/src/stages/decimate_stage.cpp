@@ -3,13 +3,17 @@
 // forward and back (sosfiltfilt), every q-th output kept; ftype fir: firwin(n + 1, 1 / q, hamming)
 // with n = 20 q by default, as resample_poly(x, 1, q, window=b) where zero phase, else upfirdn(b, x,
 // 1, q) cut to ceil(n / q) outputs; --decimate Q.
+#include <cmath>
+
 #include "../rate_streams.hpp"
 #include "../sections_stream.hpp"
 #include "kind_values.hpp"
 #include "polyphase_stage.hpp"
 #include "siglab/filter_kinds.hpp"
 #include "siglab/filter_stage.hpp"
+#include "siglab/iir_design.hpp"
 #include "siglab/rate_designs.hpp"
+#include "siglab/work_bounds.hpp"
 
 namespace siglab::stages {
 namespace {
@@ -19,6 +23,17 @@ constexpr std::int64_t kMostFirOrder = std::int64_t{1} << 20;
 constexpr int kMostIirOrder = 32;
 
 std::uint64_t keptOf(std::uint64_t n, std::uint64_t q) { return n / q + (n % q != 0); }
+
+// cheby1(n, 0.05, 0.8 / q, output='sos'); order 0 is its gain alone, as cheb1ap gives it.
+Sections decimateSections(int order, double q) {
+  constexpr double kRippleDb = 0.05;
+  if (order == 0) return {Section{std::pow(10.0, -kRippleDb / 20), 0, 0, 1, 0, 0}};
+  ButterworthSpec band;
+  band.order = order;
+  band.cutoff = 0.8 / q;
+  band.type = BandType::Lowpass;
+  return cheby1Sections(band, kRippleDb);
+}
 
 // The IIR form: the sections run by the filter engines (verified as butter's are), then every q-th.
 class IirDecimateStage final : public BoundStage {
@@ -112,10 +127,11 @@ class DecimateKind final : public StageKind {
       return makePolyphaseStage(Polyphase(std::move(taps), 1, q, zeroPhase ? n / 2 : 0), outputs,
                                 {1, static_cast<std::size_t>(q)}, description);
     }
-    FilterSpec spec;
-    spec.kind = FilterKind::Sos;
-    spec.sos.sections = asStageError([&] { return cheby1LowpassSections(static_cast<int>(n), 0.05, 0.8 / static_cast<double>(q)); });
-    spec.sos.zeroPhase = zeroPhase;
+    FilterSpec spec = asStageError([&] {
+      return makeSectionsFilter(decimateSections(static_cast<int>(n), static_cast<double>(q)), zeroPhase,
+                                "cheby1 order " + std::to_string(n) + " lowpass " + shortNumber(0.8 / static_cast<double>(q)) +
+                                    " x Nyquist rp 0.05 dB");
+    });
     spec.accumulator = context.accumulator;
     if (context.samples && zeroPhase) asStageError([&] { checkSignalLength(spec, *context.samples, ""); });
     return std::make_unique<IirDecimateStage>(std::move(spec), static_cast<std::uint64_t>(q), description);

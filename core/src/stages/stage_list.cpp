@@ -12,6 +12,10 @@
   KIND(savgolKind)                \
   KIND(butterKind)                \
   KIND(detrendKind)               \
+  KIND(cheby1Kind)                \
+  KIND(cheby2Kind)                \
+  KIND(ellipKind)                 \
+  KIND(besselKind)                \
   KIND(resamplePolyKind)          \
   KIND(upfirdnKind)               \
   KIND(decimateKind)              \
