@@ -78,21 +78,23 @@ int main(int argc, char** argv) {
   const std::vector<std::string> cases = {"resample-poly 3,2", "upfirdn " + dir + "/taps.txt,3,2", "decimate 4 ftype fir",
                                           "decimate 4", "decimate 4 zero-phase=off"};
   const std::map<std::string, double> scipy = scipyTimes(path, repeats);
-  std::printf("siglab-rate-bench: %zu float64 samples, median of %d runs (after a warm-up), verification on\n", samples, repeats);
-  std::printf("%-28s %12s %12s %12s %10s\n", "stage", "cpu-serial", "cpu-parallel", "scipy 1.10", "scipy/par");
+  std::printf("siglab-rate-bench: %zu float64 samples, median of %d runs (after a warm-up); verified unless said\n", samples, repeats);
+  std::printf("%-28s %12s %12s %12s %12s %10s %10s\n", "stage", "cpu-serial", "cpu-parallel", "unverified", "scipy 1.10",
+              "scipy/par", "scipy/unv");
   for (const std::string& chain : cases) {
     const Pipeline pipeline = parseChain(chain);
     const auto stage = bindStage(pipeline.stages[0], 1, StageContext{samples, std::nullopt, Accumulator::SampleType});
     std::map<std::string, double> ms;
-    for (const char* engine : {"cpu-serial", "cpu-parallel"}) {
+    for (const std::string engine : {"cpu-serial", "cpu-parallel", "cpu-parallel unverified"}) {
       StageRunOptions options;
-      options.engine = engine;
+      options.engine = engine.substr(0, engine.find(' '));
+      options.verify = engine.find("unverified") == std::string::npos;
       std::vector<double> times;
       for (int r = 0; r <= repeats; ++r) {
         const auto start = std::chrono::steady_clock::now();
         const AppliedJob applied = stage->apply(engines, x, options);
         const double elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-        if (!applied.result.verification.passed()) std::printf("  %s on %s FAILED verification\n", chain.c_str(), engine);
+        if (!applied.result.verification.passed()) std::printf("  %s on %s FAILED verification\n", chain.c_str(), engine.c_str());
         if (r > 0) times.push_back(elapsed);
       }
       ms[engine] = medianOf(times);
@@ -100,8 +102,10 @@ int main(int argc, char** argv) {
     const std::string name = chain.rfind("upfirdn", 0) == 0 ? "upfirdn 31 taps,3,2" : chain;
     const auto found = scipy.find(name);
     const double reference = found == scipy.end() ? 0.0 : found->second;
-    std::printf("%-28s %9.1f ms %9.1f ms %9.1f ms %9.2fx\n", name.c_str(), ms["cpu-serial"], ms["cpu-parallel"], reference,
-                reference > 0 ? reference / ms["cpu-parallel"] : 0.0);
+    const double unverified = ms["cpu-parallel unverified"];
+    std::printf("%-28s %9.1f ms %9.1f ms %9.1f ms %9.1f ms %9.2fx %9.2fx\n", name.c_str(), ms["cpu-serial"], ms["cpu-parallel"],
+                unverified, reference, reference > 0 ? reference / ms["cpu-parallel"] : 0.0,
+                reference > 0 ? reference / unverified : 0.0);
   }
   std::filesystem::remove_all(dir);
   return 0;
