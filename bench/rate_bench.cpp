@@ -29,9 +29,12 @@ double medianOf(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-std::map<std::string, double> scipyTimes(const std::string& path, int repeats) {
+// SciPy's median time on `name`, timed just before SigLab's on the same case: on a machine others
+// load, the two measurements then see about the same load.
+std::map<std::string, double> scipyTimes(const std::string& path, int repeats, const std::string& name) {
   std::map<std::string, double> times;
-  const std::string command = "/usr/bin/python3 " SIGLAB_BENCH_DIR "/scipy_rate_timing.py " + path + " " + std::to_string(repeats);
+  const std::string command = "/usr/bin/python3 " SIGLAB_BENCH_DIR "/scipy_rate_timing.py " + path + " " +
+                              std::to_string(repeats) + " '" + name + "'";
   if (FILE* pipe = ::popen(command.c_str(), "r")) {
     char line[256];
     while (std::fgets(line, sizeof(line), pipe)) {
@@ -77,11 +80,12 @@ int main(int argc, char** argv) {
   engines.push_back(std::make_unique<CpuParallelBackend>());
   const std::vector<std::string> cases = {"resample-poly 3,2", "upfirdn " + dir + "/taps.txt,3,2", "decimate 4 ftype fir",
                                           "decimate 4", "decimate 4 zero-phase=off"};
-  const std::map<std::string, double> scipy = scipyTimes(path, repeats);
   std::printf("siglab-rate-bench: %zu float64 samples, median of %d runs (after a warm-up); verified unless said\n", samples, repeats);
   std::printf("%-28s %12s %12s %12s %12s %10s %10s\n", "stage", "cpu-serial", "cpu-parallel", "unverified", "scipy 1.10",
               "scipy/par", "scipy/unv");
   for (const std::string& chain : cases) {
+    const std::string name = chain.rfind("upfirdn", 0) == 0 ? "upfirdn 31 taps,3,2" : chain;
+    const std::map<std::string, double> scipy = scipyTimes(path, repeats, name);
     const Pipeline pipeline = parseChain(chain);
     const auto stage = bindStage(pipeline.stages[0], 1, StageContext{samples, std::nullopt, Accumulator::SampleType});
     std::map<std::string, double> ms;
@@ -99,7 +103,6 @@ int main(int argc, char** argv) {
       }
       ms[engine] = medianOf(times);
     }
-    const std::string name = chain.rfind("upfirdn", 0) == 0 ? "upfirdn 31 taps,3,2" : chain;
     const auto found = scipy.find(name);
     const double reference = found == scipy.end() ? 0.0 : found->second;
     const double unverified = ms["cpu-parallel unverified"];

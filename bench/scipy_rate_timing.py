@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Times SciPy's rate changes on the signal siglab-rate-bench wrote, for ratios in the same run.
 
-usage: scipy_rate_timing.py SIGNAL.f64 REPEATS
-Prints one line per case: "<case>|<median ms>|<min ms>", after one untimed warm-up.
+usage: scipy_rate_timing.py SIGNAL.f64 REPEATS [CASE]
+Prints one line per case (or for CASE alone): "<case>|<median ms>|<min ms>", after one untimed warm-up.
 """
 import sys
 import time
@@ -23,6 +23,7 @@ def timed(work, repeats):
 
 def main():
     path, repeats = sys.argv[1], int(sys.argv[2])
+    only = sys.argv[3] if len(sys.argv) > 3 else None
     x = np.fromfile(path, dtype=np.float64)
     h = signal.firwin(31, 0.3)
     cases = {
@@ -33,6 +34,8 @@ def main():
         "decimate 4 zero-phase=off": lambda: signal.decimate(x, 4, zero_phase=False),
     }
     for name, work in cases.items():
+        if only is not None and name != only:
+            continue
         median, low = timed(work, repeats)
         print(f"{name}|{median:.3f}|{low:.3f}", flush=True)
 
