@@ -12,6 +12,10 @@ std::string whyNotStreamed(const BoundChain& chain, std::size_t k) {
   const std::string kind(chain.kinds[k]->name());
   const std::string named = chain.size() > 1 ? stageLabel(k + 1, *chain.kinds[k]) : "a " + kind;
   const FilterSpec* spec = stage.filterSpec();
+  if (streamsItself(chain, k) && chain.engines[k] != "auto" && chain.engines[k] != kSectionsStreamEngine) {
+    return "in memory: " + named + " names engine " + chain.engines[k] + ", and it streams only on " +
+           std::string(kSectionsStreamEngine) + " (the reference, its history carried from block to block)";
+  }
   if (streamsItself(chain, k)) return {};  // a rate change: its own stream, its history carried
   if (streamsSections(chain, k) && chain.engines[k] != "auto" && chain.engines[k] != kSectionsStreamEngine) {
     return "in memory: " + named + " names engine " + chain.engines[k] + ", and sections stream only on " +

@@ -66,6 +66,7 @@ void tellSections(const StageStreams& stages, StreamedStages& runs) {
 bool readsWholeInputFirst(const BoundChain& chain) {
   for (std::size_t k = 0; k < chain.size(); ++k) {
     if (streamsSections(chain, k) && chain.stages[k]->filterSpec()->sos.zeroPhase) return true;
+    if (streamsItself(chain, k) && chain.stages[k]->readsWholeInputFirst()) return true;
   }
   return false;
 }

@@ -109,6 +109,9 @@ class BoundStage {
   // are the serial reference itself, so a streamed run has nothing separate to verify.
   // (streamFrom is nullptr where streamsItself is false.)
   virtual bool streamsItself() const { return false; }
+  // Whether its stream reads its whole input before its first output (zero phase, spooled): the
+  // channels of one stream are then read one by one, so no channel queues a whole signal.
+  virtual bool readsWholeInputFirst() const { return false; }
   virtual std::unique_ptr<SampleStream> streamFrom(SampleStream& /*upstream*/, const StageRunOptions& /*options*/,
                                                    const Progress& /*progress*/) const {
     return nullptr;

@@ -46,12 +46,12 @@ class IirDecimateStage final : public BoundStage {
   std::optional<std::size_t> historyAfter() const override { return std::nullopt; }
   std::pair<std::size_t, std::size_t> rateChange() const override { return {1, static_cast<std::size_t>(q_)}; }
   std::uint64_t outputSamples(std::uint64_t inputs) const override { return keptOf(inputs, q_); }
-  // Causal sections stream with their state carried (SectionsStream); zero phase runs back from the
-  // end, so it stays in memory.
-  bool streamsItself() const override { return !spec_.sos.zeroPhase; }
+  // The sections stream as SectionsStream runs them (causal: state carried block by block; zero
+  // phase: forward into a spool file, then back), every q-th output kept.
+  bool streamsItself() const override { return true; }
+  bool readsWholeInputFirst() const override { return spec_.sos.zeroPhase; }
   std::unique_ptr<SampleStream> streamFrom(SampleStream& upstream, const StageRunOptions& options,
                                            const Progress& progress) const override {
-    if (!streamsItself()) return nullptr;
     auto sections = std::make_unique<detail::SectionsStream>(upstream, spec_, options.sampleType, options.pathForMessages,
                                                              std::size_t{1} << 16, progress);
     return std::make_unique<detail::KeepEveryStream>(std::move(sections), q_);
