@@ -119,7 +119,8 @@ TEST(StageKinds, ParameterTextIsTheShortestThatReadsBack) {
 
 
 // Each kind's example bound to signals of awkward lengths (its file parameters pointing at a
-// file of taps) runs to an output of the signal's length, or is refused with a StageError.
+// file of taps) runs to an output of the signal's length (its rate change's count for a rate
+// change), or is refused with a StageError.
 TEST(StageKinds, EachKindsExampleRunsOrIsRefusedInWordsOnAwkwardLengths) {
   test::TempDir dir;
   test::writeFile(dir.file("taps.txt"), "1\n2\n1\n");
@@ -149,7 +150,7 @@ TEST(StageKinds, EachKindsExampleRunsOrIsRefusedInWordsOnAwkwardLengths) {
         continue;
       }
       const AppliedJob applied = stage->apply(engines, x, {});
-      EXPECT_EQ(applied.result.output.size(), n);
+      EXPECT_EQ(applied.result.output.size(), stage->outputSamples(n));
       EXPECT_TRUE(applied.result.verification.passed());
     }
   }

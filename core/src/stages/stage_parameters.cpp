@@ -168,7 +168,7 @@ std::string stageLabel(std::size_t number, const StageKind& kind) {
 
 AppliedJob BoundStage::apply(const BackendList& engines, std::span<const double> in, const StageRunOptions& options,
                              const Progress& progress) const {
-  SampleVector out(ForOverwrite{}, in.size());
+  SampleVector out(ForOverwrite{}, outputSamples(in.size()));
   AppliedJob applied = applyInto(engines, in, out, options, progress);
   applied.result.output = std::move(out);
   return applied;
