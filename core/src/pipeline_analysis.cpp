@@ -197,19 +197,27 @@ PipelineReport runAnalysis(const Pipeline& pipeline, const PipelineSource& sourc
   const auto started = std::chrono::steady_clock::now();
   std::string why = analysis ? analysis->whyNotStreamed() : "";
   std::optional<BoundChain> chain;
+  std::optional<std::uint64_t> inputFrames = shape.frames;  // the file's; shape.frames becomes the chain's output
   if (input && shape.frames && count > 1) {
     chain = bindChain(before, contextFor(shape.frames, shape.rate, beforeOptions), beforeOptions, engines);
-    // The analysis is bound to the input's length and rate: a rate change before it runs in memory,
-    // where it is bound to what the chain gave (streamed once its output length is known up front).
+    // The analysis reads what the chain gives: its length and rate after every rate change.
+    std::uint64_t frames = *shape.frames;
+    std::optional<double> rate = shape.rate;
     for (const auto& stage : chain->stages) {
-      if (why.empty() && stage->rateChange() != std::pair<std::size_t, std::size_t>{1, 1}) {
-        why = "a rate change before " + std::string(last.kind->name()) + " (bound to the chain's output in memory)";
-      }
+      const auto [up, down] = stage->rateChange();
+      frames = stage->outputSamples(frames);
+      if (rate) rate = *rate * static_cast<double>(up) / static_cast<double>(down);
+    }
+    if (frames != *shape.frames || rate != shape.rate) {
+      shape.frames = frames;
+      shape.rate = rate;
+      analysis = bindAnalysis(frames);
+      why = analysis->whyNotStreamed();
     }
   }
   const bool streamed = input && shape.frames && options.streaming != Streaming::never && why.empty() &&
                         (!chain || planChain(*chain, engines, beforeOptions,
-                                             {inputSizeBytes(input->path), *shape.frames * shape.channels}).stream);
+                                             {inputSizeBytes(input->path), *inputFrames * shape.channels}).stream);
   if (streamed) {
     report.plan = {true, "block by block: " + std::string(last.kind->name()) + " consumes its input as it comes"};
   } else {
@@ -241,13 +249,13 @@ PipelineReport runAnalysis(const Pipeline& pipeline, const PipelineSource& sourc
     SampleVector unused;
     if (shape.channels == 1) {
       StreamEnds ends = fileEnds(*input, MemorySink{}, unused);
-      ends.sink = [&](std::optional<std::uint64_t>, std::optional<double>) -> std::unique_ptr<SampleSink> {
+      ends.sink = [&](std::optional<std::uint64_t>, std::optional<double>, double) -> std::unique_ptr<SampleSink> {
         return std::make_unique<AnalysisSampleSink>(openWriter(), report.wrote);
       };
       runChainStreamed(*chain, ends, engines, beforeOptions, observer, report);
     } else {
       ChannelEnds ends = fileChannelEnds(*input, shape.channels, MemorySink{});
-      ends.sink = [&](std::optional<std::uint64_t>, std::optional<double>) -> std::unique_ptr<ChannelSink> {
+      ends.sink = [&](std::optional<std::uint64_t>, std::optional<double>, double) -> std::unique_ptr<ChannelSink> {
         return std::make_unique<AnalysisChannelSink>(openWriter(), shape.channels, report.wrote);
       };
       runChannelsStreamed(*chain, ends, engines, beforeOptions, observer, report);

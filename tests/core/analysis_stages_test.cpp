@@ -157,7 +157,8 @@ TEST(AnalysisStages, SpectrogramStreamedIsTheInMemoryBytesAndSerialTheParallelBy
   for (const std::size_t c : {1, 2}) {
     const auto x = signalOf(1203, c, rng);
     const std::string in = writeInput(dir, "in" + std::to_string(c), x);
-    for (const std::string chain : {"spectrogram nperseg=100 noverlap=77", "mean 3; stft nperseg=64 noverlap=13"}) {
+    for (const std::string chain : {"spectrogram nperseg=100 noverlap=77", "mean 3; stft nperseg=64 noverlap=13",
+                                     "decimate 3 ftype=fir; spectrogram nperseg=50 noverlap=10"}) {
       SCOPED_TRACE(chain + ", " + std::to_string(c) + " channels");
       const std::string whole = dir.file("whole.npy");
       ASSERT_TRUE(inMemory(chain, x, whole).written);
