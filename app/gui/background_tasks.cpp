@@ -139,7 +139,7 @@ void applyStage(QPromise<ApplyOutcome>& promise, const RunRequest& request,
     auto stage = std::make_shared<const StageReport>(report.channels.front().stages.front());
     const Progress indexing = progressFor(promise, cancel.get(), 0.9, 1.0);
     auto filtered = std::make_shared<const LoadedSignal>("filtered (" + stage->engine + ")", std::move(report.output),
-                                                         indexing, input->sampleRate());
+                                                         indexing, report.sampleRate ? report.sampleRate : input->sampleRate());
     const QString engine = QString::fromStdString(stage->engine);
     promise.addResult(ApplyOutcome{std::move(stage), std::move(filtered), {},
                                    bound->filterSpec() ? *bound->filterSpec() : FilterSpec{}, engine});
