@@ -107,6 +107,60 @@ TEST(IirStages, Cheby2EllipAndBesselFilterAsScipy) {
       {0, 1, 28, 29, 1001});
 }
 
+TEST(IirStages, NotchAndPeakFilterAsScipyLfilterAndFiltfilt) {
+  expectMatchesScipy({{"iirnotch 0.2,30", "signal.lfilter(*signal.iirnotch(0.2, 30), x[0])", 1e-13, 0},
+                      {"iirpeak 0.3,5 zero-phase", "signal.filtfilt(*signal.iirpeak(0.3, 5), x[0])", 1e-12, 10}},
+                     {0, 1, 9, 10, 1001});
+}
+
+// Files of coefficients as numpy.savetxt writes them.
+struct Files {
+  test::TempDir dir;
+  std::string write(const std::string& name, const std::string& text) {
+    test::writeFile(dir.file(name), text);
+    return dir.file(name);
+  }
+};
+
+TEST(IirStages, GivenFiltersFromFilesFilterAsScipy) {
+  Files f;
+  // ellip(4, 1, 40, [0.1, 0.3], 'bandpass', output='sos') as numpy.savetxt writes it.
+  const std::string sos = f.dir.file("sos.txt");
+  SIGLAB_SKIP_WITHOUT_SCIPY();
+  test::scipyEval("np.savetxt('" + sos + "', signal.ellip(4, 1, 40, [0.1, 0.3], 'bandpass', output='sos'))", {});
+  const std::string fir = f.write("fir.txt", "0.1\n0.2\n0.4\n0.2\n0.1\n-0.05\n");  // an even count is fine here
+  const std::string firA = f.write("fira.txt", "2\n");
+  const std::string one = f.write("one.txt", "1\n");
+  const std::string b = f.dir.file("b.txt"), a = f.dir.file("a.txt");
+  test::scipyEval("[np.savetxt('" + b + "', signal.butter(4, 0.2)[0]), np.savetxt('" + a + "', signal.butter(4, 0.2)[1])]", {});
+  const std::string load = "np.loadtxt('";
+  expectMatchesScipy(
+      {{"sosfilt " + sos, "signal.sosfilt(" + load + sos + "'), x[0])", 1e-12, 0},
+       {"sosfiltfilt " + sos, "signal.sosfiltfilt(" + load + sos + "'), x[0])", 1e-12, 28},
+       {"lfilter " + fir + "," + firA, "signal.lfilter(" + load + fir + "'), [2.0], x[0])", 1e-14, 0},
+       {"filtfilt " + fir + "," + one, "signal.filtfilt(" + load + fir + "'), [1.0], x[0])", 1e-13, 19},
+       {"lfilter " + b + "," + a, "signal.lfilter(" + load + b + "'), " + load + a + "'), x[0])", 1e-10, 0},
+       {"filtfilt " + b + "," + a, "signal.filtfilt(" + load + b + "'), " + load + a + "'), x[0])", 1e-10, 16}},
+      {0, 1, 2, 15, 16, 18, 19, 1001});
+}
+
+TEST(IirStages, GivenFiltersRefuseUnstableAndMalformedCoefficientsNamingThem) {
+  Files f;
+  const std::string one = f.write("one.txt", "1\n");
+  const std::string unstable = f.write("unstable.txt", "1\n-2.5\n1.5\n");
+  EXPECT_NE(bindError("lfilter " + one + "," + unstable).find("unstable"), std::string::npos);
+  EXPECT_NE(bindError("lfilter " + one + "," + f.write("zero.txt", "0\n1\n")).find("a0"), std::string::npos);
+  const std::string five = f.write("five.txt", "1 0 0 1 0\n");
+  EXPECT_NE(bindError("sosfilt " + five).find(five + ":1"), std::string::npos) << bindError("sosfilt " + five);
+  EXPECT_NE(bindError("sosfilt " + five).find("6 numbers"), std::string::npos);
+  const std::string scaled = f.write("scaled.txt", "1 0 0 1 0 0\n1 0 0 2 0 0\n");
+  EXPECT_NE(bindError("sosfilt " + scaled).find("a0 (the 4th number) must be 1"), std::string::npos);
+  EXPECT_NE(bindError("sosfiltfilt " + f.write("bad.txt", "1 0 0 1 -2.5 1.5\n")).find("unstable"), std::string::npos);
+  EXPECT_NE(bindError("iirnotch 1.2,30").find("w0 must be from 0 to 1"), std::string::npos);
+  EXPECT_NE(bindError("iirpeak 0.2,0").find("Q (the quality factor"), std::string::npos);
+  EXPECT_NE(bindError("iirnotch 0,30").find("unstable"), std::string::npos);
+}
+
 TEST(IirStages, DesignsRefuseBadParametersNamingThem) {
   EXPECT_NE(bindError("cheby1 4,0,0.2").find("rp"), std::string::npos);
   EXPECT_NE(bindError("cheby1 0,1,0.2").find("ORDER must be a whole number from 1 to 32"), std::string::npos)

@@ -16,6 +16,12 @@
   KIND(cheby2Kind)                \
   KIND(ellipKind)                 \
   KIND(besselKind)                \
+  KIND(iirnotchKind)              \
+  KIND(iirpeakKind)               \
+  KIND(lfilterKind)               \
+  KIND(filtfiltKind)              \
+  KIND(sosfiltKind)               \
+  KIND(sosfiltfiltKind)           \
   /* a new kind: one line above this one */
 
 namespace siglab {
