@@ -161,6 +161,33 @@ TEST(IirStages, GivenFiltersRefuseUnstableAndMalformedCoefficientsNamingThem) {
   EXPECT_NE(bindError("iirnotch 0,30").find("unstable"), std::string::npos);
 }
 
+TEST(IirStages, FirwinFiltersAsScipyLfilterAndFiltfilt) {
+  expectMatchesScipy(
+      {{"firwin 31,0.2", "signal.lfilter(signal.firwin(31, 0.2), 1.0, x[0])", 1e-13, 0},
+       {"firwin 30,0.1,0.3 pass-zero false window blackman",
+        "signal.lfilter(signal.firwin(30, [0.1, 0.3], pass_zero=False, window='blackman'), 1.0, x[0])", 1e-13, 0},
+       {"firwin 21,0.3 pass-zero highpass window kaiser beta 5 zero-phase",
+        "signal.filtfilt(signal.firwin(21, 0.3, pass_zero='highpass', window=('kaiser', 5.0)), 1.0, x[0])", 1e-13, 64},
+       {"firwin 15,0.2,0.5 window hann zero-phase",
+        "signal.filtfilt(signal.firwin(15, [0.2, 0.5], window='hann'), 1.0, x[0])", 1e-13, 46}},
+      {0, 1, 45, 46, 63, 64, 1001});
+}
+
+TEST(IirStages, FirwinTapsMatchScipyForEachWindow) {
+  SIGLAB_SKIP_WITHOUT_SCIPY();
+  for (const std::string window : {"hamming", "hann", "blackman", "blackmanharris", "nuttall", "flattop", "boxcar",
+                                   "bartlett"}) {
+    const auto stage = bound("firwin 11,0.25 window " + window);
+    const std::vector<double> expected = test::scipyEval("signal.firwin(11, 0.25, window='" + window + "')", {});
+    // lfilter of a unit impulse is the taps.
+    std::vector<double> impulse(11, 0.0);
+    impulse[0] = 1;
+    const std::vector<double> ours = run(*stage, impulse, "cpu-serial");
+    ASSERT_EQ(expected.size(), ours.size());
+    for (std::size_t i = 0; i < ours.size(); ++i) EXPECT_NEAR(ours[i], expected[i], 1e-15) << window << " tap " << i;
+  }
+}
+
 TEST(IirStages, DesignsRefuseBadParametersNamingThem) {
   EXPECT_NE(bindError("cheby1 4,0,0.2").find("rp"), std::string::npos);
   EXPECT_NE(bindError("cheby1 0,1,0.2").find("ORDER must be a whole number from 1 to 32"), std::string::npos)
@@ -174,6 +201,10 @@ TEST(IirStages, DesignsRefuseBadParametersNamingThem) {
   EXPECT_NE(bindError("ellip 4,1,0.2").find("takes ORDER,RP,RS,CUTOFF"), std::string::npos);
   EXPECT_NE(bindError("bessel 19,0.2").find("ORDER must be a whole number from 1 to 18"), std::string::npos);
   EXPECT_NE(bindError("bessel 4,0.2 norm loud").find("norm"), std::string::npos);
+  EXPECT_NE(bindError("firwin 30,0.2 pass-zero false").find("even number of taps"), std::string::npos);
+  EXPECT_NE(bindError("firwin 31,0.3,0.2").find("strictly increasing"), std::string::npos);
+  EXPECT_NE(bindError("firwin 31,0.2,0.3 pass-zero lowpass").find("takes one cutoff"), std::string::npos);
+  EXPECT_NE(bindError("firwin 0,0.2").find("NUMTAPS must be a whole number from 1"), std::string::npos);
 }
 
 }  // namespace

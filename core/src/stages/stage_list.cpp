@@ -22,6 +22,7 @@
   KIND(filtfiltKind)              \
   KIND(sosfiltKind)               \
   KIND(sosfiltfiltKind)           \
+  KIND(firwinKind)                \
   /* a new kind: one line above this one */
 
 namespace siglab {
