@@ -82,3 +82,31 @@ TEST(IirCli, AnUnstableFilterIsRefusedNamingTheStageBeforeAnyOutput) {
 
 }  // namespace
 }  // namespace siglab
+
+namespace siglab {
+namespace {
+
+// The one-stage options are the chain's stage; a parameter written after a value without a kind
+// that takes it is exit 2, naming the options that do.
+TEST(IirCli, OneStageOptionsAreTheChainsStageAndForeignParametersAreRefused) {
+  const test::TempDir dir;
+  const std::string in = dir.file("in.txt");
+  ASSERT_EQ(test::runCli("generate -n 400 -o " + in, dir).exitCode, 0);
+  ASSERT_EQ(test::runCli("filter " + in + " -q --firwin 31,0.2 --fir-window hann --zero-phase -o " + dir.file("a.npy"), dir)
+                .exitCode, 0);
+  ASSERT_EQ(test::runCli("filter " + in + " -q --chain \"firwin 31,0.2 fir-window hann zero-phase\" -o " +
+                             dir.file("b.npy"), dir).exitCode, 0);
+  EXPECT_TRUE(test::readFile(dir.file("a.npy")) == test::readFile(dir.file("b.npy")));
+  for (const auto& [options, message] : std::vector<std::pair<std::string, std::string>>{
+           {"--pass-zero false", "--pass-zero requires --firwin"},
+           {"--median 5 --norm mag", "--norm requires --bessel"},
+           {"--butter 4,0.2 --fir-window hann", "--fir-window requires --firwin"}}) {
+    const test::CliOutcome r = test::runCli("filter " + in + " " + options + " -o " + dir.file("c.npy"), dir);
+    EXPECT_EQ(r.exitCode, 2) << options << ": " << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << options << ": " << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.file("c.npy"))) << options;
+  }
+}
+
+}  // namespace
+}  // namespace siglab

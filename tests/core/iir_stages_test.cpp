@@ -164,11 +164,11 @@ TEST(IirStages, GivenFiltersRefuseUnstableAndMalformedCoefficientsNamingThem) {
 TEST(IirStages, FirwinFiltersAsScipyLfilterAndFiltfilt) {
   expectMatchesScipy(
       {{"firwin 31,0.2", "signal.lfilter(signal.firwin(31, 0.2), 1.0, x[0])", 1e-13, 0},
-       {"firwin 30,0.1,0.3 pass-zero false window blackman",
+       {"firwin 30,0.1,0.3 pass-zero false fir-window blackman",
         "signal.lfilter(signal.firwin(30, [0.1, 0.3], pass_zero=False, window='blackman'), 1.0, x[0])", 1e-13, 0},
-       {"firwin 21,0.3 pass-zero highpass window kaiser beta 5 zero-phase",
+       {"firwin 21,0.3 pass-zero highpass fir-window kaiser beta 5 zero-phase",
         "signal.filtfilt(signal.firwin(21, 0.3, pass_zero='highpass', window=('kaiser', 5.0)), 1.0, x[0])", 1e-13, 64},
-       {"firwin 15,0.2,0.5 window hann zero-phase",
+       {"firwin 15,0.2,0.5 fir-window hann zero-phase",
         "signal.filtfilt(signal.firwin(15, [0.2, 0.5], window='hann'), 1.0, x[0])", 1e-13, 46}},
       {0, 1, 45, 46, 63, 64, 1001});
 }
@@ -177,7 +177,7 @@ TEST(IirStages, FirwinTapsMatchScipyForEachWindow) {
   SIGLAB_SKIP_WITHOUT_SCIPY();
   for (const std::string window : {"hamming", "hann", "blackman", "blackmanharris", "nuttall", "flattop", "boxcar",
                                    "bartlett"}) {
-    const auto stage = bound("firwin 11,0.25 window " + window);
+    const auto stage = bound("firwin 11,0.25 fir-window " + window);
     const std::vector<double> expected = test::scipyEval("signal.firwin(11, 0.25, window='" + window + "')", {});
     // lfilter of a unit impulse is the taps.
     std::vector<double> impulse(11, 0.0);

@@ -1,6 +1,7 @@
 // firwin: an FIR filter designed by the window method (scipy.signal.firwin), run as lfilter(h, 1, x),
-// or filtfilt(h, 1, x) with zero-phase; --firwin NUMTAPS,CUTOFF[,CUTOFF2] [pass-zero ...] [window ...]
-// [beta B] [zero-phase]. Cutoffs are Hz when the signal has a rate, else fractions of Nyquist.
+// or filtfilt(h, 1, x) with zero-phase; --firwin NUMTAPS,CUTOFF[,CUTOFF2] [pass-zero ...] [fir-window ...]
+// [beta B] [zero-phase]. fir-window is SciPy's `window` (--window W is the mean's option). Cutoffs
+// are Hz when the signal has a rate, else fractions of Nyquist.
 #include <cmath>
 
 #include "given_filters.hpp"
@@ -41,7 +42,8 @@ class FirwinKind final : public StageKind {
         "true: a passband at 0 (lowpass, or bandstop with two cutoffs); false: a stopband at 0; or the band by name",
         "true");
     for (const FirPassZero p : kPassZeros) passZero.choices.emplace_back(toString(p));
-    ParameterInfo window = describedParameter("window", ParameterType::Choice, "the window (scipy.signal.get_window)",
+    // SciPy's `window`: named apart from --window W (the mean's option), which the CLI holds.
+    ParameterInfo window = describedParameter("fir-window", ParameterType::Choice, "the window (scipy.signal.firwin's window)",
                                               "hamming");
     window.choices = firwinWindows();
     ParameterInfo beta = describedParameter("beta", ParameterType::Number, "kaiser's beta", "0");
@@ -74,7 +76,7 @@ class FirwinKind final : public StageKind {
     spec.numtaps = static_cast<std::size_t>(wholeOf(values, "numtaps"));
     spec.cutoffs = {numberOf(values, "cutoff")};
     if (numberOf(values, "cutoff2") != 0.0) spec.cutoffs.push_back(numberOf(values, "cutoff2"));
-    spec.window = textOf(values, "window");
+    spec.window = textOf(values, "fir-window");
     spec.beta = numberOf(values, "beta");
     for (const FirPassZero p : kPassZeros) {
       if (toString(p) == textOf(values, "pass-zero")) spec.passZero = p;
