@@ -109,9 +109,7 @@ nlohmann::json comparisonToJson(const Comparison& c, const std::string& input) {
           {"repeat", c.options.measure.repeats},
           {"block_size", c.options.run.blockSize},
           {"all_agree", c.allAgree()},
-          // Sections of any design but Butterworth's (cheby1, a file for sosfilt) are "sections".
-          {"kind", c.spec.kind == FilterKind::Sos && !c.spec.sos.designText.empty() ? std::string_view("sections")
-                                                                                     : toString(c.spec.kind)},
+          {"kind", kindName(c.spec)},
           {"filter", describeFilter(c.spec)},
           {"parameters", parametersJson(c.spec)},
           {"backends", std::move(backends)}};

@@ -10,6 +10,8 @@
 #include "scipy_oracle.hpp"
 #include "scipy_support.hpp"
 #include "siglab/cpu_parallel.hpp"
+#include "siglab/cpu_running.hpp"
+#include "siglab/filter_kinds.hpp"
 #include "siglab/cpu_serial.hpp"
 #include "siglab/pipeline.hpp"
 #include "siglab/stage.hpp"
@@ -186,6 +188,20 @@ TEST(IirStages, FirwinTapsMatchScipyForEachWindow) {
     ASSERT_EQ(expected.size(), ours.size());
     for (std::size_t i = 0; i < ours.size(); ++i) EXPECT_NEAR(ours[i], expected[i], 1e-15) << window << " tap " << i;
   }
+}
+
+// Every design is sections to the engines: described, refused and reported as what it is.
+TEST(IirStages, EnginesAndDescriptionsNameADesignNotButterworth) {
+  const auto stage = bound("cheby1 4,1,0.2 zero-phase");
+  ASSERT_NE(stage->filterSpec(), nullptr);
+  const FilterSpec& spec = *stage->filterSpec();
+  EXPECT_EQ(spec.kind, FilterKind::Sos);
+  EXPECT_EQ(stage->describe(), "cheby1 order 4 lowpass 0.2 x Nyquist rp 1 dB, 2 sections, zero phase (sosfiltfilt)");
+  const std::string why = CpuRunningBackend().whyNot(spec, SampleType::f64);
+  EXPECT_NE(why.find("not a sos"), std::string::npos) << why;
+  EXPECT_EQ(why.find("butterworth"), std::string::npos) << why;
+  EXPECT_EQ(stage->engineNames(cpuEngines()), (std::vector<std::string>{"cpu-serial", "cpu-parallel"}));
+  EXPECT_TRUE(stage->streamsWithoutHistory());  // sections stream serially, as butter's do
 }
 
 TEST(IirStages, DesignsRefuseBadParametersNamingThem) {
