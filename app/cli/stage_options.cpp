@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include <iostream>
@@ -51,6 +52,25 @@ void checkChoiceBelongs(const StageKind& kind, const ParameterInfo& p, const std
       throw StageError("--" + p.name + " " + value + " is " + std::string(summary.substr(0, summary.find(' '))) +
                        "'s: use it with --" + std::string(other->optionName()));
     }
+  }
+}
+
+// A parameter written after a value (--zero-phase, --norm) that the chosen kind does not take,
+// though other kinds do: a StageError naming the options it needs one of.
+void checkParametersBelong(const CLI::App& command, const StageKind& kind) {
+  std::map<std::string, std::vector<std::string>, std::less<>> takers;
+  for (const StageKind* other : stageKinds()) {
+    for (const ParameterInfo& p : other->parameters()) {
+      if (!p.inValue && !findStageKind(p.name)) takers[p.name].push_back("--" + std::string(other->optionName()));
+    }
+  }
+  for (const auto& [name, options] : takers) {
+    if (!given(command, name)) continue;
+    const auto parameters = kind.parameters();
+    if (std::any_of(parameters.begin(), parameters.end(), [&](const ParameterInfo& p) { return p.name == name; })) continue;
+    std::string list;
+    for (std::size_t i = 0; i < options.size(); ++i) list += (i == 0 ? "" : i + 1 == options.size() ? " or " : ", ") + options[i];
+    throw StageError("--" + name + " requires " + list);
   }
 }
 

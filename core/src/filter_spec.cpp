@@ -62,9 +62,13 @@ std::string_view toString(FilterKind kind) {
   return "correlation";
 }
 
+std::string_view kindName(const FilterSpec& spec) {
+  return spec.kind == FilterKind::Sos && !spec.sos.designText.empty() ? "sos" : toString(spec.kind);
+}
+
 std::string whyNotCorrelation(const FilterSpec& spec, std::string_view engine) {
   if (spec.isCorrelation()) return {};
-  return std::string(engine) + " computes correlations only, not a " + std::string(toString(spec.kind));
+  return std::string(engine) + " computes correlations only, not a " + std::string(kindName(spec));
 }
 
 std::optional<BoundaryMode> parseBoundaryMode(std::string_view text) {

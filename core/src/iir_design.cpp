@@ -244,6 +244,39 @@ Sections cheby1Sections(const ButterworthSpec& band, double passRipple) {
   return iirSections(design);
 }
 
+Section notchPeakSection(double w0, double q, bool peak, double sampleRate) {
+  const char* name = peak ? "iirpeak" : "iirnotch";
+  const double fs = sampleRate > 0 ? sampleRate : 2.0;
+  const double w = 2 * w0 / fs;
+  if (!(w >= 0.0 && w <= 1.0)) {
+    throw std::invalid_argument(std::string(name) + " w0 must be " +
+                                (sampleRate > 0 ? "from 0 to the Nyquist frequency " + shortNumber(sampleRate / 2) + " Hz"
+                                                : std::string("from 0 to 1 (a fraction of Nyquist)")) +
+                                ", got " + shortNumber(w0));
+  }
+  if (!(q > 0) || !std::isfinite(q)) {
+    throw std::invalid_argument(std::string(name) + " Q (the quality factor, w0 / bandwidth) must be a positive number, got " +
+                                shortNumber(q));
+  }
+  // scipy's _design_notch_peak_filter: -3 dB bandwidth w0 / Q.
+  const double bw = w / q * std::numbers::pi, centre = w * std::numbers::pi;
+  const double gb = 1 / std::sqrt(2.0);
+  const double beta = peak ? (gb / std::sqrt(1.0 - std::pow(gb, 2.0))) * std::tan(bw / 2.0)
+                           : (std::sqrt(1.0 - std::pow(gb, 2.0)) / gb) * std::tan(bw / 2.0);
+  const double gain = 1.0 / (1.0 + beta);
+  Section s = peak ? Section{(1.0 - gain) * 1.0, (1.0 - gain) * 0.0, (1.0 - gain) * -1.0, 1.0, 0, 0}
+                   : Section{gain * 1.0, gain * (-2.0 * std::cos(centre)), gain * 1.0, 1.0, 0, 0};
+  s[4] = -2.0 * gain * std::cos(centre);
+  s[5] = 2.0 * gain - 1.0;
+  try {
+    checkStable({s});
+  } catch (const std::invalid_argument&) {
+    throw std::invalid_argument(std::string(name) + " is unstable for w0 " + shortNumber(w0) +
+                                " (a pole on the unit circle at 0 or Nyquist): choose w0 inside the band");
+  }
+  return s;
+}
+
 std::string describeDesign(const IirDesign& d) {
   const ButterworthSpec& b = d.band;
   std::string text = familyWord(d) + " order " + std::to_string(b.order) + " " + std::string(toString(b.type)) + " " +

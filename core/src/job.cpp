@@ -157,7 +157,7 @@ std::vector<FilterBackend*> selectEngines(const BackendList& engines, std::strin
 
 EngineChoice chooseAutoEngine(const BackendList& engines, const FilterSpec& spec, SampleType type) {
   std::vector<EngineChoice> order = autoCandidates(engines, spec, type);
-  if (order.empty()) throw JobError("no engine can run a " + std::string(toString(spec.kind)) + " here");
+  if (order.empty()) throw JobError("no engine can run a " + std::string(kindName(spec)) + " here");
   return order.front();
 }
 

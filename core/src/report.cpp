@@ -109,7 +109,7 @@ nlohmann::json comparisonToJson(const Comparison& c, const std::string& input) {
           {"repeat", c.options.measure.repeats},
           {"block_size", c.options.run.blockSize},
           {"all_agree", c.allAgree()},
-          {"kind", toString(c.spec.kind)},
+          {"kind", kindName(c.spec)},
           {"filter", describeFilter(c.spec)},
           {"parameters", parametersJson(c.spec)},
           {"backends", std::move(backends)}};

@@ -56,7 +56,7 @@ class GpuMedianBackend final : public GpuKindBackend {
   std::string whyNot(const FilterSpec& spec, SampleType type) const override {
     if (!unavailable_.empty()) return unavailable_;
     if (std::string why = whyNotSampleType(type); !why.empty()) return why;
-    if (spec.kind != FilterKind::Median) return "gpu-median computes medians only, not a " + std::string(toString(spec.kind));
+    if (spec.kind != FilterKind::Median) return "gpu-median computes medians only, not a " + std::string(kindName(spec));
     if (spec.medianWindow > kGpuMedianMaxWindow) {
       return "gpu-median takes windows up to " + std::to_string(kGpuMedianMaxWindow) + " (its shared-memory tile)";
     }
@@ -114,7 +114,7 @@ class GpuSosScanBackend final : public GpuKindBackend {
   std::string whyNot(const FilterSpec& spec, SampleType type) const override {
     if (!unavailable_.empty()) return unavailable_;
     if (std::string why = whyNotSampleType(type); !why.empty()) return why;
-    if (spec.kind != FilterKind::Sos) return "gpu-sos-scan computes sections only, not a " + std::string(toString(spec.kind));
+    if (spec.kind != FilterKind::Sos) return "gpu-sos-scan computes sections only, not a " + std::string(kindName(spec));
     if (!spec.sos.zeroPhase) return "gpu-sos-scan runs zero-phase filtering only (--zero-phase)";
     return {};
   }

@@ -128,7 +128,13 @@ TEST(FilterStage, EveryRegisteredFilterKindAppliesAsApplyJobDoes) {
     }
     StageContext context;
     context.samples = signal.size();
-    const auto stage = kind->bind(values, context);
+    std::unique_ptr<BoundStage> stage;
+    try {
+      stage = kind->bind(values, context);
+    } catch (const std::exception& e) {  // files of another form (b/a: unstable, sections) refuse the taps
+      EXPECT_NE(kind->name(), "taps") << e.what();
+      continue;
+    }
     if (!stage->filterSpec()) continue;
     ++filters;
     SCOPED_TRACE(std::string(kind->name()) + ", seed " + std::to_string(seed));

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "siglab/errors.hpp"
+
 #include <cmath>
 #include <random>
 #include <set>
@@ -146,7 +148,12 @@ TEST(StageKinds, EachKindsExampleRunsOrIsRefusedInWordsOnAwkwardLengths) {
       try {
         stage = kind->bind(values, context);
       } catch (const StageError& e) {
-        EXPECT_NE(std::string(e.what()).find("samples"), std::string::npos) << e.what();
+        // Too short for it, or (the taps read as a, 1 2 1: poles at -1) an unstable filter.
+        const std::string why = e.what();
+        EXPECT_TRUE(why.find("samples") != std::string::npos || why.find("unstable") != std::string::npos) << why;
+        continue;
+      } catch (const InputError& e) {  // a file of another format (sections) refuses the taps, naming the file
+        EXPECT_NE(std::string(e.what()).find("taps.txt"), std::string::npos) << e.what();
         continue;
       }
       const AppliedJob applied = stage->apply(engines, x, {});

@@ -27,14 +27,22 @@ std::vector<std::string> kindNames() {
   return names;
 }
 
-// The kind's example, its flags on and its files (taps) written in `dir`.
+// The kind's example, its flags on and its files written in `dir`: taps, or where the kind reads
+// them otherwise, one section (sosfilt) or the coefficient 1 (lfilter's b and a).
 Stage exampleStage(const StageKind& kind, const test::TempDir& dir) {
   StageParameters values = kind.parseValue(kind.exampleValue());
-  for (const ParameterInfo& info : kind.parameters()) {
-    if (info.type == ParameterType::Flag) values[info.name] = true;
-    if (info.type == ParameterType::Text) {
-      test::writeFile(dir.file("taps.txt"), "0.25\n0.5\n0.25\n");
-      values[info.name] = dir.file("taps.txt");
+  for (const std::string contents : {"0.25\n0.5\n0.25\n", "0.25 0.5 0.25 1 -0.5 0.25\n", "1\n"}) {
+    for (const ParameterInfo& info : kind.parameters()) {
+      if (info.type == ParameterType::Flag) values[info.name] = true;
+      if (info.type == ParameterType::Text) {
+        test::writeFile(dir.file("file.txt"), contents);
+        values[info.name] = dir.file("file.txt");
+      }
+    }
+    try {
+      kind.bind(completeParameters(kind, values), {});
+      break;
+    } catch (const std::exception&) {  // files of another form: the next contents
     }
   }
   return Stage{&kind, completeParameters(kind, values)};

@@ -71,6 +71,9 @@ void validate(const FilterSpec& spec);
 
 std::string_view toString(BoundaryMode mode);
 std::string_view toString(FilterKind kind);  // "correlation", "median", "savgol", "butterworth"
+// The spec's kind in words for messages and reports: toString(kind), but "sos" for sections
+// of any design other than Butterworth's (cheby1, a file for sosfilt).
+std::string_view kindName(const FilterSpec& spec);
 
 // For engines that compute correlations only: empty for a Correlation or a Savitzky-Golay (its
 // interior is one; its interp edges are the pipeline's, finishEdges()), else "<engine> computes

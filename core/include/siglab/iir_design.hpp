@@ -36,6 +36,11 @@ Sections iirSections(const IirDesign& design);
 // scipy.signal.cheby1(order, rp, Wn, btype, output='sos', fs=...), for callers that need just it.
 Sections cheby1Sections(const ButterworthSpec& band, double passRipple);
 
+// scipy.signal.iirnotch(w0, Q, fs) or iirpeak as one section b0 b1 b2 1 a1 a2: w0 in Hz where
+// sampleRate > 0, else a fraction of Nyquist. Throws std::invalid_argument naming w0 (SciPy's
+// range, 0 to 1 x Nyquist) or Q (above 0), or when the section is unstable (w0 at 0 or Nyquist).
+Section notchPeakSection(double w0, double q, bool peak, double sampleRate);
+
 // "cheby1 order 4 lowpass 0.2 x Nyquist rp 1 dB" (describe, reports).
 std::string describeDesign(const IirDesign& design);
 

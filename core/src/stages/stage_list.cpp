@@ -16,6 +16,13 @@
   KIND(cheby2Kind)                \
   KIND(ellipKind)                 \
   KIND(besselKind)                \
+  KIND(iirnotchKind)              \
+  KIND(iirpeakKind)               \
+  KIND(lfilterKind)               \
+  KIND(filtfiltKind)              \
+  KIND(sosfiltKind)               \
+  KIND(sosfiltfiltKind)           \
+  KIND(firwinKind)                \
   KIND(resamplePolyKind)          \
   KIND(upfirdnKind)               \
   KIND(decimateKind)              \
