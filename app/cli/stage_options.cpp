@@ -67,7 +67,9 @@ void checkParametersBelong(const CLI::App& command, const StageKind& kind) {
   for (const auto& [name, options] : takers) {
     if (!given(command, name)) continue;
     const auto parameters = kind.parameters();
-    if (std::any_of(parameters.begin(), parameters.end(), [&](const ParameterInfo& p) { return p.name == name; })) continue;
+    if (std::any_of(parameters.begin(), parameters.end(), [&](const ParameterInfo& p) { return p.name == name && !p.inValue; })) {
+      continue;
+    }
     std::string list;
     for (std::size_t i = 0; i < options.size(); ++i) list += (i == 0 ? "" : i + 1 == options.size() ? " or " : ", ") + options[i];
     throw StageError("--" + name + " requires " + list);
@@ -214,22 +216,6 @@ std::vector<NamedPath> pipelineInputs(const Pipeline& pipeline) {
 
 // A parameter's option given without a kind that takes it (one several kinds take, such as
 // --zero-phase for --butter and --decimate, has no CLI11 `needs`): the kinds that take it, named.
-void checkParametersBelong(const CLI::App& command, const StageKind& kind) {
-  std::map<std::string, std::string, std::less<>> takers;  // "zero-phase" -> "--butter or --decimate"
-  for (const StageKind* other : stageKinds()) {
-    for (const ParameterInfo& p : other->parameters()) {
-      if (!p.inValue) takers[p.name] += (takers[p.name].empty() ? "--" : " or --") + std::string(other->optionName());
-    }
-  }
-  for (const auto& [name, kinds] : takers) {
-    if (!given(command, name) || findStageKind(name)) continue;  // --window: mean's own option too
-    const std::vector<ParameterInfo> own = kind.parameters();
-    if (std::none_of(own.begin(), own.end(), [&](const ParameterInfo& p) { return p.name == name && !p.inValue; })) {
-      throw StageError("--" + name + " requires " + kinds);
-    }
-  }
-}
-
 bool fromOneStageOptions(const PipelineChoice& c) { return c.chainOption->count() + c.pipelineOption->count() == 0; }
 
 Pipeline pipelineFromOptions(const CLI::App& command, const PipelineChoice& c) {
