@@ -18,6 +18,7 @@
 #include "siglab/io/output_checks.hpp"
 #include "siglab/large_page_buffer.hpp"
 #include "siglab/pipeline_reach.hpp"
+#include "siglab/pipeline_output.hpp"
 #include "siglab/pipeline_run.hpp"
 #include "siglab/stage_registry.hpp"
 
@@ -57,7 +58,7 @@ py::list stageKindList() {
       p["max"] = info.max;
       p["choices"] = info.choices;
       p["default"] = defaultOf(info);
-      p["required"] = !info.defaultValue && info.type != ParameterType::Flag;
+      p["required"] = !info.defaultValue && !info.optional && info.type != ParameterType::Flag;
       p["in_value"] = info.inValue;
       parameters.append(p);
     }
@@ -221,7 +222,9 @@ py::tuple runOnArrays(const Pipeline& pipeline, const std::vector<py::array_t<do
   for (const auto& channel : channels) source.channels.emplace_back(channel.data(), static_cast<std::size_t>(channel.size()));
   source.sampleRate = rate;
   source.name = "the array";
-  const std::size_t n = source.channels.empty() ? 0 : source.channels.front().size();
+  const std::size_t inputs = source.channels.empty() ? 0 : source.channels.front().size();
+  // The result's length: the input's, or what the pipeline's rate changes make of it.
+  const auto n = static_cast<std::size_t>(pipelineOutput(pipeline, StageContext{inputs, rate}).samples);
   // One float64 channel: the last stage writes straight into the result's array (out= or a new
   // one); otherwise core's results are narrowed or interleaved into it afterwards.
   const bool direct = options.sampleType == SampleType::f64 && source.channels.size() == 1;

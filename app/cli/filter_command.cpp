@@ -78,6 +78,10 @@ int presentReport(const FilterOptions& o, const Pipeline& pipeline, const Pipeli
       }
     }
   }
+  if (!report.wrote.empty()) {  // an analysis stage: a matrix or a table, not samples
+    info << "wrote " << o.output << ": " << report.wrote << "\n";
+    return kExitOk;
+  }
   const std::vector<StageReport>& stages = report.channels.front().stages;
   PhaseTimes total;
   for (const StageReport& s : stages) {

@@ -192,6 +192,24 @@ std::vector<NamedPath> pipelineInputs(const Pipeline& pipeline) {
   return files;
 }
 
+// A parameter's option given without a kind that takes it (one several kinds take, such as
+// --zero-phase for --butter and --decimate, has no CLI11 `needs`): the kinds that take it, named.
+void checkParametersBelong(const CLI::App& command, const StageKind& kind) {
+  std::map<std::string, std::string, std::less<>> takers;  // "zero-phase" -> "--butter or --decimate"
+  for (const StageKind* other : stageKinds()) {
+    for (const ParameterInfo& p : other->parameters()) {
+      if (!p.inValue) takers[p.name] += (takers[p.name].empty() ? "--" : " or --") + std::string(other->optionName());
+    }
+  }
+  for (const auto& [name, kinds] : takers) {
+    if (!given(command, name) || findStageKind(name)) continue;  // --window: mean's own option too
+    const std::vector<ParameterInfo> own = kind.parameters();
+    if (std::none_of(own.begin(), own.end(), [&](const ParameterInfo& p) { return p.name == name && !p.inValue; })) {
+      throw StageError("--" + name + " requires " + kinds);
+    }
+  }
+}
+
 bool fromOneStageOptions(const PipelineChoice& c) { return c.chainOption->count() + c.pipelineOption->count() == 0; }
 
 Pipeline pipelineFromOptions(const CLI::App& command, const PipelineChoice& c) {
@@ -204,6 +222,7 @@ Pipeline pipelineFromOptions(const CLI::App& command, const PipelineChoice& c) {
   StageParameters values;
   Pipeline named{{Stage{&kind, {}}}};  // for messages before the values are complete
   try {
+    checkParametersBelong(command, kind);
     if (value) values = kind.parseValue(value->count() > 0 ? value->as<std::string>() : value->get_default_str());
     for (const ParameterInfo& p : kind.parameters()) {
       if (p.inValue) continue;

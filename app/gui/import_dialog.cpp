@@ -103,7 +103,8 @@ ImportDialog::ImportDialog(const QString& path, const FileProbe& probe, QWidget*
   rawChannels_->setRange(1, 1024);
   rawChannels_->setValue(static_cast<int>(suggested.rawChannels));
   rawChannels_->setToolTip(tr("Channels interleaved frame by frame (as --channels C); each shows as a lane. A file too "
-                              "large for memory is viewed from its mapping one channel at a time: the first"));
+                              "large for memory is viewed from its mapping one channel at a time: the first, then "
+                              "the one chosen above the plot"));
   form->addRow(tr("C&hannels"), rawChannels_);
   form->addRow(QString(), new QLabel(tr("The file holds %1 bytes.").arg(QLocale().toString(static_cast<qulonglong>(probe.bytes)))));
 
@@ -117,7 +118,8 @@ ImportDialog::ImportDialog(const QString& path, const FileProbe& probe, QWidget*
   channel_->setToolTip(tr("Every channel, a lane each, or one channel (as --channel K): the others are not loaded"));
   form->addRow(tr("C&hannel"), channel_);
   auto* note = new QLabel(tr("This file has %1 channels. A file too large for memory is viewed from its mapping "
-                             "one channel at a time: the one chosen here (channel 1 with all).")
+                             "one channel at a time: the one chosen here (channel 1 with all), then the one "
+                             "chosen above the plot.")
                               .arg(probe.wavChannels));
   note->setWordWrap(true);
   form->addRow(QString(), note);

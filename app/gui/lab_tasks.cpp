@@ -14,7 +14,8 @@ Ladder runRequested(const SignalPtr& signal, const LabRequest& request) {
     case LabExperiment::Reduction:
       if (request.onSignal && signal && signal->converted()) {
         throw std::runtime_error("the reduction lab runs on float64 samples in memory or mapped as they are; "
-                                 "this WAV file is converted as it is read: save it as .npy or raw float64 first");
+                                 "this file's samples are converted (WAV) or gathered from frames of several "
+                                 "channels as they are read: save the channel as .npy or raw float64 first");
       }
       if (request.onSignal && signal) return runReductionLab(signal->samples(), request.repeat, signal->source());
       return runReductionLab(randomBytesAsInts(std::size_t{1} << request.log2Count, 1), request.repeat,

@@ -44,6 +44,7 @@
 #include "lab_tasks.hpp"
 #include "lab_view.hpp"
 #include "ladder_view.hpp"
+#include "mapped_channel.hpp"
 #include "plot_export_dialog.hpp"
 #include "siglab/io/output_checks.hpp"
 #include "session_adapter.hpp"
@@ -149,6 +150,7 @@ MainWindow::MainWindow(QWidget* parent)
   connect(plot_, &SignalPlot::visibleRangeChanged, spectrum_, &SpectrumView::setVisibleRange);
   connect(plot_, &SignalPlot::channelChosen, this,
           [this](std::optional<std::size_t> channel) { showChannel(channel.value_or(0)); });
+  connect(plot_, &SignalPlot::fileChannelChosen, this, &MainWindow::showFileChannel);
   connect(rateField_, &SampleRateField::rateChanged, this, [this](std::optional<double> rate) {
     plot_->setSampleRate(rate);
     statistics_->setSampleRate(rate);
@@ -184,8 +186,7 @@ void MainWindow::createActions() {
   createSessionActions(file);
   file->addSeparator();
   exportResultAction_ = file->addAction(tr("&Export filtered signal…"), this, [this] {
-    const QString path = askSavePath(tr("Export filtered signal"), filtered_ && filtered_->channelCount() > 1 ? "result.npy" : "result.txt",
-                                     resultExportFilters());
+    const QString path = askSavePath(tr("Export filtered signal"), resultFileName(), resultExportFilters());
     if (!path.isEmpty()) exportResult(path);
   });
   exportResultAction_->setShortcut(QKeySequence::Save);
@@ -457,9 +458,11 @@ void MainWindow::showSignal(const QString& path, const ReadOptions& options, Sig
   rememberRecent(path);
   setTitle();
   const QString samples = QLocale().toString(static_cast<qulonglong>(signal_->size()));
+  const QString oneOfFile = mappedChannelNote(signal_.get());
   statusBar()->showMessage(signal_->channelCount() > 1
                                ? tr("Loaded %1 channels of %2 samples from %3").arg(signal_->channelCount()).arg(samples, path)
-                               : tr("Loaded %1 samples from %2").arg(samples, path),
+                           : !oneOfFile.isEmpty() ? tr("Viewing %1 samples of %2 from %3").arg(samples, oneOfFile, path)
+                                                  : tr("Loaded %1 samples from %2").arg(samples, path),
                            5000);
 }
 
@@ -524,8 +527,12 @@ void MainWindow::applyFilter() {
   }
   pendingStages_.clear();
   if (currentResult()->mapping()) {  // too large for memory: streamed into a file the user names
-    const QString output = askSavePath(tr("Write the filtered signal to"), "filtered.raw",
-                                       QString::fromStdString(saveFileFilters(1, ".raw")));
+    const QString output = askSavePath(tr("Write the filtered signal to"),
+                                       fileChannels(signal_.get()) > 1
+                                           ? tr("filtered-channel%1.raw").arg(signal_->mapping()->channel())
+                                           : QString("filtered.raw"),
+                                       tr("Raw float64 (*.raw *.bin);;NumPy (*.npy);;Seed text format (*.txt);;"
+                                          "WAV, 32-bit float (*.wav)"));
     if (!output.isEmpty()) applyFilterTo(output);
     return;
   }
@@ -660,8 +667,11 @@ void MainWindow::startResultExport(const QString& path, std::function<void()> on
   options.sampleRate = sampleRate().value_or(options.sampleRate);  // a WAV keeps the input's rate
   startExport(
       path, [result, file, options](const Progress& progress) { writeLoadedSignal(file, *result, options, progress); },
-      [this, result, onWritten = std::move(onWritten)] {
+      [this, path, result, onWritten = std::move(onWritten)] {
         resultExported_ = resultExported_ || result == filtered_;
+        if (const QString channel = mappedChannelName(signal_.get()); !channel.isEmpty()) {
+          statusBar()->showMessage(tr("Wrote %1: the filtered %2, the channel shown").arg(path, channel), 5000);
+        }
         if (onWritten) onWritten();
       });
 }
@@ -716,7 +726,9 @@ void MainWindow::printPlot(QPrinter& printer) { siglab::gui::printPlot(plot_->pl
 
 QString MainWindow::plotTitle() const {
   if (!signal_) return QString();
-  const QString name = QFileInfo(signalPath_).fileName();
+  QString name = QFileInfo(signalPath_).fileName();
+  const QString channel = mappedChannelName(signal_.get());
+  if (!channel.isEmpty()) name = tr("%1, %2").arg(name, channel);
   return filtered_ ? tr("%1 – %2").arg(name, filteredCaption_) : name;
 }
 
@@ -859,9 +871,14 @@ void MainWindow::exportResultThen(std::function<void()> proceed) {
     showError(tr("Could not export"), tr("Another task is running: cancel it or wait for it, then export"));
     return;
   }
-  const QString path = askSavePath(tr("Export filtered signal"), filtered_ && filtered_->channelCount() > 1 ? "result.npy" : "result.txt",
-                                   resultExportFilters());
+  const QString path = askSavePath(tr("Export filtered signal"), resultFileName(), resultExportFilters());
   if (!path.isEmpty()) startResultExport(path, std::move(proceed));
+}
+
+QString MainWindow::resultFileName() const {
+  if (filtered_ && filtered_->channelCount() > 1) return "result.npy";
+  if (fileChannels(signal_.get()) > 1) return tr("result-channel%1.txt").arg(signal_->mapping()->channel());
+  return "result.txt";
 }
 
 QString MainWindow::resultExportFilters() const {

@@ -69,7 +69,7 @@ class MainWindow : public QMainWindow {
   void requestOpen(const QString& path);
   void savePlot(const QString& path, const PlotImageOptions& options);  // .png, .svg or .pdf
   void printPlot(QPrinter& printer);
-  QString plotTitle() const;  // the file's name and the chain that made the result
+  QString plotTitle() const;  // the file's name (and channel shown of a mapped file) and the chain that made the result
   Session currentSession() const;
   void saveSession(const QString& path);  // in the background, as an export
   void openSession(const QString& path);  // restores the form, engines and view, loads the signal, applies the chain
@@ -89,6 +89,10 @@ class MainWindow : public QMainWindow {
   // Signals larger than memory (main_window_large.cpp): a file whose float64 samples exceed
   // mappedAboveBytes() (an eighth of physical memory: large_signal_policy.hpp) is viewed from its
   // mapping, a text or WAV file through a float64 cache in cacheFolder().
+  // A file of several channels is viewed one channel at a time: the plot's selector lists them.
+  // Another channel (0-based) is opened from the file's mapping in the background, the channel
+  // shown kept until it is ready; the chain then applies again as after an open.
+  void showFileChannel(std::size_t channel);
   void applyFilterTo(const QString& outputPath);  // Apply on a mapped signal, streamed into the file
   void compareRange(SampleRange range);           // Compare on samples [begin, end) only
   void setMappedAboveBytes(std::uint64_t bytes) { mappedAboveBytes_ = bytes; }
@@ -165,7 +169,9 @@ class MainWindow : public QMainWindow {
   QString resultExportFilters() const;  // formats that hold the result's channels first
   void showSignal(const QString& path, const ReadOptions& options, SignalPtr signal, std::optional<ViewRange> view);
   bool opensMapped(const QString& path, const ReadOptions& options) const;
-  void openMapped(const QString& path, const ReadOptions& options);
+  // `preview`: the first, coarse view replaces the signal shown before the indexed one comes.
+  void openMapped(const QString& path, const ReadOptions& options, bool preview = true);
+  QString resultFileName() const;  // Export's default name: "result" (and the channel of a mapped file)
   void offerCompareRange();
   static std::uint64_t defaultMappedAboveBytes();
 

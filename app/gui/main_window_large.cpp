@@ -18,10 +18,12 @@
 #include "device_panel.hpp"
 #include "filter_panel.hpp"
 #include "main_window.hpp"
+#include "mapped_channel.hpp"
 #include "mapped_tasks.hpp"
 #include "signal_plot.hpp"
 #include "spectrum_view.hpp"
 #include "timing_view.hpp"
+#include "siglab/io/mapped_signal.hpp"
 #include "siglab/large_signal_policy.hpp"
 
 namespace siglab::gui {
@@ -43,29 +45,36 @@ bool MainWindow::opensMapped(const QString& path, const ReadOptions& options) co
   return info.isFile() && float64BytesOf(static_cast<std::uint64_t>(info.size()), options) > mappedAboveBytes_;
 }
 
-void MainWindow::openMapped(const QString& path, const ReadOptions& options) {
+void MainWindow::openMapped(const QString& path, const ReadOptions& options, bool preview) {
   lastDirectory_ = QFileInfo(path).absolutePath();
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   const QFuture<LoadOutcome> future = QtConcurrent::run(&openMappedSignal, path, options, cacheFolder(),
                                                         std::shared_ptr<const std::atomic<bool>>(cancel));
   // The preview is drawn as soon as it comes; the window takes the signal once it is indexed.
-  auto* preview = new QFutureWatcher<LoadOutcome>(this);
-  connect(preview, &QFutureWatcherBase::resultReadyAt, this, [this, preview, path](int index) {
-    const LoadOutcome outcome = preview->resultAt(index);
-    if (index != 0 || !outcome.signal || outcome.signal->indexed()) return;
-    plot_->setOriginal(outcome.signal);
-    statusBar()->showMessage(tr("A first, coarse view of %1 (%2 samples); building its overview and statistics…")
-                                 .arg(QFileInfo(path).fileName(),
-                                      QLocale().toString(static_cast<qulonglong>(outcome.signal->size()))));
-  });
-  connect(preview, &QFutureWatcherBase::finished, preview, &QObject::deleteLater);
-  preview->setFuture(future);
+  if (preview) {
+    auto* watcher = new QFutureWatcher<LoadOutcome>(this);
+    connect(watcher, &QFutureWatcherBase::resultReadyAt, this, [this, watcher, path](int index) {
+      const LoadOutcome outcome = watcher->resultAt(index);
+      if (index != 0 || !outcome.signal || outcome.signal->indexed()) return;
+      plot_->setOriginal(outcome.signal);
+      statusBar()->showMessage(tr("A first, coarse view of %1 (%2 samples); building its overview and statistics…")
+                                   .arg(QFileInfo(path).fileName(),
+                                        QLocale().toString(static_cast<qulonglong>(outcome.signal->size()))));
+    });
+    connect(watcher, &QFutureWatcherBase::finished, watcher, &QObject::deleteLater);
+    watcher->setFuture(future);
+  }
+  const QString name = QFileInfo(path).fileName();
+  const QString what = preview ? tr("Opening %1 from its mapping").arg(name)
+                               : tr("Opening channel %1 of %2 from its mapping").arg(options.channel).arg(name);
   startTask<LoadOutcome>(
-      tr("Opening %1 from its mapping").arg(QFileInfo(path).fileName()), cancel, future,
-      [this, path, options](const QFuture<LoadOutcome>& done) {
+      what, cancel, future,
+      [this, path, options, preview, cancel](const QFuture<LoadOutcome>& done) {
         std::optional<ViewRange> view = std::exchange(pendingView_, std::nullopt);
         const Pipeline chain = std::exchange(pendingChain_, {});
-        const LoadOutcome outcome = done.resultCount() > 0 ? done.resultAt(done.resultCount() - 1) : LoadOutcome{};
+        // A cancel that came after the signal was ready, before this ran, still counts.
+        const LoadOutcome outcome =
+            done.resultCount() > 0 && !cancel->load() ? done.resultAt(done.resultCount() - 1) : LoadOutcome{};
         if (outcome.signal && outcome.signal->indexed()) {
           if (!view) {  // where the user moved the preview to
             const QCPRange range = plot_->plot()->axisRect(0)->axis(QCPAxis::atBottom)->range();
@@ -76,11 +85,27 @@ void MainWindow::openMapped(const QString& path, const ReadOptions& options) {
           applyPending();  // says why a mapped signal's chain is not applied at once
           return;
         }
-        plot_->setOriginal(signal_);  // the preview goes; the previous signal comes back
-        if (filtered_) plot_->setFiltered(filtered_);
+        if (preview) {
+          plot_->setOriginal(signal_);  // the preview goes; the previous signal comes back
+          if (filtered_) plot_->setFiltered(filtered_);
+        }
         if (outcome.error.isEmpty()) statusBar()->showMessage(tr("Loading cancelled; the previous signal is kept"), 5000);
         else showError(tr("Could not open the signal"), outcome.error);
       });
+}
+
+void MainWindow::showFileChannel(std::size_t channel) {
+  if (fileChannels(signal_.get()) < 2 || channel + 1 == signal_->mapping()->channel()) return;
+  if (busy_ || channel >= signal_->mapping()->channels()) {
+    statusBar()->showMessage(tr("Wait for the task (or cancel it), then choose the channel again"), 5000);
+    return;
+  }
+  askToDiscardResult([this, channel] {
+    const QCPRange range = plot_->plot()->axisRect(0)->axis(QCPAxis::atBottom)->range();
+    pendingView_ = ViewRange{range.lower, range.upper};  // the same stretch of the new channel
+    pendingChain_ = chain();
+    openMapped(signalPath_, mappedChannelOptions(readOptions_, channel + 1), false);
+  });
 }
 
 void MainWindow::applyFilterTo(const QString& outputPath) {
@@ -117,8 +142,12 @@ void MainWindow::applyFilterTo(const QString& outputPath) {
                              true};  // in outputPath already
         undo_->push(new StepCommand(QString::fromStdString(outcome.report->description),
                                         [this, step] { appendStep(step); }, [this] { removeLastStep(); }));
-        statusBar()->showMessage(tr("Applied %1 to %2 samples in %3 s, streamed into %4")
-                                     .arg(outcome.engine, QLocale().toString(static_cast<qulonglong>(filtered_->size())))
+        QString samples = tr("%1 samples").arg(QLocale().toString(static_cast<qulonglong>(filtered_->size())));
+        if (const QString channel = mappedChannelName(signal_.get()); !channel.isEmpty()) {
+          samples = tr("%1 of %2 (the channel shown)").arg(samples, channel);
+        }
+        statusBar()->showMessage(tr("Applied %1 to %2 in %3 s, streamed into %4")
+                                     .arg(outcome.engine, samples)
                                      .arg(static_cast<double>(timer->elapsed()) / 1000.0, 0, 'f', 1)
                                      .arg(outputPath),
                                  10000);
@@ -168,8 +197,10 @@ void MainWindow::compareRange(SampleRange range) {
   for (const std::string& name : names) job->job.engines += (job->job.engines.empty() ? "" : ",") + name;
   RunRequest request{input, std::move(*job), engines_};
   auto cancel = std::make_shared<std::atomic<bool>>(false);
-  const QString what = tr("samples %1 to %2").arg(QLocale().toString(static_cast<qulonglong>(range.begin)),
-                                                   QLocale().toString(static_cast<qulonglong>(range.end - 1)));
+  QString what = tr("samples %1 to %2").arg(QLocale().toString(static_cast<qulonglong>(range.begin)),
+                                             QLocale().toString(static_cast<qulonglong>(range.end - 1)));
+  const QString channel = mappedChannelName(signal_.get());
+  if (!channel.isEmpty()) what = tr("%1 of %2").arg(what, channel);
   startTask<RunOutcome>(tr("Comparing %1 engines on %2").arg(names.size()).arg(what), cancel,
                         QtConcurrent::run(&runEnginesOnRange, request, range, std::shared_ptr<const std::atomic<bool>>(cancel)),
                         [this, what](const QFuture<RunOutcome>& done) {

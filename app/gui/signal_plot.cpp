@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "mapped_channel.hpp"
 #include "time_axis.hpp"
 
 namespace siglab::gui {
@@ -84,6 +85,13 @@ SignalPlot::SignalPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
   channelBar_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
   channelBar_->setVisible(false);  // one channel: nothing to choose
   connect(channelBox_, &QComboBox::activated, this, [this](int index) {
+    if (fileChannels(original_.get()) > 1) {
+      channelBox_->setCurrentIndex(static_cast<int>(original_->mapping()->channel()) - 1);
+      if (index >= 0 && static_cast<std::size_t>(index) + 1 != original_->mapping()->channel()) {
+        emit fileChannelChosen(static_cast<std::size_t>(index));
+      }
+      return;
+    }
     const std::optional<std::size_t> channel =
         index <= 0 ? std::nullopt : std::optional<std::size_t>(static_cast<std::size_t>(index - 1));
     showChannels(channel);
@@ -136,6 +144,7 @@ void SignalPlot::rebuild() {
   lanes_.clear();
   const std::size_t channels = original_ ? original_->channelCount() : 1;
   const bool several = channels > 1;
+  const bool oneOfFile = fileChannels(original_.get()) > 1;
   std::vector<std::size_t> shown;
   if (channelShown_ && *channelShown_ < channels) {
     shown = {*channelShown_};
@@ -154,16 +163,18 @@ void SignalPlot::rebuild() {
   for (const std::size_t channel : shown) {
     Lane lane;
     lane.channel = channel;
-    const QString name = several ? tr("channel %1").arg(channel + 1) : QString();
-    QCPAxisRect* upper = addRect(several ? (stacked_ ? tr("%1 original").arg(name) : name)
-                                         : (stacked_ ? tr("original") : tr("value")));
+    const QString name = oneOfFile ? tr("channel %1").arg(original_->mapping()->channel())
+                         : several ? tr("channel %1").arg(channel + 1)
+                                   : QString();
+    QCPAxisRect* upper = addRect(!name.isEmpty() ? (stacked_ ? tr("%1 original").arg(name) : name)
+                                                 : (stacked_ ? tr("original") : tr("value")));
     lane.rects.push_back(upper);
     lane.original = plot_->addGraph(upper->axis(QCPAxis::atBottom), upper->axis(QCPAxis::atLeft));
     lane.original->setPen(QPen(kOriginalColor, 1.0));
     lane.original->setName(tr("original"));
     QCPAxisRect* filteredRect = upper;
     if (stacked_) {
-      filteredRect = addRect(several ? tr("%1 %2").arg(name, filteredCaption()) : filteredCaption());
+      filteredRect = addRect(!name.isEmpty() ? tr("%1 %2").arg(name, filteredCaption()) : filteredCaption());
       lane.rects.push_back(filteredRect);
     }
     lane.filtered = plot_->addGraph(filteredRect->axis(QCPAxis::atBottom), filteredRect->axis(QCPAxis::atLeft));
@@ -195,8 +206,16 @@ void SignalPlot::rebuild() {
 }
 
 void SignalPlot::fillChannelBox() {
-  const std::size_t channels = original_ ? original_->channelCount() : 1;
   channelBox_->clear();
+  if (const std::size_t inFile = fileChannels(original_.get()); inFile > 1) {  // one at a time: no "All channels"
+    for (std::size_t c = 1; c <= inFile; ++c) channelBox_->addItem(tr("Channel %1").arg(c));
+    channelBox_->setCurrentIndex(static_cast<int>(original_->mapping()->channel()) - 1);
+    channelBox_->setToolTip(tr("The file's channel shown: a file larger than memory is viewed one channel at a time"));
+    channelBar_->setVisible(true);
+    return;
+  }
+  channelBox_->setToolTip(tr("The channels whose lanes show: all of them, or one"));
+  const std::size_t channels = original_ ? original_->channelCount() : 1;
   channelBox_->addItem(tr("All channels"));
   for (std::size_t c = 1; c <= channels; ++c) channelBox_->addItem(tr("Channel %1").arg(c));
   channelBox_->setCurrentIndex(channelShown_ && *channelShown_ < channels ? static_cast<int>(*channelShown_) + 1 : 0);
@@ -329,6 +348,7 @@ QString SignalPlot::readoutAt(double key, std::size_t lane) const {
   QString text = tr("sample %1: original %2").arg(locale.toString(static_cast<qulonglong>(i)))
                      .arg(original_->channel(channel).sampleAt(i), 0, 'g', 8);
   if (original_->channelCount() > 1) text = tr("channel %1, ").arg(channel + 1) + text;
+  if (fileChannels(original_.get()) > 1) text = tr("channel %1, ").arg(original_->mapping()->channel()) + text;
   if (sampleRate_) text = tr("t = %1, ").arg(timeOfSample(index, *sampleRate_, 8)) + text;
   if (filtered_ && channel < filtered_->channelCount() && i < filtered_->size()) {
     text += tr(", filtered %1").arg(filtered_->channel(channel).sampleAt(i), 0, 'g', 8);

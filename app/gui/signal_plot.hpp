@@ -21,7 +21,8 @@ namespace siglab::gui {
 // range (exact samples once zoomed in), so QCustomPlot never holds the whole signal.
 // A signal of several channels shows one lane a channel (its original and filtered curves),
 // all lanes sharing the time axis; a channel selector above them (hidden for one channel)
-// shows all lanes or one.
+// shows all lanes or one. A signal viewed from its file one channel at a time (mapped_channel.hpp)
+// has one lane; its selector lists the file's channels and asks for another (fileChannelChosen).
 class SignalPlot : public QWidget {
   Q_OBJECT
  public:
@@ -45,7 +46,8 @@ class SignalPlot : public QWidget {
   void showChannels(std::optional<std::size_t> channel);
   std::optional<std::size_t> channelShown() const { return channelShown_; }
   std::vector<std::size_t> lanes() const;  // the channels (0-based) whose lanes show, top to bottom
-  QComboBox* channelBox() const { return channelBox_; }  // "All channels", "Channel 1", …
+  // "All channels", "Channel 1", …; for one channel of a mapped file, its "Channel 1" … "Channel C".
+  QComboBox* channelBox() const { return channelBox_; }
 
   QCustomPlot* plot() const { return plot_; }
   std::size_t pointsShown() const;  // data points now held by the graphs, both signals
@@ -56,6 +58,9 @@ class SignalPlot : public QWidget {
   void cursorReadout(const QString& text);
   void visibleRangeChanged(std::size_t first, std::size_t last);  // sample indices [first, last)
   void channelChosen(std::optional<std::size_t> channel);         // by the selector
+  // Another channel (0-based) of the mapped file chosen: the selector still shows the channel
+  // drawn until the window shows the new one (setOriginal).
+  void fileChannelChosen(std::size_t channel);
 
  protected:
   void resizeEvent(QResizeEvent* event) override;

@@ -59,6 +59,12 @@ StageParameters startingValues(const StageKind& kind) {
   }
 }
 
+// An optional parameter's row holds a tick ("set": given, else SciPy's None) and its editor ("value").
+QCheckBox* givenBoxOf(QWidget* editor) { return editor->findChild<QCheckBox*>("set", Qt::FindDirectChildrenOnly); }
+QWidget* valueEditorOf(QWidget* editor, const ParameterInfo& info) {
+  return info.optional ? editor->findChild<QWidget*>("value", Qt::FindDirectChildrenOnly) : editor;
+}
+
 QString tooltipOf(const ParameterInfo& info) {
   QString tip = QString::fromStdString(info.name + ": " + info.help);
   if (info.type == ParameterType::Whole || info.type == ParameterType::Number) {
@@ -131,6 +137,26 @@ void StageForm::showKind(const StageKind& kind) {
 }
 
 QWidget* StageForm::editorFor(const ParameterInfo& info) {
+  if (info.optional) {
+    ParameterInfo plain = info;
+    plain.optional = false;
+    QWidget* value = editorFor(plain);
+    value->setObjectName("value");
+    value->setEnabled(false);
+    auto* row = new QWidget;
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* given = new QCheckBox;
+    given->setObjectName("set");
+    given->setToolTip(tr("Unticked: not given (SciPy's None)"));
+    layout->addWidget(given);
+    layout->addWidget(value, 1);
+    connect(given, &QCheckBox::toggled, value, &QWidget::setEnabled);
+    connect(given, &QCheckBox::toggled, this, &StageForm::changed);
+    row->setObjectName(QString::fromStdString(info.name));
+    row->setToolTip(tooltipOf(info));
+    return row;
+  }
   QWidget* editor = nullptr;
   switch (info.type) {
     case ParameterType::Whole: {
@@ -189,8 +215,9 @@ void StageForm::updateUnits() {
   for (std::size_t i = 0; i < parameters_.size(); ++i) {
     const QString unit = unitText(parameters_[i].unit, sampleRate_.has_value());
     const QString suffix = unit.isEmpty() ? QString() : " " + unit;
-    if (auto* whole = qobject_cast<QSpinBox*>(editors_[i])) whole->setSuffix(suffix);
-    if (auto* number = qobject_cast<QDoubleSpinBox*>(editors_[i])) number->setSuffix(suffix);
+    QWidget* editor = valueEditorOf(editors_[i], parameters_[i]);
+    if (auto* whole = qobject_cast<QSpinBox*>(editor)) whole->setSuffix(suffix);
+    if (auto* number = qobject_cast<QDoubleSpinBox*>(editor)) number->setSuffix(suffix);
   }
 }
 
@@ -203,7 +230,8 @@ StageParameters StageForm::shownValues() const {
   StageParameters values;
   for (std::size_t i = 0; i < parameters_.size(); ++i) {
     const std::string& name = parameters_[i].name;
-    QWidget* editor = editors_[i];
+    if (parameters_[i].optional && !givenBoxOf(editors_[i])->isChecked()) continue;
+    QWidget* editor = valueEditorOf(editors_[i], parameters_[i]);
     if (auto* whole = qobject_cast<QSpinBox*>(editor)) values[name] = std::int64_t{whole->value()};
     else if (auto* number = qobject_cast<QDoubleSpinBox*>(editor)) values[name] = number->value();
     else if (auto* flag = qobject_cast<QCheckBox*>(editor)) values[name] = flag->isChecked();
@@ -216,9 +244,15 @@ StageParameters StageForm::shownValues() const {
 void StageForm::showValues(const StageParameters& values) {
   for (std::size_t i = 0; i < parameters_.size(); ++i) {
     const auto found = values.find(parameters_[i].name);
+    if (parameters_[i].optional) {
+      QCheckBox* given = givenBoxOf(editors_[i]);
+      const QSignalBlocker quietTick(given);
+      given->setChecked(found != values.end());
+      valueEditorOf(editors_[i], parameters_[i])->setEnabled(found != values.end());
+    }
     if (found == values.end()) continue;
     const ParameterValue& value = found->second;
-    QWidget* editor = editors_[i];
+    QWidget* editor = valueEditorOf(editors_[i], parameters_[i]);
     const QSignalBlocker quiet(editor);
     if (auto* whole = qobject_cast<QSpinBox*>(editor)) {
       if (const auto* v = std::get_if<std::int64_t>(&value)) {

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "mapped_channel.hpp"
 #include "time_axis.hpp"
 
 namespace siglab::gui {
@@ -68,6 +69,11 @@ StatisticsPanel::StatisticsPanel(QWidget* parent) : QWidget(parent) {
   channelBox_->setVisible(false);
   connect(channelBox_, &QComboBox::activated, this, [this](int index) { setChannel(static_cast<std::size_t>(index)); });
 
+  fileChannelNote_ = new QLabel;
+  fileChannelNote_->setObjectName("fileChannelNote");
+  fileChannelNote_->setWordWrap(true);
+  fileChannelNote_->setVisible(false);
+
   table_ = new QTableWidget(kRowCount, kColumnCount);
   table_->setVerticalHeaderLabels({tr("Count"), tr("Mean"), tr("RMS"), tr("Std deviation"), tr("Min"), tr("Max")});
   table_->verticalHeaderItem(kStddev)->setToolTip(tr("Population standard deviation: divided by the count"));
@@ -105,6 +111,7 @@ StatisticsPanel::StatisticsPanel(QWidget* parent) : QWidget(parent) {
   controls->addStretch();
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(controls);
+  layout->addWidget(fileChannelNote_);
   layout->addWidget(table_);
   layout->addStretch();
 }
@@ -117,6 +124,8 @@ void StatisticsPanel::setOriginal(SignalPtr signal) {
   const std::size_t channels = original_ ? original_->channelCount() : 1;
   for (std::size_t c = 1; c <= channels; ++c) channelBox_->addItem(tr("channel %1").arg(c));
   channelBox_->setVisible(channels > 1);
+  fileChannelNote_->setText(tr("Statistics of %1").arg(mappedChannelNote(original_.get())));
+  fileChannelNote_->setVisible(fileChannels(original_.get()) > 1);
   setFiltered(nullptr);  // refreshes
 }
 

@@ -8,6 +8,7 @@
 #include "siglab/statistics.hpp"
 
 class QComboBox;
+class QLabel;
 class QTableWidget;
 class QTimer;
 
@@ -17,7 +18,8 @@ namespace siglab::gui {
 // all of it and for the samples the plot shows. The whole signal's come with the signal; the
 // visible range's are recomputed at most every kVisibleRefreshMs while the plot moves, in the
 // background where the range is long enough to take more than a few milliseconds. A signal of
-// several channels is summarised one channel at a time: the one chosen beside the source.
+// several channels is summarised one channel at a time: the one chosen beside the source. One
+// channel of a file larger than memory says which under the source (mapped_channel.hpp).
 class StatisticsPanel : public QWidget {
   Q_OBJECT
  public:
@@ -34,6 +36,7 @@ class StatisticsPanel : public QWidget {
   void setChannel(std::size_t channel);  // 0-based; past the signal's channels: its first
   std::size_t channel() const { return channel_; }
   QComboBox* channelBox() const { return channelBox_; }  // hidden for one channel
+  QLabel* fileChannelNote() const { return fileChannelNote_; }  // hidden but for one channel of a mapped file
 
   // Samples [first, last), clamped to the signal; computed when the refresh timer fires.
   void setVisibleRange(std::size_t first, std::size_t last);
@@ -57,6 +60,7 @@ class StatisticsPanel : public QWidget {
 
   QComboBox* source_ = nullptr;
   QComboBox* channelBox_ = nullptr;
+  QLabel* fileChannelNote_ = nullptr;
   std::size_t channel_ = 0;
   QTableWidget* table_ = nullptr;
   QTimer* refreshTimer_ = nullptr;

@@ -6,6 +6,7 @@
 #include <limits>
 #include <memory>
 #include <stdexcept>
+#include <utility>
 
 #include "cpu_engine.hpp"
 #include "siglab/median_filter.hpp"
@@ -97,7 +98,17 @@ FilterSpec makeSavgolFilter(std::size_t window, std::size_t order, std::size_t d
 FilterSpec makeButterworthFilter(const ButterworthSpec& design, bool zeroPhase) {
   FilterSpec spec;
   spec.kind = FilterKind::Sos;
-  spec.sos = {design, butterworthSections(design), zeroPhase};  // validates
+  spec.sos = {design, butterworthSections(design), zeroPhase, {}};  // validates
+  return spec;
+}
+
+FilterSpec makeSectionsFilter(Sections sections, bool zeroPhase, std::string designText) {
+  FilterSpec spec;
+  spec.kind = FilterKind::Sos;
+  spec.sos.sections = std::move(sections);
+  spec.sos.zeroPhase = zeroPhase;
+  spec.sos.designText = std::move(designText);
+  validate(spec);
   return spec;
 }
 
@@ -122,6 +133,10 @@ std::string describeFilter(const FilterSpec& spec) {
       return "savgol W=" + w + " order=" + std::to_string(spec.savgol.order) + " deriv=" +
              std::to_string(spec.savgol.deriv) + ", " + (spec.savgol.interp ? "interp" : std::string(toString(spec.mode)));
     case FilterKind::Sos: {
+      if (!spec.sos.designText.empty()) {
+        return spec.sos.designText + ", " + std::to_string(spec.sos.sections.size()) + " sections, " +
+               (spec.sos.zeroPhase ? "zero phase (sosfiltfilt)" : "causal (sosfilt)");
+      }
       const ButterworthSpec& d = spec.sos.design;
       const std::string unit = d.sampleRate > 0 ? " Hz" : " x Nyquist";
       return "butterworth order " + std::to_string(d.order) + " " + std::string(bandName(d.type)) + " " +

@@ -25,7 +25,7 @@ void validate(const FilterSpec& spec) {
     return;
   }
   if (spec.kind == FilterKind::Sos) {
-    if (spec.sos.sections.empty()) throw std::invalid_argument("a Butterworth filter needs at least one section");
+    if (spec.sos.sections.empty()) throw std::invalid_argument("a filter of second-order sections needs at least one section");
     checkStable(spec.sos.sections);
     return;
   }

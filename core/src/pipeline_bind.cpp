@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "pipeline_steps.hpp"
+#include "rate_change.hpp"
 #include "siglab/filter_kinds.hpp"
 
 namespace siglab::detail {
@@ -37,6 +38,8 @@ std::vector<EngineChoice> streamEngineOrder(const BoundChain& chain, std::size_t
   }
 }
 
+bool streamsItself(const BoundChain& chain, std::size_t k) { return chain.stages[k]->streamsItself(); }
+
 bool streamsSections(const BoundChain& chain, std::size_t k) {
   const FilterSpec* spec = chain.stages[k]->filterSpec();
   return spec && spec->kind == FilterKind::Sos && chain.stages[k]->streamsWithoutHistory();
@@ -53,10 +56,14 @@ BoundChain bindChain(const Pipeline& pipeline, const StageContext& context, cons
   }
   // A chain's refusals name the stage (bindStage); one stage's are its kind's own, which a front-end
   // names by its option ("--median W must be ...").
+  StageContext at = context;  // stage k's input: the signal, then each rate change's output
   for (std::size_t k = 0; k < pipeline.stages.size(); ++k) {
     const Stage& stage = pipeline.stages[k];
-    chain.stages.push_back(pipeline.stages.size() > 1 ? bindStage(stage, k + 1, context)
-                                                      : stage.kind->bind(stage.values, context));
+    chain.stages.push_back(pipeline.stages.size() > 1 ? bindStage(stage, k + 1, at)
+                                                      : stage.kind->bind(stage.values, at));
+    at = rateChangedContext(*chain.stages[k], at, chain.prefix(k));
+    chain.outputs.push_back(at.samples);
+    chain.rates.push_back(at.sampleRate);
   }
   // An engine that does not exist, or cannot run its stage, is a usage error before any work.
   for (std::size_t k = 0; k < chain.size(); ++k) {

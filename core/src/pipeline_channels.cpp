@@ -13,6 +13,7 @@
 
 #include "hand_off.hpp"
 #include "pipeline_steps.hpp"
+#include "rate_change.hpp"
 #include "stage_streams.hpp"
 
 namespace siglab::detail {
@@ -238,9 +239,9 @@ std::uint64_t runOnce(const BoundChain& chain, const ChannelEnds& ends, const st
     return sum / static_cast<double>(channels);
   };
   if (observer.beforeOutput) observer.beforeOutput();
-  const std::optional<std::uint64_t> knownFrames = inputs.front()->knownSize();
+  const std::optional<std::uint64_t> knownFrames = stages.front().last->knownSize();
   const std::unique_ptr<ChannelSink> sink =
-      ends.sink ? ends.sink(knownFrames, inputs.front()->sampleRate())
+      ends.sink ? ends.sink(knownFrames, inputs.front()->sampleRate(), rateScale(chain, count))
                 : std::make_unique<VectorChannelSink>(report.output, channels, knownFrames);
   std::uint64_t frames = 0;
   {

@@ -9,6 +9,11 @@
 namespace siglab::detail {
 namespace {
 
+// The output's rate: the input's times the chain's rate change.
+std::optional<double> scaledRate(std::optional<double> rate, double scale) {
+  return rate ? std::optional(*rate * scale) : std::nullopt;
+}
+
 class SpanStream final : public SampleStream {
  public:
   explicit SpanStream(std::span<const double> samples) : samples_(samples) {}
@@ -83,7 +88,7 @@ std::unique_ptr<SampleSink> openStreamedFile(const FileSink& sink, double sample
 StreamEnds memoryEnds(std::span<const double> channel, SampleVector& result, const std::string& name) {
   StreamEnds ends;
   ends.open = [channel] { return std::make_unique<SpanStream>(channel); };
-  ends.sink = [&result](std::optional<std::uint64_t> size, std::optional<double>) {
+  ends.sink = [&result](std::optional<std::uint64_t> size, std::optional<double>, double) {
     return std::make_unique<VectorSink>(result, size);
   };
   ends.tail = [channel](std::size_t count) { return lastSamples(channel, count); };
@@ -94,7 +99,7 @@ StreamEnds memoryEnds(std::span<const double> channel, SampleVector& result, con
 StreamEnds memoryIntoEnds(std::span<const double> channel, std::span<double> into, const std::string& name) {
   SampleVector unused;
   StreamEnds ends = memoryEnds(channel, unused, name);
-  ends.sink = [into](std::optional<std::uint64_t>, std::optional<double>) { return std::make_unique<SpanSink>(into); };
+  ends.sink = [into](std::optional<std::uint64_t>, std::optional<double>, double) { return std::make_unique<SpanSink>(into); };
   return ends;
 }
 
@@ -102,8 +107,8 @@ StreamEnds memoryToFileEnds(std::span<const double> channel, const FileSink& sin
                             const std::string& name) {
   SampleVector unused;
   StreamEnds ends = memoryEnds(channel, unused, name);
-  ends.sink = [sink, sampleRate](std::optional<std::uint64_t> size, std::optional<double>) {
-    return openStreamedFile(sink, sampleRate.value_or(sink.write.sampleRate), size);
+  ends.sink = [sink, sampleRate](std::optional<std::uint64_t> size, std::optional<double>, double rateScale) {
+    return openStreamedFile(sink, scaledRate(sampleRate, rateScale).value_or(sink.write.sampleRate), size);
   };
   return ends;
 }
@@ -113,11 +118,13 @@ StreamEnds fileEnds(const FileSource& source, const PipelineSink& sink, SampleVe
   ends.open = [source] { return openSampleStream(source.path, source.read); };
   if (const auto* file = std::get_if<FileSink>(&sink)) {
     // --rate names the rate of any input (a WAV's own included), as readSignal takes it.
-    ends.sink = [file = *file, source](std::optional<std::uint64_t> size, std::optional<double> streamRate) {
-      return openStreamedFile(file, source.read.sampleRate.value_or(streamRate.value_or(file.write.sampleRate)), size);
+    ends.sink = [file = *file, source](std::optional<std::uint64_t> size, std::optional<double> streamRate,
+                                                double rateScale) {
+      const std::optional<double> rate = scaledRate(source.read.sampleRate ? source.read.sampleRate : streamRate, rateScale);
+      return openStreamedFile(file, rate.value_or(file.write.sampleRate), size);
     };
   } else {
-    ends.sink = [&result](std::optional<std::uint64_t> size, std::optional<double>) {
+    ends.sink = [&result](std::optional<std::uint64_t> size, std::optional<double>, double) {
       return std::make_unique<VectorSink>(result, size);
     };
   }
@@ -156,10 +163,12 @@ ChannelEnds fileChannelEnds(const FileSource& source, std::size_t channels, cons
     ends.lanes.back().sink = nullptr;
   }
   if (const auto* file = std::get_if<FileSink>(&sink)) {
-    ends.sink = [file = *file, source, channels](std::optional<std::uint64_t> frames, std::optional<double> streamRate) {
+    ends.sink = [file = *file, source, channels](std::optional<std::uint64_t> frames, std::optional<double> streamRate,
+                                                          double rateScale) {
       WriteOptions write = file.write;
       write.durability = Durability::uncached;  // as openStreamedFile
-      write.sampleRate = source.read.sampleRate.value_or(streamRate.value_or(file.write.sampleRate));
+      write.sampleRate = scaledRate(source.read.sampleRate ? source.read.sampleRate : streamRate, rateScale)
+                             .value_or(file.write.sampleRate);
       return openChannelSink(file.path, write, channels, frames);
     };
   }
@@ -210,10 +219,11 @@ ChannelEnds memoryChannelEnds(std::span<const std::span<const double>> channels,
     ends.lanes.push_back(memoryEnds(channel, unused, name));
     ends.lanes.back().sink = nullptr;
   }
-  ends.sink = [sink, sampleRate, count = channels.size()](std::optional<std::uint64_t> frames, std::optional<double>) {
+  ends.sink = [sink, sampleRate, count = channels.size()](std::optional<std::uint64_t> frames, std::optional<double>,
+                                                           double rateScale) {
     WriteOptions write = sink.write;
     write.durability = Durability::uncached;
-    write.sampleRate = sampleRate.value_or(sink.write.sampleRate);
+    write.sampleRate = scaledRate(sampleRate, rateScale).value_or(sink.write.sampleRate);
     return openChannelSink(sink.path, write, count, frames);
   };
   ends.name = name;

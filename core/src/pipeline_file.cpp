@@ -8,6 +8,7 @@
 #include "siglab/errors.hpp"
 #include "siglab/io/atomic_file.hpp"
 #include "siglab/pipeline.hpp"
+#include "siglab/analysis_stage.hpp"
 #include "siglab/stage_registry.hpp"
 
 namespace siglab {
@@ -105,6 +106,7 @@ Pipeline pipelineFromJson(const json& j, const std::string& pathForMessages) {
   Pipeline pipeline;
   try {
     for (std::size_t k = 0; k < stages->size(); ++k) pipeline.stages.push_back(stageFromJson((*stages)[k], k + 1));
+    checkAnalysisEndsChain(pipeline);
   } catch (const StageError& e) {
     throw StageError(at + e.what());
   }

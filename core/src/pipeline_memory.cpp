@@ -56,16 +56,18 @@ void runChainInMemory(const BoundChain& chain, std::span<const std::span<const d
     // Ping-pong: stage k writes buffers[k % 2] and reads the other (the channel's own samples first);
     // the last stage writes the caller's span where there is one. Both are released with the channel.
     SampleVector buffers[2];
-    const auto outputOf = [&](std::size_t k) -> std::span<double> {
+    // Stage k's outputs: its input's count, or its rate change's own.
+    const auto outputOf = [&](std::size_t k, std::size_t inputs) -> std::span<double> {
       if (k + 1 == chain.size() && !into.empty()) return into[c];
       SampleVector& buffer = buffers[k % 2];
-      if (buffer.size() != channel.size()) buffer = SampleVector(ForOverwrite{}, channel.size());
+      const std::uint64_t outputs = chain.stages[k]->outputSamples(inputs);
+      if (buffer.size() != outputs) buffer = SampleVector(ForOverwrite{}, outputs);
       return buffer;
     };
     bool failed = false;
     for (std::size_t k = 0; k < chain.size() && !failed; ++k) {
       const std::span<const double> in = k == 0 ? channel : std::span<const double>(buffers[(k - 1) % 2]);
-      const std::span<double> out = outputOf(k);
+      const std::span<double> out = outputOf(k, in.size());
       const Progress part = progressPart(filtering, share * static_cast<double>(done), share * static_cast<double>(done + 1));
       AppliedJob applied;
       try {
@@ -80,7 +82,7 @@ void runChainInMemory(const BoundChain& chain, std::span<const std::span<const d
       failed = options.verify && !stage.verification.passed();
       if (observer.onStageDone) observer.onStageDone(report.channels.size() - 1, k, stage);
     }
-    report.samples = channel.size();
+    report.samples = chain.size() == 0 ? channel.size() : channelReport.stages.back().outputs;
     if (into.empty()) {
       report.output.push_back(failed || chain.size() == 0 ? SampleVector() : std::move(buffers[(chain.size() - 1) % 2]));
     }

@@ -12,6 +12,11 @@ std::string whyNotStreamed(const BoundChain& chain, std::size_t k) {
   const std::string kind(chain.kinds[k]->name());
   const std::string named = chain.size() > 1 ? stageLabel(k + 1, *chain.kinds[k]) : "a " + kind;
   const FilterSpec* spec = stage.filterSpec();
+  if (streamsItself(chain, k) && chain.engines[k] != "auto" && chain.engines[k] != kSectionsStreamEngine) {
+    return "in memory: " + named + " names engine " + chain.engines[k] + ", and it streams only on " +
+           std::string(kSectionsStreamEngine) + " (the reference, its history carried from block to block)";
+  }
+  if (streamsItself(chain, k)) return {};  // a rate change: its own stream, its history carried
   if (streamsSections(chain, k) && chain.engines[k] != "auto" && chain.engines[k] != kSectionsStreamEngine) {
     return "in memory: " + named + " names engine " + chain.engines[k] + ", and sections stream only on " +
            std::string(kSectionsStreamEngine) + " (the recursion carried from block to block)";
@@ -51,7 +56,7 @@ StreamingPlan planChain(const BoundChain& chain, const BackendList& engines, con
                                     : " streams serially (unbounded history), its state carried from block to block");
   }
   for (std::size_t k = 0; k < chain.size() && inexact.empty(); ++k) {
-    if (streamsSections(chain, k)) continue;  // streamed, sections run serially: the reference itself
+    if (streamsSections(chain, k) || streamsItself(chain, k)) continue;  // streamed, sections run serially: the reference itself
     const FilterBackend& engine = *streamEngineOrder(chain, k, engines, options).front().engine;
     const FilterSpec& spec = *chain.stages[k]->filterSpec();
     const double tolerance =

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "pipeline_analysis.hpp"
 #include "pipeline_ends.hpp"
 #include "pipeline_steps.hpp"
 #include "siglab/io/channel_io.hpp"
@@ -75,8 +76,7 @@ bool overlap(std::span<const double> a, std::span<const double> b) {
 
 // The caller's result spans, before any work: one per channel, each of the signal's length, none
 // overlapping an input channel or another (the engines do not filter in place).
-void checkInto(std::span<const std::span<double>> into, const ChannelSource& source) {
-  const std::size_t samples = source.channels.front().size();
+void checkInto(std::span<const std::span<double>> into, const ChannelSource& source, std::size_t samples) {
   if (into.size() != source.channels.size()) {
     throw StageError(std::to_string(into.size()) + " result arrays for the " + std::to_string(source.channels.size()) +
                      " channels of " + source.name + ": give one per channel");
@@ -107,11 +107,11 @@ PipelineReport runOnChannels(const Pipeline& pipeline, const ChannelSource& sour
   for (const std::span<const double> channel : source.channels) {
     if (channel.size() != samples) throw StageError("the channels of " + source.name + " differ in length");
   }
-  const auto* memory = std::get_if<MemorySink>(&sink);
-  if (memory && !memory->into.empty()) checkInto(memory->into, source);
   const BoundChain chain = detail::bindChain(pipeline, contextFor(samples, source.sampleRate, options), options, engines);
+  const auto* memory = std::get_if<MemorySink>(&sink);
+  if (memory && !memory->into.empty()) checkInto(memory->into, source, *chain.outputs.back());
   PipelineReport report;
-  report.sampleRate = source.sampleRate;
+  report.sampleRate = chain.rates.back();  // the input's, through every rate change
   StreamingCase io;
   io.inputBytes = samples * sizeof(double) * source.channels.size();
   io.samples = samples;
@@ -119,7 +119,7 @@ PipelineReport runOnChannels(const Pipeline& pipeline, const ChannelSource& sour
   tellNotes(chain, observer);
   if (observer.onPlan) observer.onPlan(report.plan);
   if (!report.plan.stream) {
-    detail::runInMemory(chain, source.channels, source.sampleRate, source.name, sink, engines, options, observer, report);
+    detail::runInMemory(chain, source.channels, report.sampleRate, source.name, sink, engines, options, observer, report);
     return report;
   }
   if (file && source.channels.size() > 1) {  // one pass, into one file
@@ -146,6 +146,7 @@ PipelineReport runOnChannels(const Pipeline& pipeline, const ChannelSource& sour
 PipelineReport runPipeline(const Pipeline& pipeline, const PipelineSource& source, const PipelineSink& sink,
                            const BackendList& engines, const PipelineOptions& options,
                            const PipelineObserver& observer) {
+  if (endsInAnalysis(pipeline)) return detail::runAnalysis(pipeline, source, sink, engines, options, observer);
   if (const auto* channels = std::get_if<ChannelSource>(&source)) {
     return runOnChannels(pipeline, *channels, sink, engines, options, observer);
   }

@@ -90,6 +90,7 @@ PipelineReport runOnFile(const Pipeline& pipeline, const FileSource& source, con
     StreamCase planned = planOnStream(pipeline, first, channels, engines, options);
     if (planned.chain && planned.plan.stream) {
       report.plan = planned.plan;
+      report.sampleRate = planned.chain->rates.back();
       tellNotes(*planned.chain, observer);
       if (observer.onPlan) observer.onPlan(report.plan);
       if (channels > 1) {
@@ -116,11 +117,11 @@ PipelineReport runOnFile(const Pipeline& pipeline, const FileSource& source, con
     report.plan = planChain(chain, engines, options, {samples * channels * sizeof(double), samples * channels});
   }
   report.plan.stream = false;
-  report.sampleRate = read.sampleRate;
+  report.sampleRate = chain.rates.back();  // the input's, through every rate change
   tellNotes(chain, observer);
   if (observer.onPlan) observer.onPlan(report.plan);
   std::vector<std::span<const double>> spans(read.channels.begin(), read.channels.end());
-  runInMemory(chain, spans, read.sampleRate, source.path, sink, engines, options, observer, report);
+  runInMemory(chain, spans, report.sampleRate, source.path, sink, engines, options, observer, report);
   return report;
 }
 

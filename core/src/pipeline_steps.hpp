@@ -18,6 +18,9 @@ struct BoundChain {
   std::vector<const StageKind*> kinds;
   std::vector<std::unique_ptr<BoundStage>> stages;
   std::vector<std::string> engines;  // per stage: "auto" or a name
+  // Per stage, what its outputs are where binding knew the input's (rate changes follow the chain).
+  std::vector<std::optional<std::uint64_t>> outputs;
+  std::vector<std::optional<double>> rates;
 
   std::size_t size() const { return stages.size(); }
   // "stage 2 (median): " in a chain of several, "" for one stage (whose messages are today's).
@@ -37,6 +40,10 @@ std::vector<EngineChoice> streamEngineOrder(const BoundChain& chain, std::size_t
 // kSectionsStreamEngine: the serial recursion, the reference itself.
 bool streamsSections(const BoundChain& chain, std::size_t k);
 inline constexpr std::string_view kSectionsStreamEngine = "cpu-serial";
+
+// Whether stage k streams as a stream of its own (BoundStage::streamFrom: a rate change), on
+// kSectionsStreamEngine: the serial reference itself.
+bool streamsItself(const BoundChain& chain, std::size_t k);
 
 // What the run does with the whole chain: planStreaming's rules for each stage, and the reasons a
 // chain stays in memory (a stage with no finite history, wrap or interp edges after the first).
@@ -67,7 +74,10 @@ void runChainInMemory(const BoundChain& chain, std::span<const std::span<const d
 // ChannelReport. `tail`: the input's last samples for a first stage in wrap mode.
 struct StreamEnds {
   std::function<std::unique_ptr<SampleStream>()> open;
-  std::function<std::unique_ptr<SampleSink>(std::optional<std::uint64_t> knownSize, std::optional<double> rate)> sink;
+  // `rate`: the input stream's; `rateScale`: the chain's rate change (output rate over input rate).
+  std::function<std::unique_ptr<SampleSink>(std::optional<std::uint64_t> knownSize, std::optional<double> rate,
+                                            double rateScale)>
+      sink;
   std::function<std::vector<double>(std::size_t count)> tail;
   std::string name;  // the input, for messages
 };
@@ -104,7 +114,9 @@ struct ChannelEnds {
   std::function<std::unique_ptr<ChannelStream>()> open;
   std::vector<StreamEnds> lanes;
   // nullptr: into report.output
-  std::function<std::unique_ptr<ChannelSink>(std::optional<std::uint64_t> frames, std::optional<double> rate)> sink;
+  std::function<std::unique_ptr<ChannelSink>(std::optional<std::uint64_t> frames, std::optional<double> rate,
+                                             double rateScale)>
+      sink;
   std::string name;
 };
 void runChannelsStreamed(const BoundChain& chain, const ChannelEnds& ends, const BackendList& engines,

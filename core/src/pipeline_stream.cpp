@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "pipeline_steps.hpp"
+#include "rate_change.hpp"
 #include "stage_streams.hpp"
 #include "verified_block_filter.hpp"
 
@@ -32,13 +33,14 @@ std::uint64_t runOnce(const BoundChain& chain, const StreamEnds& ends, const std
   const Progress cancelOnly{{}, observer.cancel};
   const Progress filtering = observer.phase("filtering");  // the last stage's, and the stream's
   std::unique_ptr<SampleStream> in = ends.open();
-  const bool lastStreamsSections = streamsSections(chain, count - 1);  // pumped into the sink, not filtered there
+  // A last stage that is its own stream (sections, a rate change) is pumped into the sink, not filtered there.
+  const bool lastStreamsSections = streamsSections(chain, count - 1) || streamsItself(chain, count - 1);
   StageStreams stages = buildStageStreams(chain, engines, runs, *in, ends, lastStreamsSections ? count : count - 1,
                                           options, cancelOnly, filtering);
   // A wrap in the last stage is the first's too (the plan keeps later ones in memory).
   const SignalTail tail = [&](std::size_t n) { return count == 1 ? ends.tail(n) : std::vector<double>{}; };
   if (observer.beforeOutput) observer.beforeOutput();
-  std::unique_ptr<SampleSink> sink = ends.sink(in->knownSize(), in->sampleRate());
+  std::unique_ptr<SampleSink> sink = ends.sink(stages.last->knownSize(), in->sampleRate(), rateScale(chain, count));
   if (stages.edges) sink = withEdges(std::move(sink), std::move(*stages.edges));  // a one-stage chain's
   std::uint64_t samples = 0;
   if (lastStreamsSections) {
@@ -60,10 +62,13 @@ std::uint64_t runOnce(const BoundChain& chain, const StreamEnds& ends, const std
 // order, carried from block to block), so there is no separate result to check against it.
 EngineChoice sectionsEngine(const BoundChain& chain, std::size_t k, const BackendList& engines) {
   for (const auto& engine : engines) {
-    if (engine->name() == kSectionsStreamEngine) {
-      return {engine.get(), "streamed sections run serially, block by block: the reference recursion itself, "
-                            "the same bits as in memory, so nothing separate to verify"};
+    if (engine->name() != kSectionsStreamEngine) continue;
+    if (streamsItself(chain, k)) {
+      return {engine.get(), "streamed, it runs serially block by block with its history carried: the reference "
+                            "itself, the same bits as in memory, so nothing separate to verify"};
     }
+    return {engine.get(), "streamed sections run serially, block by block: the reference recursion itself, "
+                          "the same bits as in memory, so nothing separate to verify"};
   }
   throw StageError(chain.prefix(k) + "no " + std::string(kSectionsStreamEngine) + " engine to stream the sections on");
 }
@@ -75,7 +80,7 @@ EngineAttempts runFallingBack(const BoundChain& chain, const BackendList& engine
   const std::size_t count = chain.size();
   EngineAttempts a;
   for (std::size_t k = 0; k < count; ++k) {
-    a.orders.push_back(streamsSections(chain, k) ? std::vector<EngineChoice>{sectionsEngine(chain, k, engines)}
+    a.orders.push_back(streamsSections(chain, k) || streamsItself(chain, k) ? std::vector<EngineChoice>{sectionsEngine(chain, k, engines)}
                                                  : streamEngineOrder(chain, k, engines, options));
   }
   a.tried.assign(count, 0);
@@ -106,12 +111,14 @@ void reportStreamedChannel(const BoundChain& chain, const EngineAttempts& attemp
     stage.why = choice.why;
     stage.fellBack = attempts.fellBack[k];
     stage.usesGpu = r.usesGpu;
-    stage.normWiseBound = choice.engine->errorBound(runs.jobs[k].spec, options.sampleType) == ErrorBound::NormWise;
+    stage.normWiseBound = chain.stages[k]->filterSpec() &&
+                          choice.engine->errorBound(runs.jobs[k].spec, options.sampleType) == ErrorBound::NormWise;
     stage.pass = std::move(r.pass);
-    stage.verified = options.verify && !streamsSections(chain, k);  // the reference itself: nothing to recheck
+    // the reference itself: nothing to recheck
+    stage.verified = options.verify && !streamsSections(chain, k) && !streamsItself(chain, k);
     stage.verification = r.verification;
     stage.verifyMs = r.verifyMs;
-    stage.outputs = report.samples;
+    stage.outputs = k + 1 < chain.size() && chain.outputs[k] ? *chain.outputs[k] : report.samples;
     if (observer.onStageDone) observer.onStageDone(report.channels.size() - 1, k, stage);
   }
   report.blocks = runs.blocks[chain.size() - 1];
@@ -122,7 +129,8 @@ StreamedStages streamedStages(const BoundChain& chain, const PipelineOptions& op
   runs.results.resize(chain.size());
   runs.blocks.resize(chain.size());
   for (std::size_t k = 0; k < chain.size(); ++k) {
-    runs.jobs.push_back(stageJob(*chain.stages[k]->filterSpec(), options, chain.engines[k], name));
+    const FilterSpec* spec = chain.stages[k]->filterSpec();
+    runs.jobs.push_back(spec ? stageJob(*spec, options, chain.engines[k], name) : Job{});  // a stage that streams itself: none
   }
   return runs;
 }

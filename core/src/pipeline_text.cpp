@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "siglab/pipeline.hpp"
+#include "siglab/analysis_stage.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/stage_registry.hpp"
 
@@ -120,6 +121,7 @@ Pipeline parseChain(std::string_view text) {
     if (stages[k].empty()) throw StageError("stage " + std::to_string(k + 1) + " is empty (two ';' in a row)");
     pipeline.stages.push_back(parseStage(stages[k], k + 1));
   }
+  checkAnalysisEndsChain(pipeline);
   return pipeline;
 }
 

@@ -39,6 +39,9 @@ nlohmann::json parametersJson(const FilterSpec& spec) {
               {"deriv", spec.savgol.deriv},
               {"mode", spec.savgol.interp ? std::string("interp") : std::string(toString(spec.mode))}};
     case FilterKind::Sos: {
+      if (!spec.sos.designText.empty()) {
+        return {{"design", spec.sos.designText}, {"sections", spec.sos.sections.size()}, {"zero_phase", spec.sos.zeroPhase}};
+      }
       const ButterworthSpec& d = spec.sos.design;
       nlohmann::json cutoffs = nlohmann::json::array({jsonNumber(d.cutoff)});
       if (d.type == BandType::Bandpass || d.type == BandType::Bandstop) cutoffs.push_back(jsonNumber(d.cutoff2));

@@ -16,7 +16,7 @@ StageStreams buildStageStreams(const BoundChain& chain, const std::vector<Filter
     runs.results[k].engine = std::string(engines[k]->name());
     runs.results[k].usesGpu = engines[k]->usesGpu();
     runs.blocks[k] = 0;
-    if (streamsSections(chain, k)) {  // its own stream (below), no block filter
+    if (streamsSections(chain, k) || streamsItself(chain, k)) {  // its own stream (below), no block filter
       s.filters.emplace_back();
       continue;
     }
@@ -34,6 +34,11 @@ StageStreams buildStageStreams(const BoundChain& chain, const std::vector<Filter
                                                     progress);
       s.sections[k] = stage.get();
       s.streams.push_back(std::move(stage));
+      s.last = s.streams.back().get();
+      continue;
+    }
+    if (streamsItself(chain, k)) {  // a rate change: the stage's own stream, the reference's bits
+      s.streams.push_back(chain.stages[k]->streamFrom(*s.last, stageRunOptions(chain, k, options, lane.name), progress));
       s.last = s.streams.back().get();
       continue;
     }
@@ -61,6 +66,7 @@ void tellSections(const StageStreams& stages, StreamedStages& runs) {
 bool readsWholeInputFirst(const BoundChain& chain) {
   for (std::size_t k = 0; k < chain.size(); ++k) {
     if (streamsSections(chain, k) && chain.stages[k]->filterSpec()->sos.zeroPhase) return true;
+    if (streamsItself(chain, k) && chain.stages[k]->readsWholeInputFirst()) return true;
   }
   return false;
 }

@@ -49,17 +49,14 @@ std::vector<double> randomSignal(std::size_t n, std::uint64_t seed) {
   return values;
 }
 
+// The copies `copy` queues on `stream`, timed by events.
 template <class Copy>
-TimingStats timeCopies(const Copy& copy) {
-  cuda::Event start, stop;
+TimingStats timeCopies(cuda::StreamView stream, const Copy& copy) {
+  cuda::EventTimer timer(stream);
   return measure(
              [&] {
-               start.record();
-               copy();
-               stop.record();
-               SIGLAB_CUDA_TRY(cudaEventSynchronize(stop.get()));
-               const double ms = stop.millisSince(start);
-               return PhaseTimes{0.0, ms, ms};
+               const PhaseTimes t = timer(copy);
+               return PhaseTimes{0.0, t.totalMs, t.totalMs};
              },
              {1, 2 * kRepeat})
       .total;
@@ -95,11 +92,10 @@ FilterRun measured(FilterBackend& engine, const In& in, const FilterSpec& spec, 
 
 // Device-to-device cudaMemcpy of n doubles; GB/s counts bytes read plus bytes written.
 double deviceCopyGBs(const std::vector<double>& host) {
-  cuda::DeviceBuffer<double> a(host.size()), b(host.size());
-  SIGLAB_CUDA_TRY(cudaMemcpy(a.data(), host.data(), a.bytes(), cudaMemcpyHostToDevice));
-  const TimingStats t = timeCopies([&] {
-    SIGLAB_CUDA_TRY(cudaMemcpyAsync(b.data(), a.data(), a.bytes(), cudaMemcpyDeviceToDevice, nullptr));
-  });
+  const cuda::Stream stream;
+  cuda::DeviceBuffer<double> a(host.size(), stream.view()), b(host.size(), stream.view());
+  a.copyFrom(host.data(), host.size());
+  const TimingStats t = timeCopies(stream.view(), [&] { b.copyFrom(a.data(), a.size()); });
   const double gbs = 2.0 * static_cast<double>(a.bytes()) / 1e9 / (t.medianMs / 1e3);
   std::printf("  d2d cudaMemcpy %zu doubles: median %.4f ms (min %.4f, max %.4f) = %.0f GB/s read+written\n",
               host.size(), t.medianMs, t.minMs, t.maxMs, gbs);
@@ -107,27 +103,29 @@ double deviceCopyGBs(const std::vector<double>& host) {
 }
 
 TimingStats hostCopy(std::size_t bytes, bool pinned, cudaMemcpyKind kind) {
-  cuda::DeviceBuffer<unsigned char> device(bytes);
-  cuda::PinnedBuffer<unsigned char> pinnedHost(pinned ? bytes : 0);
+  const cuda::Stream stream;
+  cuda::DeviceBuffer<unsigned char> device(bytes, stream.view());
+  cuda::PinnedBuffer<unsigned char> pinnedHost(pinned ? bytes : 0, stream.view());
   std::vector<unsigned char> pageable(pinned ? 0 : bytes);
   unsigned char* host = pinned ? pinnedHost.data() : pageable.data();
   for (std::size_t i = 0; i < bytes; ++i) host[i] = static_cast<unsigned char>(i * 2654435761u >> 13);
-  return timeCopies([&] {
+  return timeCopies(stream.view(), [&] {
     if (kind == cudaMemcpyHostToDevice) {
-      SIGLAB_CUDA_TRY(cudaMemcpy(device.data(), host, bytes, kind));
+      device.copyFrom(host, bytes);
     } else {
-      SIGLAB_CUDA_TRY(cudaMemcpy(host, device.data(), bytes, kind));
+      device.copyTo(host, bytes);
     }
   });
 }
 
 // 80 MB in each direction at once on two streams: what full-duplex transfers can reach, by host clock.
 TimingStats bidirectionalCopy(std::size_t bytes) {
-  cuda::DeviceBuffer<unsigned char> d_a(bytes), d_b(bytes);
-  cuda::PinnedBuffer<unsigned char> h_a(bytes), h_b(bytes);
+  const cuda::Stream up, down;
+  cuda::DeviceBuffer<unsigned char> d_a(bytes, up.view()), d_b(bytes, down.view());
+  cuda::PinnedBuffer<unsigned char> h_a(bytes, up.view()), h_b(bytes, down.view());
   for (std::size_t i = 0; i < bytes; ++i) h_a.data()[i] = static_cast<unsigned char>(i * 2654435761u >> 13);
-  SIGLAB_CUDA_TRY(cudaMemcpy(d_b.data(), h_a.data(), bytes, cudaMemcpyHostToDevice));
-  cuda::Stream up, down;
+  d_b.copyFrom(h_a.data(), bytes);
+  down.synchronize();
   return measure(
              [&] {
                return timeOnHost([&] {

@@ -41,18 +41,15 @@ SampleVector pinnedRandom(std::size_t n, std::uint64_t seed) {
 
 // One pinned host-to-device copy of `bytes`, timed by events.
 TimingStats pinnedCopy(std::size_t bytes) {
-  cuda::DeviceBuffer<unsigned char> device(bytes);
-  cuda::PinnedBuffer<unsigned char> host(bytes);
+  const cuda::Stream stream;
+  cuda::DeviceBuffer<unsigned char> device(bytes, stream.view());
+  cuda::PinnedBuffer<unsigned char> host(bytes, stream.view());
   for (std::size_t i = 0; i < bytes; ++i) host.data()[i] = static_cast<unsigned char>(i * 2654435761u >> 13);
-  cuda::Event start, stop;
+  cuda::EventTimer timer(stream.view());
   return measure(
              [&] {
-               start.record();
-               SIGLAB_CUDA_TRY(cudaMemcpy(device.data(), host.data(), bytes, cudaMemcpyHostToDevice));
-               stop.record();
-               SIGLAB_CUDA_TRY(cudaEventSynchronize(stop.get()));
-               const double ms = stop.millisSince(start);
-               return PhaseTimes{0.0, ms, ms};
+               const PhaseTimes t = timer([&] { device.copyFrom(host.data(), bytes); });
+               return PhaseTimes{0.0, t.totalMs, t.totalMs};
              },
              {1, 2 * kRepeat})
       .total;

@@ -39,24 +39,24 @@ using bench::fillRandom;
 // One device's part of the signal, resident: input, halo, taps and output on the device.
 struct ResidentPart {
   ResidentPart(int device_, std::span<const double> in, SignalPart part_, const FilterSpec& spec)
-      : device(device_), part(part_), d_in(part_.size()), d_out(part_.size()), d_halo(2 * spec.radius()),
-        d_taps(spec.window()) {
+      : device(device_), part(part_), d_in(part_.size(), stream.view()), d_out(part_.size(), downStream.view()),
+        d_halo(2 * spec.radius(), stream.view()), d_taps(spec.window(), stream.view()) {
     std::vector<double> halo(d_halo.size());
     cuda::fillHalo(in, static_cast<std::int64_t>(part.begin), static_cast<std::int64_t>(part.end),
                    static_cast<int>(spec.radius()), spec.mode, halo.data());
-    SIGLAB_CUDA_TRY(cudaMemcpy(d_halo.data(), halo.data(), d_halo.bytes(), cudaMemcpyHostToDevice));
-    SIGLAB_CUDA_TRY(cudaMemcpy(d_taps.data(), spec.taps.data(), d_taps.bytes(), cudaMemcpyHostToDevice));
-    SIGLAB_CUDA_TRY(cudaMemcpy(d_in.data(), in.data() + part.begin, d_in.bytes(), cudaMemcpyHostToDevice));
+    d_halo.copyFrom(halo.data(), halo.size());
+    d_taps.copyFrom(spec.taps.data(), spec.taps.size());
+    d_in.copyFrom(in.data() + part.begin, part.size());
+    stream.synchronize();
     launch.in = {d_in.data(), d_halo.data(), static_cast<std::int64_t>(part.size())};
     launch.d_out = d_out.data();
     launch.d_taps = d_taps.data();
     launch.window = static_cast<int>(spec.window());
-    launch.stream = stream.get();
   }
   int device;
   SignalPart part;
+  cuda::Stream stream, downStream;  // first: the buffers are made for them
   cuda::DeviceBuffer<double> d_in, d_out, d_halo, d_taps;
-  cuda::Stream stream, downStream;
   cuda::TunedLaunch<double> launch;
 };
 
@@ -83,11 +83,11 @@ class ResidentSignal {
     return timeOnHost([&] {
       for (auto& part : parts_) {
         const cuda::DeviceScope scope(part->device);
-        cuda::launchTunedFilter(part->launch);
+        cuda::launchTunedFilter(part->launch, part->stream.view());
       }
       for (auto& part : parts_) {
         const cuda::DeviceScope scope(part->device);
-        SIGLAB_CUDA_TRY(cudaStreamSynchronize(part->launch.stream));
+        part->stream.synchronize();
       }
     });
   }
@@ -98,22 +98,22 @@ class ResidentSignal {
       for (auto& part : parts_) {
         const cuda::DeviceScope scope(part->device);
         SIGLAB_CUDA_TRY(cudaMemcpyAsync(part->d_in.data(), in.data() + part->part.begin, part->d_in.bytes(),
-                                        cudaMemcpyHostToDevice, part->launch.stream));
+                                        cudaMemcpyHostToDevice, part->stream.get()));
         SIGLAB_CUDA_TRY(cudaMemcpyAsync(out.data() + part->part.begin, part->d_out.data(), part->d_out.bytes(),
                                         cudaMemcpyDeviceToHost, part->downStream.get()));
       }
       for (auto& part : parts_) {
         const cuda::DeviceScope scope(part->device);
-        SIGLAB_CUDA_TRY(cudaStreamSynchronize(part->launch.stream));
-        SIGLAB_CUDA_TRY(cudaStreamSynchronize(part->downStream.get()));
+        part->stream.synchronize();
+        part->downStream.synchronize();
       }
     });
   }
   void download(std::span<double> out) {
     for (auto& part : parts_) {
       const cuda::DeviceScope scope(part->device);
-      SIGLAB_CUDA_TRY(cudaMemcpy(out.data() + part->part.begin, part->d_out.data(), part->d_out.bytes(),
-                                 cudaMemcpyDeviceToHost));
+      part->d_out.copyTo(out.data() + part->part.begin, part->part.size());
+      part->downStream.synchronize();
     }
   }
 

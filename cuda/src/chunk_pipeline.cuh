@@ -9,10 +9,11 @@
 
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
+#include "event_timer.hpp"
+#include "haloed_span.hpp"
 #include "host_copy.hpp"
 #include "pinned_host.cuh"
 #include "siglab/progress.hpp"
-#include "tuned_filter_kernel.cuh"
 
 namespace siglab::cuda {
 
@@ -23,6 +24,9 @@ struct PipelinePass {
   double transferMs = 0;  // sum of the chunks' copy times (events); they overlap the kernels
 };
 
+// The base's per-chunk hook (gpu_engine.hpp): any engine's ChunkKernel (haloed_span.hpp) runs
+// here on every chunk with the copies overlapped.
+//
 // Host-to-host filtering in chunks: chunk c goes to slot c % slots, each slot with its own stream,
 // device buffers and pinned staging buffers, all allocated once and reused across passes. While
 // one chunk is copied in, another is filtered and a third copied out; the device never holds more
@@ -43,12 +47,13 @@ class ChunkPipeline {
     return static_cast<std::size_t>(slots) * (2 * chunkSamples + 2 * static_cast<std::size_t>(radius)) * sizeof(T);
   }
 
-  // `kernel` gives the taps, window and path; its buffers and stream are the slots'.
+  // `kernel` is the engine's chunk kernel; its buffers and stream are the slots'.
   // Checks `progress` between chunks: a cancelled pass waits for the chunks in flight, then throws
   // Cancelled, leaving the pipeline ready for the next pass. Reports each chunk back in host memory.
   // Only outputs [first, last) are computed (one device's part of a split signal); the halos
   // still come from the whole of `in`.
-  PipelinePass run(std::span<const T> in, std::span<T> out, const TunedLaunch<T>& kernel, BoundaryMode mode,
+  template <ChunkKernel<T> Kernel>
+  PipelinePass run(std::span<const T> in, std::span<T> out, const Kernel& kernel, BoundaryMode mode,
                    const Progress& progress = {}, std::size_t first = 0, std::size_t last = SIZE_MAX) {
     const auto start = std::chrono::steady_clock::now();
     const bool pinnedIn = isPinnedHost(in.data());
@@ -70,7 +75,8 @@ class ChunkPipeline {
       slot.begin = first + c * chunk_;
       slot.end = std::min(n, slot.begin + chunk_);
       const std::size_t count = slot.end - slot.begin;
-      const cudaStream_t stream = slot.stream.get();
+      const StreamView view = slot.stream.view();
+      const cudaStream_t stream = view.get();
       fillHalo(in, static_cast<std::int64_t>(slot.begin), static_cast<std::int64_t>(slot.end), radius_, mode,
                slot.h_halo.data());
       const T* source = in.data() + slot.begin;
@@ -78,22 +84,18 @@ class ChunkPipeline {
         parallelCopy(slot.h_in.data(), source, count * sizeof(T));
         source = slot.h_in.data();
       }
-      slot.started.record(stream);
+      slot.started.record(view);
       SIGLAB_CUDA_TRY(cudaMemcpyAsync(slot.d_in.data(), source, count * sizeof(T), cudaMemcpyHostToDevice, stream));
       if (radius_ > 0) {
         SIGLAB_CUDA_TRY(cudaMemcpyAsync(slot.d_halo.data(), slot.h_halo.data(), slot.d_halo.bytes(),
                                         cudaMemcpyHostToDevice, stream));
       }
-      slot.copiedIn.record(stream);
-      TunedLaunch<T> launch = kernel;
-      launch.in = {slot.d_in.data(), slot.d_halo.data(), static_cast<std::int64_t>(count)};
-      launch.d_out = slot.d_out.data();
-      launch.stream = stream;
-      launchTunedFilter(launch);
-      slot.filtered.record(stream);
+      slot.copiedIn.record(view);
+      kernel(HaloedSpan<T>{slot.d_in.data(), slot.d_halo.data(), static_cast<std::int64_t>(count)}, slot.d_out.data(), view);
+      slot.filtered.record(view);
       T* destination = pinnedOut ? out.data() + slot.begin : slot.h_out.data();
       SIGLAB_CUDA_TRY(cudaMemcpyAsync(destination, slot.d_out.data(), count * sizeof(T), cudaMemcpyDeviceToHost, stream));
-      slot.copiedOut.record(stream);
+      slot.copiedOut.record(view);
       slot.busy = true;
     }
     for (Slot& slot : slots_) finishAndReport(slot);
@@ -104,11 +106,12 @@ class ChunkPipeline {
  private:
   struct Slot {
     Slot(std::size_t chunk, int radius)
-        : d_in(chunk), d_out(chunk), d_halo(2 * static_cast<std::size_t>(radius)), h_in(chunk), h_out(chunk),
-          h_halo(2 * static_cast<std::size_t>(radius)) {}
+        : d_in(chunk, stream.view()), d_out(chunk, stream.view()),
+          d_halo(2 * static_cast<std::size_t>(radius), stream.view()), h_in(chunk, stream.view()),
+          h_out(chunk, stream.view()), h_halo(2 * static_cast<std::size_t>(radius), stream.view()) {}
+    Stream stream;  // first: the buffers below are made for it
     DeviceBuffer<T> d_in, d_out, d_halo;
     PinnedBuffer<T> h_in, h_out, h_halo;
-    Stream stream;
     Event started, copiedIn, filtered, copiedOut;
     std::size_t begin = 0, end = 0;
     bool busy = false;

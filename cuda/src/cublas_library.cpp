@@ -40,11 +40,12 @@ CublasLibrary::CublasLibrary() {
   resolve(sgemm, "cublasSgemm_v2");
 }
 
-CublasHandle::CublasHandle(const CublasLibrary& library, cublasMath_t mode) : library_(library) {
+CublasHandle::CublasHandle(const CublasLibrary& library, cublasMath_t mode, StreamView stream) : library_(library) {
   if (!library.problem().empty()) throw std::runtime_error(library.problem());
   check(library.create(&handle_), "cublasCreate");
   try {
     check(library.setMathMode(handle_, mode), "cublasSetMathMode");
+    check(library.setStream(handle_, stream.get()), "cublasSetStream");
   } catch (...) {
     library.destroy(handle_);
     throw;

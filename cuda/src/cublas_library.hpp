@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "stream.hpp"
+
 namespace siglab::cuda {
 
 // cuBLAS, opened at run time (dlopen) so that SigLab starts and runs everything else where the
@@ -23,10 +25,10 @@ class CublasLibrary {
   std::string problem_;
 };
 
-// A cuBLAS handle with one math mode. Throws std::runtime_error naming the failed call.
+// A cuBLAS handle with one math mode, its work queued on `stream`. Throws std::runtime_error naming the failed call.
 class CublasHandle {
  public:
-  CublasHandle(const CublasLibrary& library, cublasMath_t mode);
+  CublasHandle(const CublasLibrary& library, cublasMath_t mode, StreamView stream);
   CublasHandle(const CublasHandle&) = delete;
   CublasHandle& operator=(const CublasHandle&) = delete;
   ~CublasHandle();

@@ -19,9 +19,18 @@ class CudaError : public std::runtime_error {
   cudaError_t code_;
 };
 
+// The device (or cuFFT, for a plan) could not allocate: the one typed error every engine maps to its
+// "out of GPU memory" report. check() is the only place that tells it from other CUDA errors.
+class OutOfDeviceMemory : public CudaError {
+ public:
+  OutOfDeviceMemory(const char* call, const char* file, int line)
+      : CudaError(cudaErrorMemoryAllocation, call, file, line) {}
+};
+
 inline void check(cudaError_t code, const char* call, const char* file, int line) {
   if (code != cudaSuccess) {
     cudaGetLastError();  // clear a non-sticky error so the next call starts clean
+    if (code == cudaErrorMemoryAllocation) throw OutOfDeviceMemory(call, file, line);
     throw CudaError(code, call, file, line);
   }
 }

@@ -7,7 +7,7 @@
 
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
-#include "device_scope.hpp"
+#include "gpu_engine.hpp"
 #include "device_split.hpp"
 #include "run_results.hpp"
 #include "mean_filter_kernels.cuh"
@@ -22,19 +22,20 @@ using cuda::KernelKind;
 using cuda::mebibytes;
 
 // One of the seed's kernel designs as a backend. Each execution copies the signal in, filters it
-// and copies the result back from pageable memory, as the seed does; every phase is timed with
-// events on that one execution.
-class CudaFilterBackend final : public FilterBackend {
+// and copies the result back (stagedRun), as the seed does; every phase is timed with events on
+// that one execution. Its resident part reads the whole signal (the kernels apply the boundary
+// rule themselves), so it runs on the whole signal, not per chunk.
+class CudaFilterBackend final : public FilterBackend, public cuda::GpuEngine {
  public:
   CudaFilterBackend(KernelKind kind, std::string_view name, std::string_view description, std::string unavailable,
                     int device)
-      : kind_(kind), name_(name), description_(description), unavailable_(std::move(unavailable)), device_(device) {}
+      : GpuEngine(std::move(unavailable), device), kind_(kind), name_(name), description_(description) {}
 
   std::string_view name() const override { return name_; }
   std::string_view description() const override { return description_; }
   bool usesGpu() const override { return true; }
   std::string whyNot(const FilterSpec& spec, SampleType type) const override {
-    if (!unavailable_.empty()) return unavailable_;
+    if (!unavailableReason().empty()) return unavailableReason();
     if (std::string why = whyNotSampleType(type); !why.empty()) return why;
     return whyNotCorrelation(spec, name_);
   }
@@ -54,16 +55,15 @@ class CudaFilterBackend final : public FilterBackend {
                         const Progress& progress) {
     validate(spec);
     if (in.size() != out.size()) throw std::invalid_argument("input and output sizes differ");
-    if (!unavailable_.empty()) throw EngineUnavailable(unavailable_);
-    if (options.blockSize < 32 || options.blockSize > 1024) {
-      throw std::invalid_argument("block size must be between 32 and 1024 threads");
-    }
-    progress.throwIfCancelled();
-    try {
-      const cuda::DeviceScope scope(device_);
+    const std::string outOfMemory = "out of GPU memory: the signal and result need " + mebibytes(2 * in.size() * sizeof(T));
+    return run(outOfMemory, [&](const cuda::OnDevice& on) {
+      if (options.blockSize < 32 || options.blockSize > 1024) {
+        throw std::invalid_argument("block size must be between 32 and 1024 threads");
+      }
+      progress.throwIfCancelled();
       if (kind_ == KernelKind::Shared) {
         int limit = 0;
-        SIGLAB_CUDA_TRY(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device_));
+        SIGLAB_CUDA_TRY(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, on.device));
         const std::size_t need = cuda::sharedTileBytes(options.blockSize, static_cast<int>(spec.window()), sizeof(T));
         if (need > static_cast<std::size_t>(limit)) {
           throw EngineUnavailable("the tile for this window needs " + std::to_string(need / 1024) +
@@ -71,52 +71,36 @@ class CudaFilterBackend final : public FilterBackend {
                                   std::to_string(limit / 1024) + " KiB");
         }
       }
-      return filterOnce(in, spec, out, options);
-    } catch (const cuda::CudaError& e) {
-      if (e.code() == cudaErrorMemoryAllocation) {
-        throw std::runtime_error("out of GPU memory: the signal and result need " +
-                                 mebibytes(2 * in.size() * sizeof(T)) + " (" + e.what() + ")");
-      }
-      throw std::runtime_error(e.what());
-    }
+      return filterOnce(in, spec, out, options, on);
+    });
   }
 
   template <class T>
-  FilterPass filterOnce(std::span<const T> in, const FilterSpec& spec, std::span<T> out, const RunOptions& options) {
+  FilterPass filterOnce(std::span<const T> in, const FilterSpec& spec, std::span<T> out, const RunOptions& options,
+                        const cuda::OnDevice& on) {
     FilterPass pass;
     pass.splits.every = static_cast<std::size_t>(options.blockSize);  // each block its own outputs (and tile)
     if (in.empty()) return pass;
-    const std::size_t bytes = in.size() * sizeof(T);
-    cuda::DeviceBuffer<T> d_in(in.size());
-    cuda::DeviceBuffer<T> d_out(in.size());
+    const cuda::StreamView view = on.stream;
     const std::vector<T> taps(spec.taps.begin(), spec.taps.end());
     cuda::FilterLaunch<T> launch;
     // Constant and Shared read the constant bank; a window it cannot hold falls back to taps in
     // device memory, said in the pass's note.
     launch.tapsInConstantMemory = kind_ != KernelKind::Global && taps.size() <= cuda::kMaxConstantTaps;
-    cuda::DeviceBuffer<T> d_taps(taps.size());
-    SIGLAB_CUDA_TRY(cudaMemcpy(d_taps.data(), taps.data(), d_taps.bytes(), cudaMemcpyHostToDevice));
-    if (launch.tapsInConstantMemory) cuda::uploadConstantTaps<T>(taps);
-    launch.d_in = d_in.data();
-    launch.d_out = d_out.data();
+    cuda::DeviceBuffer<T> d_taps(taps.size(), view);
+    d_taps.copyFrom(taps.data(), taps.size());
+    if (launch.tapsInConstantMemory) cuda::uploadConstantTaps<T>(taps, view);
     launch.n = static_cast<std::int64_t>(in.size());
     launch.window = static_cast<int>(spec.window());
     launch.mode = spec.mode;
     launch.blockSize = options.blockSize;
     launch.d_taps = d_taps.data();
 
-    cuda::Event start, copiedIn, filtered, copiedOut;
-    start.record();
-    SIGLAB_CUDA_TRY(cudaMemcpy(d_in.data(), in.data(), bytes, cudaMemcpyHostToDevice));
-    copiedIn.record();
-    cuda::launchFilter(kind_, launch);
-    filtered.record();
-    SIGLAB_CUDA_TRY(cudaMemcpy(out.data(), d_out.data(), bytes, cudaMemcpyDeviceToHost));
-    copiedOut.record();
-    SIGLAB_CUDA_TRY(cudaEventSynchronize(copiedOut.get()));
-    pass.phases.kernelMs = filtered.millisSince(copiedIn);
-    pass.phases.transferMs = copiedIn.millisSince(start) + copiedOut.millisSince(filtered);
-    pass.phases.totalMs = copiedOut.millisSince(start);
+    pass.phases = cuda::stagedRun(in, out, on, [&](const T* d_in, T* d_out, cuda::StreamView stream) {
+      launch.d_in = d_in;
+      launch.d_out = d_out;
+      cuda::launchFilter(kind_, launch, stream);
+    });
     if (kind_ != KernelKind::Global && !launch.tapsInConstantMemory) {
       pass.note = "fallback: " + std::to_string(taps.size()) + " taps exceed the " +
                   std::to_string(cuda::kMaxConstantTaps) +
@@ -128,8 +112,6 @@ class CudaFilterBackend final : public FilterBackend {
   KernelKind kind_;
   std::string_view name_;
   std::string_view description_;
-  std::string unavailable_;
-  int device_;
 };
 
 }  // namespace

@@ -1,124 +1,103 @@
 #pragma once
+// Memory that knows where it lives, as RMM's device_buffer: a buffer is made on the current device
+// for a stream of that device, keeps both, queues its copies on that stream and is freed on its own
+// device whichever device is current then. Move-only; destructors free and never throw. An
+// allocation that fails throws OutOfDeviceMemory (cuda_check.hpp).
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <new>
+#include <optional>
+#include <stdexcept>
 #include <utility>
 
 #include "cuda_check.hpp"
+#include "device_scope.hpp"
+#include "event_timer.hpp"
+#include "stream.hpp"
 
 namespace siglab::cuda {
 
-// Owns n elements of device memory. Move-only; the destructor frees and never throws.
-template <class T>
-class DeviceBuffer {
+inline int currentDevice() {
+  int device = 0;
+  SIGLAB_CUDA_TRY(cudaGetDevice(&device));
+  return device;
+}
+
+// What DeviceBuffer and PinnedBuffer share: count, device, stream, moves; `Memory` says how to
+// allocate and free.
+template <class T, class Memory>
+class OwnedBuffer {
  public:
-  DeviceBuffer() = default;
-  explicit DeviceBuffer(std::size_t count) : count_(count) {
-    if (count > 0) SIGLAB_CUDA_TRY(cudaMalloc(reinterpret_cast<void**>(&data_), count * sizeof(T)));
+  OwnedBuffer() = default;
+  OwnedBuffer(std::size_t count, StreamView stream) : count_(count), device_(currentDevice()), stream_(stream) {
+    if (count > 0) Memory::allocate(reinterpret_cast<void**>(&data_), count * sizeof(T));
   }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  DeviceBuffer(DeviceBuffer&& other) noexcept
-      : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
-  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+  OwnedBuffer(const OwnedBuffer&) = delete;
+  OwnedBuffer& operator=(const OwnedBuffer&) = delete;
+  OwnedBuffer(OwnedBuffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)), device_(other.device_),
+        stream_(other.stream_) {}
+  OwnedBuffer& operator=(OwnedBuffer&& other) noexcept {
     if (this != &other) {
       reset();
       data_ = std::exchange(other.data_, nullptr);
       count_ = std::exchange(other.count_, 0);
+      device_ = other.device_;
+      stream_ = other.stream_;
     }
     return *this;
   }
-  ~DeviceBuffer() { reset(); }
+  ~OwnedBuffer() { reset(); }
 
   T* data() const { return data_; }
   std::size_t size() const { return count_; }
   std::size_t bytes() const { return count_ * sizeof(T); }
+  int device() const { return device_; }
+  // The stream its copies go on; a buffer made empty by default has none.
+  StreamView stream() const {
+    if (!stream_) throw std::logic_error("a default-constructed buffer has no stream");
+    return *stream_;
+  }
+
+  // `count` elements from host or device memory at `from` to this buffer's `offset`, queued on its stream.
+  void copyFrom(const T* from, std::size_t count, std::size_t offset = 0) const {
+    if (count > 0) SIGLAB_CUDA_TRY(cudaMemcpyAsync(data_ + offset, from, count * sizeof(T), cudaMemcpyDefault, stream().get()));
+  }
+  // `count` elements from this buffer's `offset` to `to`, queued on its stream.
+  void copyTo(T* to, std::size_t count, std::size_t offset = 0) const {
+    if (count > 0) SIGLAB_CUDA_TRY(cudaMemcpyAsync(to, data_ + offset, count * sizeof(T), cudaMemcpyDefault, stream().get()));
+  }
 
  private:
   void reset() noexcept {
-    if (data_) cudaFree(data_);
+    if (data_) {
+      const DeviceScope scope(device_, std::nothrow);
+      Memory::release(data_);
+    }
     data_ = nullptr;
     count_ = 0;
   }
   T* data_ = nullptr;
   std::size_t count_ = 0;
+  int device_ = -1;
+  std::optional<StreamView> stream_;
 };
 
-// Owns n elements of page-locked host memory, which the copy engines read and write directly
-// (pageable memory goes through the driver's own bounce buffer at a fraction of the speed).
+struct DeviceMemory {
+  static void allocate(void** pointer, std::size_t bytes) { SIGLAB_CUDA_TRY(cudaMalloc(pointer, bytes)); }
+  static void release(void* pointer) noexcept { cudaFree(pointer); }
+};
+// Page-locked host memory, which the copy engines read and write directly (pageable memory goes
+// through the driver's own bounce buffer at a fraction of the speed).
+struct PinnedMemory {
+  static void allocate(void** pointer, std::size_t bytes) { SIGLAB_CUDA_TRY(cudaMallocHost(pointer, bytes)); }
+  static void release(void* pointer) noexcept { cudaFreeHost(pointer); }
+};
+
 template <class T>
-class PinnedBuffer {
- public:
-  PinnedBuffer() = default;
-  explicit PinnedBuffer(std::size_t count) : count_(count) {
-    if (count > 0) SIGLAB_CUDA_TRY(cudaMallocHost(reinterpret_cast<void**>(&data_), count * sizeof(T)));
-  }
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-  PinnedBuffer(PinnedBuffer&& other) noexcept
-      : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
-  PinnedBuffer& operator=(PinnedBuffer&& other) noexcept {
-    if (this != &other) {
-      reset();
-      data_ = std::exchange(other.data_, nullptr);
-      count_ = std::exchange(other.count_, 0);
-    }
-    return *this;
-  }
-  ~PinnedBuffer() { reset(); }
-
-  T* data() const { return data_; }
-  std::size_t size() const { return count_; }
-  std::size_t bytes() const { return count_ * sizeof(T); }
-
- private:
-  void reset() noexcept {
-    if (data_) cudaFreeHost(data_);
-    data_ = nullptr;
-    count_ = 0;
-  }
-  T* data_ = nullptr;
-  std::size_t count_ = 0;
-};
-
-// A non-blocking CUDA stream (it does not wait for the legacy default stream).
-class Stream {
- public:
-  Stream() { SIGLAB_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  Stream(Stream&& other) noexcept : stream_(std::exchange(other.stream_, nullptr)) {}
-  ~Stream() {
-    if (stream_) cudaStreamDestroy(stream_);
-  }
-  cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;
-};
-
-// A CUDA event for timing.
-class Event {
- public:
-  Event() { SIGLAB_CUDA_TRY(cudaEventCreate(&event_)); }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  Event(Event&& other) noexcept : event_(std::exchange(other.event_, nullptr)) {}
-  ~Event() {
-    if (event_) cudaEventDestroy(event_);
-  }
-  void record(cudaStream_t stream = nullptr) { SIGLAB_CUDA_TRY(cudaEventRecord(event_, stream)); }
-  cudaEvent_t get() const { return event_; }
-
-  // Milliseconds from `start` to this event; both must have completed.
-  float millisSince(const Event& start) const {
-    float ms = 0.0f;
-    SIGLAB_CUDA_TRY(cudaEventElapsedTime(&ms, start.event_, event_));
-    return ms;
-  }
-
- private:
-  cudaEvent_t event_ = nullptr;
-};
+using DeviceBuffer = OwnedBuffer<T, DeviceMemory>;
+template <class T>
+using PinnedBuffer = OwnedBuffer<T, PinnedMemory>;
 
 }  // namespace siglab::cuda

@@ -1,5 +1,7 @@
 #include <cuda_runtime.h>
 
+#include "cuda_check.hpp"
+#include "device_scope.hpp"
 #include "siglab/cuda_backends.hpp"
 
 namespace siglab {
@@ -71,9 +73,11 @@ std::vector<DeviceInfo> probeDevices() {
     info.l2CacheBytes = static_cast<std::size_t>(prop.l2CacheSize);
     info.memoryBusWidthBits = prop.memoryBusWidth;
     cudaDeviceGetAttribute(&info.memoryClockKHz, cudaDevAttrMemoryClockRate, d);
-    if (cudaSetDevice(d) == cudaSuccess) {
+    try {
+      const cuda::DeviceScope scope(d);  // the free memory cudaMemGetInfo reads is the current device's
       std::size_t freeBytes = 0, totalBytes = 0;
       if (cudaMemGetInfo(&freeBytes, &totalBytes) == cudaSuccess) info.freeMemoryBytes = freeBytes;
+    } catch (const cuda::CudaError&) {
     }
     cudaGetLastError();
     devices.push_back(info);

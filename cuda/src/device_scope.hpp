@@ -1,7 +1,10 @@
 #pragma once
 // The device a piece of GPU work runs on, as a scope: set on entry, the caller's restored on exit,
-// so an engine's device is its own setting and never leaks into the next engine's work.
+// so an engine's device is its own setting and never leaks into the next engine's work. The only
+// place SigLab sets the current device (the probe aside).
 #include <cuda_runtime.h>
+
+#include <new>
 
 #include "cuda_check.hpp"
 
@@ -14,12 +17,20 @@ class DeviceScope {
       cudaGetLastError();
       previous_ = -1;
     }
-    SIGLAB_CUDA_TRY(cudaSetDevice(device));
+    if (device != previous_) SIGLAB_CUDA_TRY(cudaSetDevice(device));
+  }
+  // For destructors and clean-up: a failure to switch is cleared, never thrown.
+  DeviceScope(int device, std::nothrow_t) {
+    if (cudaGetDevice(&previous_) != cudaSuccess || (device != previous_ && cudaSetDevice(device) != cudaSuccess)) {
+      cudaGetLastError();
+    }
   }
   DeviceScope(const DeviceScope&) = delete;
   DeviceScope& operator=(const DeviceScope&) = delete;
   ~DeviceScope() {
-    if (previous_ >= 0 && cudaSetDevice(previous_) != cudaSuccess) cudaGetLastError();  // destructors never throw
+    int current = -1;
+    if (previous_ < 0 || (cudaGetDevice(&current) == cudaSuccess && current == previous_)) return;
+    if (cudaSetDevice(previous_) != cudaSuccess) cudaGetLastError();  // destructors never throw
   }
 
  private:

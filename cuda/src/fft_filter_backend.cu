@@ -14,6 +14,8 @@
 #include "device_buffer.hpp"
 #include "device_scope.hpp"
 #include "device_split.hpp"
+#include "fft_plan_cache.hpp"
+#include "gpu_engine.hpp"
 #include "run_results.hpp"
 #include "siglab/boundary.hpp"
 #include "siglab/cuda_backends.hpp"
@@ -24,32 +26,6 @@ namespace siglab {
 namespace {
 
 constexpr std::size_t kBatchBytes = std::size_t{64} << 20;  // of gathered blocks: about 64 MiB a batch
-
-void checkCufft(cufftResult code, const char* call) {
-  if (code != CUFFT_SUCCESS) {
-    throw std::runtime_error(code == CUFFT_ALLOC_FAILED ? std::string("out of GPU memory for a cuFFT plan in ") + call
-                                                        : "cuFFT error " + std::to_string(static_cast<int>(code)) + " in " + call);
-  }
-}
-#define SIGLAB_CUFFT_TRY(call) checkCufft((call), #call)
-
-// A batched 1-D double-precision plan of `batch` transforms of n points (D2Z or Z2D).
-class BatchedPlan {
- public:
-  BatchedPlan(int n, int batch, cufftType type) {
-    int length = n, bins = n / 2 + 1;
-    const bool forward = type == CUFFT_D2Z;
-    SIGLAB_CUFFT_TRY(cufftPlanMany(&plan_, 1, &length, forward ? &length : &bins, 1, forward ? n : bins,
-                                   forward ? &bins : &length, 1, forward ? bins : n, type, batch));
-  }
-  BatchedPlan(const BatchedPlan&) = delete;
-  BatchedPlan& operator=(const BatchedPlan&) = delete;
-  ~BatchedPlan() { cufftDestroy(plan_); }
-  cufftHandle get() const { return plan_; }
-
- private:
-  cufftHandle plan_ = 0;
-};
 
 // Block b of the batch (global block firstBlock + b): sample s is signal position
 // (firstBlock + b) * L - radius + s through the boundary rule, for s < M; zero where the rule
@@ -102,16 +78,18 @@ unsigned gridFor(std::int64_t count, int threads) {
   return static_cast<unsigned>(std::clamp<std::int64_t>((count + threads - 1) / threads, 1, 65535));
 }
 
-class FftFilterBackend final : public FilterBackend {
+// gpu-fft: its resident part reads the whole signal (each block gathers its halo through the
+// boundary rule on the device), so it runs once on the whole signal (stagedRun).
+class FftFilterBackend final : public FilterBackend, public cuda::GpuEngine {
  public:
-  FftFilterBackend(std::string unavailable, int device) : unavailable_(std::move(unavailable)), device_(device) {}
+  FftFilterBackend(std::string unavailable, int device) : GpuEngine(std::move(unavailable), device) {}
   std::string_view name() const override { return "gpu-fft"; }
   std::string_view description() const override {
     return "GPU, cuFFT overlap-save in batches of blocks; any taps; not bit-identical";
   }
   bool usesGpu() const override { return true; }
   std::string whyNot(const FilterSpec& spec, SampleType type) const override {
-    if (!unavailable_.empty()) return unavailable_;
+    if (!unavailableReason().empty()) return unavailableReason();
     if (type != SampleType::f64) return "gpu-fft has no float32 path";
     return whyNotCorrelation(spec, "gpu-fft");
   }
@@ -126,7 +104,7 @@ class FftFilterBackend final : public FilterBackend {
                     const RunOptions& /*options*/, const Progress& progress) override {
     validate(spec);
     if (in.size() != out.size()) throw std::invalid_argument("input and output sizes differ");
-    if (!unavailable_.empty()) throw EngineUnavailable(unavailable_);
+    if (!unavailableReason().empty()) throw EngineUnavailable(unavailableReason());
     // In stretches of a millisecond or so, looking at Cancel between them.
     constexpr std::size_t kStretch = std::size_t{1} << 20;
     for (std::size_t begin = 0; begin < in.size(); begin += kStretch) {
@@ -139,17 +117,12 @@ class FftFilterBackend final : public FilterBackend {
     progress.throwIfCancelled();
     FilterPass pass;
     if (in.empty()) return pass;
-    try {
-      const cuda::DeviceScope scope(device_);
-      return filterOnce(in, spec, out);
-    } catch (const cuda::CudaError& e) {
-      if (e.code() == cudaErrorMemoryAllocation) throw std::runtime_error(std::string("out of GPU memory (") + e.what() + ")");
-      throw std::runtime_error(e.what());
-    }
+    return run("out of GPU memory", [&](const cuda::OnDevice& on) { return filterOnce(in, spec, out, on); });
   }
 
  private:
-  FilterPass filterOnce(std::span<const double> in, const FilterSpec& spec, std::span<double> out) {
+  FilterPass filterOnce(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
+                        const cuda::OnDevice& on) {
     const auto n = static_cast<std::int64_t>(in.size());
     const auto w = static_cast<std::int64_t>(spec.window()), radius = static_cast<std::int64_t>(spec.radius());
     const auto m = static_cast<std::int64_t>(fftBlockLength(spec.window()));
@@ -157,52 +130,44 @@ class FftFilterBackend final : public FilterBackend {
     const std::int64_t blocks = (n + outputsPerBlock - 1) / outputsPerBlock;
     const std::int64_t batch = std::clamp<std::int64_t>(static_cast<std::int64_t>(kBatchBytes) / (m * 8), 1, blocks);
 
-    cuda::DeviceBuffer<double> d_in(in.size()), d_out(in.size()), d_blocks(static_cast<std::size_t>(batch * m));
-    cuda::DeviceBuffer<cufftDoubleComplex> d_spectra(static_cast<std::size_t>(batch * bins)), d_taps(static_cast<std::size_t>(bins));
+    const cuda::StreamView view = on.stream;
+    const cudaStream_t s = view.get();
+    cuda::DeviceBuffer<double> d_blocks(static_cast<std::size_t>(batch * m), view);
+    cuda::DeviceBuffer<cufftDoubleComplex> d_spectra(static_cast<std::size_t>(batch * bins), view),
+        d_taps(static_cast<std::size_t>(bins), view);
     {  // conj(F taps) / M, once
       std::vector<double> padded(static_cast<std::size_t>(m), 0.0);
       std::copy(spec.taps.begin(), spec.taps.end(), padded.begin());
-      cuda::DeviceBuffer<double> d_padded(padded.size());
-      SIGLAB_CUDA_TRY(cudaMemcpy(d_padded.data(), padded.data(), d_padded.bytes(), cudaMemcpyHostToDevice));
-      const BatchedPlan single(static_cast<int>(m), 1, CUFFT_D2Z);
+      cuda::DeviceBuffer<double> d_padded(padded.size(), view);
+      d_padded.copyFrom(padded.data(), padded.size());
+      const cuda::FftPlan single({static_cast<int>(m), 1, CUFFT_D2Z}, view);
       SIGLAB_CUFFT_TRY(cufftExecD2Z(single.get(), d_padded.data(), d_taps.data()));
-      conjugateAndScale<<<gridFor(bins, 256), 256>>>(d_taps.data(), bins, 1.0 / static_cast<double>(m));
+      conjugateAndScale<<<gridFor(bins, 256), 256, 0, s>>>(d_taps.data(), bins, 1.0 / static_cast<double>(m));
       SIGLAB_CUDA_CHECK_LAUNCH();
+      view.synchronize();  // `padded` and d_padded go out of scope
     }
-    const BatchedPlan forward(static_cast<int>(m), static_cast<int>(batch), CUFFT_D2Z);
-    const BatchedPlan inverse(static_cast<int>(m), static_cast<int>(batch), CUFFT_Z2D);
+    const cuda::FftPlan forward({static_cast<int>(m), static_cast<int>(batch), CUFFT_D2Z}, view);
+    const cuda::FftPlan inverse({static_cast<int>(m), static_cast<int>(batch), CUFFT_Z2D}, view);
 
-    cuda::Event start, copiedIn, filtered, copiedOut;
-    start.record();
-    SIGLAB_CUDA_TRY(cudaMemcpy(d_in.data(), in.data(), in.size() * sizeof(double), cudaMemcpyHostToDevice));
-    copiedIn.record();
-    for (std::int64_t firstBlock = 0; firstBlock < blocks; firstBlock += batch) {
-      // A shorter last batch: the plans still transform `batch` blocks; the stale ones are not scattered.
-      const std::int64_t count = std::min(batch, blocks - firstBlock);
-      const dim3 grid(gridFor(m, 256), static_cast<unsigned>(count));
-      gatherBlocks<<<grid, 256>>>(d_in.data(), n, spec.mode, firstBlock, outputsPerBlock, radius, m, d_blocks.data());
-      SIGLAB_CUDA_CHECK_LAUNCH();
-      SIGLAB_CUFFT_TRY(cufftExecD2Z(forward.get(), d_blocks.data(), d_spectra.data()));
-      multiplySpectra<<<gridFor(batch * bins, 256), 256>>>(d_spectra.data(), d_taps.data(), bins, batch * bins);
-      SIGLAB_CUDA_CHECK_LAUNCH();
-      SIGLAB_CUFFT_TRY(cufftExecZ2D(inverse.get(), d_spectra.data(), d_blocks.data()));
-      scatterOutputs<<<grid, 256>>>(d_blocks.data(), n, firstBlock, outputsPerBlock, m, d_out.data());
-      SIGLAB_CUDA_CHECK_LAUNCH();
-    }
-    filtered.record();
-    SIGLAB_CUDA_TRY(cudaMemcpy(out.data(), d_out.data(), out.size() * sizeof(double), cudaMemcpyDeviceToHost));
-    copiedOut.record();
-    SIGLAB_CUDA_TRY(cudaEventSynchronize(copiedOut.get()));
     FilterPass pass;
-    pass.phases.kernelMs = filtered.millisSince(copiedIn);
-    pass.phases.transferMs = copiedIn.millisSince(start) + copiedOut.millisSince(filtered);
-    pass.phases.totalMs = copiedOut.millisSince(start);
+    pass.phases = cuda::stagedRun(in, out, on, [&](const double* d_in, double* d_out, cuda::StreamView) {
+      for (std::int64_t firstBlock = 0; firstBlock < blocks; firstBlock += batch) {
+        // A shorter last batch: the plans still transform `batch` blocks; the stale ones are not scattered.
+        const std::int64_t count = std::min(batch, blocks - firstBlock);
+        const dim3 grid(gridFor(m, 256), static_cast<unsigned>(count));
+        gatherBlocks<<<grid, 256, 0, s>>>(d_in, n, spec.mode, firstBlock, outputsPerBlock, radius, m, d_blocks.data());
+        SIGLAB_CUDA_CHECK_LAUNCH();
+        SIGLAB_CUFFT_TRY(cufftExecD2Z(forward.get(), d_blocks.data(), d_spectra.data()));
+        multiplySpectra<<<gridFor(batch * bins, 256), 256, 0, s>>>(d_spectra.data(), d_taps.data(), bins, batch * bins);
+        SIGLAB_CUDA_CHECK_LAUNCH();
+        SIGLAB_CUFFT_TRY(cufftExecZ2D(inverse.get(), d_spectra.data(), d_blocks.data()));
+        scatterOutputs<<<grid, 256, 0, s>>>(d_blocks.data(), n, firstBlock, outputsPerBlock, m, d_out);
+        SIGLAB_CUDA_CHECK_LAUNCH();
+      }
+    });
     pass.splits.every = static_cast<std::size_t>(outputsPerBlock);
     return pass;
   }
-
-  std::string unavailable_;
-  int device_;
 };
 
 }  // namespace

@@ -1,35 +1,26 @@
 #pragma once
-// What the lab's GPU ladders share: the device check and the mapping of a failure to the reason
-// the ladder reports instead of its GPU rungs.
+// The lab's GPU ladders on the engine base (gpu_engine.hpp): its device check and its mapping of a
+// failure, reported as the reason the ladder gives instead of its GPU rungs.
 #include <exception>
 #include <string>
 
-#include "cuda_check.hpp"
-#include "device_scope.hpp"
+#include "gpu_engine.hpp"
 #include "siglab/cuda_backends.hpp"
 #include "siglab/cuda_lab.hpp"
 
 namespace siglab::cuda {
 
-// Runs `rungs` (which appends to result.rungs) on the first device probed; no GPU, out of memory or a CUDA error
-// becomes result.problem, with no half-finished rungs left behind.
+// Runs `rungs(device, stream, result)` (which appends to result.rungs) on the first device probed, its work
+// queued on `stream`; no GPU, out of memory or a CUDA error becomes result.problem, with no
+// half-finished rungs left behind.
 template <class Rungs>
 GpuRungs runOnDevice(double inputBytes, const Rungs& rungs) {
   GpuRungs result;
   const std::vector<DeviceInfo> devices = probeDevices();
-  if (!devices.front().available) {
-    result.problem = devices.front().reason;
-    return result;
-  }
+  GpuEngine engine(devices.front().available ? std::string() : devices.front().reason, devices.front().index);
   try {
-    const DeviceScope scope(devices.front().index);
-    rungs(devices.front(), result);
-  } catch (const CudaError& e) {
-    result.problem = e.code() == cudaErrorMemoryAllocation
-                         ? "out of GPU memory for " + std::to_string(static_cast<long long>(inputBytes) >> 20) +
-                               " MiB of operands (" + e.what() + ")"
-                         : std::string(e.what());
-    result.rungs.clear();
+    engine.run("out of GPU memory for " + std::to_string(static_cast<long long>(inputBytes) >> 20) + " MiB of operands",
+               [&](const OnDevice& on) { rungs(devices.front(), on.stream, result); });
   } catch (const std::exception& e) {
     result.problem = e.what();
     result.rungs.clear();

@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "cuda_check.hpp"
-#include "device_buffer.hpp"
+#include "event_timer.hpp"
 #include "siglab/progress.hpp"
 
 namespace siglab::cuda {
@@ -39,7 +39,7 @@ class WorkShare {
 // idle between parts. As each part finishes, adds its items times `unitsPerItem` to `work`; at a
 // cancel, waits for what is queued (the buffers stay valid until then) and throws Cancelled.
 template <class Queue>
-void runInParts(cudaStream_t stream, std::int64_t first, std::int64_t last, std::int64_t step, WorkShare& work,
+void runInParts(StreamView stream, std::int64_t first, std::int64_t last, std::int64_t step, WorkShare& work,
                 std::uint64_t unitsPerItem, const Queue& queue) {
   work.progress().throwIfCancelled();
   Event finished[2];

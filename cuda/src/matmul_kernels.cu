@@ -313,7 +313,8 @@ const char* matmulKernelDescription(MatmulKernel kernel) {
 }
 
 void launchMatmul(MatmulKernel kernel, const float* d_a, const float* d_b, float* d_c, int m, int n, int k,
-                  int multiprocessors, cudaStream_t stream) {
+                  int multiprocessors, StreamView view) {
+  const cudaStream_t stream = view.get();
   if (m <= 0 || n <= 0) return;
   switch (kernel) {
     case MatmulKernel::Naive:

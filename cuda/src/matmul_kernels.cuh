@@ -1,6 +1,8 @@
 #pragma once
 #include <cuda_runtime.h>
 
+#include "stream.hpp"
+
 namespace siglab::cuda {
 
 // The matrix-multiply ladder's GPU rungs, in order. C (m x n) = A (m x k) B (k x n), row-major
@@ -14,6 +16,6 @@ const char* matmulKernelDescription(MatmulKernel kernel);
 
 // d_a, d_b, d_c from cudaMalloc (16-byte aligned); `multiprocessors` guides GridFit's tile choice.
 void launchMatmul(MatmulKernel kernel, const float* d_a, const float* d_b, float* d_c, int m, int n, int k,
-                  int multiprocessors, cudaStream_t stream);
+                  int multiprocessors, StreamView stream);
 
 }  // namespace siglab::cuda

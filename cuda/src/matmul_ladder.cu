@@ -5,7 +5,7 @@
 
 #include "cublas_library.hpp"
 #include "device_buffer.hpp"
-#include "event_timing.hpp"
+#include "event_timer.hpp"
 #include "lab_gpu_run.hpp"
 #include "matmul_kernels.cuh"
 
@@ -15,18 +15,20 @@ GpuRungs runMatmulOnGpu(std::span<const float> a, std::span<const float> b, cons
                         const MeasureOptions& options) {
   const int m = static_cast<int>(shape.m), n = static_cast<int>(shape.n), k = static_cast<int>(shape.k);
   const double bytes = 4.0 * (static_cast<double>(a.size()) + static_cast<double>(b.size()) + double(m) * n);
-  return cuda::runOnDevice(bytes, [&](const DeviceInfo& device, GpuRungs& result) {
-    cuda::DeviceBuffer<float> d_a(a.size()), d_b(b.size()), d_c(static_cast<std::size_t>(shape.m * shape.n));
-    SIGLAB_CUDA_TRY(cudaMemcpy(d_a.data(), a.data(), d_a.bytes(), cudaMemcpyHostToDevice));
-    SIGLAB_CUDA_TRY(cudaMemcpy(d_b.data(), b.data(), d_b.bytes(), cudaMemcpyHostToDevice));
+  return cuda::runOnDevice(bytes, [&](const DeviceInfo& device, cuda::StreamView stream, GpuRungs& result) {
+    cuda::DeviceBuffer<float> d_a(a.size(), stream), d_b(b.size(), stream),
+        d_c(static_cast<std::size_t>(shape.m * shape.n), stream);
+    d_a.copyFrom(a.data(), a.size());
+    d_b.copyFrom(b.data(), b.size());
     std::vector<float> c(d_c.size());
     const std::vector<std::int64_t> rows = matmulRowsToCheck(shape, shape.m);
-    cuda::EventTimer timer;
+    cuda::EventTimer timer(stream);
     auto addRung = [&](LadderRung rung, const auto& launch) {
       rung.work = matmulFlops(shape);
-      SIGLAB_CUDA_TRY(cudaMemset(d_c.data(), 0xFF, d_c.bytes()));  // all bits set: NaN
+      SIGLAB_CUDA_TRY(cudaMemsetAsync(d_c.data(), 0xFF, d_c.bytes(), stream.get()));  // all bits set: NaN
       rung.time = measure([&] { return timer(launch); }, options).total;
-      SIGLAB_CUDA_TRY(cudaMemcpy(c.data(), d_c.data(), d_c.bytes(), cudaMemcpyDeviceToHost));
+      d_c.copyTo(c.data(), c.size());
+      stream.synchronize();
       checkMatmul(a, b, c, shape, rows, rung);
       result.rungs.push_back(rung);
     };
@@ -36,7 +38,7 @@ GpuRungs runMatmulOnGpu(std::span<const float> a, std::span<const float> b, cons
       rung.name = cuda::matmulKernelName(kernel);
       rung.description = cuda::matmulKernelDescription(kernel);
       addRung(rung, [&] {
-        cuda::launchMatmul(kernel, d_a.data(), d_b.data(), d_c.data(), m, n, k, device.multiprocessors, nullptr);
+        cuda::launchMatmul(kernel, d_a.data(), d_b.data(), d_c.data(), m, n, k, device.multiprocessors, stream);
       });
     }
     // The yardstick, without tensor cores: FP32 SGEMM under CUBLAS_DEFAULT_MATH uses none (no TF32
@@ -62,7 +64,7 @@ GpuRungs runMatmulOnGpu(std::span<const float> a, std::span<const float> b, cons
         result.rungs.push_back(rung);
         continue;
       }
-      const cuda::CublasHandle handle(cublas, y.mode);
+      const cuda::CublasHandle handle(cublas, y.mode, stream);
       addRung(rung, [&] { handle.sgemmRowMajor(d_a.data(), d_b.data(), d_c.data(), m, n, k); });
     }
     // The stricter yardstick: whichever mode was faster in this run (they differ by up to a third

@@ -90,15 +90,15 @@ __global__ void meanFilterShared(const T* __restrict__ d_in, T* __restrict__ d_o
 }
 
 template <class T, class Taps>
-void launchWith(KernelKind kind, const FilterLaunch<T>& p, Taps taps) {
+void launchWith(KernelKind kind, const FilterLaunch<T>& p, Taps taps, cudaStream_t stream) {
   const auto blocks = static_cast<unsigned>((p.n + p.blockSize - 1) / p.blockSize);
   if (kind == KernelKind::Shared) {
     const std::size_t bytes = sharedTileBytes(p.blockSize, p.window, sizeof(T));
     SIGLAB_CUDA_TRY(cudaFuncSetAttribute(meanFilterShared<T, Taps>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(bytes)));
-    meanFilterShared<T, Taps><<<blocks, p.blockSize, bytes, p.stream>>>(p.d_in, p.d_out, p.n, taps, p.window, p.mode);
+    meanFilterShared<T, Taps><<<blocks, p.blockSize, bytes, stream>>>(p.d_in, p.d_out, p.n, taps, p.window, p.mode);
   } else {
-    meanFilterDirect<T, Taps><<<blocks, p.blockSize, 0, p.stream>>>(p.d_in, p.d_out, p.n, taps, p.window, p.mode);
+    meanFilterDirect<T, Taps><<<blocks, p.blockSize, 0, stream>>>(p.d_in, p.d_out, p.n, taps, p.window, p.mode);
   }
   SIGLAB_CUDA_CHECK_LAUNCH();
 }
@@ -106,15 +106,17 @@ void launchWith(KernelKind kind, const FilterLaunch<T>& p, Taps taps) {
 }  // namespace
 
 template <class T>
-void uploadConstantTaps(std::span<const T> taps) {
+void uploadConstantTaps(std::span<const T> taps, StreamView stream) {
   if (taps.size() > kMaxConstantTaps) {
     throw std::invalid_argument("window of " + std::to_string(taps.size()) + " taps exceeds the " +
                                 std::to_string(kMaxConstantTaps) + " that __constant__ memory holds");
   }
   if constexpr (std::is_same_v<T, double>) {
-    SIGLAB_CUDA_TRY(cudaMemcpyToSymbol(c_tapsDouble, taps.data(), taps.size() * sizeof(T)));
+    SIGLAB_CUDA_TRY(cudaMemcpyToSymbolAsync(c_tapsDouble, taps.data(), taps.size() * sizeof(T), 0,
+                                            cudaMemcpyHostToDevice, stream.get()));
   } else {
-    SIGLAB_CUDA_TRY(cudaMemcpyToSymbol(c_tapsFloat, taps.data(), taps.size() * sizeof(T)));
+    SIGLAB_CUDA_TRY(cudaMemcpyToSymbolAsync(c_tapsFloat, taps.data(), taps.size() * sizeof(T), 0,
+                                            cudaMemcpyHostToDevice, stream.get()));
   }
 }
 
@@ -123,15 +125,15 @@ std::size_t sharedTileBytes(int blockSize, int window, std::size_t elementBytes)
 }
 
 template <class T>
-void launchFilter(KernelKind kind, const FilterLaunch<T>& p) {
+void launchFilter(KernelKind kind, const FilterLaunch<T>& p, StreamView stream) {
   if (p.n == 0) return;
-  if (p.tapsInConstantMemory && kind != KernelKind::Global) return launchWith(kind, p, ConstantTaps<T>{});
-  launchWith(kind, p, GlobalTaps<T>{p.d_taps});
+  if (p.tapsInConstantMemory && kind != KernelKind::Global) return launchWith(kind, p, ConstantTaps<T>{}, stream.get());
+  launchWith(kind, p, GlobalTaps<T>{p.d_taps}, stream.get());
 }
 
-template void uploadConstantTaps<double>(std::span<const double>);
-template void uploadConstantTaps<float>(std::span<const float>);
-template void launchFilter<double>(KernelKind, const FilterLaunch<double>&);
-template void launchFilter<float>(KernelKind, const FilterLaunch<float>&);
+template void uploadConstantTaps<double>(std::span<const double>, StreamView);
+template void uploadConstantTaps<float>(std::span<const float>, StreamView);
+template void launchFilter<double>(KernelKind, const FilterLaunch<double>&, StreamView);
+template void launchFilter<float>(KernelKind, const FilterLaunch<float>&, StreamView);
 
 }  // namespace siglab::cuda

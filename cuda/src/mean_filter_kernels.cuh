@@ -6,6 +6,7 @@
 #include <span>
 
 #include "siglab/boundary.hpp"
+#include "stream.hpp"
 
 namespace siglab::cuda {
 
@@ -30,18 +31,17 @@ struct FilterLaunch {
   // kMaxConstantTaps (their fallback); otherwise those two read the constant bank.
   const T* d_taps = nullptr;
   bool tapsInConstantMemory = false;
-  cudaStream_t stream = nullptr;
 };
 
-// Copies taps into the constant bank of T read by the Constant and Shared kernels.
+// Copies taps into the constant bank of T read by the Constant and Shared kernels, queued on `stream`.
 template <class T>
-void uploadConstantTaps(std::span<const T> taps);
+void uploadConstantTaps(std::span<const T> taps, StreamView stream);
 
 // Dynamic shared memory the Shared kernel needs per block: the tile plus both halos.
 std::size_t sharedTileBytes(int blockSize, int window, std::size_t elementBytes);
 
-// Launches one kernel and checks the launch. Throws CudaError.
+// Launches one kernel on `stream` and checks the launch. Throws CudaError.
 template <class T>
-void launchFilter(KernelKind kind, const FilterLaunch<T>& launch);
+void launchFilter(KernelKind kind, const FilterLaunch<T>& launch, StreamView stream);
 
 }  // namespace siglab::cuda

@@ -13,7 +13,8 @@
 
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
-#include "device_scope.hpp"
+#include "event_timer.hpp"
+#include "gpu_engine.hpp"
 #include "launch_in_parts.hpp"
 #include "siglab/cuda_filters.hpp"
 #include "siglab/median_filter.hpp"
@@ -75,20 +76,20 @@ __global__ void medianSortedTile(const T* d_in, T* d_out, std::int64_t n, int wi
 // Outputs [first, end) of the median of d_in's n keys.
 template <typename T>
 void launchMedian(const T* d_in, T* d_out, std::int64_t n, int window, BoundaryMode mode, std::int64_t first,
-                  std::int64_t end) {
+                  std::int64_t end, cudaStream_t stream) {
   const auto blocksFor = [](std::int64_t items, std::int64_t per) { return static_cast<unsigned>((items + per - 1) / per); };
   const unsigned perThread = blocksFor(end - first, kTileThreads);
   switch (window) {
-    case 1: medianInRegisters<T, 1><<<perThread, kTileThreads>>>(d_in, d_out, n, mode, first, end); return;
-    case 3: medianInRegisters<T, 3><<<perThread, kTileThreads>>>(d_in, d_out, n, mode, first, end); return;
-    case 5: medianInRegisters<T, 5><<<perThread, kTileThreads>>>(d_in, d_out, n, mode, first, end); return;
-    case 7: medianInRegisters<T, 7><<<perThread, kTileThreads>>>(d_in, d_out, n, mode, first, end); return;
-    case 9: medianInRegisters<T, 9><<<perThread, kTileThreads>>>(d_in, d_out, n, mode, first, end); return;
+    case 1: medianInRegisters<T, 1><<<perThread, kTileThreads, 0, stream>>>(d_in, d_out, n, mode, first, end); return;
+    case 3: medianInRegisters<T, 3><<<perThread, kTileThreads, 0, stream>>>(d_in, d_out, n, mode, first, end); return;
+    case 5: medianInRegisters<T, 5><<<perThread, kTileThreads, 0, stream>>>(d_in, d_out, n, mode, first, end); return;
+    case 7: medianInRegisters<T, 7><<<perThread, kTileThreads, 0, stream>>>(d_in, d_out, n, mode, first, end); return;
+    case 9: medianInRegisters<T, 9><<<perThread, kTileThreads, 0, stream>>>(d_in, d_out, n, mode, first, end); return;
     default: break;
   }
   const auto tile = [&](auto size) {
     constexpr int kTile = decltype(size)::value;
-    medianSortedTile<T, kTile><<<blocksFor(end - first, medianTileOutputs(kTile, window)), kTileThreads>>>(
+    medianSortedTile<T, kTile><<<blocksFor(end - first, medianTileOutputs(kTile, window)), kTileThreads, 0, stream>>>(
         d_in, d_out, n, window, mode, first, end);
   };
   switch (medianTileSize(window)) {
@@ -100,44 +101,51 @@ void launchMedian(const T* d_in, T* d_out, std::int64_t n, int window, BoundaryM
   }
 }
 
-// Two events around the kernel, destroyed whatever happens.
-class KernelTimer {
- public:
-  KernelTimer() {
-    SIGLAB_CUDA_TRY(cudaEventCreate(&begin_));
-    try {
-      SIGLAB_CUDA_TRY(cudaEventCreate(&end_));
-    } catch (...) {
-      cudaEventDestroy(begin_);
-      throw;
-    }
-  }
-  KernelTimer(const KernelTimer&) = delete;
-  KernelTimer& operator=(const KernelTimer&) = delete;
-  ~KernelTimer() {
-    cudaEventDestroy(begin_);
-    cudaEventDestroy(end_);
-  }
-  void start() { SIGLAB_CUDA_TRY(cudaEventRecord(begin_)); }
-  double stopMs() {
-    SIGLAB_CUDA_TRY(cudaEventRecord(end_));
-    SIGLAB_CUDA_TRY(cudaEventSynchronize(end_));
-    float ms = 0;
-    SIGLAB_CUDA_TRY(cudaEventElapsedTime(&ms, begin_, end_));
-    return ms;
-  }
-
- private:
-  cudaEvent_t begin_ = nullptr;
-  cudaEvent_t end_ = nullptr;
-};
-
 // Outputs a kernel launch computes: about 2^31 key comparisons (a few milliseconds), whole tiles.
 std::int64_t outputsPerLaunch(int window) {
   const std::int64_t outputs = std::clamp<std::int64_t>((std::int64_t{1} << 31) / window, 1 << 20, 1 << 26);
   if (window <= 9) return outputs;
   const std::int64_t perTile = medianTileOutputs(medianTileSize(window), window);
   return outputs / perTile * perTile;
+}
+
+// The resident part of medianOnGpu, on the engine's device and stream.
+template <typename T>
+GpuFilterResult medianResident(std::span<const T> in, SignalPart part, std::size_t window, BoundaryMode mode,
+                               std::span<T> out, const Progress& progress, const cuda::OnDevice& on) {
+  progress.throwIfCancelled();
+  if (part.size() == 0) return {};
+  const auto start = std::chrono::steady_clock::now();
+  const std::size_t radius = window / 2, padded = part.size() + 2 * radius;
+  const auto samples = static_cast<std::int64_t>(part.size()), r = static_cast<std::int64_t>(radius);
+  // Progress in samples copied and outputs computed, an output weighing about its share of the time.
+  const std::uint64_t outputWeight = std::max<std::uint64_t>(1, window / 16);
+  cuda::WorkShare work(progress, static_cast<std::uint64_t>(samples) * (2 + outputWeight));
+  std::vector<T> halo(2 * radius);
+  cuda::fillHalo(in, static_cast<std::int64_t>(part.begin), static_cast<std::int64_t>(part.end),
+                 static_cast<int>(radius), mode, halo.data());
+  const cuda::StreamView view = on.stream;
+  cuda::DeviceBuffer<T> d_in(padded, view), d_out(padded, view);
+  d_in.copyFrom(halo.data(), radius);
+  cuda::runInParts(view, 0, samples, cuda::kCopyPartSamples, work, 1, [&](std::int64_t b, std::int64_t e) {
+    d_in.copyFrom(in.data() + part.begin + b, static_cast<std::size_t>(e - b), radius + static_cast<std::size_t>(b));
+  });
+  d_in.copyFrom(halo.data() + radius, radius, radius + part.size());
+  GpuFilterResult result;
+  cuda::EventTimer timer(view);
+  timer.start();
+  cuda::runInParts(view, r, r + samples, outputsPerLaunch(static_cast<int>(window)), work, outputWeight,
+                   [&](std::int64_t b, std::int64_t e) {
+                     launchMedian(d_in.data(), d_out.data(), static_cast<std::int64_t>(padded),
+                                  static_cast<int>(window), mode, b, e, view.get());
+                     SIGLAB_CUDA_CHECK_LAUNCH();
+                   });
+  result.kernelMs = timer.stopMs();
+  cuda::runInParts(view, 0, samples, cuda::kCopyPartSamples, work, 1, [&](std::int64_t b, std::int64_t e) {
+    d_out.copyTo(out.data() + part.begin + b, static_cast<std::size_t>(e - b), radius + static_cast<std::size_t>(b));
+  });
+  result.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return result;
 }
 
 // Outputs [part.begin, part.end) of the median of the whole of `in`, into the same places of `out`.
@@ -157,59 +165,13 @@ GpuFilterResult medianOnGpu(std::span<const T> in, SignalPart part, std::size_t 
     return {GpuStatus::Unavailable, "the GPU median takes windows up to " + std::to_string(kGpuMedianMaxWindow) +
                                         " samples (its shared-memory tile); this one has " + std::to_string(window)};
   }
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    cudaGetLastError();
-    return {GpuStatus::Unavailable, "no usable CUDA GPU was found"};
-  }
-  progress.throwIfCancelled();
-  if (part.size() == 0) return {};
-  const auto start = std::chrono::steady_clock::now();
   const std::size_t radius = window / 2, padded = part.size() + 2 * radius;
-  const auto samples = static_cast<std::int64_t>(part.size()), r = static_cast<std::int64_t>(radius);
-  // Progress in samples copied and outputs computed, an output weighing about its share of the time.
-  const std::uint64_t outputWeight = std::max<std::uint64_t>(1, window / 16);
-  cuda::WorkShare work(progress, static_cast<std::uint64_t>(samples) * (2 + outputWeight));
-  try {
-    const cuda::DeviceScope scope(device);
-    std::vector<T> halo(2 * radius);
-    cuda::fillHalo(in, static_cast<std::int64_t>(part.begin), static_cast<std::int64_t>(part.end),
-                   static_cast<int>(radius), mode, halo.data());
-    cuda::DeviceBuffer<T> d_in(padded), d_out(padded);
-    SIGLAB_CUDA_TRY(cudaMemcpy(d_in.data(), halo.data(), radius * sizeof(T), cudaMemcpyHostToDevice));
-    cuda::runInParts(nullptr, 0, samples, cuda::kCopyPartSamples, work, 1, [&](std::int64_t b, std::int64_t e) {
-      SIGLAB_CUDA_TRY(cudaMemcpyAsync(d_in.data() + radius + b, in.data() + part.begin + b,
-                                      static_cast<std::size_t>(e - b) * sizeof(T), cudaMemcpyHostToDevice, nullptr));
-    });
-    SIGLAB_CUDA_TRY(cudaMemcpy(d_in.data() + radius + part.size(), halo.data() + radius, radius * sizeof(T),
-                               cudaMemcpyHostToDevice));
-    GpuFilterResult result;
-    KernelTimer timer;
-    timer.start();
-    cuda::runInParts(nullptr, r, r + samples, outputsPerLaunch(static_cast<int>(window)), work, outputWeight,
-                     [&](std::int64_t b, std::int64_t e) {
-                       launchMedian(d_in.data(), d_out.data(), static_cast<std::int64_t>(padded),
-                                    static_cast<int>(window), mode, b, e);
-                       SIGLAB_CUDA_CHECK_LAUNCH();
-                     });
-    result.kernelMs = timer.stopMs();
-    cuda::runInParts(nullptr, 0, samples, cuda::kCopyPartSamples, work, 1, [&](std::int64_t b, std::int64_t e) {
-      SIGLAB_CUDA_TRY(cudaMemcpyAsync(out.data() + part.begin + b, d_out.data() + radius + b,
-                                      static_cast<std::size_t>(e - b) * sizeof(T), cudaMemcpyDeviceToHost, nullptr));
-    });
-    result.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    return result;
-  } catch (const Cancelled&) {
-    throw;
-  } catch (const cuda::CudaError& e) {
-    if (e.code() == cudaErrorMemoryAllocation) {
-      return {GpuStatus::OutOfMemory, "out of GPU memory: the signal and result need " +
-                                          std::to_string(2 * padded * sizeof(T) >> 20) + " MiB (" + e.what() + ")"};
-    }
-    return {GpuStatus::Failed, e.what()};
-  } catch (const std::exception& e) {
-    return {GpuStatus::Failed, e.what()};
-  }
+  cuda::GpuEngine engine(cuda::noDeviceReason(), device);
+  return cuda::filterResultOf([&] {
+    return engine.run("out of GPU memory: the signal and result need " + std::to_string(2 * padded * sizeof(T) >> 20) +
+                          " MiB",
+                      [&](const cuda::OnDevice& on) { return medianResident(in, part, window, mode, out, progress, on); });
+  });
 }
 
 }  // namespace

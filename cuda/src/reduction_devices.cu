@@ -2,12 +2,13 @@
 #include <cuda_runtime.h>
 
 #include <memory>
+#include <new>
 #include <type_traits>
 #include <vector>
 
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
-#include "device_scope.hpp"
+#include "gpu_engine.hpp"
 #include "device_split.hpp"
 #include "reduction_kernels.cuh"
 #include "siglab/cuda_reduce.hpp"
@@ -20,20 +21,16 @@ namespace {
 template <class In>
 using AccumulatorOf = std::conditional_t<std::is_same_v<In, double>, double, long long>;
 
-// One part on its device: the values, the partial sums and the result, and a stream of its own.
+// One part on its device: its engine (device, stream, failures mapped once), the values, the
+// partial sums and the result.
 template <class In>
 struct DevicePart {
-  DevicePart(int device_, std::span<const In> values)
-      : device(device_), n(static_cast<std::int64_t>(values.size())), d_in(values.size()),
-        d_partial(static_cast<std::size_t>(cuda::reducePartialCount(cuda::ReduceKernel::WarpShuffle16B, n))),
-        d_result(1) {
-    if (!values.empty()) SIGLAB_CUDA_TRY(cudaMemcpy(d_in.data(), values.data(), d_in.bytes(), cudaMemcpyHostToDevice));
-  }
-  int device;
-  std::int64_t n;
-  cuda::DeviceBuffer<In> d_in;
+  DevicePart(int device, std::span<const In> values_) : engine(std::string(), device), values(values_) {}
+  cuda::GpuEngine engine;
+  std::span<const In> values;
+  cuda::DeviceBuffer<In> d_in;  // made in its engine's first run, for its stream
   cuda::DeviceBuffer<AccumulatorOf<In>> d_partial, d_result;
-  cuda::Stream stream;
+  std::int64_t n() const { return static_cast<std::int64_t>(values.size()); }
 };
 
 template <class In>
@@ -49,33 +46,32 @@ DeviceSum sumParts(std::span<const In> values, const std::vector<int>& devices, 
     }
   }
   std::vector<std::unique_ptr<DevicePart<In>>> parts;
-  auto freeParts = [&] {
-    for (auto& part : parts) {
-      try {
-        const cuda::DeviceScope scope(part->device);
-        part.reset();
-      } catch (const std::exception&) {
-        part.reset();
-      }
-    }
-  };
+  const std::string outOfMemory = "out of GPU memory";
   try {
     // Cuts at multiples of 4 values keep every part's 16-byte loads aligned.
     const std::vector<SignalPart> split = splitIntoParts(values.size(), result.devices.size(), 4);
     for (std::size_t p = 0; p < split.size(); ++p) {
-      const cuda::DeviceScope scope(result.devices[p]);
-      parts.push_back(std::make_unique<DevicePart<In>>(result.devices[p], values.subspan(split[p].begin, split[p].size())));
+      auto part = std::make_unique<DevicePart<In>>(result.devices[p], values.subspan(split[p].begin, split[p].size()));
+      part->engine.run(outOfMemory, [&](const cuda::OnDevice& on) {
+        part->d_in = cuda::DeviceBuffer<In>(part->values.size(), on.stream);
+        part->d_partial = cuda::DeviceBuffer<Acc>(
+            static_cast<std::size_t>(cuda::reducePartialCount(cuda::ReduceKernel::WarpShuffle16B, part->n())), on.stream);
+        part->d_result = cuda::DeviceBuffer<Acc>(1, on.stream);
+        part->d_in.copyFrom(part->values.data(), part->values.size());
+        on.stream.synchronize();
+      });
+      parts.push_back(std::move(part));
     }
     auto once = [&] {
       return timeOnHost([&] {
         for (auto& part : parts) {
-          const cuda::DeviceScope scope(part->device);
-          cuda::launchReduce(cuda::ReduceKernel::WarpShuffle16B, cuda::ReduceOp::Sum, part->d_in.data(), part->n,
-                             part->d_partial.data(), part->d_result.data(), part->stream.get());
+          part->engine.run(outOfMemory, [&](const cuda::OnDevice& on) {
+            cuda::launchReduce(cuda::ReduceKernel::WarpShuffle16B, cuda::ReduceOp::Sum, part->d_in.data(), part->n(),
+                               part->d_partial.data(), part->d_result.data(), on.stream);
+          });
         }
         for (auto& part : parts) {
-          const cuda::DeviceScope scope(part->device);
-          SIGLAB_CUDA_TRY(cudaStreamSynchronize(part->stream.get()));
+          part->engine.run(outOfMemory, [&](const cuda::OnDevice& on) { on.stream.synchronize(); });
         }
       });
     };
@@ -83,9 +79,11 @@ DeviceSum sumParts(std::span<const In> values, const std::vector<int>& devices, 
     std::vector<double> sums;
     std::int64_t total = 0;
     for (auto& part : parts) {
-      const cuda::DeviceScope scope(part->device);
       Acc sum{};
-      SIGLAB_CUDA_TRY(cudaMemcpy(&sum, part->d_result.data(), sizeof(Acc), cudaMemcpyDeviceToHost));
+      part->engine.run(outOfMemory, [&](const cuda::OnDevice& on) {
+        part->d_result.copyTo(&sum, 1);
+        on.stream.synchronize();
+      });
       sums.push_back(static_cast<double>(sum));
       if constexpr (!std::is_same_v<Acc, double>) total += sum;
     }
@@ -96,13 +94,10 @@ DeviceSum sumParts(std::span<const In> values, const std::vector<int>& devices, 
       result.integerValue = total;
       result.value = static_cast<double>(total);
     }
-  } catch (const cuda::CudaError& e) {
-    result.problem = e.code() == cudaErrorMemoryAllocation ? std::string("out of GPU memory (") + e.what() + ")"
-                                                           : std::string(e.what());
   } catch (const std::exception& e) {
     result.problem = e.what();
   }
-  freeParts();
+  parts.clear();  // each buffer is freed on its own device
   return result;
 }
 

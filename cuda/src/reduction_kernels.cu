@@ -348,13 +348,13 @@ std::int64_t reducePartialCount(ReduceKernel kernel, std::int64_t n) {
 }
 
 void launchReduce(ReduceKernel kernel, ReduceOp op, const std::int32_t* d_in, std::int64_t n, long long* d_partial,
-                  long long* d_result, cudaStream_t stream) {
-  launchOp(kernel, op, d_in, n, d_partial, d_result, stream);
+                  long long* d_result, StreamView stream) {
+  launchOp(kernel, op, d_in, n, d_partial, d_result, stream.get());
 }
 
 void launchReduce(ReduceKernel kernel, ReduceOp op, const double* d_in, std::int64_t n, double* d_partial,
-                  double* d_result, cudaStream_t stream) {
-  launchOp(kernel, op, d_in, n, d_partial, d_result, stream);
+                  double* d_result, StreamView stream) {
+  launchOp(kernel, op, d_in, n, d_partial, d_result, stream.get());
 }
 
 }  // namespace siglab::cuda

@@ -3,6 +3,8 @@
 
 #include <cstdint>
 
+#include "stream.hpp"
+
 namespace siglab::cuda {
 
 // The ladder's rungs, in order.
@@ -28,8 +30,8 @@ std::int64_t reducePartialCount(ReduceKernel kernel, std::int64_t n);
 // Sums n values of d_in (16-byte aligned) into *d_result in two passes: `kernel` writes one
 // partial sum per block into d_partial, then one block adds those up. Acc is int64 for int32 input.
 void launchReduce(ReduceKernel kernel, ReduceOp op, const std::int32_t* d_in, std::int64_t n, long long* d_partial,
-                  long long* d_result, cudaStream_t stream);
+                  long long* d_result, StreamView stream);
 void launchReduce(ReduceKernel kernel, ReduceOp op, const double* d_in, std::int64_t n, double* d_partial,
-                  double* d_result, cudaStream_t stream);
+                  double* d_result, StreamView stream);
 
 }  // namespace siglab::cuda

@@ -8,8 +8,8 @@
 
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
-#include "device_scope.hpp"
-#include "event_timing.hpp"
+#include "event_timer.hpp"
+#include "gpu_engine.hpp"
 #include "reduction_kernels.cuh"
 #include "siglab/cuda_backends.hpp"
 #include "siglab/cuda_reduce.hpp"
@@ -26,15 +26,16 @@ using AccumulatorOf = std::conditional_t<std::is_same_v<In, double>, double, lon
 
 // Times `launch` (which enqueues one whole reduction) with measure(): one warm-up, `repeat` runs.
 template <class Launch>
-TimingStats timeReduction(const Launch& launch, int repeat) {
-  cuda::EventTimer timer;
+TimingStats timeReduction(cuda::StreamView stream, const Launch& launch, int repeat) {
+  cuda::EventTimer timer(stream);
   return measure([&] { return timer(launch); }, MeasureOptions{1, repeat}).total;
 }
 
 template <class Acc>
 Acc download(const DeviceBuffer<Acc>& d_value) {
   Acc value{};
-  SIGLAB_CUDA_TRY(cudaMemcpy(&value, d_value.data(), sizeof(Acc), cudaMemcpyDeviceToHost));
+  d_value.copyTo(&value, 1);
+  d_value.stream().synchronize();
   return value;
 }
 
@@ -84,54 +85,53 @@ ReductionLadder runLadder(std::span<const In> values, int repeat) {
     ladder.problem = devices.front().reason;
     return ladder;
   }
+  cuda::GpuEngine engine(std::string(), devices.front().index);
+  const std::string outOfMemory = "out of GPU memory for " + std::to_string(ladder.bytes >> 20) + " MiB of input";
   try {
-    const cuda::DeviceScope scope(devices.front().index);
-    fillReferences(values, ladder);
-    const auto n = static_cast<std::int64_t>(values.size());
-    DeviceBuffer<In> d_in(values.size());
-    if (!values.empty()) {
-      SIGLAB_CUDA_TRY(cudaMemcpy(d_in.data(), values.data(), d_in.bytes(), cudaMemcpyHostToDevice));
-    }
-    DeviceBuffer<Acc> d_partial(static_cast<std::size_t>(cuda::reducePartialCount(ReduceKernel::Neighbored, n)));
-    DeviceBuffer<Acc> d_result(1);
-    auto addStep = [&](const std::string& name, const std::string& description, const TimingStats& time,
-                       bool squares = false) {
-      ReductionStep step;
-      step.name = name;
-      step.description = description;
-      step.time = time;
-      step.gbPerSecond = perSecond(static_cast<double>(ladder.bytes), time.medianMs);
-      setValue(step, download(d_result), ladder, squares);
-      return step;
-    };
-    for (int k = 0; k < cuda::kReduceKernelCount; ++k) {
-      const auto kernel = static_cast<ReduceKernel>(k);
-      const TimingStats time = timeReduction(
-          [&] { cuda::launchReduce(kernel, ReduceOp::Sum, d_in.data(), n, d_partial.data(), d_result.data(), nullptr); },
+    engine.run(outOfMemory, [&](const cuda::OnDevice& on) {
+      fillReferences(values, ladder);
+      const auto n = static_cast<std::int64_t>(values.size());
+      const cuda::StreamView view = on.stream;
+      DeviceBuffer<In> d_in(values.size(), view);
+      d_in.copyFrom(values.data(), values.size());
+      DeviceBuffer<Acc> d_partial(static_cast<std::size_t>(cuda::reducePartialCount(ReduceKernel::Neighbored, n)), view);
+      DeviceBuffer<Acc> d_result(1, view);
+      auto addStep = [&](const std::string& name, const std::string& description, const TimingStats& time,
+                         bool squares = false) {
+        ReductionStep step;
+        step.name = name;
+        step.description = description;
+        step.time = time;
+        step.gbPerSecond = perSecond(static_cast<double>(ladder.bytes), time.medianMs);
+        setValue(step, download(d_result), ladder, squares);
+        return step;
+      };
+      for (int k = 0; k < cuda::kReduceKernelCount; ++k) {
+        const auto kernel = static_cast<ReduceKernel>(k);
+        const TimingStats time = timeReduction(
+            view, [&] { cuda::launchReduce(kernel, ReduceOp::Sum, d_in.data(), n, d_partial.data(), d_result.data(), view); },
+            repeat);
+        ladder.steps.push_back(addStep(cuda::reduceKernelName(kernel), cuda::reduceKernelDescription(kernel), time));
+      }
+      // The yardstick: CUB's device-wide sum, accumulating in the output type (int64 for int32 input).
+      std::size_t tempBytes = 0;
+      SIGLAB_CUDA_TRY(cub::DeviceReduce::Sum(nullptr, tempBytes, d_in.data(), d_result.data(), n, view.get()));
+      DeviceBuffer<unsigned char> d_temp(std::max<std::size_t>(tempBytes, 1), view);
+      const TimingStats cubTime = timeReduction(
+          view,
+          [&] { SIGLAB_CUDA_TRY(cub::DeviceReduce::Sum(d_temp.data(), tempBytes, d_in.data(), d_result.data(), n, view.get())); },
           repeat);
-      ladder.steps.push_back(addStep(cuda::reduceKernelName(kernel), cuda::reduceKernelDescription(kernel), time));
-    }
-    // The yardstick: CUB's device-wide sum, accumulating in the output type (int64 for int32 input).
-    std::size_t tempBytes = 0;
-    SIGLAB_CUDA_TRY(cub::DeviceReduce::Sum(nullptr, tempBytes, d_in.data(), d_result.data(), n));
-    DeviceBuffer<unsigned char> d_temp(std::max<std::size_t>(tempBytes, 1));
-    const TimingStats cubTime = timeReduction(
-        [&] { SIGLAB_CUDA_TRY(cub::DeviceReduce::Sum(d_temp.data(), tempBytes, d_in.data(), d_result.data(), n)); },
-        repeat);
-    ladder.steps.push_back(addStep("cub-device-reduce", "cub::DeviceReduce::Sum, the yardstick", cubTime));
+      ladder.steps.push_back(addStep("cub-device-reduce", "cub::DeviceReduce::Sum, the yardstick", cubTime));
 
-    const TimingStats squaresTime = timeReduction(
-        [&] {
-          cuda::launchReduce(ReduceKernel::WarpShuffle16B, ReduceOp::SumOfSquares, d_in.data(), n, d_partial.data(),
-                             d_result.data(), nullptr);
-        },
-        repeat);
-    ladder.sumOfSquares = addStep("sum-of-squares", "warp-shuffle-16B summing x*x", squaresTime, true);
-  } catch (const cuda::CudaError& e) {
-    ladder.problem = e.code() == cudaErrorMemoryAllocation
-                         ? "out of GPU memory for " + std::to_string(ladder.bytes >> 20) + " MiB of input (" + e.what() + ")"
-                         : std::string(e.what());
-    ladder.steps.clear();
+      const TimingStats squaresTime = timeReduction(
+          view,
+          [&] {
+            cuda::launchReduce(ReduceKernel::WarpShuffle16B, ReduceOp::SumOfSquares, d_in.data(), n, d_partial.data(),
+                               d_result.data(), view);
+          },
+          repeat);
+      ladder.sumOfSquares = addStep("sum-of-squares", "warp-shuffle-16B summing x*x", squaresTime, true);
+    });
   } catch (const std::exception& e) {
     ladder.problem = e.what();
     ladder.steps.clear();

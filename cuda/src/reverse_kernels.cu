@@ -97,8 +97,9 @@ const char* reverseKernelDescription(ReverseKernel kernel) {
 }
 
 void launchReverse(ReverseKernel kernel, const std::int32_t* d_in, std::int32_t* d_out, std::int64_t n,
-                   cudaStream_t stream) {
+                   StreamView view) {
   if (n <= 0) return;
+  const cudaStream_t stream = view.get();
   const int* in = reinterpret_cast<const int*>(d_in);
   int* out = reinterpret_cast<int*>(d_out);
   switch (kernel) {

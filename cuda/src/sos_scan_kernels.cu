@@ -17,7 +17,7 @@
 
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
-#include "device_scope.hpp"
+#include "gpu_engine.hpp"
 #include "launch_in_parts.hpp"
 #include "on_each_part.hpp"
 #include "siglab/cuda_filters.hpp"
@@ -155,35 +155,35 @@ std::vector<ScanRange> planScanRanges(std::int64_t total, std::size_t parts) {
   return ranges;
 }
 
-// Everything one part keeps on its device, and a stream of its own.
+// Everything one part keeps on its device, made for its engine's stream.
 struct ScanPart {
-  ScanPart(int device_, const ScanRange& range_, std::size_t d, std::size_t coefficients, std::size_t powerCount,
-           std::int64_t groups)
-      : device(device_), range(range_) {
+  ScanPart(const cuda::OnDevice& on, const ScanRange& range_, std::size_t d, std::size_t coefficients,
+           std::size_t powerCount, std::int64_t groups)
+      : device(on.device), range(range_), stream(on.stream) {
     const auto chunksIn = [](std::int64_t samples) {
       return static_cast<std::size_t>((samples + kSosScanChunk - 1) / kSosScanChunk);
     };
     const std::size_t chunks = std::max(chunksIn(range.forwardEnd - range.forwardBegin),
                                         chunksIn(range.backwardEnd - range.backwardBegin));
     const std::size_t localGroups = (chunks + kChunksPerGroup - 1) / kChunksPerGroup;
-    coef = cuda::DeviceBuffer<double>(coefficients);
-    power = cuda::DeviceBuffer<double>(d * d);
-    groupPower = cuda::DeviceBuffer<double>(d * d);
-    powers = cuda::DeviceBuffer<double>(powerCount);
-    zi = cuda::DeviceBuffer<double>(d);
-    ends = cuda::DeviceBuffer<double>(chunks * d);
-    local = cuda::DeviceBuffer<double>(chunks * d);
-    groupEnds = cuda::DeviceBuffer<double>(localGroups * d);
-    allGroupEnds = cuda::DeviceBuffer<double>(static_cast<std::size_t>(groups) * d);
-    groupStarts = cuda::DeviceBuffer<double>(static_cast<std::size_t>(groups) * d);
-    y = cuda::DeviceBuffer<double>(static_cast<std::size_t>(range.held()));
-    max = cuda::DeviceBuffer<unsigned long long>(1);
+    coef = cuda::DeviceBuffer<double>(coefficients, stream);
+    power = cuda::DeviceBuffer<double>(d * d, stream);
+    groupPower = cuda::DeviceBuffer<double>(d * d, stream);
+    powers = cuda::DeviceBuffer<double>(powerCount, stream);
+    zi = cuda::DeviceBuffer<double>(d, stream);
+    ends = cuda::DeviceBuffer<double>(chunks * d, stream);
+    local = cuda::DeviceBuffer<double>(chunks * d, stream);
+    groupEnds = cuda::DeviceBuffer<double>(localGroups * d, stream);
+    allGroupEnds = cuda::DeviceBuffer<double>(static_cast<std::size_t>(groups) * d, stream);
+    groupStarts = cuda::DeviceBuffer<double>(static_cast<std::size_t>(groups) * d, stream);
+    y = cuda::DeviceBuffer<double>(static_cast<std::size_t>(range.held()), stream);
+    max = cuda::DeviceBuffer<unsigned long long>(1, stream);
   }
   int device;
   ScanRange range;
+  cuda::StreamView stream;  // its engine's (sosfiltfiltCuda); the buffers below are made for it
   cuda::DeviceBuffer<double> coef, power, groupPower, powers, zi, ends, local, groupEnds, allGroupEnds, groupStarts, y;
   cuda::DeviceBuffer<unsigned long long> max;
-  cuda::Stream stream;
   double* at(std::int64_t position) const { return y.data() + (position - range.backwardBegin); }
 };
 
@@ -209,7 +209,7 @@ constexpr std::int64_t kChunksPerLaunch = std::int64_t{1} << 16;
 // chunk runs as it would in one launch; Cancel is seen and progress reported between launches.
 void runChunks(int sections, ScanPart& part, const ScanPass& pass, const CarryView& carry, double* d_ends,
                cuda::WorkShare& work) {
-  cuda::runInParts(part.stream.get(), 0, pass.chunks(), kChunksPerLaunch, work, kSosScanChunk,
+  cuda::runInParts(part.stream, 0, pass.chunks(), kChunksPerLaunch, work, kSosScanChunk,
                    [&](std::int64_t begin, std::int64_t end) {
                      const unsigned blocks = static_cast<unsigned>((end - begin + kChunkThreads - 1) / kChunkThreads);
                      sosChunks<<<blocks, kChunkThreads, 0, part.stream.get()>>>(
@@ -364,15 +364,18 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
   const std::size_t partCount = ranges.size();
   std::vector<std::unique_ptr<ScanPart>> parts(partCount);
   auto freeParts = [&] {
-    for (auto& part : parts) {
-      if (!part) continue;
-      try {
-        const cuda::DeviceScope scope(part->device);
-        part.reset();
-      } catch (const std::exception&) {
-        part.reset();
-      }
-    }
+    for (auto& part : parts) part.reset();  // each buffer is freed on its own device
+  };
+  // One engine a part: its device and stream, and failures mapped once (gpu_engine.hpp).
+  std::vector<std::unique_ptr<cuda::GpuEngine>> engines;
+  for (std::size_t p = 0; p < partCount; ++p) engines.push_back(std::make_unique<cuda::GpuEngine>(std::string(), listed[p]));
+  const std::string outOfMemory = "out of GPU memory: the extended signal needs " +
+                                  std::to_string(static_cast<std::size_t>(total) * sizeof(double) >> 20) + " MiB";
+  // step(p, on) on every part at once, each on its own engine.
+  const auto onEachEngine = [&](const auto& step) {
+    cuda::onEachPart(partCount, [&](std::size_t p) {
+      engines[p]->run(outOfMemory, [&](const cuda::OnDevice& on) { step(p, on); });
+    });
   };
   // Progress in samples: copied in, through each of the four chunk passes, copied out.
   std::uint64_t units = n;
@@ -386,7 +389,7 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
   cuda::WorkShare work(progress, units);
   // The extension's samples [begin, end) to `to` on the part's stream, in parts (launch_in_parts.hpp).
   auto copyExtension = [&](ScanPart& part, std::int64_t begin, std::int64_t end) {
-    cuda::runInParts(part.stream.get(), begin, end, cuda::kCopyPartSamples, work, 1, [&](std::int64_t b0, std::int64_t e0) {
+    cuda::runInParts(part.stream, begin, end, cuda::kCopyPartSamples, work, 1, [&](std::int64_t b0, std::int64_t e0) {
       const auto piece = [&](const double* source, std::int64_t from, std::int64_t to) {
         const std::int64_t b = std::max(b0, from), e = std::min(e0, to);
         if (b >= e) return;
@@ -420,9 +423,8 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
   std::vector<std::vector<double>> borrowed(partCount);
   try {
     double kernelsMs = 0;
-    cuda::onEachPart(partCount, [&](std::size_t p) {
-      const cuda::DeviceScope scope(listed[p]);
-      parts[p] = std::make_unique<ScanPart>(listed[p], ranges[p], d, coef.size(), powers.size(), groups);
+    onEachEngine([&](std::size_t p, const cuda::OnDevice& on) {
+      parts[p] = std::make_unique<ScanPart>(on, ranges[p], d, coef.size(), powers.size(), groups);
       ScanPart& part = *parts[p];
       const cudaStream_t stream = part.stream.get();
       const auto toDevice = [&](cuda::DeviceBuffer<double>& to, const std::vector<double>& from) {
@@ -437,9 +439,8 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
       SIGLAB_CUDA_TRY(cudaStreamSynchronize(stream));
     });
     const auto kernels = std::chrono::steady_clock::now();
-    cuda::onEachPart(partCount, [&](std::size_t p) {
+    onEachEngine([&](std::size_t p, const cuda::OnDevice&) {
       ScanPart& part = *parts[p];
-      const cuda::DeviceScope scope(part.device);
       const ScanRange& r = part.range;
       SIGLAB_CUDA_TRY(cudaMemsetAsync(part.max.data(), 0, sizeof(unsigned long long), part.stream.get()));
       maxAbs<<<1024, 256, 0, part.stream.get()>>>(part.at(r.forwardBegin), r.forwardEnd - r.forwardBegin, part.max.data());
@@ -448,9 +449,8 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
                                       part.stream.get()));
       scanEnds(count, part, forward(p), groupEnds.data(), work);
     });
-    cuda::onEachPart(partCount, [&](std::size_t p) {
+    onEachEngine([&](std::size_t p, const cuda::OnDevice&) {
       ScanPart& part = *parts[p];
-      const cuda::DeviceScope scope(part.device);
       scanOutputs(count, part, forward(p), groupEnds, work);
       if (p + 1 < partCount) {  // the next part's backward range begins inside this one's forward range
         const ScanRange& next = parts[p + 1]->range;
@@ -461,28 +461,25 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
       }
       SIGLAB_CUDA_TRY(cudaStreamSynchronize(part.stream.get()));
     });
-    cuda::onEachPart(partCount, [&](std::size_t p) {
+    onEachEngine([&](std::size_t p, const cuda::OnDevice&) {
       ScanPart& part = *parts[p];
-      const cuda::DeviceScope scope(part.device);
       if (!borrowed[p].empty()) {
         SIGLAB_CUDA_TRY(cudaMemcpyAsync(part.at(part.range.backwardBegin), borrowed[p].data(),
                                         borrowed[p].size() * sizeof(double), cudaMemcpyHostToDevice, part.stream.get()));
       }
       scanEnds(count, part, backward(p), groupEnds.data(), work);
     });
-    cuda::onEachPart(partCount, [&](std::size_t p) {
+    onEachEngine([&](std::size_t p, const cuda::OnDevice&) {
       ScanPart& part = *parts[p];
-      const cuda::DeviceScope scope(part.device);
       scanOutputs(count, part, backward(p), groupEnds, work);
       SIGLAB_CUDA_TRY(cudaStreamSynchronize(part.stream.get()));
     });
     kernelsMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - kernels).count();
-    cuda::onEachPart(partCount, [&](std::size_t p) {
+    onEachEngine([&](std::size_t p, const cuda::OnDevice&) {
       ScanPart& part = *parts[p];
-      const cuda::DeviceScope scope(part.device);
       const std::int64_t b = std::max<std::int64_t>(part.range.backwardBegin, static_cast<std::int64_t>(edge));
       const std::int64_t e = std::min<std::int64_t>(part.range.backwardEnd, static_cast<std::int64_t>(edge + n));
-      cuda::runInParts(part.stream.get(), b, e, cuda::kCopyPartSamples, work, 1, [&](std::int64_t b0, std::int64_t e0) {
+      cuda::runInParts(part.stream, b, e, cuda::kCopyPartSamples, work, 1, [&](std::int64_t b0, std::int64_t e0) {
         SIGLAB_CUDA_TRY(cudaMemcpyAsync(out.data() + (b0 - static_cast<std::int64_t>(edge)), part.at(b0),
                                         static_cast<std::size_t>(e0 - b0) * sizeof(double), cudaMemcpyDeviceToHost,
                                         part.stream.get()));
@@ -510,14 +507,9 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
   } catch (const Cancelled&) {
     freeParts();
     throw;
-  } catch (const cuda::CudaError& e) {
+  } catch (const cuda::GpuRunError& e) {
     freeParts();
-    if (e.code() == cudaErrorMemoryAllocation) {
-      return {GpuStatus::OutOfMemory, "out of GPU memory: the extended signal needs " +
-                                          std::to_string(static_cast<std::size_t>(total) * sizeof(double) >> 20) +
-                                          " MiB (" + e.what() + ")"};
-    }
-    return {GpuStatus::Failed, e.what()};
+    return {e.failure() == cuda::GpuFailure::OutOfMemory ? GpuStatus::OutOfMemory : GpuStatus::Failed, e.what()};
   } catch (const std::exception& e) {
     freeParts();
     return {GpuStatus::Failed, e.what()};

@@ -9,6 +9,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,9 @@
 #include "device_buffer.hpp"
 #include "device_scope.hpp"
 #include "device_split.hpp"
+#include "event_timer.hpp"
+#include "fft_plan_cache.hpp"
+#include "gpu_engine.hpp"
 #include "host_copy.hpp"
 #include "on_each_part.hpp"
 #include "pinned_host.cuh"
@@ -31,40 +35,6 @@ constexpr int kFrameThreads = 256;
 // and at most 64 MiB of frames a chunk, however much the segments overlap.
 constexpr std::size_t kChunkBytes = std::size_t{8} << 20;
 constexpr std::size_t kFrameBytes = std::size_t{64} << 20;
-
-// A failed cuFFT call, named like a CUDA error.
-class CufftError : public std::runtime_error {
- public:
-  CufftError(cufftResult code, const char* call)
-      : std::runtime_error("cuFFT error " + std::to_string(static_cast<int>(code)) + " in " + call), code_(code) {}
-  cufftResult code() const { return code_; }
-
- private:
-  cufftResult code_;
-};
-
-void checkCufft(cufftResult code, const char* call) {
-  if (code != CUFFT_SUCCESS) throw CufftError(code, call);
-}
-#define SIGLAB_CUFFT_TRY(call) checkCufft((call), #call)
-
-// A batched 1-D double-precision real-to-complex plan: `batch` transforms of n points, inputs n
-// apart, outputs n / 2 + 1 apart. Destroyed with its owner.
-class BatchedPlan {
- public:
-  BatchedPlan(int n, int batch) {
-    int length = n;
-    int bins = n / 2 + 1;
-    SIGLAB_CUFFT_TRY(cufftPlanMany(&plan_, 1, &length, &length, 1, n, &bins, 1, bins, CUFFT_D2Z, batch));
-  }
-  BatchedPlan(const BatchedPlan&) = delete;
-  BatchedPlan& operator=(const BatchedPlan&) = delete;
-  ~BatchedPlan() { cufftDestroy(plan_); }
-  cufftHandle get() const { return plan_; }
-
- private:
-  cufftHandle plan_ = 0;
-};
 
 // Frame s of the chunk: (x[s * step + j] - mean) * window[j] for j = 0..n-1, one block a segment.
 // The mean is a fixed-order block reduction (each thread a strided partial sum, then a tree).
@@ -108,11 +78,11 @@ class WelchWorkspace {
  public:
   WelchWorkspace(int device, std::size_t segment, std::size_t step, std::size_t perChunk, std::size_t ranges)
       : device_(device), segment_(segment), step_(step), perChunk_(perChunk), ranges_(ranges),
-        chunkSamples_((perChunk - 1) * step + segment), d_window(segment), d_frames(perChunk * segment),
-        d_sums(ranges * (segment / 2 + 1)), d_spectra(perChunk * (segment / 2 + 1)),
-        plan(static_cast<int>(segment), static_cast<int>(perChunk)) {
+        chunkSamples_((perChunk - 1) * step + segment), d_window(segment, compute.view()),
+        d_frames(perChunk * segment, compute.view()), d_sums(ranges * (segment / 2 + 1), compute.view()),
+        d_spectra(perChunk * (segment / 2 + 1), compute.view()),
+        plan({static_cast<int>(segment), static_cast<int>(perChunk), CUFFT_D2Z}, compute.view()) {
     for (int s = 0; s < kSlots; ++s) slots.emplace_back(chunkSamples_);
-    SIGLAB_CUFFT_TRY(cufftSetStream(plan.get(), compute.get()));
   }
   bool fits(int device, std::size_t segment, std::size_t step, std::size_t perChunk, std::size_t ranges) const {
     return device == device_ && segment == segment_ && step == step_ && perChunk == perChunk_ && ranges == ranges_;
@@ -121,10 +91,10 @@ class WelchWorkspace {
   std::size_t chunkSamples() const { return chunkSamples_; }
 
   struct Slot {
-    explicit Slot(std::size_t samples) : d_signal(samples) {}
+    explicit Slot(std::size_t samples) : d_signal(samples, copy.view()) {}
+    cuda::Stream copy;  // first: the buffers are made for it
     cuda::DeviceBuffer<double> d_signal;
     cuda::PinnedBuffer<double> h_stage;  // made on first use: only pageable input is staged
-    cuda::Stream copy;
     cuda::Event copied, consumed;
     bool used = false;
   };
@@ -135,10 +105,10 @@ class WelchWorkspace {
   std::size_t segment_, step_, perChunk_, ranges_, chunkSamples_;
 
  public:
+  cuda::Stream compute;  // first: the buffers and the plan are made for it
   cuda::DeviceBuffer<double> d_window, d_frames, d_sums;
   cuda::DeviceBuffer<cufftDoubleComplex> d_spectra;
-  BatchedPlan plan;
-  cuda::Stream compute;
+  cuda::FftPlan plan;
   std::vector<Slot> slots;
 };
 
@@ -155,12 +125,8 @@ WorkspaceCache& workspaceCache() {
 // Frees a workspace on its own device.
 void release(std::unique_ptr<WelchWorkspace>& workspace) {
   if (!workspace) return;
-  try {
-    const cuda::DeviceScope scope(workspace->device());
-    workspace.reset();
-  } catch (const std::exception&) {
-    workspace.reset();
-  }
+  const cuda::DeviceScope scope(workspace->device(), std::nothrow);
+  workspace.reset();
 }
 
 // The sum of |X_k|^2 over all segments is the sum, in range order, of the sums over fixed ranges of
@@ -175,21 +141,22 @@ std::vector<SignalPart> segmentRanges(std::size_t segments, std::size_t bins) {
   return splitIntoParts(segments, ranges);
 }
 
-// The sums over `ranges` (each [first, end) segments) on one device, into `sums` (ranges x bins).
+// The sums over `ranges` (each [first, end) segments) on one device (current), into `sums` (ranges x bins).
+// The workspace keeps its own streams: it outlives the run.
 void sumRangesOnDevice(std::span<const double> x, const WelchOptions& options, std::size_t perChunk, int device,
                        std::span<const SignalPart> ranges, std::unique_ptr<WelchWorkspace>& held, double* sums) {
   const std::size_t n = options.segment, bins = frequencyCount(options);
   const std::size_t step = n - options.overlapOrDefault();
-  const cuda::DeviceScope scope(device);
   if (!held || !held->fits(device, n, step, perChunk, ranges.size())) {
     release(held);  // free the old buffers before taking new ones
     held = std::make_unique<WelchWorkspace>(device, n, step, perChunk, ranges.size());
   }
   WelchWorkspace& ws = *held;
-  const cudaStream_t compute = ws.compute.get();
+  const cuda::StreamView computeView = ws.compute.view();
+  const cudaStream_t compute = computeView.get();
 
   const std::vector<double> window = spectrumWindow(options.window, n);
-  SIGLAB_CUDA_TRY(cudaMemcpyAsync(ws.d_window.data(), window.data(), n * sizeof(double), cudaMemcpyHostToDevice, compute));
+  ws.d_window.copyFrom(window.data(), n);
   SIGLAB_CUDA_TRY(cudaMemsetAsync(ws.d_sums.data(), 0, ranges.size() * bins * sizeof(double), compute));
   const bool pinned = cuda::isPinnedHost(x.data());
   std::size_t c = 0;
@@ -199,17 +166,18 @@ void sumRangesOnDevice(std::span<const double> x, const WelchOptions& options, s
       const std::size_t count = std::min(perChunk, ranges[r].end - first);
       const std::size_t samples = (count - 1) * step + n;
       WelchWorkspace::Slot& slot = ws.slots[c % WelchWorkspace::kSlots];
-      const cudaStream_t copy = slot.copy.get();
+      const cuda::StreamView copyView = slot.copy.view();
+      const cudaStream_t copy = copyView.get();
       const double* source = x.data() + first * step;
       if (slot.used) SIGLAB_CUDA_TRY(cudaStreamWaitEvent(copy, slot.consumed.get()));  // its last chunk is transformed
       if (!pinned) {
-        if (slot.h_stage.size() == 0) slot.h_stage = cuda::PinnedBuffer<double>(ws.chunkSamples());
+        if (slot.h_stage.size() == 0) slot.h_stage = cuda::PinnedBuffer<double>(ws.chunkSamples(), copyView);
         if (slot.used) SIGLAB_CUDA_TRY(cudaEventSynchronize(slot.copied.get()));  // its staging buffer is free
         cuda::parallelCopy(slot.h_stage.data(), source, samples * sizeof(double));
         source = slot.h_stage.data();
       }
       SIGLAB_CUDA_TRY(cudaMemcpyAsync(slot.d_signal.data(), source, samples * sizeof(double), cudaMemcpyHostToDevice, copy));
-      slot.copied.record(copy);
+      slot.copied.record(copyView);
       SIGLAB_CUDA_TRY(cudaStreamWaitEvent(compute, slot.copied.get()));
       makeFrames<<<static_cast<unsigned>(count), kFrameThreads, 0, compute>>>(
           slot.d_signal.data(), step, static_cast<int>(n), ws.d_window.data(), options.detrend == Detrend::constant,
@@ -221,7 +189,7 @@ void sumRangesOnDevice(std::span<const double> x, const WelchOptions& options, s
       addPowers<<<static_cast<unsigned>((bins + 255) / 256), 256, 0, compute>>>(
           ws.d_spectra.data(), static_cast<int>(bins), static_cast<int>(count), d_rangeSums);
       SIGLAB_CUDA_CHECK_LAUNCH();
-      slot.consumed.record(compute);
+      slot.consumed.record(computeView);
       slot.used = true;
     }
   }
@@ -247,9 +215,12 @@ Spectrum welchOnDevices(std::span<const double> x, const WelchOptions& options, 
   for (std::size_t p = parts.size(); p < held.size(); ++p) release(held[p]);  // a longer list's, no longer used
   std::vector<double> rangeSums(ranges.size() * bins);
   cuda::onEachPart(parts.size(), [&](std::size_t p) {
-    sumRangesOnDevice(x, options, perChunk, devices[p],
-                      std::span<const SignalPart>(ranges).subspan(parts[p].begin, parts[p].size()), held[p],
-                      rangeSums.data() + parts[p].begin * bins);
+    cuda::GpuEngine engine(std::string(), devices[p]);  // welchGpu checked every listed device
+    engine.run("the GPU has too little free memory for this spectrum", [&](const cuda::OnDevice& on) {
+      sumRangesOnDevice(x, options, perChunk, on.device,
+                        std::span<const SignalPart>(ranges).subspan(parts[p].begin, parts[p].size()), held[p],
+                        rangeSums.data() + parts[p].begin * bins);
+    });
   });
   std::vector<double> sums(rangeSums.begin(), rangeSums.begin() + static_cast<std::ptrdiff_t>(bins));
   for (std::size_t r = 1; r < ranges.size(); ++r) {
@@ -289,13 +260,8 @@ GpuSpectrumRun welchGpu(std::span<const double> x, const WelchOptions& options, 
   };
   try {
     return {true, {}, welchOnDevices(x, options, chunkSegments, listed, cache.held)};
-  } catch (const cuda::CudaError& e) {
+  } catch (const cuda::GpuRunError& e) {
     releaseAll();
-    if (e.code() == cudaErrorMemoryAllocation) return {false, "the GPU has too little free memory for this spectrum", {}};
-    return {false, e.what(), {}};
-  } catch (const CufftError& e) {
-    releaseAll();
-    if (e.code() == CUFFT_ALLOC_FAILED) return {false, "the GPU has too little free memory for this spectrum's FFT plan", {}};
     return {false, e.what(), {}};
   }
 }

@@ -13,6 +13,7 @@
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
 #include "device_scope.hpp"
+#include "gpu_engine.hpp"
 #include "run_results.hpp"
 #include "tuned_filter_backend.hpp"
 #include "tuned_filter_kernel.cuh"
@@ -22,7 +23,6 @@ namespace {
 
 using cuda::ChunkPipeline;
 using cuda::DeviceBuffer;
-using cuda::Event;
 
 using cuda::mebibytes;
 
@@ -31,36 +31,14 @@ std::vector<T> tapsAs(const FilterSpec& spec) {
   return std::vector<T>(spec.taps.begin(), spec.taps.end());
 }
 
-// The whole signal on the device, with its halo (the boundary rule's values) and a launch over it.
-template <class T>
-struct ResidentSignal {
-  ResidentSignal(std::span<const T> in, const FilterSpec& spec, const cuda::TunedLaunch<T>& kernel)
-      : d_in(in.size()), d_out(in.size()), d_halo(2 * spec.radius()), launch(kernel) {
-    const int radius = static_cast<int>(spec.radius());
-    std::vector<T> halo(d_halo.size());
-    cuda::fillHalo(in, 0, static_cast<std::int64_t>(in.size()), radius, spec.mode, halo.data());
-    SIGLAB_CUDA_TRY(cudaMemcpy(d_halo.data(), halo.data(), d_halo.bytes(), cudaMemcpyHostToDevice));
-    launch.in = {d_in.data(), d_halo.data(), static_cast<std::int64_t>(in.size())};
-    launch.d_out = d_out.data();
-  }
-  DeviceBuffer<T> d_in, d_out, d_halo;
-  cuda::TunedLaunch<T> launch;
-};
-
-class TunedFilterBackend final : public FilterBackend {
+// gpu-tuned: its resident part is a chunk kernel (tunedChunkKernel), run on every chunk by the
+// pipeline, or once on the whole signal by stagedRun when overlapTransfers is off.
+class TunedFilterBackend final : public FilterBackend, public cuda::GpuEngine {
  public:
   TunedFilterBackend(const CudaOptions& options, std::string unavailable, int device)
-      : options_(options), unavailable_(std::move(unavailable)), device_(device) {}
-  TunedFilterBackend(const TunedFilterBackend&) = delete;
-  TunedFilterBackend& operator=(const TunedFilterBackend&) = delete;
+      : GpuEngine(std::move(unavailable), device), options_(options) {}
   ~TunedFilterBackend() override {
-    if (!std::get<0>(pipelines_) && !std::get<1>(pipelines_)) return;
-    try {
-      const cuda::DeviceScope scope(device_);  // the pipelines' streams and buffers are that device's
-      pipelines_ = {};
-    } catch (const std::exception&) {
-      pipelines_ = {};  // destructors never throw
-    }
+    if (std::get<0>(pipelines_) || std::get<1>(pipelines_)) releaseDeviceState();  // streams of its device
   }
 
   std::string_view name() const override { return "gpu-tuned"; }
@@ -69,7 +47,7 @@ class TunedFilterBackend final : public FilterBackend {
   }
   bool usesGpu() const override { return true; }
   std::string whyNot(const FilterSpec& spec, SampleType type) const override {
-    if (!unavailable_.empty()) return unavailable_;
+    if (!unavailableReason().empty()) return unavailableReason();
     if (std::string why = whyNotSampleType(type); !why.empty()) return why;
     if (std::string why = whyNotCorrelation(spec, name()); !why.empty()) return why;
     if (spec.window() > static_cast<std::size_t>(cuda::kMaxTunedWindow)) {
@@ -102,35 +80,36 @@ class TunedFilterBackend final : public FilterBackend {
     }
     progress.throwIfCancelled();
     try {
-      const cuda::DeviceScope scope(device_);
-      if (part.size() == 0) return FilterPass{};
-      return filterOnce(in, spec, out, options, progress, part);
-    } catch (const cuda::CudaError& e) {
-      dropPipelines();
-      if (e.code() == cudaErrorMemoryAllocation) {
-        throw std::runtime_error(std::string("out of GPU memory; a smaller --gpu-memory-budget makes smaller chunks (") +
-                                 e.what() + ")");
-      }
-      throw std::runtime_error(e.what());
+      return run("out of GPU memory; a smaller --gpu-memory-budget makes smaller chunks", [&](const cuda::OnDevice& on) {
+        if (part.size() == 0) return FilterPass{};
+        return filterOnce(in, spec, out, options, progress, part, on);
+      });
+    } catch (const cuda::GpuRunError&) {
+      throw;  // the base has dropped the device state
     } catch (const Cancelled&) {
       throw;  // the pipeline drained its chunks before throwing: it stays usable
     } catch (const std::exception&) {
-      dropPipelines();
+      releaseDeviceState();
       throw;
     }
   }
 
  private:
-  // After a failure: the pipelines may hold a broken stream; freed on their own device.
-  void dropPipelines() {
-    try {
-      const cuda::DeviceScope scope(device_);
-      pipelines_ = {};
-      taps_ = {};
-    } catch (const std::exception&) {
-      pipelines_ = {};
-      taps_ = {};
-    }
+  // After a failure: the pipelines may hold a broken stream.
+  void dropDeviceState() noexcept override {
+    pipelines_ = {};
+    taps_ = {};
+  }
+
+  // The resident part, for one chunk or the whole signal: `in` (with its halo) filtered into d_out.
+  template <class T>
+  static auto tunedChunkKernel(const cuda::TunedLaunch<T>& kernel) {
+    return [kernel](const cuda::HaloedSpan<T>& in, T* d_out, cuda::StreamView stream) {
+      cuda::TunedLaunch<T> launch = kernel;
+      launch.in = in;
+      launch.d_out = d_out;
+      cuda::launchTunedFilter(launch, stream);
+    };
   }
 
   std::size_t budgetBytes(const RunOptions& run) const {
@@ -145,11 +124,11 @@ class TunedFilterBackend final : public FilterBackend {
   // copies), every phase from this execution.
   template <class T>
   FilterPass filterOnce(std::span<const T> in, const FilterSpec& spec, std::span<T> out, const RunOptions& options,
-                        const Progress& progress, SignalPart part) {
+                        const Progress& progress, SignalPart part, const cuda::OnDevice& on) {
     const int window = static_cast<int>(spec.window());
     const int radius = window / 2;
     const std::vector<T> taps = tapsAs<T>(spec);
-    const T* d_taps = deviceTaps(taps);
+    const T* d_taps = deviceTaps(taps, on.stream);
     const std::size_t budget = budgetBytes(options);
     const std::size_t residentBytes = (2 * part.size() + 2 * static_cast<std::size_t>(radius)) * sizeof(T);
     const bool resident = residentBytes <= budget;
@@ -164,13 +143,14 @@ class TunedFilterBackend final : public FilterBackend {
     FilterPass pass;
     pass.splits.every = static_cast<std::size_t>(cuda::tunedTileOutputs<T>(kernel.prefixSum));
     if (resident && !options_.overlapTransfers && part.size() == in.size()) {
-      pass.phases = seedStylePass(in, spec, out, kernel);
+      pass.phases = seedStylePass(in, spec, out, kernel, on);
       pass.note = "whole-signal copies, no overlap";
       return noted(std::move(pass), kernel);
     }
     ChunkPipeline<T>& pipeline = pipelineFor<T>(part.size(), radius, budget);
-    const cuda::PipelinePass run = pipeline.run(in, out, kernel, spec.mode, progress, part.begin, part.end);
-    pass.phases = {run.kernelMs, run.transferMs, run.totalMs};
+    const cuda::PipelinePass piped =
+        pipeline.run(in, out, tunedChunkKernel(kernel), spec.mode, progress, part.begin, part.end);
+    pass.phases = {piped.kernelMs, piped.transferMs, piped.totalMs};
     for (std::size_t c = part.begin + pipeline.chunkSamples(); c < part.end; c += pipeline.chunkSamples()) {
       pass.splits.at.push_back(c);
     }
@@ -211,20 +191,9 @@ class TunedFilterBackend final : public FilterBackend {
 
   // As the seed: copy the whole signal in, filter, copy the result out, each phase timed.
   template <class T>
-  PhaseTimes seedStylePass(std::span<const T> in, const FilterSpec& spec, std::span<T> out,
-                           const cuda::TunedLaunch<T>& kernel) {
-    ResidentSignal<T> signal(in, spec, kernel);
-    Event start, copiedIn, filtered, copiedOut;
-    start.record();
-    SIGLAB_CUDA_TRY(cudaMemcpy(signal.d_in.data(), in.data(), signal.d_in.bytes(), cudaMemcpyHostToDevice));
-    copiedIn.record();
-    cuda::launchTunedFilter(signal.launch);
-    filtered.record();
-    SIGLAB_CUDA_TRY(cudaMemcpy(out.data(), signal.d_out.data(), signal.d_out.bytes(), cudaMemcpyDeviceToHost));
-    copiedOut.record();
-    SIGLAB_CUDA_TRY(cudaEventSynchronize(copiedOut.get()));
-    return {filtered.millisSince(copiedIn), copiedIn.millisSince(start) + copiedOut.millisSince(filtered),
-            copiedOut.millisSince(start)};
+  static PhaseTimes seedStylePass(std::span<const T> in, const FilterSpec& spec, std::span<T> out,
+                                  const cuda::TunedLaunch<T>& kernel, const cuda::OnDevice& on) {
+    return cuda::stagedChunkRun(in, out, static_cast<int>(spec.radius()), spec.mode, on, tunedChunkKernel(kernel));
   }
 
   // The pipeline for this element type, rebuilt only when the chunk shape changes.
@@ -252,12 +221,13 @@ class TunedFilterBackend final : public FilterBackend {
 
   // The taps on the device, copied again only when they change: an apply copies nothing but the signal.
   template <class T>
-  const T* deviceTaps(const std::vector<T>& taps) {
+  const T* deviceTaps(const std::vector<T>& taps, cuda::StreamView stream) {
     auto& held = std::get<TapsOnDevice<T>>(taps_);
     if (held.taps != taps) {
       held.taps.clear();  // stale until the copy below succeeds
-      held.buffer = DeviceBuffer<T>(taps.size());
-      SIGLAB_CUDA_TRY(cudaMemcpy(held.buffer.data(), taps.data(), held.buffer.bytes(), cudaMemcpyHostToDevice));
+      held.buffer = DeviceBuffer<T>(taps.size(), stream);
+      held.buffer.copyFrom(taps.data(), taps.size());
+      stream.synchronize();  // the pipeline's streams read them
       held.taps = taps;
     }
     return held.buffer.data();
@@ -269,8 +239,6 @@ class TunedFilterBackend final : public FilterBackend {
   };
 
   CudaOptions options_;
-  std::string unavailable_;
-  int device_;
   std::tuple<std::unique_ptr<ChunkPipeline<double>>, std::unique_ptr<ChunkPipeline<float>>> pipelines_;
   std::tuple<TapsOnDevice<double>, TapsOnDevice<float>> taps_;
 };

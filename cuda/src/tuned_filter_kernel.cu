@@ -172,7 +172,7 @@ __global__ void __launch_bounds__(kBlock) meanFilterPrefixSum(HaloedSpan<double>
   }
 }
 
-void launchPrefixSum(const TunedLaunch<double>& p) {
+void launchPrefixSum(const TunedLaunch<double>& p, cudaStream_t stream) {
   const int r = p.window / 2;
   const std::size_t shared = static_cast<std::size_t>(kPrefixSumTile + 2 * r) * sizeof(double);
   if (shared > 48 * 1024) {
@@ -180,12 +180,12 @@ void launchPrefixSum(const TunedLaunch<double>& p) {
                                          static_cast<int>(shared)));
   }
   const auto blocks = static_cast<unsigned>((p.in.n + kPrefixSumTile - 1) / kPrefixSumTile);
-  meanFilterPrefixSum<<<blocks, kBlock, shared, p.stream>>>(p.in, p.d_out, p.uniformTap, p.window);
+  meanFilterPrefixSum<<<blocks, kBlock, shared, stream>>>(p.in, p.d_out, p.uniformTap, p.window);
   SIGLAB_CUDA_CHECK_LAUNCH();
 }
 
 template <class T, int kWindow>
-void launchWith(const TunedLaunch<T>& p) {
+void launchWith(const TunedLaunch<T>& p, cudaStream_t stream) {
   const int r = p.window / 2;
   const int pad = (r + Vector16<T>::kElems - 1) / Vector16<T>::kElems * Vector16<T>::kElems;
   const std::size_t shared = static_cast<std::size_t>(pad + kTile<T> + r) * sizeof(T);
@@ -194,7 +194,7 @@ void launchWith(const TunedLaunch<T>& p) {
                                          static_cast<int>(shared)));
   }
   const auto blocks = static_cast<unsigned>((p.in.n + kTile<T> - 1) / kTile<T>);
-  meanFilterTuned<T, kWindow><<<blocks, kBlock, shared, p.stream>>>(p.in, p.d_out, p.d_taps, p.window);
+  meanFilterTuned<T, kWindow><<<blocks, kBlock, shared, stream>>>(p.in, p.d_out, p.d_taps, p.window);
   SIGLAB_CUDA_CHECK_LAUNCH();
 }
 
@@ -203,7 +203,8 @@ bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 
 }  // namespace
 
 template <class T>
-void launchTunedFilter(const TunedLaunch<T>& p) {
+void launchTunedFilter(const TunedLaunch<T>& p, StreamView view) {
+  const cudaStream_t stream = view.get();
   if (p.window < 1 || p.window % 2 == 0 || p.window > kMaxTunedWindow) {
     throw std::invalid_argument("the tuned kernel takes odd windows up to " + std::to_string(kMaxTunedWindow) +
                                 ", not " + std::to_string(p.window));
@@ -213,15 +214,15 @@ void launchTunedFilter(const TunedLaunch<T>& p) {
   }
   if (p.in.n == 0) return;
   if constexpr (std::is_same_v<T, double>) {
-    if (p.prefixSum) return launchPrefixSum(p);
+    if (p.prefixSum) return launchPrefixSum(p, stream);
   }
   switch (p.window) {  // the common small windows, unrolled; any other through the general loop
-    case 1: return launchWith<T, 1>(p);
-    case 3: return launchWith<T, 3>(p);
-    case 5: return launchWith<T, 5>(p);
-    case 7: return launchWith<T, 7>(p);
-    case 9: return launchWith<T, 9>(p);
-    default: return launchWith<T, 0>(p);
+    case 1: return launchWith<T, 1>(p, stream);
+    case 3: return launchWith<T, 3>(p, stream);
+    case 5: return launchWith<T, 5>(p, stream);
+    case 7: return launchWith<T, 7>(p, stream);
+    case 9: return launchWith<T, 9>(p, stream);
+    default: return launchWith<T, 0>(p, stream);
   }
 }
 
@@ -231,8 +232,8 @@ double prefixSumErrorBound(int window, double maxAbs) {
   return 1.01 * (2.0 * length * length * u + 3.0 * window * u) * maxAbs / window;
 }
 
-template void launchTunedFilter<double>(const TunedLaunch<double>&);
-template void launchTunedFilter<float>(const TunedLaunch<float>&);
+template void launchTunedFilter<double>(const TunedLaunch<double>&, StreamView);
+template void launchTunedFilter<float>(const TunedLaunch<float>&, StreamView);
 
 template <class T>
 int tunedTileOutputs(bool prefixSum) {

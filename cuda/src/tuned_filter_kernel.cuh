@@ -4,20 +4,10 @@
 #include <cstdint>
 #include <span>
 
-#include "siglab/boundary.hpp"
+#include "haloed_span.hpp"
+#include "stream.hpp"
 
 namespace siglab::cuda {
-
-// A stretch of signal with its surroundings: `d_body` holds positions 0..n-1, `d_halo` the r
-// positions before them followed by the r after them, already resolved by the boundary rule
-// (0.0 where the zero mode skips a sample: its product is +-0 and leaves the sum's bits unchanged).
-// A whole signal and one chunk of it look the same to the kernel.
-template <class T>
-struct HaloedSpan {
-  const T* d_body = nullptr;  // 16-byte aligned
-  const T* d_halo = nullptr;  // 2r values: positions -r..-1, then n..n+r-1
-  std::int64_t n = 0;
-};
 
 template <class T>
 struct TunedLaunch {
@@ -27,7 +17,6 @@ struct TunedLaunch {
   int window = 1;
   bool prefixSum = false;  // uniform taps: O(N) window sums from prefix sums (float64 only)
   T uniformTap = 0;        // the one tap value, for prefixSum
-  cudaStream_t stream = nullptr;
 };
 
 // Uniform float64 windows from this size on take the prefix-sum path: its cost no longer grows with
@@ -50,24 +39,9 @@ inline constexpr int kMaxTunedWindow = 8191;
 template <class T>
 int tunedTileOutputs(bool prefixSum);
 
-// Launches MeanFilterTuned and checks the launch. Throws CudaError, or std::invalid_argument for a
+// Launches MeanFilterTuned on `stream` and checks the launch. Throws CudaError, or std::invalid_argument for a
 // misaligned buffer or a window over kMaxTunedWindow.
 template <class T>
-void launchTunedFilter(const TunedLaunch<T>& launch);
-
-// Writes the 2r halo values of positions [begin, end) of `signal` into `halo` (see HaloedSpan).
-template <class T>
-void fillHalo(std::span<const T> signal, std::int64_t begin, std::int64_t end, int radius, BoundaryMode mode,
-              T* halo) {
-  const auto n = static_cast<std::int64_t>(signal.size());
-  auto valueAt = [&](std::int64_t p) {
-    const std::int64_t k = boundaryIndex(p, n, mode);
-    return k == kSkipSample ? T(0) : signal[static_cast<std::size_t>(k)];
-  };
-  for (int t = 0; t < radius; ++t) {
-    halo[t] = valueAt(begin - radius + t);
-    halo[radius + t] = valueAt(end + t);
-  }
-}
+void launchTunedFilter(const TunedLaunch<T>& launch, StreamView stream);
 
 }  // namespace siglab::cuda

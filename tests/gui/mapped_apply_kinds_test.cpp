@@ -20,7 +20,9 @@ constexpr std::size_t kSamples = (std::size_t{1} << 19) + 7011;  // past one str
 
 std::vector<std::string> kindNames() {
   std::vector<std::string> names;
-  for (const StageKind* kind : stageKinds()) names.emplace_back(kind->name());
+  for (const StageKind* kind : stageKinds()) {
+    if (!kind->endsChain()) names.emplace_back(kind->name());  // an analysis writes a matrix or a table, not a curve
+  }
   return names;
 }
 

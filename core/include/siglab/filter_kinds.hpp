@@ -22,6 +22,8 @@ FilterSpec makeMedianFilter(std::size_t window, BoundaryMode mode);
 // float64 whatever the sample type, as scipy does.
 FilterSpec makeSavgolFilter(std::size_t window, std::size_t order, std::size_t deriv, bool interp, BoundaryMode mode);
 FilterSpec makeButterworthFilter(const ButterworthSpec& design, bool zeroPhase);
+// Any stable sections (cheby1, ellip, a file's), `designText` saying what they are.
+FilterSpec makeSectionsFilter(Sections sections, bool zeroPhase, std::string designText);
 
 SavgolSpec savgolSpecOf(const FilterSpec& spec);
 

@@ -32,11 +32,13 @@ struct SavgolParameters {
   bool interp = true;  // scipy.signal.savgol_filter's default edges; false: FilterSpec::mode
 };
 
-// Butterworth's design (as asked, for reports) and its sections, which engines run.
+// The sections engines run, and Butterworth's design (as asked, for reports). Any other source of
+// sections (cheby1, ellip, a file for sosfilt) says what it is in designText instead.
 struct SosParameters {
   ButterworthSpec design;
   Sections sections;
   bool zeroPhase = false;  // scipy.signal.sosfiltfilt; false: sosfilt from zero state
+  std::string designText;  // "cheby1 order 4 lowpass 0.2 x Nyquist rp 1 dB"; empty: Butterworth's design
 };
 
 // One filter. For a Correlation, x(k) is the sample boundaryIndex(k) names (and nothing for a

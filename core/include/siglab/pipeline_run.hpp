@@ -114,6 +114,7 @@ struct PipelineReport {
   std::optional<double> sampleRate;
   std::vector<SampleVector> output;  // MemorySink without `into`: each channel's result
   bool written = false;        // FileSink: committed
+  std::string wrote;           // an analysis stage's output: what it holds ("1953 frames x 513 frequencies ...")
 
   // Every stage of every channel verified and passed (or verification was off).
   bool passed() const;

@@ -19,6 +19,7 @@
 
 #include "siglab/filter_backend.hpp"
 #include "siglab/frequency_response.hpp"
+#include "siglab/io/sample_stream.hpp"
 #include "siglab/io/sample_type.hpp"
 #include "siglab/job.hpp"
 #include "siglab/progress.hpp"
@@ -44,6 +45,7 @@ struct ParameterInfo {
   std::vector<std::string> choices;         // Choice
   std::optional<std::string> defaultValue;  // as text; nullopt: required (or, for a Flag, off)
   bool inValue = false;  // read from the stage's value (`butter 4,0.2`); else written after it (`mode reflect`)
+  bool optional = false;  // SciPy's None: with no default, left out of the values unless given (find-peaks height)
 };
 
 using ParameterValue = std::variant<bool, std::int64_t, double, std::string>;
@@ -97,13 +99,29 @@ class BoundStage {
   // with the signal: sections carry their state from block to block (zero phase through a spool
   // file). The streamed run then runs it as its own stream, serially (sections_stream.hpp).
   virtual bool streamsWithoutHistory() const { return false; }
-  // Outputs per input: {1, 1} for every stage today; decimation and interpolation change it.
+  // The rate change {up, down}: up outputs for every down inputs, the output's sample rate the
+  // input's times up / down. {1, 1} where the rate does not change.
   virtual std::pair<std::size_t, std::size_t> rateChange() const { return {1, 1}; }
+  // The outputs for `inputs` samples (a rate change's own count: resample_poly's ceil(n up / down)).
+  virtual std::uint64_t outputSamples(std::uint64_t inputs) const { return inputs; }
+  // Whether the stage streams as a stream of its own (streamFrom): a rate change, block by block
+  // with its history carried, the same bits as applyInto's serial reference. streamFrom reads
+  // `upstream` (which outlives the stream); the stream looks at `progress`'s cancel. Its outputs
+  // are the serial reference itself, so a streamed run has nothing separate to verify.
+  // (streamFrom is nullptr where streamsItself is false.)
+  virtual bool streamsItself() const { return false; }
+  // Whether its stream reads its whole input before its first output (zero phase, spooled): the
+  // channels of one stream are then read one by one, so no channel queues a whole signal.
+  virtual bool readsWholeInputFirst() const { return false; }
+  virtual std::unique_ptr<SampleStream> streamFrom(SampleStream& /*upstream*/, const StageRunOptions& /*options*/,
+                                                   const Progress& /*progress*/) const {
+    return nullptr;
+  }
   // The filter this stage runs where it is one (the kinds today's engines compute), else nullptr.
   virtual const FilterSpec* filterSpec() const { return nullptr; }
   // The engines this stage can run on, by name, in the order a comparison lists them.
   virtual std::vector<std::string> engineNames(const BackendList& engines) const = 0;
-  // Runs `in` into `out` (in's size, not overlapping it; every sample written) with the engine
+  // Runs `in` into `out` (outputSamples(in.size()) samples, not overlapping in; every sample written) with the engine
   // `options.engine` names, or auto's first that runs here (one after another where one fails
   // here, as applyJob does), verified unless options.verify is false; result.output stays empty.
   // Throws StageError (an engine that does not exist or cannot run it, named), InputError,
@@ -140,6 +158,8 @@ class StageKind {
   // for its window, a cutoff past Nyquist without a rate), NotEnoughMemory, InputError for a file it
   // reads (taps). A chain names the stage: see bindStage (pipeline.hpp).
   virtual std::unique_ptr<BoundStage> bind(const StageParameters& values, const StageContext& context) const = 0;
+  // An analysis stage (analysis_stage.hpp): it writes a matrix or a table, not a signal, so it ends a chain.
+  virtual bool endsChain() const { return false; }
 };
 
 // A kind with its parameters: one step of a chain.

@@ -90,8 +90,6 @@ std::optional<std::vector<double>> SignalFormat::readTail(const FileBytes&, cons
   return std::nullopt;
 }
 
-MappedLayout SignalFormat::mappedLayout(const FileBytes&, const std::string&, const ReadOptions&) const { return {}; }
-
 void SignalFormat::probe(const FileBytes&, std::string_view, FileProbe&) const {}
 
 void SignalFormat::checkHolds(const std::string& path, std::size_t channels, const WriteOptions& options) const {

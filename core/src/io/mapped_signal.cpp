@@ -15,8 +15,10 @@
 #include "file_bytes.hpp"
 #include "signal_format.hpp"
 #include "parallel_work.hpp"
+#include "planar_frames.hpp"
 #include "stream_readers.hpp"
 #include "siglab/errors.hpp"
+#include "siglab/io/channel_stream.hpp"
 #include "siglab/io/sample_sink.hpp"
 #include "siglab/io/sample_stream.hpp"
 
@@ -62,11 +64,11 @@ std::uint64_t contentHash(const FileBytes& file) {
   return h;
 }
 
-// The layout of several channels (empty for one, so that older cache names stay valid).
+// The layout of several channels and the one picked (empty for one, so that older cache names stay valid).
 std::string channelsKey(const ReadOptions& o) {
   std::string key = o.rawChannels == 1 ? "" : ":r" + std::to_string(o.rawChannels);
   for (const std::size_t column : o.columns) key += ":c" + std::to_string(column);
-  return key;
+  return key + (o.oneChannel ? ":o" : "");
 }
 
 std::string optionsKey(const ReadOptions& o) {
@@ -105,7 +107,64 @@ void pruneCaches(const fs::path& folder, const fs::path& keep, std::uint64_t max
   }
 }
 
+// Where one channel of a .npy or raw file lies: `data.count` samples of `data.type` from
+// `data.offset`, `stride` bytes apart, of `channels` interleaved (or, Fortran order, one after another).
+struct ChannelLayout {
+  BinaryLayout data;
+  std::uint64_t stride = 0;
+  std::size_t channels = 1;
+};
+
+// options.channel of a file of `channels`: checked where it picks one (several, or oneChannel), 0-based.
+std::size_t channelIndex(const ReadOptions& options, std::size_t channels, const std::string& path) {
+  if (channels == 1 && !options.oneChannel) return 0;
+  if (options.channel < 1 || options.channel > channels) throw missingChannel(path, options.channel, channels);
+  return options.channel - 1;
+}
+
+// options.channel of a .npy or raw file; nullopt for a raw file that is not whole frames (its
+// stream reader says why).
+std::optional<ChannelLayout> binaryChannel(FileFormat format, Bytes bytes, const std::string& path,
+                                           const ReadOptions& options) {
+  ChannelLayout one;
+  if (format == FileFormat::npy) {
+    const NpyArray array = locateNpyArray(bytes, path);
+    const std::uint64_t size = sampleSize(array.data.type);
+    const std::size_t k = channelIndex(options, static_cast<std::size_t>(array.columns), path);
+    one.channels = static_cast<std::size_t>(array.columns);
+    one.data = {array.data.type, array.rows, array.data.offset + k * size * (array.fortran ? array.rows : 1)};
+    one.stride = array.fortran ? size : size * array.columns;
+    return one;
+  }
+  const SampleType type = options.rawType.value_or(SampleType::f64);
+  const BinaryLayout all = locateRawData(bytes.size(), path, type, options.rawOffset);
+  if (all.count % options.rawChannels != 0) return std::nullopt;
+  const std::uint64_t size = sampleSize(all.type);
+  const std::size_t k = channelIndex(options, options.rawChannels, path);
+  one.channels = options.rawChannels;
+  one.data = {all.type, all.count / options.rawChannels, all.offset + k * size};
+  one.stride = size * options.rawChannels;
+  return one;
+}
+
+// The channels readChannels reads of `path` with `options`, whichever one they pick; 1 where
+// its header or first line cannot say (the cache's read then says why).
+std::size_t channelsOf(const std::string& path, ReadOptions options) {
+  options.oneChannel = false;
+  try {
+    return channelCount(path, options);
+  } catch (const InputError&) {
+    return 1;
+  }
+}
+
 }  // namespace
+
+ReadOptions mappedChannelOptions(ReadOptions options, std::size_t channel) {
+  options.oneChannel = true;
+  options.channel = channel;
+  return options;
+}
 
 std::string defaultCacheFolder() {
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return (fs::path(xdg) / "siglab").string();
@@ -182,6 +241,14 @@ void MappedSignal::read(std::size_t first, std::span<double> out) const {
     std::memcpy(out.data(), samples_.data() + first, out.size() * sizeof(double));
     return;
   }
+  if (wavChannel_ == 0) {  // float64 frames of several channels: one sample of each
+    const std::byte* frame = file_->bytes().data() + dataOffset_ + first * stride_;
+    for (double& value : out) {
+      std::memcpy(&value, frame, sizeof(double));
+      frame += stride_;
+    }
+    return;
+  }
   constexpr std::size_t kSmallRead = 4096;  // shorter reads share a handle, longer ones open their own
   if (out.size() > kSmallRead) return readWavFrames(file_->bytes(), mappedPath_, wavChannel_, first, out);
   const std::lock_guard lock(smallReadsMutex_);
@@ -191,36 +258,53 @@ void MappedSignal::read(std::size_t first, std::span<double> out) const {
 
 std::unique_ptr<MappedSignal> MappedSignal::open(const std::string& path, const ReadOptions& options,
                                                  const std::string& cacheFolder, const Progress& progress) {
+  if (options.rawChannels == 0) throw std::invalid_argument("a raw file has at least one channel");
   std::unique_ptr<MappedSignal> signal(new MappedSignal());
   auto file = std::make_unique<FileBytes>(path);
-  const MappedLayout layout = inputFormat(path, file->bytes(), options).mappedLayout(*file, path, options);
-  const std::optional<BinaryLayout>& direct = layout.samples;
-  if (const auto& wav = layout.wavFrames) {
-    signal->size_ = static_cast<std::size_t>(wav->frames);
-    signal->dataOffset_ = static_cast<std::size_t>(wav->dataOffset);
-    signal->stride_ = static_cast<std::size_t>(wav->frameBytes);
-    signal->wavChannel_ = options.channel;
-    signal->sampleRate_ = wav->sampleRate;
-    signal->file_ = std::move(file);
-    signal->mappedPath_ = path;
-    return signal;
+  const FileFormat format = inputFormat(path, file->bytes(), options).id();
+  if (format == FileFormat::wav) {
+    if (const auto wav = locateWavData(file->bytes(), path, options.channel)) {
+      signal->size_ = static_cast<std::size_t>(wav->frames);
+      signal->dataOffset_ = static_cast<std::size_t>(wav->dataOffset);
+      signal->stride_ = static_cast<std::size_t>(wav->frameBytes);
+      signal->wavChannel_ = options.channel;
+      signal->channel_ = options.channel;
+      signal->channels_ = wav->channels;
+      signal->sampleRate_ = wav->sampleRate;
+      signal->file_ = std::move(file);
+      signal->mappedPath_ = path;
+      return signal;
+    }
   }
-  if (direct && direct->type == SampleType::f64 && direct->offset % alignof(double) == 0) {
-    signal->samples_ = {reinterpret_cast<const double*>(file->bytes().data() + direct->offset),
-                        static_cast<std::size_t>(direct->count)};
-    signal->size_ = signal->samples_.size();
-    signal->dataOffset_ = static_cast<std::size_t>(direct->offset);
+  std::optional<ChannelLayout> direct;
+  if (format == FileFormat::npy || format == FileFormat::raw) {
+    direct = binaryChannel(format, file->bytes(), path, options);
+  }
+  if (direct && direct->data.type == SampleType::f64 && direct->data.offset % alignof(double) == 0) {
+    signal->size_ = static_cast<std::size_t>(direct->data.count);
+    signal->dataOffset_ = static_cast<std::size_t>(direct->data.offset);
+    signal->stride_ = static_cast<std::size_t>(direct->stride);
+    if (signal->stride_ == sizeof(double)) {  // contiguous: the samples in place
+      signal->samples_ = {reinterpret_cast<const double*>(file->bytes().data() + direct->data.offset), signal->size_};
+    }
+    signal->channels_ = direct->channels;
+    signal->channel_ = direct->channels > 1 ? options.channel : 1;
     signal->file_ = std::move(file);
     signal->mappedPath_ = path;
     return signal;
   }
   file.reset();
-  const CachedSignal cached = cacheAsFloat64(path, options, cacheFolder, progress);
+  // One channel a cache file: the others are not parsed, and each is found again by its options.
+  const std::size_t channels = direct ? direct->channels : channelsOf(path, options);
+  const ReadOptions picked = channels > 1 ? mappedChannelOptions(options, options.channel) : options;
+  const CachedSignal cached = cacheAsFloat64(path, picked, cacheFolder, progress);
   ReadOptions raw;
   raw.rawType = SampleType::f64;
   std::unique_ptr<MappedSignal> mapped = open(cached.path, raw, cacheFolder, progress);
   mapped->sampleRate_ = cached.sampleRate;
   mapped->fromCache_ = true;
+  mapped->channels_ = channels;
+  mapped->channel_ = channels > 1 ? options.channel : 1;
   return mapped;
 }
 

@@ -14,8 +14,9 @@
 //     core/CMakeLists.txt. Nothing else names the format: readSignal, readChannels, the streams,
 //     the sinks, probeSignalFile, sessions (by name), the CLI's --format and the GUI's open/save
 //     filters all come from the registry.
-// Defaults below fit a format that cannot be written, has no cheaper tail read than streaming and
-// is not mapped in place (the GUI then reads it once into a float64 cache).
+// Defaults below fit a format that cannot be written and has no cheaper tail read than streaming.
+// The GUI's mapped view (mapped_signal.cpp) maps WAV, .npy and raw in place and reads every other
+// format once into a float64 cache.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -42,12 +43,6 @@ struct StreamSource {
   std::string pathGiven;
   std::string path;
   std::size_t windowBytes = std::size_t{32} << 20;
-};
-
-// How the GUI's mapped view reads a file in place; neither: through the float64 cache.
-struct MappedLayout {
-  std::optional<BinaryLayout> samples;       // samples of one channel lying in the file (f64 maps directly)
-  std::optional<WavDataLayout> wavFrames;    // WAV frames converted as read (WavFrameReader)
 };
 
 class SignalFormat {
@@ -86,7 +81,6 @@ class SignalFormat {
   // The last `count` samples of openSamples' channel where cheaper than streaming; nullopt: stream.
   virtual std::optional<std::vector<double>> readTail(const FileBytes& file, const std::string& path,
                                                       const ReadOptions& options, std::size_t count) const;
-  virtual MappedLayout mappedLayout(const FileBytes& file, const std::string& path, const ReadOptions& options) const;
   // What the first bytes say for probeSignalFile, and the choices a reader must make.
   virtual void probe(const FileBytes& file, std::string_view head, FileProbe& probe) const;
   virtual bool needsReadChoices(const FileProbe& probe) const { (void)probe; return false; }

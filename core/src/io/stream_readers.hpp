@@ -38,6 +38,7 @@ struct WavDataLayout {
   double sampleRate = 0.0;
   std::uint64_t dataOffset = 0;  // bytes before the first frame
   std::uint64_t frameBytes = 0;  // bytes a frame holds, all channels
+  std::size_t channels = 1;
 };
 // Checks the file as parseWav does (header, truncation, channel: InputError); nullopt for an
 // encoding whose frames are not a fixed number of bytes each (ADPCM, ...) or a data chunk not found.

@@ -290,6 +290,7 @@ std::optional<WavDataLayout> locateWavData(Bytes file, const std::string& path, 
   layout.sampleRate = *stream.sampleRate();
   layout.dataOffset = *offset;
   layout.frameBytes = sampleBytes * static_cast<std::uint64_t>(stream.info().channels);
+  layout.channels = static_cast<std::size_t>(stream.info().channels);
   return layout;
 }
 

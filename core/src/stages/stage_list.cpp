@@ -12,6 +12,16 @@
   KIND(savgolKind)                \
   KIND(butterKind)                \
   KIND(detrendKind)               \
+  KIND(cheby1Kind)                \
+  KIND(cheby2Kind)                \
+  KIND(ellipKind)                 \
+  KIND(besselKind)                \
+  KIND(resamplePolyKind)          \
+  KIND(upfirdnKind)               \
+  KIND(decimateKind)              \
+  KIND(spectrogramKind)           \
+  KIND(stftKind)                  \
+  KIND(findPeaksKind)             \
   /* a new kind: one line above this one */
 
 namespace siglab {

@@ -153,6 +153,8 @@ StageParameters completeParameters(const StageKind& kind, StageParameters values
       complete[info.name] = checkedValue(info, parameterFromText(info, *info.defaultValue));
     } else if (info.type == ParameterType::Flag) {
       complete[info.name] = false;
+    } else if (info.optional) {
+      continue;  // SciPy's None
     } else {
       throw StageError("needs its " + info.name + " (" + std::string(kind.valueSyntax()) + ")");
     }
@@ -166,7 +168,7 @@ std::string stageLabel(std::size_t number, const StageKind& kind) {
 
 AppliedJob BoundStage::apply(const BackendList& engines, std::span<const double> in, const StageRunOptions& options,
                              const Progress& progress) const {
-  SampleVector out(ForOverwrite{}, in.size());
+  SampleVector out(ForOverwrite{}, outputSamples(in.size()));
   AppliedJob applied = applyInto(engines, in, out, options, progress);
   applied.result.output = std::move(out);
   return applied;

@@ -42,9 +42,6 @@ class NpyFormat final : public SignalFormat {
                                               std::size_t count) const override {
     return readBinaryTail(file, path, locateNpyData(file.bytes(), path), options.allowNonFinite, count);
   }
-  MappedLayout mappedLayout(const FileBytes& file, const std::string& path, const ReadOptions&) const override {
-    return MappedLayout{locateNpyData(file.bytes(), path), std::nullopt};
-  }
 
   bool writes() const override { return true; }
   std::unique_ptr<ChannelSink> openSink(const std::string& path, const WriteOptions& options, std::size_t channels,

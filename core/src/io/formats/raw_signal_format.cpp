@@ -55,10 +55,6 @@ class RawFormat final : public SignalFormat {
                                               std::size_t count) const override {
     return readBinaryTail(file, path, rawLayout(file, path, options), options.allowNonFinite, count);
   }
-  MappedLayout mappedLayout(const FileBytes& file, const std::string& path, const ReadOptions& options) const override {
-    if (options.rawChannels != 1) return {};
-    return MappedLayout{rawLayout(file, path, options), std::nullopt};
-  }
 
   bool writes() const override { return true; }
   std::unique_ptr<ChannelSink> openSink(const std::string& path, const WriteOptions& options, std::size_t channels,

@@ -71,9 +71,6 @@ class WavFormat final : public SignalFormat {
                                               std::size_t count) const override {
     return readWavTail(file, path, options.channel, count);
   }
-  MappedLayout mappedLayout(const FileBytes& file, const std::string& path, const ReadOptions& options) const override {
-    return MappedLayout{std::nullopt, locateWavData(file.bytes(), path, options.channel)};
-  }
   void probe(const FileBytes& file, std::string_view, FileProbe& probe) const override {
     const std::optional<WavShape> shape = wavShape(file.bytes());
     if (!shape) return;

@@ -1,0 +1,115 @@
+// siglab-rate-bench: the rate-changing stages (resample-poly, upfirdn, decimate) on cpu-serial and
+// cpu-parallel against SciPy (bench/scipy_rate_timing.py) on the same 10M float64 samples, in the
+// same run; prints each median time and the ratio SciPy / cpu-parallel.
+//
+// usage: siglab-rate-bench [SAMPLES] [REPEATS]
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "siglab/cpu_parallel.hpp"
+#include "siglab/cpu_serial.hpp"
+#include "siglab/io/signal_io.hpp"
+#include "siglab/pipeline.hpp"
+
+using namespace siglab;
+
+namespace {
+
+double medianOf(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// SciPy's median time on `name`, timed just before SigLab's on the same case: on a machine others
+// load, the two measurements then see about the same load.
+std::map<std::string, double> scipyTimes(const std::string& path, int repeats, const std::string& name) {
+  std::map<std::string, double> times;
+  const std::string command = "/usr/bin/python3 " SIGLAB_BENCH_DIR "/scipy_rate_timing.py " + path + " " +
+                              std::to_string(repeats) + " '" + name + "'";
+  if (FILE* pipe = ::popen(command.c_str(), "r")) {
+    char line[256];
+    while (std::fgets(line, sizeof(line), pipe)) {
+      const std::string text(line);
+      const auto bar = text.find('|');
+      if (bar == std::string::npos) continue;
+      times[text.substr(0, bar)] = std::stod(text.substr(bar + 1));
+    }
+    ::pclose(pipe);
+  }
+  return times;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::size_t samples = argc > 1 ? std::stoull(argv[1]) : 10'000'000;
+  const int repeats = argc > 2 ? std::stoi(argv[2]) : 3;
+  std::mt19937_64 rng(1);
+  std::normal_distribution<double> noise;
+  std::vector<double> x(samples);
+  for (double& v : x) v = noise(rng);
+  const std::string dir = "/tmp/siglab-rate-bench-" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/x.f64";
+  WriteOptions raw;
+  raw.format = FileFormat::raw;
+  writeSignal(path, x, raw);
+  // firwin(31, 0.3), as the SciPy script designs it, for upfirdn's taps file.
+  writeSignal(dir + "/taps.txt", [] {
+    std::vector<double> h(31);
+    double sum = 0;
+    for (int i = 0; i < 31; ++i) {
+      const double m = i - 15.0, y = 3.141592653589793 * 0.3 * (m == 0 ? 1e-20 : m);
+      h[static_cast<std::size_t>(i)] = 0.3 * std::sin(y) / y * (0.54 - 0.46 * std::cos(2 * 3.141592653589793 * i / 30));
+      sum += h[static_cast<std::size_t>(i)];
+    }
+    for (double& v : h) v /= sum;
+    return h;
+  }());
+  BackendList engines;
+  engines.push_back(std::make_unique<CpuSerialBackend>());
+  engines.push_back(std::make_unique<CpuParallelBackend>());
+  const std::vector<std::string> cases = {"resample-poly 3,2", "upfirdn " + dir + "/taps.txt,3,2", "decimate 4 ftype fir",
+                                          "decimate 4", "decimate 4 zero-phase=off"};
+  std::printf("siglab-rate-bench: %zu float64 samples, median of %d runs (after a warm-up); verified unless said\n", samples, repeats);
+  std::printf("%-28s %12s %12s %12s %12s %10s %10s\n", "stage", "cpu-serial", "cpu-parallel", "unverified", "scipy 1.10",
+              "scipy/par", "scipy/unv");
+  for (const std::string& chain : cases) {
+    const std::string name = chain.rfind("upfirdn", 0) == 0 ? "upfirdn 31 taps,3,2" : chain;
+    const std::map<std::string, double> scipy = scipyTimes(path, repeats, name);
+    const Pipeline pipeline = parseChain(chain);
+    const auto stage = bindStage(pipeline.stages[0], 1, StageContext{samples, std::nullopt, Accumulator::SampleType});
+    std::map<std::string, double> ms;
+    for (const std::string engine : {"cpu-serial", "cpu-parallel", "cpu-parallel unverified"}) {
+      StageRunOptions options;
+      options.engine = engine.substr(0, engine.find(' '));
+      options.verify = engine.find("unverified") == std::string::npos;
+      std::vector<double> times;
+      for (int r = 0; r <= repeats; ++r) {
+        const auto start = std::chrono::steady_clock::now();
+        const AppliedJob applied = stage->apply(engines, x, options);
+        const double elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        if (!applied.result.verification.passed()) std::printf("  %s on %s FAILED verification\n", chain.c_str(), engine.c_str());
+        if (r > 0) times.push_back(elapsed);
+      }
+      ms[engine] = medianOf(times);
+    }
+    const auto found = scipy.find(name);
+    const double reference = found == scipy.end() ? 0.0 : found->second;
+    const double unverified = ms["cpu-parallel unverified"];
+    std::printf("%-28s %9.1f ms %9.1f ms %9.1f ms %9.1f ms %9.2fx %9.2fx\n", name.c_str(), ms["cpu-serial"], ms["cpu-parallel"],
+                unverified, reference, reference > 0 ? reference / ms["cpu-parallel"] : 0.0,
+                reference > 0 ? reference / unverified : 0.0);
+  }
+  std::filesystem::remove_all(dir);
+  return 0;
+}

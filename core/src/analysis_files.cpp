@@ -1,0 +1,84 @@
+#include "analysis_files.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <stdexcept>
+
+#include "siglab/io/binary_formats.hpp"
+
+namespace siglab::detail {
+namespace {
+
+Durability durabilityFor(bool streamed) { return streamed ? Durability::uncached : Durability::flushed; }
+
+}  // namespace
+
+NpyMatrixFile::NpyMatrixFile(const std::string& path, std::vector<std::uint64_t> shape, bool streamed)
+    : shape_(std::move(shape)) {
+  for (const std::uint64_t n : shape_) expected_ *= n;
+  file_ = std::make_unique<AtomicFileWriter>(path, durabilityFor(streamed), DirectOutput::spooled);
+  file_->append(npyHeaderForShape(shapeText()));
+}
+
+std::string NpyMatrixFile::shapeText() const {
+  std::string text = "(";
+  for (std::size_t i = 0; i < shape_.size(); ++i) text += (i ? ", " : "") + std::to_string(shape_[i]);
+  return text + (shape_.size() == 1 ? ",)" : ")");
+}
+
+void NpyMatrixFile::append(std::span<const double> values) {
+  if (values.size() > expected_ - written_) throw std::logic_error("an analysis wrote past its matrix's shape");
+  file_->append(std::string_view(reinterpret_cast<const char*>(values.data()), values.size_bytes()));
+  written_ += values.size();
+}
+
+void NpyMatrixFile::commit() {
+  if (written_ != expected_) throw std::logic_error("an analysis wrote fewer values than its matrix's shape holds");
+  file_->commit();
+}
+
+bool isJsonTable(const std::string& path) { return path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0; }
+
+std::string numberText(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buffer[32];
+  const auto end = std::to_chars(buffer, buffer + sizeof(buffer), v).ptr;
+  return std::string(buffer, end);
+}
+
+TableFile::TableFile(const std::string& path, std::vector<std::string> columns, bool streamed)
+    : json_(isJsonTable(path)), columns_(columns.size()) {
+  file_ = std::make_unique<AtomicFileWriter>(path, durabilityFor(streamed), DirectOutput::spooled);
+  std::string head = json_ ? "{\"columns\": [" : "";
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    head += (i ? (json_ ? ", " : ",") : "") + (json_ ? "\"" + columns[i] + "\"" : columns[i]);
+  }
+  head += json_ ? "], \"rows\": [" : "\n";
+  file_->append(head);
+}
+
+void TableFile::append(std::span<const double> row) {
+  if (row.size() != columns_) throw std::logic_error("a table row of the wrong width");
+  if (json_) pending_ += rows_ ? ",\n  [" : "\n  [";
+  for (std::size_t i = 0; i < row.size(); ++i) {
+    const std::string v = numberText(row[i]);
+    // JSON has no NaN or infinity: null stands for them.
+    pending_ += (i ? (json_ ? ", " : ",") : "") + (json_ && !std::isfinite(row[i]) ? std::string("null") : v);
+  }
+  pending_ += json_ ? "]" : "\n";
+  ++rows_;
+  if (pending_.size() > (std::size_t{1} << 20)) {
+    file_->append(pending_);
+    pending_.clear();
+  }
+}
+
+void TableFile::commit() {
+  if (json_) pending_ += rows_ ? "\n]}\n" : "]}\n";
+  file_->append(pending_);
+  pending_.clear();
+  file_->commit();
+}
+
+}  // namespace siglab::detail

@@ -1,0 +1,55 @@
+#pragma once
+// The files analysis stages write: a float64 .npy matrix appended row block by row block, and a
+// table (CSV, or JSON by the output's extension). Both appear only at commit(), atomically.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "siglab/io/atomic_file.hpp"
+
+namespace siglab::detail {
+
+// A C-order float64 .npy of `shape`, whose header is written first: the values must come to
+// exactly the shape's count before commit().
+class NpyMatrixFile {
+ public:
+  NpyMatrixFile(const std::string& path, std::vector<std::uint64_t> shape, bool streamed);
+  void append(std::span<const double> values);
+  void commit();
+  // "(1953, 513)"
+  std::string shapeText() const;
+
+ private:
+  std::vector<std::uint64_t> shape_;
+  std::uint64_t expected_ = 1;
+  std::uint64_t written_ = 0;
+  std::unique_ptr<AtomicFileWriter> file_;
+};
+
+// Whether `path` names a table written as JSON (.json), else CSV.
+bool isJsonTable(const std::string& path);
+
+// A table of numbers, one row a record, written row block by row block: CSV (a header line, then
+// the rows; numbers as the shortest text that reads back to the same double) or JSON
+// ({"columns": [...], "rows": [[...], ...]}).
+class TableFile {
+ public:
+  TableFile(const std::string& path, std::vector<std::string> columns, bool streamed);
+  void append(std::span<const double> row);  // one value a column
+  void commit();
+  std::uint64_t rows() const { return rows_; }
+
+ private:
+  bool json_;
+  std::size_t columns_;
+  std::uint64_t rows_ = 0;
+  std::string pending_;
+  std::unique_ptr<AtomicFileWriter> file_;
+};
+
+// The shortest text that reads back to `v` ("3", "0.1", "nan", "inf").
+std::string numberText(double v);
+
+}  // namespace siglab::detail

@@ -1,0 +1,140 @@
+#include "spectrogram_writer.hpp"
+
+#include <algorithm>
+
+#include "analysis_files.hpp"
+#include "siglab/errors.hpp"
+#include "siglab/work_bounds.hpp"
+
+namespace siglab::detail {
+namespace {
+
+// Output values a batch of frames holds at most (16 MiB): a 99% overlap makes 100 values an input sample.
+constexpr std::size_t kBatchBytes = std::size_t{1} << 24;
+
+// The .npy's shape: (frames, frequencies) for one plane; (frames, planes, frequencies) for more,
+// the planes channel by channel (re and im of each for complex).
+std::vector<std::uint64_t> shapeOf(const SpectrogramLayout& l, std::size_t channels) {
+  const std::size_t planes = channels * l.planes;
+  if (l.frames == 0 && planes == 1) return {0, 0};
+  if (planes == 1) return {l.frames, l.frequencies};
+  return {l.frames, planes, l.frequencies};
+}
+
+class SpectrogramWriter final : public AnalysisWriter {
+ public:
+  SpectrogramWriter(const SpectrogramLayout& layout, const AnalysisOutput& output)
+      : l_(layout), output_(output), buffers_(output.channels, std::vector<double>(layout.padFront, 0.0)),
+        views_(output.channels), file_(output.path, shapeOf(layout, output.channels), output.streamed) {
+    for (std::size_t c = 0; c < views_.size(); ++c) views_[c] = buffers_[c];
+    const std::size_t frameValues = std::max<std::size_t>(1, output.channels * l_.planes * l_.frequencies);
+    batchFrames_ = std::max<std::size_t>(1, kBatchBytes / sizeof(double) / frameValues);
+  }
+
+  void write(std::span<const std::span<const double>> block) override {
+    const bool direct = buffers_.front().empty();  // nothing held: the frames are read from the block itself
+    for (std::size_t c = 0; c < buffers_.size(); ++c) {
+      if (!direct) buffers_[c].insert(buffers_[c].end(), block[c].begin(), block[c].end());
+      views_[c] = direct ? block[c] : std::span<const double>(buffers_[c]);
+    }
+    emitFrames();
+  }
+
+  std::string commit() override {
+    for (std::size_t c = 0; c < buffers_.size(); ++c) {
+      buffers_[c].resize(buffers_[c].size() + l_.padBack, 0.0);
+      views_[c] = buffers_[c];
+    }
+    emitFrames();
+    file_.commit();
+    const std::size_t f = l_.frequencies;
+    std::string what = std::to_string(l_.frames) + " frames x " + std::to_string(f) + " frequencies";
+    if (output_.channels * l_.planes > 1) {
+      what += " x " + std::to_string(output_.channels * l_.planes) + " planes (" +
+              (l_.planes == 2 ? "re, im of each channel" : "one a channel") + ")";
+    }
+    what += ", float64 .npy of shape " + file_.shapeText();
+    if (l_.frames > 0) {
+      const std::string unit = output_.sampleRate ? " s" : " samples";
+      what += "; frame k centred at " + shortNumber(l_.frameTime(0)) + " + k x " +
+              shortNumber(static_cast<double>(l_.step) / l_.rate) + unit + ", frequency j at j x " +
+              shortNumber(l_.rate / static_cast<double>(l_.nfft)) + (output_.sampleRate ? " Hz" : " cycles/sample");
+    }
+    return what;
+  }
+
+ private:
+  // Transforms every frame the buffers hold whole, a batch at a time, and drops the samples no
+  // later frame reads.
+  void emitFrames() {
+    const std::uint64_t held = start_ + views_.front().size();
+    std::uint64_t ready = held >= l_.nperseg ? std::min<std::uint64_t>(l_.frames, (held - l_.nperseg) / l_.step + 1) : 0;
+    const std::size_t planeValues = l_.planes * l_.frequencies;
+    const std::size_t channels = buffers_.size();
+    while (next_ < ready) {
+      output_.progress.throwIfCancelled();
+      const auto count = static_cast<std::int64_t>(std::min<std::uint64_t>(batchFrames_, ready - next_));
+      out_.resize(static_cast<std::size_t>(count) * channels * planeValues);
+      const auto jobs = count * static_cast<std::int64_t>(channels);
+#pragma omp parallel if (output_.parallel && jobs > 1)
+      {
+        FrameTransform transform(l_);
+#pragma omp for schedule(dynamic, 8)
+        for (std::int64_t j = 0; j < jobs; ++j) {
+          const auto frame = static_cast<std::uint64_t>(j) / channels;
+          const std::size_t c = static_cast<std::size_t>(j) % channels;
+          const std::uint64_t at = (next_ + frame) * l_.step - start_;
+          transform.run(views_[c].data() + at, out_.data() + static_cast<std::size_t>(j) * planeValues);
+        }
+      }
+      file_.append(out_);
+      next_ += static_cast<std::uint64_t>(count);
+    }
+    const std::uint64_t keepFrom = std::max(std::min(next_ * l_.step, held), start_);  // the next frame's first sample
+    const auto drop = static_cast<std::ptrdiff_t>(keepFrom - start_);
+    for (std::size_t c = 0; c < buffers_.size(); ++c) {
+      if (views_[c].data() == buffers_[c].data()) {
+        buffers_[c].erase(buffers_[c].begin(), buffers_[c].begin() + drop);
+      } else {
+        buffers_[c].assign(views_[c].begin() + drop, views_[c].end());  // the caller's block: a copy of what is still needed
+      }
+      views_[c] = buffers_[c];
+    }
+    start_ = keepFrom;
+  }
+
+  const SpectrogramLayout& l_;
+  AnalysisOutput output_;
+  std::vector<std::vector<double>> buffers_;       // per channel: the samples kept from one block to the next
+  std::vector<std::span<const double>> views_;     // per channel: samples [start_, ...) of the padded signal
+  std::uint64_t start_ = 0;
+  std::uint64_t next_ = 0;  // the next frame to transform
+  std::size_t batchFrames_ = 1;
+  std::vector<double> out_;
+  NpyMatrixFile file_;
+};
+
+}  // namespace
+
+SpectrogramAnalysis::SpectrogramAnalysis(std::string name, SpectrogramLayout layout, std::string windowText, std::string note)
+    : name_(std::move(name)), layout_(std::move(layout)), windowText_(std::move(windowText)), note_(std::move(note)) {}
+
+std::string SpectrogramAnalysis::describe() const {
+  const SpectrogramLayout& l = layout_;
+  const char* mode = l.mode == SpectrogramMode::psd ? "psd" : l.mode == SpectrogramMode::magnitude ? "magnitude" : "complex";
+  return name_ + " nperseg " + std::to_string(l.nperseg) + ", noverlap " + std::to_string(l.noverlap) + ", nfft " +
+         std::to_string(l.nfft) + ", " + windowText_ + " window, " + mode;
+}
+
+void SpectrogramAnalysis::checkOutput(const std::string& path) const {
+  const bool npy = path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0;
+  if (!npy && path != "-") {
+    throw StageError(name_ + " writes a float64 .npy matrix: the output must end in .npy, got " + quoteExcerpt(path));
+  }
+}
+
+std::unique_ptr<AnalysisWriter> SpectrogramAnalysis::open(const AnalysisOutput& output) const {
+  return std::make_unique<SpectrogramWriter>(layout_, output);
+}
+
+}  // namespace siglab::detail

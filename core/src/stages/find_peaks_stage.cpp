@@ -1,0 +1,219 @@
+// find-peaks: scipy.signal.find_peaks (SciPy 1.10: height, threshold, distance, prominence, width,
+// wlen, rel_height), an analysis stage writing one row a peak (CSV, or JSON for a .json output):
+// index, time where the signal has a rate, height, and prominence and its bases, width and its
+// interpolated ends where asked. Streamed through PeakFinder (find_peaks.hpp) with the halo
+// distance and wlen need; prominence or width without wlen runs in memory.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "kind_values.hpp"
+#include "named_values.hpp"
+#include "siglab/analysis_stage.hpp"
+#include "siglab/errors.hpp"
+#include "siglab/find_peaks.hpp"
+#include "siglab/work_bounds.hpp"
+#include "../analysis_files.hpp"
+
+namespace siglab::stages {
+namespace {
+
+constexpr double kLargest = std::numeric_limits<double>::max();
+
+std::vector<std::string> columnsFor(const PeakOptions& o, std::size_t channels, bool rate) {
+  std::vector<std::string> columns;
+  if (channels > 1) columns.push_back("channel");
+  columns.push_back("index");
+  if (rate) columns.push_back("time");
+  columns.push_back("height");
+  if (o.measuresProminence()) columns.insert(columns.end(), {"prominence", "left_base", "right_base"});
+  if (o.width) columns.insert(columns.end(), {"width", "width_height", "left_ip", "right_ip"});
+  return columns;
+}
+
+class PeakTableWriter final : public AnalysisWriter {
+ public:
+  PeakTableWriter(const PeakOptions& o, const AnalysisOutput& output)
+      : o_(o), output_(output), table_(output.path, columnsFor(o, output.channels, output.sampleRate.has_value()), output.streamed) {
+    for (std::size_t c = 0; c < output.channels; ++c) finders_.emplace_back(o, output.frames);
+    ready_.resize(output.channels);
+  }
+
+  void write(std::span<const std::span<const double>> block) override {
+    output_.progress.throwIfCancelled();
+    for (std::size_t c = 0; c < finders_.size(); ++c) finders_[c].feed(block[c]);
+    flush();
+  }
+
+  std::string commit() override {
+    for (PeakFinder& f : finders_) f.finish();
+    flush();
+    table_.commit();
+    return std::to_string(table_.rows()) + " peak" + (table_.rows() == 1 ? "" : "s") + " (" +
+           (detail::isJsonTable(output_.path) ? "JSON" : "CSV") + " table, one row a peak" +
+           (finders_.size() > 1 ? ", by index then channel" : "") + ")";
+  }
+
+ private:
+  // Rows below every channel's frontier, in (index, channel) order: the same order in memory and streamed.
+  void flush() {
+    std::uint64_t frontier = std::numeric_limits<std::uint64_t>::max();
+    for (std::size_t c = 0; c < finders_.size(); ++c) {
+      std::vector<PeakRow> rows = finders_[c].take();
+      ready_[c].insert(ready_[c].end(), rows.begin(), rows.end());
+      frontier = std::min(frontier, finders_[c].frontier());
+    }
+    std::vector<std::size_t> next(finders_.size(), 0);
+    std::vector<double> row;
+    for (;;) {
+      std::size_t best = finders_.size();
+      for (std::size_t c = 0; c < finders_.size(); ++c) {
+        if (next[c] < ready_[c].size() && ready_[c][next[c]].index < frontier &&
+            (best == finders_.size() || ready_[c][next[c]].index < ready_[best][next[best]].index)) {
+          best = c;
+        }
+      }
+      if (best == finders_.size()) break;
+      const PeakRow& r = ready_[best][next[best]++];
+      row.clear();
+      if (finders_.size() > 1) row.push_back(static_cast<double>(best + 1));
+      row.push_back(static_cast<double>(r.index));
+      if (output_.sampleRate) row.push_back(static_cast<double>(r.index) / *output_.sampleRate);
+      row.push_back(r.height);
+      if (o_.measuresProminence()) row.insert(row.end(), {r.prominence, r.leftBase, r.rightBase});
+      if (o_.width) row.insert(row.end(), {r.width, r.widthHeight, r.leftIp, r.rightIp});
+      table_.append(row);
+    }
+    for (std::size_t c = 0; c < finders_.size(); ++c) {
+      ready_[c].erase(ready_[c].begin(), ready_[c].begin() + static_cast<std::ptrdiff_t>(next[c]));
+    }
+  }
+
+  PeakOptions o_;
+  AnalysisOutput output_;
+  std::vector<PeakFinder> finders_;
+  std::vector<std::vector<PeakRow>> ready_;
+  detail::TableFile table_;
+};
+
+class FindPeaksStage final : public AnalysisStage {
+ public:
+  explicit FindPeaksStage(const PeakOptions& o) : o_(o) {}
+
+  std::string describe() const override {
+    std::string text = "find-peaks";
+    const auto add = [&](const char* name, const std::optional<double>& v) {
+      if (v) text += std::string(" ") + name + "=" + shortNumber(*v);
+    };
+    add("height", o_.height);
+    add("threshold", o_.threshold);
+    add("distance", o_.distance);
+    add("prominence", o_.prominence);
+    add("width", o_.width);
+    add("wlen", o_.wlen);
+    if (o_.width) text += " rel-height=" + shortNumber(o_.relHeight);
+    return text;
+  }
+
+  std::string whyNotStreamed() const override {
+    if (o_.measuresProminence() && !o_.wlen) {
+      return "find-peaks' prominence and width without wlen look for each peak's bases as far as the signal goes "
+             "(give wlen to stream in bounded memory)";
+    }
+    return {};
+  }
+
+  void checkOutput(const std::string& path) const override {
+    const auto ends = [&](const char* suffix) {
+      const std::string s(suffix);
+      return path.size() >= s.size() && path.compare(path.size() - s.size(), s.size(), s) == 0;
+    };
+    if (!ends(".csv") && !ends(".json") && path != "-") {
+      throw StageError("find-peaks writes a table: the output must end in .csv or .json, got " + quoteExcerpt(path));
+    }
+  }
+
+  std::unique_ptr<AnalysisWriter> open(const AnalysisOutput& output) const override {
+    return std::make_unique<PeakTableWriter>(o_, output);
+  }
+
+ private:
+  PeakOptions o_;
+};
+
+ParameterInfo condition(std::string name, std::string help, double min = -kLargest) {
+  ParameterInfo p = describedParameter(std::move(name), ParameterType::Number, std::move(help));
+  p.min = min;
+  p.max = kLargest;
+  p.optional = true;
+  return p;
+}
+
+std::optional<double> optionalNumber(const StageParameters& values, std::string_view name) {
+  const auto found = values.find(name);
+  if (found == values.end()) return std::nullopt;
+  return numberOf(values, name);
+}
+
+class FindPeaksKind final : public StageKind {
+ public:
+  std::string_view name() const override { return "find-peaks"; }
+  std::string_view summary() const override {
+    return "peaks: local maxima kept by height, threshold, distance, prominence and width, one row each to a CSV "
+           "or JSON table (scipy.signal.find_peaks)";
+  }
+  std::string_view valueSyntax() const override { return "[NAME=VALUE ...]"; }
+  std::string_view exampleValue() const override { return "height=0"; }
+  bool endsChain() const override { return true; }
+
+  std::vector<ParameterInfo> parameters() const override {
+    ParameterInfo wlen = condition("wlen", "samples around a peak its prominence looks for bases in (more than 1)", 1.0);
+    wlen.unit = "samples";
+    ParameterInfo distance = condition("distance", "minimum samples between neighbouring peaks (the higher wins)", 1.0);
+    distance.unit = "samples";
+    ParameterInfo width = condition("width", "minimum width at rel-height of the prominence", 0.0);
+    width.unit = "samples";
+    ParameterInfo relHeight = describedParameter("rel-height", ParameterType::Number,
+                                                 "where width is measured, as a fraction of the prominence", "0.5");
+    relHeight.min = 0.0;
+    relHeight.max = kLargest;
+    return {condition("height", "minimum peak height"),
+            condition("threshold", "minimum vertical distance to both neighbouring samples"),
+            distance,
+            condition("prominence", "minimum prominence"),
+            width,
+            wlen,
+            relHeight};
+  }
+
+  StageParameters parseValue(std::string_view value) const override { return namedValues(*this, value); }
+  std::string formatValue(const StageParameters& /*values*/) const override { return {}; }
+
+  void check(const StageParameters& values) const override {
+    if (const auto wlen = optionalNumber(values, "wlen"); wlen && !(*wlen > 1)) {
+      throw StageError("wlen must be larger than 1, got " + shortNumber(*wlen));
+    }
+  }
+
+  std::unique_ptr<BoundStage> bind(const StageParameters& values, const StageContext& /*context*/) const override {
+    PeakOptions o;
+    o.height = optionalNumber(values, "height");
+    o.threshold = optionalNumber(values, "threshold");
+    o.distance = optionalNumber(values, "distance");
+    o.prominence = optionalNumber(values, "prominence");
+    o.width = optionalNumber(values, "width");
+    o.wlen = optionalNumber(values, "wlen");
+    o.relHeight = numberOf(values, "rel-height");
+    return std::make_unique<FindPeaksStage>(o);
+  }
+};
+
+}  // namespace
+}  // namespace siglab::stages
+
+namespace siglab {
+const StageKind& findPeaksKind() {
+  static const stages::FindPeaksKind kind;
+  return kind;
+}
+}  // namespace siglab

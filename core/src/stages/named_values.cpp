@@ -1,0 +1,55 @@
+#include "named_values.hpp"
+
+#include "kind_values.hpp"
+#include "siglab/errors.hpp"
+
+namespace siglab::stages {
+
+StageParameters namedValues(const StageKind& kind, std::string_view value) {
+  StageParameters values;
+  const std::vector<ParameterInfo> infos = kind.parameters();
+  std::size_t at = 0;
+  while (at < value.size()) {
+    const std::size_t end = std::min(value.find_first_of(" \t", at), value.size());
+    const std::string_view word = value.substr(at, end - at);
+    at = end + 1;
+    if (word.empty()) continue;
+    const std::size_t equals = word.find('=');
+    const std::string_view name = word.substr(0, equals);
+    const ParameterInfo* info = nullptr;
+    for (const ParameterInfo& p : infos) info = p.name == name ? &p : info;
+    if (!info) {
+      std::string names;
+      for (const ParameterInfo& p : infos) names += (names.empty() ? "" : ", ") + p.name;
+      throw StageError(quoteExcerpt(word) + " is not NAME=VALUE for one of its parameters (" + names + ")");
+    }
+    if (equals == std::string_view::npos && info->type != ParameterType::Flag) {
+      throw StageError(info->name + " needs a value: " + info->name + "=VALUE");
+    }
+    values[info->name] = parameterFromText(*info, equals == std::string_view::npos ? "" : word.substr(equals + 1));
+  }
+  return values;
+}
+
+ParameterInfo segmentParameter(std::string name, std::string help, std::optional<std::string> fallback, double min) {
+  ParameterInfo p = describedParameter(std::move(name), ParameterType::Whole, std::move(help), std::move(fallback));
+  p.min = min;
+  p.max = 1 << 24;
+  p.unit = "samples";
+  p.optional = !p.defaultValue;
+  return p;
+}
+
+ParameterInfo choiceParameter(std::string name, std::string help, std::vector<std::string> choices) {
+  ParameterInfo p = describedParameter(std::move(name), ParameterType::Choice, std::move(help), choices.front());
+  p.choices = std::move(choices);
+  return p;
+}
+
+std::optional<std::size_t> optionalWhole(const StageParameters& values, std::string_view name) {
+  const auto found = values.find(name);
+  if (found == values.end()) return std::nullopt;
+  return static_cast<std::size_t>(std::get<std::int64_t>(found->second));
+}
+
+}  // namespace siglab::stages
