@@ -3,6 +3,7 @@
 // (Butterworth zero-phase, which the GUI's own streaming got wrong), over more than one block.
 #include <QSettings>
 
+#include <algorithm>
 #include <fstream>
 #include <random>
 #include <string>
@@ -86,7 +87,11 @@ TEST_P(MappedApplyKinds, StreamedFromItsFileEqualsInMemory) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryKind, MappedApplyKinds, ::testing::ValuesIn(kindNames()),
-                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string name = info.param;  // gtest's names: letters, digits and '_' ("resample-poly")
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
 
 }  // namespace
 }  // namespace siglab
