@@ -13,7 +13,7 @@
 
 #include "binary_layout.hpp"
 #include "file_bytes.hpp"
-#include "input_format.hpp"
+#include "signal_format.hpp"
 #include "parallel_work.hpp"
 #include "planar_frames.hpp"
 #include "stream_readers.hpp"
@@ -72,7 +72,7 @@ std::string channelsKey(const ReadOptions& o) {
 }
 
 std::string optionsKey(const ReadOptions& o) {
-  return std::to_string(static_cast<int>(o.format)) + ":" + std::to_string(o.column) + ":" + (o.skipHeader ? "h" : "") +
+  return std::string(o.format.name()) + ":" + std::to_string(o.column) + ":" + (o.skipHeader ? "h" : "") +
          ":" + (o.rawType ? std::string(sampleTypeName(*o.rawType)) : "") + ":" + std::to_string(o.rawOffset) + ":" +
          std::to_string(o.channel) + ":" + (o.allowNonFinite ? "n" : "") + (o.decimal == ',' ? ":c" : "") +
          channelsKey(o);
@@ -261,7 +261,7 @@ std::unique_ptr<MappedSignal> MappedSignal::open(const std::string& path, const 
   if (options.rawChannels == 0) throw std::invalid_argument("a raw file has at least one channel");
   std::unique_ptr<MappedSignal> signal(new MappedSignal());
   auto file = std::make_unique<FileBytes>(path);
-  const FileFormat format = detectInputFormat(path, file->bytes(), options);
+  const FileFormat format = inputFormat(path, file->bytes(), options).id();
   if (format == FileFormat::wav) {
     if (const auto wav = locateWavData(file->bytes(), path, options.channel)) {
       signal->size_ = static_cast<std::size_t>(wav->frames);

@@ -7,16 +7,15 @@
 #include <vector>
 
 #include "siglab/io/atomic_file.hpp"
+#include "siglab/io/file_format.hpp"
 #include "siglab/io/sample_type.hpp"
 #include "siglab/io/signal.hpp"
 #include "siglab/progress.hpp"
 
 namespace siglab {
 
-enum class FileFormat { automatic, text, npy, raw, wav };
-
 struct ReadOptions {
-  FileFormat format = FileFormat::automatic;  // automatic: .npy/WAV by their magic bytes, raw when rawType is set, else text
+  FileFormat format = FileFormat::automatic;  // automatic: a format recognising the bytes (.npy, WAV, FLAC, ...), raw when rawType is set, else text
   std::size_t column = 0;                     // text: 1-based column of a CSV/TSV/blank-separated file; 0: one number a line
   bool skipHeader = false;                    // text: ignore the first line that is neither blank nor a comment
   char decimal = '.';                         // text: the decimal mark, '.' or ',' (then ',' never separates fields)
@@ -40,10 +39,12 @@ enum class TextStyle {
 };
 
 struct WriteOptions {
-  FileFormat format = FileFormat::automatic;  // automatic: by extension (.npy, .wav, .raw/.bin), else text
+  FileFormat format = FileFormat::automatic;  // automatic: by extension (.npy, .wav, .flac, .raw/.bin, ...), else text
   TextStyle textStyle = TextStyle::seed;
   SampleType rawType = SampleType::f64;       // raw: f64 or f32
-  double sampleRate = 48000.0;                // WAV (32-bit float samples; 64-bit where a value needs them)
+  double sampleRate = 48000.0;                // WAV and FLAC (WAV: 32-bit float samples; 64-bit where a value needs them)
+  unsigned bits = 0;                          // the sample width where a format has a choice: WAV 32 or 64 (float),
+                                              // FLAC 16 or 24 (integers: quantised); 0: the format's default
   Durability durability = Durability::flushed;
 };
 
