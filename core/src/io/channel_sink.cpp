@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "channel_output.hpp"
+#include "dataset_formats.hpp"
 #include "planar_frames.hpp"
 #include "siglab/io/binary_formats.hpp"
 #include "siglab/io/sample_sink.hpp"
@@ -95,6 +96,7 @@ class FramesSink final : public ChannelSink {
 std::unique_ptr<ChannelSink> openChannelSink(const std::string& path, const WriteOptions& options, std::size_t channels,
                                              std::optional<std::uint64_t> knownFrames) {
   if (channels == 0) throw std::invalid_argument("openChannelSink: no channels");
+  if (auto dataset = openDatasetSink(path, options, channels)) return dataset;
   if (channels == 1) return std::make_unique<OneChannelSink>(openSampleSink(path, options, knownFrames));
   return std::make_unique<FramesSink>(path, options, channels, knownFrames);
 }

@@ -5,6 +5,7 @@
 
 #include "channel_output.hpp"
 #include "csv_rows.hpp"
+#include "dataset_formats.hpp"
 #include "parallel_work.hpp"
 #include "planar_frames.hpp"
 #include "siglab/errors.hpp"
@@ -28,6 +29,7 @@ void requireTextHolds(const std::string& path, std::size_t channels) {
 }
 
 void checkOutputHoldsChannels(const std::string& path, const WriteOptions& options, std::size_t channels) {
+  if (isDatasetOutput(path, options)) return;  // HDF5 and MAT hold any number
   const FileFormat format = channelOutputFormat(path, options);
   if (format == FileFormat::text || format == FileFormat::automatic) requireTextHolds(path, channels);
 }
@@ -107,6 +109,7 @@ void appendChannels(AtomicFileWriter& file, std::span<const std::span<const doub
 void writeChannels(const std::string& path, std::span<const std::span<const double>> channels,
                    const WriteOptions& options, const Progress& progress) {
   commonFrames(channels, "writeChannels");
+  if (writeDatasetFile(path, channels, options, progress)) return;
   if (channels.size() > 1 && channelOutputFormat(path, options) == FileFormat::text) requireTextHolds(path, channels.size());
   AtomicFileWriter file(path, options.durability);
   appendChannels(file, channels, options, progress);

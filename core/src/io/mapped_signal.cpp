@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "binary_layout.hpp"
+#include "dataset_formats.hpp"
 #include "file_bytes.hpp"
 #include "input_format.hpp"
 #include "parallel_work.hpp"
@@ -76,6 +77,11 @@ std::string optionsKey(const ReadOptions& o) {
          channelsKey(o);
 }
 
+// The dataset of an HDF5/MAT file (empty otherwise, so that older cache names stay valid).
+std::string datasetKey(const std::string& dataset, const std::string& rateAttribute) {
+  return dataset.empty() && rateAttribute.empty() ? "" : ":d" + dataset + ":a" + rateAttribute;
+}
+
 std::string hex(std::uint64_t v) {
   char text[17];
   std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
@@ -117,9 +123,11 @@ CachedSignal cacheAsFloat64(const std::string& input, const ReadOptions& options
                             const Progress& progress, std::uint64_t maxBytes) {
   std::uint64_t hash = 0;
   {
-    const FileBytes file(input);
-    hash = mix(contentHash(file) ^ hashBytes(reinterpret_cast<const std::byte*>(optionsKey(options).data()),
-                                             optionsKey(options).size(), 7));
+    const DatasetPath named = splitDatasetPath(input);  // an HDF5/MAT file: its bytes, and the dataset in the key
+    const FileBytes file(named.file);
+    const std::string key = optionsKey(options) + datasetKey(named.dataset.empty() ? options.dataset : named.dataset,
+                                                             options.rateAttribute);
+    hash = mix(contentHash(file) ^ hashBytes(reinterpret_cast<const std::byte*>(key.data()), key.size(), 7));
   }
   std::error_code ec;
   fs::create_directories(folder, ec);
@@ -191,6 +199,18 @@ void MappedSignal::read(std::size_t first, std::span<double> out) const {
 
 std::unique_ptr<MappedSignal> MappedSignal::open(const std::string& path, const ReadOptions& options,
                                                  const std::string& cacheFolder, const Progress& progress) {
+  // Every other file: parsed once into a float64 cache, which is mapped instead.
+  const auto openCached = [&] {
+    const CachedSignal cached = cacheAsFloat64(path, options, cacheFolder, progress);
+    ReadOptions raw;
+    raw.rawType = SampleType::f64;
+    std::unique_ptr<MappedSignal> mapped = open(cached.path, raw, cacheFolder, progress);
+    mapped->sampleRate_ = cached.sampleRate;
+    mapped->fromCache_ = true;
+    return mapped;
+  };
+  // An HDF5/MAT dataset is never float64 in place that SigLab could find without the library.
+  if (readsAsDataset(path, options)) return openCached();
   std::unique_ptr<MappedSignal> signal(new MappedSignal());
   auto file = std::make_unique<FileBytes>(path);
   const FileFormat format = detectInputFormat(path, file->bytes(), options);
@@ -221,13 +241,7 @@ std::unique_ptr<MappedSignal> MappedSignal::open(const std::string& path, const 
     return signal;
   }
   file.reset();
-  const CachedSignal cached = cacheAsFloat64(path, options, cacheFolder, progress);
-  ReadOptions raw;
-  raw.rawType = SampleType::f64;
-  std::unique_ptr<MappedSignal> mapped = open(cached.path, raw, cacheFolder, progress);
-  mapped->sampleRate_ = cached.sampleRate;
-  mapped->fromCache_ = true;
-  return mapped;
+  return openCached();
 }
 
 }  // namespace siglab

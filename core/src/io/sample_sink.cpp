@@ -1,5 +1,7 @@
 #include "siglab/io/sample_sink.hpp"
 
+#include "dataset_formats.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 #include <vector>
@@ -92,6 +94,7 @@ class BinarySink final : public SampleSink {
 
 std::unique_ptr<SampleSink> openSampleSink(const std::string& path, const WriteOptions& options,
                                            std::optional<std::uint64_t> knownCount) {
+  if (auto dataset = openDatasetSampleSink(path, options)) return dataset;
   switch (options.format == FileFormat::automatic ? formatForOutput(path) : options.format) {
     case FileFormat::npy:
       return std::make_unique<BinarySink>(path, SampleType::f64, true, knownCount, options.durability);

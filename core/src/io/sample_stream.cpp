@@ -7,6 +7,7 @@
 #include "channel_readers.hpp"
 #include "file_bytes.hpp"
 #include "input_format.hpp"
+#include "siglab/io/dataset_files.hpp"
 #include "sample_conversion.hpp"
 #include "siglab/errors.hpp"
 #include "stream_readers.hpp"
@@ -224,7 +225,7 @@ std::uint64_t streamBytesFor(std::uint64_t samples, const ReadOptions& options) 
 
 std::unique_ptr<SampleStream> openSampleStream(const std::string& pathGiven, const ReadOptions& options,
                                                std::size_t windowBytes, std::uint64_t samplesNeeded) {
-  if (picksOneOfSeveral(options)) return openOneChannelStream(pathGiven, options, windowBytes);
+  if (readsThroughChannels(pathGiven, options)) return openOneChannelStream(pathGiven, options, windowBytes);
   auto file = std::make_unique<FileBytes>(pathGiven, streamBytesFor(samplesNeeded, options));
   const std::string path = pathGiven == "-" ? "standard input" : pathGiven;  // as FileBytes names it
   const FileFormat format = detectInputFormat(path, file->bytes(), options);
@@ -244,10 +245,12 @@ std::unique_ptr<SampleStream> openSampleStream(const std::string& pathGiven, con
   return std::make_unique<TextStream>(std::move(file), pathGiven, path, options, windowBytes);
 }
 
-std::uint64_t inputSizeBytes(const std::string& path) { return FileBytes(path).bytes().size(); }
+std::uint64_t inputSizeBytes(const std::string& path) {
+  return FileBytes(splitDatasetPath(path).file).bytes().size();  // FILE.h5:NAME: the file's (compressed) size
+}
 
 std::vector<double> readSignalTail(const std::string& path, const ReadOptions& options, std::size_t count) {
-  if (picksOneOfSeveral(options)) return readTailByStreaming(path, options, count);
+  if (readsThroughChannels(path, options)) return readTailByStreaming(path, options, count);
   const FileBytes file(path);
   const FileFormat format = detectInputFormat(path, file.bytes(), options);
   if (format == FileFormat::wav) return readWavTail(file, path, options.channel, count);
