@@ -35,6 +35,7 @@
 #include "app_resources.hpp"
 #include "background_tasks.hpp"
 #include "chain_view.hpp"
+#include "dataset_dialog.hpp"
 #include "device_chooser.hpp"
 #include "device_panel.hpp"
 #include "filter_panel.hpp"
@@ -69,7 +70,7 @@ namespace {
 constexpr int kMaxRecentFiles = 8;
 // What readSignal recognises without options: text by default, .npy and WAV by their magic bytes.
 const char* const kSignalFilters =
-    "Signal files (*.txt *.dat *.csv *.tsv *.npy *.wav *.raw *.bin);;Text, one number a line (*.txt *.dat);;"
+    "Signal files (*.txt *.dat *.csv *.tsv *.npy *.wav *.raw *.bin *.h5 *.hdf5 *.mat);;HDF5 (*.h5 *.hdf5);;MATLAB (*.mat);;Text, one number a line (*.txt *.dat);;"
     "CSV or TSV (*.csv *.tsv);;NumPy (*.npy);;WAV (*.wav);;Raw binary samples (*.raw *.bin);;SigLab session (*.siglab);;"
     "All files (*)";
 const char* const kSessionFilter = "SigLab session (*.siglab)";
@@ -372,6 +373,16 @@ void MainWindow::openFile(const QString& path) {
                             const ProbeOutcome outcome = done.result();
                             if (!outcome.probe) {
                               showError(tr("Could not open the signal"), outcome.error);
+                              return;
+                            }
+                            if (outcome.probe->datasetFile) {  // HDF5/MAT: which dataset, if it holds several
+                              ReadOptions options = suggestedReadOptions(*outcome.probe);
+                              if (needsReadChoices(*outcome.probe)) {
+                                const auto chosen = pickDataset(this, path, outcome.probe->datasets);
+                                if (!chosen) return;
+                                options.dataset = *chosen;
+                              }
+                              openFile(path, options);
                               return;
                             }
                             if (!needsReadChoices(*outcome.probe)) {

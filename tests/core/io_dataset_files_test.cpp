@@ -134,7 +134,9 @@ TEST(Hdf5Files, StreamedEqualsInMemory) {
     for (std::size_t c = 0; c < 3; ++c) {
       EXPECT_TRUE(std::equal(got[c].begin(), got[c].end(), planar[c].begin())) << "block " << block;
     }
-    if (block != 1) EXPECT_EQ(got[0].size(), 400'000u);
+    if (block != 1) {
+      EXPECT_EQ(got[0].size(), 400'000u);
+    }
   }
 }
 

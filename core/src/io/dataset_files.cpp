@@ -211,6 +211,13 @@ const DatasetEntry& chooseDataset(const std::vector<DatasetEntry>& entries, cons
                                               : "; the numeric " + plural + " are " + describeDatasets(entries)));
 }
 
+std::string datasetLabel(const DatasetEntry& entry) {
+  std::string shape;
+  for (const std::uint64_t d : entry.shape) shape += (shape.empty() ? "" : " x ") + std::to_string(d);
+  return entry.name + ": " + shape + " " + entry.type + " (" + std::to_string(entry.channels) +
+         (entry.channels == 1 ? " channel of " : " channels of ") + std::to_string(entry.frames) + " samples)";
+}
+
 std::string describeDatasets(const std::vector<DatasetEntry>& entries) {
   std::string text;
   for (const DatasetEntry& e : entries) {

@@ -4,7 +4,9 @@
 #include <charconv>
 #include <memory>
 
+#include "dataset_formats.hpp"
 #include "file_bytes.hpp"
+#include "siglab/io/sample_stream.hpp"
 #include "siglab/errors.hpp"
 #include "stream_readers.hpp"
 #include "text_parse.hpp"
@@ -106,6 +108,14 @@ void probeText(std::string_view text, FileProbe& probe) {
 }  // namespace
 
 FileProbe probeSignalFile(const std::string& path) {
+  if (isDatasetInput(path)) {  // HDF5/MAT: what it holds, listed by its library
+    FileProbe probe;
+    probe.format = FileFormat::automatic;
+    probe.datasetFile = true;
+    probe.datasets = listDatasets(path);
+    probe.bytes = inputSizeBytes(path);
+    return probe;
+  }
   // Through the readers' own FileBytes: a pipe, a FIFO or standard input is read once into the
   // spool that every later reader of it in this process reads again, so probing consumes nothing.
   const FileBytes file(path);
@@ -125,6 +135,7 @@ FileProbe probeSignalFile(const std::string& path) {
 }
 
 bool needsReadChoices(const FileProbe& probe) {
+  if (probe.datasetFile) return probe.datasets.size() > 1;
   switch (probe.format) {
     case FileFormat::wav: return probe.wavChannels > 1;
     case FileFormat::text: return probe.binary || probe.header || probe.columns > 1 || probe.decimal != '.';
@@ -134,6 +145,7 @@ bool needsReadChoices(const FileProbe& probe) {
 
 ReadOptions suggestedReadOptions(const FileProbe& probe) {
   ReadOptions options;
+  if (probe.datasetFile && !probe.datasets.empty()) options.dataset = probe.datasets.front().name;
   if (probe.format != FileFormat::text) return options;
   if (probe.binary) {
     options.format = FileFormat::raw;

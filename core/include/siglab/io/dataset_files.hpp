@@ -43,6 +43,9 @@ std::string datasetOutputFile(const std::string& path);
 // library that reads it.
 std::vector<DatasetEntry> listDatasets(const std::string& path);
 
+// "/group/x: 1000 x 2 float64 (2 channels of 1000 samples)", for a picker.
+std::string datasetLabel(const DatasetEntry& entry);
+
 // Whether this build reads and writes the formats (the libraries were found at build time).
 bool hdf5Supported();
 bool matSupported();
