@@ -55,7 +55,7 @@ void addInputOptions(CLI::App& command, ReadOptions& options) {
                      "sampling_rate, sample_rate present)");
   command.add_flag("--allow-nonfinite", options.allowNonFinite, "Keep NaN and infinite samples instead of rejecting them");
   command.add_option_function<double>("--rate", [&options](double hz) { options.sampleRate = hz; },
-                                      "Sample rate in Hz of a text, CSV, .npy or raw input (replaces a WAV file's own)")
+                                      "Sample rate in Hz of a text, CSV, .npy, raw, HDF5 or MAT input (replaces a WAV file's or an HDF5 attribute's)")
       ->check(sampleRateValidator());
 }
 

@@ -7,12 +7,20 @@
 #include <fstream>
 #include <functional>
 #include <random>
+#include <thread>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "scipy_support.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/channel_io.hpp"
 #include "siglab/io/channel_stream.hpp"
 #include "siglab/io/dataset_files.hpp"
+#include "siglab/io/file_probe.hpp"
+#include "siglab/io/mapped_signal.hpp"
+#include "siglab/io/output_checks.hpp"
 #include "siglab/io/signal_io.hpp"
 #include "test_support.hpp"
 
@@ -278,6 +286,68 @@ TEST(DatasetFiles, HostileInputsAreRefusedWithTheirNames) {
     test::writeFile(dir.file("cut.mat"), whole.substr(0, whole.size() - 1000));
     expectError([&] { readChannels(dir.file("cut.mat:v")); }, dir.file("cut.mat"), "cut short");
   }
+}
+
+// The GUI's way in: the probe lists the datasets (a choice when there are several), and the mapped
+// view of a large signal reads the chosen one through the float64 cache.
+TEST(Hdf5Files, ProbedForTheDialogAndMappedThroughTheCache) {
+  SKIP_WITHOUT(hdf5);
+  std::mt19937_64 rng(test::freshSeed());
+  test::TempDir dir;
+  const std::string path = dir.file("two.h5");
+  const Planar a = randomPlanar(2, 3000, rng);
+  writeChannels(path + ":/a", spansOf(a));
+  const FileProbe one = probeSignalFile(path);
+  EXPECT_TRUE(one.datasetFile);
+  EXPECT_FALSE(needsReadChoices(one));
+  EXPECT_EQ(suggestedReadOptions(one).dataset, "/a");
+  EXPECT_EQ(datasetLabel(one.datasets.at(0)), "/a: 3000 x 2 float64 (2 channels of 3000 samples)");
+
+  ReadOptions second;
+  second.dataset = "/a";
+  second.oneChannel = true;
+  second.channel = 2;
+  const auto mapped = MappedSignal::open(path, second, dir.file("cache"));
+  std::vector<double> viewed(mapped->size());
+  mapped->read(0, viewed);
+  EXPECT_EQ(viewed, a[1]);
+  EXPECT_TRUE(mapped->fromCache());
+}
+
+// FILE.h5:NAME writes FILE.h5: the input's own file is refused as an output before any work.
+TEST(Hdf5Files, OutputThatIsTheInputFileIsRefused) {
+  SKIP_WITHOUT(hdf5);
+  test::TempDir dir;
+  const std::string path = dir.file("in.h5");
+  const std::vector<double> x = {1, 2, 3};
+  writeChannels(path + ":/x", std::vector<std::span<const double>>{x});
+  const NamedPath outputs[] = {{"-o", path + ":/y"}};
+  const NamedPath inputs[] = {{"INPUT", path + ":/x"}};
+  EXPECT_THROW(checkOutputsBeforeWork(outputs, inputs), OutputConflict);
+}
+
+// From a pipe the library cannot read it: said so, never parsed as text or raw samples.
+TEST(Hdf5Files, FromAPipeIsRefusedNotMisread) {
+  SKIP_WITHOUT(hdf5);
+  test::TempDir dir;
+  const std::vector<double> x = {1, 2, 3};
+  writeChannels(dir.file("x.h5"), std::vector<std::span<const double>>{x});
+  const std::string bytes = test::readFile(dir.file("x.h5"));
+  const std::string fifo = dir.file("pipe");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  // A writer open before the reader opens it (else the FIFO reads as empty), as file_probe_test does.
+  const int keeper = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  const int writeEnd = ::open(fifo.c_str(), O_WRONLY | O_CLOEXEC);
+  ASSERT_GE(keeper, 0);
+  ASSERT_GE(writeEnd, 0);
+  std::thread writer([&] {
+    EXPECT_EQ(::write(writeEnd, bytes.data(), bytes.size()), static_cast<ssize_t>(bytes.size()));
+    ::close(writeEnd);
+  });
+  const std::string error = errorOf([&] { readChannels(fifo); });
+  writer.join();
+  ::close(keeper);
+  EXPECT_NE(error.find(fifo + ": an HDF5 or MATLAB file"), std::string::npos) << error;
 }
 
 TEST(DatasetFiles, OutputNameSplitsAtTheFile) {

@@ -1,5 +1,7 @@
 // HDF5 datasets (and MATLAB 7.3 variables, which are HDF5 datasets) read block by block: a
 // hyperslab of whole chunks at a time, converted to float64 by the library.
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -177,6 +179,42 @@ void requireFilters(hid_t dataset, const std::string& where) {
   }
 }
 
+// Sizes a damaged header may claim, refused before the library allocates them: a chunk over 256 MiB
+// (writers use a few MiB at most), contiguous data the file does not hold, or more samples than
+// 1024 times the file's bytes (deflate's best ratio is about 1032:1).
+void requireSaneSizes(hid_t dataset, const Hdf5Shape& shape, const std::string& path, const std::string& where) {
+  const Handle type(H5Dget_type(dataset), H5Tclose);
+  const std::uint64_t sampleBytes = H5Tget_size(type.get());
+  std::uint64_t bytes = 0;
+  if (__builtin_mul_overflow(shape.frames, shape.channels, &bytes) || __builtin_mul_overflow(bytes, sampleBytes, &bytes)) {
+    throw InputError(where, "its shape claims more samples than any file holds (the file is damaged)");
+  }
+  struct stat info {};
+  const std::uint64_t fileBytes = ::stat(path.c_str(), &info) == 0 ? static_cast<std::uint64_t>(info.st_size) : 0;
+  if (bytes / 1024 > fileBytes + (std::uint64_t{1} << 20)) {
+    throw InputError(where, "claims " + std::to_string(bytes) + " bytes of samples in a file of " +
+                                std::to_string(fileBytes) + " bytes (damaged, or mostly never written)");
+  }
+  const Handle plist(H5Dget_create_plist(dataset), H5Pclose);
+  const H5D_layout_t layout = H5Pget_layout(plist.get());
+  if (layout == H5D_CHUNKED) {
+    std::array<hsize_t, 2> chunk{1, 1};
+    const int rank = H5Pget_chunk(plist.get(), 2, chunk.data());
+    std::uint64_t chunkBytes = sampleBytes;
+    for (int i = 0; i < rank && i < 2; ++i) {
+      if (__builtin_mul_overflow(chunkBytes, chunk[static_cast<std::size_t>(i)], &chunkBytes)) chunkBytes = UINT64_MAX;
+    }
+    if (rank < 1 || chunkBytes > (std::uint64_t{256} << 20)) {
+      throw InputError(where, "its chunks of " + std::to_string(chunkBytes) + " bytes are more than SigLab reads at once "
+                              "(256 MiB; the file is damaged, or rewrite it with smaller chunks)");
+    }
+  } else if (layout == H5D_CONTIGUOUS && H5Dget_storage_size(dataset) < bytes) {
+    throw InputError(where, "the file is damaged or cut short: its samples need " + std::to_string(bytes) +
+                                " bytes, " + std::to_string(H5Dget_storage_size(dataset)) + " are stored (or it was never written)");
+  }
+  H5Eclear2(H5E_DEFAULT);
+}
+
 class Hdf5ChannelStream final : public ChannelStream {
  public:
   Hdf5ChannelStream(Handle file, Handle dataset, std::string where, Hdf5Shape shape, std::vector<std::size_t> keep,
@@ -327,6 +365,7 @@ std::unique_ptr<ChannelStream> openHdf5ChannelStream(const std::string& path, co
   Hdf5Shape shape;
   if (const std::string why = whyNotSignal(dataset.get(), layout, shape); !why.empty()) throw InputError(where, why);
   requireFilters(dataset.get(), where);
+  requireSaneSizes(dataset.get(), shape, path, where);
   std::vector<std::size_t> keep = datasetChannelsToKeep(options, shape.channels, where);
   const std::optional<double> rate =
       options.sampleRate ? options.sampleRate

@@ -186,6 +186,7 @@ std::unique_ptr<ChannelStream> openMatChannelStream(const std::string& path, con
   if (!info) {
     mat::takeLastMessage();
     chooseDataset(listSignals(file.get()), name, path, "variable");  // throws, listing what there is
+    throw InputError(path + ":" + name, "cannot read its header (the file is damaged)");  // listed, yet unreadable
   }
   const std::string where = path + ":" + name;
   if (const std::string why = whyNotSignal(*info.get()); !why.empty()) throw InputError(where, why);

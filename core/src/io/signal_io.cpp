@@ -59,6 +59,10 @@ Signal parseFile(const FileBytes& file, const std::string& path, const ReadOptio
 FileFormat detectInputFormat(const std::string& path, Bytes bytes, const ReadOptions& options) {
   if (options.format != FileFormat::automatic) return options.format;
   if (options.rawType) return FileFormat::raw;
+  if (datasetFileKind(bytes) != DatasetFileKind::none) {  // a regular one went to openDatasetChannelStream
+    throw InputError(path, "an HDF5 or MATLAB file, which SigLab reads from a file by name, not from standard input or "
+                           "a pipe: save it to a file first");
+  }
   if (startsWith(bytes, "\x93NUMPY")) return FileFormat::npy;
   if ((startsWith(bytes, "RIFF") || startsWith(bytes, "RF64")) && startsWith(bytes, "WAVE", 8)) return FileFormat::wav;
   const std::string extension = lowerExtension(path);
