@@ -191,6 +191,17 @@ std::unique_ptr<ChannelStream> openMatChannelStream(const std::string& path, con
   const std::string where = path + ":" + name;
   if (const std::string why = whyNotSignal(*info.get()); !why.empty()) throw InputError(where, why);
   const DatasetEntry entry = entryOf(*info.get());
+  // A damaged header may claim any size: refused before matio allocates it (deflate packs at most
+  // about 1032:1, so more than 1024 bytes of samples a byte of file is not a real file).
+  struct stat file_info {};
+  const std::uint64_t fileBytes = ::stat(path.c_str(), &file_info) == 0 ? static_cast<std::uint64_t>(file_info.st_size) : 0;
+  std::uint64_t bytes = 0;
+  if (__builtin_mul_overflow(info->dims[0], info->dims[1], &bytes) ||
+      __builtin_mul_overflow(bytes, std::uint64_t{Mat_SizeOfClass(info->class_type)}, &bytes) ||
+      bytes / 1024 > fileBytes + (std::uint64_t{1} << 20)) {
+    throw InputError(where, "claims more samples than a file of " + std::to_string(fileBytes) +
+                                " bytes holds (the file is damaged)");
+  }
   std::vector<std::size_t> keep = datasetChannelsToKeep(options, entry.channels, where);
   const mat::Variable whole(Mat_VarRead(file.get(), name.c_str()));
   if (!whole) throw InputError(where, "cannot read it (the file is damaged): " + mat::takeLastMessage());
