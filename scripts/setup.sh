@@ -12,6 +12,7 @@ packages=(
   python3-dev pybind11-dev python3-numpy python3-scipy python3-pytest python3-dask python3-distributed
   qt6-svg-dev librsvg2-bin help2man man-db desktop-file-utils appstream dpkg-dev file
   xvfb xauth x11-utils x11-apps netpbm
+  python3-soundfile flac  # the audio tests' independent reader, and the FLAC bench
 )
 
 missing=()

@@ -26,6 +26,7 @@ struct FilterOptions : JobOptions {
   bool verifyAll = false;
   StreamOptions stream;
   PipelineChoice pipeline;
+  unsigned bits = 0;  // the output's sample width where its format has a choice
 };
 
 // -e NAME runs every stage on NAME (or auto); -e "auto;cpu-serial" names each stage's in turn.
@@ -94,6 +95,12 @@ int presentReport(const FilterOptions& o, const Pipeline& pipeline, const Pipeli
   return kExitOk;
 }
 
+WriteOptions outputOptions(const FilterOptions& o) {
+  WriteOptions write;
+  write.bits = o.bits;
+  return write;
+}
+
 int runFilter(FilterOptions& o, const CLI::App& command) {
   CancelOnSignals signals;  // first: probing the GPU alone may take a second
   auto computing = std::make_unique<ExitOnCancel>(signals, "filter", std::vector<std::string>{o.output}, true);
@@ -122,7 +129,7 @@ int runFilter(FilterOptions& o, const CLI::App& command) {
   observer.beforeOutput = [&] { computing.reset(); };  // from here on, cancelling removes the temporary first
   const BackendList engines = makeAllBackends(o.cudaOptions());
   try {
-    const PipelineReport report = runPipeline(pipeline, FileSource{o.input, o.read}, FileSink{o.output, {}},
+    const PipelineReport report = runPipeline(pipeline, FileSource{o.input, o.read}, FileSink{o.output, outputOptions(o)},
                                               engines, options, observer);
     progress.clear();
     return presentReport(o, pipeline, report);
@@ -149,7 +156,7 @@ void addFilterCommand(CLI::App& app, int& exitCode) {
                                                "result, each stage verified against the reference formula");
   addJobOptions(*cmd, *o);
   addPipelineOptions(*cmd, o->pipeline);
-  cmd->add_option("-o,--output", o->output, "Result file (- for standard output): .npy, .wav, .raw/.bin (f64), .csv, else text (one %2.16f value a line); every channel of the input (text: one only)")
+  cmd->add_option("-o,--output", o->output, "Result file (- for standard output): .npy, .wav, .flac, .raw/.bin (f64), .csv, else text (one %2.16f value a line); every channel of the input (text: one only)")
       ->required();
   describeWithEngineNames(cmd->add_option("-e,--engine,-b,--backend", o->engines)->capture_default_str(),
                           "auto (the fastest engine that can run each stage here; stderr says which and why) or one of ",
@@ -160,6 +167,9 @@ void addFilterCommand(CLI::App& app, int& exitCode) {
   cmd->add_flag("--verify-all", o->verifyAll,
                "A recursive filter (--butter): compare every output with a full serial pass (in bounded memory; "
                "about three serial passes) instead of stretches");
+  cmd->add_option("--bits", o->bits,
+                  "Sample width of the output where its format offers one: WAV 32 (default) or 64-bit float; FLAC 24 "
+                  "(default) or 16-bit integers (FLAC quantises: a note says so)");
   addStreamOptions(*cmd, o->stream);
   cmd->callback([o, cmd, &exitCode] { exitCode = runFilter(*o, *cmd); });
 }

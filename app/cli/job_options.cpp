@@ -21,7 +21,7 @@ CudaOptions JobOptions::cudaOptions() const {
 
 void addJobOptions(CLI::App& cmd, JobOptions& o) {
   cmd.add_option("input", o.input,
-                 "Signal file (- for standard input): text (one number a line, or --column of a CSV/TSV), .npy, WAV or --raw")
+                 "Signal file (- for standard input): text (one number a line, or --column of a CSV/TSV), .npy, audio (WAV, FLAC, Ogg, AIFF, CAF, W64, AU: by content) or --raw")
       ->required();
   addInputOptions(cmd, o.read);
   cmd.add_option("--dtype", o.dtype, "Sample type the engines run in")

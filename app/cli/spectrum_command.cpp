@@ -140,7 +140,7 @@ void addSpectrumCommand(CLI::App& app, int& exitCode) {
   auto o = std::make_shared<SpectrumCommandOptions>();
   CLI::App* cmd = app.add_subcommand(
       "spectrum", "Welch's power spectral density (as scipy.signal.welch), one-sided, as CSV or .npy");
-  cmd->add_option("input", o->input, "Signal file: text (one number a line, or --column of a CSV/TSV), .npy, WAV or --raw")
+  cmd->add_option("input", o->input, "Signal file: text (one number a line, or --column of a CSV/TSV), .npy, audio (WAV, FLAC, Ogg, AIFF, CAF, W64, AU: by content) or --raw")
       ->required();
   addInputOptions(*cmd, o->read);
   cmd->add_option("-o,--output", o->output, "Result: .npy (shape (F, 2)) or CSV with the header frequency,power")

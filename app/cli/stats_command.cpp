@@ -160,7 +160,7 @@ void addStatsCommand(CLI::App& app, int& exitCode) {
   auto o = std::make_shared<StatsOptions>();
   CLI::App* cmd = app.add_subcommand(
       "stats", "Count, sum, mean, sum of squares, RMS, variance, std, min and max (with indices) of a signal");
-  cmd->add_option("input", o->input, "Signal file (- for standard input): text (one number a line, or --column of a CSV/TSV), .npy, WAV or --raw")
+  cmd->add_option("input", o->input, "Signal file (- for standard input): text (one number a line, or --column of a CSV/TSV), .npy, audio (WAV, FLAC, Ogg, AIFF, CAF, W64, AU: by content) or --raw")
       ->required();
   addInputOptions(*cmd, o->read);
   cmd->add_option("--range", o->range, "Samples A..B-1 only (0-based, half-open A:B; A: or :B for one end)");

@@ -16,14 +16,19 @@
 
 #include <limits>
 
+#include "siglab/io/signal_formats.hpp"
+
 namespace siglab::gui {
 namespace {
 
 constexpr int kTextPage = 0;
 constexpr int kRawPage = 1;
-constexpr int kWavPage = 2;
+constexpr int kChannelPage = 2;  // a multi-channel format recognised by its content: WAV, ...
 constexpr SampleType kRawTypes[] = {SampleType::f64, SampleType::f32, SampleType::i8,  SampleType::i16, SampleType::i32,
                                     SampleType::i64, SampleType::u8,  SampleType::u16, SampleType::u32, SampleType::u64};
+
+QString formatText(FileFormat format) { return QString::fromUtf8(std::string(signalFormatDescription(format)).c_str()); }
+QVariant formatData(FileFormat format) { return QString::fromUtf8(std::string(format.name()).c_str()); }
 
 QWidget* formPage(QFormLayout*& form) {
   auto* page = new QWidget;
@@ -40,11 +45,11 @@ ImportDialog::ImportDialog(const QString& path, const FileProbe& probe, QWidget*
   const ReadOptions suggested = suggestedReadOptions(probe);
 
   format_ = new QComboBox;
-  if (probe.format == FileFormat::wav) {
-    format_->addItem(tr("WAV audio"), static_cast<int>(FileFormat::wav));
+  if (probe.format != FileFormat::text) {  // recognised by its content: read as that
+    format_->addItem(formatText(probe.format), formatData(probe.format));
   } else {
-    format_->addItem(tr("Text: numbers in lines or columns"), static_cast<int>(FileFormat::text));
-    format_->addItem(tr("Raw binary samples"), static_cast<int>(FileFormat::raw));
+    format_->addItem(tr("Text: numbers in lines or columns"), formatData(FileFormat::text));
+    format_->addItem(formatText(FileFormat::raw), formatData(FileFormat::raw));
     format_->setCurrentIndex(probe.binary ? 1 : 0);
   }
   format_->setToolTip(tr("How the file's bytes are read"));
@@ -111,7 +116,7 @@ ImportDialog::ImportDialog(const QString& path, const FileProbe& probe, QWidget*
   }
   channel_->setToolTip(tr("Every channel, a lane each, or one channel (as --channel K): the others are not loaded"));
   form->addRow(tr("C&hannel"), channel_);
-  auto* note = new QLabel(tr("This WAV file has %1 channels. A file too large for memory is viewed from its mapping "
+  auto* note = new QLabel(tr("This file has %1 channels. A file too large for memory is viewed from its mapping "
                              "one channel at a time: the one chosen here (channel 1 with all).")
                               .arg(probe.wavChannels));
   note->setWordWrap(true);
@@ -145,33 +150,34 @@ ImportDialog::ImportDialog(const QString& path, const FileProbe& probe, QWidget*
   showFormatPage();
 }
 
+FileFormat ImportDialog::chosenFormat() const {
+  return signalFormatNamed(format_->currentData().toString().toStdString()).value_or(FileFormat::text);
+}
+
 void ImportDialog::showFormatPage() {
-  const auto format = static_cast<FileFormat>(format_->currentData().toInt());
-  pages_->setCurrentIndex(format == FileFormat::wav ? kWavPage : format == FileFormat::raw ? kRawPage : kTextPage);
+  const FileFormat format = chosenFormat();
+  pages_->setCurrentIndex(format == FileFormat::text ? kTextPage : format == FileFormat::raw ? kRawPage : kChannelPage);
 }
 
 ReadOptions ImportDialog::readOptions() const {
   ReadOptions options;
   options.allowNonFinite = allowNonFinite_->isChecked();
-  switch (static_cast<FileFormat>(format_->currentData().toInt())) {
-    case FileFormat::wav:
-      options.oneChannel = channel_->currentData().toULongLong() > 0;
-      if (options.oneChannel) options.channel = channel_->currentData().toULongLong();
-      break;
-    case FileFormat::raw:
-      options.format = FileFormat::raw;
-      options.rawType = static_cast<SampleType>(rawType_->currentData().toInt());
-      options.rawOffset = static_cast<std::uint64_t>(offset_->value());
-      options.rawChannels = static_cast<std::size_t>(rawChannels_->value());
-      break;
-    default:
-      options.column = column_->currentData().toULongLong();
-      for (const QString& column : columns_->text().split(',', Qt::SkipEmptyParts)) {
-        if (!column.trimmed().isEmpty()) options.columns.push_back(column.trimmed().toULongLong());
-      }
-      options.skipHeader = skipHeader_->isChecked();
-      options.decimal = decimal_->currentData().toChar().toLatin1();
-      break;
+  const FileFormat format = chosenFormat();
+  if (format == FileFormat::raw) {
+    options.format = FileFormat::raw;
+    options.rawType = static_cast<SampleType>(rawType_->currentData().toInt());
+    options.rawOffset = static_cast<std::uint64_t>(offset_->value());
+    options.rawChannels = static_cast<std::size_t>(rawChannels_->value());
+  } else if (format == FileFormat::text) {
+    options.column = column_->currentData().toULongLong();
+    for (const QString& column : columns_->text().split(',', Qt::SkipEmptyParts)) {
+      if (!column.trimmed().isEmpty()) options.columns.push_back(column.trimmed().toULongLong());
+    }
+    options.skipHeader = skipHeader_->isChecked();
+    options.decimal = decimal_->currentData().toChar().toLatin1();
+  } else {  // a format of channels recognised by its content (WAV, ...): all of them or one
+    options.oneChannel = channel_->currentData().toULongLong() > 0;
+    if (options.oneChannel) options.channel = channel_->currentData().toULongLong();
   }
   return options;
 }

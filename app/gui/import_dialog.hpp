@@ -36,6 +36,7 @@ class ImportDialog : public QDialog {
   QSpinBox* rawChannelsBox() const { return rawChannels_; }
 
  private:
+  FileFormat chosenFormat() const;  // the "Read as" choice
   void showFormatPage();
 
   QString path_;

@@ -40,6 +40,7 @@
 #include "device_panel.hpp"
 #include "filter_panel.hpp"
 #include "import_dialog.hpp"
+#include "siglab/io/signal_formats.hpp"
 #include "plot_export.hpp"
 #include "lab_tasks.hpp"
 #include "lab_view.hpp"
@@ -68,12 +69,12 @@ namespace siglab::gui {
 namespace {
 
 constexpr int kMaxRecentFiles = 8;
-// What readSignal recognises without options: text by default, .npy and WAV by their magic bytes.
-const char* const kSignalFilters =
-    "Signal files (*.txt *.dat *.csv *.tsv *.npy *.wav *.raw *.bin *.h5 *.hdf5 *.mat);;HDF5 (*.h5 *.hdf5);;MATLAB (*.mat);;Text, one number a line (*.txt *.dat);;"
-    "CSV or TSV (*.csv *.tsv);;NumPy (*.npy);;WAV (*.wav);;Raw binary samples (*.raw *.bin);;SigLab session (*.siglab);;"
-    "All files (*)";
 const char* const kSessionFilter = "SigLab session (*.siglab)";
+
+// What readSignal recognises (the format registry's filters), and sessions.
+QString signalOpenFilters() {
+  return QString::fromStdString(openFileFilters()) + ";;" + QObject::tr(kSessionFilter);
+}
 const char* const kPipelineFilter = "SigLab pipeline (*.json)";
 
 // The GPUs chosen in the Device tab (setting "gpu/devices", as --devices reads it), or device 0
@@ -174,7 +175,7 @@ MainWindow::~MainWindow() = default;
 void MainWindow::createActions() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   openAction_ = file->addAction(tr("&Open signal…"), this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open signal"), lastDirectory_, tr(kSignalFilters));
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open signal"), lastDirectory_, signalOpenFilters());
     if (!path.isEmpty()) requestOpen(path);
   });
   openAction_->setShortcut(QKeySequence::Open);
@@ -192,7 +193,7 @@ void MainWindow::createActions() {
   exportResultAction_->setIcon(toolbarIcon("export"));
   exportResultAction_->setToolTip(
       tr("Write the filtered signal shown, Apply's engine result or Compare's cpu-serial result (Ctrl+S): text in "
-         "the seed's %2.16f format, or .npy, .wav, .raw, .csv by extension (every channel)"));
+         "the seed's %2.16f format, or another format by extension (every channel)"));
   exportReportAction_ = file->addAction(tr("Export timing &report…"), this, [this] {
     const QString path = askSavePath(tr("Export timing report"), "report.json", tr("JSON (*.json);;CSV (*.csv)"));
     if (!path.isEmpty()) exportReport(path);
@@ -535,8 +536,7 @@ void MainWindow::applyFilter() {
   pendingStages_.clear();
   if (currentResult()->mapping()) {  // too large for memory: streamed into a file the user names
     const QString output = askSavePath(tr("Write the filtered signal to"), "filtered.raw",
-                                       tr("Raw float64 (*.raw *.bin);;NumPy (*.npy);;Seed text format (*.txt);;"
-                                          "WAV, 32-bit float (*.wav)"));
+                                       QString::fromStdString(saveFileFilters(1, ".raw")));
     if (!output.isEmpty()) applyFilterTo(output);
     return;
   }
@@ -877,12 +877,8 @@ void MainWindow::exportResultThen(std::function<void()> proceed) {
 
 QString MainWindow::resultExportFilters() const {
   // The seed's text holds one channel (core says so for more): formats of several come first then.
-  if (filtered_ && filtered_->channelCount() > 1) {
-    return tr("NumPy, N x C (*.npy);;CSV, a column a channel (*.csv);;WAV, 32-bit float (*.wav);;"
-              "Raw float64, interleaved (*.raw *.bin)");
-  }
-  return tr("Seed text format (*.txt);;NumPy (*.npy);;WAV, 32-bit float (*.wav);;Raw float64 (*.raw *.bin);;"
-            "CSV (*.csv)");
+  const std::size_t channels = filtered_ ? filtered_->channelCount() : 1;
+  return QString::fromStdString(saveFileFilters(channels, channels > 1 ? ".npy" : ".txt"));
 }
 
 void MainWindow::cancelTask() { taskStatus_->cancel(); }

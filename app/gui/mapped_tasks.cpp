@@ -66,8 +66,7 @@ SignalPtr index(const LoadedSignal& preview, const ReadOptions& opened, const Pr
 
 ReadOptions readOptionsForOutput(const QString& output) {
   ReadOptions options;
-  const QString suffix = QFileInfo(output).suffix().toLower();
-  if (suffix == "raw" || suffix == "bin") options.rawType = SampleType::f64;  // what writeSignal writes there
+  if (formatForOutput(output.toStdString()) == FileFormat::raw) options.rawType = SampleType::f64;  // what writeSignal writes there
   return options;
 }
 

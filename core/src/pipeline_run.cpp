@@ -7,6 +7,7 @@
 #include "pipeline_ends.hpp"
 #include "pipeline_steps.hpp"
 #include "siglab/io/channel_io.hpp"
+#include "siglab/io/signal_formats.hpp"
 
 namespace siglab {
 
@@ -27,6 +28,15 @@ void tellNotes(const BoundChain& chain, const PipelineObserver& observer) {
   if (!observer.onNote) return;
   for (std::size_t k = 0; k < chain.size(); ++k) {
     if (const std::string note = chain.stages[k]->note(); !note.empty()) observer.onNote(chain.prefix(k) + note);
+  }
+}
+
+void checkFileSink(const PipelineSink& sink, std::size_t channels, const PipelineObserver& observer) {
+  const auto* file = std::get_if<FileSink>(&sink);
+  if (!file) return;
+  checkOutputHoldsChannels(file->path, file->write, channels);
+  if (const std::string note = outputNote(file->path, file->write); !note.empty() && observer.onNote) {
+    observer.onNote(file->path + ": " + note);
   }
 }
 
@@ -91,8 +101,8 @@ PipelineReport runOnChannels(const Pipeline& pipeline, const ChannelSource& sour
                              const BackendList& engines, const PipelineOptions& options,
                              const PipelineObserver& observer) {
   if (source.channels.empty()) throw StageError(source.name + " has no channel to run the pipeline on");
+  detail::checkFileSink(sink, source.channels.size(), observer);
   const auto* file = std::get_if<FileSink>(&sink);
-  if (file) checkOutputHoldsChannels(file->path, file->write, source.channels.size());
   const std::size_t samples = source.channels.front().size();
   for (const std::span<const double> channel : source.channels) {
     if (channel.size() != samples) throw StageError("the channels of " + source.name + " differ in length");

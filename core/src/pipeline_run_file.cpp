@@ -81,7 +81,7 @@ std::optional<BoundChain> bindBeforeReading(const Pipeline& pipeline, const File
 PipelineReport runOnFile(const Pipeline& pipeline, const FileSource& source, const PipelineSink& sink,
                          const BackendList& engines, const PipelineOptions& options, const PipelineObserver& observer) {
   const std::size_t channels = channelCount(source.path, source.read);
-  if (const auto* file = std::get_if<FileSink>(&sink)) checkOutputHoldsChannels(file->path, file->write, channels);
+  detail::checkFileSink(sink, channels, observer);
   // Binding and planning look at one channel: every channel has its length and rate.
   const FileSource first = channels > 1 ? oneChannelOf(source, 0) : source;
   PipelineReport report;

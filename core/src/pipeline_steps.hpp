@@ -112,6 +112,9 @@ void runChannelsStreamed(const BoundChain& chain, const ChannelEnds& ends, const
 
 // What binding did to each stage (taps dropped), told to the observer.
 void tellNotes(const BoundChain& chain, const PipelineObserver& observer);
+// Refuses a file sink that cannot hold `channels` channels (or the sample width asked), before any
+// work; tells the note of its format (FLAC: quantised) where it has one.
+void checkFileSink(const PipelineSink& sink, std::size_t channels, const PipelineObserver& observer);
 StageContext contextFor(std::optional<std::uint64_t> samples, std::optional<double> rate, const PipelineOptions& options);
 
 // In memory, from channels already there, into the sink (a file only when every check passed).

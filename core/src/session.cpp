@@ -9,6 +9,7 @@
 #include "siglab/filter_kinds.hpp"
 #include "siglab/filter_spec.hpp"
 #include "siglab/io/atomic_file.hpp"
+#include "siglab/io/signal_formats.hpp"
 #include "siglab/json_number.hpp"
 #include "siglab/stage_registry.hpp"
 #include "siglab/taps.hpp"
@@ -36,16 +37,7 @@ std::string shown(const json& value) {
   return value.dump();
 }
 
-const char* formatName(FileFormat f) {
-  switch (f) {
-    case FileFormat::automatic: return "automatic";
-    case FileFormat::text: return "text";
-    case FileFormat::npy: return "npy";
-    case FileFormat::raw: return "raw";
-    case FileFormat::wav: return "wav";
-  }
-  return "automatic";
-}
+std::string formatName(FileFormat f) { return f.isAutomatic() ? "automatic" : std::string(f.name()); }
 
 // Reads session keys, each error naming the file and the key's path ("filter.window").
 class Reader {
@@ -235,14 +227,13 @@ Session sessionFromJson(const json& j, const std::string& path) {
   s.signalPath = r.string(signal, "signal", "path");
   if (s.signalPath.empty()) r.fail("signal.path", "empty: name the signal file");
   const std::string format = r.string(signal, "signal", "format");
-  bool known = false;
-  for (FileFormat f : {FileFormat::automatic, FileFormat::text, FileFormat::npy, FileFormat::raw, FileFormat::wav}) {
-    if (format == formatName(f)) {
-      s.read.format = f;
-      known = true;
-    }
+  const std::optional<FileFormat> named = signalFormatNamed(format);
+  if (!named) {
+    std::string known = "automatic";
+    for (const std::string_view name : signalFormatNames()) known += ", " + std::string(name);
+    r.fail("signal.format", "\"" + format + "\" is not one of " + known);
   }
-  if (!known) r.fail("signal.format", "\"" + format + "\" is not automatic, text, npy, raw or wav");
+  s.read.format = *named;
   s.read.column = r.count(signal, "signal", "column");
   s.read.skipHeader = r.flag(signal, "signal", "skip_header");
   if (signal.contains("decimal")) {  // sessions written before decimal commas were read have none: '.'

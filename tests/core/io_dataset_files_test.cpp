@@ -347,7 +347,7 @@ TEST(Hdf5Files, FromAPipeIsRefusedNotMisread) {
   const std::string error = errorOf([&] { readChannels(fifo); });
   writer.join();
   ::close(keeper);
-  EXPECT_NE(error.find(fifo + ": an HDF5 or MATLAB file"), std::string::npos) << error;
+  EXPECT_NE(error.find(fifo + ": an HDF5 file, which SigLab reads from a file by name"), std::string::npos) << error;
 }
 
 TEST(DatasetFiles, OutputNameSplitsAtTheFile) {

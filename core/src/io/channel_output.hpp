@@ -1,5 +1,5 @@
 #pragma once
-// What writeChannels and ChannelSink share: the format, the one-channel rule of text, and the
+// What the writers share: the one-channel rule of text, and the
 // interleaved and CSV bytes of a block.
 #include <span>
 #include <string>
@@ -8,9 +8,6 @@
 #include "siglab/io/signal_io.hpp"
 
 namespace siglab {
-
-// The format `options` or the extension of `path` names.
-FileFormat channelOutputFormat(const std::string& path, const WriteOptions& options);
 
 // Text of several channels is CSV, one line a frame, in a file named .csv; the seed's format holds
 // one channel: InputError naming `path` otherwise.

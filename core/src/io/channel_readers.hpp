@@ -25,6 +25,19 @@ std::unique_ptr<ChannelStream> openBinaryChannelStream(std::unique_ptr<FileBytes
                                                        BinaryChannels shape, bool allowNonFinite,
                                                        std::optional<double> sampleRate);
 
+// The 0-based channels to read of `count` a file has: all (at most 1024), or ReadOptions::channel
+// alone with oneChannel (InputError naming the file and its channels where it lacks that one).
+std::vector<std::size_t> channelsToKeep(const ReadOptions& options, std::uint64_t count, const std::string& path);
+
+// Channels each read through its own SampleStream, frame counts checked to agree.
+std::unique_ptr<ChannelStream> openColumnStreams(std::vector<std::unique_ptr<SampleStream>> columns,
+                                                 const std::string& path, std::optional<double> sampleRate);
+
+// The columns of a text file readChannels reads (text_columns.hpp), a text stream each.
+std::unique_ptr<ChannelStream> openTextColumns(const FileBytes& file, const std::string& pathGiven,
+                                               const std::string& path, const ReadOptions& options,
+                                               std::size_t windowBytes);
+
 // Whether one channel is picked out of what openChannelStream reads: the options name a layout of
 // several channels (rawChannels, columns) or oneChannel (a 2-D .npy's, a CSV's, a WAV's channel).
 // readSignal, openSampleStream and readSignalTail read through the channel readers then.

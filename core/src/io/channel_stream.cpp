@@ -4,7 +4,7 @@
 
 #include "channel_readers.hpp"
 #include "dataset_formats.hpp"
-#include "input_format.hpp"
+#include "signal_format.hpp"
 #include "planar_frames.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/sample_stream.hpp"
@@ -55,7 +55,13 @@ class ColumnStreams final : public ChannelStream {
 // As libsndfile's WAV: more is a file read the wrong way round (a .npy of C x N), not a signal.
 constexpr std::uint64_t kMaxChannels = 1024;
 
-// The 0-based channels to read of `count`: all, or ReadOptions::channel alone.
+}  // namespace
+
+std::unique_ptr<ChannelStream> openColumnStreams(std::vector<std::unique_ptr<SampleStream>> columns,
+                                                 const std::string& path, std::optional<double> sampleRate) {
+  return std::make_unique<ColumnStreams>(std::move(columns), path, sampleRate);
+}
+
 std::vector<std::size_t> channelsToKeep(const ReadOptions& options, std::uint64_t count, const std::string& path) {
   if (!options.oneChannel) {
     if (count > kMaxChannels) {
@@ -87,6 +93,8 @@ std::unique_ptr<ChannelStream> openTextColumns(const FileBytes& file, const std:
   }
   return std::make_unique<ColumnStreams>(std::move(streams), path, options.sampleRate);
 }
+
+namespace {
 
 // One channel of a ChannelStream, as a SampleStream.
 class OneChannelStream final : public SampleStream {
@@ -120,36 +128,8 @@ std::unique_ptr<ChannelStream> openChannelStream(const std::string& pathGiven, c
   if (readsAsDataset(pathGiven, options)) return openDatasetChannelStream(pathGiven, options);
   auto file = std::make_unique<FileBytes>(pathGiven);
   const std::string path = pathGiven == "-" ? "standard input" : pathGiven;  // as FileBytes names it
-  switch (detectInputFormat(path, file->bytes(), options)) {
-    case FileFormat::npy: {
-      const NpyArray array = locateNpyArray(file->bytes(), path);
-      BinaryChannels shape{array.data, array.columns, array.fortran, channelsToKeep(options, array.columns, path)};
-      return openBinaryChannelStream(std::move(file), path, std::move(shape), options.allowNonFinite, options.sampleRate);
-    }
-    case FileFormat::raw: {
-      const BinaryLayout layout = locateRawData(file->bytes().size(), path, options.rawType.value_or(SampleType::f64),
-                                                options.rawOffset);
-      if (layout.count % options.rawChannels != 0) {
-        throw InputError(path, "the " + std::to_string(layout.count) + " samples are not a whole number of frames of " +
-                                   std::to_string(options.rawChannels) + " channels (" +
-                                   std::to_string(layout.count % options.rawChannels) + " samples left over)");
-      }
-      BinaryChannels shape{layout, options.rawChannels, false, channelsToKeep(options, options.rawChannels, path)};
-      return openBinaryChannelStream(std::move(file), path, std::move(shape), options.allowNonFinite, options.sampleRate);
-    }
-    case FileFormat::wav: {
-      const std::optional<WavShape> wav = wavShape(file->bytes());
-      if (!options.oneChannel && wav && wav->channels > 1) {
-        return openWavChannelStream(std::move(file), path, options.allowNonFinite, options.sampleRate);
-      }
-      std::vector<std::unique_ptr<SampleStream>> one;
-      one.push_back(openWavStream(std::move(file), path, options.oneChannel ? options.channel : 1, options.allowNonFinite));
-      return std::make_unique<ColumnStreams>(std::move(one), path, options.sampleRate);
-    }
-    case FileFormat::text:
-    case FileFormat::automatic: break;
-  }
-  return openTextColumns(*file, pathGiven, path, options, windowBytes);
+  const SignalFormat& format = inputFormat(path, file->bytes(), options);
+  return format.openChannels(std::move(file), StreamSource{pathGiven, path, windowBytes}, options);
 }
 
 std::size_t channelCount(const std::string& path, const ReadOptions& options) {

@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <filesystem>
 #include <stdexcept>
 #include <vector>
 
@@ -11,18 +10,12 @@
 #include "siglab/errors.hpp"
 #include "siglab/io/binary_formats.hpp"
 #include "siglab/io/channel_io.hpp"
+#include "signal_format.hpp"
 
 namespace siglab {
 
-FileFormat channelOutputFormat(const std::string& path, const WriteOptions& options) {
-  return options.format == FileFormat::automatic ? formatForOutput(path) : options.format;
-}
-
 void requireTextHolds(const std::string& path, std::size_t channels) {
-  std::string extension = std::filesystem::path(path).extension().string();
-  std::transform(extension.begin(), extension.end(), extension.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (channels > 1 && extension != ".csv") {
+  if (channels > 1 && lowerExtension(path) != ".csv") {
     throw InputError(path, "the text format holds one channel, not " + std::to_string(channels) +
                                ": name the output .csv (one line a frame), .npy, .wav or .raw");
   }
@@ -30,8 +23,7 @@ void requireTextHolds(const std::string& path, std::size_t channels) {
 
 void checkOutputHoldsChannels(const std::string& path, const WriteOptions& options, std::size_t channels) {
   if (isDatasetOutput(path, options)) return;  // HDF5 and MAT hold any number
-  const FileFormat format = channelOutputFormat(path, options);
-  if (format == FileFormat::text || format == FileFormat::automatic) requireTextHolds(path, channels);
+  outputFormat(path, options).checkHolds(path, channels, options);
 }
 
 void appendInterleaved(AtomicFileWriter& file, std::span<const std::span<const double>> channels, SampleType type,
@@ -86,31 +78,16 @@ void appendCsvLines(AtomicFileWriter& file, std::span<const std::span<const doub
 
 void appendChannels(AtomicFileWriter& file, std::span<const std::span<const double>> channels,
                     const WriteOptions& options, const Progress& progress) {
-  const std::size_t frames = commonFrames(channels, "appendChannels");
-  if (channels.size() == 1) return appendSignal(file, channels.front(), options, progress);
-  const std::string& path = file.path();
-  switch (channelOutputFormat(path, options)) {
-    case FileFormat::npy:
-      file.append(npyHeader(frames, channels.size()));
-      return appendInterleaved(file, channels, SampleType::f64, progress);
-    case FileFormat::raw: return appendInterleaved(file, channels, options.rawType, progress);
-    case FileFormat::wav: {
-      const std::vector<std::byte> bytes = encodeWavFloat(channels, options.sampleRate, path);
-      const std::string_view pieces[] = {{reinterpret_cast<const char*>(bytes.data()), bytes.size()}};
-      return appendPieces(file, pieces, progress);
-    }
-    case FileFormat::text:
-    case FileFormat::automatic: break;
-  }
-  requireTextHolds(path, channels.size());
-  appendCsvLines(file, channels, options.textStyle, progress);
+  commonFrames(channels, "appendChannels");
+  if (channels.empty()) throw std::invalid_argument("appendChannels: no channels");
+  outputFormat(file.path(), options).append(file, channels, options, progress);
 }
 
 void writeChannels(const std::string& path, std::span<const std::span<const double>> channels,
                    const WriteOptions& options, const Progress& progress) {
   commonFrames(channels, "writeChannels");
   if (writeDatasetFile(path, channels, options, progress)) return;
-  if (channels.size() > 1 && channelOutputFormat(path, options) == FileFormat::text) requireTextHolds(path, channels.size());
+  if (channels.size() > 1) checkOutputHoldsChannels(path, options, channels.size());
   AtomicFileWriter file(path, options.durability);
   appendChannels(file, channels, options, progress);
   file.commit();

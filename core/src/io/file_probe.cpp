@@ -1,108 +1,22 @@
 #include "siglab/io/file_probe.hpp"
 
-#include <algorithm>
-#include <charconv>
-#include <memory>
-
-#include "dataset_formats.hpp"
 #include "file_bytes.hpp"
+#include "dataset_formats.hpp"
 #include "siglab/io/sample_stream.hpp"
-#include "siglab/errors.hpp"
-#include "stream_readers.hpp"
-#include "text_parse.hpp"
+#include "signal_format.hpp"
 
 namespace siglab {
 namespace {
 
 constexpr std::size_t kProbeBytes = 64 * 1024;
-constexpr std::size_t kPreviewLines = 8;
 
-std::string_view trim(std::string_view s) {
-  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; };
-  while (!s.empty() && blank(s.front())) s.remove_prefix(1);
-  while (!s.empty() && blank(s.back())) s.remove_suffix(1);
-  return s;
-}
-
-// The fields of a data line, split as the text reader does (textSeparator).
-std::vector<std::string_view> splitFields(std::string_view line, char separator) {
-  std::vector<std::string_view> fields;
-  std::size_t pos = 0;
-  while (pos <= line.size()) {
-    if (separator == ' ') {
-      while (pos < line.size() && (line[pos] == ' ' || line[pos] == '\t')) ++pos;
-      if (pos == line.size()) break;
-    }
-    const std::size_t stop = separator == ' ' ? std::min(line.find_first_of(" \t", pos), line.size())
-                                              : std::min(line.find(separator, pos), line.size());
-    fields.push_back(trim(line.substr(pos, stop - pos)));
-    pos = stop + 1;
+// The format whose magic bytes the file starts with; text (the fallback) otherwise. Never by
+// extension: the probe is what the GUI asks before any option is chosen.
+const SignalFormat& formatByContent(Bytes head) {
+  for (const SignalFormat* format : signalFormats()) {
+    if (format->recognises(head)) return *format;
   }
-  return fields;
-}
-
-bool isNumber(std::string_view field, char decimal) {
-  double value = 0;
-  return !field.empty() && parseTextNumber(field, decimal, true, value);
-}
-
-// Whether a data line's fields are numbers with decimal commas: separated by ';', tabs or blanks,
-// at least one holding a comma ("1,5;2,5").
-bool hasDecimalCommas(std::string_view line) {
-  if (textSeparator(line, '.') == ',') return false;
-  const auto fields = splitFields(line, textSeparator(line, ','));
-  const auto comma = [](std::string_view f) { return f.find(',') != std::string_view::npos; };
-  return std::any_of(fields.begin(), fields.end(), comma) &&
-         std::all_of(fields.begin(), fields.end(), [](std::string_view f) { return isNumber(f, ','); });
-}
-
-bool validUtf8(std::string_view s) {
-  for (std::size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    const std::size_t extra = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xE ? 2 : (c >> 3) == 0x1E ? 3 : 9;
-    if (extra == 9) return false;
-    if (i + extra >= s.size()) return true;  // cut by the probe's limit, not malformed
-    for (std::size_t k = 1; k <= extra; ++k) {
-      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return false;
-    }
-    i += extra + 1;
-  }
-  return true;
-}
-
-// The channels and rate a WAV file's header states (0 and none when libsndfile cannot open it).
-void probeWav(Bytes file, FileProbe& probe) {
-  const std::optional<WavShape> shape = wavShape(file);
-  if (!shape) return;
-  probe.wavChannels = shape->channels;
-  if (shape->sampleRate > 0) probe.wavSampleRate = shape->sampleRate;
-}
-
-void probeText(std::string_view text, FileProbe& probe) {
-  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
-  probe.binary = text.find('\0') != std::string_view::npos || !validUtf8(text);
-  if (probe.binary) return;
-  std::size_t dataLines = 0;
-  for (std::size_t pos = 0; pos < text.size();) {
-    const std::size_t eol = std::min(text.find('\n', pos), text.size());
-    const std::string_view line = text.substr(pos, eol - pos);
-    if (probe.preview.size() < kPreviewLines && eol < text.size()) probe.preview.emplace_back(trim(line));
-    const std::string_view content = trim(line);
-    const bool data = !content.empty() && content.front() != '#';
-    if (data && ++dataLines == 1) {
-      if (hasDecimalCommas(content)) probe.decimal = ',';
-      const auto fields = splitFields(content, textSeparator(content, probe.decimal));
-      probe.columns = fields.size();
-      probe.header = !std::all_of(fields.begin(), fields.end(), [&](std::string_view f) { return isNumber(f, probe.decimal); });
-      if (probe.header) {
-        for (std::string_view f : fields) probe.headerNames.emplace_back(f);
-      }
-    } else if (data && dataLines == 2 && probe.header && hasDecimalCommas(content)) {
-      probe.decimal = ',';  // the numbers under a header
-    }
-    if (dataLines >= 2 && probe.preview.size() >= kPreviewLines) break;
-    pos = eol + 1;
-  }
+  return signalFormat(FileFormat::text);
 }
 
 }  // namespace
@@ -110,7 +24,8 @@ void probeText(std::string_view text, FileProbe& probe) {
 FileProbe probeSignalFile(const std::string& path) {
   if (isDatasetInput(path)) {  // HDF5/MAT: what it holds, listed by its library
     FileProbe probe;
-    probe.format = FileFormat::automatic;
+    const DatasetFileKind kind = datasetFileKindOf(splitDatasetPath(path).file);
+    probe.format = FileFormat(kind == DatasetFileKind::hdf5 ? "hdf5" : "mat");  // as registered
     probe.datasetFile = true;
     probe.datasets = listDatasets(path);
     probe.bytes = inputSizeBytes(path);
@@ -122,39 +37,23 @@ FileProbe probeSignalFile(const std::string& path) {
   const std::string_view head = file.text().substr(0, kProbeBytes);
   FileProbe probe;
   probe.bytes = file.bytes().size();
-  if (head.substr(0, 6) == "\x93NUMPY") {
-    probe.format = FileFormat::npy;
-  } else if (head.size() >= 12 && (head.substr(0, 4) == "RIFF" || head.substr(0, 4) == "RF64") &&
-             head.substr(8, 4) == "WAVE") {
-    probe.format = FileFormat::wav;
-    probeWav(file.bytes(), probe);
-  } else {
-    probeText(head, probe);
-  }
+  const SignalFormat& format = formatByContent(file.bytes());
+  probe.format = format.id();
+  format.probe(file, head, probe);
   return probe;
 }
 
 bool needsReadChoices(const FileProbe& probe) {
   if (probe.datasetFile) return probe.datasets.size() > 1;
-  switch (probe.format) {
-    case FileFormat::wav: return probe.wavChannels > 1;
-    case FileFormat::text: return probe.binary || probe.header || probe.columns > 1 || probe.decimal != '.';
-    default: return false;
-  }
-}
+  return signalFormat(probe.format).needsReadChoices(probe); }
 
 ReadOptions suggestedReadOptions(const FileProbe& probe) {
   ReadOptions options;
-  if (probe.datasetFile && !probe.datasets.empty()) options.dataset = probe.datasets.front().name;
-  if (probe.format != FileFormat::text) return options;
-  if (probe.binary) {
-    options.format = FileFormat::raw;
-    options.rawType = SampleType::f64;
+  if (probe.datasetFile) {
+    if (!probe.datasets.empty()) options.dataset = probe.datasets.front().name;
     return options;
   }
-  options.skipHeader = probe.header;
-  options.decimal = probe.decimal;
-  if (probe.columns > 1) options.column = probe.header ? probe.columns : 1;
+  signalFormat(probe.format).suggestReadOptions(probe, options);
   return options;
 }
 

@@ -14,7 +14,7 @@
 #include "binary_layout.hpp"
 #include "dataset_formats.hpp"
 #include "file_bytes.hpp"
-#include "input_format.hpp"
+#include "signal_format.hpp"
 #include "parallel_work.hpp"
 #include "stream_readers.hpp"
 #include "siglab/errors.hpp"
@@ -71,7 +71,7 @@ std::string channelsKey(const ReadOptions& o) {
 }
 
 std::string optionsKey(const ReadOptions& o) {
-  return std::to_string(static_cast<int>(o.format)) + ":" + std::to_string(o.column) + ":" + (o.skipHeader ? "h" : "") +
+  return std::string(o.format.name()) + ":" + std::to_string(o.column) + ":" + (o.skipHeader ? "h" : "") +
          ":" + (o.rawType ? std::string(sampleTypeName(*o.rawType)) : "") + ":" + std::to_string(o.rawOffset) + ":" +
          std::to_string(o.channel) + ":" + (o.allowNonFinite ? "n" : "") + (o.decimal == ',' ? ":c" : "") +
          channelsKey(o);
@@ -213,23 +213,17 @@ std::unique_ptr<MappedSignal> MappedSignal::open(const std::string& path, const 
   if (readsAsDataset(path, options)) return openCached();
   std::unique_ptr<MappedSignal> signal(new MappedSignal());
   auto file = std::make_unique<FileBytes>(path);
-  const FileFormat format = detectInputFormat(path, file->bytes(), options);
-  std::optional<BinaryLayout> direct;
-  if (format == FileFormat::npy) direct = locateNpyData(file->bytes(), path);
-  if (format == FileFormat::raw && options.rawChannels == 1) {
-    direct = locateRawData(file->bytes().size(), path, options.rawType.value_or(SampleType::f64), options.rawOffset);
-  }
-  if (format == FileFormat::wav) {
-    if (const auto wav = locateWavData(file->bytes(), path, options.channel)) {
-      signal->size_ = static_cast<std::size_t>(wav->frames);
-      signal->dataOffset_ = static_cast<std::size_t>(wav->dataOffset);
-      signal->stride_ = static_cast<std::size_t>(wav->frameBytes);
-      signal->wavChannel_ = options.channel;
-      signal->sampleRate_ = wav->sampleRate;
-      signal->file_ = std::move(file);
-      signal->mappedPath_ = path;
-      return signal;
-    }
+  const MappedLayout layout = inputFormat(path, file->bytes(), options).mappedLayout(*file, path, options);
+  const std::optional<BinaryLayout>& direct = layout.samples;
+  if (const auto& wav = layout.wavFrames) {
+    signal->size_ = static_cast<std::size_t>(wav->frames);
+    signal->dataOffset_ = static_cast<std::size_t>(wav->dataOffset);
+    signal->stride_ = static_cast<std::size_t>(wav->frameBytes);
+    signal->wavChannel_ = options.channel;
+    signal->sampleRate_ = wav->sampleRate;
+    signal->file_ = std::move(file);
+    signal->mappedPath_ = path;
+    return signal;
   }
   if (direct && direct->type == SampleType::f64 && direct->offset % alignof(double) == 0) {
     signal->samples_ = {reinterpret_cast<const double*>(file->bytes().data() + direct->offset),

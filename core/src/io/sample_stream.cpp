@@ -6,7 +6,7 @@
 #include "binary_layout.hpp"
 #include "channel_readers.hpp"
 #include "file_bytes.hpp"
-#include "input_format.hpp"
+#include "signal_format.hpp"
 #include "siglab/io/dataset_files.hpp"
 #include "sample_conversion.hpp"
 #include "siglab/errors.hpp"
@@ -165,10 +165,7 @@ class TextStream final : public SampleStream {
   std::uint64_t valuesSeen_ = 0;
 };
 
-BinaryLayout binaryLayout(FileFormat format, const FileBytes& file, const std::string& path, const ReadOptions& options) {
-  if (format == FileFormat::npy) return locateNpyData(file.bytes(), path);
-  return locateRawData(file.bytes().size(), path, options.rawType.value_or(SampleType::f64), options.rawOffset);
-}
+}  // namespace
 
 // The last `count` values of a text file: whole lines parsed from ever larger windows at its end.
 std::vector<double> readTextTail(const FileBytes& file, const std::string& path, const ReadOptions& options,
@@ -191,7 +188,10 @@ std::vector<double> readTextTail(const FileBytes& file, const std::string& path,
   }
 }
 
-// The last `count` samples of a whole stream (a layout of several channels: no seeking yet).
+namespace {
+
+// The last `count` samples of a whole stream (a format without a cheaper way, or a layout of
+// several channels: no seeking yet).
 std::vector<double> readTailByStreaming(const std::string& path, const ReadOptions& options, std::size_t count) {
   const auto stream = openSampleStream(path, options);
   std::vector<double> tail, block(std::max<std::size_t>(count, 1 << 16));
@@ -223,49 +223,55 @@ std::uint64_t streamBytesFor(std::uint64_t samples, const ReadOptions& options) 
 
 }  // namespace
 
+std::unique_ptr<SampleStream> openBinarySampleStream(std::unique_ptr<FileBytes> file, const std::string& path,
+                                                     BinaryLayout layout, bool allowNonFinite) {
+  return std::make_unique<BinaryStream>(std::move(file), path, layout, allowNonFinite);
+}
+
+std::unique_ptr<SampleStream> openTextSampleStream(std::unique_ptr<FileBytes> file, const std::string& pathGiven,
+                                                   const std::string& path, const ReadOptions& options,
+                                                   std::size_t windowBytes) {
+  return std::make_unique<TextStream>(std::move(file), pathGiven, path, options, windowBytes);
+}
+
 std::unique_ptr<SampleStream> openSampleStream(const std::string& pathGiven, const ReadOptions& options,
                                                std::size_t windowBytes, std::uint64_t samplesNeeded) {
   if (readsThroughChannels(pathGiven, options)) return openOneChannelStream(pathGiven, options, windowBytes);
   auto file = std::make_unique<FileBytes>(pathGiven, streamBytesFor(samplesNeeded, options));
   const std::string path = pathGiven == "-" ? "standard input" : pathGiven;  // as FileBytes names it
-  const FileFormat format = detectInputFormat(path, file->bytes(), options);
-  if (file->cutShort() && (format == FileFormat::npy || format == FileFormat::wav)) {
-    file = std::make_unique<FileBytes>(pathGiven);  // their headers say their sizes: the whole stream
+  const SignalFormat& format = inputFormat(path, file->bytes(), options);
+  if (file->cutShort() && !format.readsStreamsInPart()) {
+    file = std::make_unique<FileBytes>(pathGiven);  // a header says the size: the whole stream
   }
-  switch (format) {
-    case FileFormat::npy:
-    case FileFormat::raw: {
-      const BinaryLayout layout = binaryLayout(format, *file, path, options);
-      return std::make_unique<BinaryStream>(std::move(file), path, layout, options.allowNonFinite);
-    }
-    case FileFormat::wav: return openWavStream(std::move(file), path, options.channel, options.allowNonFinite);
-    case FileFormat::text:
-    case FileFormat::automatic: break;
-  }
-  return std::make_unique<TextStream>(std::move(file), pathGiven, path, options, windowBytes);
+  return format.openSamples(std::move(file), StreamSource{pathGiven, path, windowBytes}, options);
 }
 
 std::uint64_t inputSizeBytes(const std::string& path) {
   return FileBytes(splitDatasetPath(path).file).bytes().size();  // FILE.h5:NAME: the file's (compressed) size
 }
 
-std::vector<double> readSignalTail(const std::string& path, const ReadOptions& options, std::size_t count) {
-  if (readsThroughChannels(path, options)) return readTailByStreaming(path, options, count);
-  const FileBytes file(path);
-  const FileFormat format = detectInputFormat(path, file.bytes(), options);
-  if (format == FileFormat::wav) return readWavTail(file, path, options.channel, count);
-  if (format != FileFormat::npy && format != FileFormat::raw) return readTextTail(file, path, options, count);
-  const BinaryLayout layout = binaryLayout(format, file, path, options);
+std::vector<double> readBinaryTail(const FileBytes& file, const std::string& path, const BinaryLayout& layout,
+                                   bool allowNonFinite, std::size_t count) {
   const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(count, layout.count));
   const std::size_t size = sampleSize(layout.type);
   std::vector<double> values(n);
   try {
     convertSamplesInto(file.bytes().subspan(layout.offset + (layout.count - n) * size, n * size), layout.type, values,
-                       layout.count - n, path, options.allowNonFinite);
+                       layout.count - n, path, allowNonFinite);
   } catch (const InputError&) {
     return {};
   }
   return values;
+}
+
+std::vector<double> readSignalTail(const std::string& path, const ReadOptions& options, std::size_t count) {
+  if (readsThroughChannels(path, options)) return readTailByStreaming(path, options, count);
+  std::optional<std::vector<double>> tail;
+  {
+    const FileBytes file(path);
+    tail = inputFormat(path, file.bytes(), options).readTail(file, path, options, count);
+  }
+  return tail ? std::move(*tail) : readTailByStreaming(path, options, count);
 }
 
 }  // namespace siglab

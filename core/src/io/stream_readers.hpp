@@ -4,12 +4,27 @@
 #include <optional>
 #include <string>
 
+#include "binary_layout.hpp"
 #include "file_bytes.hpp"
 #include "siglab/io/binary_formats.hpp"
 #include "siglab/io/channel_stream.hpp"
 #include "siglab/io/sample_stream.hpp"
 
 namespace siglab {
+
+// Raw and .npy samples of one channel, read with pread as asked for.
+std::unique_ptr<SampleStream> openBinarySampleStream(std::unique_ptr<FileBytes> file, const std::string& path,
+                                                     BinaryLayout layout, bool allowNonFinite);
+// Text, parsed a window of whole lines at a time (`pathGiven` opens a stream read in part again).
+std::unique_ptr<SampleStream> openTextSampleStream(std::unique_ptr<FileBytes> file, const std::string& pathGiven,
+                                                   const std::string& path, const ReadOptions& options,
+                                                   std::size_t windowBytes);
+// The last `count` samples of a text or binary file (empty where the tail is malformed: the full
+// read names the error).
+std::vector<double> readTextTail(const FileBytes& file, const std::string& path, const ReadOptions& options,
+                                 std::size_t count);
+std::vector<double> readBinaryTail(const FileBytes& file, const std::string& path, const BinaryLayout& layout,
+                                   bool allowNonFinite, std::size_t count);
 
 // A WAV file's `channel` (1-based) through libsndfile, block by block (parseWav's checks and values).
 std::unique_ptr<SampleStream> openWavStream(std::unique_ptr<FileBytes> file, const std::string& path,

@@ -11,8 +11,9 @@ namespace siglab {
 // beyond float32 comes; then the header is rewritten for 64-bit ones and the samples already
 // written are widened in place. Where one of those was rounded to float32 (so widening would not
 // give it back), that value throws InputError naming both samples; nothing is published.
-// With `channels` > 1 the values come interleaved, whole frames at a time.
+// With `channels` > 1 the values come interleaved, whole frames at a time. `alwaysWide`: 64-bit
+// float samples from the start.
 std::unique_ptr<SampleSink> openWavSink(const std::string& path, double sampleRate, Durability durability,
-                                        std::size_t channels = 1);
+                                        std::size_t channels = 1, bool alwaysWide = false);
 
 }  // namespace siglab

@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "parallel_work.hpp"
+#include "sndfile_memory.hpp"
 #include "planar_frames.hpp"
 #include "sample_conversion.hpp"
 #include "siglab/errors.hpp"
@@ -24,51 +25,6 @@
 
 namespace siglab {
 namespace {
-
-// A file in memory behind libsndfile's virtual I/O: read from a buffer, or written into a growing one.
-struct MemoryFile {
-  Bytes input;
-  std::vector<std::byte>* output = nullptr;
-  sf_count_t position = 0;
-
-  sf_count_t length() const { return static_cast<sf_count_t>(output ? output->size() : input.size()); }
-};
-
-MemoryFile& self(void* user) { return *static_cast<MemoryFile*>(user); }
-
-SF_VIRTUAL_IO memoryIo() {
-  SF_VIRTUAL_IO io{};
-  io.get_filelen = [](void* user) { return self(user).length(); };
-  io.seek = [](sf_count_t offset, int whence, void* user) {
-    MemoryFile& f = self(user);
-    const sf_count_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? f.position : f.length();
-    f.position = std::clamp<sf_count_t>(base + offset, 0, std::numeric_limits<sf_count_t>::max());
-    return f.position;
-  };
-  io.read = [](void* out, sf_count_t count, void* user) {
-    MemoryFile& f = self(user);
-    const sf_count_t n = std::clamp<sf_count_t>(f.length() - f.position, 0, count);
-    if (n > 0) std::memcpy(out, f.input.data() + f.position, static_cast<std::size_t>(n));
-    f.position += n;
-    return n;
-  };
-  io.write = [](const void* in, sf_count_t count, void* user) -> sf_count_t {
-    MemoryFile& f = self(user);
-    if (!f.output) return 0;
-    const auto end = static_cast<std::size_t>(f.position + count);
-    if (f.output->size() < end) f.output->resize(end);
-    std::memcpy(f.output->data() + f.position, in, static_cast<std::size_t>(count));
-    f.position += count;
-    return count;
-  };
-  io.tell = [](void* user) { return self(user).position; };
-  return io;
-}
-
-struct SndfileCloser {
-  void operator()(SNDFILE* file) const { sf_close(file); }
-};
-using SndfileHandle = std::unique_ptr<SNDFILE, SndfileCloser>;
 
 // A finite value that a 32-bit float sample cannot hold (it would be written as an infinity).
 bool beyondFloat32(double v) { return std::isfinite(v) && std::fabs(v) > std::numeric_limits<float>::max(); }
@@ -397,8 +353,8 @@ std::vector<std::byte> encodeWav(std::uint64_t samples, std::size_t channels, bo
 }  // namespace
 
 std::vector<std::byte> encodeWavFloat(std::span<const double> values, double sampleRate, const std::string& path,
-                                      std::size_t channels) {
-  const bool wide = std::any_of(values.begin(), values.end(), beyondFloat32);
+                                      std::size_t channels, bool alwaysWide) {
+  const bool wide = alwaysWide || std::any_of(values.begin(), values.end(), beyondFloat32);
   return encodeWav(values.size(), channels, wide, sampleRate, path, [&](SNDFILE* sound) {
     const auto count = static_cast<sf_count_t>(values.size() / channels);
     return sf_writef_double(sound, values.data(), count) == count;
@@ -406,8 +362,8 @@ std::vector<std::byte> encodeWavFloat(std::span<const double> values, double sam
 }
 
 std::vector<std::byte> encodeWavFloat(std::span<const std::span<const double>> channels, double sampleRate,
-                                      const std::string& path) {
-  bool wide = false;
+                                      const std::string& path, bool alwaysWide) {
+  bool wide = alwaysWide;
   for (const std::span<const double> channel : channels) {
     wide = wide || std::any_of(channel.begin(), channel.end(), beyondFloat32);
   }
@@ -434,40 +390,6 @@ std::vector<std::byte> encodeWavFloat(std::span<const std::span<const double>> c
 namespace siglab {
 namespace {
 
-// libsndfile's virtual I/O over an atomic temporary file: writes land at the tracked position,
-// or nowhere while `discard` is set (libsndfile told of bytes that are already in place).
-struct TemporaryFileIo {
-  AtomicFileWriter file;
-  sf_count_t position = 0;
-  sf_count_t length = 0;
-  bool discard = false;
-
-  static TemporaryFileIo& of(void* user) { return *static_cast<TemporaryFileIo*>(user); }
-  static SF_VIRTUAL_IO io() {
-    SF_VIRTUAL_IO io{};
-    io.get_filelen = [](void* user) { return of(user).length; };
-    io.seek = [](sf_count_t offset, int whence, void* user) {
-      TemporaryFileIo& f = of(user);
-      const sf_count_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? f.position : f.length;
-      f.position = std::max<sf_count_t>(base + offset, 0);
-      return f.position;
-    };
-    io.read = [](void*, sf_count_t, void*) -> sf_count_t { return 0; };
-    io.write = [](const void* in, sf_count_t count, void* user) -> sf_count_t {
-      TemporaryFileIo& f = of(user);
-      if (!f.discard) {
-        f.file.writeAt(static_cast<std::uint64_t>(f.position),
-                       std::string_view(static_cast<const char*>(in), static_cast<std::size_t>(count)));
-      }
-      f.position += count;
-      f.length = std::max(f.length, f.position);
-      return count;
-    };
-    io.tell = [](void* user) { return of(user).position; };
-    return io;
-  }
-};
-
 // A value that a 32-bit float sample holds bit for bit (so widening it again gives it back).
 bool exactInFloat32(double v) {
   return std::bit_cast<std::uint64_t>(static_cast<double>(static_cast<float>(v))) == std::bit_cast<std::uint64_t>(v);
@@ -478,7 +400,7 @@ bool exactInFloat32(double v) {
 // samples already written are widened in place, which is exact only if each was a float32 value.
 class WavSink final : public SampleSink {
  public:
-  WavSink(const std::string& path, double sampleRate, Durability durability, std::size_t channels)
+  WavSink(const std::string& path, double sampleRate, Durability durability, std::size_t channels, bool alwaysWide)
       : path_(path), target_{AtomicFileWriter(path, durability, DirectOutput::spooled)}, io_(TemporaryFileIo::io()),
         channels_(static_cast<int>(channels)) {
     if (!(sampleRate >= 1.0 && sampleRate <= std::numeric_limits<int>::max()) || sampleRate != std::round(sampleRate)) {
@@ -486,7 +408,8 @@ class WavSink final : public SampleSink {
                                  std::to_string(sampleRate));
     }
     sampleRate_ = static_cast<int>(sampleRate);
-    open(SF_FORMAT_FLOAT);
+    wide_ = alwaysWide;
+    open(wide_ ? SF_FORMAT_DOUBLE : SF_FORMAT_FLOAT);
   }
 
   void write(std::span<const double> values) override {
@@ -600,8 +523,8 @@ class WavSink final : public SampleSink {
 }  // namespace
 
 std::unique_ptr<SampleSink> openWavSink(const std::string& path, double sampleRate, Durability durability,
-                                        std::size_t channels) {
-  return std::make_unique<WavSink>(path, sampleRate, durability, channels);
+                                        std::size_t channels, bool alwaysWide) {
+  return std::make_unique<WavSink>(path, sampleRate, durability, channels, alwaysWide);
 }
 
 }  // namespace siglab

@@ -46,11 +46,11 @@ void readWavFrames(Bytes file, const std::string& pathForMessages, std::size_t c
                    std::span<double> out);
 // A WAV file holding `values` (frames of `channels` interleaved) at `sampleRate`: 32-bit float
 // samples, or 64-bit ones where a finite value is beyond float32's range (which would otherwise be
-// written as infinite).
+// written as infinite); `alwaysWide`: 64-bit ones whatever the values.
 std::vector<std::byte> encodeWavFloat(std::span<const double> values, double sampleRate, const std::string& pathForMessages,
-                                      std::size_t channels = 1);
+                                      std::size_t channels = 1, bool alwaysWide = false);
 // The same bytes from planar channels (each the same length), interleaved a block at a time.
 std::vector<std::byte> encodeWavFloat(std::span<const std::span<const double>> channels, double sampleRate,
-                                      const std::string& pathForMessages);
+                                      const std::string& pathForMessages, bool alwaysWide = false);
 
 }  // namespace siglab

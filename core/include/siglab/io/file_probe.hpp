@@ -22,7 +22,7 @@ struct FileProbe {
   std::vector<std::string> headerNames;   // text: its fields, when it is a header
   bool binary = false;                    // "text" holding NUL bytes or non-UTF-8 bytes: raw samples, probably
   std::vector<std::string> preview;       // text: the first lines, as written
-  bool datasetFile = false;               // HDF5 or MATLAB .mat (format then says nothing)
+  bool datasetFile = false;               // HDF5 or MATLAB .mat (format: "hdf5" or "mat")
   std::vector<DatasetEntry> datasets;     // theirs: the numeric 1-D/2-D arrays to pick from
 };
 

@@ -7,13 +7,12 @@
 #include <vector>
 
 #include "siglab/io/atomic_file.hpp"
+#include "siglab/io/file_format.hpp"
 #include "siglab/io/sample_type.hpp"
 #include "siglab/io/signal.hpp"
 #include "siglab/progress.hpp"
 
 namespace siglab {
-
-enum class FileFormat { automatic, text, npy, raw, wav };
 
 struct ReadOptions {
   FileFormat format = FileFormat::automatic;  // automatic: .npy/WAV by their magic bytes, raw when rawType is set, else text
@@ -46,7 +45,9 @@ struct WriteOptions {
   FileFormat format = FileFormat::automatic;  // automatic: by extension (.npy, .wav, .raw/.bin), else text
   TextStyle textStyle = TextStyle::seed;
   SampleType rawType = SampleType::f64;       // raw: f64 or f32
-  double sampleRate = 48000.0;                // WAV (32-bit float samples; 64-bit where a value needs them)
+  double sampleRate = 48000.0;                // WAV and FLAC (WAV: 32-bit float samples; 64-bit where a value needs them)
+  unsigned bits = 0;                          // the sample width where a format has a choice: WAV 32 or 64 (float),
+                                              // FLAC 16 or 24 (integers: quantised); 0: the format's default
   Durability durability = Durability::flushed;
   std::string dataset;                        // HDF5 (.h5, .hdf5) and MAT (.mat) output: the dataset or variable
                                               // (as FILE:NAME); empty: /signal, signal
