@@ -9,7 +9,8 @@
 
 namespace siglab {
 
-// Ogg: the last page is whole and ends its stream (the end-of-stream flag).
+// Ogg: every page whole with the right checksum (the decoder skips a damaged one), the last
+// ending its stream (the end-of-stream flag).
 std::optional<std::string> oggCutShort(Bytes file);
 // AIFF/AIFC: the SSND chunk holds the frames the COMM chunk states.
 std::optional<std::string> aiffCutShort(Bytes file);

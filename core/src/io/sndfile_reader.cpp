@@ -34,12 +34,15 @@ std::size_t SndfileReader::readInterleaved(std::span<double> out) {
     const sf_count_t got = sf_readf_double(sound_.get(), out.data() + done * channelCount,
                                            static_cast<sf_count_t>(wanted - done));
     if (sf_error(sound_.get()) != SF_ERR_NO_ERROR) {
-      fail("corrupt data near frame " + std::to_string(next_ + done + 1) + ": " + sf_strerror(sound_.get()));
+      std::string why = sf_strerror(sound_.get());
+      if (why.rfind("Error : ", 0) == 0) why.erase(0, 8);
+      fail("corrupt data in frames " + std::to_string(next_ + done + 1) + " to " + std::to_string(next_ + wanted) +
+           " (" + why + ")");
     }
     if (got <= 0) {
       if (!frames_) break;  // the end of a stream of unstated length
-      fail("truncated: its header promises " + std::to_string(*frames_) + " frames but only " +
-           std::to_string(next_ + done) + " could be decoded");
+      fail("its header promises " + std::to_string(*frames_) + " frames but only " + std::to_string(next_ + done) +
+           " could be decoded (the file is cut short or damaged)");
     }
     done += static_cast<std::size_t>(got);
   }

@@ -12,10 +12,10 @@ namespace siglab {
 // What the first bytes of a signal file say about the choices reading it needs: the columns and
 // header of a text file, the channels of a WAV file, or bytes that are not text (raw samples).
 struct FileProbe {
-  FileFormat format = FileFormat::text;  // as readSignal takes it without options: npy, wav or text
+  FileFormat format = FileFormat::text;  // the format recognising the bytes (npy, wav, flac, ...), else text
   std::uint64_t bytes = 0;
-  std::size_t wavChannels = 0;            // WAV only
-  std::optional<double> wavSampleRate;    // WAV only: its own rate, Hz
+  std::size_t wavChannels = 0;            // audio (WAV, FLAC, Ogg, ...) only
+  std::optional<double> wavSampleRate;    // audio only: its own rate, Hz
   std::size_t columns = 0;                // text: fields on the first data line (as the reader splits them)
   bool header = false;                    // text: that line holds something other than numbers
   char decimal = '.';                     // text: ',' where the numbers have decimal commas ("1,5;2,5")

@@ -15,7 +15,7 @@
 namespace siglab {
 
 struct ReadOptions {
-  FileFormat format = FileFormat::automatic;  // automatic: .npy/WAV by their magic bytes, raw when rawType is set, else text
+  FileFormat format = FileFormat::automatic;  // automatic: a format recognising the bytes (.npy, WAV, FLAC, ...), raw when rawType is set, else text
   std::size_t column = 0;                     // text: 1-based column of a CSV/TSV/blank-separated file; 0: one number a line
   bool skipHeader = false;                    // text: ignore the first line that is neither blank nor a comment
   char decimal = '.';                         // text: the decimal mark, '.' or ',' (then ',' never separates fields)
@@ -42,7 +42,7 @@ enum class TextStyle {
 };
 
 struct WriteOptions {
-  FileFormat format = FileFormat::automatic;  // automatic: by extension (.npy, .wav, .raw/.bin), else text
+  FileFormat format = FileFormat::automatic;  // automatic: by extension (.npy, .wav, .flac, .raw/.bin, ...), else text
   TextStyle textStyle = TextStyle::seed;
   SampleType rawType = SampleType::f64;       // raw: f64 or f32
   double sampleRate = 48000.0;                // WAV and FLAC (WAV: 32-bit float samples; 64-bit where a value needs them)
