@@ -22,6 +22,7 @@
 #include "siglab/io/mapped_signal.hpp"
 #include "siglab/io/output_checks.hpp"
 #include "siglab/io/signal_io.hpp"
+#include "siglab/session.hpp"
 #include "test_support.hpp"
 
 namespace siglab {
@@ -348,6 +349,19 @@ TEST(Hdf5Files, FromAPipeIsRefusedNotMisread) {
   writer.join();
   ::close(keeper);
   EXPECT_NE(error.find(fifo + ": an HDF5 file, which SigLab reads from a file by name"), std::string::npos) << error;
+}
+
+// A session remembers which dataset of the file was open.
+TEST(DatasetFiles, SessionKeepsTheDataset) {
+  test::TempDir dir;
+  Session session;
+  session.signalPath = dir.file("data.h5");
+  session.read.dataset = "/group/b";
+  session.read.rateAttribute = "fs";
+  saveSession(dir.file("s.siglab"), session);
+  const Session loaded = loadSession(dir.file("s.siglab"));
+  EXPECT_EQ(loaded.read.dataset, "/group/b");
+  EXPECT_EQ(loaded.read.rateAttribute, "fs");
 }
 
 TEST(DatasetFiles, OutputNameSplitsAtTheFile) {
