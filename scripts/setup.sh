@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libsndfile1-dev
   libfftw3-dev
+  libhdf5-dev libmatio-dev python3-h5py
   qt6-base-dev qt6-qpa-plugins libqcustomplot-dev libgl-dev fonts-dejavu-core
   python3-dev pybind11-dev python3-numpy python3-scipy python3-pytest python3-dask python3-distributed
   qt6-svg-dev librsvg2-bin help2man man-db desktop-file-utils appstream dpkg-dev file

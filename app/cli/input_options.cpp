@@ -47,9 +47,15 @@ void addInputOptions(CLI::App& command, ReadOptions& options) {
           "Read this 1-based channel only (of a WAV, a 2-D .npy, --channels raw or the columns of a CSV); "
           "without it every channel is read")
       ->check(wholeNumber(1, 65535));
+  command.add_option("--dataset", options.dataset,
+                     "HDF5/MAT input: the dataset or variable to read (also as FILE:NAME); default: the file's only "
+                     "numeric one");
+  command.add_option("--rate-attribute", options.rateAttribute,
+                     "HDF5 input: the dataset's attribute holding the sample rate (default: the first of rate, fs, "
+                     "sampling_rate, sample_rate present)");
   command.add_flag("--allow-nonfinite", options.allowNonFinite, "Keep NaN and infinite samples instead of rejecting them");
   command.add_option_function<double>("--rate", [&options](double hz) { options.sampleRate = hz; },
-                                      "Sample rate in Hz of a text, CSV, .npy or raw input (replaces a WAV file's own)")
+                                      "Sample rate in Hz of a text, CSV, .npy, raw, HDF5 or MAT input (replaces a WAV file's or an HDF5 attribute's)")
       ->check(sampleRateValidator());
 }
 

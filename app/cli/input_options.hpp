@@ -6,7 +6,7 @@
 namespace siglab::cli {
 
 // Registers the options that say how to read an input signal (--column, --columns, --skip-header, --decimal,
-// --raw, --offset, --channels, --channel, --allow-nonfinite, --rate) on `command`, storing them in `options`, which
+// --raw, --offset, --channels, --channel, --dataset, --rate-attribute, --allow-nonfinite, --rate) on `command`, storing them in `options`, which
 // must outlive the parse.
 void addInputOptions(CLI::App& command, ReadOptions& options);
 

@@ -35,6 +35,7 @@
 #include "app_resources.hpp"
 #include "background_tasks.hpp"
 #include "chain_view.hpp"
+#include "dataset_dialog.hpp"
 #include "device_chooser.hpp"
 #include "device_panel.hpp"
 #include "filter_panel.hpp"
@@ -374,6 +375,16 @@ void MainWindow::openFile(const QString& path) {
                             const ProbeOutcome outcome = done.result();
                             if (!outcome.probe) {
                               showError(tr("Could not open the signal"), outcome.error);
+                              return;
+                            }
+                            if (outcome.probe->datasetFile) {  // HDF5/MAT: which dataset, if it holds several
+                              ReadOptions options = suggestedReadOptions(*outcome.probe);
+                              if (needsReadChoices(*outcome.probe)) {
+                                const auto chosen = pickDataset(this, path, outcome.probe->datasets);
+                                if (!chosen) return;
+                                options.dataset = *chosen;
+                              }
+                              openFile(path, options);
                               return;
                             }
                             if (!needsReadChoices(*outcome.probe)) {

@@ -45,7 +45,7 @@ bool isDefault(const ReadOptions& o) {
   return o.format == d.format && o.column == d.column && o.skipHeader == d.skipHeader && o.rawType == d.rawType &&
          o.rawOffset == d.rawOffset && o.channel == d.channel && o.allowNonFinite == d.allowNonFinite &&
          o.decimal == d.decimal && o.oneChannel == d.oneChannel && o.columns == d.columns &&
-         o.rawChannels == d.rawChannels;
+         o.rawChannels == d.rawChannels && o.dataset == d.dataset && o.rateAttribute == d.rateAttribute;
 }
 
 void loadSignalWith(QPromise<LoadOutcome>& promise, const QString& path, const ReadOptions& options,

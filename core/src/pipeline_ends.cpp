@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "io/dataset_formats.hpp"
 #include "siglab/io/atomic_file.hpp"
 #include "siglab/io/channel_io.hpp"
 
@@ -234,6 +235,10 @@ void writeSink(const FileSink& sink, std::span<const SampleVector> channels, std
                const Progress& progress) {
   WriteOptions write = sink.write;
   write.sampleRate = sampleRate.value_or(write.sampleRate);
+  if (isDatasetOutput(sink.path, write)) {  // HDF5/MAT: written by their library, into a temporary all the same
+    std::vector<std::span<const double>> spans(channels.begin(), channels.end());
+    return writeChannels(sink.path, spans, write, progress);
+  }
   OutputSet files;
   AtomicFileWriter& file = files.add(sink.path, Durability::flushed, DirectOutput::spooled);
   if (channels.size() == 1) {

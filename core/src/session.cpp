@@ -206,6 +206,8 @@ json sessionToJson(const Session& s) {
                  {"columns", s.read.columns},
                  {"raw_channels", s.read.rawChannels},
                  {"allow_nonfinite", s.read.allowNonFinite}};
+  if (!s.read.dataset.empty()) signal["dataset"] = s.read.dataset;  // HDF5/MAT: the one opened
+  if (!s.read.rateAttribute.empty()) signal["rate_attribute"] = s.read.rateAttribute;
   signal["raw_type"] = s.read.rawType ? json(std::string(sampleTypeName(*s.read.rawType))) : json(nullptr);
   json out = {{"siglab_session", kSessionVersion}, {"signal", signal}, {"chain", s.chain.stages.empty() ? json(nullptr) : pipelineToJson(s.chain)},
               {"stage", s.stage ? pipelineToJson(Pipeline{{*s.stage}}) : json(nullptr)}, {"repeat", s.repeat},
@@ -241,6 +243,8 @@ Session sessionFromJson(const json& j, const std::string& path) {
     if (decimal != "." && decimal != ",") r.fail("signal.decimal", "\"" + decimal + "\" is not . or ,");
     s.read.decimal = decimal.front();
   }
+  if (signal.contains("dataset")) s.read.dataset = r.string(signal, "signal", "dataset");
+  if (signal.contains("rate_attribute")) s.read.rateAttribute = r.string(signal, "signal", "rate_attribute");
   s.read.rawOffset = r.count(signal, "signal", "raw_offset");
   s.read.channel = r.count(signal, "signal", "channel");
   if (s.read.channel == 0) r.fail("signal.channel", "channels count from 1");

@@ -45,6 +45,9 @@ inline bool picksOneOfSeveral(const ReadOptions& options) {
   return options.rawChannels != 1 || !options.columns.empty() || options.oneChannel;
 }
 
+// The same, or an HDF5/MAT file (dataset_formats.hpp): what goes through openChannelStream.
+bool readsThroughChannels(const std::string& path, const ReadOptions& options);
+
 // ReadOptions::channel of what openChannelStream reads, for openSampleStream where
 // picksOneOfSeveral.
 std::unique_ptr<SampleStream> openOneChannelStream(const std::string& path, const ReadOptions& options,

@@ -3,6 +3,7 @@
 #include <numeric>
 
 #include "channel_readers.hpp"
+#include "dataset_formats.hpp"
 #include "signal_format.hpp"
 #include "planar_frames.hpp"
 #include "siglab/errors.hpp"
@@ -124,6 +125,7 @@ std::unique_ptr<ChannelStream> openChannelStream(const std::string& pathGiven, c
                                                  std::size_t windowBytes) {
   if (options.sampleRate) checkSampleRate(*options.sampleRate);
   if (options.rawChannels == 0) throw std::invalid_argument("a raw file has at least one channel");
+  if (readsAsDataset(pathGiven, options)) return openDatasetChannelStream(pathGiven, options);
   auto file = std::make_unique<FileBytes>(pathGiven);
   const std::string path = pathGiven == "-" ? "standard input" : pathGiven;  // as FileBytes names it
   const SignalFormat& format = inputFormat(path, file->bytes(), options);

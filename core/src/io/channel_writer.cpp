@@ -4,6 +4,7 @@
 
 #include "channel_output.hpp"
 #include "csv_rows.hpp"
+#include "dataset_formats.hpp"
 #include "parallel_work.hpp"
 #include "planar_frames.hpp"
 #include "siglab/errors.hpp"
@@ -21,6 +22,7 @@ void requireTextHolds(const std::string& path, std::size_t channels) {
 }
 
 void checkOutputHoldsChannels(const std::string& path, const WriteOptions& options, std::size_t channels) {
+  if (isDatasetOutput(path, options)) return;  // HDF5 and MAT hold any number
   outputFormat(path, options).checkHolds(path, channels, options);
 }
 
@@ -84,6 +86,7 @@ void appendChannels(AtomicFileWriter& file, std::span<const std::span<const doub
 void writeChannels(const std::string& path, std::span<const std::span<const double>> channels,
                    const WriteOptions& options, const Progress& progress) {
   commonFrames(channels, "writeChannels");
+  if (writeDatasetFile(path, channels, options, progress)) return;
   if (channels.size() > 1) checkOutputHoldsChannels(path, options, channels.size());
   AtomicFileWriter file(path, options.durability);
   appendChannels(file, channels, options, progress);

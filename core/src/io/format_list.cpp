@@ -14,6 +14,8 @@
   FORMAT(cafFormat)                   \
   FORMAT(w64Format)                   \
   FORMAT(auFormat)                    \
+  FORMAT(hdf5Format)                  \
+  FORMAT(matFormat)                   \
   FORMAT(rawFormat)                   \
   FORMAT(textFormat)                  \
   /* a new format: one line above this one */

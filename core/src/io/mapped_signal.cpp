@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "binary_layout.hpp"
+#include "dataset_formats.hpp"
 #include "file_bytes.hpp"
 #include "signal_format.hpp"
 #include "parallel_work.hpp"
@@ -76,6 +77,11 @@ std::string optionsKey(const ReadOptions& o) {
          ":" + (o.rawType ? std::string(sampleTypeName(*o.rawType)) : "") + ":" + std::to_string(o.rawOffset) + ":" +
          std::to_string(o.channel) + ":" + (o.allowNonFinite ? "n" : "") + (o.decimal == ',' ? ":c" : "") +
          channelsKey(o);
+}
+
+// The dataset of an HDF5/MAT file (empty otherwise, so that older cache names stay valid).
+std::string datasetKey(const std::string& dataset, const std::string& rateAttribute) {
+  return dataset.empty() && rateAttribute.empty() ? "" : ":d" + dataset + ":a" + rateAttribute;
 }
 
 std::string hex(std::uint64_t v) {
@@ -176,9 +182,11 @@ CachedSignal cacheAsFloat64(const std::string& input, const ReadOptions& options
                             const Progress& progress, std::uint64_t maxBytes) {
   std::uint64_t hash = 0;
   {
-    const FileBytes file(input);
-    hash = mix(contentHash(file) ^ hashBytes(reinterpret_cast<const std::byte*>(optionsKey(options).data()),
-                                             optionsKey(options).size(), 7));
+    const DatasetPath named = splitDatasetPath(input);  // an HDF5/MAT file: its bytes, and the dataset in the key
+    const FileBytes file(named.file);
+    const std::string key = optionsKey(options) + datasetKey(named.dataset.empty() ? options.dataset : named.dataset,
+                                                             options.rateAttribute);
+    hash = mix(contentHash(file) ^ hashBytes(reinterpret_cast<const std::byte*>(key.data()), key.size(), 7));
   }
   std::error_code ec;
   fs::create_directories(folder, ec);
@@ -259,6 +267,22 @@ void MappedSignal::read(std::size_t first, std::span<double> out) const {
 std::unique_ptr<MappedSignal> MappedSignal::open(const std::string& path, const ReadOptions& options,
                                                  const std::string& cacheFolder, const Progress& progress) {
   if (options.rawChannels == 0) throw std::invalid_argument("a raw file has at least one channel");
+  // Every other file: parsed once into a float64 cache, one channel a cache file (the others are not
+  // parsed, and each is found again by its options), which is mapped instead.
+  const auto openCached = [&](std::size_t channels) {
+    const ReadOptions picked = channels > 1 ? mappedChannelOptions(options, options.channel) : options;
+    const CachedSignal cached = cacheAsFloat64(path, picked, cacheFolder, progress);
+    ReadOptions raw;
+    raw.rawType = SampleType::f64;
+    std::unique_ptr<MappedSignal> mapped = open(cached.path, raw, cacheFolder, progress);
+    mapped->sampleRate_ = cached.sampleRate;
+    mapped->fromCache_ = true;
+    mapped->channels_ = channels;
+    mapped->channel_ = channels > 1 ? options.channel : 1;
+    return mapped;
+  };
+  // An HDF5/MAT dataset is never float64 in place that SigLab could find without the library.
+  if (readsAsDataset(path, options)) return openCached(channelsOf(path, options));
   std::unique_ptr<MappedSignal> signal(new MappedSignal());
   auto file = std::make_unique<FileBytes>(path);
   const FileFormat format = inputFormat(path, file->bytes(), options).id();
@@ -294,18 +318,7 @@ std::unique_ptr<MappedSignal> MappedSignal::open(const std::string& path, const 
     return signal;
   }
   file.reset();
-  // One channel a cache file: the others are not parsed, and each is found again by its options.
-  const std::size_t channels = direct ? direct->channels : channelsOf(path, options);
-  const ReadOptions picked = channels > 1 ? mappedChannelOptions(options, options.channel) : options;
-  const CachedSignal cached = cacheAsFloat64(path, picked, cacheFolder, progress);
-  ReadOptions raw;
-  raw.rawType = SampleType::f64;
-  std::unique_ptr<MappedSignal> mapped = open(cached.path, raw, cacheFolder, progress);
-  mapped->sampleRate_ = cached.sampleRate;
-  mapped->fromCache_ = true;
-  mapped->channels_ = channels;
-  mapped->channel_ = channels > 1 ? options.channel : 1;
-  return mapped;
+  return openCached(direct ? direct->channels : channelsOf(path, options));
 }
 
 }  // namespace siglab

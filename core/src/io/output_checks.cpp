@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "siglab/errors.hpp"
+#include "siglab/io/dataset_files.hpp"
 #include "symlinks.hpp"
 
 namespace siglab {
@@ -39,7 +40,8 @@ std::string resolveOutput(const NamedPath& output) {
   return target;
 }
 
-Identity checkOutput(const NamedPath& output) {
+Identity checkOutput(const NamedPath& named) {
+  const NamedPath output{named.option, datasetOutputFile(named.path)};  // FILE.h5:NAME writes FILE.h5
   if (output.path.empty()) {
     throw OutputConflict((output.option.empty() ? "" : output.option + ": ") +
                          "the output's name is empty: name a file, or - for standard output");
@@ -86,7 +88,8 @@ void checkOutputsBeforeWork(std::span<const NamedPath> outputs, std::span<const 
     const Identity id = checkOutput(output);
     for (const NamedPath& input : inputs) {
       struct stat s {};
-      if (output.path != "-" && input.path != "-" && ::stat(input.path.c_str(), &s) == 0 && S_ISREG(s.st_mode) &&
+      const std::string inputFile = splitDatasetPath(input.path).file;
+      if (output.path != "-" && input.path != "-" && ::stat(inputFile.c_str(), &s) == 0 && S_ISREG(s.st_mode) &&
           deviceAndInode(s) == id.key) {
         throw OutputConflict(describe(output) + " is the input " + input.path + ": choose another name");
       }

@@ -1,6 +1,7 @@
 #include "siglab/io/sample_sink.hpp"
 
 #include "siglab/io/channel_sink.hpp"
+#include "dataset_formats.hpp"
 #include "signal_format.hpp"
 
 namespace siglab {
@@ -24,6 +25,7 @@ class OneChannelSampleSink final : public SampleSink {
 
 std::unique_ptr<SampleSink> openSampleSink(const std::string& path, const WriteOptions& options,
                                            std::optional<std::uint64_t> knownCount) {
+  if (auto dataset = openDatasetSampleSink(path, options)) return dataset;  // FILE.h5:NAME, FILE.mat:NAME
   return std::make_unique<OneChannelSampleSink>(outputFormat(path, options).openSink(path, options, 1, knownCount));
 }
 

@@ -7,6 +7,7 @@
 #include "channel_readers.hpp"
 #include "file_bytes.hpp"
 #include "signal_format.hpp"
+#include "siglab/io/dataset_files.hpp"
 #include "sample_conversion.hpp"
 #include "siglab/errors.hpp"
 #include "stream_readers.hpp"
@@ -235,7 +236,7 @@ std::unique_ptr<SampleStream> openTextSampleStream(std::unique_ptr<FileBytes> fi
 
 std::unique_ptr<SampleStream> openSampleStream(const std::string& pathGiven, const ReadOptions& options,
                                                std::size_t windowBytes, std::uint64_t samplesNeeded) {
-  if (picksOneOfSeveral(options)) return openOneChannelStream(pathGiven, options, windowBytes);
+  if (readsThroughChannels(pathGiven, options)) return openOneChannelStream(pathGiven, options, windowBytes);
   auto file = std::make_unique<FileBytes>(pathGiven, streamBytesFor(samplesNeeded, options));
   const std::string path = pathGiven == "-" ? "standard input" : pathGiven;  // as FileBytes names it
   const SignalFormat& format = inputFormat(path, file->bytes(), options);
@@ -245,7 +246,9 @@ std::unique_ptr<SampleStream> openSampleStream(const std::string& pathGiven, con
   return format.openSamples(std::move(file), StreamSource{pathGiven, path, windowBytes}, options);
 }
 
-std::uint64_t inputSizeBytes(const std::string& path) { return FileBytes(path).bytes().size(); }
+std::uint64_t inputSizeBytes(const std::string& path) {
+  return FileBytes(splitDatasetPath(path).file).bytes().size();  // FILE.h5:NAME: the file's (compressed) size
+}
 
 std::vector<double> readBinaryTail(const FileBytes& file, const std::string& path, const BinaryLayout& layout,
                                    bool allowNonFinite, std::size_t count) {
@@ -262,7 +265,7 @@ std::vector<double> readBinaryTail(const FileBytes& file, const std::string& pat
 }
 
 std::vector<double> readSignalTail(const std::string& path, const ReadOptions& options, std::size_t count) {
-  if (picksOneOfSeveral(options)) return readTailByStreaming(path, options, count);
+  if (readsThroughChannels(path, options)) return readTailByStreaming(path, options, count);
   std::optional<std::vector<double>> tail;
   {
     const FileBytes file(path);

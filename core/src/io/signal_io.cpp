@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "channel_readers.hpp"
+#include "dataset_formats.hpp"
 #include "file_bytes.hpp"
 #include "signal_format.hpp"
 #include "siglab/errors.hpp"
@@ -27,7 +28,7 @@ Signal parseFile(const FileBytes& file, const std::string& path, const ReadOptio
 }  // namespace
 
 Signal readSignal(const std::string& path, const ReadOptions& options, const Progress& progress) {
-  if (picksOneOfSeveral(options)) {  // a layout of several channels: pick one
+  if (readsThroughChannels(path, options)) {  // a layout of several channels, or an HDF5/MAT file: pick one
     ReadOptions one = options;
     one.oneChannel = true;
     Channels read = readChannels(path, one, progress);
@@ -48,6 +49,7 @@ Signal readSignal(const std::string& path, const ReadOptions& options, const Pro
 
 void writeSignal(const std::string& path, std::span<const double> values, const WriteOptions& options,
                  const Progress& progress) {
+  if (const std::span<const double> one[] = {values}; writeDatasetFile(path, one, options, progress)) return;
   AtomicFileWriter file(path, options.durability);
   appendSignal(file, values, options, progress);
   file.commit();

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "siglab/io/dataset_files.hpp"
 #include "siglab/io/signal_io.hpp"
 
 namespace siglab {
@@ -21,6 +22,8 @@ struct FileProbe {
   std::vector<std::string> headerNames;   // text: its fields, when it is a header
   bool binary = false;                    // "text" holding NUL bytes or non-UTF-8 bytes: raw samples, probably
   std::vector<std::string> preview;       // text: the first lines, as written
+  bool datasetFile = false;               // HDF5 or MATLAB .mat (format: "hdf5" or "mat")
+  std::vector<DatasetEntry> datasets;     // theirs: the numeric 1-D/2-D arrays to pick from
 };
 
 // Looks at the first 64 KiB (and a WAV file's header). A stream (a pipe, a FIFO, standard input
@@ -30,11 +33,13 @@ struct FileProbe {
 FileProbe probeSignalFile(const std::string& path);
 
 // Whether reading the file as probed needs a choice the defaults would get wrong: a column, a
-// header or decimal commas in text, a channel of a multi-channel WAV, the sample type of raw bytes.
+// header or decimal commas in text, a channel of a multi-channel WAV, the sample type of raw bytes,
+// the dataset of an HDF5/MAT file that holds several.
 bool needsReadChoices(const FileProbe& probe);
 
 // The options a reader would most likely want: skip a detected header, column 1 of a delimited
-// file (the last, when a header names more than one), its decimal mark, raw f64 for binary bytes.
+// file (the last, when a header names more than one), its decimal mark, raw f64 for binary bytes,
+// an HDF5/MAT file's first dataset.
 ReadOptions suggestedReadOptions(const FileProbe& probe);
 
 }  // namespace siglab

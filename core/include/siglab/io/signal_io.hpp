@@ -31,6 +31,9 @@ struct ReadOptions {
   std::optional<double> sampleRate;           // Hz: the rate of a text, .npy or raw file (for WAV, replaces its own)
   std::pmr::memory_resource* hostMemory = nullptr;  // where the samples go (and an apply's result); nullptr: ordinary
                                                     // memory; pinnedHostMemory() when a GPU engine will copy them
+  std::string dataset;                        // HDF5/MAT: the dataset or variable (as FILE:NAME); empty: the only one
+  std::string rateAttribute;                  // HDF5: the dataset's attribute holding the rate; empty: the first of
+                                              // rate, fs, sampling_rate, sample_rate present
 };
 
 enum class TextStyle {
@@ -46,6 +49,9 @@ struct WriteOptions {
   unsigned bits = 0;                          // the sample width where a format has a choice: WAV 32 or 64 (float),
                                               // FLAC 16 or 24 (integers: quantised); 0: the format's default
   Durability durability = Durability::flushed;
+  std::string dataset;                        // HDF5 (.h5, .hdf5) and MAT (.mat) output: the dataset or variable
+                                              // (as FILE:NAME); empty: /signal, signal
+  std::string rateAttribute = "rate";         // HDF5 output: the attribute that holds sampleRate
 };
 
 // Reads one channel of a signal from `path` ("-": standard input, read to its end) in the format

@@ -1,0 +1,64 @@
+#pragma once
+// The readers and writers of HDF5 and MATLAB files (hdf5_*.cpp, mat_*.cpp; *_absent.cpp where
+// the library is missing), for openChannelStream and openChannelSink.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "siglab/io/channel_sink.hpp"
+#include "siglab/io/channel_stream.hpp"
+#include "siglab/io/dataset_files.hpp"
+#include "siglab/io/sample_sink.hpp"
+
+namespace siglab {
+
+// How a MATLAB 7.3 variable lies in its HDF5 dataset: dimensions reversed (column-major).
+enum class Hdf5Layout { plain, matlab };
+
+// The dataset options.dataset names (else the file's only numeric one) of HDF5 file `path`, block by
+// block; options.oneChannel picks options.channel. The rate: options.sampleRate, else the dataset's
+// attribute options.rateAttribute (else the first of rate, fs, sampling_rate, sample_rate present).
+std::unique_ptr<ChannelStream> openHdf5ChannelStream(const std::string& path, const ReadOptions& options,
+                                                     Hdf5Layout layout = Hdf5Layout::plain);
+std::vector<DatasetEntry> listHdf5Datasets(const std::string& path, Hdf5Layout layout = Hdf5Layout::plain);
+
+// A MATLAB v5 file's variable (options.dataset, else its only numeric one), read whole with matio.
+std::unique_ptr<ChannelStream> openMatChannelStream(const std::string& path, const ReadOptions& options);
+std::vector<DatasetEntry> listMatVariables(const std::string& path);
+
+// Writers: float64 N (one channel) or N x C, HDF5 chunked with the rate in attribute
+// options.rateAttribute (default "rate"); MAT v5 (v7.3 beyond v5's 2 GiB a variable) as an N x C matrix.
+std::unique_ptr<ChannelSink> openHdf5Sink(const std::string& path, const WriteOptions& options, std::size_t channels);
+std::unique_ptr<ChannelSink> openMatSink(const std::string& path, const WriteOptions& options, std::size_t channels);
+
+// Shared by both: the entry `wanted` names (with or without HDF5's leading '/'), else the only one;
+// InputError naming the file and listing what it holds otherwise. `word`: "dataset" or "variable".
+const DatasetEntry& chooseDataset(const std::vector<DatasetEntry>& entries, const std::string& wanted,
+                                  const std::string& path, const char* word);
+// "'/a' (1000 x 2 float64), '/b' (...)" for messages.
+std::string describeDatasets(const std::vector<DatasetEntry>& entries);
+// The 0-based channels to read of `channels` (all, or options.channel), as the other formats.
+std::vector<std::size_t> datasetChannelsToKeep(const ReadOptions& options, std::uint64_t channels,
+                                               const std::string& where);
+
+// Opens the dataset file `path` names (splitDatasetPath, options.dataset) by its kind.
+std::unique_ptr<ChannelStream> openDatasetChannelStream(const std::string& path, const ReadOptions& options);
+// The sink for an output named FILE.h5[:NAME] / FILE.mat[:NAME] (by extension), else nullptr.
+std::unique_ptr<ChannelSink> openDatasetSink(const std::string& path, const WriteOptions& options, std::size_t channels);
+// Whether `path` (possibly FILE:NAME) is an HDF5 or MAT input / names an HDF5 or MAT output.
+bool isDatasetInput(const std::string& path);
+bool isDatasetOutput(const std::string& path, const WriteOptions& options);
+// Whether the readers take `path` with `options` through openDatasetChannelStream: automatic
+// format, no --raw, and an HDF5/MAT file or a dataset named.
+bool readsAsDataset(const std::string& path, const ReadOptions& options);
+// writeChannels and writeSignal for an HDF5/MAT output (block by block, progress, cancel); false,
+// having done nothing, for any other output.
+bool writeDatasetFile(const std::string& path, std::span<const std::span<const double>> channels,
+                      const WriteOptions& options, const Progress& progress);
+// openSampleSink for an HDF5/MAT output; nullptr for any other.
+std::unique_ptr<SampleSink> openDatasetSampleSink(const std::string& path, const WriteOptions& options);
+
+}  // namespace siglab

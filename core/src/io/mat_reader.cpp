@@ -1,0 +1,213 @@
+// MATLAB v5 variables through matio, read whole (v7.3 files are HDF5: hdf5_reader.cpp streams them).
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+#include "dataset_formats.hpp"
+#include "mat_support.hpp"
+#include "sample_conversion.hpp"
+#include "siglab/errors.hpp"
+#include "siglab/sample_rate.hpp"
+
+namespace siglab {
+namespace {
+
+std::string typeName(const matvar_t& v) {
+  switch (v.class_type) {
+    case MAT_C_DOUBLE: return "float64";
+    case MAT_C_SINGLE: return "float32";
+    case MAT_C_INT8: return "int8";
+    case MAT_C_UINT8: return v.isLogical ? "logical" : "uint8";
+    case MAT_C_INT16: return "int16";
+    case MAT_C_UINT16: return "uint16";
+    case MAT_C_INT32: return "int32";
+    case MAT_C_UINT32: return "uint32";
+    case MAT_C_INT64: return "int64";
+    case MAT_C_UINT64: return "uint64";
+    default: return {};
+  }
+}
+
+// Why variable `v` is not a numeric vector or matrix SigLab reads; empty when it is.
+std::string whyNotSignal(const matvar_t& v) {
+  switch (v.class_type) {
+    case MAT_C_CELL: return "a MATLAB cell array, not a numeric matrix";
+    case MAT_C_STRUCT: return "a MATLAB struct, not a numeric matrix";
+    case MAT_C_OBJECT:
+    case MAT_C_OPAQUE: return "a MATLAB object, not a numeric matrix";
+    case MAT_C_CHAR: return "MATLAB text (char), not a numeric matrix";
+    case MAT_C_SPARSE: return "a sparse matrix (save full(x) instead)";
+    case MAT_C_FUNCTION: return "a MATLAB function handle, not a numeric matrix";
+    case MAT_C_EMPTY: return "an empty MATLAB matrix";
+    default: break;
+  }
+  if (typeName(v).empty()) return "of a MATLAB class SigLab does not read";
+  if (v.isComplex) return "a complex matrix (SigLab reads real signals)";
+  if (v.rank != 2) return "is " + std::to_string(v.rank) + "-D; SigLab reads vectors and 2-D samples x channels";
+  if (v.dims[0] == 0 || v.dims[1] == 0) return "an empty MATLAB matrix";
+  return {};
+}
+
+DatasetEntry entryOf(const matvar_t& v) {
+  const std::uint64_t rows = v.dims[0];
+  const std::uint64_t columns = v.dims[1];
+  const bool vector = rows == 1 || columns == 1;
+  return {v.name ? v.name : "", {rows, columns}, typeName(v), vector ? rows * columns : rows, vector ? 1 : columns};
+}
+
+// A v5 file whose last element runs past its end (cut short) is refused before matio reads it:
+// every element's tag says how many bytes follow it.
+void requireWholeElements(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw InputError(path, "cannot open it: " + std::string(std::strerror(errno)));
+  struct stat info {};
+  ::fstat(fd, &info);
+  const auto size = static_cast<std::uint64_t>(info.st_size);
+  std::uint64_t at = 128;  // the text header
+  for (std::size_t element = 1; at < size; ++element) {
+    std::array<std::uint32_t, 2> tag{};
+    if (size - at < 8 || ::pread(fd, tag.data(), 8, static_cast<off_t>(at)) != 8) {
+      ::close(fd);
+      throw InputError(path, "the file is cut short inside variable " + std::to_string(element) + "'s header");
+    }
+    std::uint64_t next = at + 8 + tag[1];
+    if ((tag[0] >> 16) != 0) next = at + 8;                // a small element: tag and data in 8 bytes
+    else if (tag[0] != MAT_T_COMPRESSED) next = (next + 7) / 8 * 8;  // padded to 8 bytes
+    if (next > size + ((tag[0] == MAT_T_COMPRESSED) ? 0 : 7)) {
+      ::close(fd);
+      throw InputError(path, "the file is cut short: variable " + std::to_string(element) + " needs " +
+                                 std::to_string(next - at) + " bytes, " + std::to_string(size - at) + " are left");
+    }
+    at = next;
+  }
+  ::close(fd);
+}
+
+mat::File openFile(const std::string& path) {
+  requireWholeElements(path);
+  mat::File file(Mat_Open(path.c_str(), MAT_ACC_RDONLY));
+  if (!file) throw InputError(path, "cannot open it as a MATLAB .mat file: " + mat::takeLastMessage());
+  return file;
+}
+
+std::vector<DatasetEntry> listSignals(mat_t* file) {
+  std::vector<DatasetEntry> entries;
+  Mat_Rewind(file);
+  while (true) {
+    const mat::Variable v(Mat_VarReadNextInfo(file));
+    if (!v) break;
+    if (whyNotSignal(*v.get()).empty()) entries.push_back(entryOf(*v.get()));
+  }
+  mat::takeLastMessage();
+  return entries;
+}
+
+template <typename T>
+void convert(const void* data, std::size_t count, double* out) {
+  const T* in = static_cast<const T*>(data);
+  for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<double>(in[i]);
+}
+
+// The variable's samples as float64, column-major (channel after channel).
+std::vector<double> samplesOf(const matvar_t& v, const std::string& where) {
+  const std::size_t count = static_cast<std::size_t>(v.dims[0]) * v.dims[1];
+  std::vector<double> out(count);
+  if (!v.data) throw InputError(where, "matio read no data for it (the file is damaged): " + mat::takeLastMessage());
+  switch (v.class_type) {
+    case MAT_C_DOUBLE: convert<double>(v.data, count, out.data()); break;
+    case MAT_C_SINGLE: convert<float>(v.data, count, out.data()); break;
+    case MAT_C_INT8: convert<std::int8_t>(v.data, count, out.data()); break;
+    case MAT_C_UINT8: convert<std::uint8_t>(v.data, count, out.data()); break;
+    case MAT_C_INT16: convert<std::int16_t>(v.data, count, out.data()); break;
+    case MAT_C_UINT16: convert<std::uint16_t>(v.data, count, out.data()); break;
+    case MAT_C_INT32: convert<std::int32_t>(v.data, count, out.data()); break;
+    case MAT_C_UINT32: convert<std::uint32_t>(v.data, count, out.data()); break;
+    case MAT_C_INT64: convert<std::int64_t>(v.data, count, out.data()); break;
+    case MAT_C_UINT64: convert<std::uint64_t>(v.data, count, out.data()); break;
+    default: throw InputError(where, whyNotSignal(v));
+  }
+  // matio converts to the class's type; check it held that many bytes (a damaged element holds fewer).
+  if (v.nbytes < count * Mat_SizeOf(v.data_type) && v.data_type != MAT_T_UNKNOWN) {
+    throw InputError(where, "the variable holds fewer samples than its shape says (the file is damaged)");
+  }
+  return out;
+}
+
+// Planar channels held in memory, handed out block by block.
+class MatChannelStream final : public ChannelStream {
+ public:
+  MatChannelStream(std::vector<double> samples, std::uint64_t frames, std::vector<std::size_t> keep,
+                   std::optional<double> rate)
+      : samples_(std::move(samples)), frames_(frames), keep_(std::move(keep)), rate_(rate) {}
+  std::size_t channels() const override { return keep_.size(); }
+  std::optional<std::uint64_t> knownFrames() const override { return frames_; }
+  std::optional<double> sampleRate() const override { return rate_; }
+  double fractionRead() const override {
+    return frames_ == 0 ? 1.0 : static_cast<double>(next_) / static_cast<double>(frames_);
+  }
+
+ protected:
+  std::size_t readFrames(std::span<const std::span<double>> out) override {
+    const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(out.front().size(), frames_ - next_));
+    for (std::size_t c = 0; c < keep_.size(); ++c) {
+      std::memcpy(out[c].data(), samples_.data() + keep_[c] * frames_ + next_, n * sizeof(double));
+    }
+    next_ += n;
+    return n;
+  }
+
+ private:
+  std::vector<double> samples_;
+  std::uint64_t frames_;
+  std::vector<std::size_t> keep_;
+  std::optional<double> rate_;
+  std::uint64_t next_ = 0;
+};
+
+}  // namespace
+
+std::vector<DatasetEntry> listMatVariables(const std::string& path) {
+  const auto held = mat::lock();
+  const mat::File file = openFile(path);
+  return listSignals(file.get());
+}
+
+std::unique_ptr<ChannelStream> openMatChannelStream(const std::string& path, const ReadOptions& options) {
+  if (options.sampleRate) checkSampleRate(*options.sampleRate);
+  const auto held = mat::lock();
+  const mat::File file = openFile(path);
+  std::string name = options.dataset;
+  if (name.empty()) name = chooseDataset(listSignals(file.get()), name, path, "variable").name;
+  const mat::Variable info(Mat_VarReadInfo(file.get(), name.c_str()));
+  if (!info) {
+    mat::takeLastMessage();
+    chooseDataset(listSignals(file.get()), name, path, "variable");  // throws, listing what there is
+    throw InputError(path + ":" + name, "cannot read its header (the file is damaged)");  // listed, yet unreadable
+  }
+  const std::string where = path + ":" + name;
+  if (const std::string why = whyNotSignal(*info.get()); !why.empty()) throw InputError(where, why);
+  const DatasetEntry entry = entryOf(*info.get());
+  // A damaged header may claim any size: refused before matio allocates it (deflate packs at most
+  // about 1032:1, so more than 1024 bytes of samples a byte of file is not a real file).
+  struct stat file_info {};
+  const std::uint64_t fileBytes = ::stat(path.c_str(), &file_info) == 0 ? static_cast<std::uint64_t>(file_info.st_size) : 0;
+  std::uint64_t bytes = 0;
+  if (__builtin_mul_overflow(info->dims[0], info->dims[1], &bytes) ||
+      __builtin_mul_overflow(bytes, std::uint64_t{Mat_SizeOfClass(info->class_type)}, &bytes) ||
+      bytes / 1024 > fileBytes + (std::uint64_t{1} << 20)) {
+    throw InputError(where, "claims more samples than a file of " + std::to_string(fileBytes) +
+                                " bytes holds (the file is damaged)");
+  }
+  std::vector<std::size_t> keep = datasetChannelsToKeep(options, entry.channels, where);
+  const mat::Variable whole(Mat_VarRead(file.get(), name.c_str()));
+  if (!whole) throw InputError(where, "cannot read it (the file is damaged): " + mat::takeLastMessage());
+  std::vector<double> samples = samplesOf(*whole.get(), where);
+  if (!options.allowNonFinite) requireFinite(samples, where);
+  return std::make_unique<MatChannelStream>(std::move(samples), entry.frames, std::move(keep), options.sampleRate);
+}
+
+}  // namespace siglab

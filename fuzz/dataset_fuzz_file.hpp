@@ -1,0 +1,48 @@
+#pragma once
+// The HDF5 and MAT readers open files by name (their libraries read them): each input is written
+// to one file in this process's own temporary folder, and every error must name that file.
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "siglab/errors.hpp"
+#include "siglab/io/channel_io.hpp"
+#include "siglab/io/dataset_files.hpp"
+
+namespace siglab::fuzz {
+
+inline const std::string& datasetInputPath(const char* extension) {
+  static const std::string path = [extension] {
+    std::string folder = (std::filesystem::temp_directory_path() / "siglab-fuzz-XXXXXX").string();
+    if (!::mkdtemp(folder.data())) std::abort();
+    return folder + "/input" + extension;
+  }();
+  return path;
+}
+
+// Lists the file's datasets and reads the first (or the only one): samples finite, or an InputError
+// naming the file.
+inline void readDatasetFile(const std::uint8_t* data, std::size_t size, const char* extension) {
+  const std::string& path = datasetInputPath(extension);
+  std::ofstream(path, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data),
+                                                                static_cast<std::streamsize>(size));
+  try {
+    const std::vector<DatasetEntry> entries = listDatasets(path);
+    ReadOptions options;
+    if (!entries.empty()) options.dataset = entries.front().name;
+    for (const SampleVector& channel : readChannels(path, options).channels) {
+      for (const double v : channel) {
+        if (!std::isfinite(v)) std::abort();
+      }
+    }
+  } catch (const InputError& e) {
+    if (e.path().rfind(path, 0) != 0) std::abort();
+  }
+}
+
+}  // namespace siglab::fuzz
