@@ -1,6 +1,7 @@
 // The HDF5 reader (and MATLAB 7.3, HDF5 inside): damaged superblocks, object headers, chunk indexes
 // and compressed chunks, datasets of any type and shape.
 #include "dataset_fuzz_file.hpp"
+#include <cstdint>
 
 // Debian's libhdf5 1.10.8 itself leaks a few hundred bytes on some damaged files (not ours to free):
 // those leaks only are not findings.

@@ -1,5 +1,6 @@
 #include "job_options.hpp"
 
+#include <cstdint>
 #include <iostream>
 
 #include "all_backends.hpp"

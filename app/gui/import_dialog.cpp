@@ -14,6 +14,7 @@
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
+#include <cstdint>
 #include <limits>
 
 #include "siglab/io/signal_formats.hpp"

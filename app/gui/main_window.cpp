@@ -27,6 +27,7 @@
 #include <QtConcurrent>
 
 #include <algorithm>
+#include <cstdint>
 
 #include <nlohmann/json.hpp>
 

@@ -2,6 +2,7 @@
 #include <QFuture>
 #include <QMainWindow>
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <memory_resource>

@@ -14,6 +14,7 @@
 #include <QtConcurrent>
 
 #include <cmath>
+#include <cstdint>
 
 #include "device_panel.hpp"
 #include "filter_panel.hpp"

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <string_view>
 #include <climits>
 #include <cmath>

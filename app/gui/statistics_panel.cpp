@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "mapped_channel.hpp"
 #include "time_axis.hpp"

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 
 #include "pipeline_ends.hpp"
 #include "pipeline_steps.hpp"

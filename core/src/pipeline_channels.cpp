@@ -7,6 +7,7 @@
 // input, spooled, before their first output) reads each channel alone instead: one pass a channel.
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <exception>
 #include <stdexcept>
 #include <thread>

@@ -1,6 +1,7 @@
 #include "pipeline_ends.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 
 #include "io/dataset_formats.hpp"

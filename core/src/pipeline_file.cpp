@@ -1,5 +1,6 @@
 // Pipeline files: {"siglab-pipeline": 1, "stages": [{"kind": "median", "window": 5, "mode": "zero"}]},
 // the form the GUI saves and Python loads.
+#include <cstdint>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>

@@ -1,6 +1,7 @@
 // A chain in memory: each channel through each stage in turn, each stage's input released as soon
 // as the next stage has its output.
 #include <algorithm>
+#include <cstdint>
 
 #include "pipeline_steps.hpp"
 #include "siglab/work_progress.hpp"

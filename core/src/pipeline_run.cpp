@@ -2,6 +2,7 @@
 #include "siglab/pipeline_run.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 
 #include "pipeline_analysis.hpp"

@@ -4,6 +4,7 @@
 #include "pipeline_steps.hpp"
 #include "siglab/io/channel_io.hpp"
 #include "siglab/io/channel_stream.hpp"
+#include <cstdint>
 
 namespace siglab::detail {
 namespace {

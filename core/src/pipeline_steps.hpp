@@ -1,6 +1,7 @@
 #pragma once
 // The parts of runPipeline (pipeline_run.hpp), one file each: binding the stages to the signal,
 // planning, the in-memory run, the streamed run, and the source's and sink's ends.
+#include <cstdint>
 #include <memory>
 #include <vector>
 

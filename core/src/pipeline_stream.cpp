@@ -2,6 +2,7 @@
 // FilteredStream, the last stage writes into the sink (streamFilterPlaced's reader and writer
 // threads). With "auto", a stage whose engine fails starts the chain over with its next engine.
 #include <algorithm>
+#include <cstdint>
 
 #include "pipeline_steps.hpp"
 #include "rate_change.hpp"

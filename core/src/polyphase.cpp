@@ -1,6 +1,7 @@
 #include "siglab/polyphase.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 
 #include "parallel_range.hpp"

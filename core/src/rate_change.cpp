@@ -2,6 +2,7 @@
 
 #include "pipeline_steps.hpp"
 #include "siglab/work_bounds.hpp"
+#include <cstdint>
 
 namespace siglab::detail {
 

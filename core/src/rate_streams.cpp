@@ -1,6 +1,7 @@
 #include "rate_streams.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "siglab/job.hpp"
 

@@ -1,6 +1,7 @@
 #include "siglab/session.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <sstream>
 #include <stdexcept>

@@ -4,6 +4,7 @@
 #include <fftw3.h>
 
 #include <cmath>
+#include <cstdint>
 #include <numbers>
 #include <algorithm>
 #include <stdexcept>

@@ -1,6 +1,7 @@
 #include "spectrogram_writer.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "analysis_files.hpp"
 #include "siglab/errors.hpp"

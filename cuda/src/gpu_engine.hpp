@@ -12,6 +12,7 @@
 // by handing its chunk kernel to the pipeline instead.
 #include <cuda_runtime.h>
 
+#include <cstdint>
 #include <memory>
 #include <new>
 #include <span>

@@ -3,6 +3,7 @@
 // kind is exit 2 naming it, with nothing written.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <filesystem>
 
 #include "siglab/generate.hpp"

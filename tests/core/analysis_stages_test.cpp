@@ -3,6 +3,7 @@
 // refusing what SciPy refuses by the parameter's name, before any output.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <tuple>

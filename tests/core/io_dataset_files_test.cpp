@@ -3,6 +3,7 @@
 // unsuitable files refused with the file, the dataset and the reason.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <functional>

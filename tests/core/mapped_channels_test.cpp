@@ -4,6 +4,7 @@
 // and gives readChannels' samples for it.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <random>

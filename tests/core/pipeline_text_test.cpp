@@ -2,6 +2,7 @@
 
 #include "siglab/pipeline.hpp"
 #include "siglab/stage_registry.hpp"
+#include <cstdint>
 
 namespace siglab {
 namespace {

@@ -7,6 +7,7 @@
 #include "siglab/errors.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <random>
 #include <set>
 

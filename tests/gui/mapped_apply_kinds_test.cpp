@@ -4,6 +4,7 @@
 #include <QSettings>
 
 #include <cctype>
+#include <cstdint>
 #include <fstream>
 #include <random>
 #include <string>

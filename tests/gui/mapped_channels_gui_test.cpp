@@ -9,6 +9,7 @@
 #include <QSettings>
 #include <QStatusBar>
 
+#include <cstdint>
 #include <filesystem>
 #include <random>
 

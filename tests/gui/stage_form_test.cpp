@@ -10,6 +10,7 @@
 #include <QSettings>
 
 #include <algorithm>
+#include <cstdint>
 
 #include "filter_panel.hpp"
 #include "siglab/cpu_parallel.hpp"

@@ -2,6 +2,7 @@
 // FIR design by the window method, exactly scipy.signal.firwin (SciPy 1.10, scale=True) with the
 // symmetric windows of scipy.signal.get_window(..., fftbins=False).
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>

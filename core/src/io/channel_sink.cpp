@@ -1,5 +1,6 @@
 #include "siglab/io/channel_sink.hpp"
 
+#include <cstdint>
 #include <stdexcept>
 
 #include "planar_frames.hpp"

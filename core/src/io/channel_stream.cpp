@@ -1,5 +1,6 @@
 #include "siglab/io/channel_stream.hpp"
 
+#include <cstdint>
 #include <numeric>
 
 #include "channel_readers.hpp"

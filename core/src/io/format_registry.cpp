@@ -1,6 +1,7 @@
 // Lookups over the registry (format_list.cpp): by name, by content, by extension; the file dialog
 // filters; and the defaults of SignalFormat's optional parts.
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <stdexcept>
 

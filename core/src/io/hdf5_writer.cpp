@@ -2,6 +2,7 @@
 // with its rate in an attribute; the file appears whole at commit (AtomicFileWriter's temporary).
 #include <algorithm>
 #include <array>
+#include <cstdint>
 
 #include "dataset_formats.hpp"
 #include "hdf5_support.hpp"

@@ -3,6 +3,7 @@
 #include "siglab/io/channel_sink.hpp"
 #include "dataset_formats.hpp"
 #include "signal_format.hpp"
+#include <cstdint>
 
 namespace siglab {
 namespace {

@@ -1,6 +1,7 @@
 #include "siglab/io/sample_stream.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "binary_layout.hpp"

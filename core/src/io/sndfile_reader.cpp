@@ -2,6 +2,7 @@
 
 #include "sample_conversion.hpp"
 #include "siglab/errors.hpp"
+#include <cstdint>
 
 namespace siglab {
 

@@ -5,6 +5,7 @@
 #include "siglab/errors.hpp"
 #include "parallel_work.hpp"
 #include "sndfile_reader.hpp"
+#include <cstdint>
 
 namespace siglab {
 namespace {

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 
 #include "kind_values.hpp"
 #include "siglab/errors.hpp"

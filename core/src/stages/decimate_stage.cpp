@@ -4,6 +4,7 @@
 // with n = 20 q by default, as resample_poly(x, 1, q, window=b) where zero phase, else upfirdn(b, x,
 // 1, q) cut to ceil(n / q) outputs; --decimate Q.
 #include <cmath>
+#include <cstdint>
 
 #include "../rate_streams.hpp"
 #include "../sections_stream.hpp"

@@ -5,6 +5,7 @@
 // distance and wlen need; prominence or width without wlen runs in memory.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "kind_values.hpp"

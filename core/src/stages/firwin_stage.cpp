@@ -3,6 +3,7 @@
 // [beta B] [zero-phase]. fir-window is SciPy's `window` (--window W is the mean's option). Cutoffs
 // are Hz when the signal has a rate, else fractions of Nyquist.
 #include <cmath>
+#include <cstdint>
 
 #include "given_filters.hpp"
 #include "kind_values.hpp"

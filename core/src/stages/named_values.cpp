@@ -2,6 +2,7 @@
 
 #include "kind_values.hpp"
 #include "siglab/errors.hpp"
+#include <cstdint>
 
 namespace siglab::stages {
 

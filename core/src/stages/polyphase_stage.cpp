@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 
 #include "siglab/errors.hpp"
 #include "siglab/job.hpp"

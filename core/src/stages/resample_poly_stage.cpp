@@ -1,6 +1,7 @@
 // resample-poly: scipy.signal.resample_poly(x, up, down, window=('kaiser', 5.0), padtype='constant'):
 // up and down reduced by their gcd, a firwin low-pass of 2 (10 max(up, down)) + 1 taps scaled by up,
 // the outputs centred on it, ceil(n up / down) of them; --resample-poly UP,DOWN.
+#include <cstdint>
 #include <numeric>
 
 #include "kind_values.hpp"

@@ -4,6 +4,7 @@
 #include "siglab/errors.hpp"
 #include "polyphase_stage.hpp"
 #include "siglab/io/signal_io.hpp"
+#include <cstdint>
 
 namespace siglab::stages {
 namespace {

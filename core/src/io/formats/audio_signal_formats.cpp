@@ -3,6 +3,7 @@
 // registered with one line in format_list.cpp. Every channel is read, at the file's own rate; the
 // GUI's mapped view reads them through its float64 cache (their frames are compressed or not
 // one read each). FLAC is also written, as 16- or 24-bit integers.
+#include <cstdint>
 #include <cstring>
 #include <algorithm>
 #include <functional>

@@ -1,5 +1,6 @@
 #include "binary_sink.hpp"
 
+#include <cstdint>
 #include <stdexcept>
 #include <vector>
 

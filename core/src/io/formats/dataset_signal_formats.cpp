@@ -9,6 +9,7 @@
 #include "../signal_format.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/channel_io.hpp"
+#include <cstdint>
 
 namespace siglab {
 namespace {

@@ -1,4 +1,5 @@
 // NumPy .npy: 1-D, or N frames x C channels in C or Fortran order; no rate.
+#include <cstdint>
 #include <cstring>
 
 #include "../channel_readers.hpp"

@@ -5,6 +5,7 @@
 #include "binary_sink.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/binary_formats.hpp"
+#include <cstdint>
 
 namespace siglab {
 namespace {

@@ -1,6 +1,7 @@
 // Text: one number a line (the seed's format), or the columns of a CSV/TSV, one a channel. The
 // fallback for bytes no other format recognises; no rate.
 #include <algorithm>
+#include <cstdint>
 
 #include "../channel_output.hpp"
 #include "../channel_readers.hpp"

@@ -1,5 +1,6 @@
 // WAV (RIFF and RF64) through libsndfile: every channel, the file's own rate; written as 32-bit
 // float (64-bit where a value needs it).
+#include <cstdint>
 #include <cstring>
 
 #include "../channel_readers.hpp"
