@@ -163,6 +163,9 @@ void addPipelineOptions(CLI::App& cmd, PipelineChoice& c) {
   for (const auto& [kind, option] : kindOptions) oneStage.push_back(option);
   for (const auto& [name, p] : after) {
     if (registered.contains(name)) continue;
+    // A command's own option of that name (response's -n): the parameter is then written in a chain
+    // (`decimate 4 n=8`); CLI11 from 2.4 on refuses --n beside -n at start.
+    if (cmd.get_option_no_throw("--" + name) || (name.size() == 1 && cmd.get_option_no_throw("-" + name))) continue;
     std::string help = p.help;
     help[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(help[0])));
     if (!p.choices.empty()) {
