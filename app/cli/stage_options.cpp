@@ -119,7 +119,7 @@ std::string kindHelp(const StageKind& kind) {
   help += "; " + std::string(kind.valueSyntax());
   std::string after;
   for (const ParameterInfo& p : kind.parameters()) {
-    if (!p.inValue) after += (after.empty() ? "" : ", ") + ("--" + p.name);
+    if (!p.inValue) after += (after.empty() ? "" : ", ") + (p.name.size() == 1 ? p.name + "=" : "--" + p.name);
   }
   return after.empty() ? help : help + "; with " + after;
 }
@@ -163,9 +163,10 @@ void addPipelineOptions(CLI::App& cmd, PipelineChoice& c) {
   for (const auto& [kind, option] : kindOptions) oneStage.push_back(option);
   for (const auto& [name, p] : after) {
     if (registered.contains(name)) continue;
-    // A command's own option of that name (response's -n): the parameter is then written in a chain
-    // (`decimate 4 n=8`); CLI11 from 2.4 on refuses --n beside -n at start.
-    if (cmd.get_option_no_throw("--" + name) || (name.size() == 1 && cmd.get_option_no_throw("-" + name))) continue;
+    // A one-letter parameter (decimate's n) is written in a chain (`decimate 4 n=8`): as --n it would
+    // clash with a command's -n (response's points, added after these), which CLI11 2.4 refuses at
+    // start; so does any name a command already has.
+    if (name.size() == 1 || cmd.get_option_no_throw("--" + name)) continue;
     std::string help = p.help;
     help[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(help[0])));
     if (!p.choices.empty()) {
