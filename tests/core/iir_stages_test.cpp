@@ -16,17 +16,13 @@
 #include "siglab/cpu_serial.hpp"
 #include "siglab/pipeline.hpp"
 #include "siglab/stage.hpp"
+#include "engine_test_support.hpp"
 #include "test_support.hpp"
 
 namespace siglab {
 namespace {
 
-BackendList cpuEngines() {
-  BackendList engines;
-  engines.push_back(std::make_unique<CpuSerialBackend>());
-  engines.push_back(std::make_unique<CpuParallelBackend>());
-  return engines;
-}
+using test::cpuEngines;
 
 std::unique_ptr<BoundStage> bound(const std::string& chain, StageContext context = {}) {
   const Pipeline p = parseChain(chain);

@@ -12,17 +12,13 @@
 #include "siglab/errors.hpp"
 #include "siglab/io/channel_io.hpp"
 #include "siglab/pipeline_run.hpp"
+#include "engine_test_support.hpp"
 #include "test_support.hpp"
 
 namespace siglab {
 namespace {
 
-BackendList cpuEngines() {
-  BackendList engines;
-  engines.push_back(std::make_unique<CpuSerialBackend>());
-  engines.push_back(std::make_unique<CpuParallelBackend>());
-  return engines;
-}
+using test::cpuEngines;
 
 std::vector<std::vector<double>> randomChannels(std::size_t channels, std::size_t frames) {
   std::mt19937_64 rng(7);

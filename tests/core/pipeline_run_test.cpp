@@ -18,6 +18,7 @@
 #include "siglab/filter_stage.hpp"
 #include "siglab/spec_for_signal.hpp"
 #include "siglab/taps.hpp"
+#include "engine_test_support.hpp"
 #include "test_support.hpp"
 
 namespace siglab {
@@ -84,12 +85,7 @@ class BrokenEngine final : public FilterBackend {
   CpuSerialBackend serial_;
 };
 
-BackendList cpuEngines() {
-  BackendList engines;
-  engines.push_back(std::make_unique<CpuSerialBackend>());
-  engines.push_back(std::make_unique<CpuParallelBackend>());
-  return engines;
-}
+using test::cpuEngines;
 
 // The chain of mean, median, Gaussian and Savitzky-Golay (mirror edges) in `mode`.
 struct Chain {

@@ -14,17 +14,13 @@
 #include "siglab/io/channel_io.hpp"
 #include "siglab/io/signal_io.hpp"
 #include "siglab/pipeline_run.hpp"
+#include "engine_test_support.hpp"
 #include "test_support.hpp"
 
 namespace siglab {
 namespace {
 
-BackendList cpuEngines() {
-  BackendList engines;
-  engines.push_back(std::make_unique<CpuSerialBackend>());
-  engines.push_back(std::make_unique<CpuParallelBackend>());
-  return engines;
-}
+using test::cpuEngines;
 
 std::vector<double> signalOf(std::size_t n, std::uint64_t seed) {
   std::mt19937_64 rng(seed);

@@ -15,17 +15,13 @@
 #include "siglab/pipeline_run.hpp"
 #include "siglab/sos_filter.hpp"
 #include "siglab/stage_registry.hpp"
+#include "engine_test_support.hpp"
 #include "test_support.hpp"
 
 namespace siglab {
 namespace {
 
-BackendList cpuEngines() {
-  BackendList engines;
-  engines.push_back(std::make_unique<CpuSerialBackend>());
-  engines.push_back(std::make_unique<CpuParallelBackend>());
-  return engines;
-}
+using test::cpuEngines;
 
 std::vector<double> signalOf(std::size_t n) {
   std::mt19937_64 rng(11);

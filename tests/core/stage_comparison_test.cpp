@@ -15,16 +15,12 @@
 #include "siglab/pipeline_response.hpp"
 #include "siglab/pipeline_run.hpp"
 #include "siglab/report.hpp"
+#include "engine_test_support.hpp"
 
 namespace siglab {
 namespace {
 
-BackendList cpuEngines() {
-  BackendList engines;
-  engines.push_back(std::make_unique<CpuSerialBackend>());
-  engines.push_back(std::make_unique<CpuParallelBackend>());
-  return engines;
-}
+using test::cpuEngines;
 
 std::vector<double> signalOf(std::uint64_t n) {
   GenerateOptions options;

@@ -2,14 +2,25 @@
 // One engine execution as the tests look at it: Ok with its phases and note, or Unavailable or
 // Failed with the reason, as a comparison would record it.
 #include <exception>
+#include <memory>
 #include <span>
 #include <string>
 #include <type_traits>
 
 #include "siglab/comparison.hpp"
+#include "siglab/cpu_parallel.hpp"
+#include "siglab/cpu_serial.hpp"
 #include "siglab/filter_backend.hpp"
 
 namespace siglab::test {
+
+// cpu-serial and cpu-parallel, the engines every machine has.
+inline BackendList cpuEngines() {
+  BackendList engines;
+  engines.push_back(std::make_unique<CpuSerialBackend>());
+  engines.push_back(std::make_unique<CpuParallelBackend>());
+  return engines;
+}
 
 struct OneRun {
   RunStatus status = RunStatus::Ok;
