@@ -3,6 +3,7 @@
 // stage writing frames x frequencies to a .npy (spectrogram_writer.hpp).
 #include "kind_values.hpp"
 #include "named_values.hpp"
+#include "segment_values.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/work_bounds.hpp"
 #include "../spectrogram_writer.hpp"
@@ -41,29 +42,15 @@ class SpectrogramKind final : public StageKind {
   StageParameters parseValue(std::string_view value) const override { return namedValues(*this, value); }
   std::string formatValue(const StageParameters& /*values*/) const override { return {}; }
 
-  void check(const StageParameters& values) const override {
-    const std::size_t nperseg = static_cast<std::size_t>(wholeOf(values, "nperseg"));
-    if (const auto noverlap = optionalWhole(values, "noverlap"); noverlap && *noverlap >= nperseg) {
-      throw StageError("noverlap must be from 0 to nperseg - 1 = " + std::to_string(nperseg - 1) + ", got " +
-                       std::to_string(*noverlap));
-    }
-  }
+  void check(const StageParameters& values) const override { checkSegmentOverlap(values); }
 
   std::unique_ptr<BoundStage> bind(const StageParameters& values, const StageContext& context) const override {
     SpectrogramOptions o;
-    o.nperseg = static_cast<std::size_t>(wholeOf(values, "nperseg"));
-    o.noverlap = optionalWhole(values, "noverlap");
-    o.nfft = optionalWhole(values, "nfft");
-    o.window = textOf(values, "window");
-    o.tukeyAlpha = numberOf(values, "tukey-alpha");
-    const std::string& detrend = textOf(values, "detrend");
-    o.detrend = detrend == "constant" ? SegmentDetrend::constant
-                : detrend == "linear" ? SegmentDetrend::linear
-                                      : SegmentDetrend::none;
+    readSegmentValues(values, o);
     o.density = textOf(values, "scaling") == "density";
     const std::string& mode = textOf(values, "mode");
     o.mode = mode == "psd" ? SpectrogramMode::psd : mode == "magnitude" ? SpectrogramMode::magnitude : SpectrogramMode::complex;
-    const std::string window = o.window == "tukey" ? "tukey " + shortNumber(o.tukeyAlpha) : o.window;
+    const std::string window = windowLabel(o);
     return asStageError([&] {
       return std::make_unique<detail::SpectrogramAnalysis>(
           "spectrogram", spectrogramLayout(o, context.samples.value_or(0), context.sampleRate), window);

@@ -3,6 +3,7 @@
 // complex frames as two planes (re, im) to a .npy (spectrogram_writer.hpp).
 #include "kind_values.hpp"
 #include "named_values.hpp"
+#include "segment_values.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/istft.hpp"
 #include "siglab/work_bounds.hpp"
@@ -41,31 +42,17 @@ class StftKind final : public StageKind {
   StageParameters parseValue(std::string_view value) const override { return namedValues(*this, value); }
   std::string formatValue(const StageParameters& /*values*/) const override { return {}; }
 
-  void check(const StageParameters& values) const override {
-    const std::size_t nperseg = static_cast<std::size_t>(wholeOf(values, "nperseg"));
-    if (const auto noverlap = optionalWhole(values, "noverlap"); noverlap && *noverlap >= nperseg) {
-      throw StageError("noverlap must be from 0 to nperseg - 1 = " + std::to_string(nperseg - 1) + ", got " +
-                       std::to_string(*noverlap));
-    }
-  }
+  void check(const StageParameters& values) const override { checkSegmentOverlap(values); }
 
   std::unique_ptr<BoundStage> bind(const StageParameters& values, const StageContext& context) const override {
     SpectrogramOptions o;
     o.stft = true;
     o.mode = SpectrogramMode::complex;
-    o.nperseg = static_cast<std::size_t>(wholeOf(values, "nperseg"));
-    o.noverlap = optionalWhole(values, "noverlap");
-    o.nfft = optionalWhole(values, "nfft");
-    o.window = textOf(values, "window");
-    o.tukeyAlpha = numberOf(values, "tukey-alpha");
-    const std::string& detrend = textOf(values, "detrend");
-    o.detrend = detrend == "constant" ? SegmentDetrend::constant
-                : detrend == "linear" ? SegmentDetrend::linear
-                                      : SegmentDetrend::none;
+    readSegmentValues(values, o);
     o.boundaryZeros = textOf(values, "boundary") == "zeros";
     o.padded = textOf(values, "padded") == "true";
     o.density = textOf(values, "scaling") == "psd";
-    const std::string window = o.window == "tukey" ? "tukey " + shortNumber(o.tukeyAlpha) : o.window;
+    const std::string window = windowLabel(o);
     return asStageError([&] {
       SpectrogramLayout layout = spectrogramLayout(o, context.samples.value_or(0), context.sampleRate);
       // SciPy's stft takes any overlap; say where istft will not invert it.
