@@ -37,14 +37,7 @@ ParameterInfo decibelParameter(std::string name, std::string help) {
   return info;
 }
 
-int BandDesignKind::maxOrder() const { return family() == IirFamily::Bessel ? kMaxBesselOrder : kMaxIirOrder; }
-
-std::vector<ParameterInfo> BandDesignKind::parameters() const {
-  ParameterInfo order = describedParameter("order", ParameterType::Whole, "the filter's order", std::nullopt, true);
-  order.min = 1;
-  order.max = maxOrder();
-  std::vector<ParameterInfo> all{order};
-  for (ParameterInfo& number : designNumbers()) all.push_back(std::move(number));
+std::vector<ParameterInfo> bandParameters() {
   ParameterInfo cutoff = describedParameter("cutoff", ParameterType::Number, "the cutoff (a band's low edge)",
                                             std::nullopt, true);
   ParameterInfo cutoff2 = describedParameter("cutoff2", ParameterType::Number,
@@ -58,7 +51,18 @@ std::vector<ParameterInfo> BandDesignKind::parameters() const {
   for (const BandType band : {BandType::Lowpass, BandType::Highpass, BandType::Bandpass, BandType::Bandstop}) {
     type.choices.emplace_back(toString(band));
   }
-  all.insert(all.end(), {cutoff, cutoff2, type});
+  return {cutoff, cutoff2, type};
+}
+
+int BandDesignKind::maxOrder() const { return family() == IirFamily::Bessel ? kMaxBesselOrder : kMaxIirOrder; }
+
+std::vector<ParameterInfo> BandDesignKind::parameters() const {
+  ParameterInfo order = describedParameter("order", ParameterType::Whole, "the filter's order", std::nullopt, true);
+  order.min = 1;
+  order.max = maxOrder();
+  std::vector<ParameterInfo> all{order};
+  for (ParameterInfo& number : designNumbers()) all.push_back(std::move(number));
+  for (ParameterInfo& band : bandParameters()) all.push_back(std::move(band));
   for (ParameterInfo& after : afterValue()) all.push_back(std::move(after));
   all.push_back(describedParameter("zero-phase", ParameterType::Flag,
                                    "forward and backward (scipy.signal.sosfiltfilt), no phase shift"));

@@ -11,6 +11,9 @@
 
 namespace siglab::stages {
 
+// CUTOFF, CUTOFF2 and TYPE as butter and the designs read them (in the value).
+std::vector<ParameterInfo> bandParameters();
+
 class BandDesignKind : public StageKind {
  public:
   std::vector<ParameterInfo> parameters() const override;

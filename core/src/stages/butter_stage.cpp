@@ -3,6 +3,7 @@
 // signal has a rate, else fractions of Nyquist.
 #include <cmath>
 
+#include "band_design.hpp"
 #include "kind_values.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/filter_kinds.hpp"
@@ -37,22 +38,11 @@ class ButterKind final : public StageKind {
     ParameterInfo order = describedParameter("order", ParameterType::Whole, "the filter's order", std::nullopt, true);
     order.min = 1;
     order.max = kMaxButterworthOrder;
-    ParameterInfo cutoff = describedParameter("cutoff", ParameterType::Number, "the cutoff (a band's low edge)",
-                                              std::nullopt, true);
-    ParameterInfo cutoff2 = describedParameter("cutoff2", ParameterType::Number,
-                                               "a band's high edge (bandpass, bandstop); 0 for lowpass, highpass", "0", true);
-    for (ParameterInfo* c : {&cutoff, &cutoff2}) {
-      c->unit = "Hz (x Nyquist without a rate)";
-      c->max = INFINITY;
-    }
-    ParameterInfo type = describedParameter("type", ParameterType::Choice,
-                                            "the band (bandpass when two cutoffs are written)", "lowpass", true);
-    for (const BandType band : {BandType::Lowpass, BandType::Highpass, BandType::Bandpass, BandType::Bandstop}) {
-      type.choices.emplace_back(toString(band));
-    }
-    return {order, cutoff, cutoff2, type,
-            describedParameter("zero-phase", ParameterType::Flag,
-                               "forward and backward (scipy.signal.sosfiltfilt), no phase shift")};
+    std::vector<ParameterInfo> all{order};
+    for (ParameterInfo& band : bandParameters()) all.push_back(std::move(band));
+    all.push_back(describedParameter("zero-phase", ParameterType::Flag,
+                                     "forward and backward (scipy.signal.sosfiltfilt), no phase shift"));
+    return all;
   }
 
   StageParameters parseValue(std::string_view value) const override {
