@@ -130,26 +130,6 @@ bool writeDatasetFile(const std::string& path, std::span<const std::span<const d
   return true;
 }
 
-namespace {
-class DatasetSampleSink final : public SampleSink {
- public:
-  explicit DatasetSampleSink(std::unique_ptr<ChannelSink> sink) : sink_(std::move(sink)) {}
-  void write(std::span<const double> values) override {
-    const std::span<const double> one[] = {values};
-    sink_->write(one);
-  }
-  void commit() override { sink_->commit(); }
-
- private:
-  std::unique_ptr<ChannelSink> sink_;
-};
-}  // namespace
-
-std::unique_ptr<SampleSink> openDatasetSampleSink(const std::string& path, const WriteOptions& options) {
-  std::unique_ptr<ChannelSink> sink = openDatasetSink(path, options, 1);
-  return sink ? std::make_unique<DatasetSampleSink>(std::move(sink)) : nullptr;
-}
-
 std::vector<DatasetEntry> listDatasets(const std::string& path) {
   const std::string file = splitDatasetPath(path).file;
   switch (datasetFileKindOf(file)) {

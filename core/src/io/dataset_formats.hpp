@@ -58,7 +58,5 @@ bool readsAsDataset(const std::string& path, const ReadOptions& options);
 // having done nothing, for any other output.
 bool writeDatasetFile(const std::string& path, std::span<const std::span<const double>> channels,
                       const WriteOptions& options, const Progress& progress);
-// openSampleSink for an HDF5/MAT output; nullptr for any other.
-std::unique_ptr<SampleSink> openDatasetSampleSink(const std::string& path, const WriteOptions& options);
 
 }  // namespace siglab

@@ -26,7 +26,9 @@ class OneChannelSampleSink final : public SampleSink {
 
 std::unique_ptr<SampleSink> openSampleSink(const std::string& path, const WriteOptions& options,
                                            std::optional<std::uint64_t> knownCount) {
-  if (auto dataset = openDatasetSampleSink(path, options)) return dataset;  // FILE.h5:NAME, FILE.mat:NAME
+  if (auto dataset = openDatasetSink(path, options, 1)) {  // FILE.h5:NAME, FILE.mat:NAME
+    return std::make_unique<OneChannelSampleSink>(std::move(dataset));
+  }
   return std::make_unique<OneChannelSampleSink>(outputFormat(path, options).openSink(path, options, 1, knownCount));
 }
 
