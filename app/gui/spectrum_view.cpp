@@ -88,7 +88,9 @@ SpectrumCurves computeCurves(SignalPtr original, SignalPtr filtered, std::option
   options.sampleRate = sampleRate;
   curves.segment = options.segment;
   curves.original = spectrumOf(*original, range, options, devices, curves.engine);
-  if (filtered) {
+  // A chain that changed the rate (decimate) gives another length: its samples are not the
+  // original's range, so its spectrum is not drawn over the original's (nor read past its end).
+  if (filtered && filtered->size() == original->size()) {
     curves.filtered = spectrumOf(*filtered, range, options, devices, curves.engine);
     // On the spectrum's own frequencies (bins 0..F-2; freqz stops short of Nyquist).
     if (spec) {

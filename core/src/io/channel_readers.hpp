@@ -53,4 +53,7 @@ bool readsThroughChannels(const std::string& path, const ReadOptions& options);
 std::unique_ptr<SampleStream> openOneChannelStream(const std::string& path, const ReadOptions& options,
                                                    std::size_t windowBytes);
 
+// A ChannelStream of one channel, read as a SampleStream.
+std::unique_ptr<SampleStream> oneChannelAsSamples(std::unique_ptr<ChannelStream> in);
+
 }  // namespace siglab

@@ -119,7 +119,11 @@ std::unique_ptr<SampleStream> openOneChannelStream(const std::string& path, cons
                                                    std::size_t windowBytes) {
   ReadOptions one = options;
   one.oneChannel = true;
-  return std::make_unique<OneChannelStream>(openChannelStream(path, one, windowBytes));
+  return oneChannelAsSamples(openChannelStream(path, one, windowBytes));
+}
+
+std::unique_ptr<SampleStream> oneChannelAsSamples(std::unique_ptr<ChannelStream> in) {
+  return std::make_unique<OneChannelStream>(std::move(in));
 }
 
 std::unique_ptr<ChannelStream> openChannelStream(const std::string& pathGiven, const ReadOptions& options,

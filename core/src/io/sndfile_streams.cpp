@@ -51,21 +51,6 @@ class SndfileChannels final : public ChannelStream {
   std::vector<double> block_;
 };
 
-class OneSndfileChannel final : public SampleStream {
- public:
-  explicit OneSndfileChannel(std::unique_ptr<SndfileChannels> in) : in_(std::move(in)) {}
-  std::size_t read(std::span<double> out) override {
-    const std::span<double> one[] = {out};
-    return in_->read(one);
-  }
-  std::optional<std::uint64_t> knownSize() const override { return in_->knownFrames(); }
-  std::optional<double> sampleRate() const override { return in_->sampleRate(); }
-  double fractionRead() const override { return in_->fractionRead(); }
-
- private:
-  std::unique_ptr<SndfileChannels> in_;
-};
-
 ReadOptions oneChannel(const ReadOptions& options) {
   ReadOptions one = options;
   one.oneChannel = true;
@@ -83,8 +68,7 @@ std::unique_ptr<ChannelStream> openSndfileChannels(std::unique_ptr<FileBytes> fi
 std::unique_ptr<SampleStream> openSndfileSamples(std::unique_ptr<FileBytes> file, const std::string& path,
                                                  const std::string& what, const ReadOptions& options) {
   const Bytes bytes = file->bytes();
-  return std::make_unique<OneSndfileChannel>(
-      std::make_unique<SndfileChannels>(bytes, std::move(file), path, what, oneChannel(options)));
+  return oneChannelAsSamples(std::make_unique<SndfileChannels>(bytes, std::move(file), path, what, oneChannel(options)));
 }
 
 Signal readSndfileSignal(const FileBytes& file, const std::string& path, const std::string& what,
