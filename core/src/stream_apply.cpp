@@ -48,6 +48,7 @@ std::size_t PeekedStream::read(std::span<double> out) {
     filled = std::min(out.size(), peeked_.size() - replayed_);
     std::copy_n(peeked_.begin() + static_cast<std::ptrdiff_t>(replayed_), filled, out.begin());
     replayed_ += filled;
+    if (replayed_ == peeked_.size()) std::vector<double>().swap(peeked_);  // replayed: its memory back
   }
   while (filled < out.size() && !ended_) {  // the caller expects a short read only at the end
     const std::size_t n = in_->read(out.subspan(filled));
