@@ -73,7 +73,8 @@ def run_pycon(block, folder, globs, where):
     here = os.getcwd()
     os.chdir(folder)
     try:
-        runner.run(test, out=lambda text: sys.stderr.write(text))
+        runner.run(test, out=lambda text: sys.stderr.write(text), clear_globs=False)
+        globs.update(test.globs)  # the page's next block goes on from here
     finally:
         os.chdir(here)
     return runner.failures
