@@ -137,7 +137,8 @@ std::vector<PeakRow> selectByDistance(const std::vector<PeakRow>& peaks, std::ui
 GpuFilterResult findPeaksCuda(std::span<const double> x, const PeakOptions& options, std::vector<PeakRow>& peaks,
                               int device) {
   if (!gpuFindsPeaks(options)) {
-    throw std::invalid_argument("find-peaks on the GPU takes height, threshold and distance; prominence and width run on the CPU");
+    throw std::invalid_argument(
+        "find-peaks on the GPU takes height, threshold and distance; prominence and width run on the CPU");
   }
   peaks.clear();
   const PeakTest test{options.height.has_value(), options.threshold.has_value(), options.height.value_or(0.0),

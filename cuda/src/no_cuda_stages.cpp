@@ -34,7 +34,8 @@ GpuFilterResult polyphaseCuda(const Polyphase&, std::span<const double> x, std::
 
 GpuFilterResult findPeaksCuda(std::span<const double>, const PeakOptions& options, std::vector<PeakRow>& peaks, int) {
   if (!gpuFindsPeaks(options)) {
-    throw std::invalid_argument("find-peaks on the GPU takes height, threshold and distance; prominence and width run on the CPU");
+    throw std::invalid_argument(
+        "find-peaks on the GPU takes height, threshold and distance; prominence and width run on the CPU");
   }
   peaks.clear();
   return noCuda();

@@ -471,27 +471,29 @@ GpuFilterResult sosScanCuda(const Sections& sections, std::span<const double> in
       SIGLAB_CUDA_TRY(cudaStreamSynchronize(part.stream.get()));
     });
     if (zeroPhase) {
-    onEachEngine([&](std::size_t p, const cuda::OnDevice&) {
-      ScanPart& part = *parts[p];
-      if (!borrowed[p].empty()) {
-        SIGLAB_CUDA_TRY(cudaMemcpyAsync(part.at(part.range.backwardBegin), borrowed[p].data(),
-                                        borrowed[p].size() * sizeof(double), cudaMemcpyHostToDevice, part.stream.get()));
-      }
-      scanEnds(count, part, backward(p), groupEnds.data(), work);
-    });
-    onEachEngine([&](std::size_t p, const cuda::OnDevice&) {
-      ScanPart& part = *parts[p];
-      scanOutputs(count, part, backward(p), groupEnds, work);
-      SIGLAB_CUDA_TRY(cudaStreamSynchronize(part.stream.get()));
-    });
+      onEachEngine([&](std::size_t p, const cuda::OnDevice&) {
+        ScanPart& part = *parts[p];
+        if (!borrowed[p].empty()) {
+          SIGLAB_CUDA_TRY(cudaMemcpyAsync(part.at(part.range.backwardBegin), borrowed[p].data(),
+                                          borrowed[p].size() * sizeof(double), cudaMemcpyHostToDevice,
+                                          part.stream.get()));
+        }
+        scanEnds(count, part, backward(p), groupEnds.data(), work);
+      });
+      onEachEngine([&](std::size_t p, const cuda::OnDevice&) {
+        ScanPart& part = *parts[p];
+        scanOutputs(count, part, backward(p), groupEnds, work);
+        SIGLAB_CUDA_TRY(cudaStreamSynchronize(part.stream.get()));
+      });
     }
     kernelsMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - kernels).count();
     onEachEngine([&](std::size_t p, const cuda::OnDevice&) {
       ScanPart& part = *parts[p];
       // The last pass's outputs: the backward range's, or the forward one's for a causal run.
       const ScanRange& r = part.range;
-      const std::int64_t b = std::max<std::int64_t>(zeroPhase ? r.backwardBegin : r.forwardBegin, static_cast<std::int64_t>(edge));
-      const std::int64_t e = std::min<std::int64_t>(zeroPhase ? r.backwardEnd : r.forwardEnd, static_cast<std::int64_t>(edge + n));
+      const auto interiorBegin = static_cast<std::int64_t>(edge), interiorEnd = static_cast<std::int64_t>(edge + n);
+      const std::int64_t b = std::max(zeroPhase ? r.backwardBegin : r.forwardBegin, interiorBegin);
+      const std::int64_t e = std::min(zeroPhase ? r.backwardEnd : r.forwardEnd, interiorEnd);
       cuda::runInParts(part.stream, b, e, cuda::kCopyPartSamples, work, 1, [&](std::int64_t b0, std::int64_t e0) {
         SIGLAB_CUDA_TRY(cudaMemcpyAsync(out.data() + (b0 - static_cast<std::int64_t>(edge)), part.at(b0),
                                         static_cast<std::size_t>(e0 - b0) * sizeof(double), cudaMemcpyDefault,
