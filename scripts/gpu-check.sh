@@ -94,7 +94,7 @@ if wants sanitize; then
   # spectrum and long-signal tests that repeat covered kernels at sizes racecheck takes minutes on,
   # the median sweeps (158 s each there; GpuKindBackends runs the same median kernels) and the
   # one-device splits (57 s each since the median and the scan launch in parts; GpuCancel covers those).
-  racecheck_skip=GpuTuned.ASmallMemoryBudget*:GpuTuned.HalosWiderThanAChunk:GpuFilter.WindowWider*:GpuFilter.TapsBeyond*:GpuFft.ManyBatches*:GpuFilter.TimingsAreMeasured:GpuLab.EveryMatmul*:GpuSpectrum.*:GpuSosScan.*:GpuDeviceList.*:GpuSplit.*:GpuMedian.BitIdentical*
+  racecheck_skip=GpuOverlap.Median*:GpuTuned.ASmallMemoryBudget*:GpuTuned.HalosWiderThanAChunk:GpuFilter.WindowWider*:GpuFilter.TapsBeyond*:GpuFft.ManyBatches*:GpuFilter.TimingsAreMeasured:GpuLab.EveryMatmul*:GpuSpectrum.*:GpuSosScan.*:GpuDeviceList.*:GpuSplit.*:GpuMedian.BitIdentical*
   step racecheck sanitizers.log timeout "$sanitizer_limit" compute-sanitizer --tool racecheck --error-exitcode 1 \
     "$build/bin/siglab-cuda-tests" --gtest_filter=-$racecheck_skip
 fi

@@ -14,6 +14,7 @@
 #include "device_buffer.hpp"
 #include "device_scope.hpp"
 #include "gpu_engine.hpp"
+#include "pinned_host.cuh"
 #include "run_results.hpp"
 #include "tuned_filter_backend.hpp"
 #include "tuned_filter_kernel.cuh"
@@ -137,14 +138,16 @@ class TunedFilterBackend final : public FilterBackend, public cuda::GpuEngine {
     kernel.d_taps = d_taps;
     kernel.window = window;
     // A NaN or infinity would stay in the prefix sums past its window: the direct path then.
-    kernel.prefixSum = usesPrefixSum<T>(spec) && allFiniteAround(in, part, static_cast<std::size_t>(radius));
+    kernel.prefixSum = usesPrefixSum<T>(spec) && allFiniteAround(in, part, static_cast<std::size_t>(radius), on.stream);
     kernel.uniformTap = taps.front();
 
     FilterPass pass;
     pass.splits.every = static_cast<std::size_t>(cuda::tunedTileOutputs<T>(kernel.prefixSum));
-    if (resident && !options_.overlapTransfers && part.size() == in.size()) {
+    // A caller whose signal and result are both on this device has no copies to overlap.
+    const bool onDevice = cuda::isOnDevice(in.data(), on.device) && cuda::isOnDevice(out.data(), on.device);
+    if ((onDevice || (resident && !options_.overlapTransfers)) && part.size() == in.size()) {
       pass.phases = seedStylePass(in, spec, out, kernel, on);
-      pass.note = "whole-signal copies, no overlap";
+      pass.note = onDevice ? "signal and result on the device: one kernel in place" : "whole-signal copies, no overlap";
       return noted(std::move(pass), kernel);
     }
     ChunkPipeline<T>& pipeline = pipelineFor<T>(part.size(), radius, budget);
@@ -163,9 +166,12 @@ class TunedFilterBackend final : public FilterBackend, public cuda::GpuEngine {
 
   // Whether every sample the part's windows can read is finite: the part with its halo, and the
   // signal's first and last `radius` samples (which the boundary rule may reflect or wrap in).
+  // Read on the device when `in` lives there.
   template <class T>
-  static bool allFiniteAround(std::span<const T> in, SignalPart part, std::size_t radius) {
+  static bool allFiniteAround(std::span<const T> in, SignalPart part, std::size_t radius, cuda::StreamView stream) {
+    const bool onDevice = cuda::memoryKindOf(in.data()) == cuda::MemoryKind::Device;
     auto finite = [&](std::size_t from, std::size_t to) {
+      if (onDevice) return cuda::allFiniteOnDevice(in.data() + from, to - from, stream);
       return std::all_of(in.begin() + static_cast<std::ptrdiff_t>(from), in.begin() + static_cast<std::ptrdiff_t>(to),
                          [](T v) { return std::isfinite(v); });
     };
@@ -200,16 +206,7 @@ class TunedFilterBackend final : public FilterBackend, public cuda::GpuEngine {
   template <class T>
   ChunkPipeline<T>& pipelineFor(std::size_t samples, int radius, std::size_t budget) {
     const int slots = std::max(1, options_.streams);
-    std::size_t chunk = options_.chunkSamples;
-    // 1 Mi-sample chunks on 8 streams were the fastest end to end at 10M on the H100 (1.95 ms against
-    // 2.01 ms for 512 Ki and 2.05 ms for the 622592 that samples / 16 gave; docs/perf/gpu-h100-benchmark.txt).
-    if (chunk == 0) chunk = std::clamp<std::size_t>(samples / 8 / 4096 * 4096, 65536, 1 << 20);
-    const std::size_t fitting = budget / sizeof(T) / static_cast<std::size_t>(slots);
-    if (fitting <= 2 * static_cast<std::size_t>(radius) + 2) {
-      throw std::runtime_error("the GPU memory budget of " + std::to_string(budget) + " bytes cannot hold " +
-                               std::to_string(slots) + " chunks with their halos");
-    }
-    chunk = std::min({chunk, (fitting - 2 * static_cast<std::size_t>(radius)) / 2, samples});
+    const std::size_t chunk = ChunkPipeline<T>::chunkFor(samples, radius, slots, options_.chunkSamples, budget);
     auto& held = std::get<std::unique_ptr<ChunkPipeline<T>>>(pipelines_);
     if (!held || held->chunkSamples() != chunk || held->radius() != radius ||
         held->slots() != static_cast<std::size_t>(slots)) {
