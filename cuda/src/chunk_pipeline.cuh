@@ -96,6 +96,10 @@ class ChunkPipeline {
         break;
       }
       if (!finisher.waitUntilFinished(c + 1 > slots_.size() ? c + 1 - slots_.size() : 0)) break;  // it failed
+      if (progress.cancelled()) {  // seen while waiting for the slot
+        cancelled = true;
+        break;
+      }
       Slot& slot = slots_[c % slots_.size()];
       slot.begin = first + c * chunk_;
       slot.end = std::min(n, slot.begin + chunk_);
@@ -206,8 +210,10 @@ class ChunkPipeline {
         }
         Slot& slot = pipeline_.slots_[c % pipeline_.slots_.size()];
         try {
-          if (!error_) finish(slot);
-          else cudaEventSynchronize(slot.copiedOut.get());  // drain only: its buffers stay valid until then
+          // After an error or a cancel the chunks in flight are only drained (their buffers stay valid
+          // until then): no result is wanted, and no progress past the cancel is reported.
+          if (!error_ && !progress_.cancelled()) finish(slot);
+          else cudaEventSynchronize(slot.copiedOut.get());
         } catch (...) {
           const std::lock_guard lock(mutex_);
           error_ = std::current_exception();
