@@ -74,6 +74,24 @@ class ChunkPipeline {
     return std::max<std::size_t>(1, std::min({chunk, (fitting - 2 * static_cast<std::size_t>(radius)) / 2, samples}));
   }
 
+  // Where the chunks of outputs [first, last) start, then `last`: whole chunks, except that where
+  // the part holds at least 8 chunks of a multiple of 32 Ki samples, the first three and the last
+  // three ramp (an eighth, a quarter, a half of a chunk): the first result starts back, and the last
+  // one is back, sooner, so the copies in and out overlap for more of the pass.
+  std::vector<std::size_t> chunkBounds(std::size_t first, std::size_t last) const {
+    std::vector<std::size_t> bounds{first};
+    const std::size_t total = last > first ? last - first : 0;
+    std::vector<std::size_t> ramp;
+    if (chunk_ % (std::size_t{8} * 4096) == 0 && total >= 8 * chunk_) ramp = {chunk_ / 8, chunk_ / 4, chunk_ / 2};
+    for (std::size_t size : ramp) bounds.push_back(bounds.back() + size);
+    std::size_t rampedTail = 0;
+    for (std::size_t size : ramp) rampedTail += size;
+    while (bounds.back() + rampedTail < last) bounds.push_back(std::min(last - rampedTail, bounds.back() + chunk_));
+    for (auto size = ramp.rbegin(); size != ramp.rend(); ++size) bounds.push_back(bounds.back() + *size);
+    if (total == 0) bounds.push_back(first);
+    return bounds;
+  }
+
   // `kernel` is the engine's chunk kernel; its buffers and stream are the slots'.
   // Checks `progress` between chunks: a cancelled pass waits for the chunks in flight, then throws
   // Cancelled, leaving the pipeline ready for the next pass. Reports each chunk back in host memory.
@@ -87,7 +105,8 @@ class ChunkPipeline {
     const bool stagedOut = memoryKindOf(out.data()) == MemoryKind::Pageable;
     PipelinePass pass;
     const std::size_t n = std::min(last, in.size());
-    const std::size_t chunks = first < n ? (n - first + chunk_ - 1) / chunk_ : 0;
+    const std::vector<std::size_t> bounds = chunkBounds(first, n);
+    const std::size_t chunks = first < n ? bounds.size() - 1 : 0;
     Finisher finisher(*this, out, stagedOut, chunks, progress, pass);
     bool cancelled = false;
     for (std::size_t c = 0; c < chunks; ++c) {
@@ -101,8 +120,8 @@ class ChunkPipeline {
         break;
       }
       Slot& slot = slots_[c % slots_.size()];
-      slot.begin = first + c * chunk_;
-      slot.end = std::min(n, slot.begin + chunk_);
+      slot.begin = bounds[c];
+      slot.end = bounds[c + 1];
       issue(slot, in, inKind, stagedOut, out, kernel, mode);
       finisher.issued(c + 1);
     }

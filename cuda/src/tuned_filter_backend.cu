@@ -154,10 +154,9 @@ class TunedFilterBackend final : public FilterBackend, public cuda::GpuEngine {
     const cuda::PipelinePass piped =
         pipeline.run(in, out, tunedChunkKernel(kernel), spec.mode, progress, part.begin, part.end);
     pass.phases = {piped.kernelMs, piped.transferMs, piped.totalMs};
-    for (std::size_t c = part.begin + pipeline.chunkSamples(); c < part.end; c += pipeline.chunkSamples()) {
-      pass.splits.at.push_back(c);
-    }
-    const std::size_t chunks = (part.size() + pipeline.chunkSamples() - 1) / pipeline.chunkSamples();
+    const std::vector<std::size_t> bounds = pipeline.chunkBounds(part.begin, part.end);
+    pass.splits.at.assign(bounds.begin() + 1, bounds.end() - 1);
+    const std::size_t chunks = bounds.size() - 1;
     pass.note = std::to_string(chunks) + " chunk(s) of " + std::to_string(pipeline.chunkSamples()) + " samples on " +
                 std::to_string(pipeline.slots()) + " streams; kernel and transfer times are the chunks' sums" +
                 (resident ? "" : ", signal over the " + mebibytes(budget) + " memory budget");
