@@ -329,6 +329,15 @@ struct ScanCache {
   void drop() {
     for (auto& part : parts) part.reset();
   }
+  // After a run: a part holding more than kKeptBytes of signal is freed, so a long signal's scan does
+  // not keep the device's memory from the engines that run next (its own run takes far longer than
+  // the allocation it saves).
+  void trim() {
+    constexpr std::size_t kKeptBytes = std::size_t{512} << 20;
+    for (auto& part : parts) {
+      if (part && part->y.bytes() > kKeptBytes) part.reset();
+    }
+  }
 };
 ScanCache& scanCache() {
   static auto* const cache = new ScanCache;
@@ -539,6 +548,7 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
       });
       SIGLAB_CUDA_TRY(cudaStreamSynchronize(part.stream.get()));
     });
+    cache.trim();
     GpuFilterResult result;  // the parts stay for the next run (scanCache)
     result.kernelMs = kernelsMs;
     result.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
