@@ -78,15 +78,16 @@ class ChunkPipeline {
   // the part holds at least 8 chunks of a multiple of 32 Ki samples, the first three and the last
   // three ramp (an eighth, a quarter, a half of a chunk): the first result starts back, and the last
   // one is back, sooner, so the copies in and out overlap for more of the pass.
-  std::vector<std::size_t> chunkBounds(std::size_t first, std::size_t last) const {
+  std::vector<std::size_t> chunkBounds(std::size_t first, std::size_t last) const { return chunkBounds(chunk_, first, last); }
+  static std::vector<std::size_t> chunkBounds(std::size_t chunk, std::size_t first, std::size_t last) {
     std::vector<std::size_t> bounds{first};
     const std::size_t total = last > first ? last - first : 0;
     std::vector<std::size_t> ramp;
-    if (chunk_ % (std::size_t{8} * 4096) == 0 && total >= 8 * chunk_) ramp = {chunk_ / 8, chunk_ / 4, chunk_ / 2};
+    if (chunk % (std::size_t{8} * 4096) == 0 && total >= 8 * chunk) ramp = {chunk / 8, chunk / 4, chunk / 2};
     for (std::size_t size : ramp) bounds.push_back(bounds.back() + size);
     std::size_t rampedTail = 0;
     for (std::size_t size : ramp) rampedTail += size;
-    while (bounds.back() + rampedTail < last) bounds.push_back(std::min(last - rampedTail, bounds.back() + chunk_));
+    while (bounds.back() + rampedTail < last) bounds.push_back(std::min(last - rampedTail, bounds.back() + chunk));
     for (auto size = ramp.rbegin(); size != ramp.rend(); ++size) bounds.push_back(bounds.back() + *size);
     if (total == 0) bounds.push_back(first);
     return bounds;
@@ -136,13 +137,13 @@ class ChunkPipeline {
     Slot(std::size_t chunk, int radius)
         : d_in(chunk, stream.view()), d_out(chunk, stream.view()),
           d_halo(2 * static_cast<std::size_t>(radius), stream.view()),
-          h_halo(2 * static_cast<std::size_t>(radius), stream.view()), chunk(chunk) {}
+          h_halo(2 * static_cast<std::size_t>(radius), stream.view()), capacity(chunk) {}
     Stream stream;  // first: the buffers below are made for it
     DeviceBuffer<T> d_in, d_out, d_halo;
     PinnedBuffer<T> h_halo;
     PinnedBuffer<T> h_in, h_out;  // made at the first pageable pass: pinned callers need none
     Event started, copiedIn, filtered, copiedOut;
-    std::size_t chunk;
+    std::size_t capacity;  // samples a chunk may have
     std::size_t begin = 0, end = 0;
   };
 
@@ -158,7 +159,7 @@ class ChunkPipeline {
                      static_cast<std::int64_t>(slot.end), radius_, mode, slot.h_halo.data(), view);
     const T* source = in.data() + slot.begin;
     if (inKind == MemoryKind::Pageable) {
-      if (slot.h_in.size() == 0) slot.h_in = PinnedBuffer<T>(slot.chunk, view);
+      if (slot.h_in.size() == 0) slot.h_in = PinnedBuffer<T>(slot.capacity, view);
       parallelCopy(slot.h_in.data(), source, count * sizeof(T));
       source = slot.h_in.data();
     }
@@ -171,7 +172,7 @@ class ChunkPipeline {
     slot.copiedIn.record(view);
     kernel(HaloedSpan<T>{slot.d_in.data(), slot.d_halo.data(), static_cast<std::int64_t>(count)}, slot.d_out.data(), view);
     slot.filtered.record(view);
-    if (stagedOut && slot.h_out.size() == 0) slot.h_out = PinnedBuffer<T>(slot.chunk, view);
+    if (stagedOut && slot.h_out.size() == 0) slot.h_out = PinnedBuffer<T>(slot.capacity, view);
     T* destination = stagedOut ? slot.h_out.data() : out.data() + slot.begin;
     SIGLAB_CUDA_TRY(cudaMemcpyAsync(destination, slot.d_out.data(), count * sizeof(T), cudaMemcpyDefault, stream));
     slot.copiedOut.record(view);

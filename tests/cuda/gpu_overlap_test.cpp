@@ -2,7 +2,8 @@
 // through gpu-tuned (in place, and through the chunk pipeline to a host result) and gpu-median (the
 // pipeline) with the same bits as from host memory, the halos read back from the device; gpu-median
 // runs its chunks through the pipeline from pageable, pinned and device memory, many chunks and
-// every slot reused, bit for bit the reference. Built only with CUDA (device buffers).
+// every slot reused, bit for bit the reference; the chunks' layout (runs without a GPU). Built only
+// with CUDA (device buffers).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <random>
 #include <vector>
 
+#include "../../cuda/src/chunk_pipeline.cuh"
 #include "../../cuda/src/device_buffer.hpp"
 #include "../../cuda/src/device_scope.hpp"
 #include "../../cuda/src/stream.hpp"
@@ -50,6 +52,40 @@ struct OnDevice {
   cuda::Stream stream;  // first: the buffers are made for it
   cuda::DeviceBuffer<double> in, out;
 };
+
+// The chunks cover the part exactly, in order, none larger than a chunk; a part of at least 8 chunks
+// starts and ends with the ramp (an eighth, a quarter, a half), and a chunk the ramp cannot divide
+// into whole 4096s gets none.
+TEST(GpuOverlap, ChunksCoverThePartAndRampAtBothEnds) {
+  struct Case {
+    std::size_t chunk, first, last;
+    bool ramped;
+  };
+  for (const Case& c : {Case{1 << 20, 0, 10'000'000, true}, Case{622592, 0, 10'000'000, true},
+                        Case{1 << 20, 0, 8 << 20, true}, Case{65536, 300'001, 800'003, false},
+                        Case{65536, 0, 100'000, false}, Case{1000, 5, 10'007, false}, Case{1 << 20, 7, 7, false}}) {
+    const std::vector<std::size_t> bounds = cuda::ChunkPipeline<double>::chunkBounds(c.chunk, c.first, c.last);
+    SCOPED_TRACE("chunk " + std::to_string(c.chunk) + " [" + std::to_string(c.first) + ", " + std::to_string(c.last) + ")");
+    ASSERT_GE(bounds.size(), 2u);
+    EXPECT_EQ(bounds.front(), c.first);
+    EXPECT_EQ(bounds.back(), c.last);
+    for (std::size_t i = 1; i < bounds.size(); ++i) {
+      EXPECT_LE(bounds[i] - bounds[i - 1], c.chunk);
+      if (c.last > c.first) {
+        EXPECT_GT(bounds[i], bounds[i - 1]);
+      }
+    }
+    if (c.ramped) {
+      const std::size_t k = bounds.size() - 1;
+      EXPECT_EQ(bounds[1] - bounds[0], c.chunk / 8);
+      EXPECT_EQ(bounds[3] - bounds[2], c.chunk / 2);
+      EXPECT_EQ(bounds[k] - bounds[k - 1], c.chunk / 8);
+      EXPECT_EQ(bounds[k - 2] - bounds[k - 3], c.chunk / 2);
+    } else if (c.last > c.first) {
+      EXPECT_EQ(bounds[1] - bounds[0], std::min(c.chunk, c.last - c.first));
+    }
+  }
+}
 
 TEST(GpuOverlap, TunedFiltersASignalAlreadyOnTheDeviceWithTheHostsBits) {
   SIGLAB_SKIP_WITHOUT_GPU();
