@@ -151,11 +151,11 @@ class StagedSignal {
         staging_(on.stream) {}
   const T* d_in() const { return inPlaceIn_ ? in_.data() : d_in_.data(); }
   T* d_out() const { return inPlaceOut_ ? out_.data() : d_out_.data(); }
-  void copyIn() {
+  void copyIn() const {
     if (pageableIn_) staging_.toDevice(d_in_.data(), in_.data(), in_.size_bytes());
     else if (!inPlaceIn_) d_in_.copyFrom(in_.data(), in_.size());
   }
-  void copyOut() {
+  void copyOut() const {
     if (pageableOut_) staging_.toHost(out_.data(), d_out_.data(), out_.size_bytes());
     else if (!inPlaceOut_) d_out_.copyTo(out_.data(), out_.size());
   }
@@ -165,14 +165,14 @@ class StagedSignal {
   std::span<T> out_;
   bool inPlaceIn_, inPlaceOut_, pageableIn_, pageableOut_;
   DeviceBuffer<T> d_in_, d_out_;
-  PageableStaging staging_;  // last: destroyed first, once its copies are done
+  mutable PageableStaging staging_;  // last: destroyed first, once its copies are done
 };
 
 // One staged execution on `on`: the signal in, compute(d_in, d_out, stream) on the device, the
 // result out, each phase timed by events on the engine's stream.
 template <class T, class Compute>
 PhaseTimes stagedRun(std::span<const T> in, std::span<T> out, const OnDevice& on, const Compute& compute) {
-  StagedSignal<T> signal(in, out, on);
+  const StagedSignal<T> signal(in, out, on);
   Event start, copiedIn, computed, copiedOut;
   start.record(on.stream);
   signal.copyIn();
