@@ -14,6 +14,7 @@
 
 #include "engine_lists.hpp"
 #include "large_page_resource.hpp"
+#include "design_binding.hpp"
 #include "pipeline_binding.hpp"
 #include "siglab/comparison.hpp"
 #include "siglab/job.hpp"
@@ -142,6 +143,7 @@ PYBIND11_MODULE(_siglab, m) {
       .def("discard", &SharedOutputFile::discard);
 
   siglab::python::bindPipeline(m);
+  siglab::python::bindDesigns(m);
 
   m.def(
       "read_signal",

@@ -19,9 +19,10 @@ import numpy as np
 from ._siglab import InputError
 from . import _siglab
 from .pipeline import Pipeline, VerificationError, stage, stage_kinds
+from . import ndimage, signal
 
 __all__ = ["read_signal", "filter", "compare", "stats", "engines", "measure", "InputError", "Signal", "Pipeline",
-           "VerificationError", "stage", "stage_kinds"]
+           "VerificationError", "stage", "stage_kinds", "signal", "ndimage"]
 
 
 class Signal(np.ndarray):
