@@ -81,13 +81,23 @@ def coefficient_files(**arrays):
             os.close(fd)
 
 
-def run_stage(x, kind, params, *, axis, dtype, engine="auto", devices=None):
-    """x (float64 or float32) through the one stage `kind` with `params`, along `axis`, every other
+def run_stage(function, x, kind, params, *, axis, dtype, engine="auto", devices=None):
+    """siglab.`function`: x (float64 or float32) through the one stage `kind` with `params`, along `axis`, every other
     axis a channel: the result in `dtype` (float32: the engines run in float32). A contiguous
     float64 1-D x (or rows along the last axis) is used where it lies, each result written by the
-    stage straight into the returned array."""
+    stage straight into the returned array. Core's refusals name the function, not "stage 1"."""
     if x.ndim == 0:
-        raise ValueError("x must have at least one dimension")
+        raise ValueError(f"siglab.{function}: x must have at least one dimension")
+    try:
+        return _run_rows(x, kind, params, axis, dtype, engine, devices)
+    except ValueError as error:
+        label = f"stage 1 ({kind}): "
+        if not str(error).startswith(label):
+            raise
+        raise ValueError(f"siglab.{function}: {str(error)[len(label):]}") from None
+
+
+def _run_rows(x, kind, params, axis, dtype, engine, devices):
     pipeline = Pipeline([(kind, params)])
     rows_view = np.moveaxis(x, axis, -1)
     leading = rows_view.shape[:-1]
@@ -95,7 +105,7 @@ def run_stage(x, kind, params, *, axis, dtype, engine="auto", devices=None):
     sample_type = "f32" if dtype == np.float32 else "f64"
     engines = [engine] if isinstance(engine, str) else list(engine)
     if rows.shape[0] == 0:  # no channels: the stage's output length, learnt on zeros
-        length = run_stage(np.zeros(rows.shape[-1]), kind, params, axis=0, dtype=dtype).shape[0]
+        length = _run_rows(np.zeros(rows.shape[-1]), kind, params, 0, dtype, engine, devices).shape[0]
         return np.moveaxis(np.empty((*leading, length), dtype=dtype), -1, axis)
     result = None
     for r in range(rows.shape[0]):

@@ -67,7 +67,8 @@ def correlate1d(input, weights, axis=-1, output=None, mode='reflect', cval=0.0, 
     taps = coefficients("weights", weights)
     _odd("correlate1d", "weights of length", taps.size)
     with coefficient_files(weights=taps) as files:
-        return run_stage(x, "taps", {"file": files["weights"], "mode": _mode("correlate1d", mode, cval)}, axis=axis,
+        params = {"file": files["weights"], "mode": _mode("correlate1d", mode, cval)}
+        return run_stage("ndimage.correlate1d", x, "taps", params, axis=axis,
                          dtype=x.dtype, engine=engine, devices=devices)
 
 
@@ -93,7 +94,8 @@ def uniform_filter1d(input, size, axis=-1, output=None, mode='reflect', cval=0.0
     if size < 1:
         raise RuntimeError("incorrect filter size")
     _odd("uniform_filter1d", "size", size)
-    return run_stage(x, "mean", {"window": size, "mode": _mode("uniform_filter1d", mode, cval)}, axis=axis,
+    params = {"window": size, "mode": _mode("uniform_filter1d", mode, cval)}
+    return run_stage("ndimage.uniform_filter1d", x, "mean", params, axis=axis,
                      dtype=x.dtype, engine=engine, devices=devices)
 
 
@@ -127,9 +129,9 @@ def gaussian_filter1d(input, sigma, axis=-1, order=0, output=None, mode='reflect
     reach = int(truncate * sigma + 0.5) if radius is None else int(radius)
     if reach < 0:
         raise ValueError("Radius must be a nonnegative integer.")
-    return run_stage(x, "gaussian", {"sigma": sigma, "window": 2 * reach + 1,
-                                     "mode": _mode("gaussian_filter1d", mode, cval)}, axis=axis, dtype=x.dtype,
-                     engine=engine, devices=devices)
+    params = {"sigma": sigma, "window": 2 * reach + 1, "mode": _mode("gaussian_filter1d", mode, cval)}
+    return run_stage("ndimage.gaussian_filter1d", x, "gaussian", params, axis=axis, dtype=x.dtype, engine=engine,
+                     devices=devices)
 
 
 def median_filter(input, size=None, footprint=None, output=None, mode='reflect', cval=0.0, origin=0, *,
@@ -161,5 +163,6 @@ def median_filter(input, size=None, footprint=None, output=None, mode='reflect',
     if isinstance(size, (list, tuple, np.ndarray)):
         size, = size
     _odd("median_filter", "size", size)
-    return run_stage(x, "median", {"window": size, "mode": _mode("median_filter", mode, cval)}, axis=-1,
+    params = {"window": size, "mode": _mode("median_filter", mode, cval)}
+    return run_stage("ndimage.median_filter", x, "median", params, axis=-1,
                      dtype=x.dtype, engine=engine, devices=devices)

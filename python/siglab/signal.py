@@ -64,7 +64,8 @@ def sosfilt(sos, x, axis=-1, zi=None, *, engine="auto", devices=None):
     sections = _sections(sos)
     x = float_input("signal.sosfilt", x)
     with coefficient_files(sos=sections) as files:
-        return run_stage(x, "sosfilt", {"file": files["sos"]}, axis=axis, dtype=_result_type(x, np.asarray(sos)),
+        return run_stage("signal.sosfilt", x, "sosfilt", {"file": files["sos"]}, axis=axis,
+                         dtype=_result_type(x, np.asarray(sos)),
                          engine=engine, devices=devices)
 
 
@@ -96,7 +97,8 @@ def sosfiltfilt(sos, x, axis=-1, padtype='odd', padlen=None, *, engine="auto", d
     sections = _sections(sos)
     x = float_input("signal.sosfiltfilt", x)
     with coefficient_files(sos=sections) as files:
-        return run_stage(x, "sosfiltfilt", {"file": files["sos"]}, axis=axis, dtype=_result_type(x, np.asarray(sos)),
+        return run_stage("signal.sosfiltfilt", x, "sosfiltfilt", {"file": files["sos"]}, axis=axis,
+                         dtype=_result_type(x, np.asarray(sos)),
                          engine=engine, devices=devices)
 
 
@@ -104,7 +106,7 @@ def _transfer_function(function, b, a, x, axis, engine, devices):
     b_values, a_values = coefficients("b", b), coefficients("a", a)
     x = float_input(f"signal.{function}", x)
     with coefficient_files(b=b_values, a=a_values) as files:
-        return run_stage(x, function, {"b": files["b"], "a": files["a"]}, axis=axis,
+        return run_stage(f"signal.{function}", x, function, {"b": files["b"], "a": files["a"]}, axis=axis,
                          dtype=_result_type(x, np.asarray(b), np.asarray(a)), engine=engine, devices=devices)
 
 
@@ -206,8 +208,9 @@ def savgol_filter(x, window_length, polyorder, deriv=0, delta=1.0, axis=-1, mode
     if mode == "constant":
         require_default("signal.savgol_filter", "cval", cval, 0.0)
     x = float_input("signal.savgol_filter", x)
-    return run_stage(x, "savgol", {"window": window_length, "order": polyorder, "deriv": deriv,
-                                   "mode": _SAVGOL_MODES[mode]}, axis=axis, dtype=x.dtype, engine=engine, devices=devices)
+    params = {"window": window_length, "order": polyorder, "deriv": deriv, "mode": _SAVGOL_MODES[mode]}
+    return run_stage("signal.savgol_filter", x, "savgol", params, axis=axis, dtype=x.dtype, engine=engine,
+                     devices=devices)
 
 
 def medfilt(volume, kernel_size=None, *, engine="auto", devices=None):
@@ -237,8 +240,8 @@ def medfilt(volume, kernel_size=None, *, engine="auto", devices=None):
         if len(size) != 1:
             raise ValueError("kernel_size must have one entry for a 1-D volume")
         size = size[0]
-    return run_stage(x, "median", {"window": size, "mode": "zero"}, axis=-1, dtype=x.dtype, engine=engine,
-                     devices=devices)
+    return run_stage("signal.medfilt", x, "median", {"window": size, "mode": "zero"}, axis=-1, dtype=x.dtype,
+                     engine=engine, devices=devices)
 
 
 def detrend(data, axis=-1, type='linear', bp=0, overwrite_data=False, *, engine="auto", devices=None):
@@ -270,7 +273,8 @@ def detrend(data, axis=-1, type='linear', bp=0, overwrite_data=False, *, engine=
         unsupported("signal.detrend", "bp", bp, "only SciPy's default 0 (no breakpoints)")
     x = float_input("signal.detrend", data)
     kind = "linear" if type in ("linear", "l") else "constant"
-    return run_stage(x, "detrend", {"type": kind}, axis=axis, dtype=x.dtype, engine=engine, devices=devices)
+    return run_stage("signal.detrend", x, "detrend", {"type": kind}, axis=axis, dtype=x.dtype, engine=engine,
+                     devices=devices)
 
 
 def resample_poly(x, up, down, axis=0, window=('kaiser', 5.0), padtype='constant', cval=None, *, engine="auto",
@@ -312,7 +316,8 @@ def resample_poly(x, up, down, axis=0, window=('kaiser', 5.0), padtype='constant
     if up < 1 or down < 1:
         raise ValueError("up and down must be >= 1")
     divisor = math.gcd(up, down)
-    return run_stage(x, "resample-poly", {"up": up // divisor, "down": down // divisor, **params}, axis=axis,
+    params.update(up=up // divisor, down=down // divisor)
+    return run_stage("signal.resample_poly", x, "resample-poly", params, axis=axis,
                      dtype=x.dtype, engine=engine, devices=devices)
 
 
@@ -344,7 +349,7 @@ def upfirdn(h, x, up=1, down=1, axis=-1, mode='constant', cval=0, *, engine="aut
     taps = coefficients("h", h)
     x = float_input("signal.upfirdn", x)
     with coefficient_files(h=taps) as files:
-        return run_stage(x, "upfirdn", {"file": files["h"], "up": up, "down": down}, axis=axis,
+        return run_stage("signal.upfirdn", x, "upfirdn", {"file": files["h"], "up": up, "down": down}, axis=axis,
                          dtype=_result_type(x, np.asarray(h)), engine=engine, devices=devices)
 
 
@@ -383,7 +388,8 @@ def decimate(x, q, n=None, ftype='iir', axis=-1, zero_phase=True, *, engine="aut
         if int(n) == 0:
             unsupported("signal.decimate", "n", n, "an order of at least 1")
         params["n"] = n
-    return run_stage(x, "decimate", params, axis=axis, dtype=x.dtype, engine=engine, devices=devices)
+    return run_stage("signal.decimate", x, "decimate", params, axis=axis, dtype=x.dtype, engine=engine,
+                     devices=devices)
 
 
 # Designs: SciPy's band names, read as core's.
@@ -393,12 +399,13 @@ _BANDS = {**dict.fromkeys(("low", "lowpass", "lp", "l"), "lowpass"),
           **dict.fromkeys(("bandstop", "stop", "bs", "bands"), "bandstop")}
 
 
-def _sos2tf(sos):
-    """b and a of the sections' product (scipy.signal.sos2tf)."""
+def _sos2tf(sos, degree):
+    """b and a of the sections' product (scipy.signal.sos2tf), of `degree` + 1 coefficients each (an
+    odd order's first-order section adds a zero power that SciPy's b and a do not hold)."""
     b, a = np.array([1.0]), np.array([1.0])
     for section in sos:
         b, a = np.polymul(b, section[:3]), np.polymul(a, section[3:])
-    return b, a
+    return b[:degree + 1], a[:degree + 1]
 
 
 def _iir(function, family, N, Wn, btype, analog, output, fs, rp=0.0, rs=0.0, norm="phase"):
@@ -412,8 +419,9 @@ def _iir(function, family, N, Wn, btype, analog, output, fs, rp=0.0, rs=0.0, nor
     except (KeyError, TypeError):
         raise ValueError(f"'{btype}' is an invalid bandtype for filter.") from None
     cutoffs = [float(w) for w in np.atleast_1d(np.asarray(Wn, dtype=np.float64))]
-    sos = _siglab.iir_design(family, int(N), cutoffs, band, 0.0 if fs is None else float(fs), float(rp), float(rs), norm)
-    return sos if output == "sos" else _sos2tf(sos)
+    rate = 0.0 if fs is None else float(fs)
+    sos = _siglab.iir_design(family, int(N), cutoffs, band, rate, float(rp), float(rs), norm)
+    return sos if output == "sos" else _sos2tf(sos, int(N) * len(cutoffs))
 
 
 def butter(N, Wn, btype='low', analog=False, output='ba', fs=None):
