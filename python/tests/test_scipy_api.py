@@ -1,7 +1,10 @@
 """siglab.signal and siglab.ndimage against SciPy on the same arguments: results, shapes, dtypes,
 axis, awkward sizes, non-contiguous input, signatures, and the refusals (a keyword SigLab does not
 run is a NotImplementedError naming it; core's refusals are the CLI's)."""
+import ast
 import inspect
+import pathlib
+import pydoc
 
 import numpy as np
 import pytest
@@ -231,3 +234,25 @@ def test_the_engine_is_core_choice_and_a_named_one_is_honoured(rng):
     np.testing.assert_allclose(serial, auto, rtol=1e-12, atol=1e-14)
     with pytest.raises(ValueError, match="no-such-engine"):
         ndimage.uniform_filter1d(x, 51, engine="no-such-engine")
+
+
+@pytest.mark.parametrize("module", [signal, ndimage])
+def test_the_type_stubs_declare_every_function_with_its_signature(module):
+    stubs = ast.parse(pathlib.Path(module.__file__).with_suffix(".pyi").read_text())
+    declared = {node.name: node.args for node in stubs.body if isinstance(node, ast.FunctionDef)}
+    assert sorted(declared) == sorted(module.__all__)
+    for name, args in declared.items():
+        parameters = inspect.signature(getattr(module, name)).parameters.values()
+        positional = [p.name for p in parameters if p.kind == inspect.Parameter.POSITIONAL_OR_KEYWORD]
+        keyword_only = [p.name for p in parameters if p.kind == inspect.Parameter.KEYWORD_ONLY]
+        assert [a.arg for a in args.args] == positional, name
+        assert [a.arg for a in args.kwonlyargs] == keyword_only, name
+        with_default = [p.name for p in parameters if p.default is not inspect.Parameter.empty
+                        and p.kind == inspect.Parameter.POSITIONAL_OR_KEYWORD]
+        assert len(args.defaults) == len(with_default), name
+
+
+def test_help_shows_the_scipy_compatible_signature():
+    text = pydoc.render_doc(signal.sosfiltfilt, renderer=pydoc.plaintext)
+    assert "sosfiltfilt(sos, x, axis=-1, padtype='odd', padlen=None, *, engine='auto', devices=None)" in text
+    assert "Parameters" in text and "scipy.signal.sosfiltfilt" in text
