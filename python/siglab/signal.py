@@ -16,12 +16,12 @@ import math
 import numpy as np
 
 from . import _siglab
-from ._scipy_calls import (coefficient_files, coefficients, float_input, require_default, run_stage,
+from ._scipy_calls import (coefficient_files, coefficients, float_input, require_default, run_analysis, run_stage,
                            unsupported)
 
 __all__ = ["sosfilt", "sosfiltfilt", "lfilter", "filtfilt", "savgol_filter", "medfilt", "detrend",
-           "resample_poly", "upfirdn", "decimate", "butter", "cheby1", "cheby2", "ellip", "bessel",
-           "iirnotch", "firwin", "freqz", "sosfreqz"]
+           "resample_poly", "upfirdn", "decimate", "spectrogram", "stft", "find_peaks", "butter", "cheby1", "cheby2",
+           "ellip", "bessel", "iirnotch", "firwin", "freqz", "sosfreqz"]
 
 
 def _result_type(x, *coefficient_arrays):
@@ -390,6 +390,201 @@ def decimate(x, q, n=None, ftype='iir', axis=-1, zero_phase=True, *, engine="aut
         params["n"] = n
     return run_stage("signal.decimate", x, "decimate", params, axis=axis, dtype=x.dtype, engine=engine,
                      devices=devices)
+
+
+_SEGMENT_WINDOWS = ("tukey", "hann", "hamming", "blackman", "boxcar")
+
+
+def _segment_window(function, window):
+    """SciPy's window argument as the stage's window and tukey-alpha (a bare 'tukey' is get_window's 0.5)."""
+    if isinstance(window, tuple) and len(window) == 2 and window[0] == "tukey":
+        return {"window": "tukey", "tukey_alpha": float(window[1])}
+    if isinstance(window, str) and window in _SEGMENT_WINDOWS:
+        return {"window": window, **({"tukey_alpha": 0.5} if window == "tukey" else {})}
+    unsupported(f"signal.{function}", "window", window, f"one of {', '.join(_SEGMENT_WINDOWS)} or ('tukey', alpha)")
+
+
+def _segment_detrend(function, detrend):
+    if detrend is False:
+        return "none"
+    if isinstance(detrend, str) and detrend in ("constant", "linear"):
+        return detrend
+    unsupported(f"signal.{function}", "detrend", detrend, "'constant', 'linear' or False")
+
+
+def _segments(nperseg, noverlap, nfft):
+    given = {"nperseg": nperseg, "noverlap": noverlap, "nfft": nfft}
+    return {name: value for name, value in given.items() if value is not None}
+
+
+def _matrix(function, x, kind, params, axis, fs, complex_values, engine, devices):
+    """The analysis's frames x frequencies matrices, as SciPy's f, t and (..., frequencies, frames)
+    array, in x's precision (float32 and complex64 for float32 x)."""
+    if fs is None or np.ndim(fs) != 0:
+        unsupported(f"signal.{function}", "fs", fs, "a sample rate in Hz")
+    results, axes, leading = run_analysis(f"signal.{function}", x, kind, params, axis=axis, rate=float(fs),
+                                          output_suffix=".npy", engine=engine, devices=devices)
+    real = np.float32 if x.dtype == np.float32 else np.float64
+    planes = [(r[:, 0, :] + 1j * r[:, 1, :]) if complex_values else r for r in results]
+    stacked = np.stack([p.T for p in planes]).reshape(*leading, *planes[0].T.shape)
+    stacked = stacked.astype(np.result_type(real, np.complex64) if complex_values else real, copy=False)
+    where = axis % x.ndim
+    if where != x.ndim - 1:  # SciPy puts the frequencies where the axis was, the frames last
+        stacked = np.moveaxis(stacked, -2, where)
+    return axes["frequencies"], axes["times"], stacked
+
+
+def spectrogram(x, fs=1.0, window=('tukey', 0.25), nperseg=None, noverlap=None, nfft=None, detrend='constant',
+                return_onesided=True, scaling='density', axis=-1, mode='psd', *, engine="auto", devices=None):
+    """Compute a spectrogram with consecutive Fourier transforms (scipy.signal.spectrogram).
+
+    Parameters
+    ----------
+    x : array_like
+        The signal (float64 or float32; integers are read as float64).
+    fs : float, optional
+        The sample rate.
+    window : str or ('tukey', alpha), optional
+        tukey, hann, hamming, blackman or boxcar (periodic, as get_window); arrays are NotImplementedError.
+    nperseg, noverlap, nfft : int, optional
+        The segments, as SciPy's (nperseg 256, cut to the signal's length; noverlap nperseg // 8).
+    detrend : {'constant', 'linear', False}, optional
+        What each segment loses first; a function is NotImplementedError.
+    return_onesided : True
+        Only one-sided spectra.
+    scaling : {'density', 'spectrum'}, optional
+        Power per Hz or per bin.
+    axis : int, optional
+        The axis analysed; every other axis is a channel.
+    mode : {'psd', 'magnitude', 'complex'}, optional
+        SciPy's 'angle' and 'phase' are NotImplementedError.
+    engine : {"auto", "cpu-parallel", "cpu-serial"}, keyword-only
+        The frames' engine (the same bits either way).
+    devices : keyword-only
+        As sosfilt's.
+
+    Returns
+    -------
+    f : ndarray
+        The frequencies.
+    t : ndarray
+        The segments' centres, in seconds.
+    Sxx : ndarray
+        (..., frequencies, frames), frequencies where axis was.
+    """
+    require_default("signal.spectrogram", "return_onesided", return_onesided, True)
+    if mode not in ("psd", "magnitude", "complex"):
+        unsupported("signal.spectrogram", "mode", mode, "'psd', 'magnitude' or 'complex'")
+    if scaling not in ("density", "spectrum"):
+        raise ValueError(f"Unknown scaling: {scaling!r}")
+    params = {**_segment_window("spectrogram", window), **_segments(nperseg, noverlap, nfft),
+              "detrend": _segment_detrend("spectrogram", detrend), "scaling": scaling, "mode": mode}
+    x = float_input("signal.spectrogram", x)
+    return _matrix("spectrogram", x, "spectrogram", params, axis, fs, mode == "complex", engine, devices)
+
+
+def stft(x, fs=1.0, window='hann', nperseg=256, noverlap=None, nfft=None, detrend=False, return_onesided=True,
+         boundary='zeros', padded=True, axis=-1, scaling='spectrum', *, engine="auto", devices=None):
+    """Compute the Short Time Fourier Transform (scipy.signal.stft).
+
+    Parameters
+    ----------
+    x : array_like
+        The signal (float64 or float32; integers are read as float64).
+    fs, window, nperseg, noverlap, nfft, detrend, return_onesided :
+        As spectrogram's (window default 'hann', nperseg 256, noverlap nperseg // 2, detrend False).
+    boundary : {'zeros', None}, optional
+        nperseg // 2 zeros before and after the signal, or none; other extensions are NotImplementedError.
+    padded : bool, optional
+        Zeros after the signal up to a whole segment.
+    axis : int, optional
+        The axis analysed; every other axis is a channel.
+    scaling : {'spectrum', 'psd'}, optional
+        Amplitude per bin, or per square root of Hz.
+    engine, devices : keyword-only
+        As spectrogram's.
+
+    Returns
+    -------
+    f : ndarray
+        The frequencies.
+    t : ndarray
+        The segments' times.
+    Zxx : ndarray
+        Complex, (..., frequencies, frames).
+    """
+    require_default("signal.stft", "return_onesided", return_onesided, True)
+    if boundary not in ("zeros", None):
+        unsupported("signal.stft", "boundary", boundary, "'zeros' or None")
+    if scaling not in ("spectrum", "psd"):
+        raise ValueError(f"Parameter {scaling=} not in ['spectrum', 'psd']!")
+    params = {**_segment_window("stft", window), **_segments(nperseg, noverlap, nfft),
+              "detrend": _segment_detrend("stft", detrend), "boundary": "zeros" if boundary else "none",
+              "padded": "true" if padded else "false", "scaling": scaling}
+    x = float_input("signal.stft", x)
+    return _matrix("stft", x, "stft", params, axis, fs, True, engine, devices)
+
+
+def find_peaks(x, height=None, threshold=None, distance=None, prominence=None, width=None, wlen=None,
+               rel_height=0.5, plateau_size=None, *, engine="auto", devices=None):
+    """Find peaks inside a signal based on peak properties (scipy.signal.find_peaks).
+
+    Parameters
+    ----------
+    x : array_like, 1-D
+        The signal.
+    height, threshold, prominence, width : float, optional
+        Each property's minimum; (min, max) pairs and arrays are NotImplementedError.
+    distance : float, optional
+        The least samples between neighbouring peaks (the higher kept).
+    wlen : float, optional
+        The window, in samples, a prominence looks for its bases in.
+    rel_height : float, optional
+        Where widths are measured, a fraction of the prominence.
+    plateau_size : None
+        Plateau conditions are NotImplementedError.
+    engine, devices : keyword-only
+        As spectrogram's.
+
+    Returns
+    -------
+    peaks : ndarray
+        The peaks' indices (int64).
+    properties : dict
+        SciPy's: peak_heights, left_thresholds and right_thresholds, prominences, left_bases and
+        right_bases, widths, width_heights, left_ips and right_ips, as the conditions given ask.
+    """
+    require_default("signal.find_peaks", "plateau_size", plateau_size, None)
+    conditions = {"height": height, "threshold": threshold, "distance": distance, "prominence": prominence,
+                  "width": width, "wlen": wlen}
+    for name, value in conditions.items():
+        if value is not None and np.ndim(value) != 0:
+            unsupported("signal.find_peaks", name, value, "a single minimum")
+    x = float_input("signal.find_peaks", x)
+    if x.ndim != 1:
+        raise ValueError("`x` must be a 1-D array")
+    params = {name: value for name, value in conditions.items() if value is not None}
+    params["rel_height"] = rel_height
+    (table,), _, _ = run_analysis("signal.find_peaks", x, "find-peaks", params, axis=-1, rate=None,
+                                  output_suffix=".json", engine=engine, devices=devices)
+    columns = {name: np.array([row[k] for row in table["rows"]], dtype=np.float64)
+               for k, name in enumerate(table["columns"])}
+    peaks = columns["index"].astype(np.intp)
+    properties = {}
+    if height is not None:
+        properties["peak_heights"] = x[peaks].astype(np.float64)
+    if threshold is not None:
+        properties["left_thresholds"] = (x[peaks] - x[peaks - 1]).astype(np.float64)
+        properties["right_thresholds"] = (x[peaks] - x[peaks + 1]).astype(np.float64)
+    if prominence is not None or width is not None:
+        properties["prominences"] = columns["prominence"]
+        properties["left_bases"] = columns["left_base"].astype(np.intp)
+        properties["right_bases"] = columns["right_base"].astype(np.intp)
+    if width is not None:
+        for key, column in (("widths", "width"), ("width_heights", "width_height"), ("left_ips", "left_ip"),
+                            ("right_ips", "right_ip")):
+            properties[key] = columns[column]
+    return peaks, properties
 
 
 # Designs: SciPy's band names, read as core's.

@@ -114,6 +114,45 @@ def test_a_contiguous_float64_signal_is_not_copied():
     np.testing.assert_array_equal(signal.lfilter([1.0], [1.0], x[:1000] + 1.0), np.ones(1000))
 
 
+ANALYSES = [
+    lambda m, x: m.spectrogram(x),
+    lambda m, x: m.spectrogram(x, fs=100.0, window="hann", nperseg=50, noverlap=10, nfft=64, detrend="linear",
+                               scaling="spectrum"),
+    lambda m, x: m.spectrogram(x, window=("tukey", 0.5), detrend=False, mode="magnitude"),
+    lambda m, x: m.spectrogram(x, nperseg=40, mode="complex"),
+    lambda m, x: m.stft(x),
+    lambda m, x: m.stft(x, fs=10.0, window="hamming", nperseg=64, noverlap=16, boundary=None, padded=False,
+                        scaling="psd"),
+]
+
+
+@pytest.mark.parametrize("analysis", range(len(ANALYSES)))
+def test_spectrogram_and_stft_return_scipys_f_t_and_matrix(rng, analysis):
+    call = ANALYSES[analysis]
+    for x in (rng.uniform(-1, 1, 1001), rng.uniform(-1, 1, 77), rng.uniform(-1, 1, (2, 300)).astype(np.float32)):
+        got, expected = call(signal, x), call(scipy.signal, x)
+        for g, e in zip(got, expected):
+            assert_like_scipy(g, e, rtol=2e-5 if x.dtype == np.float32 else 1e-9)
+    columns = rng.uniform(-1, 1, (300, 2))  # channels on the last axis: axis=0
+    got, expected = ANALYSES[analysis](_with(signal, {"axis": 0}), columns), \
+        ANALYSES[analysis](_with(scipy.signal, {"axis": 0}), columns)
+    for g, e in zip(got, expected):
+        assert_like_scipy(g, e)
+
+
+@pytest.mark.parametrize("conditions", [{}, {"height": 0.5}, {"threshold": 0.1, "distance": 3},
+                                        {"prominence": 0.5, "wlen": 21}, {"width": 2, "rel_height": 0.7},
+                                        {"height": 2.5}])
+def test_find_peaks_returns_scipys_peaks_and_properties(rng, conditions):
+    x = rng.standard_normal(2000)
+    peaks, properties = signal.find_peaks(x, **conditions)
+    expected_peaks, expected_properties = scipy.signal.find_peaks(x, **conditions)
+    assert peaks.dtype == expected_peaks.dtype and np.array_equal(peaks, expected_peaks)
+    assert sorted(properties) == sorted(expected_properties)
+    for key, values in expected_properties.items():
+        assert_like_scipy(properties[key], values, rtol=1e-12)
+
+
 DESIGNS = [
     lambda m: m.butter(4, 0.2),
     lambda m: m.butter(5, [10, 40], "bandstop", output="sos", fs=200),
@@ -189,6 +228,12 @@ UNSUPPORTED = [
     (lambda: ndimage.gaussian_filter1d(np.ones(20), 2.0, order=1), "order"),
     (lambda: ndimage.median_filter(np.ones(20), footprint=np.ones(3)), "footprint"),
     (lambda: ndimage.uniform_filter1d(np.ones(20, dtype=np.complex128), 3), "complex128"),
+    (lambda: signal.spectrogram(np.ones(500), window=np.ones(256)), "window"),
+    (lambda: signal.spectrogram(np.ones(500), mode="angle"), "mode"),
+    (lambda: signal.spectrogram(np.ones(500), return_onesided=False), "return_onesided"),
+    (lambda: signal.stft(np.ones(500), boundary="even"), "boundary"),
+    (lambda: signal.find_peaks(np.ones(50), height=(0.1, 0.5)), "height"),
+    (lambda: signal.find_peaks(np.ones(50), plateau_size=2), "plateau_size"),
 ]
 
 
