@@ -301,3 +301,17 @@ def test_help_shows_the_scipy_compatible_signature():
     text = pydoc.render_doc(signal.sosfiltfilt, renderer=pydoc.plaintext)
     assert "sosfiltfilt(sos, x, axis=-1, padtype='odd', padlen=None, *, engine='auto', devices=None)" in text
     assert "Parameters" in text and "scipy.signal.sosfiltfilt" in text
+
+
+@pytest.mark.parametrize("call, chain", [
+    (lambda x: signal.sosfiltfilt(SOS, x), "sosfiltfilt {sos}"),
+    (lambda x: ndimage.median_filter(x, 7), "median 7 mode reflect"),
+    (lambda x: signal.resample_poly(x, 3, 2), "resample-poly 3,2"),
+])
+def test_the_same_request_gives_the_cli_s_bits(rng, cli, tmp_path, call, chain):
+    x = rng.uniform(-1, 1, 5000)
+    np.save(tmp_path / "x.npy", x)
+    np.savetxt(tmp_path / "sos.txt", SOS, fmt="%.17g")
+    run = cli("filter", tmp_path / "x.npy", "--chain", chain.format(sos=tmp_path / "sos.txt"), "-o", tmp_path / "y.npy")
+    assert run.returncode == 0, run.stderr
+    assert np.array_equal(call(x).view(np.uint64), np.load(tmp_path / "y.npy").view(np.uint64))
