@@ -16,6 +16,7 @@
 #include "large_page_resource.hpp"
 #include "design_binding.hpp"
 #include "pipeline_binding.hpp"
+#include "spectrum_binding.hpp"
 #include "siglab/comparison.hpp"
 #include "siglab/job.hpp"
 #include "siglab/large_page_buffer.hpp"
@@ -144,6 +145,7 @@ PYBIND11_MODULE(_siglab, m) {
 
   siglab::python::bindPipeline(m);
   siglab::python::bindDesigns(m);
+  siglab::python::bindSpectrum(m);
 
   m.def(
       "read_signal",

@@ -20,7 +20,7 @@ from ._scipy_calls import (coefficient_files, coefficients, float_input, require
                            unsupported)
 
 __all__ = ["sosfilt", "sosfiltfilt", "lfilter", "filtfilt", "savgol_filter", "medfilt", "detrend",
-           "resample_poly", "upfirdn", "decimate", "spectrogram", "stft", "find_peaks", "butter", "cheby1", "cheby2",
+           "resample_poly", "upfirdn", "decimate", "welch", "spectrogram", "stft", "find_peaks", "butter", "cheby1", "cheby2",
            "ellip", "bessel", "iirnotch", "firwin", "freqz", "sosfreqz"]
 
 
@@ -432,6 +432,73 @@ def _matrix(function, x, kind, params, axis, fs, complex_values, engine, devices
     if where != x.ndim - 1:  # SciPy puts the frequencies where the axis was, the frames last
         stacked = np.moveaxis(stacked, -2, where)
     return axes["frequencies"], axes["times"], stacked
+
+
+_WELCH_WINDOWS = ("hann", "hamming", "blackman", "boxcar")
+
+
+def welch(x, fs=1.0, window='hann', nperseg=None, noverlap=None, nfft=None, detrend='constant', return_onesided=True,
+          scaling='density', axis=-1, average='mean', *, engine="auto", devices=None):
+    """Estimate power spectral density using Welch's method (scipy.signal.welch): core's spectrum,
+    on the engine siglab-cli spectrum would use.
+
+    Parameters
+    ----------
+    x : array_like
+        The signal (float64 or float32; read as float64).
+    fs : float, optional
+        The sample rate.
+    window : {'hann', 'hamming', 'blackman', 'boxcar'}, optional
+        The segments' window (periodic); others and arrays are NotImplementedError.
+    nperseg : int, optional
+        Samples a segment (default 256), cut to the signal's length as SciPy cuts it.
+    noverlap : int, optional
+        Samples neighbouring segments share (default nperseg // 2).
+    nfft : None
+        Only the segment's own length (NotImplementedError otherwise).
+    detrend : {'constant', False}, optional
+        Each segment's mean removed, or nothing; 'linear' is NotImplementedError.
+    return_onesided, average :
+        Only SciPy's defaults (True, 'mean').
+    scaling : {'density', 'spectrum'}, optional
+        Power per Hz or per bin.
+    axis : int, optional
+        The axis analysed; every other axis is a channel.
+    engine : {"auto", "cpu", "gpu"}, keyword-only
+        auto: cuFFT where a GPU can run it, else FFTW; as the CLI's spectrum --engine.
+    devices : keyword-only
+        The GPUs, as the CLI's --devices.
+
+    Returns
+    -------
+    f : ndarray
+        The frequencies.
+    Pxx : ndarray
+        The power spectral density, (..., frequencies), frequencies where axis was.
+    """
+    require_default("signal.welch", "return_onesided", return_onesided, True)
+    require_default("signal.welch", "average", average, "mean")
+    if not (isinstance(window, str) and window in _WELCH_WINDOWS):
+        unsupported("signal.welch", "window", window, f"one of {', '.join(_WELCH_WINDOWS)}")
+    if detrend not in ("constant", False):
+        unsupported("signal.welch", "detrend", detrend, "'constant' or False")
+    if scaling not in ("density", "spectrum"):
+        raise ValueError(f"Unknown scaling: {scaling!r}")
+    x = float_input("signal.welch", x)
+    rows_view = np.moveaxis(x, axis, -1)
+    n = rows_view.shape[-1]
+    segment = min(256 if nperseg is None else int(nperseg), n)  # SciPy's rule: a segment no longer than x
+    if nfft is not None and int(nfft) != segment:
+        unsupported("signal.welch", "nfft", nfft, "the segment's own length")
+    overlap = segment // 2 if noverlap is None else int(noverlap)
+    frequencies, rows = None, []
+    for row in rows_view.reshape(-1, n):
+        frequencies, power, _ = _siglab.welch(np.ascontiguousarray(row, dtype=np.float64), segment, overlap, window,
+                                              scaling, detrend == "constant", float(fs), engine, devices)
+        rows.append(power)
+    result = np.stack(rows).reshape(*rows_view.shape[:-1], -1).astype(
+        np.float32 if x.dtype == np.float32 else np.float64, copy=False)
+    return frequencies, np.moveaxis(result, -1, axis)
 
 
 def spectrogram(x, fs=1.0, window=('tukey', 0.25), nperseg=None, noverlap=None, nfft=None, detrend='constant',

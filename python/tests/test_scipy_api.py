@@ -115,6 +115,8 @@ def test_a_contiguous_float64_signal_is_not_copied():
 
 
 ANALYSES = [
+    lambda m, x: m.welch(x),
+    lambda m, x: m.welch(x, fs=100.0, window="hamming", nperseg=50, noverlap=10, scaling="spectrum", detrend=False),
     lambda m, x: m.spectrogram(x),
     lambda m, x: m.spectrogram(x, fs=100.0, window="hann", nperseg=50, noverlap=10, nfft=64, detrend="linear",
                                scaling="spectrum"),
@@ -127,7 +129,7 @@ ANALYSES = [
 
 
 @pytest.mark.parametrize("analysis", range(len(ANALYSES)))
-def test_spectrogram_and_stft_return_scipys_f_t_and_matrix(rng, analysis):
+def test_welch_spectrogram_and_stft_return_what_scipy_returns(rng, analysis):
     call = ANALYSES[analysis]
     for x in (rng.uniform(-1, 1, 1001), rng.uniform(-1, 1, 77), rng.uniform(-1, 1, (2, 300)).astype(np.float32)):
         got, expected = call(signal, x), call(scipy.signal, x)
@@ -234,6 +236,9 @@ UNSUPPORTED = [
     (lambda: signal.stft(np.ones(500), boundary="even"), "boundary"),
     (lambda: signal.find_peaks(np.ones(50), height=(0.1, 0.5)), "height"),
     (lambda: signal.find_peaks(np.ones(50), plateau_size=2), "plateau_size"),
+    (lambda: signal.welch(np.ones(500), detrend="linear"), "detrend"),
+    (lambda: signal.welch(np.ones(500), nfft=512), "nfft"),
+    (lambda: signal.welch(np.ones(500), average="median"), "average"),
 ]
 
 
