@@ -124,6 +124,11 @@ def _run_rows(x, kind, params, axis, dtype, engine, devices):
     return np.moveaxis(result.reshape(*leading, result.shape[-1]), -1, axis)
 
 
+# Where an analysis's file is written and read back at once: memory (tmpfs) where the system has
+# it, so nothing goes to a disk; else the system's temporary folder.
+_MEMORY_FOLDER = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+
+
 def run_analysis(function, x, kind, params, *, axis, rate, output_suffix, engine="auto", devices=None):
     """x (float64, or read as float64) through the analysis stage `kind` (spectrogram, stft,
     find-peaks) along `axis`, one channel at a time, each written by core into a file of a private
@@ -139,7 +144,7 @@ def run_analysis(function, x, kind, params, *, axis, rate, output_suffix, engine
     results = []
     try:
         axes = pipeline._native.analysis_axes(rows.shape[-1], rate)
-        with tempfile.TemporaryDirectory(prefix="siglab-") as folder:
+        with tempfile.TemporaryDirectory(prefix="siglab-", dir=_MEMORY_FOLDER) as folder:
             path = os.path.join(folder, "result" + output_suffix)
             for row in rows:
                 described = pipeline._native.run_into_file([np.ascontiguousarray(row, dtype=np.float64)], rate, path,

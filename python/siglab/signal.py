@@ -634,8 +634,8 @@ def find_peaks(x, height=None, threshold=None, distance=None, prominence=None, w
     params["rel_height"] = rel_height
     (table,), _, _ = run_analysis("signal.find_peaks", x, "find-peaks", params, axis=-1, rate=None,
                                   output_suffix=".json", engine=engine, devices=devices)
-    columns = {name: np.array([row[k] for row in table["rows"]], dtype=np.float64)
-               for k, name in enumerate(table["columns"])}
+    rows = np.array(table["rows"], dtype=np.float64).reshape(-1, len(table["columns"]))
+    columns = {name: rows[:, k].copy() for k, name in enumerate(table["columns"])}
     peaks = columns["index"].astype(np.intp)
     properties = {}
     if height is not None:
