@@ -2,7 +2,6 @@
 by core's pipeline (Pipeline: the CLI's engine choice, cropping, bounds and refusals) along an axis.
 Nothing here decides how a stage runs; it only translates SciPy's spelling into the stage's."""
 import contextlib
-import json
 import os
 import tempfile
 
@@ -129,11 +128,12 @@ def _run_rows(x, kind, params, axis, dtype, engine, devices):
 _MEMORY_FOLDER = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
 
 
-def run_analysis(function, x, kind, params, *, axis, rate, output_suffix, engine="auto", devices=None):
+def run_analysis(function, x, kind, params, *, axis, rate, output_suffix, take, engine="auto", devices=None):
     """x (float64, or read as float64) through the analysis stage `kind` (spectrogram, stft,
     find-peaks) along `axis`, one channel at a time, each written by core into a file of a private
-    temporary folder (gone afterwards) and read back. Returns ([what each channel wrote], the
-    matrix's axes {"frequencies", "times"} or {}, the leading shape of the other axes)."""
+    temporary folder (gone afterwards) and handed to take(channel, count, path) to read while it is
+    there. Returns (the matrix's axes {"frequencies", "times"}, or {} for a table; the leading shape
+    of the other axes)."""
     if x.ndim == 0:
         raise ValueError(f"siglab.{function}: x must have at least one dimension")
     pipeline = Pipeline([(kind, params)])
@@ -141,19 +141,18 @@ def run_analysis(function, x, kind, params, *, axis, rate, output_suffix, engine
     rows = rows_view.reshape(-1, rows_view.shape[-1])
     engines = [engine] if isinstance(engine, str) else list(engine)
     label = f"stage 1 ({kind}): "
-    results = []
     try:
         axes = pipeline._native.analysis_axes(rows.shape[-1], rate)
         with tempfile.TemporaryDirectory(prefix="siglab-", dir=_MEMORY_FOLDER) as folder:
             path = os.path.join(folder, "result" + output_suffix)
-            for row in rows:
+            for channel, row in enumerate(rows):
                 described = pipeline._native.run_into_file([np.ascontiguousarray(row, dtype=np.float64)], rate, path,
                                                            engines, True, None, devices)
                 if not described["passed"]:
                     raise VerificationError(described["failure"])
-                results.append(np.load(path) if output_suffix == ".npy" else json.loads(open(path).read()))
+                take(channel, rows.shape[0], path)
     except ValueError as error:
         if not str(error).startswith(label):
             raise
         raise ValueError(f"siglab.{function}: {str(error)[len(label):]}") from None
-    return results, axes, rows_view.shape[:-1]
+    return axes, rows_view.shape[:-1]

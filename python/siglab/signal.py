@@ -11,7 +11,9 @@ siglab-cli gives for the same request. A keyword SciPy takes and SigLab does not
 padtype other than odd, ...) is a NotImplementedError naming it. Designs (butter, ..., firwin) and
 responses (freqz, sosfreqz) are core's own designs, returned as SciPy returns them.
 """
+import json
 import math
+import pathlib
 
 import numpy as np
 
@@ -418,20 +420,32 @@ def _segments(nperseg, noverlap, nfft):
 
 
 def _matrix(function, x, kind, params, axis, fs, complex_values, engine, devices):
-    """The analysis's frames x frequencies matrices, as SciPy's f, t and (..., frequencies, frames)
-    array, in x's precision (float32 and complex64 for float32 x)."""
+    """The analysis's frames x frequencies matrices as SciPy's f, t and (..., frequencies, frames)
+    array (a transposed view, as SciPy's), in x's precision (float32 and complex64 for float32 x):
+    each channel's file read once into the result (complex: its re and im planes into one array)."""
     if fs is None or np.ndim(fs) != 0:
         unsupported(f"signal.{function}", "fs", fs, "a sample rate in Hz")
-    results, axes, leading = run_analysis(f"signal.{function}", x, kind, params, axis=axis, rate=float(fs),
-                                          output_suffix=".npy", engine=engine, devices=devices)
     real = np.float32 if x.dtype == np.float32 else np.float64
-    planes = [(r[:, 0, :] + 1j * r[:, 1, :]) if complex_values else r for r in results]
-    stacked = np.stack([p.T for p in planes]).reshape(*leading, *planes[0].T.shape)
-    stacked = stacked.astype(np.result_type(real, np.complex64) if complex_values else real, copy=False)
+    dtype = np.result_type(real, np.complex64) if complex_values else np.dtype(real)
+    result = []
+
+    def take(channel, channels, path):
+        planes = np.load(path, mmap_mode="r")  # frames x frequencies, or frames x (re, im) x frequencies
+        if not result:
+            result.append(np.empty((channels, planes.shape[0], planes.shape[-1]), dtype=dtype))
+        if complex_values:
+            result[0][channel].real = planes[:, 0, :]
+            result[0][channel].imag = planes[:, 1, :]
+        else:
+            result[0][channel] = planes
+
+    axes, leading = run_analysis(f"signal.{function}", x, kind, params, axis=axis, rate=float(fs),
+                                 output_suffix=".npy", take=take, engine=engine, devices=devices)
+    matrix = np.swapaxes(result[0].reshape(*leading, *result[0].shape[1:]), -1, -2)
     where = axis % x.ndim
     if where != x.ndim - 1:  # SciPy puts the frequencies where the axis was, the frames last
-        stacked = np.moveaxis(stacked, -2, where)
-    return axes["frequencies"], axes["times"], stacked
+        matrix = np.moveaxis(matrix, -2, where)
+    return axes["frequencies"], axes["times"], matrix
 
 
 _WELCH_WINDOWS = ("hann", "hamming", "blackman", "boxcar")
@@ -632,8 +646,11 @@ def find_peaks(x, height=None, threshold=None, distance=None, prominence=None, w
         raise ValueError("`x` must be a 1-D array")
     params = {name: value for name, value in conditions.items() if value is not None}
     params["rel_height"] = rel_height
-    (table,), _, _ = run_analysis("signal.find_peaks", x, "find-peaks", params, axis=-1, rate=None,
-                                  output_suffix=".json", engine=engine, devices=devices)
+    tables = []
+    run_analysis("signal.find_peaks", x, "find-peaks", params, axis=-1, rate=None, output_suffix=".json",
+                 take=lambda channel, channels, path: tables.append(json.loads(pathlib.Path(path).read_text())),
+                 engine=engine, devices=devices)
+    table, = tables
     rows = np.array(table["rows"], dtype=np.float64).reshape(-1, len(table["columns"]))
     columns = {name: rows[:, k].copy() for k, name in enumerate(table["columns"])}
     peaks = columns["index"].astype(np.intp)
