@@ -11,9 +11,8 @@ siglab-cli gives for the same request. A keyword SciPy takes and SigLab does not
 padtype other than odd, ...) is a NotImplementedError naming it. Designs (butter, ..., firwin) and
 responses (freqz, sosfreqz) are core's own designs, returned as SciPy returns them.
 """
-import json
 import math
-import pathlib
+import warnings
 
 import numpy as np
 
@@ -606,6 +605,16 @@ def stft(x, fs=1.0, window='hann', nperseg=256, noverlap=None, nfft=None, detren
     return _matrix("stft", x, "stft", params, axis, fs, True, engine, devices)
 
 
+def _read_table(path):
+    """A table core wrote as CSV (a header line of names, then one row a record) as {name: column}."""
+    with open(path) as file:
+        names = file.readline().strip().split(",")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # no peaks: a header alone
+            rows = np.loadtxt(file, delimiter=",", ndmin=2).reshape(-1, len(names))
+    return {name: rows[:, k].copy() for k, name in enumerate(names)}
+
+
 def find_peaks(x, height=None, threshold=None, distance=None, prominence=None, width=None, wlen=None,
                rel_height=0.5, plateau_size=None, *, engine="auto", devices=None):
     """Find peaks inside a signal based on peak properties (scipy.signal.find_peaks).
@@ -647,12 +656,10 @@ def find_peaks(x, height=None, threshold=None, distance=None, prominence=None, w
     params = {name: value for name, value in conditions.items() if value is not None}
     params["rel_height"] = rel_height
     tables = []
-    run_analysis("signal.find_peaks", x, "find-peaks", params, axis=-1, rate=None, output_suffix=".json",
-                 take=lambda channel, channels, path: tables.append(json.loads(pathlib.Path(path).read_text())),
-                 engine=engine, devices=devices)
-    table, = tables
-    rows = np.array(table["rows"], dtype=np.float64).reshape(-1, len(table["columns"]))
-    columns = {name: rows[:, k].copy() for k, name in enumerate(table["columns"])}
+    run_analysis("signal.find_peaks", x, "find-peaks", params, axis=-1, rate=None, output_suffix=".csv",
+                 take=lambda channel, channels, path: tables.append(_read_table(path)), engine=engine,
+                 devices=devices)
+    columns, = tables
     peaks = columns["index"].astype(np.intp)
     properties = {}
     if height is not None:
