@@ -13,6 +13,7 @@ packages=(
   qt6-svg-dev librsvg2-bin help2man man-db desktop-file-utils appstream dpkg-dev file
   xvfb xauth x11-utils x11-apps netpbm
   python3-soundfile flac  # the audio tests' independent reader, and the FLAC bench
+  python3-build python3-venv python3-pip python3-setuptools python3-wheel  # the wheel test (python-wheel)
 )
 
 missing=()
