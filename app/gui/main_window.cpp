@@ -4,6 +4,7 @@
 
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -16,11 +17,9 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
-#include <QSplitter>
 #include <QScreen>
 #include <QStatusBar>
 #include <QStyle>
-#include <QTabWidget>
 #include <QVBoxLayout>
 #include <QToolBar>
 #include <QUndoStack>
@@ -39,6 +38,7 @@
 #include "dataset_dialog.hpp"
 #include "device_chooser.hpp"
 #include "device_panel.hpp"
+#include "dock_layout.hpp"
 #include "filter_panel.hpp"
 #include "import_dialog.hpp"
 #include "siglab/io/signal_formats.hpp"
@@ -63,6 +63,7 @@
 #include "siglab/io/signal_io.hpp"
 #include "spectrum_view.hpp"
 #include "statistics_panel.hpp"
+#include "task_runner.hpp"
 #include "task_status.hpp"
 #include "timing_view.hpp"
 #include "window_geometry.hpp"
@@ -71,6 +72,7 @@ namespace siglab::gui {
 namespace {
 
 constexpr int kMaxRecentFiles = 8;
+constexpr int kDockStateVersion = 1;  // QMainWindow::saveState's: raise it when the docks change
 const char* const kSessionFilter = "SigLab session (*.siglab)";
 
 // What readSignal recognises (the format registry's filters), and sessions.
@@ -103,7 +105,6 @@ MainWindow::MainWindow(QWidget* parent)
   filterPanel_->setMinimumWidth(220);
   undo_ = new QUndoStack(this);
   chainView_ = new ChainView(undo_);
-  filterPanel_->showChain(chainView_);
   plot_ = new SignalPlot;
   timings_ = new TimingView;
   devicePanel_ = new DevicePanel(devices_);
@@ -112,38 +113,15 @@ MainWindow::MainWindow(QWidget* parent)
   spectrum_ = new SpectrumView;
   if (devices_.front().available) spectrum_->setDevices(savedCudaOptions(devices_).devices);  // GPU Welch there
   rateField_ = new SampleRateField;
-  auto* tabs = new QTabWidget;
-  tabs->addTab(timings_, tr("Timings"));
-  tabs->addTab(statistics_, tr("Statistics"));
-  tabs->addTab(spectrum_, tr("Spectrum"));
-  tabs->addTab(lab_, tr("Lab"));
-  auto* deviceTab = new QWidget;
-  auto* deviceLayout = new QVBoxLayout(deviceTab);
-  deviceLayout->addWidget(devicePanel_, 1);
-  auto* deviceChooser = new DeviceChooser(devices_, savedCudaOptions(devices_).devices);
-  connect(deviceChooser, &DeviceChooser::chosenChanged, this, [](const std::vector<int>& devices) {
-    QSettings().setValue("gpu/devices", QString::fromStdString(formatDeviceList(devices)));
-  });
-  deviceLayout->addWidget(deviceChooser);
-  tabs->addTab(deviceTab, tr("Device"));
-
-  splitter_ = new QSplitter(Qt::Horizontal);
-  // The panel scrolls when it is taller than the window, instead of squeezing its notes.
-  auto* panelScroll = new QScrollArea;
-  panelScroll->setWidget(filterPanel_);
-  panelScroll->setWidgetResizable(true);
-  panelScroll->setFrameShape(QFrame::NoFrame);
-  panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  panelScroll->setMinimumWidth(filterPanel_->minimumSizeHint().width() + panelScroll->verticalScrollBar()->sizeHint().width());
-  splitter_->addWidget(panelScroll);
-  splitter_->addWidget(plot_);
-  splitter_->addWidget(tabs);
-  splitter_->setStretchFactor(0, 0);
-  splitter_->setStretchFactor(1, 3);
-  splitter_->setStretchFactor(2, 2);
-  setCentralWidget(splitter_);
+  setCentralWidget(plot_);  // the signal takes the centre; every other view is a dock
 
   taskStatus_ = new TaskStatus;
+  tasks_ = new TaskRunner(taskStatus_, this);
+  connect(tasks_, &TaskRunner::busyChanged, this, &MainWindow::updateActions);
+  connect(tasks_, &TaskRunner::finished, this, &MainWindow::updateActions);  // what the task's result enables
+  connect(tasks_, &TaskRunner::finished, this, &MainWindow::taskFinished);
+  // A task's result would follow a chain that changed (Undo, Redo, the chain view): it goes.
+  connect(undo_, &QUndoStack::indexChanged, tasks_, &TaskRunner::abandon);
   cursorLabel_ = new QLabel;
   statusBar()->addWidget(cursorLabel_, 1);
   statusBar()->addPermanentWidget(taskStatus_);
@@ -163,9 +141,13 @@ MainWindow::MainWindow(QWidget* parent)
   connect(filterPanel_, &FilterPanel::runRequested, this, &MainWindow::runEngines);
   connect(filterPanel_, &FilterPanel::applyRequested, this, &MainWindow::applyFilter);
   connect(lab_, &LabView::runRequested, this, &MainWindow::runLab);
-  if (!devices_.front().available) lab_->setGpuMissing(QString::fromStdString(devices_.front().reason));
+  if (!devices_.front().available) {
+    lab_->setGpuMissing(QString::fromStdString(devices_.front().reason));
+    filterPanel_->setGpuMissing(QString::fromStdString(devices_.front().reason));
+  }
 
   createActions();
+  createDocks();
   setWindowIcon(applicationIcon());
   setAcceptDrops(true);
   restoreSettings();
@@ -174,6 +156,55 @@ MainWindow::MainWindow(QWidget* parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+// The form (with the sample rate it reads its units by) and the views, each a dock: a new view
+// (cursors, markers) is one more addViewDock here, and one more entry in views_.
+void MainWindow::createDocks() {
+  auto* form = new QWidget;
+  auto* formLayout = new QVBoxLayout(form);
+  formLayout->setContentsMargins(0, 0, 0, 0);
+  auto* rateRow = new QHBoxLayout;
+  rateRow->setContentsMargins(9, 4, 9, 0);
+  rateRow->addWidget(new QLabel(tr("Sample rate")));
+  rateRow->addWidget(rateField_, 1);
+  formLayout->addLayout(rateRow);
+  // The panel scrolls when it is taller than the window, instead of squeezing its notes.
+  auto* panelScroll = new QScrollArea;
+  panelScroll->setWidget(filterPanel_);
+  panelScroll->setWidgetResizable(true);
+  panelScroll->setFrameShape(QFrame::NoFrame);
+  panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  panelScroll->setMinimumWidth(filterPanel_->minimumSizeHint().width() + panelScroll->verticalScrollBar()->sizeHint().width());
+  formLayout->addWidget(panelScroll, 1);
+
+  auto* deviceTab = new QWidget;
+  auto* deviceLayout = new QVBoxLayout(deviceTab);
+  deviceLayout->addWidget(devicePanel_, 1);
+  auto* deviceChooser = new DeviceChooser(devices_, savedCudaOptions(devices_).devices);
+  connect(deviceChooser, &DeviceChooser::chosenChanged, this, [](const std::vector<int>& devices) {
+    QSettings().setValue("gpu/devices", QString::fromStdString(formatDeviceList(devices)));
+  });
+  deviceLayout->addWidget(deviceChooser);
+
+  formDock_ = addViewDock(*this, form, tr("Filter"), "filterDock", viewsMenu_);
+  views_ = {addViewDock(*this, statistics_, tr("Statistics"), "statisticsDock", viewsMenu_),
+            addViewDock(*this, chainView_, tr("Chain"), "chainDock", viewsMenu_),
+            addViewDock(*this, timings_, tr("Timings"), "timingsDock", viewsMenu_),
+            addViewDock(*this, spectrum_, tr("Spectrum"), "spectrumDock", viewsMenu_),
+            addViewDock(*this, deviceTab, tr("Device"), "deviceDock", viewsMenu_)};
+  apart_ = {addViewDock(*this, lab_, tr("Lab"), "labDock", viewsMenu_)};
+  arrangeDocks(*this, formDock_, views_, apart_);
+}
+
+void MainWindow::showView(QWidget* view) {
+  for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+    if (dock->widget() == view || dock->widget()->isAncestorOf(view)) {
+      dock->show();
+      dock->raise();
+    }
+  }
+}
+
 
 void MainWindow::createActions() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -234,11 +265,11 @@ void MainWindow::createActions() {
 
   QMenu* edit = menuBar()->addMenu(tr("&Edit"));
   QAction* undoStep = edit->addAction(tr("&Undo the last stage"), QKeySequence(Qt::CTRL | Qt::Key_Z), this, [this] {
-    if (!busy_) undo_->undo();
+    undo_->undo();
   });
   undoStep->setToolTip(tr("Remove the chain's last stage and show the result before it (Ctrl+Z)"));
   QAction* redoStep = edit->addAction(tr("&Redo the stage"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), this, [this] {
-    if (!busy_) undo_->redo();
+    undo_->redo();
   });
   redoStep->setToolTip(tr("Add the stage undone again, with its result (Ctrl+Shift+Z)"));
   connect(undo_, &QUndoStack::canUndoChanged, undoStep, &QAction::setEnabled);
@@ -274,6 +305,10 @@ void MainWindow::createActions() {
   rubberBand->setShortcut(QKeySequence(Qt::Key_Z));
   rubberBand->setToolTip(tr("Drag a box to zoom into it (Z); off: drag pans. The wheel zooms either way"));
   connect(rubberBand, &QAction::toggled, plot_, &SignalPlot::setRubberBandZoom);
+  view->addSeparator();
+  viewsMenu_ = view->addMenu(tr("&Views"));
+  view->addAction(tr("Restore the &layout"), this, [this] { arrangeDocks(*this, formDock_, views_, apart_); })
+      ->setToolTip(tr("Every view back in its first place, the signal in the centre"));
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&Keyboard shortcuts"), QKeySequence::HelpContents, this, [this] {
@@ -289,9 +324,6 @@ void MainWindow::createActions() {
   tools->addActions({openAction_, applyAction_, runAction_, exportResultAction_});
   tools->addSeparator();
   tools->addActions({reset, stackedAction_, rubberBand});
-  tools->addSeparator();
-  tools->addWidget(new QLabel(tr(" Sample rate ")));
-  tools->addWidget(rateField_);
 }
 
 void MainWindow::restoreSettings() {
@@ -299,7 +331,7 @@ void MainWindow::restoreSettings() {
   if (!restoreGeometry(settings.value("window/geometry").toByteArray())) {
     setGeometry(firstWindowGeometry(screen()->availableGeometry()));
   }
-  if (!splitter_->restoreState(settings.value("window/splitter").toByteArray())) splitter_->setSizes({240, 700, 560});
+  restoreState(settings.value("window/docks").toByteArray(), kDockStateVersion);  // else the first arrangement
   lastDirectory_ = settings.value("lastDirectory").toString();
   stackedAction_->setChecked(settings.value("plot/stacked", false).toBool());
   filterPanel_->restoreSettings(settings);
@@ -309,7 +341,7 @@ void MainWindow::restoreSettings() {
 void MainWindow::saveSettings() const {
   QSettings settings;
   settings.setValue("window/geometry", saveGeometry());
-  settings.setValue("window/splitter", splitter_->saveState());
+  settings.setValue("window/docks", saveState(kDockStateVersion));
   settings.setValue("lastDirectory", lastDirectory_);
   settings.setValue("plot/stacked", stackedAction_->isChecked());
   filterPanel_->saveSettings(settings);
@@ -338,34 +370,14 @@ void MainWindow::dropEvent(QDropEvent* event) {
   if (!urls.isEmpty() && urls.first().isLocalFile()) requestOpen(urls.first().toLocalFile());
 }
 
-template <typename T>
-void MainWindow::startTask(const QString& what, std::shared_ptr<std::atomic<bool>> cancel, QFuture<T> future,
-                           std::function<void(const QFuture<T>&)> onDone) {
-  busy_ = true;
-  updateActions();
-  taskStatus_->begin(what, std::move(cancel));
-  auto* watcher = new QFutureWatcher<T>(this);
-  connect(watcher, &QFutureWatcherBase::progressValueChanged, taskStatus_, &TaskStatus::setProgress);
-  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, onDone = std::move(onDone)] {
-    taskStatus_->end();
-    busy_ = false;
-    onDone(watcher->future());
-    watcher->deleteLater();
-    updateActions();
-    emit taskFinished();
-  });
-  watcher->setFuture(future);
-}
-
 void MainWindow::openFile(const QString& path) {
-  if (busy_) return;
   if (path.endsWith(".siglab", Qt::CaseInsensitive)) {
     openSession(path);
     return;
   }
   // Probed in the background: a FIFO waits for its writer, which must not freeze the window.
   auto cancel = std::make_shared<std::atomic<bool>>(false);
-  startTask<ProbeOutcome>(tr("Looking at %1").arg(QFileInfo(path).fileName()), cancel,
+  tasks_->start<ProbeOutcome>(tr("Looking at %1").arg(QFileInfo(path).fileName()), cancel,
                           QtConcurrent::run(&probeFile, path, std::shared_ptr<const std::atomic<bool>>(cancel)),
                           [this, path, cancel](const QFuture<ProbeOutcome>& done) {
                             // A cancel that came after the probe finished, before this ran, still counts.
@@ -401,7 +413,6 @@ void MainWindow::openFile(const QString& path) {
 }
 
 void MainWindow::requestOpen(const QString& path) {
-  if (busy_) return;
   askToDiscardResult([this, path] { openFile(path); });
 }
 
@@ -416,7 +427,6 @@ ReadOptions MainWindow::withHostMemory(ReadOptions options) const {
 }
 
 void MainWindow::openFile(const QString& path, const ReadOptions& options) {
-  if (busy_) return;
   if (opensMapped(path, options)) {
     openMapped(path, options);
     return;
@@ -424,7 +434,7 @@ void MainWindow::openFile(const QString& path, const ReadOptions& options) {
   lastDirectory_ = QFileInfo(path).absolutePath();
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   const std::shared_ptr<const std::atomic<bool>> cancelled = cancel;
-  startTask<LoadOutcome>(tr("Loading %1").arg(QFileInfo(path).fileName()), cancel,
+  tasks_->start<LoadOutcome>(tr("Loading %1").arg(QFileInfo(path).fileName()), cancel,
                          isDefault(options) ? QtConcurrent::run(&loadSignal, path, hostMemory(), cancelled)
                                             : QtConcurrent::run(&loadSignalWith, path, withHostMemory(options), cancelled),
                          [this, path, options](const QFuture<LoadOutcome>& done) {
@@ -530,7 +540,7 @@ void MainWindow::showChannel(std::size_t channel) {
 }
 
 void MainWindow::applyFilter() {
-  if (busy_ || !signal_) return;
+  if (!signal_) return;
   QString error;
   std::optional<JobDraft> job = filterPanel_->job(&error);
   if (!job) {
@@ -573,7 +583,7 @@ void MainWindow::applyStage(JobDraft job) {
   // The stage is bound, and its engine chosen, by the task.
   RunRequest request{input, std::move(job), engines_};
   auto cancel = std::make_shared<std::atomic<bool>>(false);
-  startTask<ApplyOutcome>(tr("Applying %1").arg(QString::fromUtf8(stage.kind->name().data(),
+  tasks_->start<ApplyOutcome>(tr("Applying %1").arg(QString::fromUtf8(stage.kind->name().data(),
                                                                   static_cast<int>(stage.kind->name().size()))),
                           cancel,
                           QtConcurrent::run(&siglab::gui::applyStage, request,
@@ -606,7 +616,7 @@ void MainWindow::applyStage(JobDraft job) {
 }
 
 void MainWindow::runEngines() {
-  if (busy_ || !signal_) return;
+  if (!signal_) return;
   const SignalPtr input = currentResult();
   if (input->mapping()) {
     offerCompareRange();
@@ -627,7 +637,7 @@ void MainWindow::runEngines() {
   for (const std::string& name : names) job->job.engines += (job->job.engines.empty() ? "" : ",") + name;
   RunRequest request{input, std::move(*job), engines_};
   auto cancel = std::make_shared<std::atomic<bool>>(false);
-  startTask<RunOutcome>(tr("Comparing %1 engines").arg(names.size()), cancel,
+  tasks_->start<RunOutcome>(tr("Comparing %1 engines").arg(names.size()), cancel,
                         QtConcurrent::run(&siglab::gui::runEngines, request, std::shared_ptr<const std::atomic<bool>>(cancel)),
                         [this, caption](const QFuture<RunOutcome>& done) {
                           if (done.resultCount() == 0) {
@@ -652,10 +662,9 @@ void MainWindow::runEngines() {
 }
 
 void MainWindow::runLab(LabExperiment experiment) {
-  if (busy_) return;
   const LabRequest request = lab_->request(experiment);
   auto cancel = std::make_shared<std::atomic<bool>>(false);
-  startTask<LabOutcome>(tr("Running the ladder"), cancel,
+  tasks_->start<LabOutcome>(tr("Running the ladder"), cancel,
                         QtConcurrent::run(&siglab::gui::runLab, signal_, request,
                                           std::shared_ptr<const std::atomic<bool>>(cancel)),
                         [this](const QFuture<LabOutcome>& done) {
@@ -672,7 +681,7 @@ void MainWindow::runLab(LabExperiment experiment) {
 void MainWindow::exportResult(const QString& path) { startResultExport(path, {}); }
 
 void MainWindow::startResultExport(const QString& path, std::function<void()> onWritten) {
-  if (busy_ || !filtered_ || !checkOutput(path)) return;
+  if (!filtered_ || !checkOutput(path)) return;
   SignalPtr result = filtered_;
   const std::string file = path.toStdString();
   WriteOptions options;
@@ -689,7 +698,7 @@ void MainWindow::startResultExport(const QString& path, std::function<void()> on
 }
 
 void MainWindow::exportReport(const QString& path) {
-  if (busy_ || !comparison_ || !checkOutput(path)) return;
+  if (!comparison_ || !checkOutput(path)) return;
   std::shared_ptr<const Comparison> comparison = comparison_;
   const std::string file = path.toStdString();
   const std::string input = signal_ ? signal_->source() : std::string();
@@ -702,7 +711,7 @@ void MainWindow::exportReport(const QString& path) {
 void MainWindow::startExport(const QString& path, std::function<void(const Progress&)> write,
                              std::function<void()> onWritten, const QString& failureTitle) {
   auto cancel = std::make_shared<std::atomic<bool>>(false);
-  startTask<ExportOutcome>(tr("Writing %1").arg(QFileInfo(path).fileName()), cancel,
+  tasks_->start<ExportOutcome>(tr("Writing %1").arg(QFileInfo(path).fileName()), cancel,
                            QtConcurrent::run(&exportFile, std::move(write), std::shared_ptr<const std::atomic<bool>>(cancel)),
                            [this, path, onWritten, failureTitle](const QFuture<ExportOutcome>& done) {
                              if (done.resultCount() == 0) return;
@@ -787,7 +796,7 @@ Session MainWindow::currentSession() const {
 }
 
 void MainWindow::saveSession(const QString& path) {
-  if (busy_ || !signal_ || !checkOutput(path)) return;
+  if (!signal_ || !checkOutput(path)) return;
   const std::string file = path.toStdString();
   startExport(
       path, [file, session = currentSession()](const Progress& progress) { siglab::saveSession(file, session, progress); },
@@ -800,7 +809,7 @@ void MainWindow::savePipeline(const QString& path) {
     showError(tr("Nothing to save"), tr("The chain is empty: Apply a stage first"));
     return;
   }
-  if (busy_ || !checkOutput(path)) return;
+  if (!checkOutput(path)) return;
   const std::string file = path.toStdString();
   startExport(
       path, [file, pipeline = chain()](const Progress&) { siglab::savePipeline(file, pipeline); },
@@ -809,9 +818,8 @@ void MainWindow::savePipeline(const QString& path) {
 }
 
 void MainWindow::loadPipeline(const QString& path) {
-  if (busy_) return;
   auto cancel = std::make_shared<std::atomic<bool>>(false);
-  startTask<PipelineOutcome>(
+  tasks_->start<PipelineOutcome>(
       tr("Reading %1").arg(QFileInfo(path).fileName()), cancel,
       QtConcurrent::run(&readPipeline, path, std::shared_ptr<const std::atomic<bool>>(cancel)),
       [this, cancel](const QFuture<PipelineOutcome>& done) {
@@ -836,9 +844,8 @@ void MainWindow::loadPipeline(const QString& path) {
 }
 
 void MainWindow::openSession(const QString& path) {
-  if (busy_) return;
   auto cancel = std::make_shared<std::atomic<bool>>(false);
-  startTask<SessionOutcome>(tr("Reading %1").arg(QFileInfo(path).fileName()), cancel,
+  tasks_->start<SessionOutcome>(tr("Reading %1").arg(QFileInfo(path).fileName()), cancel,
                             QtConcurrent::run(&readSession, path, std::shared_ptr<const std::atomic<bool>>(cancel)),
                             [this, cancel](const QFuture<SessionOutcome>& done) {
                               if (done.resultCount() == 0 || cancel->load()) return;  // cancelled, even after it read
@@ -879,10 +886,6 @@ void MainWindow::askToDiscardResult(std::function<void()> proceed) {
 }
 
 void MainWindow::exportResultThen(std::function<void()> proceed) {
-  if (busy_) {
-    showError(tr("Could not export"), tr("Another task is running: cancel it or wait for it, then export"));
-    return;
-  }
   const QString path = askSavePath(tr("Export filtered signal"), resultFileName(), resultExportFilters());
   if (!path.isEmpty()) startResultExport(path, std::move(proceed));
 }
@@ -899,28 +902,25 @@ QString MainWindow::resultExportFilters() const {
   return QString::fromStdString(saveFileFilters(channels, channels > 1 ? ".npy" : ".txt"));
 }
 
-void MainWindow::cancelTask() { taskStatus_->cancel(); }
+void MainWindow::cancelTask() { tasks_->cancel(); }
+
+bool MainWindow::busy() const { return tasks_->busy(); }
 
 std::optional<double> MainWindow::sampleRate() const { return rateField_->rate(); }
 
 void MainWindow::updateActions() {
-  openAction_->setEnabled(!busy_);
-  recentMenu_->setEnabled(!busy_);
-  runAction_->setEnabled(!busy_ && signal_);
-  applyAction_->setEnabled(!busy_ && signal_);
-  filterPanel_->setRunEnabled(!busy_ && signal_);
-  exportResultAction_->setEnabled(!busy_ && filtered_);
-  exportReportAction_->setEnabled(!busy_ && comparison_);
+  // Nothing waits for a running task: a new request replaces it (TaskRunner).
+  runAction_->setEnabled(signal_ != nullptr);
+  applyAction_->setEnabled(signal_ != nullptr);
+  filterPanel_->setRunEnabled(signal_ != nullptr);
+  exportResultAction_->setEnabled(filtered_ != nullptr);
+  exportReportAction_->setEnabled(comparison_ != nullptr);
   saveChartAction_->setEnabled(comparison_ != nullptr);
   savePlotAction_->setEnabled(signal_ != nullptr);
   printAction_->setEnabled(signal_ != nullptr);
-  saveSessionAction_->setEnabled(!busy_ && signal_ != nullptr);
+  saveSessionAction_->setEnabled(signal_ != nullptr);
   savePipelineAction_->setEnabled(!chain_.empty());
-  loadPipelineAction_->setEnabled(!busy_);
-  chainView_->setEnabled(!busy_);
-  openSessionAction_->setEnabled(!busy_);
-  cancelAction_->setEnabled(busy_);
-  lab_->setRunEnabled(!busy_);
+  cancelAction_->setEnabled(tasks_->busy());
   lab_->setSignalAvailable(signal_ != nullptr);
 }
 
@@ -930,7 +930,7 @@ void MainWindow::updateRecentMenu() {
   for (const QString& path : recent) {
     recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] { requestOpen(path); })->setToolTip(path);
   }
-  recentMenu_->setEnabled(!recent.isEmpty() && !busy_);
+  recentMenu_->setEnabled(!recent.isEmpty());
 }
 
 void MainWindow::rememberRecent(const QString& path) {
@@ -980,13 +980,5 @@ QString MainWindow::askSavePath(const QString& title, const QString& defaultName
   if (!path.isEmpty()) lastDirectory_ = QFileInfo(path).absolutePath();
   return path;
 }
-
-// main_window_large.cpp starts these tasks too.
-template void MainWindow::startTask<LoadOutcome>(const QString&, std::shared_ptr<std::atomic<bool>>, QFuture<LoadOutcome>,
-                                                 std::function<void(const QFuture<LoadOutcome>&)>);
-template void MainWindow::startTask<ApplyOutcome>(const QString&, std::shared_ptr<std::atomic<bool>>,
-                                                  QFuture<ApplyOutcome>, std::function<void(const QFuture<ApplyOutcome>&)>);
-template void MainWindow::startTask<RunOutcome>(const QString&, std::shared_ptr<std::atomic<bool>>, QFuture<RunOutcome>,
-                                                std::function<void(const QFuture<RunOutcome>&)>);
 
 }  // namespace siglab::gui

@@ -25,7 +25,7 @@ class QAction;
 class QLabel;
 class QMenu;
 class QPrinter;
-class QSplitter;
+class QDockWidget;
 class QUndoStack;
 
 namespace siglab::gui {
@@ -39,10 +39,12 @@ class SampleRateField;
 class SpectrumView;
 class SignalPlot;
 class StatisticsPanel;
+class TaskRunner;
 class TaskStatus;
 class TimingView;
 
-// SigLab's window: the filter panel, the signal plots, and the timings and statistics side by side.
+// SigLab's window: the signal plot in the centre, the filter form and the views (statistics, chain,
+// timings, spectrum, device, lab) in docks around it (dock_layout.hpp).
 // It owns the state (signal, last run) and hands every long job to a worker, one at a time.
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -101,7 +103,7 @@ class MainWindow : public QMainWindow {
   void setCacheFolder(const QString& folder) { cacheFolder_ = folder; }
   QString cacheFolder() const;  // the user's cache location (QStandardPaths) unless set
 
-  bool busy() const { return busy_; }
+  bool busy() const;
   SignalPtr signal() const { return signal_; }
   SignalPtr filtered() const { return filtered_; }
   std::shared_ptr<const Comparison> comparison() const { return comparison_; }
@@ -115,6 +117,8 @@ class MainWindow : public QMainWindow {
   SpectrumView* spectrumView() const { return spectrum_; }
   SampleRateField* sampleRateField() const { return rateField_; }
   std::optional<double> sampleRate() const;  // the rate field's: the file's own or the user's
+  // Brings the dock holding `view` (statistics, timings, spectrum, ...) to the front.
+  void showView(QWidget* view);
 
  signals:
   void taskFinished();
@@ -128,6 +132,7 @@ class MainWindow : public QMainWindow {
   std::pmr::memory_resource* hostMemory() const;  // where loaded samples go: page-locked with a GPU
   ReadOptions withHostMemory(ReadOptions options) const;
   void createActions();
+  void createDocks();
   void restoreSettings();
   void saveSettings() const;
   void updateActions();
@@ -150,10 +155,6 @@ class MainWindow : public QMainWindow {
   // `failureTitle` (empty: "Could not export").
   void startExport(const QString& path, std::function<void(const Progress&)> write,
                    std::function<void()> onWritten = {}, const QString& failureTitle = {});
-  template <typename T>
-  void startTask(const QString& what, std::shared_ptr<std::atomic<bool>> cancel, QFuture<T> future,
-                 std::function<void(const QFuture<T>&)> onDone);
-
   // A step on the chain (from Apply, or redone) and the last one taken off (undone): each shows
   // the chain's result, or none.
   void appendStep(const ChainStep& step);
@@ -186,8 +187,12 @@ class MainWindow : public QMainWindow {
   StatisticsPanel* statistics_ = nullptr;
   SpectrumView* spectrum_ = nullptr;
   SampleRateField* rateField_ = nullptr;
-  QSplitter* splitter_ = nullptr;
+  QDockWidget* formDock_ = nullptr;
+  std::vector<QDockWidget*> views_;  // statistics, chain, timings, spectrum, device: tabbed under the form
+  std::vector<QDockWidget*> apart_;  // the Lab: floating, shown from View > Views
+  QMenu* viewsMenu_ = nullptr;
   TaskStatus* taskStatus_ = nullptr;
+  TaskRunner* tasks_ = nullptr;
   QLabel* cursorLabel_ = nullptr;
   QMenu* recentMenu_ = nullptr;
   QAction* openAction_ = nullptr;
@@ -216,7 +221,6 @@ class MainWindow : public QMainWindow {
   Pipeline pendingChain_;               // a session's or pipeline file's chain, applied once its signal has loaded
   QString lastDirectory_;
   QString lastError_;
-  bool busy_ = false;
   QString signalPath_;           // as opened, with the options it was read with
   ReadOptions readOptions_;
   QString filteredCaption_;      // the chain (or the stage compared) that made filtered_

@@ -23,6 +23,7 @@
 #include "mapped_tasks.hpp"
 #include "signal_plot.hpp"
 #include "spectrum_view.hpp"
+#include "task_runner.hpp"
 #include "timing_view.hpp"
 #include "siglab/io/mapped_signal.hpp"
 #include "siglab/large_signal_policy.hpp"
@@ -54,9 +55,9 @@ void MainWindow::openMapped(const QString& path, const ReadOptions& options, boo
   // The preview is drawn as soon as it comes; the window takes the signal once it is indexed.
   if (preview) {
     auto* watcher = new QFutureWatcher<LoadOutcome>(this);
-    connect(watcher, &QFutureWatcherBase::resultReadyAt, this, [this, watcher, path](int index) {
+    connect(watcher, &QFutureWatcherBase::resultReadyAt, this, [this, watcher, path, cancel](int index) {
       const LoadOutcome outcome = watcher->resultAt(index);
-      if (index != 0 || !outcome.signal || outcome.signal->indexed()) return;
+      if (cancel->load() || index != 0 || !outcome.signal || outcome.signal->indexed()) return;
       plot_->setOriginal(outcome.signal);
       statusBar()->showMessage(tr("A first, coarse view of %1 (%2 samples); building its overview and statistics…")
                                    .arg(QFileInfo(path).fileName(),
@@ -68,7 +69,7 @@ void MainWindow::openMapped(const QString& path, const ReadOptions& options, boo
   const QString name = QFileInfo(path).fileName();
   const QString what = preview ? tr("Opening %1 from its mapping").arg(name)
                                : tr("Opening channel %1 of %2 from its mapping").arg(options.channel).arg(name);
-  startTask<LoadOutcome>(
+  tasks_->start<LoadOutcome>(
       what, cancel, future,
       [this, path, options, preview, cancel](const QFuture<LoadOutcome>& done) {
         std::optional<ViewRange> view = std::exchange(pendingView_, std::nullopt);
@@ -97,10 +98,7 @@ void MainWindow::openMapped(const QString& path, const ReadOptions& options, boo
 
 void MainWindow::showFileChannel(std::size_t channel) {
   if (fileChannels(signal_.get()) < 2 || channel + 1 == signal_->mapping()->channel()) return;
-  if (busy_ || channel >= signal_->mapping()->channels()) {
-    statusBar()->showMessage(tr("Wait for the task (or cancel it), then choose the channel again"), 5000);
-    return;
-  }
+  if (channel >= signal_->mapping()->channels()) return;
   askToDiscardResult([this, channel] {
     const QCPRange range = plot_->plot()->axisRect(0)->axis(QCPAxis::atBottom)->range();
     pendingView_ = ViewRange{range.lower, range.upper};  // the same stretch of the new channel
@@ -110,7 +108,7 @@ void MainWindow::showFileChannel(std::size_t channel) {
 }
 
 void MainWindow::applyFilterTo(const QString& outputPath) {
-  if (busy_ || !signal_ || !currentResult()->mapping() || !checkOutput(outputPath)) return;
+  if (!signal_ || !currentResult()->mapping() || !checkOutput(outputPath)) return;
   QString error;
   std::optional<JobDraft> job = filterPanel_->job(&error);
   if (!job) {
@@ -126,7 +124,7 @@ void MainWindow::applyFilterTo(const QString& outputPath) {
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   auto timer = std::make_shared<QElapsedTimer>();
   timer->start();
-  startTask<ApplyOutcome>(
+  tasks_->start<ApplyOutcome>(
       tr("Filtering into %1").arg(QFileInfo(outputPath).fileName()), cancel,
       QtConcurrent::run(&streamApply, request, std::shared_ptr<const std::atomic<bool>>(cancel)),
       [this, outputPath, timer, stage](const QFuture<ApplyOutcome>& done) {
@@ -184,7 +182,7 @@ void MainWindow::offerCompareRange() {
 }
 
 void MainWindow::compareRange(SampleRange range) {
-  if (busy_ || !signal_) return;
+  if (!signal_) return;
   QString error;
   std::optional<JobDraft> job = filterPanel_->job(&error);
   if (!job) {
@@ -202,7 +200,7 @@ void MainWindow::compareRange(SampleRange range) {
                                              QLocale().toString(static_cast<qulonglong>(range.end - 1)));
   const QString channel = mappedChannelName(signal_.get());
   if (!channel.isEmpty()) what = tr("%1 of %2").arg(what, channel);
-  startTask<RunOutcome>(tr("Comparing %1 engines on %2").arg(names.size()).arg(what), cancel,
+  tasks_->start<RunOutcome>(tr("Comparing %1 engines on %2").arg(names.size()).arg(what), cancel,
                         QtConcurrent::run(&runEnginesOnRange, request, range, std::shared_ptr<const std::atomic<bool>>(cancel)),
                         [this, what](const QFuture<RunOutcome>& done) {
                           if (done.resultCount() == 0) {
