@@ -63,6 +63,7 @@
 #include "siglab/io/signal_io.hpp"
 #include "spectrum_view.hpp"
 #include "statistics_panel.hpp"
+#include "signal_session.hpp"
 #include "task_runner.hpp"
 #include "task_status.hpp"
 #include "timing_view.hpp"
@@ -103,6 +104,7 @@ MainWindow::MainWindow(QWidget* parent)
       engines_(std::make_shared<const BackendList>(makeAllBackends(savedCudaOptions(devices_), &devices_.front()))) {
   filterPanel_ = new FilterPanel(*engines_);
   filterPanel_->setMinimumWidth(220);
+  session_ = new SignalSession(this);
   undo_ = new QUndoStack(this);
   chainView_ = new ChainView(undo_);
   plot_ = new SignalPlot;
@@ -129,14 +131,13 @@ MainWindow::MainWindow(QWidget* parent)
   connect(plot_, &SignalPlot::visibleRangeChanged, statistics_, &StatisticsPanel::setVisibleRange);
   connect(plot_, &SignalPlot::visibleRangeChanged, spectrum_, &SpectrumView::setVisibleRange);
   connect(plot_, &SignalPlot::channelChosen, this,
-          [this](std::optional<std::size_t> channel) { showChannel(channel.value_or(0)); });
+          [this](std::optional<std::size_t> channel) { session_->setChannel(channel.value_or(0)); });
   connect(plot_, &SignalPlot::fileChannelChosen, this, &MainWindow::showFileChannel);
   connect(rateField_, &SampleRateField::rateChanged, this, [this](std::optional<double> rate) {
     plot_->setSampleRate(rate);
     statistics_->setSampleRate(rate);
     spectrum_->setSampleRate(rate);
-    const SignalPtr input = currentResult();
-    filterPanel_->setSignal(input ? std::optional<std::uint64_t>(input->size()) : std::nullopt, rate);
+    showNextStageInput();
   });
   connect(filterPanel_, &FilterPanel::runRequested, this, &MainWindow::runEngines);
   connect(filterPanel_, &FilterPanel::applyRequested, this, &MainWindow::applyFilter);
@@ -148,6 +149,7 @@ MainWindow::MainWindow(QWidget* parent)
 
   createActions();
   createDocks();
+  subscribeViews();
   setWindowIcon(applicationIcon());
   setAcceptDrops(true);
   restoreSettings();
@@ -457,90 +459,66 @@ void MainWindow::openFile(const QString& path, const ReadOptions& options) {
 
 void MainWindow::showSignal(const QString& path, const ReadOptions& options, SignalPtr signal,
                             std::optional<ViewRange> view) {
-  signal_ = std::move(signal);
-  filtered_.reset();
-  filteredSpec_ = {};
-  viewChannel_ = 0;
-  comparison_.reset();
-  applied_.reset();
-  chain_.clear();
   undo_->clear();
-  chainView_->setSteps(chain_);
-  timings_->clear();
-  statistics_->setOriginal(signal_);
-  plot_->setOriginal(signal_);
-  cursorLabel_->clear();  // the old signal's readout
-  signalPath_ = QFileInfo(path).absoluteFilePath();
-  readOptions_ = options;
-  resultExported_ = true;
+  session_->setSignal(path, options, std::move(signal));
+  const SignalPtr& shown = session_->signal();
   if (view) plot_->setVisibleRange(view->first, view->last);
-  spectrum_->setOriginal(signal_);
-  rateField_->setFile(path, signal_->sampleRate());
-  filterPanel_->setSignal(signal_->size(), sampleRate());
   rememberRecent(path);
-  setTitle();
-  const QString samples = QLocale().toString(static_cast<qulonglong>(signal_->size()));
-  const QString oneOfFile = mappedChannelNote(signal_.get());
-  statusBar()->showMessage(signal_->channelCount() > 1
-                               ? tr("Loaded %1 channels of %2 samples from %3").arg(signal_->channelCount()).arg(samples, path)
+  const QString samples = QLocale().toString(static_cast<qulonglong>(shown->size()));
+  const QString oneOfFile = mappedChannelNote(shown.get());
+  statusBar()->showMessage(shown->channelCount() > 1
+                               ? tr("Loaded %1 channels of %2 samples from %3").arg(shown->channelCount()).arg(samples, path)
                            : !oneOfFile.isEmpty() ? tr("Viewing %1 samples of %2 from %3").arg(samples, oneOfFile, path)
                                                   : tr("Loaded %1 samples from %2").arg(samples, path),
                            5000);
 }
 
-SignalPtr MainWindow::currentResult() const { return chain_.empty() ? signal_ : chain_.back().result; }
-
-void MainWindow::appendStep(const ChainStep& step) {
-  chain_.push_back(step);
-  showChainResult();
+// Each view follows the session: what it shows is set here, once, for every way the session changes.
+void MainWindow::subscribeViews() {
+  connect(session_, &SignalSession::signalChanged, this, [this](const SignalPtr& signal) {
+    statistics_->setOriginal(signal);
+    plot_->setOriginal(signal);
+    spectrum_->setOriginal(signal);
+    cursorLabel_->clear();  // the old signal's readout
+    rateField_->setFile(session_->path(), signal->sampleRate());
+    setTitle();
+  });
+  connect(session_, &SignalSession::chainChanged, this, [this](const std::vector<ChainStep>& steps) {
+    chainView_->setSteps(steps);
+    showNextStageInput();
+    updateActions();
+  });
+  connect(session_, &SignalSession::filteredChanged, this,
+          [this](const SignalPtr& filtered, const QString& caption, const FilterSpec& spec) {
+            statistics_->setFiltered(filtered);
+            plot_->setFiltered(filtered, caption);
+            spectrum_->setFiltered(session_->channelShown(filtered), spec);
+            updateActions();
+          });
+  connect(session_, &SignalSession::comparisonChanged, this, [this](const std::shared_ptr<const Comparison>& comparison) {
+    if (comparison) {
+      timings_->setComparison(comparison, devices_);
+      devicePanel_->setMeasuredRun(*comparison);
+    } else {
+      timings_->clear();
+    }
+    updateActions();
+  });
+  connect(session_, &SignalSession::channelChanged, this, [this](std::size_t channel) {
+    statistics_->setChannel(channel);
+    spectrum_->setOriginal(session_->channelShown(session_->signal()));
+    spectrum_->setFiltered(session_->channelShown(session_->filtered()), session_->filteredSpec());
+  });
 }
 
-void MainWindow::removeLastStep() {
-  if (chain_.empty()) return;
-  chain_.pop_back();
-  showChainResult();
-}
-
-void MainWindow::showChainResult() {
-  filtered_ = chain_.empty() ? nullptr : chain_.back().result;
-  applied_ = chain_.empty() ? nullptr : chain_.back().report;
-  filteredCaption_ = QString::fromStdString(chainText(chain()));
-  resultExported_ = chain_.empty() || chain_.back().inFile;  // a mapped result is in its file already
-  filteredSpec_ = chain_.empty() ? FilterSpec{} : chain_.back().spec;
-  statistics_->setFiltered(filtered_);
-  plot_->setFiltered(filtered_, filteredCaption_);
-  spectrum_->setFiltered(channelShown(filtered_), filteredSpec_);
-  chainView_->setSteps(chain_);
-  const SignalPtr input = currentResult();
+// The form's units and bounds follow what the next stage takes: the chain's result, at the rate.
+void MainWindow::showNextStageInput() {
+  const SignalPtr input = session_->currentResult();
   filterPanel_->setSignal(input ? std::optional<std::uint64_t>(input->size()) : std::nullopt, sampleRate());
-  updateActions();
-}
-
-void MainWindow::showCompared(SignalPtr filtered, const FilterSpec& spec, const QString& caption) {
-  filtered_ = std::move(filtered);
-  filteredCaption_ = caption;
-  filteredSpec_ = spec;
-  resultExported_ = false;
-  statistics_->setFiltered(filtered_);
-  plot_->setFiltered(filtered_, caption);
-  spectrum_->setFiltered(channelShown(filtered_), spec);
-}
-
-SignalPtr MainWindow::channelShown(const SignalPtr& signal) const {
-  if (!signal) return nullptr;
-  return viewChannel_ < signal->channelCount() ? channelOf(signal, viewChannel_) : nullptr;
-}
-
-void MainWindow::showChannel(std::size_t channel) {
-  if (!signal_ || channel >= signal_->channelCount() || channel == viewChannel_) return;
-  viewChannel_ = channel;
-  statistics_->setChannel(channel);
-  spectrum_->setOriginal(channelShown(signal_));
-  spectrum_->setFiltered(channelShown(filtered_), filteredSpec_);
 }
 
 void MainWindow::applyFilter() {
-  if (!signal_) return;
+  if (!session_->signal()) return;
   QString error;
   std::optional<JobDraft> job = filterPanel_->job(&error);
   if (!job) {
@@ -548,10 +526,10 @@ void MainWindow::applyFilter() {
     return;
   }
   pendingStages_.clear();
-  if (currentResult()->mapping()) {  // too large for memory: streamed into a file the user names
+  if (session_->currentResult()->mapping()) {  // too large for memory: streamed into a file the user names
     const QString output = askSavePath(tr("Write the filtered signal to"),
-                                       fileChannels(signal_.get()) > 1
-                                           ? tr("filtered-channel%1.raw").arg(signal_->mapping()->channel())
+                                       fileChannels(session_->signal().get()) > 1
+                                           ? tr("filtered-channel%1.raw").arg(session_->signal()->mapping()->channel())
                                            : QString("filtered.raw"),
                                        tr("Raw float64 (*.raw *.bin);;NumPy (*.npy);;Seed text format (*.txt);;"
                                           "WAV, 32-bit float (*.wav)"));
@@ -562,12 +540,12 @@ void MainWindow::applyFilter() {
 }
 
 void MainWindow::applyPending() {
-  if (pendingStages_.empty() || !signal_) return;
-  if (currentResult()->mapping()) {
+  if (pendingStages_.empty() || !session_->signal()) return;
+  if (session_->currentResult()->mapping()) {
     pendingStages_.clear();
     showError(tr("Cannot apply the chain here"),
               tr("%1 is viewed from its file: Apply its stages one by one, each into a file of your choice")
-                  .arg(QFileInfo(signalPath_).fileName()));
+                  .arg(QFileInfo(session_->path()).fileName()));
     return;
   }
   const Stage next = pendingStages_.front();
@@ -576,7 +554,7 @@ void MainWindow::applyPending() {
 }
 
 void MainWindow::applyStage(JobDraft job) {
-  const SignalPtr input = currentResult();
+  const SignalPtr input = session_->currentResult();
   job.job.input = input->source();
   job.job.engines = filterPanel_->applyEngine();
   const Stage stage = job.stage;
@@ -602,7 +580,8 @@ void MainWindow::applyStage(JobDraft job) {
                             }
                             const ChainStep step{stage, outcome.report, outcome.filtered, outcome.spec, {}, false};
                             undo_->push(new StepCommand(QString::fromStdString(outcome.report->description),
-                                                        [this, step] { appendStep(step); }, [this] { removeLastStep(); }));
+                                                        [this, step] { session_->appendStep(step); },
+                                                        [this] { session_->removeLastStep(); }));
                             const StageReport& r = *outcome.report;
                             statusBar()->showMessage(
                                 tr("Applied %1 in %2 ms (%3); verified %4 outputs")
@@ -616,8 +595,8 @@ void MainWindow::applyStage(JobDraft job) {
 }
 
 void MainWindow::runEngines() {
-  if (!signal_) return;
-  const SignalPtr input = currentResult();
+  if (!session_->signal()) return;
+  const SignalPtr input = session_->currentResult();
   if (input->mapping()) {
     offerCompareRange();
     return;
@@ -649,14 +628,11 @@ void MainWindow::runEngines() {
                             showError(tr("The run failed"), outcome.error);
                             return;
                           }
-                          comparison_ = outcome.comparison;
-                          showCompared(outcome.filtered, comparison_->spec, caption);
-                          timings_->setComparison(comparison_, devices_);
-                          devicePanel_->setMeasuredRun(*comparison_);
-                          QString verdict = comparison_->allAgree() ? tr("Every engine agrees with cpu-serial")
+                          session_->setCompared(outcome.filtered, outcome.comparison->spec, caption, outcome.comparison);
+                          QString verdict = outcome.comparison->allAgree() ? tr("Every engine agrees with cpu-serial")
                                                                     : tr("An engine DISAGREES with cpu-serial");
                           // The engines are measured on one channel; Apply filters every channel.
-                          if (signal_->channelCount() > 1) verdict += tr(" (compared on channel 1)");
+                          if (session_->signal()->channelCount() > 1) verdict += tr(" (compared on channel 1)");
                           statusBar()->showMessage(verdict, 8000);
                         });
 }
@@ -665,7 +641,7 @@ void MainWindow::runLab(LabExperiment experiment) {
   const LabRequest request = lab_->request(experiment);
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   tasks_->start<LabOutcome>(tr("Running the ladder"), cancel,
-                        QtConcurrent::run(&siglab::gui::runLab, signal_, request,
+                        QtConcurrent::run(&siglab::gui::runLab, session_->signal(), request,
                                           std::shared_ptr<const std::atomic<bool>>(cancel)),
                         [this](const QFuture<LabOutcome>& done) {
                           if (done.resultCount() == 0) return;
@@ -681,16 +657,16 @@ void MainWindow::runLab(LabExperiment experiment) {
 void MainWindow::exportResult(const QString& path) { startResultExport(path, {}); }
 
 void MainWindow::startResultExport(const QString& path, std::function<void()> onWritten) {
-  if (!filtered_ || !checkOutput(path)) return;
-  SignalPtr result = filtered_;
+  if (!session_->filtered() || !checkOutput(path)) return;
+  SignalPtr result = session_->filtered();
   const std::string file = path.toStdString();
   WriteOptions options;
   options.sampleRate = sampleRate().value_or(options.sampleRate);  // a WAV keeps the input's rate
   startExport(
       path, [result, file, options](const Progress& progress) { writeLoadedSignal(file, *result, options, progress); },
       [this, path, result, onWritten = std::move(onWritten)] {
-        resultExported_ = resultExported_ || result == filtered_;
-        if (const QString channel = mappedChannelName(signal_.get()); !channel.isEmpty()) {
+        if (result == session_->filtered()) session_->setResultExported(true);
+        if (const QString channel = mappedChannelName(session_->signal().get()); !channel.isEmpty()) {
           statusBar()->showMessage(tr("Wrote %1: the filtered %2, the channel shown").arg(path, channel), 5000);
         }
         if (onWritten) onWritten();
@@ -698,10 +674,10 @@ void MainWindow::startResultExport(const QString& path, std::function<void()> on
 }
 
 void MainWindow::exportReport(const QString& path) {
-  if (!comparison_ || !checkOutput(path)) return;
-  std::shared_ptr<const Comparison> comparison = comparison_;
+  if (!session_->comparison() || !checkOutput(path)) return;
+  std::shared_ptr<const Comparison> comparison = session_->comparison();
   const std::string file = path.toStdString();
-  const std::string input = signal_ ? signal_->source() : std::string();
+  const std::string input = session_->signal() ? session_->signal()->source() : std::string();
   const std::optional<double> rate = sampleRate();
   startExport(path, [comparison, file, input, rate](const Progress& progress) {
     writeFileAtomically(file, comparisonReport(*comparison, input, file, rate), progress);
@@ -746,11 +722,11 @@ void MainWindow::savePlot(const QString& path, const PlotImageOptions& options) 
 void MainWindow::printPlot(QPrinter& printer) { siglab::gui::printPlot(plot_->plot(), printer, plotTitle()); }
 
 QString MainWindow::plotTitle() const {
-  if (!signal_) return QString();
-  QString name = QFileInfo(signalPath_).fileName();
-  const QString channel = mappedChannelName(signal_.get());
+  if (!session_->signal()) return QString();
+  QString name = QFileInfo(session_->path()).fileName();
+  const QString channel = mappedChannelName(session_->signal().get());
   if (!channel.isEmpty()) name = tr("%1, %2").arg(name, channel);
-  return filtered_ ? tr("%1 – %2").arg(name, filteredCaption_) : name;
+  return session_->filtered() ? tr("%1 – %2").arg(name, session_->filteredCaption()) : name;
 }
 
 void MainWindow::createSessionActions(QMenu* file) {
@@ -760,7 +736,7 @@ void MainWindow::createSessionActions(QMenu* file) {
   });
   openSessionAction_->setToolTip(tr("Restore a saved session: the signal, how it was read, the filter, engines and view"));
   saveSessionAction_ = file->addAction(tr("Save s&ession…"), this, [this] {
-    const QString path = askSavePath(tr("Save session"), QFileInfo(signalPath_).completeBaseName() + ".siglab",
+    const QString path = askSavePath(tr("Save session"), QFileInfo(session_->path()).completeBaseName() + ".siglab",
                                      tr(kSessionFilter));
     if (!path.isEmpty()) saveSession(path);
   });
@@ -781,13 +757,13 @@ void MainWindow::createSessionActions(QMenu* file) {
 
 Session MainWindow::currentSession() const {
   Session session;
-  session.signalPath = signalPath_.toStdString();
-  session.read = readOptions_;
+  session.signalPath = session_->path().toStdString();
+  session.read = session_->readOptions();
   session.chain = chain();
   session.stage = filterPanel_->stage(nullptr);
   session.repeat = filterPanel_->repeat();
   session.engines = filterPanel_->checkedEngines();
-  if (signal_) {
+  if (session_->signal()) {
     const QCPRange range = plot_->plot()->xAxis->range();
     session.view = ViewRange{range.lower, range.upper};
   }
@@ -796,7 +772,7 @@ Session MainWindow::currentSession() const {
 }
 
 void MainWindow::saveSession(const QString& path) {
-  if (!signal_ || !checkOutput(path)) return;
+  if (!session_->signal() || !checkOutput(path)) return;
   const std::string file = path.toStdString();
   startExport(
       path, [file, session = currentSession()](const Progress& progress) { siglab::saveSession(file, session, progress); },
@@ -805,7 +781,7 @@ void MainWindow::saveSession(const QString& path) {
 }
 
 void MainWindow::savePipeline(const QString& path) {
-  if (chain_.empty()) {
+  if (session_->steps().empty()) {
     showError(tr("Nothing to save"), tr("The chain is empty: Apply a stage first"));
     return;
   }
@@ -830,14 +806,13 @@ void MainWindow::loadPipeline(const QString& path) {
           return;
         }
         if (!outcome.pipeline->stages.empty()) filterPanel_->setStage(outcome.pipeline->stages.back());
-        if (!signal_) {
+        if (!session_->signal()) {
           pendingChain_ = *outcome.pipeline;
           statusBar()->showMessage(tr("The pipeline is applied to the next signal opened"), 5000);
           return;
         }
         undo_->clear();  // the file's chain in place of this one
-        chain_.clear();
-        showChainResult();
+        session_->clearChain();
         pendingStages_ = outcome.pipeline->stages;
         applyPending();
       });
@@ -891,37 +866,44 @@ void MainWindow::exportResultThen(std::function<void()> proceed) {
 }
 
 QString MainWindow::resultFileName() const {
-  if (filtered_ && filtered_->channelCount() > 1) return "result.npy";
-  if (fileChannels(signal_.get()) > 1) return tr("result-channel%1.txt").arg(signal_->mapping()->channel());
+  if (session_->filtered() && session_->filtered()->channelCount() > 1) return "result.npy";
+  if (fileChannels(session_->signal().get()) > 1) return tr("result-channel%1.txt").arg(session_->signal()->mapping()->channel());
   return "result.txt";
 }
 
 QString MainWindow::resultExportFilters() const {
   // The seed's text holds one channel (core says so for more): formats of several come first then.
-  const std::size_t channels = filtered_ ? filtered_->channelCount() : 1;
+  const std::size_t channels = session_->filtered() ? session_->filtered()->channelCount() : 1;
   return QString::fromStdString(saveFileFilters(channels, channels > 1 ? ".npy" : ".txt"));
 }
 
 void MainWindow::cancelTask() { tasks_->cancel(); }
 
 bool MainWindow::busy() const { return tasks_->busy(); }
+SignalPtr MainWindow::signal() const { return session_->signal(); }
+SignalPtr MainWindow::filtered() const { return session_->filtered(); }
+std::shared_ptr<const Comparison> MainWindow::comparison() const { return session_->comparison(); }
+std::shared_ptr<const StageReport> MainWindow::applied() const { return session_->applied(); }
+Pipeline MainWindow::chain() const { return session_->chain(); }
+const std::vector<ChainStep>& MainWindow::chainSteps() const { return session_->steps(); }
+bool MainWindow::hasUnexportedResult() const { return session_->hasUnexportedResult(); }
 
 std::optional<double> MainWindow::sampleRate() const { return rateField_->rate(); }
 
 void MainWindow::updateActions() {
   // Nothing waits for a running task: a new request replaces it (TaskRunner).
-  runAction_->setEnabled(signal_ != nullptr);
-  applyAction_->setEnabled(signal_ != nullptr);
-  filterPanel_->setRunEnabled(signal_ != nullptr);
-  exportResultAction_->setEnabled(filtered_ != nullptr);
-  exportReportAction_->setEnabled(comparison_ != nullptr);
-  saveChartAction_->setEnabled(comparison_ != nullptr);
-  savePlotAction_->setEnabled(signal_ != nullptr);
-  printAction_->setEnabled(signal_ != nullptr);
-  saveSessionAction_->setEnabled(signal_ != nullptr);
-  savePipelineAction_->setEnabled(!chain_.empty());
+  runAction_->setEnabled(session_->signal() != nullptr);
+  applyAction_->setEnabled(session_->signal() != nullptr);
+  filterPanel_->setRunEnabled(session_->signal() != nullptr);
+  exportResultAction_->setEnabled(session_->filtered() != nullptr);
+  exportReportAction_->setEnabled(session_->comparison() != nullptr);
+  saveChartAction_->setEnabled(session_->comparison() != nullptr);
+  savePlotAction_->setEnabled(session_->signal() != nullptr);
+  printAction_->setEnabled(session_->signal() != nullptr);
+  saveSessionAction_->setEnabled(session_->signal() != nullptr);
+  savePipelineAction_->setEnabled(!session_->steps().empty());
   cancelAction_->setEnabled(tasks_->busy());
-  lab_->setSignalAvailable(signal_ != nullptr);
+  lab_->setSignalAvailable(session_->signal() != nullptr);
 }
 
 void MainWindow::updateRecentMenu() {
@@ -954,15 +936,15 @@ void MainWindow::showError(const QString& title, const QString& message) {
 }
 
 void MainWindow::setTitle() {
-  setWindowTitle(signal_ ? tr("%1 – SigLab").arg(QFileInfo(QString::fromStdString(signal_->source())).fileName())
+  setWindowTitle(session_->signal() ? tr("%1 – SigLab").arg(QFileInfo(QString::fromStdString(session_->signal()->source())).fileName())
                          : tr("SigLab"));
 }
 
 bool MainWindow::checkOutput(const QString& path) {
   std::vector<NamedPath> inputs;
-  if (signal_) inputs.push_back({"the signal", signal_->source()});
-  if (signal_ && signal_->mapping()) inputs.push_back({"the signal", signal_->mapping()->mappedPath()});
-  for (const ChainStep& step : chain_) {  // a step's file: undo shows it again
+  if (session_->signal()) inputs.push_back({"the signal", session_->signal()->source()});
+  if (session_->signal() && session_->signal()->mapping()) inputs.push_back({"the signal", session_->signal()->mapping()->mappedPath()});
+  for (const ChainStep& step : session_->steps()) {  // a step's file: undo shows it again
     if (step.result->mapping()) inputs.push_back({"a stage's result", step.result->mapping()->mappedPath()});
   }
   try {
