@@ -4,6 +4,7 @@
 
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -36,6 +37,7 @@
 #include "app_resources.hpp"
 #include "background_tasks.hpp"
 #include "chain_view.hpp"
+#include "cursor_docks.hpp"
 #include "dataset_dialog.hpp"
 #include "device_chooser.hpp"
 #include "device_panel.hpp"
@@ -47,6 +49,7 @@
 #include "lab_view.hpp"
 #include "ladder_view.hpp"
 #include "mapped_channel.hpp"
+#include "markers_view.hpp"
 #include "plot_export_dialog.hpp"
 #include "siglab/io/output_checks.hpp"
 #include "session_adapter.hpp"
@@ -112,6 +115,7 @@ MainWindow::MainWindow(QWidget* parent)
   spectrum_ = new SpectrumView;
   if (devices_.front().available) spectrum_->setDevices(savedCudaOptions(devices_).devices);  // GPU Welch there
   rateField_ = new SampleRateField;
+  new CursorDocks(this, plot_, spectrum_);  // A/B and frequency cursors, their readout, markers: two docks
   auto* tabs = new QTabWidget;
   tabs->addTab(timings_, tr("Timings"));
   tabs->addTab(statistics_, tr("Statistics"));
@@ -274,6 +278,8 @@ void MainWindow::createActions() {
   rubberBand->setShortcut(QKeySequence(Qt::Key_Z));
   rubberBand->setToolTip(tr("Drag a box to zoom into it (Z); off: drag pans. The wheel zooms either way"));
   connect(rubberBand, &QAction::toggled, plot_, &SignalPlot::setRubberBandZoom);
+  const CursorDocks* docks = CursorDocks::of(this);
+  view->addActions({docks->readoutDock()->toggleViewAction(), docks->markersDock()->toggleViewAction()});
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&Keyboard shortcuts"), QKeySequence::HelpContents, this, [this] {
@@ -783,6 +789,7 @@ Session MainWindow::currentSession() const {
     session.view = ViewRange{range.lower, range.upper};
   }
   session.stacked = stackedAction_->isChecked();
+  session.markers = CursorDocks::of(this)->markers()->markers();
   return session;
 }
 
@@ -853,6 +860,7 @@ void MainWindow::openSession(const QString& path) {
                               pendingChain_ = session.chain;
                               applyEngines(*filterPanel_, session.engines);
                               stackedAction_->setChecked(session.stacked);
+                              CursorDocks::of(this)->markers()->setMarkers(session.markers);
                               pendingView_ = session.view;
                               openFile(QString::fromStdString(session.signalPath), session.read);
                             });
