@@ -15,9 +15,19 @@
 namespace siglab::gui {
 namespace {
 
-enum Column { kRung, kTime, kRate, kStep, kTotal, kOfYardstick, kResult, kColumnCount };
+enum Column { kRung, kTimes, kTime, kRate, kStep, kTotal, kOfYardstick, kResult, kColumnCount };
 
 QString ratio(double value) { return value > 0.0 ? QString::fromStdString(ratioText(value)) : QStringLiteral("–"); }
+
+// The median (min – max) for the whole problem; "≈" where scaled up from the part a rung timed.
+QString wholeProblemTime(const LadderRung& rung) {
+  const double scale = rung.timedShare > 0.0 ? 1.0 / rung.timedShare : 1.0;
+  return QString("%1%2  (%3 – %4)")
+      .arg(scale != 1.0 ? QStringLiteral("≈ ") : QString())
+      .arg(wholeProblemMs(rung), 0, 'f', 4)
+      .arg(rung.time.minMs * scale, 0, 'f', 4)
+      .arg(rung.time.maxMs * scale, 0, 'f', 4);
+}
 
 QColor barColour(const LadderRung& rung) {
   if (rung.kind == RungKind::Yardstick) return QColor(67, 160, 71);
@@ -60,13 +70,27 @@ LadderView::LadderView(QWidget* controls, const QString& runToolTip, const QStri
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   chart_ = new QCustomPlot;
   chart_->setMinimumHeight(180);
-  table_ = makeResultsTable({tr("Rung"), tr("Median ms (min – max)"), tr("Rate"), tr("Step"), tr("Total"),
+  showEmptyChart();
+  table_ = makeResultsTable({tr("Rung"), tr("Times"), tr("Median ms, whole problem (min – max)"), tr("Rate"), tr("Step"), tr("Total"),
                              tr("Of yardstick"), tr("Check")});
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(top);
   layout->addWidget(noteLabel);
   layout->addWidget(summary_);
   layout->addWidget(chartAboveTable(chart_, table_), 1);
+}
+
+bool LadderView::chartEmpty() const { return emptyChart_->visible() && !chart_->xAxis->visible() && chart_->plottableCount() == 0; }
+
+void LadderView::showEmptyChart() {
+  emptyChart_ = new QCPItemText(chart_);
+  emptyChart_->setObjectName("emptyChart");
+  emptyChart_->position->setType(QCPItemPosition::ptAxisRectRatio);
+  emptyChart_->position->setCoords(0.5, 0.5);
+  emptyChart_->setText(tr("No run yet: Run ladder times each rung and draws its rate here"));
+  emptyChart_->setColor(QColor(69, 90, 100));
+  emptyChart_->setClipToAxisRect(false);
+  for (QCPAxis* axis : chart_->axisRect()->axes()) axis->setVisible(false);  // no bare axes
 }
 
 QString LadderView::summary() const { return summary_->text(); }
@@ -88,6 +112,9 @@ QString LadderView::runText() const { return run_->text(); }
 void LadderView::setLadder(std::shared_ptr<const Ladder> ladder) {
   ladder_ = ladder;
   chart_->clearPlottables();
+  emptyChart_->setVisible(false);
+  chart_->xAxis->setVisible(true);
+  chart_->yAxis->setVisible(true);
   table_->setRowCount(0);
   QStringList lines{QString::fromStdString(ladder->title).toHtmlEscaped()};
   for (const std::string& line : ladder->footnotes) lines << QString::fromStdString(line).toHtmlEscaped();
@@ -124,11 +151,8 @@ void LadderView::setLadder(std::shared_ptr<const Ladder> ladder) {
     if (!rung.access.empty()) check += "; " + QString::fromStdString(rung.access);
     const QString cells[kColumnCount] = {
         QString::fromStdString(rung.name),
-        rung.ran() ? QString("%1  (%2 – %3)")
-                         .arg(rung.time.medianMs, 0, 'f', 4)
-                         .arg(rung.time.minMs, 0, 'f', 4)
-                         .arg(rung.time.maxMs, 0, 'f', 4)
-                   : QStringLiteral("–"),
+        QString::fromStdString(timedText(rung)),
+        rung.ran() ? wholeProblemTime(rung) : QStringLiteral("–"),
         rung.ran() ? QString("%1 %2").arg(rung.rate, 0, 'f', 1).arg(unit) : QStringLiteral("–"),
         ratio(rung.stepSpeedup),
         ratio(rung.totalSpeedup),
@@ -136,7 +160,13 @@ void LadderView::setLadder(std::shared_ptr<const Ladder> ladder) {
         check};
     for (int c = 0; c < kColumnCount; ++c) {
       auto* item = new QTableWidgetItem(cells[c]);
-      item->setToolTip(c == kRung ? QString::fromStdString(rung.description) : cells[c]);
+      item->setToolTip(c == kRung ? QString::fromStdString(rung.description)
+                       : c == kTime && rung.timedShare < 1.0
+                           ? tr("Scaled to the whole problem from %1, measured at %2 ms (median), so every row "
+                                "compares the same work")
+                                 .arg(QString::fromStdString(rung.timedPart))
+                                 .arg(rung.time.medianMs, 0, 'f', 4)
+                           : cells[c]);
       if (c != kRung && c != kResult) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
       if (c == kResult && rung.ran() && !rung.correct) item->setForeground(Qt::red);
       table_->setItem(row, c, item);

@@ -5,6 +5,7 @@
 
 #include "siglab/ladder.hpp"
 
+class QCPItemText;
 class QCustomPlot;
 class QLabel;
 class QPushButton;
@@ -30,14 +31,17 @@ class LadderView : public QWidget {
   QString summary() const;
   QCustomPlot* chart() const { return chart_; }
   QTableWidget* table() const { return table_; }
+  bool chartEmpty() const;  // before a run: a line saying so instead of bare axes
 
  signals:
   void runRequested();
 
  private:
+  void showEmptyChart();
   QPushButton* run_ = nullptr;
   QLabel* summary_ = nullptr;
   QCustomPlot* chart_ = nullptr;
+  QCPItemText* emptyChart_ = nullptr;
   QTableWidget* table_ = nullptr;
   std::shared_ptr<const Ladder> ladder_;
 };

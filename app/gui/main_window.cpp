@@ -35,6 +35,7 @@
 #include "app_resources.hpp"
 #include "background_tasks.hpp"
 #include "chain_view.hpp"
+#include "cursor_docks.hpp"
 #include "dataset_dialog.hpp"
 #include "device_chooser.hpp"
 #include "device_panel.hpp"
@@ -47,6 +48,7 @@
 #include "lab_view.hpp"
 #include "ladder_view.hpp"
 #include "mapped_channel.hpp"
+#include "markers_view.hpp"
 #include "plot_export_dialog.hpp"
 #include "siglab/io/output_checks.hpp"
 #include "session_adapter.hpp"
@@ -116,6 +118,7 @@ MainWindow::MainWindow(QWidget* parent)
   if (devices_.front().available) spectrum_->setDevices(savedCudaOptions(devices_).devices);  // GPU Welch there
   rateField_ = new SampleRateField;
   setCentralWidget(plot_);  // the signal takes the centre; every other view is a dock
+  new CursorDocks(this, plot_, spectrum_);  // A/B and frequency cursors, their readout, markers: two docks
 
   taskStatus_ = new TaskStatus;
   tasks_ = new TaskRunner(taskStatus_, this);
@@ -196,6 +199,8 @@ void MainWindow::createDocks() {
             addViewDock(*this, deviceTab, tr("Device"), "deviceDock", viewsMenu_)};
   apart_ = {addViewDock(*this, lab_, tr("Lab"), "labDock", viewsMenu_)};
   arrangeDocks(*this, formDock_, views_, apart_);
+  const CursorDocks* cursorDocks = CursorDocks::of(this);  // hidden until asked for
+  viewsMenu_->addActions({cursorDocks->readoutDock()->toggleViewAction(), cursorDocks->markersDock()->toggleViewAction()});
 }
 
 void MainWindow::showView(QWidget* view) {
@@ -768,6 +773,7 @@ Session MainWindow::currentSession() const {
     session.view = ViewRange{range.lower, range.upper};
   }
   session.stacked = stackedAction_->isChecked();
+  session.markers = CursorDocks::of(this)->markers()->markers();
   return session;
 }
 
@@ -835,6 +841,7 @@ void MainWindow::openSession(const QString& path) {
                               pendingChain_ = session.chain;
                               applyEngines(*filterPanel_, session.engines);
                               stackedAction_->setChecked(session.stacked);
+                              CursorDocks::of(this)->markers()->setMarkers(session.markers);
                               pendingView_ = session.view;
                               openFile(QString::fromStdString(session.signalPath), session.read);
                             });

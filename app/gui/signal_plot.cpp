@@ -123,14 +123,19 @@ SignalPlot::SignalPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
     }
   });
   connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
-    QCPAxisRect* rect = plot_->axisRectAt(event->position());
-    if (!rect) return;
-    for (std::size_t lane = 0; lane < lanes_.size(); ++lane) {
-      if (std::ranges::find(lanes_[lane].rects, rect) == lanes_[lane].rects.end()) continue;
-      emit cursorReadout(readoutAt(rect->axis(QCPAxis::atBottom)->pixelToCoord(event->position().x()), lane));
-    }
+    hover_ = event->position();
+    emitHoverReadout();
   });
   rebuild();
+}
+
+void SignalPlot::emitHoverReadout() {
+  QCPAxisRect* rect = hover_ ? plot_->axisRectAt(*hover_) : nullptr;
+  if (!rect) return;
+  for (std::size_t lane = 0; lane < lanes_.size(); ++lane) {
+    if (std::ranges::find(lanes_[lane].rects, rect) == lanes_[lane].rects.end()) continue;
+    emit cursorReadout(readoutAt(rect->axis(QCPAxis::atBottom)->pixelToCoord(hover_->x()), lane));
+  }
 }
 
 QCPAxis* SignalPlot::keyAxis() const { return lanes_.front().original->keyAxis(); }
@@ -318,6 +323,7 @@ void SignalPlot::refreshPoints() {
   }
   refreshing_ = false;
   plot_->replot(QCustomPlot::rpQueuedReplot);
+  emitHoverReadout();  // the sample under the mouse changed with the view (a wheel zoom)
   if (original_) {
     const double last = static_cast<double>(original_->size());
     const auto first = static_cast<std::size_t>(std::clamp(std::ceil(range.lower), 0.0, last));

@@ -50,6 +50,8 @@ class SignalPlot : public QWidget {
   QComboBox* channelBox() const { return channelBox_; }
 
   QCustomPlot* plot() const { return plot_; }
+  SignalPtr original() const { return original_; }
+  SignalPtr filtered() const { return filtered_; }
   std::size_t pointsShown() const;  // data points now held by the graphs, both signals
   QString readoutAt(double key, std::size_t lane = 0) const;  // lane: its index in lanes()
   QLabel* emptyHint() const { return emptyHint_; }  // what to do, shown while there is no signal
@@ -77,6 +79,7 @@ class SignalPlot : public QWidget {
   void refreshPoints();
   void onXRangeChanged(const QCPRange& range);
   void fillChannelBox();
+  void emitHoverReadout();
   QCPAxis* keyAxis() const;  // the first lane's x axis, which every other follows
 
   QCustomPlot* plot_ = nullptr;
@@ -92,6 +95,7 @@ class SignalPlot : public QWidget {
   std::optional<double> sampleRate_;
   bool refreshing_ = false;
   int columns_ = 0;  // pixel columns the points were made for
+  std::optional<QPointF> hover_;  // where the mouse last was: the readout follows zoom and pan
 };
 
 }  // namespace siglab::gui

@@ -57,6 +57,7 @@ class SpectrumView : public QWidget {
   bool computing() const { return computing_ || pending_; }
   const SpectrumCurves& curves() const { return curves_; }
   QCustomPlot* plot() const { return plot_; }
+  std::optional<double> sampleRate() const { return sampleRate_; }
 
  private:
   void recompute();

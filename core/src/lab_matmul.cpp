@@ -147,7 +147,11 @@ LadderRung matmulOnCpu(bool blocked, std::span<const float> a, std::span<const f
                   options)
                   .total;
   checkMatmul(a, b, c, shape, matmulRowsToCheck(shape, rows), rung);
-  if (rows < shape.m) rung.result += "; timed rows 0.." + std::to_string(rows - 1) + " of " + std::to_string(shape.m);
+  if (rows < shape.m) {
+    rung.timedShare = static_cast<double>(rows) / static_cast<double>(shape.m);
+    rung.timedPart = "a band: rows 0.." + std::to_string(rows - 1) + " of " + std::to_string(shape.m);
+    rung.result += "; timed rows 0.." + std::to_string(rows - 1) + " of " + std::to_string(shape.m);
+  }
   return rung;
 }
 

@@ -13,6 +13,14 @@ std::string ratioText(double value) {
   return text;
 }
 
+std::string timedText(const LadderRung& rung) {
+  return rung.timedShare < 1.0 && !rung.timedPart.empty() ? rung.timedPart : "the whole problem";
+}
+
+double wholeProblemMs(const LadderRung& rung) {
+  return rung.timedShare > 0.0 ? rung.time.medianMs / rung.timedShare : rung.time.medianMs;
+}
+
 void computeLadderMetrics(Ladder& ladder) {
   for (LadderRung& rung : ladder.rungs) {
     rung.rate = rung.ran() ? perSecond(rung.work, rung.time.medianMs) : 0.0;

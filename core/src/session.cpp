@@ -12,6 +12,7 @@
 #include "siglab/io/atomic_file.hpp"
 #include "siglab/io/signal_formats.hpp"
 #include "siglab/json_number.hpp"
+#include "siglab/markers.hpp"
 #include "siglab/stage_registry.hpp"
 #include "siglab/taps.hpp"
 #include "io/json_file.hpp"
@@ -214,6 +215,7 @@ json sessionToJson(const Session& s) {
               {"stage", s.stage ? pipelineToJson(Pipeline{{*s.stage}}) : json(nullptr)}, {"repeat", s.repeat},
               {"engines", s.engines}, {"stacked", s.stacked}};
   if (s.view) out["view"] = {{"first", jsonNumber(s.view->first)}, {"last", jsonNumber(s.view->last)}};
+  if (!s.markers.empty()) out["markers"] = markersToJson(s.markers);
   return out;
 }
 
@@ -306,6 +308,7 @@ Session sessionFromJson(const json& j, const std::string& path) {
     s.view = ViewRange{r.number(view, "view", "first"), r.number(view, "view", "last")};
     if (!(s.view->first < s.view->last)) r.fail("view", "first must be below last");
   }
+  if (j.contains("markers")) s.markers = markersFromJson(j.at("markers"), path);
   return s;
 }
 

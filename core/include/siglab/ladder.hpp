@@ -26,6 +26,10 @@ struct LadderRung {
   std::string result;       // what the check found, in words
   bool correct = true;      // the check passed
   std::string access;       // optional: how well its memory accesses use what they move
+  // What one timed execution covers: the whole problem, or (timedShare < 1) a part of it, in
+  // words ("rows 0..99 of 1000"). Tables show such a time scaled to the whole beside it.
+  double timedShare = 1.0;
+  std::string timedPart;
 
   // Filled by computeLadderMetrics from `work` and `time`; 0 where not defined.
   double rate = 0;          // work / 1e9 per second (GB/s, GFLOP/s)
@@ -52,6 +56,11 @@ std::string ratioText(double value);
 // Rates from work and median time; speedups are ratios of rates, so a rung that timed part of the
 // problem (a band of rows on the CPU) compares fairly. Rungs that did not run are skipped.
 void computeLadderMetrics(Ladder& ladder);
+
+// What `rung` times, in words: "the whole problem" or its part ("a band: rows 0..99 of 1000").
+std::string timedText(const LadderRung& rung);
+// Its median time for the whole problem: measured, or scaled up from the part it timed.
+double wholeProblemMs(const LadderRung& rung);
 
 bool allCorrect(const Ladder& ladder);                                    // every rung that ran
 const LadderRung* findRung(const Ladder& ladder, std::string_view name);  // nullptr if absent

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "siglab/io/signal_io.hpp"
+#include "siglab/markers.hpp"
 #include "siglab/pipeline.hpp"
 #include "siglab/progress.hpp"
 
@@ -54,6 +55,7 @@ struct Session {
   std::vector<std::string> engines;
   std::optional<ViewRange> view;
   bool stacked = false;
+  std::vector<Marker> markers;  // markers and labelled regions, in sample indices
 };
 
 // 2: the chain and the form's stage as pipelines (pipeline.hpp); 1: one FilterSettings, still read.
