@@ -1,5 +1,5 @@
-// siglab-rate-bench: the rate-changing stages (resample-poly, upfirdn, decimate) on cpu-serial and
-// cpu-parallel against SciPy (bench/scipy_rate_timing.py) on the same 10M float64 samples, in the
+// siglab-rate-bench: the rate-changing stages (resample-poly, upfirdn, decimate), sosfilt and
+// sosfiltfilt, envelope and correlate on cpu-serial and cpu-parallel against SciPy (bench/scipy_rate_timing.py) on the same 10M float64 samples, in the
 // same run; prints each median time and the ratio SciPy / cpu-parallel.
 //
 // usage: siglab-rate-bench [SAMPLES] [REPEATS]
@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -78,13 +79,24 @@ int main(int argc, char** argv) {
   BackendList engines;
   engines.push_back(std::make_unique<CpuSerialBackend>());
   engines.push_back(std::make_unique<CpuParallelBackend>());
+  // The CuPy figure's order-8 band-pass as sections (SciPy designs it), and a 64-value template.
+  const std::string sections = dir + "/sos.txt", tmpl = dir + "/template.txt";
+  const std::string design = "/usr/bin/python3 -c \"import numpy as np, scipy.signal as s; np.savetxt('" + sections +
+                             "', s.butter(8, [0.1, 0.3], 'bandpass', output='sos')); np.savetxt('" + tmpl +
+                             "', np.sin(np.arange(64) / 3.0))\"";
+  if (std::system(design.c_str()) != 0) std::printf("  (no SciPy to design the sections: those cases fail)\n");
   const std::vector<std::string> cases = {"resample-poly 3,2", "upfirdn " + dir + "/taps.txt,3,2", "decimate 4 ftype fir",
-                                          "decimate 4", "decimate 4 zero-phase=off"};
+                                          "decimate 4", "decimate 4 zero-phase=off", "sosfilt " + sections,
+                                          "sosfiltfilt " + sections, "envelope", "correlate " + tmpl + ",mode=same"};
   std::printf("siglab-rate-bench: %zu float64 samples, median of %d runs (after a warm-up); verified unless said\n", samples, repeats);
   std::printf("%-28s %12s %12s %12s %12s %10s %10s\n", "stage", "cpu-serial", "cpu-parallel", "unverified", "scipy 1.10",
               "scipy/par", "scipy/unv");
   for (const std::string& chain : cases) {
-    const std::string name = chain.rfind("upfirdn", 0) == 0 ? "upfirdn 31 taps,3,2" : chain;
+    const std::string name = chain.rfind("upfirdn", 0) == 0       ? "upfirdn 31 taps,3,2"
+                             : chain.rfind("sosfiltfilt", 0) == 0 ? "sosfiltfilt order 8"
+                             : chain.rfind("sosfilt", 0) == 0     ? "sosfilt order 8"
+                             : chain.rfind("correlate", 0) == 0   ? "correlate 64 same"
+                                                                  : chain;
     const std::map<std::string, double> scipy = scipyTimes(path, repeats, name);
     const Pipeline pipeline = parseChain(chain);
     const auto stage = bindStage(pipeline.stages[0], 1, StageContext{samples, std::nullopt, Accumulator::SampleType});

@@ -26,12 +26,18 @@ def main():
     only = sys.argv[3] if len(sys.argv) > 3 else None
     x = np.fromfile(path, dtype=np.float64)
     h = signal.firwin(31, 0.3)
+    sos = signal.butter(8, [0.1, 0.3], "bandpass", output="sos")
+    template = np.sin(np.arange(64) / 3.0)
     cases = {
         "resample-poly 3,2": lambda: signal.resample_poly(x, 3, 2),
         "upfirdn 31 taps,3,2": lambda: signal.upfirdn(h, x, 3, 2),
         "decimate 4 ftype fir": lambda: signal.decimate(x, 4, ftype="fir"),
         "decimate 4": lambda: signal.decimate(x, 4),
         "decimate 4 zero-phase=off": lambda: signal.decimate(x, 4, zero_phase=False),
+        "sosfilt order 8": lambda: signal.sosfilt(sos, x),
+        "sosfiltfilt order 8": lambda: signal.sosfiltfilt(sos, x),
+        "envelope": lambda: np.abs(signal.hilbert(x)),
+        "correlate 64 same": lambda: signal.correlate(x, template, "same"),
     }
     for name, work in cases.items():
         if only is not None and name != only:

@@ -11,6 +11,7 @@
 #include "siglab/analysis_stage.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/channel_io.hpp"
+#include "siglab/stream_apply.hpp"
 
 namespace siglab {
 
@@ -218,7 +219,11 @@ PipelineReport runAnalysis(const Pipeline& pipeline, const PipelineSource& sourc
   }
   const bool streamed = input && shape.frames && options.streaming != Streaming::never && why.empty() &&
                         (!chain || planChain(*chain, engines, beforeOptions,
-                                             {inputSizeBytes(input->path), *inputFrames * shape.channels}).stream);
+                                             {inputSizeBytes(input->path), *inputFrames * shape.channels}).stream) &&
+                        (analysis->streamedBound().empty() ||
+                         planStreaming(options.streaming, "the " + std::string(last.kind->name()) + " stage",
+                                       options.sampleType, {inputSizeBytes(input->path), *inputFrames * shape.channels})
+                             .stream);
   if (streamed) {
     report.plan = {true, "block by block: " + std::string(last.kind->name()) + " consumes its input as it comes"};
   } else {

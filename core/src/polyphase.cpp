@@ -2,12 +2,64 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 
 #include "parallel_range.hpp"
 #include "siglab/work_progress.hpp"
 
 namespace siglab {
+namespace {
+
+using Phases = std::vector<std::vector<double>>;
+
+// Four running sums (lane k: the products r = k mod 4, in order), then (a0 + a1) + (a2 + a3): one
+// 4-wide vector where AVX2 is compiled in (fillOutputs' clone), two SSE halves elsewhere; no
+// contraction into multiply-adds, so the same bits in both.
+using Four = double __attribute__((vector_size(32)));
+
+[[gnu::always_inline]] inline double fourSumDot(const double* h, const double* v, std::int64_t length) {
+  Four sums = {0, 0, 0, 0};
+  std::int64_t r = 0;
+  for (; r + 4 <= length; r += 4) {
+    Four a, b;
+    std::memcpy(&a, h + r, sizeof a);
+    std::memcpy(&b, v + r, sizeof b);
+    sums += a * b;
+  }
+  for (; r < length; ++r) sums[0] += h[r] * v[r];
+  return (sums[0] + sums[1]) + (sums[2] + sums[3]);
+}
+
+// The output at upsampled position top up + phaseIndex: the phase's taps against inputs
+// top - count + 1 .. top (clipped to the signal; x[i - base] is input i).
+[[gnu::always_inline]] inline double phaseDot(const Phases& phases, std::int64_t phaseIndex, std::int64_t top,
+                                              const double* x, std::int64_t base, std::int64_t n) {
+  const std::vector<double>& phase = phases[static_cast<std::size_t>(phaseIndex)];
+  const auto count = static_cast<std::int64_t>(phase.size());
+  const std::int64_t bottom = top - count + 1;  // the input the phase's first tap meets (`top`: its last)
+  const std::int64_t from = std::max<std::int64_t>(0, bottom), to = std::min(n - 1, top);
+  if (from > to) return 0.0;
+  return fourSumDot(phase.data() + (from - bottom), x + (from - base), to - from + 1);
+}
+
+// out[0 .. count) for the outputs from (phase, top) on, stepped by (whole, rest) through the upsampled input.
+[[gnu::target_clones("avx2", "default")]] void fillOutputs(const Phases& phases, std::int64_t up, std::int64_t whole,
+                                                           std::int64_t rest, std::int64_t phase, std::int64_t top,
+                                                           const double* x, std::int64_t n, double* out,
+                                                           std::int64_t count) {
+  for (std::int64_t j = 0; j < count; ++j) {
+    out[j] = phaseDot(phases, phase, top, x, 0, n);
+    top += whole;
+    phase += rest;
+    if (phase >= up) {
+      phase -= up;
+      ++top;
+    }
+  }
+}
+
+}  // namespace
 
 Polyphase::Polyphase(std::vector<double> taps, std::int64_t up, std::int64_t down, std::int64_t offset)
     : up_(up), down_(down), offset_(offset), tapCount_(taps.size()) {
@@ -39,25 +91,7 @@ double Polyphase::outputAt(std::int64_t j, const double* x, std::int64_t base, s
 }
 
 double Polyphase::dot(std::int64_t phaseIndex, std::int64_t top, const double* x, std::int64_t base, std::int64_t n) const {
-  const std::vector<double>& phase = phases_[static_cast<std::size_t>(phaseIndex)];
-  const auto count = static_cast<std::int64_t>(phase.size());
-  const std::int64_t bottom = top - count + 1;  // the input the phase's first tap meets (`top`: its last)
-  const std::int64_t from = std::max<std::int64_t>(0, bottom), to = std::min(n - 1, top);
-  if (from > to) return 0.0;
-  const double* h = phase.data() + (from - bottom);
-  const double* v = x + (from - base);
-  const std::int64_t length = to - from + 1;
-  // Four running sums, in this fixed order: the same bits wherever the output is computed.
-  double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-  std::int64_t r = 0;
-  for (; r + 4 <= length; r += 4) {
-    a0 += h[r] * v[r];
-    a1 += h[r + 1] * v[r + 1];
-    a2 += h[r + 2] * v[r + 2];
-    a3 += h[r + 3] * v[r + 3];
-  }
-  for (; r < length; ++r) a0 += h[r] * v[r];
-  return (a0 + a1) + (a2 + a3);
+  return phaseDot(phases_, phaseIndex, top, x, base, n);
 }
 
 void Polyphase::run(std::span<const double> x, std::span<double> out, bool parallel, const Progress& progress) const {
@@ -73,16 +107,7 @@ void Polyphase::run(std::span<const double> x, std::span<double> out, bool paral
     const std::int64_t begin = piece * detail::kPieceSize, end = std::min(outputs, begin + detail::kPieceSize);
     // outputAt's phase and top, stepped instead of divided at every output
     const std::int64_t s = begin * down_ + offset_;
-    std::int64_t phase = s % up_, top = s / up_;
-    for (std::int64_t j = begin; j < end; ++j) {
-      out[static_cast<std::size_t>(j)] = dot(phase, top, x.data(), 0, n);
-      top += whole;
-      phase += rest;
-      if (phase >= up_) {
-        phase -= up_;
-        ++top;
-      }
-    }
+    fillOutputs(phases_, up_, whole, rest, s % up_, s / up_, x.data(), n, out.data() + begin, end - begin);
     work.add(static_cast<std::uint64_t>(end - begin));
   }
   work.throwIfCancelled();
