@@ -16,7 +16,7 @@ namespace {
 
 // forwardUnaligned: real to complex, planned for any input's alignment (a caller's samples);
 // complexInverse: complex to complex backward, in place.
-enum class Direction { forward, inverse, forwardUnaligned, complexInverse };
+enum class Direction { forward, inverse, forwardUnaligned, inverseUnaligned, complexInverse };
 
 // Every plan made, by direction and length. At exit the plans are destroyed and FFTW's planner
 // freed (fftw_cleanup), so a leak checker sees nothing left behind.
@@ -57,6 +57,9 @@ fftw_plan cachedPlan(Direction direction, std::size_t n, bool threaded = false) 
     case Direction::forwardUnaligned:
       plan = fftw_plan_dft_r2c_1d(size, real.get(), complex.get(), FFTW_ESTIMATE | FFTW_UNALIGNED);
       break;
+    case Direction::inverseUnaligned:
+      plan = fftw_plan_dft_c2r_1d(size, complex.get(), real.get(), FFTW_ESTIMATE | FFTW_UNALIGNED);
+      break;
     case Direction::complexInverse:
       plan = fftw_plan_dft_1d(size, complex.get(), complex.get(), FFTW_BACKWARD, FFTW_ESTIMATE);
       break;
@@ -77,6 +80,10 @@ fftw_plan realInversePlan(std::size_t n) { return cachedPlan(Direction::inverse,
 
 fftw_plan realForwardUnalignedPlan(std::size_t n, bool threaded) {
   return cachedPlan(Direction::forwardUnaligned, n, threaded);
+}
+
+fftw_plan realInverseUnalignedPlan(std::size_t n, bool threaded) {
+  return cachedPlan(Direction::inverseUnaligned, n, threaded);
 }
 
 fftw_plan complexInversePlan(std::size_t n, bool threaded) { return cachedPlan(Direction::complexInverse, n, threaded); }

@@ -21,6 +21,9 @@ fftw_plan realInversePlan(std::size_t n);
 // `threaded`: planned on every OpenMP thread (fftw3_omp).
 fftw_plan realForwardUnalignedPlan(std::size_t n, bool threaded);
 
+// The inverse real transform into output of any alignment; it overwrites its complex input.
+fftw_plan realInverseUnalignedPlan(std::size_t n, bool threaded);
+
 // The complex-to-complex backward transform of `n` values, in place (unnormalised), for fftw_malloc'd arrays.
 fftw_plan complexInversePlan(std::size_t n, bool threaded);
 

@@ -18,29 +18,67 @@ using Phases = std::vector<std::vector<double>>;
 // contraction into multiply-adds, so the same bits in both.
 using Four = double __attribute__((vector_size(32)));
 
-[[gnu::always_inline]] inline double fourSumDot(const double* h, const double* v, std::int64_t length) {
-  Four sums = {0, 0, 0, 0};
-  std::int64_t r = 0;
-  for (; r + 4 <= length; r += 4) {
-    Four a, b;
-    std::memcpy(&a, h + r, sizeof a);
-    std::memcpy(&b, v + r, sizeof b);
-    sums += a * b;
-  }
+// (By reference throughout: an AVX vector passed by value would change the default clone's ABI.)
+[[gnu::always_inline]] inline void addFourProducts(Four& sums, const double* h, const double* v) {
+  Four a, b;
+  std::memcpy(&a, h, sizeof a);
+  std::memcpy(&b, v, sizeof b);
+  sums += a * b;
+}
+
+// The sums carried on from product r (a multiple of 4) to the end, then added up.
+[[gnu::always_inline]] inline double finishFourSums(Four& sums, const double* h, const double* v, std::int64_t r,
+                                                   std::int64_t length) {
+  for (; r + 4 <= length; r += 4) addFourProducts(sums, h + r, v + r);
   for (; r < length; ++r) sums[0] += h[r] * v[r];
   return (sums[0] + sums[1]) + (sums[2] + sums[3]);
 }
 
+[[gnu::always_inline]] inline double fourSumDot(const double* h, const double* v, std::int64_t length) {
+  Four sums = {0, 0, 0, 0};
+  return finishFourSums(sums, h, v, 0, length);
+}
+
+// One output's dot product: its taps, its inputs, their count.
+struct DotSpan {
+  const double* h = nullptr;
+  const double* v = nullptr;
+  std::int64_t length = 0;
+};
+
+// Four outputs' dot products side by side: each keeps its own sums in its own order (so the bits
+// of fourSumDot), but the four chains of additions overlap instead of waiting on one another.
+[[gnu::always_inline]] inline void fourDotsAtOnce(const DotSpan (&d)[4], double* out) {
+  const std::int64_t common = std::min(std::min(d[0].length, d[1].length), std::min(d[2].length, d[3].length)) & ~std::int64_t{3};
+  Four s0 = {0, 0, 0, 0}, s1 = s0, s2 = s0, s3 = s0;
+  for (std::int64_t r = 0; r < common; r += 4) {
+    addFourProducts(s0, d[0].h + r, d[0].v + r);
+    addFourProducts(s1, d[1].h + r, d[1].v + r);
+    addFourProducts(s2, d[2].h + r, d[2].v + r);
+    addFourProducts(s3, d[3].h + r, d[3].v + r);
+  }
+  out[0] = finishFourSums(s0, d[0].h, d[0].v, common, d[0].length);
+  out[1] = finishFourSums(s1, d[1].h, d[1].v, common, d[1].length);
+  out[2] = finishFourSums(s2, d[2].h, d[2].v, common, d[2].length);
+  out[3] = finishFourSums(s3, d[3].h, d[3].v, common, d[3].length);
+}
+
 // The output at upsampled position top up + phaseIndex: the phase's taps against inputs
 // top - count + 1 .. top (clipped to the signal; x[i - base] is input i).
-[[gnu::always_inline]] inline double phaseDot(const Phases& phases, std::int64_t phaseIndex, std::int64_t top,
-                                              const double* x, std::int64_t base, std::int64_t n) {
+[[gnu::always_inline]] inline DotSpan phaseSpan(const Phases& phases, std::int64_t phaseIndex, std::int64_t top,
+                                                const double* x, std::int64_t base, std::int64_t n) {
   const std::vector<double>& phase = phases[static_cast<std::size_t>(phaseIndex)];
   const auto count = static_cast<std::int64_t>(phase.size());
   const std::int64_t bottom = top - count + 1;  // the input the phase's first tap meets (`top`: its last)
   const std::int64_t from = std::max<std::int64_t>(0, bottom), to = std::min(n - 1, top);
-  if (from > to) return 0.0;
-  return fourSumDot(phase.data() + (from - bottom), x + (from - base), to - from + 1);
+  if (from > to) return {};
+  return {phase.data() + (from - bottom), x + (from - base), to - from + 1};
+}
+
+[[gnu::always_inline]] inline double phaseDot(const Phases& phases, std::int64_t phaseIndex, std::int64_t top,
+                                              const double* x, std::int64_t base, std::int64_t n) {
+  const DotSpan d = phaseSpan(phases, phaseIndex, top, x, base, n);
+  return d.length == 0 ? 0.0 : fourSumDot(d.h, d.v, d.length);
 }
 
 // out[0 .. count) for the outputs from (phase, top) on, stepped by (whole, rest) through the upsampled input.
@@ -48,14 +86,26 @@ using Four = double __attribute__((vector_size(32)));
                                                            std::int64_t rest, std::int64_t phase, std::int64_t top,
                                                            const double* x, std::int64_t n, double* out,
                                                            std::int64_t count) {
-  for (std::int64_t j = 0; j < count; ++j) {
-    out[j] = phaseDot(phases, phase, top, x, 0, n);
+  const auto step = [&] {
     top += whole;
     phase += rest;
     if (phase >= up) {
       phase -= up;
       ++top;
     }
+  };
+  std::int64_t j = 0;
+  for (; j + 4 <= count; j += 4) {
+    DotSpan d[4];
+    for (DotSpan& one : d) {
+      one = phaseSpan(phases, phase, top, x, 0, n);
+      step();
+    }
+    fourDotsAtOnce(d, out + j);
+  }
+  for (; j < count; ++j) {
+    out[j] = phaseDot(phases, phase, top, x, 0, n);
+    step();
   }
 }
 

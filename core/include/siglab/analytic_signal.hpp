@@ -14,9 +14,16 @@
 namespace siglab {
 
 // re[i] + i im[i] = scipy.signal.hilbert(x)[i] (FFTW, within the FFT's rounding of SciPy's
-// pocketfft). `parallel`: FFTW's threads on every core (rounding may differ from serial in the
-// last bits). re, im and x are the same length; re may be x itself.
+// pocketfft; re is x itself). `parallel`: FFTW's threads on every core (rounding may differ from
+// serial in the last bits). re, im and x are the same length; re may be x itself.
 void analyticSignal(std::span<const double> x, std::span<double> re, std::span<double> im, bool parallel = false);
+
+// Its imaginary part alone (the Hilbert transform), into `im`.
+void hilbertTransform(std::span<const double> x, std::span<double> im, bool parallel = false);
+
+// The reference for a few outputs: im[t] at each of `positions` as the circular sum of x with the
+// transform's kernel (closed form, long double sums); O(n), for verification.
+std::vector<double> hilbertAt(std::span<const double> x, std::span<const std::size_t> positions);
 
 // The sizes of the streamed transform: outputs a block, and inputs read on either side of it.
 struct AnalyticBlocks {
