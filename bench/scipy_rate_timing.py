@@ -2,7 +2,8 @@
 """Times SciPy's rate changes on the signal siglab-rate-bench wrote, for ratios in the same run.
 
 usage: scipy_rate_timing.py SIGNAL.f64 REPEATS [CASE]
-Prints one line per case (or for CASE alone): "<case>|<median ms>|<min ms>", after one untimed warm-up.
+Prints one line per case (or for CASE alone): "<case>|<median ms>|<min ms>|<median CPU ms>", after one
+untimed warm-up (CPU: this process's processor time, which a machine loaded by others does not inflate).
 """
 import sys
 import time
@@ -13,12 +14,13 @@ import scipy.signal as signal
 
 def timed(work, repeats):
     work()
-    millis = []
+    millis, cpu = [], []
     for _ in range(repeats):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         work()
         millis.append((time.perf_counter() - start) * 1e3)
-    return np.median(millis), min(millis)
+        cpu.append((time.process_time() - start_cpu) * 1e3)
+    return np.median(millis), min(millis), np.median(cpu)
 
 
 def main():
@@ -42,8 +44,8 @@ def main():
     for name, work in cases.items():
         if only is not None and name != only:
             continue
-        median, low = timed(work, repeats)
-        print(f"{name}|{median:.3f}|{low:.3f}", flush=True)
+        median, low, cpu = timed(work, repeats)
+        print(f"{name}|{median:.3f}|{low:.3f}|{cpu:.3f}", flush=True)
 
 
 if __name__ == "__main__":
