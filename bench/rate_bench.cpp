@@ -4,7 +4,7 @@
 // median time, the ratio SciPy / cpu-parallel, and the processor times of cpu-serial and SciPy
 // (one core's work each, which a machine loaded by others inflates far less than wall time).
 //
-// usage: siglab-rate-bench [SAMPLES] [REPEATS]
+// usage: siglab-rate-bench [SAMPLES] [REPEATS] [WORD]   (WORD: only the cases whose chain holds it)
 #include <time.h>
 #include <unistd.h>
 
@@ -103,6 +103,7 @@ int main(int argc, char** argv) {
   std::printf("%-28s %12s %12s %12s %12s %10s %10s %10s %10s %10s\n", "stage", "cpu-serial", "cpu-parallel", "unverified",
               "scipy 1.10", "scipy/par", "scipy/unv", "ser CPU", "scipy CPU", "CPU ratio");
   for (const std::string& chain : cases) {
+    if (argc > 3 && chain.find(argv[3]) == std::string::npos) continue;
     const std::string name = chain.rfind("upfirdn", 0) == 0       ? "upfirdn 31 taps,3,2"
                              : chain.rfind("sosfiltfilt", 0) == 0 ? "sosfiltfilt order 8"
                              : chain.rfind("sosfilt", 0) == 0     ? "sosfilt order 8"

@@ -30,8 +30,9 @@ using Four = double __attribute__((vector_size(32)));
 [[gnu::always_inline]] inline double finishFourSums(Four& sums, const double* h, const double* v, std::int64_t r,
                                                    std::int64_t length) {
   for (; r + 4 <= length; r += 4) addFourProducts(sums, h + r, v + r);
-  for (; r < length; ++r) sums[0] += h[r] * v[r];
-  return (sums[0] + sums[1]) + (sums[2] + sums[3]);
+  double first = sums[0];  // the last few products go to the first sum, in a register rather than a lane
+  for (; r < length; ++r) first += h[r] * v[r];
+  return (first + sums[1]) + (sums[2] + sums[3]);
 }
 
 [[gnu::always_inline]] inline double fourSumDot(const double* h, const double* v, std::int64_t length) {
