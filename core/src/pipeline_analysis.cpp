@@ -106,8 +106,9 @@ StageReport analysisReport(const AnalysisStage& stage, const Stage& kind, bool p
   report.kind = std::string(kind.kind->name());
   report.description = stage.describe();
   report.engine = parallel ? "cpu-parallel" : "cpu-serial";
-  report.why = parallel ? "auto: cpu-parallel, the same bits as cpu-serial (each frame or peak computed alone)"
-                        : "cpu-serial named";
+  report.why = !parallel                        ? "cpu-serial named"
+               : !stage.streamedBound().empty() ? "auto: cpu-parallel, FFTW's threads in memory (the last bits may differ from cpu-serial's)"
+                                                : "auto: cpu-parallel, the same bits as cpu-serial (each frame or peak computed alone)";
   return report;
 }
 

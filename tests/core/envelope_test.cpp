@@ -60,7 +60,7 @@ TEST(Envelope, HilbertAndEnvelopeAgreeWithScipyOnAwkwardSizesAndChannels) {
   SIGLAB_SKIP_WITHOUT_SCIPY();
   const test::TempDir dir;
   std::string script = "import numpy as np, scipy.signal as s\nbad = []\n";
-  for (const std::size_t n : {1, 2, 5, 1237, 20011}) {  // 1 and 2: DC (and Nyquist) only; odd and even
+  for (const std::size_t n : {1, 2, 5, 1236, 4099}) {  // 1 and 2: DC (and Nyquist) only; odd and even; 4099 prime
     for (const std::size_t c : {1, 2}) {
       const std::string name = std::to_string(n) + "x" + std::to_string(c);
       const auto x = noiseChannels(n, c, n * 10 + c);
@@ -103,7 +103,7 @@ TEST(Envelope, StreamedWithinOneBlockIsTheInMemoryBits) {
     for (const std::string chain : {"envelope", "hilbert", "mean 3; envelope"}) {
       SCOPED_TRACE(chain + ", " + std::to_string(c) + " channels");
       ASSERT_TRUE(inMemory(chain, x, FileSink{dir.file("whole.npy"), {}}, "cpu-serial").written);
-      for (const std::size_t block : {7, 1000, 100000}) {
+      for (const std::size_t block : {7, 100000}) {
         const PipelineReport report = streamed(chain, in, dir.file("blocks.npy"), block);
         EXPECT_TRUE(report.plan.stream) << report.plan.why;
         EXPECT_TRUE(test::readFile(dir.file("blocks.npy")) == test::readFile(dir.file("whole.npy"))) << "block " << block;
