@@ -79,6 +79,8 @@ if wants bench; then
   step filters gpu-filters.txt "$build/bin/siglab-gpu-filters-bench"
   # GPU Welch, gpu-median and gpu-sos-scan on every GPU (0,0 on one) against GPU 0, same bits (issue 18).
   step kinds-devices multi-gpu-kinds.txt "$build/bin/siglab-multi-gpu-kinds-bench"
+  # Issue 27's stage engines beside CuPy's cupyx.scipy.signal on the same 10M samples on the GPU.
+  step stages gpu-stages.txt python3 scripts/bench-gpu-stages.py --build "$build"
 fi
 if wants sanitize; then
   # The out-of-memory test fails allocations on purpose: memcheck would count each as an API error,

@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "input_options.hpp"
+#include "notes.hpp"
 #include "option_checks.hpp"
 #include "path_checks.hpp"
 #include "siglab/cuda_backends.hpp"
@@ -124,7 +125,7 @@ int runSpectrum(SpectrumCommandOptions& o, const CLI::App& command) {
   try {
     const std::string unit = signal.sampleRate ? "Hz" : "cycles per sample";
     writeTable(o.output, Table{{"frequency", "power"}, {std::move(spectrum.frequency), std::move(spectrum.power)}});
-    std::cout << "wrote " << o.output << ": " << frequencyCount(o.welch) << " frequencies (" << unit << "), "
+    notesBeside(false) << "wrote " << o.output << ": " << frequencyCount(o.welch) << " frequencies (" << unit << "), "
               << segmentCount(o.welch, signal.samples.size()) << " segments of " << o.welch.segment << ", " << note
               << "\n";
   } catch (const InputError& e) {

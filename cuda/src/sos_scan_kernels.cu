@@ -1,6 +1,7 @@
-// sosfiltfiltCuda (cuda_filters.hpp): the Butterworth block scan on the GPU. Everything after the
-// copy in stays on the device: the extension's interior is the input itself, the carry across
-// chunks runs in warps, and the host only reads back the result and one maximum.
+// sosfiltfiltCuda and sosfiltCuda (cuda_filters.hpp): the block scan of any stable sections on the
+// GPU. Everything after the copy in stays on the device: the extension's interior is the input
+// itself, the carry across chunks runs in warps, and the host only reads back the result and one
+// maximum. The causal run is the zero-phase run's forward pass over the signal alone, from rest.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -291,22 +292,18 @@ double carryErrorBound(const SosGains& gains, const std::vector<double>& power, 
   return 3 * amplification * bound;
 }
 
-}  // namespace
-
-GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double> in, std::span<double> out,
-                                int device, const Progress& progress) {
-  return sosfiltfiltCuda(sections, in, out, std::vector<int>{device}, progress);
-}
-
-GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double> in, std::span<double> out,
-                                const std::vector<int>& devices, const Progress& progress) {
+// sosfiltfilt (zeroPhase) or sosfilt from rest over `in`, which may lie in host or device memory.
+GpuFilterResult sosScanCuda(const Sections& sections, std::span<const double> in, std::span<double> out,
+                            const std::vector<int>& devices, const Progress& progress, bool zeroPhase) {
   checkStable(sections);
-  if (in.size() != out.size()) throw std::invalid_argument("sosfiltfilt: input and output sizes differ");
+  if (in.size() != out.size()) {
+    throw std::invalid_argument(std::string(zeroPhase ? "sosfiltfilt" : "sosfilt") + ": input and output sizes differ");
+  }
   if (sections.empty() || static_cast<int>(2 * sections.size()) > kMaxScanStates) {
     throw std::invalid_argument("the GPU scan takes 1 to " + std::to_string(kMaxScanStates / 2) + " sections");
   }
-  const std::size_t n = in.size(), edge = sosfiltfiltPadLength(sections);
-  if (n <= edge) {
+  const std::size_t n = in.size(), edge = zeroPhase ? sosfiltfiltPadLength(sections) : 0;
+  if (zeroPhase && n <= edge) {
     throw std::invalid_argument("zero-phase filtering needs more than " + std::to_string(edge) +
                                 " samples (3 x (2 x sections + 1)); the signal has " + std::to_string(n));
   }
@@ -323,14 +320,9 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
     }
   }
   progress.throwIfCancelled();
+  if (n == 0) return {};
   const auto start = std::chrono::steady_clock::now();
-  // The odd extension, as sosfiltfilt builds it: its two edges here, its interior the input itself.
   const auto total = static_cast<std::int64_t>(n + 2 * edge);
-  std::vector<double> head(edge), tail(edge);
-  for (std::size_t j = 0; j < edge; ++j) {
-    head[j] = 2 * in[0] - in[edge - j];
-    tail[j] = 2 * in[n - 1] - in[n - 2 - j];
-  }
   const SosState zi = sosfiltZi(sections);
   const SosGains gains = sosGains(sections);
   const std::vector<double> power = sosTransitionPower(sections, kSosScanChunk);
@@ -371,6 +363,23 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
   for (std::size_t p = 0; p < partCount; ++p) engines.push_back(std::make_unique<cuda::GpuEngine>(std::string(), listed[p]));
   const std::string outOfMemory = "out of GPU memory: the extended signal needs " +
                                   std::to_string(static_cast<std::size_t>(total) * sizeof(double) >> 20) + " MiB";
+  // The odd extension, as sosfiltfilt builds it: its two edges here, from the input's first and
+  // last edge + 1 samples (read from wherever the input lies), its interior the input itself.
+  std::vector<double> head(edge), tail(edge);
+  if (zeroPhase) {
+    std::vector<double> first(edge + 1), last(edge + 1);
+    engines[0]->run(outOfMemory, [&](const cuda::OnDevice& on) {
+      SIGLAB_CUDA_TRY(cudaMemcpyAsync(first.data(), in.data(), first.size() * sizeof(double), cudaMemcpyDefault,
+                                      on.stream.get()));
+      SIGLAB_CUDA_TRY(cudaMemcpyAsync(last.data(), in.data() + (n - last.size()), last.size() * sizeof(double),
+                                      cudaMemcpyDefault, on.stream.get()));
+      on.stream.synchronize();
+    });
+    for (std::size_t j = 0; j < edge; ++j) {
+      head[j] = 2 * first[0] - first[edge - j];
+      tail[j] = 2 * last[edge] - last[edge - 1 - j];
+    }
+  }
   // step(p, on) on every part at once, each on its own engine.
   const auto onEachEngine = [&](const auto& step) {
     cuda::onEachPart(partCount, [&](std::size_t p) {
@@ -384,7 +393,7 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
     units += static_cast<std::uint64_t>(r.forwardEnd - r.forwardBegin +
                                         2 * kSosScanChunk *
                                             (chunksOf(r.forwardEnd - r.forwardBegin) +
-                                             chunksOf(r.backwardEnd - r.backwardBegin)));
+                                             (zeroPhase ? chunksOf(r.backwardEnd - r.backwardBegin) : 0)));
   }
   cuda::WorkShare work(progress, units);
   // The extension's samples [begin, end) to `to` on the part's stream, in parts (launch_in_parts.hpp).
@@ -394,7 +403,7 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
         const std::int64_t b = std::max(b0, from), e = std::min(e0, to);
         if (b >= e) return;
         SIGLAB_CUDA_TRY(cudaMemcpyAsync(part.at(b), source + (b - from), static_cast<std::size_t>(e - b) * sizeof(double),
-                                        cudaMemcpyHostToDevice, part.stream.get()));
+                                        cudaMemcpyDefault, part.stream.get()));
       };
       const auto interiorBegin = static_cast<std::int64_t>(edge), interiorEnd = static_cast<std::int64_t>(edge + n);
       piece(head.data(), 0, interiorBegin);
@@ -406,7 +415,7 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
   auto forward = [&](std::size_t p) {
     const ScanPart& part = *parts[p];
     const ScanRange& r = part.range;
-    const bool startsSignal = p == 0;  // only that part reads the scale: the extension's first sample
+    const bool startsSignal = zeroPhase && p == 0;  // only that part reads the scale: the extension's first sample
     return ScanPass{part.at(r.forwardBegin), r.forwardEnd - r.forwardBegin, 1, r.forwardBegin / kGroupSamples,
                     startsSignal, startsSignal ? part.at(0) : part.y.data()};
   };
@@ -452,7 +461,7 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
     onEachEngine([&](std::size_t p, const cuda::OnDevice&) {
       ScanPart& part = *parts[p];
       scanOutputs(count, part, forward(p), groupEnds, work);
-      if (p + 1 < partCount) {  // the next part's backward range begins inside this one's forward range
+      if (zeroPhase && p + 1 < partCount) {  // the next part's backward range begins inside this one's forward range
         const ScanRange& next = parts[p + 1]->range;
         borrowed[p + 1].resize(static_cast<std::size_t>(next.forwardBegin - next.backwardBegin));
         SIGLAB_CUDA_TRY(cudaMemcpyAsync(borrowed[p + 1].data(), part.at(next.backwardBegin),
@@ -461,27 +470,33 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
       }
       SIGLAB_CUDA_TRY(cudaStreamSynchronize(part.stream.get()));
     });
-    onEachEngine([&](std::size_t p, const cuda::OnDevice&) {
-      ScanPart& part = *parts[p];
-      if (!borrowed[p].empty()) {
-        SIGLAB_CUDA_TRY(cudaMemcpyAsync(part.at(part.range.backwardBegin), borrowed[p].data(),
-                                        borrowed[p].size() * sizeof(double), cudaMemcpyHostToDevice, part.stream.get()));
-      }
-      scanEnds(count, part, backward(p), groupEnds.data(), work);
-    });
-    onEachEngine([&](std::size_t p, const cuda::OnDevice&) {
-      ScanPart& part = *parts[p];
-      scanOutputs(count, part, backward(p), groupEnds, work);
-      SIGLAB_CUDA_TRY(cudaStreamSynchronize(part.stream.get()));
-    });
+    if (zeroPhase) {
+      onEachEngine([&](std::size_t p, const cuda::OnDevice&) {
+        ScanPart& part = *parts[p];
+        if (!borrowed[p].empty()) {
+          SIGLAB_CUDA_TRY(cudaMemcpyAsync(part.at(part.range.backwardBegin), borrowed[p].data(),
+                                          borrowed[p].size() * sizeof(double), cudaMemcpyHostToDevice,
+                                          part.stream.get()));
+        }
+        scanEnds(count, part, backward(p), groupEnds.data(), work);
+      });
+      onEachEngine([&](std::size_t p, const cuda::OnDevice&) {
+        ScanPart& part = *parts[p];
+        scanOutputs(count, part, backward(p), groupEnds, work);
+        SIGLAB_CUDA_TRY(cudaStreamSynchronize(part.stream.get()));
+      });
+    }
     kernelsMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - kernels).count();
     onEachEngine([&](std::size_t p, const cuda::OnDevice&) {
       ScanPart& part = *parts[p];
-      const std::int64_t b = std::max<std::int64_t>(part.range.backwardBegin, static_cast<std::int64_t>(edge));
-      const std::int64_t e = std::min<std::int64_t>(part.range.backwardEnd, static_cast<std::int64_t>(edge + n));
+      // The last pass's outputs: the backward range's, or the forward one's for a causal run.
+      const ScanRange& r = part.range;
+      const auto interiorBegin = static_cast<std::int64_t>(edge), interiorEnd = static_cast<std::int64_t>(edge + n);
+      const std::int64_t b = std::max(zeroPhase ? r.backwardBegin : r.forwardBegin, interiorBegin);
+      const std::int64_t e = std::min(zeroPhase ? r.backwardEnd : r.forwardEnd, interiorEnd);
       cuda::runInParts(part.stream, b, e, cuda::kCopyPartSamples, work, 1, [&](std::int64_t b0, std::int64_t e0) {
         SIGLAB_CUDA_TRY(cudaMemcpyAsync(out.data() + (b0 - static_cast<std::int64_t>(edge)), part.at(b0),
-                                        static_cast<std::size_t>(e0 - b0) * sizeof(double), cudaMemcpyDeviceToHost,
+                                        static_cast<std::size_t>(e0 - b0) * sizeof(double), cudaMemcpyDefault,
                                         part.stream.get()));
       });
       SIGLAB_CUDA_TRY(cudaStreamSynchronize(part.stream.get()));
@@ -497,10 +512,11 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
     // Both passes start steady (zi times their first sample); the backward one's input is the
     // forward output, at most inputToOutput times the forward input.
     const double forwardMax = gains.inputToOutput * maxIn;
-    result.errorBound =
-        (sosScanErrorBound(sections, gains, maxIn, 0.0) + carryErrorBound(gains, power, amplification, maxIn)) *
-            gains.inputToOutput +
-        sosScanErrorBound(sections, gains, forwardMax, 0.0) + carryErrorBound(gains, power, amplification, forwardMax);
+    const double forwardError =
+        sosScanErrorBound(sections, gains, maxIn, 0.0) + carryErrorBound(gains, power, amplification, maxIn);
+    result.errorBound = zeroPhase ? forwardError * gains.inputToOutput + sosScanErrorBound(sections, gains, forwardMax, 0.0) +
+                                        carryErrorBound(gains, power, amplification, forwardMax)
+                                  : forwardError;
     // Responses longer than sosGains follows: no bound can be stated.
     if (!gains.decayed) result.errorBound = std::numeric_limits<double>::infinity();
     return result;
@@ -514,6 +530,23 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
     freeParts();
     return {GpuStatus::Failed, e.what()};
   }
+}
+
+}  // namespace
+
+GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double> in, std::span<double> out,
+                                int device, const Progress& progress) {
+  return sosScanCuda(sections, in, out, std::vector<int>{device}, progress, true);
+}
+
+GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double> in, std::span<double> out,
+                                const std::vector<int>& devices, const Progress& progress) {
+  return sosScanCuda(sections, in, out, devices, progress, true);
+}
+
+GpuFilterResult sosfiltCuda(const Sections& sections, std::span<const double> in, std::span<double> out,
+                            const std::vector<int>& devices, const Progress& progress) {
+  return sosScanCuda(sections, in, out, devices, progress, false);
 }
 
 }  // namespace siglab

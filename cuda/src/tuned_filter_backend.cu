@@ -13,6 +13,7 @@
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
 #include "device_scope.hpp"
+#include "siglab/cuda_stages.hpp"
 #include "gpu_engine.hpp"
 #include "run_results.hpp"
 #include "tuned_filter_backend.hpp"
@@ -46,6 +47,19 @@ class TunedFilterBackend final : public FilterBackend, public cuda::GpuEngine {
     return "GPU, 16-byte loads, shared tile, several outputs a thread; pinned chunked multi-stream copies";
   }
   bool usesGpu() const override { return true; }
+  // FIR rate changes: polyphaseCuda, one thread an output, cpu-serial's bits (cuda_stages.hpp).
+  std::string whyNotPolyphase() const override { return unavailableReason(); }
+  FilterPass polyphase(const Polyphase& fir, std::span<const double> in, std::span<double> out,
+                       const Progress& progress) override {
+    progress.throwIfCancelled();
+    const auto n = static_cast<std::int64_t>(in.size());
+    const GpuFilterResult result = polyphaseCuda(fir, in, 0, n, 0, out, device());
+    if (result.status == GpuStatus::Unavailable) throw EngineUnavailable(result.reason);
+    if (result.status != GpuStatus::Ok) throw std::runtime_error(result.reason);
+    FilterPass pass;
+    pass.phases = PhaseTimes{result.kernelMs, result.totalMs - result.kernelMs, result.totalMs};
+    return pass;
+  }
   std::string whyNot(const FilterSpec& spec, SampleType type) const override {
     if (!unavailableReason().empty()) return unavailableReason();
     if (std::string why = whyNotSampleType(type); !why.empty()) return why;
