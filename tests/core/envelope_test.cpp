@@ -176,6 +176,15 @@ TEST(Envelope, AutoKeepsASignalThatFitsInMemoryAndSaysWhy) {
   EXPECT_FALSE(hilbert.plan.stream) << hilbert.plan.why;
 }
 
+// A NaN spreads over the whole transform, as in SciPy: every output NaN, and the check agrees.
+TEST(Envelope, ANanInputGivesNanEverywhereAndPassesItsCheck) {
+  std::vector<std::vector<double>> x = noiseChannels(64, 1, 2);
+  x[0][10] = std::nan("");
+  const PipelineReport report = inMemory("envelope", x, MemorySink{}, "cpu-serial");
+  EXPECT_TRUE(report.passed());
+  for (const double v : report.output.at(0)) EXPECT_TRUE(std::isnan(v));
+}
+
 TEST(Envelope, BadValuesAndOutputsAreRefusedBeforeAnyOutput) {
   const test::TempDir dir;
   EXPECT_THROW(parseChain("envelope 3"), StageError);
