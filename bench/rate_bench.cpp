@@ -1,12 +1,16 @@
-// siglab-rate-bench: the rate-changing stages (resample-poly, upfirdn, decimate) on cpu-serial and
-// cpu-parallel against SciPy (bench/scipy_rate_timing.py) on the same 10M float64 samples, in the
-// same run; prints each median time and the ratio SciPy / cpu-parallel.
+// siglab-rate-bench: the rate-changing stages (resample-poly, upfirdn, decimate), sosfilt and
+// sosfiltfilt, envelope and correlate on cpu-serial and cpu-parallel against SciPy
+// (bench/scipy_rate_timing.py) on the same 10M float64 samples, in the same run; prints each
+// median time, the ratio SciPy / cpu-parallel, and the processor times of cpu-serial and SciPy
+// (one core's work each, which a machine loaded by others inflates far less than wall time).
 //
-// usage: siglab-rate-bench [SAMPLES] [REPEATS]
+// usage: siglab-rate-bench [SAMPLES] [REPEATS] [WORD]   (WORD: only the cases whose chain holds it)
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -29,8 +33,15 @@ double medianOf(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+// This process's processor time (every thread's), in ms.
+double cpuMilliseconds() {
+  timespec t{};
+  ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+}
+
 // SciPy's median time on `name`, timed just before SigLab's on the same case: on a machine others
-// load, the two measurements then see about the same load.
+// load, the two measurements then see about the same load. With its median CPU time under name + " cpu".
 std::map<std::string, double> scipyTimes(const std::string& path, int repeats, const std::string& name) {
   std::map<std::string, double> times;
   const std::string command = "/usr/bin/python3 " SIGLAB_BENCH_DIR "/scipy_rate_timing.py " + path + " " +
@@ -42,6 +53,7 @@ std::map<std::string, double> scipyTimes(const std::string& path, int repeats, c
       const auto bar = text.find('|');
       if (bar == std::string::npos) continue;
       times[text.substr(0, bar)] = std::stod(text.substr(bar + 1));
+      times[text.substr(0, bar) + " cpu"] = std::stod(text.substr(text.rfind('|') + 1));
     }
     ::pclose(pipe);
   }
@@ -78,37 +90,56 @@ int main(int argc, char** argv) {
   BackendList engines;
   engines.push_back(std::make_unique<CpuSerialBackend>());
   engines.push_back(std::make_unique<CpuParallelBackend>());
+  // The CuPy figure's order-8 band-pass as sections (SciPy designs it), and a 64-value template.
+  const std::string sections = dir + "/sos.txt", tmpl = dir + "/template.txt";
+  const std::string design = "/usr/bin/python3 -c \"import numpy as np, scipy.signal as s; np.savetxt('" + sections +
+                             "', s.butter(8, [0.1, 0.3], 'bandpass', output='sos')); np.savetxt('" + tmpl +
+                             "', np.sin(np.arange(64) / 3.0))\"";
+  if (std::system(design.c_str()) != 0) std::printf("  (no SciPy to design the sections: those cases fail)\n");
   const std::vector<std::string> cases = {"resample-poly 3,2", "upfirdn " + dir + "/taps.txt,3,2", "decimate 4 ftype fir",
-                                          "decimate 4", "decimate 4 zero-phase=off"};
+                                          "decimate 4", "decimate 4 zero-phase=off", "sosfilt " + sections,
+                                          "sosfiltfilt " + sections, "envelope", "correlate " + tmpl + ",mode=same"};
   std::printf("siglab-rate-bench: %zu float64 samples, median of %d runs (after a warm-up); verified unless said\n", samples, repeats);
-  std::printf("%-28s %12s %12s %12s %12s %10s %10s\n", "stage", "cpu-serial", "cpu-parallel", "unverified", "scipy 1.10",
-              "scipy/par", "scipy/unv");
+  std::printf("%-28s %12s %12s %12s %12s %10s %10s %10s %10s %10s\n", "stage", "cpu-serial", "cpu-parallel", "unverified",
+              "scipy 1.10", "scipy/par", "scipy/unv", "ser CPU", "scipy CPU", "CPU ratio");
   for (const std::string& chain : cases) {
-    const std::string name = chain.rfind("upfirdn", 0) == 0 ? "upfirdn 31 taps,3,2" : chain;
+    if (argc > 3 && chain.find(argv[3]) == std::string::npos) continue;
+    const std::string name = chain.rfind("upfirdn", 0) == 0       ? "upfirdn 31 taps,3,2"
+                             : chain.rfind("sosfiltfilt", 0) == 0 ? "sosfiltfilt order 8"
+                             : chain.rfind("sosfilt", 0) == 0     ? "sosfilt order 8"
+                             : chain.rfind("correlate", 0) == 0   ? "correlate 64 same"
+                                                                  : chain;
     const std::map<std::string, double> scipy = scipyTimes(path, repeats, name);
     const Pipeline pipeline = parseChain(chain);
     const auto stage = bindStage(pipeline.stages[0], 1, StageContext{samples, std::nullopt, Accumulator::SampleType});
-    std::map<std::string, double> ms;
+    std::map<std::string, double> ms, cpu;
     for (const std::string engine : {"cpu-serial", "cpu-parallel", "cpu-parallel unverified"}) {
       StageRunOptions options;
       options.engine = engine.substr(0, engine.find(' '));
       options.verify = engine.find("unverified") == std::string::npos;
-      std::vector<double> times;
+      std::vector<double> times, cpuTimes;
       for (int r = 0; r <= repeats; ++r) {
         const auto start = std::chrono::steady_clock::now();
+        const double startCpu = cpuMilliseconds();
         const AppliedJob applied = stage->apply(engines, x, options);
         const double elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         if (!applied.result.verification.passed()) std::printf("  %s on %s FAILED verification\n", chain.c_str(), engine.c_str());
         if (r > 0) times.push_back(elapsed);
+        if (r > 0) cpuTimes.push_back(cpuMilliseconds() - startCpu);
       }
       ms[engine] = medianOf(times);
+      cpu[engine] = medianOf(cpuTimes);
     }
     const auto found = scipy.find(name);
     const double reference = found == scipy.end() ? 0.0 : found->second;
     const double unverified = ms["cpu-parallel unverified"];
-    std::printf("%-28s %9.1f ms %9.1f ms %9.1f ms %9.1f ms %9.2fx %9.2fx\n", name.c_str(), ms["cpu-serial"], ms["cpu-parallel"],
-                unverified, reference, reference > 0 ? reference / ms["cpu-parallel"] : 0.0,
-                reference > 0 ? reference / unverified : 0.0);
+    const auto foundCpu = scipy.find(name + " cpu");
+    const double referenceCpu = foundCpu == scipy.end() ? 0.0 : foundCpu->second;
+    std::printf("%-28s %9.1f ms %9.1f ms %9.1f ms %9.1f ms %9.2fx %9.2fx %7.1f ms %7.1f ms %9.2fx\n", name.c_str(),
+                ms["cpu-serial"], ms["cpu-parallel"], unverified, reference,
+                reference > 0 ? reference / ms["cpu-parallel"] : 0.0, reference > 0 ? reference / unverified : 0.0,
+                cpu["cpu-serial"], referenceCpu, referenceCpu > 0 ? referenceCpu / cpu["cpu-serial"] : 0.0);
+    std::fflush(stdout);
   }
   std::filesystem::remove_all(dir);
   return 0;

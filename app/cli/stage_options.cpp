@@ -146,6 +146,7 @@ void addPipelineOptions(CLI::App& cmd, PipelineChoice& c) {
     const std::vector<ParameterInfo> parameters = kind->parameters();
     const std::string names = name == kDefaultOption ? "-w,--" + name : "--" + name;
     CLI::Option* option = cmd.add_option(names, c.values[name], kindHelp(*kind))->type_name(std::string(kind->valueSyntax()));
+    if (parameters.empty()) option->expected(0, 1);  // a kind of no parameters (--envelope) stands alone
     if (const ParameterInfo* p = soleValueParameter(parameters)) {
       checkRange(*option, *p);
       if (p->defaultValue) option->default_str(*p->defaultValue);

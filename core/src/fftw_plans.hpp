@@ -17,6 +17,16 @@ fftw_plan realForwardPlan(std::size_t n);
 // FFTW's complex-to-real transform overwrites its input.
 fftw_plan realInversePlan(std::size_t n);
 
+// The same forward transform for input of any alignment (a caller's samples, not fftw_malloc'd);
+// `threaded`: planned on every OpenMP thread (fftw3_omp).
+fftw_plan realForwardUnalignedPlan(std::size_t n, bool threaded);
+
+// The inverse real transform into output of any alignment; it overwrites its complex input.
+fftw_plan realInverseUnalignedPlan(std::size_t n, bool threaded);
+
+// The complex-to-complex backward transform of `n` values, in place (unnormalised), for fftw_malloc'd arrays.
+fftw_plan complexInversePlan(std::size_t n, bool threaded);
+
 // An fftw_malloc'd array (SIMD-aligned, as the plans expect).
 template <typename T>
 struct FftwFree {

@@ -11,6 +11,7 @@
 #include "siglab/analysis_stage.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/channel_io.hpp"
+#include "siglab/stream_apply.hpp"
 
 namespace siglab {
 
@@ -105,8 +106,9 @@ StageReport analysisReport(const AnalysisStage& stage, const Stage& kind, bool p
   report.kind = std::string(kind.kind->name());
   report.description = stage.describe();
   report.engine = parallel ? "cpu-parallel" : "cpu-serial";
-  report.why = parallel ? "auto: cpu-parallel, the same bits as cpu-serial (each frame or peak computed alone)"
-                        : "cpu-serial named";
+  report.why = !parallel                        ? "cpu-serial named"
+               : !stage.streamedBound().empty() ? "auto: cpu-parallel, FFTW's threads in memory (the last bits may differ from cpu-serial's)"
+                                                : "auto: cpu-parallel, the same bits as cpu-serial (each frame or peak computed alone)";
   return report;
 }
 
@@ -218,7 +220,11 @@ PipelineReport runAnalysis(const Pipeline& pipeline, const PipelineSource& sourc
   }
   const bool streamed = input && shape.frames && options.streaming != Streaming::never && why.empty() &&
                         (!chain || planChain(*chain, engines, beforeOptions,
-                                             {inputSizeBytes(input->path), *inputFrames * shape.channels}).stream);
+                                             {inputSizeBytes(input->path), *inputFrames * shape.channels}).stream) &&
+                        (analysis->streamedBound().empty() ||
+                         planStreaming(options.streaming, "the " + std::string(last.kind->name()) + " stage",
+                                       options.sampleType, {inputSizeBytes(input->path), *inputFrames * shape.channels})
+                             .stream);
   if (streamed) {
     report.plan = {true, "block by block: " + std::string(last.kind->name()) + " consumes its input as it comes"};
   } else {

@@ -56,6 +56,10 @@ StreamingPlan planChain(const BoundChain& chain, const BackendList& engines, con
                                     : " streams serially (unbounded history), its state carried from block to block");
   }
   for (std::size_t k = 0; k < chain.size() && inexact.empty(); ++k) {
+    if (streamsItself(chain, k) && !chain.stages[k]->streamedBound().empty()) {
+      inexact = "the " + std::string(chain.kinds[k]->name()) + " stage";
+      continue;
+    }
     if (streamsSections(chain, k) || streamsItself(chain, k)) continue;  // streamed, sections run serially: the reference itself
     const FilterBackend& engine = *streamEngineOrder(chain, k, engines, options).front().engine;
     const FilterSpec& spec = *chain.stages[k]->filterSpec();

@@ -64,6 +64,9 @@ std::uint64_t runOnce(const BoundChain& chain, const StreamEnds& ends, const std
 EngineChoice sectionsEngine(const BoundChain& chain, std::size_t k, const BackendList& engines) {
   for (const auto& engine : engines) {
     if (engine->name() != kSectionsStreamEngine) continue;
+    if (streamsItself(chain, k) && !chain.stages[k]->streamedBound().empty()) {
+      return {engine.get(), "streamed, it runs serially block by block: " + chain.stages[k]->streamedBound()};
+    }
     if (streamsItself(chain, k)) {
       return {engine.get(), "streamed, it runs serially block by block with its history carried: the reference "
                             "itself, the same bits as in memory, so nothing separate to verify"};

@@ -2,12 +2,115 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 
 #include "parallel_range.hpp"
 #include "siglab/work_progress.hpp"
 
 namespace siglab {
+namespace {
+
+using Phases = std::vector<std::vector<double>>;
+
+// Four running sums (lane k: the products r = k mod 4, in order), then (a0 + a1) + (a2 + a3): one
+// 4-wide vector where AVX2 is compiled in (fillOutputs' clone), two SSE halves elsewhere; no
+// contraction into multiply-adds, so the same bits in both.
+using Four = double __attribute__((vector_size(32)));
+
+// (By reference throughout: an AVX vector passed by value would change the default clone's ABI.)
+[[gnu::always_inline]] inline void addFourProducts(Four& sums, const double* h, const double* v) {
+  Four a, b;
+  std::memcpy(&a, h, sizeof a);
+  std::memcpy(&b, v, sizeof b);
+  sums += a * b;
+}
+
+// The sums carried on from product r (a multiple of 4) to the end, then added up.
+[[gnu::always_inline]] inline double finishFourSums(Four& sums, const double* h, const double* v, std::int64_t r,
+                                                   std::int64_t length) {
+  for (; r + 4 <= length; r += 4) addFourProducts(sums, h + r, v + r);
+  double first = sums[0];  // the last few products go to the first sum, in a register rather than a lane
+  for (; r < length; ++r) first += h[r] * v[r];
+  return (first + sums[1]) + (sums[2] + sums[3]);
+}
+
+[[gnu::always_inline]] inline double fourSumDot(const double* h, const double* v, std::int64_t length) {
+  Four sums = {0, 0, 0, 0};
+  return finishFourSums(sums, h, v, 0, length);
+}
+
+// One output's dot product: its taps, its inputs, their count.
+struct DotSpan {
+  const double* h = nullptr;
+  const double* v = nullptr;
+  std::int64_t length = 0;
+};
+
+// Four outputs' dot products side by side: each keeps its own sums in its own order (so the bits
+// of fourSumDot), but the four chains of additions overlap instead of waiting on one another.
+[[gnu::always_inline]] inline void fourDotsAtOnce(const DotSpan (&d)[4], double* out) {
+  const std::int64_t common = std::min(std::min(d[0].length, d[1].length), std::min(d[2].length, d[3].length)) & ~std::int64_t{3};
+  Four s0 = {0, 0, 0, 0}, s1 = s0, s2 = s0, s3 = s0;
+  for (std::int64_t r = 0; r < common; r += 4) {
+    addFourProducts(s0, d[0].h + r, d[0].v + r);
+    addFourProducts(s1, d[1].h + r, d[1].v + r);
+    addFourProducts(s2, d[2].h + r, d[2].v + r);
+    addFourProducts(s3, d[3].h + r, d[3].v + r);
+  }
+  out[0] = finishFourSums(s0, d[0].h, d[0].v, common, d[0].length);
+  out[1] = finishFourSums(s1, d[1].h, d[1].v, common, d[1].length);
+  out[2] = finishFourSums(s2, d[2].h, d[2].v, common, d[2].length);
+  out[3] = finishFourSums(s3, d[3].h, d[3].v, common, d[3].length);
+}
+
+// The output at upsampled position top up + phaseIndex: the phase's taps against inputs
+// top - count + 1 .. top (clipped to the signal; x[i - base] is input i).
+[[gnu::always_inline]] inline DotSpan phaseSpan(const Phases& phases, std::int64_t phaseIndex, std::int64_t top,
+                                                const double* x, std::int64_t base, std::int64_t n) {
+  const std::vector<double>& phase = phases[static_cast<std::size_t>(phaseIndex)];
+  const auto count = static_cast<std::int64_t>(phase.size());
+  const std::int64_t bottom = top - count + 1;  // the input the phase's first tap meets (`top`: its last)
+  const std::int64_t from = std::max<std::int64_t>(0, bottom), to = std::min(n - 1, top);
+  if (from > to) return {};
+  return {phase.data() + (from - bottom), x + (from - base), to - from + 1};
+}
+
+[[gnu::always_inline]] inline double phaseDot(const Phases& phases, std::int64_t phaseIndex, std::int64_t top,
+                                              const double* x, std::int64_t base, std::int64_t n) {
+  const DotSpan d = phaseSpan(phases, phaseIndex, top, x, base, n);
+  return d.length == 0 ? 0.0 : fourSumDot(d.h, d.v, d.length);
+}
+
+// out[0 .. count) for the outputs from (phase, top) on, stepped by (whole, rest) through the upsampled input.
+[[gnu::target_clones("avx2", "default")]] void fillOutputs(const Phases& phases, std::int64_t up, std::int64_t whole,
+                                                           std::int64_t rest, std::int64_t phase, std::int64_t top,
+                                                           const double* x, std::int64_t n, double* out,
+                                                           std::int64_t count) {
+  const auto step = [&] {
+    top += whole;
+    phase += rest;
+    if (phase >= up) {
+      phase -= up;
+      ++top;
+    }
+  };
+  std::int64_t j = 0;
+  for (; j + 4 <= count; j += 4) {
+    DotSpan d[4];
+    for (DotSpan& one : d) {
+      one = phaseSpan(phases, phase, top, x, 0, n);
+      step();
+    }
+    fourDotsAtOnce(d, out + j);
+  }
+  for (; j < count; ++j) {
+    out[j] = phaseDot(phases, phase, top, x, 0, n);
+    step();
+  }
+}
+
+}  // namespace
 
 Polyphase::Polyphase(std::vector<double> taps, std::int64_t up, std::int64_t down, std::int64_t offset)
     : up_(up), down_(down), offset_(offset), tapCount_(taps.size()) {
@@ -39,25 +142,7 @@ double Polyphase::outputAt(std::int64_t j, const double* x, std::int64_t base, s
 }
 
 double Polyphase::dot(std::int64_t phaseIndex, std::int64_t top, const double* x, std::int64_t base, std::int64_t n) const {
-  const std::vector<double>& phase = phases_[static_cast<std::size_t>(phaseIndex)];
-  const auto count = static_cast<std::int64_t>(phase.size());
-  const std::int64_t bottom = top - count + 1;  // the input the phase's first tap meets (`top`: its last)
-  const std::int64_t from = std::max<std::int64_t>(0, bottom), to = std::min(n - 1, top);
-  if (from > to) return 0.0;
-  const double* h = phase.data() + (from - bottom);
-  const double* v = x + (from - base);
-  const std::int64_t length = to - from + 1;
-  // Four running sums, in this fixed order: the same bits wherever the output is computed.
-  double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-  std::int64_t r = 0;
-  for (; r + 4 <= length; r += 4) {
-    a0 += h[r] * v[r];
-    a1 += h[r + 1] * v[r + 1];
-    a2 += h[r + 2] * v[r + 2];
-    a3 += h[r + 3] * v[r + 3];
-  }
-  for (; r < length; ++r) a0 += h[r] * v[r];
-  return (a0 + a1) + (a2 + a3);
+  return phaseDot(phases_, phaseIndex, top, x, base, n);
 }
 
 void Polyphase::run(std::span<const double> x, std::span<double> out, bool parallel, const Progress& progress) const {
@@ -73,16 +158,7 @@ void Polyphase::run(std::span<const double> x, std::span<double> out, bool paral
     const std::int64_t begin = piece * detail::kPieceSize, end = std::min(outputs, begin + detail::kPieceSize);
     // outputAt's phase and top, stepped instead of divided at every output
     const std::int64_t s = begin * down_ + offset_;
-    std::int64_t phase = s % up_, top = s / up_;
-    for (std::int64_t j = begin; j < end; ++j) {
-      out[static_cast<std::size_t>(j)] = dot(phase, top, x.data(), 0, n);
-      top += whole;
-      phase += rest;
-      if (phase >= up_) {
-        phase -= up_;
-        ++top;
-      }
-    }
+    fillOutputs(phases_, up_, whole, rest, s % up_, s / up_, x.data(), n, out.data() + begin, end - begin);
     work.add(static_cast<std::uint64_t>(end - begin));
   }
   work.throwIfCancelled();

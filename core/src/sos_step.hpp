@@ -19,9 +19,15 @@ namespace siglab::detail {
   return x;
 }
 
+// sosRange as a wavefront (sos_wavefront.cpp): every section at once, each on its own sample; the
+// same bits. False (nothing done) for more than 16 sections.
+bool sosWavefront(const Section* s, std::size_t sections, double* z, const double* x, double* y, std::ptrdiff_t stride,
+                  std::size_t count);
+
 // `count` samples x[0], x[stride], ... into y at the same positions (y may be x).
 inline void sosRange(const Section* s, std::size_t sections, double* z, const double* x, double* y,
                      std::ptrdiff_t stride, std::size_t count) {
+  if (sections >= 2 && count >= 4 * sections && sosWavefront(s, sections, z, x, y, stride, count)) return;
   for (std::size_t i = 0; i < count; ++i) {
     const std::ptrdiff_t at = static_cast<std::ptrdiff_t>(i) * stride;
     y[at] = sosStep(s, sections, z, x[at]);

@@ -113,6 +113,9 @@ class BoundStage {
   // Whether its stream reads its whole input before its first output (zero phase, spooled): the
   // channels of one stream are then read one by one, so no channel queues a whole signal.
   virtual bool readsWholeInputFirst() const { return false; }
+  // Empty where the streamed run gives the in-memory bits; else what it promises instead (an
+  // envelope's overlapped blocks): auto then streams only a signal that does not fit in memory.
+  virtual std::string streamedBound() const { return {}; }
   virtual std::unique_ptr<SampleStream> streamFrom(SampleStream& /*upstream*/, const StageRunOptions& /*options*/,
                                                    const Progress& /*progress*/) const {
     return nullptr;

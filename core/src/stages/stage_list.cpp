@@ -29,6 +29,9 @@
   KIND(spectrogramKind)           \
   KIND(stftKind)                  \
   KIND(findPeaksKind)             \
+  KIND(envelopeKind)              \
+  KIND(hilbertKind)               \
+  KIND(correlateKind)             \
   /* a new kind: one line above this one */
 
 namespace siglab {

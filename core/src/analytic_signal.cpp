@@ -1,0 +1,88 @@
+#include "siglab/analytic_signal.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+
+#include "fftw_plans.hpp"
+
+namespace siglab {
+
+// SciPy's analytic signal is ifft(fft(x) h) with h 1 at DC (and Nyquist), 2 for the positive
+// frequencies and 0 for the negative. For real x its real part is x itself (SciPy's to its
+// rounding) and its imaginary part is the real inverse of -i sign(k) X[k] (DC and Nyquist zero):
+// one real transform each way, half the work and memory of SciPy's complex pair.
+void hilbertTransform(std::span<const double> x, std::span<double> im, bool parallel) {
+  const std::size_t n = x.size();
+  if (im.size() != n) throw std::invalid_argument("hilbertTransform: the output's size is not the input's");
+  if (n == 0) return;
+  auto z = detail::makeFftwArray<fftw_complex>(n / 2 + 1);
+  fftw_execute_dft_r2c(detail::realForwardUnalignedPlan(n, parallel), const_cast<double*>(x.data()), z.get());
+  const double scale = 1.0 / static_cast<double>(n);  // SciPy's ifft divides by n ("backward")
+  const std::size_t positive = (n + 1) / 2;            // bins 1 .. positive - 1 are the positive frequencies
+  z[0][0] = z[0][1] = 0.0;
+  for (std::size_t k = 1; k < positive; ++k) {
+    const double a = z[k][0], b = z[k][1];  // (a + ib)(-i) = b - ia
+    z[k][0] = b * scale;
+    z[k][1] = -a * scale;
+  }
+  if (n % 2 == 0) z[n / 2][0] = z[n / 2][1] = 0.0;
+  fftw_execute_dft_c2r(detail::realInverseUnalignedPlan(n, parallel), z.get(), im.data());
+}
+
+void analyticSignal(std::span<const double> x, std::span<double> re, std::span<double> im, bool parallel) {
+  if (re.size() != x.size()) throw std::invalid_argument("analyticSignal: the outputs' sizes are not the input's");
+  hilbertTransform(x, im, parallel);
+  if (re.data() != x.data()) std::copy(x.begin(), x.end(), re.begin());
+}
+
+std::vector<double> hilbertAt(std::span<const double> x, std::span<const std::size_t> positions) {
+  // im = g (*) x circularly, g[m] = (2/n) sum_{k=1}^{(n-1)/2} sin(2 pi k m / n) in closed form:
+  // (2/n) cot(pi m / n) for odd m (0 for even) where n is even; (cos(pi m / n) - (-1)^m) / (n sin(pi m / n)) where odd.
+  const std::size_t n = x.size();
+  std::vector<long double> sums(positions.size(), 0.0L);
+  const double nd = static_cast<double>(n);
+  for (std::size_t m = 1; m < n; ++m) {
+    if (n % 2 == 0 && m % 2 == 0) continue;
+    const double angle = std::numbers::pi * static_cast<double>(m) / nd;
+    const double g = n % 2 == 0 ? 2.0 / (nd * std::tan(angle))
+                                : (std::cos(angle) - (m % 2 == 0 ? 1.0 : -1.0)) / (nd * std::sin(angle));
+    for (std::size_t p = 0; p < positions.size(); ++p) sums[p] += static_cast<long double>(g) * x[(positions[p] + n - m) % n];
+  }
+  return {sums.begin(), sums.end()};
+}
+
+OverlappedAnalytic::OverlappedAnalytic(Emit emit, AnalyticBlocks sizes) : emit_(std::move(emit)), sizes_(sizes) {
+  if (sizes_.block == 0) throw std::invalid_argument("OverlappedAnalytic: a block of no outputs");
+}
+
+void OverlappedAnalytic::push(std::span<const double> x) {
+  held_.insert(held_.end(), x.begin(), x.end());
+  // A block goes out once the halo after it has come.
+  while (heldFrom_ + held_.size() >= next_ + sizes_.block + sizes_.halo) emitBlock(false);
+}
+
+void OverlappedAnalytic::finish() {
+  while (next_ < heldFrom_ + held_.size()) emitBlock(true);
+}
+
+void OverlappedAnalytic::emitBlock(bool atEnd) {
+  const std::uint64_t end = heldFrom_ + held_.size();
+  const std::uint64_t from = next_ >= sizes_.halo ? next_ - sizes_.halo : 0;
+  const std::uint64_t outputsEnd = std::min(end, next_ + sizes_.block);
+  const std::uint64_t to = atEnd ? end : std::min(end, outputsEnd + sizes_.halo);
+  const std::span<const double> window = std::span<const double>(held_).subspan(from - heldFrom_, to - from);
+  re_.resize(window.size());
+  im_.resize(window.size());
+  analyticSignal(window, re_, im_, false);
+  const std::size_t skip = next_ - from, count = outputsEnd - next_;
+  emit_(std::span<const double>(re_).subspan(skip, count), std::span<const double>(im_).subspan(skip, count));
+  next_ = outputsEnd;
+  // Keep only the halo before the next block.
+  const std::uint64_t keepFrom = std::max(heldFrom_, next_ >= sizes_.halo ? next_ - sizes_.halo : 0);
+  held_.erase(held_.begin(), held_.begin() + static_cast<std::ptrdiff_t>(keepFrom - heldFrom_));
+  heldFrom_ = keepFrom;
+}
+
+}  // namespace siglab

@@ -1,0 +1,140 @@
+// hilbert: the analytic signal scipy.signal.hilbert(x), an analysis stage writing its real and
+// imaginary parts as two columns a channel (re0, im0, re1, im1, ...) of a float64 .npy of N rows.
+// In memory the whole signal's FFT; streamed, the overlapped blocks of the envelope stage, within
+// the bound that stage states (tests/core/envelope_test.cpp measures both).
+#include "kind_values.hpp"
+#include "siglab/analysis_stage.hpp"
+#include "siglab/analytic_signal.hpp"
+#include "siglab/errors.hpp"
+#include "../analysis_files.hpp"
+
+namespace siglab::stages {
+namespace {
+
+// Each channel's analytic signal, interleaved into rows as its blocks come (all channels' blocks
+// are the same size, since every channel gets the same writes).
+class HilbertWriter final : public AnalysisWriter {
+ public:
+  explicit HilbertWriter(const AnalysisOutput& output)
+      : output_(output), file_(output.path, {output.frames, 2 * output.channels}, output.streamed) {
+    for (std::size_t c = 0; c < output.channels; ++c) {
+      parts_.push_back(std::make_unique<Part>());
+      Part& part = *parts_.back();
+      part.blocks = std::make_unique<OverlappedAnalytic>([&part](std::span<const double> re, std::span<const double> im) {
+        part.re.insert(part.re.end(), re.begin(), re.end());
+        part.im.insert(part.im.end(), im.begin(), im.end());
+      });
+    }
+  }
+
+  void write(std::span<const std::span<const double>> block) override {
+    output_.progress.throwIfCancelled();
+    for (std::size_t c = 0; c < parts_.size(); ++c) {
+      if (output_.streamed) {
+        parts_[c]->blocks->push(block[c]);
+      } else {
+        whole_.resize(parts_.size());
+        whole_[c].insert(whole_[c].end(), block[c].begin(), block[c].end());
+      }
+    }
+    flushRows();
+  }
+
+  std::string commit() override {
+    for (std::size_t c = 0; c < parts_.size(); ++c) {
+      Part& part = *parts_[c];
+      if (output_.streamed) {
+        part.blocks->finish();
+      } else if (c < whole_.size()) {  // in memory: the whole signal's transform
+        part.re.resize(whole_[c].size());
+        part.im.resize(whole_[c].size());
+        analyticSignal(whole_[c], part.re, part.im, output_.parallel);
+      }
+    }
+    flushRows();
+    file_.commit();
+    return std::to_string(output_.frames) + " samples x " + std::to_string(2 * output_.channels) +
+           " columns (re, im of each channel), float64 .npy of shape " + file_.shapeText();
+  }
+
+ private:
+  struct Part {
+    std::unique_ptr<OverlappedAnalytic> blocks;
+    std::vector<double> re, im;  // outputs not yet written
+  };
+
+  // Writes the rows every channel has, interleaved.
+  void flushRows() {
+    std::size_t rows = SIZE_MAX;
+    for (const auto& part : parts_) rows = std::min(rows, part->re.size());
+    if (rows == 0 || rows == SIZE_MAX) return;
+    const std::size_t width = 2 * parts_.size();
+    rows_.resize(rows * width);
+    for (std::size_t c = 0; c < parts_.size(); ++c) {
+      Part& part = *parts_[c];
+      for (std::size_t i = 0; i < rows; ++i) {
+        rows_[i * width + 2 * c] = part.re[i];
+        rows_[i * width + 2 * c + 1] = part.im[i];
+      }
+      part.re.erase(part.re.begin(), part.re.begin() + static_cast<std::ptrdiff_t>(rows));
+      part.im.erase(part.im.begin(), part.im.begin() + static_cast<std::ptrdiff_t>(rows));
+    }
+    file_.append(rows_);
+  }
+
+  AnalysisOutput output_;
+  detail::NpyMatrixFile file_;
+  std::vector<std::unique_ptr<Part>> parts_;
+  std::vector<std::vector<double>> whole_;  // in memory: each channel, whole, until commit
+  std::vector<double> rows_;
+};
+
+class HilbertAnalysis final : public AnalysisStage {
+ public:
+  std::string describe() const override { return "hilbert (analytic signal: re, im)"; }
+  std::string streamedBound() const override { return std::string(kOverlappedAnalyticBound); }
+  void checkOutput(const std::string& path) const override {
+    const bool npy = path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0;
+    if (!npy && path != "-") {
+      throw StageError("hilbert writes a float64 .npy (re, im of each channel): the output must end in .npy, got " +
+                       quoteExcerpt(path));
+    }
+  }
+  std::unique_ptr<AnalysisWriter> open(const AnalysisOutput& output) const override {
+    return std::make_unique<HilbertWriter>(output);
+  }
+};
+
+class HilbertKind final : public StageKind {
+ public:
+  std::string_view name() const override { return "hilbert"; }
+  std::string_view summary() const override {
+    static const std::string text = "the analytic signal scipy.signal.hilbert(x): re, im of each channel as two "
+                                    "columns of a .npy; in memory the whole signal's FFT; streamed by " +
+                                    std::string(kOverlappedAnalyticBound);
+    return text;
+  }
+  std::string_view valueSyntax() const override { return "(no value)"; }
+  std::string_view exampleValue() const override { return ""; }
+  bool endsChain() const override { return true; }
+  std::vector<ParameterInfo> parameters() const override { return {}; }
+  StageParameters parseValue(std::string_view value) const override {
+    if (!value.empty()) throw StageError("takes no value, got " + quoteExcerpt(value));
+    return {};
+  }
+  std::string formatValue(const StageParameters& /*values*/) const override { return {}; }
+  void check(const StageParameters& /*values*/) const override {}
+  std::unique_ptr<BoundStage> bind(const StageParameters& /*values*/, const StageContext& /*context*/) const override {
+    return std::make_unique<HilbertAnalysis>();
+  }
+};
+
+}  // namespace
+}  // namespace siglab::stages
+
+namespace siglab {
+const StageKind& hilbertKind() {
+  static const stages::HilbertKind kind;
+  return kind;
+}
+}  // namespace siglab

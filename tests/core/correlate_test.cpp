@@ -1,0 +1,162 @@
+// correlate (issue 27 item 6): scipy.signal.correlate(x, template, mode) on awkward sizes (a
+// template longer than the signal, of one value, even and odd), one and two channels, every
+// mode; streamed with the template's length as history, the in-memory bits for every block
+// size; cpu-parallel the cpu-serial bits; the refusals naming what was wrong.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <random>
+
+#include "engine_test_support.hpp"
+#include "scipy_support.hpp"
+#include "siglab/io/signal_io.hpp"
+#include "siglab/pipeline_run.hpp"
+#include "test_support.hpp"
+
+namespace siglab {
+namespace {
+
+std::vector<double> signalOf(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  return test::randomSignal(n, rng);
+}
+
+PipelineReport runOn(const std::string& chain, const std::vector<std::vector<double>>& channels,
+                     const PipelineOptions& options = {}) {
+  static const BackendList engines = test::cpuEngines();
+  ChannelSource source;
+  for (const auto& c : channels) source.channels.emplace_back(c);
+  return runPipeline(parseChain(chain), source, MemorySink{}, engines, options);
+}
+
+bool sameBits(std::span<const double> a, std::span<const double> b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
+}
+
+std::vector<double> rawDoubles(const std::string& path) {
+  const std::string bytes = test::readFile(path);
+  std::vector<double> values(bytes.size() / sizeof(double));
+  if (!values.empty()) std::memcpy(values.data(), bytes.data(), values.size() * sizeof(double));
+  return values;
+}
+
+TEST(Correlate, AgreesWithScipyInEveryModeOnAwkwardSizesAndChannels) {
+  SIGLAB_SKIP_WITHOUT_SCIPY();
+  const test::TempDir dir;
+  const std::vector<std::size_t> templates = {1, 4, 7};
+  const std::vector<std::size_t> sizes = {1, 3, 5, 61, 1237};  // 1, 3, 5: shorter than a template
+  std::string script = "import numpy as np, scipy.signal as s\n";
+  for (const std::size_t m : templates) {
+    writeSignal(dir.file("t" + std::to_string(m) + ".txt"), signalOf(m, 100 + m));
+  }
+  for (const std::size_t n : sizes) {
+    writeSignal(dir.file("x" + std::to_string(n) + ".npy"), signalOf(2 * n, n));
+    script += "X = np.load('" + dir.file("x" + std::to_string(n) + ".npy") + "').reshape(2, -1)\n";
+    for (const std::size_t m : templates) {
+      script += "t = np.atleast_1d(np.loadtxt('" + dir.file("t" + std::to_string(m) + ".txt") + "'))\n";
+      for (const char* mode : {"full", "same", "valid"}) {
+        const std::string out = dir.file("y" + std::to_string(n) + "-" + std::to_string(m) + mode + ".f64");
+        script += "np.stack([s.correlate(x, t, '" + std::string(mode) + "') for x in X]).ravel().tofile('" + out + "')\n";
+      }
+    }
+  }
+  test::writeFile(dir.file("oracle.py"), script);
+  ASSERT_TRUE(test::runPython(dir.file("oracle.py")));
+  for (const std::size_t n : sizes) {
+    const std::vector<double> both = signalOf(2 * n, n);
+    double peak = 1.0;
+    for (const double v : both) peak = std::max(peak, std::fabs(v));
+    for (const std::size_t m : templates) {
+      for (const char* mode : {"full", "same", "valid"}) {
+        const std::vector<double> expected = rawDoubles(dir.file("y" + std::to_string(n) + "-" + std::to_string(m) + mode + ".f64"));
+        const std::size_t outputs = expected.size() / 2;
+        for (const std::size_t channels : {1, 2}) {
+          SCOPED_TRACE(std::to_string(n) + " samples, template " + std::to_string(m) + ", mode " + mode + ", " +
+                       std::to_string(channels) + " channels");
+          std::vector<std::vector<double>> x;
+          for (std::size_t c = 0; c < channels; ++c) x.emplace_back(both.begin() + static_cast<std::ptrdiff_t>(c * n), both.begin() + static_cast<std::ptrdiff_t>((c + 1) * n));
+          const PipelineReport report =
+              runOn("correlate " + dir.file("t" + std::to_string(m) + ".txt") + ",mode=" + mode, x);
+          ASSERT_TRUE(report.passed());
+          for (std::size_t c = 0; c < channels; ++c) {
+            ASSERT_EQ(report.output.at(c).size(), outputs);
+            for (std::size_t i = 0; i < outputs; ++i) {
+              ASSERT_NEAR(report.output[c][i], expected[c * outputs + i], 1e-13 * peak * peak * static_cast<double>(m)) << i;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// SciPy refuses an empty signal (np.correlate: a cannot be empty); here it is an empty result.
+TEST(Correlate, AnEmptySignalGivesAnEmptyResultInEveryMode) {
+  const test::TempDir dir;
+  writeSignal(dir.file("t.txt"), std::vector<double>{1, 2, 3});
+  for (const char* mode : {"full", "same", "valid"}) {
+    const PipelineReport report = runOn("correlate " + dir.file("t.txt") + ",mode=" + mode, {{}});
+    EXPECT_EQ(report.output.at(0).size(), 0u) << mode;
+  }
+}
+
+TEST(Correlate, StreamedIsTheInMemoryBitsForEveryBlockSize) {
+  const test::TempDir dir;
+  writeSignal(dir.file("t.txt"), signalOf(33, 1));
+  const std::string t = dir.file("t.txt");
+  const std::vector<std::vector<double>> x = {signalOf(2003, 3), signalOf(2003, 4)};
+  for (const std::string& chain : std::vector<std::string>{"correlate " + t, "correlate " + t + ",mode=same,method=fft",
+                                  "correlate " + t + ",mode=valid", "mean 3; correlate " + t + ",mode=same"}) {
+    PipelineOptions memoryOptions;
+    memoryOptions.streaming = Streaming::never;
+    const PipelineReport memory = runOn(chain, x, memoryOptions);
+    for (const std::size_t block : {1, 32, 33, 1000}) {
+      SCOPED_TRACE(chain + ", blocks of " + std::to_string(block));
+      PipelineOptions options;
+      options.streaming = Streaming::always;
+      options.blockSamples = block;
+      const PipelineReport streamed = runOn(chain, x, options);
+      ASSERT_TRUE(streamed.plan.stream) << streamed.plan.why;
+      for (std::size_t c = 0; c < 2; ++c) EXPECT_TRUE(sameBits(memory.output.at(c), streamed.output.at(c)));
+    }
+  }
+}
+
+TEST(Correlate, ParallelIsTheSerialBits) {
+  const test::TempDir dir;
+  writeSignal(dir.file("t.txt"), signalOf(31, 2));
+  const std::vector<std::vector<double>> x = {signalOf(300007, 5)};
+  PipelineOptions options;
+  options.streaming = Streaming::never;
+  options.engines = {"cpu-serial"};
+  const PipelineReport serial = runOn("correlate " + dir.file("t.txt") + ",mode=same", x, options);
+  options.engines = {"cpu-parallel"};
+  const PipelineReport parallel = runOn("correlate " + dir.file("t.txt") + ",mode=same", x, options);
+  ASSERT_TRUE(serial.passed() && parallel.passed());
+  EXPECT_TRUE(parallel.channels[0].stages[0].verified);
+  EXPECT_TRUE(sameBits(serial.output.at(0), parallel.output.at(0)));
+}
+
+TEST(Correlate, BadValuesAndTemplatesAreRefusedNamingThem) {
+  const test::TempDir dir;
+  const auto refusal = [](const std::string& chain) {
+    try {
+      runOn(chain, {signalOf(100, 1)});
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string("(not refused)");
+  };
+  EXPECT_NE(refusal("correlate t.txt,mode=middle").find("mode"), std::string::npos);
+  EXPECT_NE(refusal("correlate t.txt,shape=same").find("is not NAME=VALUE"), std::string::npos);
+  EXPECT_NE(refusal("correlate mode=same").find("takes TEMPLATE"), std::string::npos);
+  const std::string missing = dir.file("missing.txt");
+  EXPECT_NE(refusal("correlate " + missing).find(missing), std::string::npos);
+  test::writeFile(dir.file("empty.txt"), "");
+  EXPECT_NE(refusal("correlate " + dir.file("empty.txt")).find(dir.file("empty.txt")), std::string::npos);
+}
+
+}  // namespace
+}  // namespace siglab
