@@ -5,7 +5,7 @@ set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME siglab)
 set(CPACK_PACKAGE_VENDOR "The SigLab developers")
 set(CPACK_PACKAGE_CONTACT "${SIGLAB_PACKAGE_MAINTAINER}")
-set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "filter large 1-D signals on the CPU and the GPU, and compare the engines")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "filter, resample and analyse signals on the CPU and the GPU, and compare the engines")
 set(CPACK_PACKAGE_DESCRIPTION
     "SigLab filters signals of millions of samples with mean, Gaussian and custom filters on CPU and\n\
 CUDA engines, checks every engine against the CPU reference and compares their speed. It provides\n\
@@ -15,5 +15,6 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)   # siglab_VERSION_ARCH.deb
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE ${SIGLAB_HOMEPAGE})
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS bash-completion)  # loads the completions on demand
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 include(CPack)

@@ -13,6 +13,8 @@ packages=(
   qt6-svg-dev librsvg2-bin help2man man-db desktop-file-utils appstream dpkg-dev file
   xvfb xauth x11-utils x11-apps netpbm
   python3-soundfile flac  # the audio tests' independent reader, and the FLAC bench
+  python3-sphinx python3-myst-parser furo  # the user guide (scripts/docs.sh)
+  python3-build python3-venv python3-pip python3-setuptools python3-wheel  # the wheel test (python-wheel)
 )
 
 missing=()

@@ -25,6 +25,7 @@ for lib in libqt6widgets6 libqt6svg6 libsndfile1 libgomp1 libc6; do
   [[ $depends == *"$lib"* ]] || fail "Depends lacks $lib (dpkg-shlibdeps should have found it)"
 done
 [[ $depends != *cudart* ]] || fail "Depends names CUDA's runtime, which is linked statically"
+[[ $(dpkg-deb -f "$deb" Recommends) == *bash-completion* ]] || fail "the package does not recommend bash-completion"
 
 # Every file in its FHS place, in the package and in a `cmake --install` into a DESTDIR.
 check_places() {  # ROOT WHAT
@@ -69,7 +70,11 @@ man_cli=$(MANWIDTH=100 man -l "$root/usr/share/man/man1/siglab-cli.1.gz")
 for command in filter stats generate; do
   [[ $man_cli == *"siglab-cli $command"* || $man_cli == *"   $command"* ]] || fail "siglab-cli(1) does not describe '$command'"
 done
-bash -n "$root/usr/share/bash-completion/completions/siglab-cli" || fail "the bash completion does not parse"
+for completion in siglab-cli siglab; do
+  bash -n "$root/usr/share/bash-completion/completions/$completion" || fail "the bash completion of $completion does not parse"
+  ! grep -q _init_completion "$root/usr/share/bash-completion/completions/$completion" ||
+    fail "the bash completion of $completion needs the bash-completion package"
+done
 
 desktop=$root/usr/share/applications/$app_id.desktop
 desktop-file-validate "$desktop" || fail "desktop-file-validate rejects the installed desktop file"

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "exit_codes.hpp"
+#include "notes.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/progress.hpp"
 #include "siglab/work_bounds.hpp"
@@ -20,58 +21,60 @@ std::string millis(double ms) {
 
 namespace {
 
-void describeVerification(const StageReport& s, const std::string& head) {
+void describeVerification(std::ostream& out, const StageReport& s, const std::string& head) {
   const Verification& v = s.verification;
-  std::cerr << head;
+  out << head;
   if (s.recursive) {
     if (v.checked == s.outputs) {
-      std::cerr << "verify: all " << v.checked << " outputs against one serial pass of the reference (a recursive "
+      out << "verify: all " << v.checked << " outputs against one serial pass of the reference (a recursive "
                 << "filter has no local formula) in " << millis(s.verifyMs);
     } else {
-      std::cerr << "verify: " << v.checked << " outputs in stretches (the first and last, at the engine's cuts and at "
+      out << "verify: " << v.checked << " outputs in stretches (the first and last, at the engine's cuts and at "
                 << "random) against serial passes of the reference started ahead of each; --verify-all checks every "
                 << "output; in " << millis(s.verifyMs);
     }
   } else if (s.window == 0) {
-    std::cerr << "verify: " << v.checked << " outputs recomputed with the reference in " << millis(s.verifyMs);
+    out << "verify: " << v.checked << " outputs recomputed with the reference in " << millis(s.verifyMs);
   } else {
-    std::cerr << "verify: " << v.checked << " outputs recomputed with the reference formula (the first and last "
+    out << "verify: " << v.checked << " outputs recomputed with the reference formula (the first and last "
               << s.window << ", both sides of each of the engine's cuts, and random ones) in " << millis(s.verifyMs);
   }
   if (v.passed()) {
-    std::cerr << (v.tolerance == 0.0 ? ": all bit-identical\n" : ": all within the engine's stated tolerance\n");
+    out << (v.tolerance == 0.0 ? ": all bit-identical\n" : ": all within the engine's stated tolerance\n");
     return;
   }
   char detail[160];
   std::snprintf(detail, sizeof detail, "%zu differ, first at index %zu (max |diff| %.3g, tolerance %.3g)",
                 v.mismatches, v.firstMismatch, v.maxAbsDiff, v.tolerance);
-  std::cerr << ": " << detail << "\n";
+  out << ": " << detail << "\n";
 }
 
-void describeBound(const StageReport& s, const std::string& head) {
+void describeBound(std::ostream& out, const StageReport& s, const std::string& head) {
   if (!s.normWiseBound) return;
-  std::cerr << head << "bound: " << s.engine << " is bounded norm-wise: every output is within ";
+  out << head << "bound: " << s.engine << " is bounded norm-wise: every output is within ";
   if (s.verification.checked > 0) {
     char value[32];
     std::snprintf(value, sizeof value, "%.3g", s.verification.tolerance);
-    std::cerr << value << " of the exact one";
+    out << value << " of the exact one";
   } else {
-    std::cerr << "a bound relative to the signal's largest |sample|";
+    out << "a bound relative to the signal's largest |sample|";
   }
-  std::cerr << ", not relative to its own window, so an output far smaller than the signal's peak may lose every "
+  out << ", not relative to its own window, so an output far smaller than the signal's peak may lose every "
                "digit (auto takes only exact or component-wise engines)\n";
 }
 
 }  // namespace
 
 void describeStage(const StageReport& s, const std::string& label) {
+  // A stage that failed its check says so whatever --quiet: the error line follows it.
+  std::ostream& out = s.verified && !s.verification.passed() ? out : notes();
   const std::string head = label.empty() ? "" : label + ": ";
-  for (const std::string& passedOver : s.fellBack) std::cerr << head << "engine: passed over " << passedOver << "\n";
-  if (!label.empty() || !s.correlation) std::cerr << (label.empty() ? "filter: " : head) << s.description << "\n";
-  std::cerr << head << "engine" << (label.empty() ? ": " : " ") << s.engine << " (" << s.why << ")"
+  for (const std::string& passedOver : s.fellBack) out << head << "engine: passed over " << passedOver << "\n";
+  if (!label.empty() || !s.correlation) out << (label.empty() ? "filter: " : head) << s.description << "\n";
+  out << head << "engine" << (label.empty() ? ": " : " ") << s.engine << " (" << s.why << ")"
             << (s.pass.note.empty() ? "" : "; " + s.pass.note) << "\n";
-  describeBound(s, head);
-  if (s.verified) describeVerification(s, head);
+  describeBound(out, s, head);
+  if (s.verified) describeVerification(out, s, head);
 }
 
 int reportApplyFailure(const std::string& engines, const std::string& work) {

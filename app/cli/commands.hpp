@@ -14,5 +14,6 @@ void addReduceCommand(CLI::App& app, int& exitCode);
 void addLabCommand(CLI::App& app, int& exitCode);
 void addSpectrumCommand(CLI::App& app, int& exitCode);
 void addResponseCommand(CLI::App& app, int& exitCode);
+void addReferenceCommand(CLI::App& app, int& exitCode);  // hidden: the guide's reference, the completions
 
 }  // namespace siglab::cli

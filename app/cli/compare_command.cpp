@@ -23,6 +23,7 @@
 #include "siglab/work_bounds.hpp"
 #include "stage_options.hpp"
 #include "terminal_progress.hpp"
+#include "notes.hpp"
 
 namespace siglab::cli {
 namespace {
@@ -51,7 +52,7 @@ void printStages(std::ostream& info, const ChainComparison& chain, const std::st
   for (std::size_t k = 0; k < chain.stages.size(); ++k) {
     const StageComparison& s = chain.stages[k];
     if (chain.stages.size() > 1) info << (k ? "\n" : "") << s.label << ": " << s.chain << "\n";
-    if (!s.note.empty()) info << "note: " << s.note << "\n";
+    if (!s.note.empty() && !quiet()) info << "note: " << s.note << "\n";
     printComparisonTable(info, s.comparison, k == 0 ? input : "the output of stage " + std::to_string(k));
   }
 }
@@ -110,7 +111,7 @@ int runCompare(CompareCommandOptions& o, const CLI::App& command) {
     files.commit();
     progress.clear();
     if (!o.output.empty() || !o.report.empty()) {
-      info << "\nwrote " << (o.output.empty() ? "" : o.output + " (cpu-serial result)")
+      notesBeside(o.output == "-" || o.report == "-") << "\nwrote " << (o.output.empty() ? "" : o.output + " (cpu-serial result)")
            << (!o.output.empty() && !o.report.empty() ? ", " : "") << o.report << "\n";
     }
     return chain.allAgree() ? kExitOk : kExitDisagreement;

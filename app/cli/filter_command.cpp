@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "job_options.hpp"
+#include "notes.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/pipeline_run.hpp"
 #include "stage_options.hpp"
@@ -64,7 +65,7 @@ std::string stageLabelOf(const Pipeline& pipeline, std::size_t k) {
 
 // What ran, per channel and stage; kExitDisagreement when a check failed (nothing was written then).
 int presentReport(const FilterOptions& o, const Pipeline& pipeline, const PipelineReport& report) {
-  std::ostream& info = o.output == "-" ? std::cerr : std::cout;
+  std::ostream& info = notesBeside(o.output == "-");
   for (std::size_t c = 0; c < report.channels.size(); ++c) {
     const std::vector<StageReport>& stages = report.channels[c].stages;
     for (std::size_t k = 0; k < stages.size(); ++k) {
@@ -121,14 +122,14 @@ int runFilter(FilterOptions& o, const CLI::App& command) {
     std::cerr << "siglab-cli filter: " << e.what() << "\n";
     return kExitUsage;
   }
-  std::ostream& info = o.output == "-" ? std::cerr : std::cout;
+  std::ostream& info = notesBeside(o.output == "-");
   TerminalProgress progress(o.quiet);
   PipelineObserver observer;
   observer.cancel = signals.flag();
   observer.progressFor = [&](const std::string& phase) { return progress.stage(phase, signals.flag()); };
   observer.onNote = [&](const std::string& note) { info << "note: " << note << "\n"; };
   observer.onPlan = [&](const StreamingPlan& plan) {
-    if (plan.stream) std::cerr << "stream: " << plan.why << "\n";
+    if (plan.stream) notes() << "stream: " << plan.why << "\n";
   };
   observer.beforeOutput = [&] { computing.reset(); };  // from here on, cancelling removes the temporary first
   const BackendList engines = makeAllBackends(o.cudaOptions());

@@ -83,6 +83,12 @@ void describeWithEngineNames(CLI::Option* option, std::string before, std::strin
   engineListHelps().push_back({option, std::move(before), std::move(after)});
 }
 
+std::vector<const CLI::Option*> engineListOptions() {
+  std::vector<const CLI::Option*> options;
+  for (const EngineListHelp& help : engineListHelps()) options.push_back(help.option);
+  return options;
+}
+
 void fillEngineNamesInHelp() {
   const std::string names = engineNames(makeAllBackends());
   for (const EngineListHelp& help : engineListHelps()) help.option->description(help.before + names + help.after);

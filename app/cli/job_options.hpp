@@ -52,5 +52,7 @@ int checkPathsBeforeWork(const JobOptions& options, const char* command, const s
 // probes the GPUs, which no run that prints no help should wait for.
 void describeWithEngineNames(CLI::Option* option, std::string before, std::string after);
 void fillEngineNamesInHelp();
+// The options that take engine names (the reference and the completions offer them there).
+std::vector<const CLI::Option*> engineListOptions();
 
 }  // namespace siglab::cli

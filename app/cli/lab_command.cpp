@@ -66,7 +66,7 @@ void addCommonOptions(CLI::App& cmd, LabOptions& o) {
 
 void addLabCommand(CLI::App& app, int& exitCode) {
   auto o = std::make_shared<LabOptions>();
-  CLI::App* lab = app.add_subcommand("lab", "The seeds' experiments as ladders: each rung one change, timed, checked, "
+  CLI::App* lab = app.add_subcommand("lab", "The Lab's CUDA experiments as ladders: each rung one change, timed, checked, "
                                             "against a yardstick measured in the same run");
   lab->require_subcommand(1);
 

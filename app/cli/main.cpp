@@ -11,6 +11,8 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "job_options.hpp"
+#include "mistyped_words.hpp"
+#include "notes.hpp"  // addQuietToEveryCommand
 #include "option_checks.hpp"
 
 namespace {
@@ -25,7 +27,8 @@ std::string runName(const CLI::App& app) {
 
 int main(int argc, char** argv) {
   using namespace siglab::cli;
-  CLI::App app{"SigLab: mean-filter large 1-D signals on the CPU and the GPU, and compare the engines"};
+  CLI::App app{"SigLab: filter, resample and analyse signals of any size on the CPU and the GPU, every result "
+               "checked against a reference, and compare the engines"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "siglab-cli 0.1.0");
   int exitCode = kExitOk;
@@ -38,7 +41,13 @@ int main(int argc, char** argv) {
   addLabCommand(app, exitCode);
   addSpectrumCommand(app, exitCode);
   addResponseCommand(app, exitCode);
+  addReferenceCommand(app, exitCode);
   refuseNegativeUnsignedOptions(app);
+  addQuietToEveryCommand(app);
+  if (const auto message = unknownCommandMessage(app, argc, argv)) {
+    std::cerr << *message << "\n";
+    return kExitUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -49,6 +58,13 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::ExtrasError& e) {
+    if (const auto message = unknownOptionMessage(app)) {
+      std::cerr << *message << "\n";
+    } else {
+      app.exit(e);
+    }
+    return kExitUsage;
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return kExitUsage;

@@ -43,6 +43,19 @@ CLI::Validator oneOf(std::vector<std::string> choices) {
       "one of " + listed, "ONE_OF");
 }
 
+std::vector<std::string> oneOfChoices(CLI::Option& option) {
+  std::vector<std::string> choices;
+  try {
+    const std::string listed = option.get_validator("ONE_OF")->get_description();  // one of "a", "b"
+    for (std::size_t open = listed.find('"'); open != std::string::npos; open = listed.find('"', listed.find('"', open + 1) + 1)) {
+      choices.push_back(listed.substr(open + 1, listed.find('"', open + 1) - open - 1));
+    }
+  } catch (const CLI::OptionNotFound&) {
+    // No choices: a number, a file or free text.
+  }
+  return choices;
+}
+
 void refuseNegativeUnsignedOptions(CLI::App& app) {
   const CLI::Validator notNegative(
       [](std::string& text) -> std::string {

@@ -13,6 +13,8 @@ CLI::Validator wholeNumber(std::uint64_t min, std::uint64_t max, const std::stri
 
 // One of `choices`, spelled exactly: "--dtype: must be one of "f64", "f32", got "f16"".
 CLI::Validator oneOf(std::vector<std::string> choices);
+// The choices of `option`'s oneOf check, or empty where it has none (for the reference and completions).
+std::vector<std::string> oneOfChoices(CLI::Option& option);
 
 // Gives every unsigned option (CLI11's type UINT) of `app` and its subcommands a check that refuses
 // a negative value as negative: CLI11 reads unsigned numbers with strtoull, which wraps "-3" to

@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "input_options.hpp"
+#include "notes.hpp"
 #include "option_checks.hpp"
 #include "path_checks.hpp"
 #include "siglab/errors.hpp"
@@ -70,7 +71,7 @@ int runResponse(const ResponseOptions& o, const CLI::App& command) {
     std::cerr << kName << e.what() << "\n";
     return kExitInputOutput;
   }
-  std::cout << "wrote " << o.output << ": the response of " << what << " at " << o.points << " frequencies ("
+  notesBeside(false) << "wrote " << o.output << ": the response of " << what << " at " << o.points << " frequencies ("
             << (o.sampleRate ? "Hz" : "cycles per sample") << ")\n";
   return kExitOk;
 }

@@ -124,12 +124,16 @@ std::string kindHelp(const StageKind& kind) {
   return after.empty() ? help : help + "; with " + after;
 }
 
-// Whether `word` is a parameter `kind` takes after its value (--window after --gaussian).
-bool takesAfter(const StageKind& kind, std::string_view word) {
-  for (const ParameterInfo& p : kind.parameters()) {
-    if (!p.inValue && p.name == word) return true;
+// The parameters each kind takes after its value (--window after --gaussian), asked once: every
+// command adds these options at start, and pairing the kinds asks for them K x K times.
+std::map<const StageKind*, std::set<std::string, std::less<>>> parametersAfterValue() {
+  std::map<const StageKind*, std::set<std::string, std::less<>>> after;
+  for (const StageKind* kind : stageKinds()) {
+    for (const ParameterInfo& p : kind->parameters()) {
+      if (!p.inValue) after[kind].insert(p.name);
+    }
   }
-  return false;
+  return after;
 }
 
 }  // namespace
@@ -180,9 +184,13 @@ void addPipelineOptions(CLI::App& cmd, PipelineChoice& c) {
     if (takers[name].size() == 1) option->needs(takers[name].front());
     oneStage.push_back(option);
   }
+  const auto takesAfter = [after = parametersAfterValue()](const StageKind* kind, std::string_view word) {
+    const auto found = after.find(kind);
+    return found != after.end() && found->second.contains(word);
+  };
   for (const auto& [kind, option] : kindOptions) {
     for (const auto& [other, otherOption] : kindOptions) {
-      if (other != kind && !takesAfter(*kind, other->optionName()) && !takesAfter(*other, kind->optionName())) {
+      if (other != kind && !takesAfter(kind, other->optionName()) && !takesAfter(other, kind->optionName())) {
         option->excludes(otherOption);
       }
     }

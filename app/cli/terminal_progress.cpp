@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <mutex>
+#include "notes.hpp"
 
 namespace siglab::cli {
 
@@ -54,7 +55,7 @@ std::string progressLine(const std::string& label, double fraction, double elaps
 }
 
 TerminalProgress::TerminalProgress(bool quiet) : state_(std::make_shared<State>()) {
-  state_->enabled = !quiet && ::isatty(STDERR_FILENO) == 1;
+  state_->enabled = !quiet && !cli::quiet() && ::isatty(STDERR_FILENO) == 1;
 }
 
 TerminalProgress::~TerminalProgress() { clear(); }

@@ -24,14 +24,14 @@ constexpr const char* kReductionNote =
 constexpr const char* kReversalNote =
     "Each rung reverses the same int32 array, one change more than the last. The CPU calls std::reverse_copy. One "
     "block strides over the whole array: correct, but one SM works. Many blocks, one element a thread, use the "
-    "whole GPU; a warp's stores go to descending addresses, which on the seed's G80 broke coalescing, while today "
+    "whole GPU; a warp's stores go to descending addresses, which on the G80 the original example was written for broke coalescing, while today "
     "only the 32-byte sectors touched count. Reversing each tile in shared memory makes the stores ascend (the "
-    "seed's fast version). The best rung moves 16 bytes per load and store, four chunks in flight per thread. The "
+    "original example's fast version). The best rung moves 16 bytes per load and store, four chunks in flight per thread. The "
     "yardstick is a device-to-device copy of the same bytes; the access column is bytes requested per byte moved.";
 constexpr const char* kMatmulNote =
-    "Each rung computes the same float32 product C = AB, one change more than the last. The CPU runs the seed's "
+    "Each rung computes the same float32 product C = AB, one change more than the last. The CPU runs the textbook "
     "loop, then a cache-blocked version on every core. On the GPU: one thread per output reading A and B from "
-    "global memory; the seed's 16x16 tiles staged in shared memory; 64x64 tiles with 8 outputs per thread; 128x128 "
+    "global memory; the original example's 16x16 tiles staged in shared memory; 64x64 tiles with 8 outputs per thread; 128x128 "
     "tiles with 8x8 outputs per thread held in registers; 16-byte loads with A transposed in shared memory; two "
     "shared-memory stages so the next tile loads while this one is computed; and 64x64 tiles when 128x128 ones "
     "would leave SMs idle. cublasSgemm without tensor cores (default and pedantic math, the faster of the two) is the "
@@ -51,7 +51,7 @@ void addFractions(Ladder& ladder, const char* seedRung) {
                 yardstick->name.c_str(), best->rate, ladder.rateUnit.c_str());
   ladder.footnotes.push_back(line);
   if (const LadderRung* seed = findRung(ladder, seedRung); seed && seed->ran()) {
-    std::snprintf(line, sizeof line, "the seed's %s: %.3fx %s", seed->name.c_str(), seed->ofYardstick,
+    std::snprintf(line, sizeof line, "the original example's %s: %.3fx %s", seed->name.c_str(), seed->ofYardstick,
                   yardstick->name.c_str());
     ladder.footnotes.push_back(line);
   }

@@ -195,7 +195,7 @@ void MainWindow::createActions() {
   exportResultAction_->setIcon(toolbarIcon("export"));
   exportResultAction_->setToolTip(
       tr("Write the filtered signal shown, Apply's engine result or Compare's cpu-serial result (Ctrl+S): text in "
-         "the seed's %2.16f format, or another format by extension (every channel)"));
+         "one number a line (%2.16f), or another format by extension (every channel)"));
   exportReportAction_ = file->addAction(tr("Export timing &report…"), this, [this] {
     const QString path = askSavePath(tr("Export timing report"), "report.json", tr("JSON (*.json);;CSV (*.csv)"));
     if (!path.isEmpty()) exportReport(path);
@@ -543,7 +543,7 @@ void MainWindow::applyFilter() {
                                        fileChannels(signal_.get()) > 1
                                            ? tr("filtered-channel%1.raw").arg(signal_->mapping()->channel())
                                            : QString("filtered.raw"),
-                                       tr("Raw float64 (*.raw *.bin);;NumPy (*.npy);;Seed text format (*.txt);;"
+                                       tr("Raw float64 (*.raw *.bin);;NumPy (*.npy);;Text, one number a line (*.txt);;"
                                           "WAV, 32-bit float (*.wav)"));
     if (!output.isEmpty()) applyFilterTo(output);
     return;

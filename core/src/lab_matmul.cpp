@@ -130,7 +130,7 @@ LadderRung matmulOnCpu(bool blocked, std::span<const float> a, std::span<const f
   LadderRung rung;
   rung.name = blocked ? "cpu-blocked" : "cpu-serial";
   rung.description = blocked ? "cache blocks of C and B, rows over every core (OpenMP), SIMD along the rows"
-                             : "the seed's loop: one output at a time, k innermost, on one core";
+                             : "the textbook loop: one output at a time, k innermost, on one core";
   const double budget = blocked ? 4e9 : 2e8;
   const double rowFlops = 2.0 * static_cast<double>(shape.n) * static_cast<double>(shape.k);
   const std::int64_t rows =

@@ -4,6 +4,7 @@
 #include "siglab/pipeline.hpp"
 #include "siglab/analysis_stage.hpp"
 #include "siglab/errors.hpp"
+#include "siglab/nearest_name.hpp"
 #include "siglab/stage_registry.hpp"
 
 namespace siglab {
@@ -68,8 +69,10 @@ std::string namesAfterValue(const std::vector<ParameterInfo>& infos) {
 Stage parseStage(const Words& words, std::size_t number) {
   const StageKind* kind = findStageKind(withoutDashes(words.front()));
   if (!kind) {
+    std::vector<std::string> known;
+    for (const StageKind* k : stageKinds()) known.emplace_back(k->name());
     throw StageError("stage " + std::to_string(number) + ": unknown stage " + quoteExcerpt(words.front()) +
-                     " (known: " + stageKindNames() + ")");
+                     didYouMean(withoutDashes(words.front()), known) + " (known: " + stageKindNames() + ")");
   }
   try {
     const std::vector<ParameterInfo> infos = kind->parameters();

@@ -30,14 +30,17 @@ StreamingPlan planStreaming(Streaming choice, std::string_view inexactEngine, Sa
   return {true, "streamed block by block with bounded memory, the same bits as in memory"};
 }
 
-PeekedStream::PeekedStream(std::unique_ptr<SampleStream> in, std::size_t count) : in_(std::move(in)), peeked_(count) {
+PeekedStream::PeekedStream(std::unique_ptr<SampleStream> in, std::size_t count) : in_(std::move(in)) {
+  // Grown as it fills, so a short signal (most runs of a few lines) does not zero 8 MiB first.
+  constexpr std::size_t kStep = std::size_t{1} << 16;
   std::size_t got = 0;
-  while (got < peeked_.size()) {
+  while (got < count) {
+    peeked_.resize(std::min(count, std::max(2 * got, got + kStep)));
     const std::size_t n = in_->read(std::span(peeked_).subspan(got));
-    if (n == 0) break;
     got += n;
+    if (n == 0) break;
   }
-  ended_ = got < peeked_.size();
+  ended_ = got < count;
   peeked_.resize(got);
   if (ended_) shortSize_ = got;
 }
@@ -48,6 +51,7 @@ std::size_t PeekedStream::read(std::span<double> out) {
     filled = std::min(out.size(), peeked_.size() - replayed_);
     std::copy_n(peeked_.begin() + static_cast<std::ptrdiff_t>(replayed_), filled, out.begin());
     replayed_ += filled;
+    if (replayed_ == peeked_.size()) std::vector<double>().swap(peeked_);  // replayed: its memory back
   }
   while (filled < out.size() && !ended_) {  // the caller expects a short read only at the end
     const std::size_t n = in_->read(out.subspan(filled));

@@ -107,7 +107,7 @@ class GpuSosScanBackend final : public GpuKindBackend {
   std::string_view name() const override { return "gpu-sos-scan"; }
   GpuSosScanBackend(std::string unavailable, std::vector<int> devices)
       : GpuKindBackend(std::move(unavailable), std::move(devices)),
-        description_("GPU zero-phase sections: a block scan over chunks of 1024 samples; within its stated bound") {
+        description_("GPU sections, causal or zero-phase: a block scan over chunks of 1024 samples; within its stated bound") {
     if (devices_.size() > 1) description_ += "; split over " + formatDevicePlacement(devices_) + ", the same bits";
   }
   std::string_view description() const override { return description_; }
@@ -115,7 +115,6 @@ class GpuSosScanBackend final : public GpuKindBackend {
     if (!unavailable_.empty()) return unavailable_;
     if (std::string why = whyNotSampleType(type); !why.empty()) return why;
     if (spec.kind != FilterKind::Sos) return "gpu-sos-scan computes sections only, not a " + std::string(kindName(spec));
-    if (!spec.sos.zeroPhase) return "gpu-sos-scan runs zero-phase filtering only (--zero-phase)";
     return {};
   }
   double tolerance(const FilterSpec& spec, double maxAbsInput) const override {
@@ -127,19 +126,25 @@ class GpuSosScanBackend final : public GpuKindBackend {
   FilterPass filter(std::span<const double> in, const FilterSpec& spec, std::span<double> out, const RunOptions&,
                     const Progress& progress) override {
     progress.throwIfCancelled();
-    return passOf(sosfiltfiltCuda(spec.sos.sections, in, out, devices_, progress));
+    return passOf(scan(spec.sos, in, out, progress));
   }
   FilterPass filter(std::span<const float> in, const FilterSpec& spec, std::span<float> out, const RunOptions&,
                     const Progress& progress) override {
     progress.throwIfCancelled();
     const std::vector<double> wide(in.begin(), in.end());
     std::vector<double> result(wide.size());
-    FilterPass pass = passOf(sosfiltfiltCuda(spec.sos.sections, wide, result, devices_, progress));
+    FilterPass pass = passOf(scan(spec.sos, wide, result, progress));
     std::transform(result.begin(), result.end(), out.begin(), [](double v) { return static_cast<float>(v); });
     return pass;
   }
 
  private:
+  GpuFilterResult scan(const SosParameters& sos, std::span<const double> in, std::span<double> out,
+                       const Progress& progress) const {
+    return sos.zeroPhase ? sosfiltfiltCuda(sos.sections, in, out, devices_, progress)
+                         : sosfiltCuda(sos.sections, in, out, devices_, progress);
+  }
+
   std::string description_;
 };
 

@@ -301,8 +301,8 @@ const char* matmulKernelName(MatmulKernel kernel) {
 
 const char* matmulKernelDescription(MatmulKernel kernel) {
   switch (kernel) {
-    case MatmulKernel::Naive: return "one thread per output, operands from global memory (seed kernel 0)";
-    case MatmulKernel::Tiled16: return "16x16 tiles of A and B staged in shared memory (seed kernel 1)";
+    case MatmulKernel::Naive: return "one thread per output, operands from global memory (the original example's kernel 0)";
+    case MatmulKernel::Tiled16: return "16x16 tiles of A and B staged in shared memory (the original example's kernel 1)";
     case MatmulKernel::BlockTile1D: return "64x64 tiles, 8 outputs a thread: one B value serves 8 multiply-adds";
     case MatmulKernel::BlockTile2D: return "128x128 tiles, 8x8 outputs a thread from registers";
     case MatmulKernel::Vectorized: return "16-byte global loads, A transposed in shared memory, float4 reads";

@@ -28,6 +28,13 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
   return sosfiltfiltCuda(sections, in, out, 0);
 }
 
+GpuFilterResult sosfiltCuda(const Sections& sections, std::span<const double> in, std::span<double> out,
+                            const std::vector<int>&, const Progress&) {
+  checkStable(sections);
+  if (in.size() != out.size()) throw std::invalid_argument("sosfilt: input and output sizes differ");
+  return {GpuStatus::Unavailable, "this build of SigLab has no CUDA support (nvcc was not found when it was built)"};
+}
+
 GpuFilterResult medianFilterCuda(std::span<const double> in, std::size_t window, BoundaryMode, std::span<double> out, int,
                                  const Progress&) {
   return noCuda(in, window, out);

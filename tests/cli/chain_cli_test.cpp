@@ -37,7 +37,7 @@ std::size_t entriesIn(const test::TempDir& dir) {
 TEST(ChainCli, AChainIsItsStagesRunOneAfterAnother) {
   const test::TempDir dir;
   const std::string in = writeInput(dir, 3000);
-  const Outcome chain = runCli("filter " + in + " -q --chain \"butter 4,0.1,0.3,bandpass zero-phase; median 5; detrend\" -o " +
+  const Outcome chain = runCli("filter " + in + " --chain \"butter 4,0.1,0.3,bandpass zero-phase; median 5; detrend\" -o " +
                                    dir.file("chain.npy"), dir);
   ASSERT_EQ(chain.exitCode, 0) << chain.err;
   EXPECT_NE(chain.err.find("stage 1 (butter): engine cpu-serial ("), std::string::npos) << chain.err;
@@ -70,7 +70,7 @@ TEST(ChainCli, StreamedIsTheInMemoryBytesForEveryBlockSize) {
     ASSERT_EQ(memory.exitCode, 0) << memory.err;
     for (const int block : {1, 3, 7, 100000}) {
       SCOPED_TRACE(input + " -o " + out + ", blocks of " + std::to_string(block));
-      const Outcome streamed = runCli("filter " + input + chain + " -q --stream always --stream-block " +
+      const Outcome streamed = runCli("filter " + input + chain + " --stream always --stream-block " +
                                           std::to_string(block) + " -o " + dir.file(out), dir);
       ASSERT_EQ(streamed.exitCode, 0) << streamed.err;
       EXPECT_NE(streamed.err.find("stream: streamed block by block"), std::string::npos) << streamed.err;

@@ -49,7 +49,7 @@ void expectEveryChannelIsItsOwnRun(const Case& c, WriteOptions write = {}) {
   write.textStyle = TextStyle::shortest;
   writeChannels(in, std::vector<std::span<const double>>(planar.begin(), planar.end()), write);
   const std::string extension = fs::path(c.input).extension().string();
-  const std::string chain = " --chain \"mean 5; median 3\" -q ";
+  const std::string chain = " --chain \"mean 5; median 3\" ";
   const Outcome all = runCli("filter " + in + c.options + chain + "--stream never -o " + dir.file("all" + extension), dir);
   ASSERT_EQ(all.exitCode, 0) << all.err;
   EXPECT_NE(all.out.find("200 samples x " + std::to_string(c.channels) + " channels"), std::string::npos) << all.out;

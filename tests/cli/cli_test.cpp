@@ -455,7 +455,7 @@ TEST(Cli, LabMatmulPrintsTheLadderWithItsBound) {
   }
   EXPECT_EQ(o.out.find("WRONG"), std::string::npos) << o.out;
   if (o.out.find("GPU rungs not run: ") != std::string::npos) return;
-  for (const char* rung : {"gpu-naive", "gpu-tiled16", "gpu-double-buffered", "cublas-sgemm", "the seed's gpu-tiled16"}) {
+  for (const char* rung : {"gpu-naive", "gpu-tiled16", "gpu-double-buffered", "cublas-sgemm", "the original example's gpu-tiled16"}) {
     EXPECT_NE(o.out.find(rung), std::string::npos) << o.out;
   }
 }

@@ -232,7 +232,7 @@ TEST(KindsCli, BadValuesExit2NamingTheOptionAndTheRange) {
     EXPECT_EQ(o.err.find("std::"), std::string::npos) << o.err;
     EXPECT_FALSE(std::filesystem::exists(dir.file("out.txt"))) << options;
   }
-  const Outcome gpuOnly = runCli("filter " + in + " -o " + dir.file("out.txt") + " --butter 4,0.2 --engine gpu-sos-scan", dir);
+  const Outcome gpuOnly = runCli("filter " + in + " -o " + dir.file("out.txt") + " --median 5 --engine gpu-sos-scan", dir);
   EXPECT_EQ(gpuOnly.exitCode, 2);
   EXPECT_NE(gpuOnly.err.find("gpu-sos-scan"), std::string::npos) << gpuOnly.err;
 }

@@ -48,7 +48,7 @@ void expectStreamedEqualsInMemory(const test::TempDir& dir, const std::string& a
   ASSERT_EQ(inMemory.exitCode, 0) << args << ": " << inMemory.err;
   for (const std::size_t block : blocks) {
     SCOPED_TRACE(args + " -o " + out + " --stream-block " + std::to_string(block));
-    const Outcome streamed = runCli("filter " + args + " -q --stream always --stream-block " + std::to_string(block) +
+    const Outcome streamed = runCli("filter " + args + " --stream always --stream-block " + std::to_string(block) +
                                         " -o " + dir.file("streamed-" + out), dir);
     ASSERT_EQ(streamed.exitCode, 0) << streamed.err;
     EXPECT_NE(streamed.err.find("stream: streamed block by block"), std::string::npos) << streamed.err;
@@ -59,7 +59,7 @@ void expectStreamedEqualsInMemory(const test::TempDir& dir, const std::string& a
 // siglab-cli filter IN -o OUT with cpu-serial in blocks of one output (slow enough to be caught
 // mid-stream), started in the background with stdout.log and stderr.log in `dir`; its pid, or -1.
 pid_t spawnSlowStreamedFilter(const std::string& in, const std::string& out, const test::TempDir& dir) {
-  std::vector<std::string> args = {SIGLAB_CLI_PATH, "filter", in, "-q", "-e", "cpu-serial", "--stream-block", "1", "-o", out};
+  std::vector<std::string> args = {SIGLAB_CLI_PATH, "filter", in, "-e", "cpu-serial", "--stream-block", "1", "-o", out};
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -228,7 +228,7 @@ TEST(StreamCli, StandardInputAndPipesGiveTheInMemoryBytes) {
   const std::string fifo = dir.file("pipe.raw");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   for (const char* mode : {"zero", "wrap", "mirror"}) {
-    const std::string spec = std::string(" -q -e cpu-parallel -w 7 --mode ") + mode + " --stream-block 13 ";
+    const std::string spec = std::string(" -e cpu-parallel -w 7 --mode ") + mode + " --stream-block 13 ";
     SCOPED_TRACE(spec);
     // Text in, text out.
     ASSERT_EQ(runCli("filter " + dir.file("in.txt") + spec + "--stream never -o " + dir.file("memory.txt"), dir).exitCode, 0);

@@ -3,6 +3,7 @@
 // against cpu-serial, the rate and length through a chain into a file, and the refusals.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -242,6 +243,69 @@ TEST(RateChange, ParallelIsTheSerialBits) {
   const PipelineReport iir = runOn("decimate 4", x, options);
   EXPECT_TRUE(iir.passed());
   EXPECT_EQ(iir.channels[0].stages[0].engine, "cpu-parallel");
+}
+
+// An engine of the list that runs rate changes (gpu-tuned on a GPU) is one of the stage's engines:
+// named, it runs the stage, verified bit for bit; one that cannot says why.
+class RateOnlyEngine final : public FilterBackend {
+ public:
+  explicit RateOnlyEngine(std::string why) : why_(std::move(why)) {}
+  std::string_view name() const override { return "rate-only"; }
+  std::string_view description() const override { return "rate changes by Polyphase::run, for the test"; }
+  std::string whyNot(const FilterSpec&, SampleType) const override { return "rate changes only"; }
+  FilterPass filter(std::span<const double>, const FilterSpec&, std::span<double>, const RunOptions&,
+                    const Progress&) override {
+    throw EngineUnavailable("rate changes only");
+  }
+  FilterPass filter(std::span<const float>, const FilterSpec&, std::span<float>, const RunOptions&,
+                    const Progress&) override {
+    throw EngineUnavailable("rate changes only");
+  }
+  std::string whyNotPolyphase() const override { return why_; }
+  FilterPass polyphase(const Polyphase& fir, std::span<const double> in, std::span<double> out,
+                       const Progress& progress) override {
+    ++runs;
+    fir.run(in, out, false, progress);
+    return {};
+  }
+  int runs = 0;
+
+ private:
+  std::string why_;
+};
+
+TEST(RateChange, AnEngineOfTheListThatRunsRateChangesRunsTheStage) {
+  const std::vector<double> x = signalOf(100003, 7);
+  for (const char* chain : {"resample-poly 3,2", "decimate 4 ftype fir", "resample-poly 1,5 beta 8"}) {
+    SCOPED_TRACE(chain);
+    BackendList engines = cpuEngines();
+    engines.push_back(std::make_unique<RateOnlyEngine>(""));
+    auto* rateOnly = static_cast<RateOnlyEngine*>(engines.back().get());
+    const auto stage = bindStage(parseChain(chain).stages.at(0), 1, {x.size(), std::nullopt});
+    const std::vector<std::string> names = stage->engineNames(engines);
+    EXPECT_NE(std::find(names.begin(), names.end(), "rate-only"), names.end());
+    StageRunOptions options;
+    options.engine = "rate-only";
+    const AppliedJob applied = stage->apply(engines, x, options);
+    EXPECT_EQ(rateOnly->runs, 1);
+    EXPECT_EQ(applied.result.engine, "rate-only");
+    EXPECT_TRUE(applied.result.verification.passed());
+    options.engine = "cpu-serial";
+    EXPECT_TRUE(sameBits(applied.result.output, stage->apply(engines, x, options).result.output));
+  }
+  BackendList engines = cpuEngines();
+  engines.push_back(std::make_unique<RateOnlyEngine>("no usable CUDA GPU was found"));
+  const auto stage = bindStage(parseChain("resample-poly 3,2").stages.at(0), 1, {x.size(), std::nullopt});
+  const std::vector<std::string> names = stage->engineNames(engines);
+  EXPECT_EQ(std::find(names.begin(), names.end(), "rate-only"), names.end());
+  StageRunOptions options;
+  options.engine = "rate-only";
+  try {
+    stage->apply(engines, x, options);
+    ADD_FAILURE() << "not refused";
+  } catch (const StageError& e) {
+    EXPECT_NE(std::string(e.what()).find("no usable CUDA GPU was found"), std::string::npos) << e.what();
+  }
 }
 
 // The output's length and rate follow the chain into the written file, in memory and streamed.

@@ -29,7 +29,7 @@ only_in '\b(cudaMemcpy|cudaMemset|cudaMemcpyToSymbol)\(' none
 only_in '<<<[^,>]*,[^,>]*>>>|<<<[^,>]*,[^,>]*,[^,>]*>>>' none
 only_in '\.record\(\)' none
 # Every GPU engine runs through the base (gpu_engine.hpp, or the ladders' lab_gpu_run.hpp on it).
-for engine in src/*_backend.cu src/median_filter_kernels.cu src/sos_scan_kernels.cu src/spectrum_gpu.cu \
+for engine in src/*_backend.cu src/median_filter_kernels.cu src/sos_scan_kernels.cu src/*_gpu.cu \
               src/*_ladder.cu src/reduction_devices.cu; do
   if ! grep -qE '#include "(gpu_engine|lab_gpu_run)\.hpp"' "$engine"; then
     echo "$engine does not run through the GPU engine base (gpu_engine.hpp)"

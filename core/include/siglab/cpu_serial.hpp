@@ -19,7 +19,7 @@ void filterSerial(std::span<const float> in, const FilterSpec& spec, std::span<f
 class CpuSerialBackend final : public FilterBackend {
  public:
   std::string_view name() const override { return "cpu-serial"; }
-  std::string_view description() const override { return "CPU reference: the seed's serial loop"; }
+  std::string_view description() const override { return "CPU reference: the serial loop, one output at a time, taps in order"; }
   std::string whyNot(const FilterSpec& spec, SampleType type) const override;
   FilterPass filter(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
                     const RunOptions& options, const Progress& progress = {}) override;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "siglab/filter_spec.hpp"
+#include "siglab/polyphase.hpp"
 #include "siglab/io/sample_type.hpp"
 #include "siglab/measure.hpp"
 #include "siglab/progress.hpp"
@@ -83,6 +84,15 @@ class FilterBackend {
                             const RunOptions& options, const Progress& progress = {}) = 0;
   virtual FilterPass filter(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
                             const RunOptions& options, const Progress& progress = {}) = 0;
+
+  // Besides filters, the FIR rate changes (upfirdn, resample_poly, decimate's FIR): why this engine
+  // cannot run one here, or empty where it can (the GPU's correlation engine, gpu-tuned, runs them).
+  virtual std::string whyNotPolyphase() const { return std::string(name()) + " runs no rate changes"; }
+  // out[j] = fir.outputAt(j) over all of `in`, j < out.size(): Polyphase::run's bits. Throws as filter() does.
+  virtual FilterPass polyphase(const Polyphase& /*fir*/, std::span<const double> /*in*/, std::span<double> /*out*/,
+                               const Progress& /*progress*/) {
+    throw EngineUnavailable(whyNotPolyphase());
+  }
 };
 
 using BackendList = std::vector<std::unique_ptr<FilterBackend>>;

@@ -25,6 +25,10 @@ class Polyphase {
   std::int64_t up() const { return up_; }
   std::int64_t down() const { return down_; }
   std::size_t tapCount() const { return tapCount_; }
+  std::int64_t offset() const { return offset_; }
+  // Phase p's taps in the order outputAt multiplies them (h[p + m up], m = count-1 .. 0), for an
+  // engine that computes outputAt elsewhere (the GPU's polyphase kernel).
+  std::span<const double> phaseTaps(std::int64_t p) const { return phases_[static_cast<std::size_t>(p)]; }
 
   // Output j of a signal of n inputs; x[i - base] is input i for every input the output reads
   // (firstInput(j) .. lastInput(j, n)).

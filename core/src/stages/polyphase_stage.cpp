@@ -1,5 +1,6 @@
 #include "polyphase_stage.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -50,18 +51,35 @@ class PolyphaseStage final : public BoundStage {
     return std::make_unique<detail::PolyphaseStream>(upstream, fir_, outputs_, options.sampleType == SampleType::f32,
                                                      options.pathForMessages, progress);
   }
-  std::vector<std::string> engineNames(const BackendList& /*engines*/) const override { return rateEngineNames(); }
+  // The CPU's engines, then every engine of the list that runs rate changes here (gpu-tuned).
+  std::vector<std::string> engineNames(const BackendList& engines) const override {
+    std::vector<std::string> names = rateEngineNames();
+    for (const auto& engine : engines) {
+      if (engine->whyNotPolyphase().empty()) names.emplace_back(engine->name());
+    }
+    return names;
+  }
 
-  AppliedJob applyInto(const BackendList& /*engines*/, std::span<const double> in, std::span<double> out,
+  AppliedJob applyInto(const BackendList& engines, std::span<const double> in, std::span<double> out,
                        const StageRunOptions& options, const Progress& progress) const override {
-    const RateEngine& engine = rateEngine(options.engine, description_);
+    FilterBackend* listed = options.engine == "auto" ? nullptr : findEngine(engines, options.engine);
+    const bool cpu = listed == nullptr || std::ranges::any_of(kRateEngines, [&](const RateEngine& e) {
+                       return e.name == options.engine;
+                     });
+    if (!cpu) {
+      if (std::string why = listed->whyNotPolyphase(); !why.empty()) {
+        throw StageError(description_ + " cannot run on " + options.engine + ": " + why);
+      }
+    }
+    const RateEngine& engine = cpu ? rateEngine(options.engine, description_) : kRateEngines[0];
     if (out.size() != outputs_(in.size())) throw std::invalid_argument("the output's size is not the stage's");
     AppliedJob applied;
     if (options.engine == "auto") {
       applied.why = "auto: cpu-parallel, the same bits as cpu-serial (each output's products summed in one fixed order)";
     }
     ApplyResult& result = applied.result;
-    result.engine = std::string(engine.name);
+    result.engine = cpu ? std::string(engine.name) : options.engine;
+    result.usesGpu = !cpu && listed->usesGpu();
     std::vector<double> narrowed;  // float32: the inputs as float32 holds them, filtered in float64
     std::span<const double> x = in;
     if (options.sampleType == SampleType::f32) {
@@ -71,7 +89,11 @@ class PolyphaseStage final : public BoundStage {
     }
     const double runShare = options.verify ? 0.9 : 1.0;
     const auto start = std::chrono::steady_clock::now();
-    fir_.run(x, out, engine.parallel, progressPart(progress, 0.0, runShare));
+    if (cpu) {
+      fir_.run(x, out, engine.parallel, progressPart(progress, 0.0, runShare));
+    } else {
+      listed->polyphase(fir_, x, out, progressPart(progress, 0.0, runShare));  // the same bits, checked below
+    }
     if (options.sampleType == SampleType::f32) {
       for (double& y : out) y = static_cast<float>(y);
     }

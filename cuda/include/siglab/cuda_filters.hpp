@@ -66,5 +66,10 @@ GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double
 // does not exist: Unavailable, saying which there are.
 GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double> in, std::span<double> out,
                                 const std::vector<int>& devices, const Progress& progress = {});
+// scipy.signal.sosfilt (from rest) with the same block scan: the forward pass alone, over the
+// signal itself; errorBound is the forward pass's. Any stable sections (1 to kMaxScanStates / 2).
+// `in` and `out` may lie in host memory or on the device (used in place); so may sosfiltfiltCuda's.
+GpuFilterResult sosfiltCuda(const Sections& sections, std::span<const double> in, std::span<double> out,
+                            const std::vector<int>& devices = {}, const Progress& progress = {});
 
 }  // namespace siglab

@@ -78,7 +78,7 @@ class TextFormat final : public SignalFormat {
     return {"Text, one number a line (*.txt *.dat)", "CSV or TSV (*.csv *.tsv)"};
   }
   std::string saveFilter(std::size_t channels) const override {
-    return channels > 1 ? "CSV, a column a channel (*.csv)" : "Seed text format (*.txt);;CSV (*.csv)";
+    return channels > 1 ? "CSV, a column a channel (*.csv)" : "Text, one number a line (*.txt);;CSV (*.csv)";
   }
   bool readsStreamsInPart() const override { return true; }
 

@@ -1,0 +1,22 @@
+# The SigLab user guide: Sphinx with MyST Markdown and the furo theme (Debian's python3-sphinx,
+# python3-myst-parser, furo). Built by scripts/docs.sh, which first writes the generated reference
+# pages under _generated/ from siglab-cli and the Python module of the build.
+import os
+import sys
+
+project = "SigLab"
+author = "The SigLab developers"
+copyright = "The SigLab developers, GNU GPL 3 or later"
+extensions = ["myst_parser", "sphinx.ext.autodoc"]
+source_suffix = {".md": "markdown"}
+myst_heading_anchors = 3
+html_theme = "furo"
+html_title = "SigLab user guide"
+# perf/ holds benchmark outputs as printed (linked as downloads); _generated/ is included by the
+# reference pages; the audit is a working note.
+exclude_patterns = ["_build", "_generated", "perf", "issue-16-audit.md"]
+autodoc_member_order = "bysource"
+
+# The Python module is imported from the build (scripts/docs.sh sets SIGLAB_PYTHON_PATH).
+if os.environ.get("SIGLAB_PYTHON_PATH"):
+    sys.path.insert(0, os.environ["SIGLAB_PYTHON_PATH"])
