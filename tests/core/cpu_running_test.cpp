@@ -14,18 +14,33 @@
 namespace siglab {
 namespace {
 
-// The exact window sums (in long double, 64-bit mantissa) times the tap.
+// The exact window sums (in long double, 64-bit mantissa) times the tap. Each window adds its own
+// samples, whole 64-sample blocks of them as one block sum (each block summed once): a long window
+// (W = 4097 over 300007 samples) costs a twentieth of adding every sample (issue 30: CI time).
 std::vector<long double> longDoubleReference(const std::vector<double>& in, const FilterSpec& spec) {
+  if (in.empty()) return {};
   const auto n = static_cast<std::int64_t>(in.size());
   const auto r = static_cast<std::int64_t>(spec.radius());
+  // The signal as the boundary mode extends it: sample k (from -r to n + r - 1) at k + r.
+  std::vector<long double> extended(static_cast<std::size_t>(n + 2 * r));
+  for (std::int64_t k = -r; k < n + r; ++k) {
+    const std::int64_t index = boundaryIndex(k, n, spec.mode);
+    extended[static_cast<std::size_t>(k + r)] = index == kSkipSample ? 0.0L : in[static_cast<std::size_t>(index)];
+  }
+  constexpr std::size_t kBlock = 64;
+  std::vector<long double> blockSums(extended.size() / kBlock, 0.0L);
+  for (std::size_t b = 0; b < blockSums.size(); ++b) {
+    for (std::size_t j = 0; j < kBlock; ++j) blockSums[b] += extended[b * kBlock + j];
+  }
   std::vector<long double> out(in.size());
-  for (std::int64_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const std::size_t end = i + static_cast<std::size_t>(2 * r + 1);
     long double sum = 0.0L;
-    for (std::int64_t k = i - r; k <= i + r; ++k) {
-      const std::int64_t index = boundaryIndex(k, n, spec.mode);
-      if (index != kSkipSample) sum += in[static_cast<std::size_t>(index)];
-    }
-    out[static_cast<std::size_t>(i)] = sum * static_cast<long double>(spec.taps[0]);
+    std::size_t k = i;
+    for (; k < end && k % kBlock != 0; ++k) sum += extended[k];
+    for (; k + kBlock <= end; k += kBlock) sum += blockSums[k / kBlock];
+    for (; k < end; ++k) sum += extended[k];
+    out[i] = sum * static_cast<long double>(spec.taps[0]);
   }
   return out;
 }
