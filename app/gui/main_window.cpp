@@ -43,6 +43,7 @@
 #include "import_dialog.hpp"
 #include "siglab/io/signal_formats.hpp"
 #include "plot_export.hpp"
+#include "playback_bar.hpp"
 #include "lab_tasks.hpp"
 #include "lab_view.hpp"
 #include "ladder_view.hpp"
@@ -292,6 +293,11 @@ void MainWindow::createActions() {
   tools->addSeparator();
   tools->addWidget(new QLabel(tr(" Sample rate ")));
   tools->addWidget(rateField_);
+
+  auto* playback = new PlaybackBar(plot_, {[this] { return signal_; }, [this] { return filtered_; }}, engines_, makeAudioOutput(), this);
+  addToolBar(playback);
+  connect(plot_, &SignalPlot::visibleRangeChanged, playback, &PlaybackBar::setRange);
+  connect(playback, &PlaybackBar::message, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
 }
 
 void MainWindow::restoreSettings() {
