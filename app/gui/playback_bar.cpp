@@ -38,7 +38,8 @@ PlaybackBar::PlaybackBar(SignalPlot* plot, Shown shown, std::shared_ptr<const Ba
 }
 
 bool PlaybackBar::eventFilter(QObject* watched, QEvent* event) {
-  if (watched == parent() && event->type() == QEvent::Hide) controller_.stop();
+  // Closed, not minimised (a minimised window hides spontaneously and plays on).
+  if (watched == parent() && event->type() == QEvent::Hide && !event->spontaneous()) controller_.stop();
   return QToolBar::eventFilter(watched, event);
 }
 
