@@ -14,7 +14,9 @@
 
 #include "engine_lists.hpp"
 #include "large_page_resource.hpp"
+#include "design_binding.hpp"
 #include "pipeline_binding.hpp"
+#include "spectrum_binding.hpp"
 #include "siglab/comparison.hpp"
 #include "siglab/job.hpp"
 #include "siglab/large_page_buffer.hpp"
@@ -142,6 +144,8 @@ PYBIND11_MODULE(_siglab, m) {
       .def("discard", &SharedOutputFile::discard);
 
   siglab::python::bindPipeline(m);
+  siglab::python::bindDesigns(m);
+  siglab::python::bindSpectrum(m);
 
   m.def(
       "read_signal",

@@ -15,6 +15,7 @@
 
 #include "engine_lists.hpp"
 #include "outside_gil.hpp"
+#include "siglab/analysis_stage.hpp"
 #include "siglab/cuda_backends.hpp"
 #include "siglab/io/output_checks.hpp"
 #include "siglab/large_page_buffer.hpp"
@@ -283,6 +284,44 @@ py::dict runOnFile(const Pipeline& pipeline, const std::string& input, const std
   return reportDict(pipeline, report);
 }
 
+// Runs `pipeline` on planar float64 channels in memory (used where they lie) into the file `output`,
+// as runOnFile writes it: a chain ending in an analysis (spectrogram, stft, find-peaks) writes its
+// matrix or table there, atomically, only once every stage passed.
+py::dict runArraysIntoFile(const Pipeline& pipeline, const std::vector<py::array_t<double, py::array::c_style>>& channels,
+                           std::optional<double> rate, const std::string& output, const std::vector<std::string>& engineNames,
+                           bool verify, const py::object& progress, const py::object& devices) {
+  const PipelineOptions options = optionsOf(engineNames, "f64", verify);
+  BackendList& list = enginesOn(deviceListOf(devices));
+  ChannelSource source;
+  for (const auto& channel : channels) source.channels.emplace_back(channel.data(), static_cast<std::size_t>(channel.size()));
+  source.sampleRate = rate;
+  source.name = "the array";
+  const NamedPath outputs[] = {{"output", output}};
+  checkOutputsBeforeWork(outputs, {});
+  PipelineReport report;
+  runOutsideGil([&](const PipelineObserver& observer) {
+    report = runPipeline(pipeline, source, FileSink{output, {}}, list, options, observer);
+  }, progress);
+  return reportDict(pipeline, report);
+}
+
+// The axes of the matrix the pipeline's last stage (an analysis) writes for a signal of `samples`
+// at `rate`, as core binds it: {"frequencies": ..., "times": ...}; empty for a table.
+py::dict analysisAxes(const Pipeline& pipeline, std::uint64_t samples, std::optional<double> rate) {
+  if (pipeline.stages.empty()) throw std::invalid_argument("the pipeline has no stage");
+  const Pipeline before{{pipeline.stages.begin(), pipeline.stages.end() - 1}};
+  const std::uint64_t frames = pipelineOutput(before, StageContext{samples, rate}).samples;
+  const std::unique_ptr<BoundStage> bound =
+      bindStage(pipeline.stages.back(), pipeline.stages.size(), StageContext{frames, rate});
+  const auto* analysis = dynamic_cast<const AnalysisStage*>(bound.get());
+  if (!analysis) throw std::invalid_argument(std::string(pipeline.stages.back().kind->name()) + " is no analysis stage");
+  py::dict d;
+  for (const auto& [name, values] : analysis->axes()) {
+    d[py::str(name)] = py::array_t<double>(static_cast<py::ssize_t>(values.size()), values.data());
+  }
+  return d;
+}
+
 py::dict reachDict(const Pipeline& pipeline, std::uint64_t samples, std::optional<double> rate) {
   const PipelineReach reach = pipelineReach(pipeline, StageContext{samples, rate, Accumulator::SampleType});
   py::dict d;
@@ -318,6 +357,9 @@ void bindPipeline(py::module_& m) {
       .def("reach", &reachDict, py::arg("samples"), py::arg("rate"))
       .def("run", &runOnArrays, py::arg("channels"), py::arg("rate"), py::arg("engines"), py::arg("sample_type"),
            py::arg("verify"), py::arg("progress"), py::arg("devices"), py::arg("out"), py::arg("one_d"))
+      .def("run_into_file", &runArraysIntoFile, py::arg("channels"), py::arg("rate"), py::arg("output"),
+           py::arg("engines"), py::arg("verify"), py::arg("progress"), py::arg("devices"))
+      .def("analysis_axes", &analysisAxes, py::arg("samples"), py::arg("rate"))
       .def("run_file", &runOnFile, py::arg("input"), py::arg("output"), py::arg("read"), py::arg("stream"),
            py::arg("block_samples"), py::arg("engines"), py::arg("sample_type"), py::arg("verify"), py::arg("progress"), py::arg("devices"));
 }

@@ -21,6 +21,7 @@
 #include "siglab/io/signal_io.hpp"
 #include "siglab/io/table_file.hpp"
 #include "siglab/spectrum.hpp"
+#include "spectrum_engine.hpp"
 
 namespace siglab::cli {
 namespace {
@@ -47,22 +48,6 @@ std::size_t firstNonFinite(std::span<const double> samples) {
     if (!std::isfinite(samples[i])) return i;
   }
   return samples.size();
-}
-
-// The spectrum on the engine the options name; `note` says which ran and why.
-Spectrum computeSpectrum(std::span<const double> samples, const WelchOptions& welchOptions, const std::string& engine,
-                         const std::vector<int>& devices, std::string& note) {
-  if (engine != "cpu") {
-    GpuSpectrumRun gpu = welchGpu(samples, welchOptions, 0, devices);
-    if (gpu.ok) {
-      note = devices.size() > 1 ? "gpu (cuFFT) on " + formatDevicePlacement(devices) : "gpu (cuFFT)";
-      return std::move(gpu.spectrum);
-    }
-    note = "cpu (FFTW); the GPU could not run it: " + gpu.message;
-  } else {
-    note = "cpu (FFTW)";
-  }
-  return welch(samples, welchOptions);
 }
 
 int runSpectrum(SpectrumCommandOptions& o, const CLI::App& command) {
@@ -117,7 +102,7 @@ int runSpectrum(SpectrumCommandOptions& o, const CLI::App& command) {
   Spectrum spectrum;
   try {
     validate(o.welch, signal.samples.size());
-    spectrum = computeSpectrum(signal.samples, o.welch, o.engine, o.deviceList, note);
+    spectrum = welchOnEngine(signal.samples, o.welch, o.engine, o.deviceList, note);
   } catch (const SpectrumOptionError& e) {
     std::cerr << kName << e.option() << ": " << e.what() << "\n";
     return kExitUsage;

@@ -12,7 +12,9 @@ namespace siglab::gui {
 DeviceChooser::DeviceChooser(const std::vector<DeviceInfo>& devices, const std::vector<int>& chosen, QWidget* parent)
     : QWidget(parent), inUse_(chosen) {
   auto* layout = new QVBoxLayout(this);
-  layout->addWidget(new QLabel(tr("<b>GPUs the GPU engines use</b> (one contiguous part of the signal each, the same bits)")));
+  auto* heading = new QLabel(tr("<b>GPUs the GPU engines use</b> (one contiguous part of the signal each, the same bits)"));
+  heading->setWordWrap(true);  // the view fits a narrow dock
+  layout->addWidget(heading);
   const std::vector<int> used = chosen.empty() ? std::vector<int>{0} : chosen;
   for (const DeviceInfo& d : devices) {
     if (!d.available) continue;

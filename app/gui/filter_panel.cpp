@@ -57,32 +57,33 @@ FilterPanel::FilterPanel(const BackendList& engines, QWidget* parent) : QWidget(
   filterLayout->addWidget(form_);
   auto* typeForm = new QFormLayout;
   dtype_ = new QComboBox;
+  dtype_->setObjectName("dtype");
   dtype_->addItem(tr("float64"), "f64");
   dtype_->addItem(tr("float32"), "f32");
   dtype_->setToolTip(tr("Sample type the engines run in (float32: half the bytes; samples beyond its range are "
                         "refused), as siglab-cli --dtype"));
   typeForm->addRow(tr("Samples"), dtype_);
   accumulator_ = new QComboBox;
+  accumulator_->setObjectName("accumulator");
   accumulator_->addItem(tr("float32"), "f32");
   accumulator_->addItem(tr("float64"), "f64");
-  accumulator_->setToolTip(tr("With float32 samples: sum in float32, or in float64 rounded once (--accumulate)"));
   typeForm->addRow(tr("Accumulate"), accumulator_);
   filterLayout->addLayout(typeForm);
 
   auto* runBox = new QGroupBox(tr("Engines run"));
   auto* runForm = new QFormLayout(runBox);
   blockSize_ = new QSpinBox;
+  blockSize_->setObjectName("blockSize");
   blockSize_->setRange(32, 1024);
   blockSize_->setSingleStep(32);
   blockSize_->setValue(RunOptions{}.blockSize);
   blockSize_->setSuffix(tr(" threads"));
-  blockSize_->setToolTip(tr("GPU threads per block (--block-size)"));
   runForm->addRow(tr("Block size"), blockSize_);
   gpuBudget_ = new QSpinBox;
+  gpuBudget_->setObjectName("gpuBudget");
   gpuBudget_->setRange(0, 1 << 20);
   gpuBudget_->setSpecialValueText(tr("90% of free"));
   gpuBudget_->setSuffix(tr(" MiB"));
-  gpuBudget_->setToolTip(tr("GPU memory gpu-tuned may use; a signal over it goes in chunks (--gpu-memory-budget)"));
   runForm->addRow(tr("GPU budget"), gpuBudget_);
   repeat_ = new QSpinBox;
   repeat_->setRange(1, 1000);
@@ -131,6 +132,8 @@ FilterPanel::FilterPanel(const BackendList& engines, QWidget* parent) : QWidget(
   layout->addWidget(enginesBox);
   layout->addStretch();
   connect(form_, &StageForm::changed, this, &FilterPanel::updateEngineAvailability);
+  connect(dtype_, &QComboBox::currentIndexChanged, this, &FilterPanel::updateOptionsThatApply);
+  updateOptionsThatApply();
   for (QComboBox* box : {dtype_, accumulator_}) {
     connect(box, &QComboBox::currentIndexChanged, this, &FilterPanel::updateEngineAvailability);
   }
@@ -206,6 +209,27 @@ void FilterPanel::showEngineAvailability(const std::shared_ptr<const BoundStage>
   }
   unavailableNote_->setText(reasons.isEmpty() ? QString() : tr("Cannot run here: %1").arg(reasons.join("; ")));
   unavailableNote_->setVisible(!reasons.isEmpty());
+}
+
+// An option that does not apply is greyed out, its tooltip saying why (and what it does otherwise).
+void FilterPanel::updateOptionsThatApply() {
+  const bool float32 = sampleType() == SampleType::f32;
+  accumulator_->setEnabled(float32);
+  accumulator_->setToolTip(float32 ? tr("With float32 samples: sum in float32, or in float64 rounded once (--accumulate)")
+                                   : tr("Does not apply: float64 samples are always summed in float64. Choose float32 "
+                                        "samples to choose how they are summed (--accumulate)"));
+  const bool gpu = gpuMissing_.isEmpty();
+  blockSize_->setEnabled(gpu);
+  gpuBudget_->setEnabled(gpu);
+  const QString blockSize = tr("GPU threads per block (--block-size)");
+  const QString budget = tr("GPU memory gpu-tuned may use; a signal over it goes in chunks (--gpu-memory-budget)");
+  blockSize_->setToolTip(gpu ? blockSize : tr("Does not apply: no GPU here (%1). %2").arg(gpuMissing_, blockSize));
+  gpuBudget_->setToolTip(gpu ? budget : tr("Does not apply: no GPU here (%1). %2").arg(gpuMissing_, budget));
+}
+
+void FilterPanel::setGpuMissing(const QString& reason) {
+  gpuMissing_ = reason.isEmpty() ? tr("none found") : reason;
+  updateOptionsThatApply();
 }
 
 std::optional<FilterSpec> FilterPanel::spec(QString* error) const {

@@ -54,6 +54,8 @@ class FilterPanel : public QWidget {
   std::vector<std::string> checkedEngines() const;  // only engines that can run the stage as bound
   void setEngineChecked(const std::string& name, bool checked);
   void setRunEnabled(bool enabled);
+  // No GPU here, and why: the GPU's options (block size, budget) are greyed out saying so.
+  void setGpuMissing(const QString& reason);
   // Shows `chain` (the list of applied stages) under the Apply button.
   void showChain(QWidget* chain);
   // The job for `stage` with the panel's run options, on the current signal.
@@ -70,6 +72,7 @@ class FilterPanel : public QWidget {
 
  private:
   void updateEngineAvailability();
+  void updateOptionsThatApply();
   void showEngineAvailability(const std::shared_ptr<const BoundStage>& bound);
 
   StageForm* form_ = nullptr;
@@ -83,6 +86,7 @@ class FilterPanel : public QWidget {
   QLabel* unavailableNote_ = nullptr;
   std::optional<std::uint64_t> samples_;
   std::optional<double> sampleRate_;
+  QString gpuMissing_;  // why there is no GPU; empty where there is one
   bool availabilityBinding_ = false;  // one binding on a worker at a time,
   bool availabilityStale_ = false;    // then one more for the form as it is now
   const BackendList& engines_;

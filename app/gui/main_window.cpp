@@ -4,6 +4,7 @@
 
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -16,11 +17,9 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
-#include <QSplitter>
 #include <QScreen>
 #include <QStatusBar>
 #include <QStyle>
-#include <QTabWidget>
 #include <QVBoxLayout>
 #include <QToolBar>
 #include <QUndoStack>
@@ -39,6 +38,7 @@
 #include "dataset_dialog.hpp"
 #include "device_chooser.hpp"
 #include "device_panel.hpp"
+#include "dock_layout.hpp"
 #include "filter_panel.hpp"
 #include "import_dialog.hpp"
 #include "siglab/io/signal_formats.hpp"
@@ -64,6 +64,8 @@
 #include "siglab/io/signal_io.hpp"
 #include "spectrum_view.hpp"
 #include "statistics_panel.hpp"
+#include "signal_session.hpp"
+#include "task_runner.hpp"
 #include "task_status.hpp"
 #include "timing_view.hpp"
 #include "window_geometry.hpp"
@@ -72,6 +74,7 @@ namespace siglab::gui {
 namespace {
 
 constexpr int kMaxRecentFiles = 8;
+constexpr int kDockStateVersion = 1;  // QMainWindow::saveState's: raise it when the docks change
 const char* const kSessionFilter = "SigLab session (*.siglab)";
 
 // What readSignal recognises (the format registry's filters), and sessions.
@@ -102,9 +105,9 @@ MainWindow::MainWindow(QWidget* parent)
       engines_(std::make_shared<const BackendList>(makeAllBackends(savedCudaOptions(devices_), &devices_.front()))) {
   filterPanel_ = new FilterPanel(*engines_);
   filterPanel_->setMinimumWidth(220);
+  session_ = new SignalSession(this);
   undo_ = new QUndoStack(this);
   chainView_ = new ChainView(undo_);
-  filterPanel_->showChain(chainView_);
   plot_ = new SignalPlot;
   timings_ = new TimingView;
   devicePanel_ = new DevicePanel(devices_);
@@ -113,38 +116,15 @@ MainWindow::MainWindow(QWidget* parent)
   spectrum_ = new SpectrumView;
   if (devices_.front().available) spectrum_->setDevices(savedCudaOptions(devices_).devices);  // GPU Welch there
   rateField_ = new SampleRateField;
-  auto* tabs = new QTabWidget;
-  tabs->addTab(timings_, tr("Timings"));
-  tabs->addTab(statistics_, tr("Statistics"));
-  tabs->addTab(spectrum_, tr("Spectrum"));
-  tabs->addTab(lab_, tr("Lab"));
-  auto* deviceTab = new QWidget;
-  auto* deviceLayout = new QVBoxLayout(deviceTab);
-  deviceLayout->addWidget(devicePanel_, 1);
-  auto* deviceChooser = new DeviceChooser(devices_, savedCudaOptions(devices_).devices);
-  connect(deviceChooser, &DeviceChooser::chosenChanged, this, [](const std::vector<int>& devices) {
-    QSettings().setValue("gpu/devices", QString::fromStdString(formatDeviceList(devices)));
-  });
-  deviceLayout->addWidget(deviceChooser);
-  tabs->addTab(deviceTab, tr("Device"));
-
-  splitter_ = new QSplitter(Qt::Horizontal);
-  // The panel scrolls when it is taller than the window, instead of squeezing its notes.
-  auto* panelScroll = new QScrollArea;
-  panelScroll->setWidget(filterPanel_);
-  panelScroll->setWidgetResizable(true);
-  panelScroll->setFrameShape(QFrame::NoFrame);
-  panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  panelScroll->setMinimumWidth(filterPanel_->minimumSizeHint().width() + panelScroll->verticalScrollBar()->sizeHint().width());
-  splitter_->addWidget(panelScroll);
-  splitter_->addWidget(plot_);
-  splitter_->addWidget(tabs);
-  splitter_->setStretchFactor(0, 0);
-  splitter_->setStretchFactor(1, 3);
-  splitter_->setStretchFactor(2, 2);
-  setCentralWidget(splitter_);
+  setCentralWidget(plot_);  // the signal takes the centre; every other view is a dock
 
   taskStatus_ = new TaskStatus;
+  tasks_ = new TaskRunner(taskStatus_, this);
+  connect(tasks_, &TaskRunner::busyChanged, this, &MainWindow::updateActions);
+  connect(tasks_, &TaskRunner::finished, this, &MainWindow::updateActions);  // what the task's result enables
+  connect(tasks_, &TaskRunner::finished, this, &MainWindow::taskFinished);
+  // A task's result would follow a chain that changed (Undo, Redo, the chain view): it goes.
+  connect(undo_, &QUndoStack::indexChanged, tasks_, &TaskRunner::abandon);
   cursorLabel_ = new QLabel;
   statusBar()->addWidget(cursorLabel_, 1);
   statusBar()->addPermanentWidget(taskStatus_);
@@ -152,21 +132,25 @@ MainWindow::MainWindow(QWidget* parent)
   connect(plot_, &SignalPlot::visibleRangeChanged, statistics_, &StatisticsPanel::setVisibleRange);
   connect(plot_, &SignalPlot::visibleRangeChanged, spectrum_, &SpectrumView::setVisibleRange);
   connect(plot_, &SignalPlot::channelChosen, this,
-          [this](std::optional<std::size_t> channel) { showChannel(channel.value_or(0)); });
+          [this](std::optional<std::size_t> channel) { session_->setChannel(channel.value_or(0)); });
   connect(plot_, &SignalPlot::fileChannelChosen, this, &MainWindow::showFileChannel);
   connect(rateField_, &SampleRateField::rateChanged, this, [this](std::optional<double> rate) {
     plot_->setSampleRate(rate);
     statistics_->setSampleRate(rate);
     spectrum_->setSampleRate(rate);
-    const SignalPtr input = currentResult();
-    filterPanel_->setSignal(input ? std::optional<std::uint64_t>(input->size()) : std::nullopt, rate);
+    showNextStageInput();
   });
   connect(filterPanel_, &FilterPanel::runRequested, this, &MainWindow::runEngines);
   connect(filterPanel_, &FilterPanel::applyRequested, this, &MainWindow::applyFilter);
   connect(lab_, &LabView::runRequested, this, &MainWindow::runLab);
-  if (!devices_.front().available) lab_->setGpuMissing(QString::fromStdString(devices_.front().reason));
+  if (!devices_.front().available) {
+    lab_->setGpuMissing(QString::fromStdString(devices_.front().reason));
+    filterPanel_->setGpuMissing(QString::fromStdString(devices_.front().reason));
+  }
 
   createActions();
+  createDocks();
+  subscribeViews();
   setWindowIcon(applicationIcon());
   setAcceptDrops(true);
   restoreSettings();
@@ -175,6 +159,55 @@ MainWindow::MainWindow(QWidget* parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+// The form (with the sample rate it reads its units by) and the views, each a dock: a new view
+// (cursors, markers) is one more addViewDock here, and one more entry in views_.
+void MainWindow::createDocks() {
+  auto* form = new QWidget;
+  auto* formLayout = new QVBoxLayout(form);
+  formLayout->setContentsMargins(0, 0, 0, 0);
+  auto* rateRow = new QHBoxLayout;
+  rateRow->setContentsMargins(9, 4, 9, 0);
+  rateRow->addWidget(new QLabel(tr("Sample rate")));
+  rateRow->addWidget(rateField_, 1);
+  formLayout->addLayout(rateRow);
+  // The panel scrolls when it is taller than the window, instead of squeezing its notes.
+  auto* panelScroll = new QScrollArea;
+  panelScroll->setWidget(filterPanel_);
+  panelScroll->setWidgetResizable(true);
+  panelScroll->setFrameShape(QFrame::NoFrame);
+  panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  panelScroll->setMinimumWidth(filterPanel_->minimumSizeHint().width() + panelScroll->verticalScrollBar()->sizeHint().width());
+  formLayout->addWidget(panelScroll, 1);
+
+  auto* deviceTab = new QWidget;
+  auto* deviceLayout = new QVBoxLayout(deviceTab);
+  deviceLayout->addWidget(devicePanel_, 1);
+  auto* deviceChooser = new DeviceChooser(devices_, savedCudaOptions(devices_).devices);
+  connect(deviceChooser, &DeviceChooser::chosenChanged, this, [](const std::vector<int>& devices) {
+    QSettings().setValue("gpu/devices", QString::fromStdString(formatDeviceList(devices)));
+  });
+  deviceLayout->addWidget(deviceChooser);
+
+  formDock_ = addViewDock(*this, form, tr("Filter"), "filterDock", viewsMenu_);
+  views_ = {addViewDock(*this, statistics_, tr("Statistics"), "statisticsDock", viewsMenu_),
+            addViewDock(*this, chainView_, tr("Chain"), "chainDock", viewsMenu_),
+            addViewDock(*this, timings_, tr("Timings"), "timingsDock", viewsMenu_),
+            addViewDock(*this, spectrum_, tr("Spectrum"), "spectrumDock", viewsMenu_),
+            addViewDock(*this, deviceTab, tr("Device"), "deviceDock", viewsMenu_)};
+  apart_ = {addViewDock(*this, lab_, tr("Lab"), "labDock", viewsMenu_)};
+  arrangeDocks(*this, formDock_, views_, apart_);
+}
+
+void MainWindow::showView(QWidget* view) {
+  for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+    if (dock->widget() == view || dock->widget()->isAncestorOf(view)) {
+      dock->show();
+      dock->raise();
+    }
+  }
+}
+
 
 void MainWindow::createActions() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -235,11 +268,11 @@ void MainWindow::createActions() {
 
   QMenu* edit = menuBar()->addMenu(tr("&Edit"));
   QAction* undoStep = edit->addAction(tr("&Undo the last stage"), QKeySequence(Qt::CTRL | Qt::Key_Z), this, [this] {
-    if (!busy_) undo_->undo();
+    undo_->undo();
   });
   undoStep->setToolTip(tr("Remove the chain's last stage and show the result before it (Ctrl+Z)"));
   QAction* redoStep = edit->addAction(tr("&Redo the stage"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), this, [this] {
-    if (!busy_) undo_->redo();
+    undo_->redo();
   });
   redoStep->setToolTip(tr("Add the stage undone again, with its result (Ctrl+Shift+Z)"));
   connect(undo_, &QUndoStack::canUndoChanged, undoStep, &QAction::setEnabled);
@@ -275,6 +308,10 @@ void MainWindow::createActions() {
   rubberBand->setShortcut(QKeySequence(Qt::Key_Z));
   rubberBand->setToolTip(tr("Drag a box to zoom into it (Z); off: drag pans. The wheel zooms either way"));
   connect(rubberBand, &QAction::toggled, plot_, &SignalPlot::setRubberBandZoom);
+  view->addSeparator();
+  viewsMenu_ = view->addMenu(tr("&Views"));
+  view->addAction(tr("Restore the &layout"), this, [this] { arrangeDocks(*this, formDock_, views_, apart_); })
+      ->setToolTip(tr("Every view back in its first place, the signal in the centre"));
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&Keyboard shortcuts"), QKeySequence::HelpContents, this, [this] {
@@ -290,11 +327,9 @@ void MainWindow::createActions() {
   tools->addActions({openAction_, applyAction_, runAction_, exportResultAction_});
   tools->addSeparator();
   tools->addActions({reset, stackedAction_, rubberBand});
-  tools->addSeparator();
-  tools->addWidget(new QLabel(tr(" Sample rate ")));
-  tools->addWidget(rateField_);
 
-  auto* playback = new PlaybackBar(plot_, {[this] { return signal_; }, [this] { return filtered_; }}, engines_, makeAudioOutput(), this);
+  auto* playback = new PlaybackBar(plot_, {[this] { return session_->signal(); }, [this] { return session_->filtered(); }},
+                                   engines_, makeAudioOutput(), this);
   addToolBar(playback);
   connect(plot_, &SignalPlot::visibleRangeChanged, playback, &PlaybackBar::setRange);
   connect(playback, &PlaybackBar::message, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
@@ -305,7 +340,7 @@ void MainWindow::restoreSettings() {
   if (!restoreGeometry(settings.value("window/geometry").toByteArray())) {
     setGeometry(firstWindowGeometry(screen()->availableGeometry()));
   }
-  if (!splitter_->restoreState(settings.value("window/splitter").toByteArray())) splitter_->setSizes({240, 700, 560});
+  restoreState(settings.value("window/docks").toByteArray(), kDockStateVersion);  // else the first arrangement
   lastDirectory_ = settings.value("lastDirectory").toString();
   stackedAction_->setChecked(settings.value("plot/stacked", false).toBool());
   filterPanel_->restoreSettings(settings);
@@ -315,7 +350,7 @@ void MainWindow::restoreSettings() {
 void MainWindow::saveSettings() const {
   QSettings settings;
   settings.setValue("window/geometry", saveGeometry());
-  settings.setValue("window/splitter", splitter_->saveState());
+  settings.setValue("window/docks", saveState(kDockStateVersion));
   settings.setValue("lastDirectory", lastDirectory_);
   settings.setValue("plot/stacked", stackedAction_->isChecked());
   filterPanel_->saveSettings(settings);
@@ -344,34 +379,14 @@ void MainWindow::dropEvent(QDropEvent* event) {
   if (!urls.isEmpty() && urls.first().isLocalFile()) requestOpen(urls.first().toLocalFile());
 }
 
-template <typename T>
-void MainWindow::startTask(const QString& what, std::shared_ptr<std::atomic<bool>> cancel, QFuture<T> future,
-                           std::function<void(const QFuture<T>&)> onDone) {
-  busy_ = true;
-  updateActions();
-  taskStatus_->begin(what, std::move(cancel));
-  auto* watcher = new QFutureWatcher<T>(this);
-  connect(watcher, &QFutureWatcherBase::progressValueChanged, taskStatus_, &TaskStatus::setProgress);
-  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, onDone = std::move(onDone)] {
-    taskStatus_->end();
-    busy_ = false;
-    onDone(watcher->future());
-    watcher->deleteLater();
-    updateActions();
-    emit taskFinished();
-  });
-  watcher->setFuture(future);
-}
-
 void MainWindow::openFile(const QString& path) {
-  if (busy_) return;
   if (path.endsWith(".siglab", Qt::CaseInsensitive)) {
     openSession(path);
     return;
   }
   // Probed in the background: a FIFO waits for its writer, which must not freeze the window.
   auto cancel = std::make_shared<std::atomic<bool>>(false);
-  startTask<ProbeOutcome>(tr("Looking at %1").arg(QFileInfo(path).fileName()), cancel,
+  tasks_->start<ProbeOutcome>(tr("Looking at %1").arg(QFileInfo(path).fileName()), cancel,
                           QtConcurrent::run(&probeFile, path, std::shared_ptr<const std::atomic<bool>>(cancel)),
                           [this, path, cancel](const QFuture<ProbeOutcome>& done) {
                             // A cancel that came after the probe finished, before this ran, still counts.
@@ -407,7 +422,6 @@ void MainWindow::openFile(const QString& path) {
 }
 
 void MainWindow::requestOpen(const QString& path) {
-  if (busy_) return;
   askToDiscardResult([this, path] { openFile(path); });
 }
 
@@ -422,7 +436,6 @@ ReadOptions MainWindow::withHostMemory(ReadOptions options) const {
 }
 
 void MainWindow::openFile(const QString& path, const ReadOptions& options) {
-  if (busy_) return;
   if (opensMapped(path, options)) {
     openMapped(path, options);
     return;
@@ -430,7 +443,7 @@ void MainWindow::openFile(const QString& path, const ReadOptions& options) {
   lastDirectory_ = QFileInfo(path).absolutePath();
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   const std::shared_ptr<const std::atomic<bool>> cancelled = cancel;
-  startTask<LoadOutcome>(tr("Loading %1").arg(QFileInfo(path).fileName()), cancel,
+  tasks_->start<LoadOutcome>(tr("Loading %1").arg(QFileInfo(path).fileName()), cancel,
                          isDefault(options) ? QtConcurrent::run(&loadSignal, path, hostMemory(), cancelled)
                                             : QtConcurrent::run(&loadSignalWith, path, withHostMemory(options), cancelled),
                          [this, path, options](const QFuture<LoadOutcome>& done) {
@@ -453,90 +466,66 @@ void MainWindow::openFile(const QString& path, const ReadOptions& options) {
 
 void MainWindow::showSignal(const QString& path, const ReadOptions& options, SignalPtr signal,
                             std::optional<ViewRange> view) {
-  signal_ = std::move(signal);
-  filtered_.reset();
-  filteredSpec_ = {};
-  viewChannel_ = 0;
-  comparison_.reset();
-  applied_.reset();
-  chain_.clear();
   undo_->clear();
-  chainView_->setSteps(chain_);
-  timings_->clear();
-  statistics_->setOriginal(signal_);
-  plot_->setOriginal(signal_);
-  cursorLabel_->clear();  // the old signal's readout
-  signalPath_ = QFileInfo(path).absoluteFilePath();
-  readOptions_ = options;
-  resultExported_ = true;
+  session_->setSignal(path, options, std::move(signal));
+  const SignalPtr& shown = session_->signal();
   if (view) plot_->setVisibleRange(view->first, view->last);
-  spectrum_->setOriginal(signal_);
-  rateField_->setFile(path, signal_->sampleRate());
-  filterPanel_->setSignal(signal_->size(), sampleRate());
   rememberRecent(path);
-  setTitle();
-  const QString samples = QLocale().toString(static_cast<qulonglong>(signal_->size()));
-  const QString oneOfFile = mappedChannelNote(signal_.get());
-  statusBar()->showMessage(signal_->channelCount() > 1
-                               ? tr("Loaded %1 channels of %2 samples from %3").arg(signal_->channelCount()).arg(samples, path)
+  const QString samples = QLocale().toString(static_cast<qulonglong>(shown->size()));
+  const QString oneOfFile = mappedChannelNote(shown.get());
+  statusBar()->showMessage(shown->channelCount() > 1
+                               ? tr("Loaded %1 channels of %2 samples from %3").arg(shown->channelCount()).arg(samples, path)
                            : !oneOfFile.isEmpty() ? tr("Viewing %1 samples of %2 from %3").arg(samples, oneOfFile, path)
                                                   : tr("Loaded %1 samples from %2").arg(samples, path),
                            5000);
 }
 
-SignalPtr MainWindow::currentResult() const { return chain_.empty() ? signal_ : chain_.back().result; }
-
-void MainWindow::appendStep(const ChainStep& step) {
-  chain_.push_back(step);
-  showChainResult();
+// Each view follows the session: what it shows is set here, once, for every way the session changes.
+void MainWindow::subscribeViews() {
+  connect(session_, &SignalSession::signalChanged, this, [this](const SignalPtr& signal) {
+    statistics_->setOriginal(signal);
+    plot_->setOriginal(signal);
+    spectrum_->setOriginal(signal);
+    cursorLabel_->clear();  // the old signal's readout
+    rateField_->setFile(session_->path(), signal->sampleRate());
+    setTitle();
+  });
+  connect(session_, &SignalSession::chainChanged, this, [this](const std::vector<ChainStep>& steps) {
+    chainView_->setSteps(steps);
+    showNextStageInput();
+    updateActions();
+  });
+  connect(session_, &SignalSession::filteredChanged, this,
+          [this](const SignalPtr& filtered, const QString& caption, const FilterSpec& spec) {
+            statistics_->setFiltered(filtered);
+            plot_->setFiltered(filtered, caption);
+            spectrum_->setFiltered(session_->channelShown(filtered), spec);
+            updateActions();
+          });
+  connect(session_, &SignalSession::comparisonChanged, this, [this](const std::shared_ptr<const Comparison>& comparison) {
+    if (comparison) {
+      timings_->setComparison(comparison, devices_);
+      devicePanel_->setMeasuredRun(*comparison);
+    } else {
+      timings_->clear();
+    }
+    updateActions();
+  });
+  connect(session_, &SignalSession::channelChanged, this, [this](std::size_t channel) {
+    statistics_->setChannel(channel);
+    spectrum_->setOriginal(session_->channelShown(session_->signal()));
+    spectrum_->setFiltered(session_->channelShown(session_->filtered()), session_->filteredSpec());
+  });
 }
 
-void MainWindow::removeLastStep() {
-  if (chain_.empty()) return;
-  chain_.pop_back();
-  showChainResult();
-}
-
-void MainWindow::showChainResult() {
-  filtered_ = chain_.empty() ? nullptr : chain_.back().result;
-  applied_ = chain_.empty() ? nullptr : chain_.back().report;
-  filteredCaption_ = QString::fromStdString(chainText(chain()));
-  resultExported_ = chain_.empty() || chain_.back().inFile;  // a mapped result is in its file already
-  filteredSpec_ = chain_.empty() ? FilterSpec{} : chain_.back().spec;
-  statistics_->setFiltered(filtered_);
-  plot_->setFiltered(filtered_, filteredCaption_);
-  spectrum_->setFiltered(channelShown(filtered_), filteredSpec_);
-  chainView_->setSteps(chain_);
-  const SignalPtr input = currentResult();
+// The form's units and bounds follow what the next stage takes: the chain's result, at the rate.
+void MainWindow::showNextStageInput() {
+  const SignalPtr input = session_->currentResult();
   filterPanel_->setSignal(input ? std::optional<std::uint64_t>(input->size()) : std::nullopt, sampleRate());
-  updateActions();
-}
-
-void MainWindow::showCompared(SignalPtr filtered, const FilterSpec& spec, const QString& caption) {
-  filtered_ = std::move(filtered);
-  filteredCaption_ = caption;
-  filteredSpec_ = spec;
-  resultExported_ = false;
-  statistics_->setFiltered(filtered_);
-  plot_->setFiltered(filtered_, caption);
-  spectrum_->setFiltered(channelShown(filtered_), spec);
-}
-
-SignalPtr MainWindow::channelShown(const SignalPtr& signal) const {
-  if (!signal) return nullptr;
-  return viewChannel_ < signal->channelCount() ? channelOf(signal, viewChannel_) : nullptr;
-}
-
-void MainWindow::showChannel(std::size_t channel) {
-  if (!signal_ || channel >= signal_->channelCount() || channel == viewChannel_) return;
-  viewChannel_ = channel;
-  statistics_->setChannel(channel);
-  spectrum_->setOriginal(channelShown(signal_));
-  spectrum_->setFiltered(channelShown(filtered_), filteredSpec_);
 }
 
 void MainWindow::applyFilter() {
-  if (busy_ || !signal_) return;
+  if (!session_->signal()) return;
   QString error;
   std::optional<JobDraft> job = filterPanel_->job(&error);
   if (!job) {
@@ -544,10 +533,10 @@ void MainWindow::applyFilter() {
     return;
   }
   pendingStages_.clear();
-  if (currentResult()->mapping()) {  // too large for memory: streamed into a file the user names
+  if (session_->currentResult()->mapping()) {  // too large for memory: streamed into a file the user names
     const QString output = askSavePath(tr("Write the filtered signal to"),
-                                       fileChannels(signal_.get()) > 1
-                                           ? tr("filtered-channel%1.raw").arg(signal_->mapping()->channel())
+                                       fileChannels(session_->signal().get()) > 1
+                                           ? tr("filtered-channel%1.raw").arg(session_->signal()->mapping()->channel())
                                            : QString("filtered.raw"),
                                        tr("Raw float64 (*.raw *.bin);;NumPy (*.npy);;Text, one number a line (*.txt);;"
                                           "WAV, 32-bit float (*.wav)"));
@@ -558,12 +547,12 @@ void MainWindow::applyFilter() {
 }
 
 void MainWindow::applyPending() {
-  if (pendingStages_.empty() || !signal_) return;
-  if (currentResult()->mapping()) {
+  if (pendingStages_.empty() || !session_->signal()) return;
+  if (session_->currentResult()->mapping()) {
     pendingStages_.clear();
     showError(tr("Cannot apply the chain here"),
               tr("%1 is viewed from its file: Apply its stages one by one, each into a file of your choice")
-                  .arg(QFileInfo(signalPath_).fileName()));
+                  .arg(QFileInfo(session_->path()).fileName()));
     return;
   }
   const Stage next = pendingStages_.front();
@@ -572,14 +561,14 @@ void MainWindow::applyPending() {
 }
 
 void MainWindow::applyStage(JobDraft job) {
-  const SignalPtr input = currentResult();
+  const SignalPtr input = session_->currentResult();
   job.job.input = input->source();
   job.job.engines = filterPanel_->applyEngine();
   const Stage stage = job.stage;
   // The stage is bound, and its engine chosen, by the task.
   RunRequest request{input, std::move(job), engines_};
   auto cancel = std::make_shared<std::atomic<bool>>(false);
-  startTask<ApplyOutcome>(tr("Applying %1").arg(QString::fromUtf8(stage.kind->name().data(),
+  tasks_->start<ApplyOutcome>(tr("Applying %1").arg(QString::fromUtf8(stage.kind->name().data(),
                                                                   static_cast<int>(stage.kind->name().size()))),
                           cancel,
                           QtConcurrent::run(&siglab::gui::applyStage, request,
@@ -598,7 +587,8 @@ void MainWindow::applyStage(JobDraft job) {
                             }
                             const ChainStep step{stage, outcome.report, outcome.filtered, outcome.spec, {}, false};
                             undo_->push(new StepCommand(QString::fromStdString(outcome.report->description),
-                                                        [this, step] { appendStep(step); }, [this] { removeLastStep(); }));
+                                                        [this, step] { session_->appendStep(step); },
+                                                        [this] { session_->removeLastStep(); }));
                             const StageReport& r = *outcome.report;
                             statusBar()->showMessage(
                                 tr("Applied %1 in %2 ms (%3); verified %4 outputs")
@@ -612,8 +602,8 @@ void MainWindow::applyStage(JobDraft job) {
 }
 
 void MainWindow::runEngines() {
-  if (busy_ || !signal_) return;
-  const SignalPtr input = currentResult();
+  if (!session_->signal()) return;
+  const SignalPtr input = session_->currentResult();
   if (input->mapping()) {
     offerCompareRange();
     return;
@@ -633,7 +623,7 @@ void MainWindow::runEngines() {
   for (const std::string& name : names) job->job.engines += (job->job.engines.empty() ? "" : ",") + name;
   RunRequest request{input, std::move(*job), engines_};
   auto cancel = std::make_shared<std::atomic<bool>>(false);
-  startTask<RunOutcome>(tr("Comparing %1 engines").arg(names.size()), cancel,
+  tasks_->start<RunOutcome>(tr("Comparing %1 engines").arg(names.size()), cancel,
                         QtConcurrent::run(&siglab::gui::runEngines, request, std::shared_ptr<const std::atomic<bool>>(cancel)),
                         [this, caption](const QFuture<RunOutcome>& done) {
                           if (done.resultCount() == 0) {
@@ -645,24 +635,20 @@ void MainWindow::runEngines() {
                             showError(tr("The run failed"), outcome.error);
                             return;
                           }
-                          comparison_ = outcome.comparison;
-                          showCompared(outcome.filtered, comparison_->spec, caption);
-                          timings_->setComparison(comparison_, devices_);
-                          devicePanel_->setMeasuredRun(*comparison_);
-                          QString verdict = comparison_->allAgree() ? tr("Every engine agrees with cpu-serial")
+                          session_->setCompared(outcome.filtered, outcome.comparison->spec, caption, outcome.comparison);
+                          QString verdict = outcome.comparison->allAgree() ? tr("Every engine agrees with cpu-serial")
                                                                     : tr("An engine DISAGREES with cpu-serial");
                           // The engines are measured on one channel; Apply filters every channel.
-                          if (signal_->channelCount() > 1) verdict += tr(" (compared on channel 1)");
+                          if (session_->signal()->channelCount() > 1) verdict += tr(" (compared on channel 1)");
                           statusBar()->showMessage(verdict, 8000);
                         });
 }
 
 void MainWindow::runLab(LabExperiment experiment) {
-  if (busy_) return;
   const LabRequest request = lab_->request(experiment);
   auto cancel = std::make_shared<std::atomic<bool>>(false);
-  startTask<LabOutcome>(tr("Running the ladder"), cancel,
-                        QtConcurrent::run(&siglab::gui::runLab, signal_, request,
+  tasks_->start<LabOutcome>(tr("Running the ladder"), cancel,
+                        QtConcurrent::run(&siglab::gui::runLab, session_->signal(), request,
                                           std::shared_ptr<const std::atomic<bool>>(cancel)),
                         [this](const QFuture<LabOutcome>& done) {
                           if (done.resultCount() == 0) return;
@@ -678,16 +664,16 @@ void MainWindow::runLab(LabExperiment experiment) {
 void MainWindow::exportResult(const QString& path) { startResultExport(path, {}); }
 
 void MainWindow::startResultExport(const QString& path, std::function<void()> onWritten) {
-  if (busy_ || !filtered_ || !checkOutput(path)) return;
-  SignalPtr result = filtered_;
+  if (!session_->filtered() || !checkOutput(path)) return;
+  SignalPtr result = session_->filtered();
   const std::string file = path.toStdString();
   WriteOptions options;
   options.sampleRate = sampleRate().value_or(options.sampleRate);  // a WAV keeps the input's rate
   startExport(
       path, [result, file, options](const Progress& progress) { writeLoadedSignal(file, *result, options, progress); },
       [this, path, result, onWritten = std::move(onWritten)] {
-        resultExported_ = resultExported_ || result == filtered_;
-        if (const QString channel = mappedChannelName(signal_.get()); !channel.isEmpty()) {
+        if (result == session_->filtered()) session_->setResultExported(true);
+        if (const QString channel = mappedChannelName(session_->signal().get()); !channel.isEmpty()) {
           statusBar()->showMessage(tr("Wrote %1: the filtered %2, the channel shown").arg(path, channel), 5000);
         }
         if (onWritten) onWritten();
@@ -695,10 +681,10 @@ void MainWindow::startResultExport(const QString& path, std::function<void()> on
 }
 
 void MainWindow::exportReport(const QString& path) {
-  if (busy_ || !comparison_ || !checkOutput(path)) return;
-  std::shared_ptr<const Comparison> comparison = comparison_;
+  if (!session_->comparison() || !checkOutput(path)) return;
+  std::shared_ptr<const Comparison> comparison = session_->comparison();
   const std::string file = path.toStdString();
-  const std::string input = signal_ ? signal_->source() : std::string();
+  const std::string input = session_->signal() ? session_->signal()->source() : std::string();
   const std::optional<double> rate = sampleRate();
   startExport(path, [comparison, file, input, rate](const Progress& progress) {
     writeFileAtomically(file, comparisonReport(*comparison, input, file, rate), progress);
@@ -708,7 +694,7 @@ void MainWindow::exportReport(const QString& path) {
 void MainWindow::startExport(const QString& path, std::function<void(const Progress&)> write,
                              std::function<void()> onWritten, const QString& failureTitle) {
   auto cancel = std::make_shared<std::atomic<bool>>(false);
-  startTask<ExportOutcome>(tr("Writing %1").arg(QFileInfo(path).fileName()), cancel,
+  tasks_->start<ExportOutcome>(tr("Writing %1").arg(QFileInfo(path).fileName()), cancel,
                            QtConcurrent::run(&exportFile, std::move(write), std::shared_ptr<const std::atomic<bool>>(cancel)),
                            [this, path, onWritten, failureTitle](const QFuture<ExportOutcome>& done) {
                              if (done.resultCount() == 0) return;
@@ -743,11 +729,11 @@ void MainWindow::savePlot(const QString& path, const PlotImageOptions& options) 
 void MainWindow::printPlot(QPrinter& printer) { siglab::gui::printPlot(plot_->plot(), printer, plotTitle()); }
 
 QString MainWindow::plotTitle() const {
-  if (!signal_) return QString();
-  QString name = QFileInfo(signalPath_).fileName();
-  const QString channel = mappedChannelName(signal_.get());
+  if (!session_->signal()) return QString();
+  QString name = QFileInfo(session_->path()).fileName();
+  const QString channel = mappedChannelName(session_->signal().get());
   if (!channel.isEmpty()) name = tr("%1, %2").arg(name, channel);
-  return filtered_ ? tr("%1 – %2").arg(name, filteredCaption_) : name;
+  return session_->filtered() ? tr("%1 – %2").arg(name, session_->filteredCaption()) : name;
 }
 
 void MainWindow::createSessionActions(QMenu* file) {
@@ -757,7 +743,7 @@ void MainWindow::createSessionActions(QMenu* file) {
   });
   openSessionAction_->setToolTip(tr("Restore a saved session: the signal, how it was read, the filter, engines and view"));
   saveSessionAction_ = file->addAction(tr("Save s&ession…"), this, [this] {
-    const QString path = askSavePath(tr("Save session"), QFileInfo(signalPath_).completeBaseName() + ".siglab",
+    const QString path = askSavePath(tr("Save session"), QFileInfo(session_->path()).completeBaseName() + ".siglab",
                                      tr(kSessionFilter));
     if (!path.isEmpty()) saveSession(path);
   });
@@ -778,13 +764,13 @@ void MainWindow::createSessionActions(QMenu* file) {
 
 Session MainWindow::currentSession() const {
   Session session;
-  session.signalPath = signalPath_.toStdString();
-  session.read = readOptions_;
+  session.signalPath = session_->path().toStdString();
+  session.read = session_->readOptions();
   session.chain = chain();
   session.stage = filterPanel_->stage(nullptr);
   session.repeat = filterPanel_->repeat();
   session.engines = filterPanel_->checkedEngines();
-  if (signal_) {
+  if (session_->signal()) {
     const QCPRange range = plot_->plot()->xAxis->range();
     session.view = ViewRange{range.lower, range.upper};
   }
@@ -793,7 +779,7 @@ Session MainWindow::currentSession() const {
 }
 
 void MainWindow::saveSession(const QString& path) {
-  if (busy_ || !signal_ || !checkOutput(path)) return;
+  if (!session_->signal() || !checkOutput(path)) return;
   const std::string file = path.toStdString();
   startExport(
       path, [file, session = currentSession()](const Progress& progress) { siglab::saveSession(file, session, progress); },
@@ -802,11 +788,11 @@ void MainWindow::saveSession(const QString& path) {
 }
 
 void MainWindow::savePipeline(const QString& path) {
-  if (chain_.empty()) {
+  if (session_->steps().empty()) {
     showError(tr("Nothing to save"), tr("The chain is empty: Apply a stage first"));
     return;
   }
-  if (busy_ || !checkOutput(path)) return;
+  if (!checkOutput(path)) return;
   const std::string file = path.toStdString();
   startExport(
       path, [file, pipeline = chain()](const Progress&) { siglab::savePipeline(file, pipeline); },
@@ -815,9 +801,8 @@ void MainWindow::savePipeline(const QString& path) {
 }
 
 void MainWindow::loadPipeline(const QString& path) {
-  if (busy_) return;
   auto cancel = std::make_shared<std::atomic<bool>>(false);
-  startTask<PipelineOutcome>(
+  tasks_->start<PipelineOutcome>(
       tr("Reading %1").arg(QFileInfo(path).fileName()), cancel,
       QtConcurrent::run(&readPipeline, path, std::shared_ptr<const std::atomic<bool>>(cancel)),
       [this, cancel](const QFuture<PipelineOutcome>& done) {
@@ -828,23 +813,21 @@ void MainWindow::loadPipeline(const QString& path) {
           return;
         }
         if (!outcome.pipeline->stages.empty()) filterPanel_->setStage(outcome.pipeline->stages.back());
-        if (!signal_) {
+        if (!session_->signal()) {
           pendingChain_ = *outcome.pipeline;
           statusBar()->showMessage(tr("The pipeline is applied to the next signal opened"), 5000);
           return;
         }
         undo_->clear();  // the file's chain in place of this one
-        chain_.clear();
-        showChainResult();
+        session_->clearChain();
         pendingStages_ = outcome.pipeline->stages;
         applyPending();
       });
 }
 
 void MainWindow::openSession(const QString& path) {
-  if (busy_) return;
   auto cancel = std::make_shared<std::atomic<bool>>(false);
-  startTask<SessionOutcome>(tr("Reading %1").arg(QFileInfo(path).fileName()), cancel,
+  tasks_->start<SessionOutcome>(tr("Reading %1").arg(QFileInfo(path).fileName()), cancel,
                             QtConcurrent::run(&readSession, path, std::shared_ptr<const std::atomic<bool>>(cancel)),
                             [this, cancel](const QFuture<SessionOutcome>& done) {
                               if (done.resultCount() == 0 || cancel->load()) return;  // cancelled, even after it read
@@ -885,49 +868,49 @@ void MainWindow::askToDiscardResult(std::function<void()> proceed) {
 }
 
 void MainWindow::exportResultThen(std::function<void()> proceed) {
-  if (busy_) {
-    showError(tr("Could not export"), tr("Another task is running: cancel it or wait for it, then export"));
-    return;
-  }
   const QString path = askSavePath(tr("Export filtered signal"), resultFileName(), resultExportFilters());
   if (!path.isEmpty()) startResultExport(path, std::move(proceed));
 }
 
 QString MainWindow::resultFileName() const {
-  if (filtered_ && filtered_->channelCount() > 1) return "result.npy";
-  if (fileChannels(signal_.get()) > 1) return tr("result-channel%1.txt").arg(signal_->mapping()->channel());
+  if (session_->filtered() && session_->filtered()->channelCount() > 1) return "result.npy";
+  if (fileChannels(session_->signal().get()) > 1) return tr("result-channel%1.txt").arg(session_->signal()->mapping()->channel());
   return "result.txt";
 }
 
 QString MainWindow::resultExportFilters() const {
   // The seed's text holds one channel (core says so for more): formats of several come first then.
-  const std::size_t channels = filtered_ ? filtered_->channelCount() : 1;
+  const std::size_t channels = session_->filtered() ? session_->filtered()->channelCount() : 1;
   return QString::fromStdString(saveFileFilters(channels, channels > 1 ? ".npy" : ".txt"));
 }
 
-void MainWindow::cancelTask() { taskStatus_->cancel(); }
+void MainWindow::cancelTask() { tasks_->cancel(); }
+
+bool MainWindow::busy() const { return tasks_->busy(); }
+SignalPtr MainWindow::signal() const { return session_->signal(); }
+SignalPtr MainWindow::filtered() const { return session_->filtered(); }
+std::shared_ptr<const Comparison> MainWindow::comparison() const { return session_->comparison(); }
+std::shared_ptr<const StageReport> MainWindow::applied() const { return session_->applied(); }
+Pipeline MainWindow::chain() const { return session_->chain(); }
+const std::vector<ChainStep>& MainWindow::chainSteps() const { return session_->steps(); }
+bool MainWindow::hasUnexportedResult() const { return session_->hasUnexportedResult(); }
 
 std::optional<double> MainWindow::sampleRate() const { return rateField_->rate(); }
 
 void MainWindow::updateActions() {
-  openAction_->setEnabled(!busy_);
-  recentMenu_->setEnabled(!busy_);
-  runAction_->setEnabled(!busy_ && signal_);
-  applyAction_->setEnabled(!busy_ && signal_);
-  filterPanel_->setRunEnabled(!busy_ && signal_);
-  exportResultAction_->setEnabled(!busy_ && filtered_);
-  exportReportAction_->setEnabled(!busy_ && comparison_);
-  saveChartAction_->setEnabled(comparison_ != nullptr);
-  savePlotAction_->setEnabled(signal_ != nullptr);
-  printAction_->setEnabled(signal_ != nullptr);
-  saveSessionAction_->setEnabled(!busy_ && signal_ != nullptr);
-  savePipelineAction_->setEnabled(!chain_.empty());
-  loadPipelineAction_->setEnabled(!busy_);
-  chainView_->setEnabled(!busy_);
-  openSessionAction_->setEnabled(!busy_);
-  cancelAction_->setEnabled(busy_);
-  lab_->setRunEnabled(!busy_);
-  lab_->setSignalAvailable(signal_ != nullptr);
+  // Nothing waits for a running task: a new request replaces it (TaskRunner).
+  runAction_->setEnabled(session_->signal() != nullptr);
+  applyAction_->setEnabled(session_->signal() != nullptr);
+  filterPanel_->setRunEnabled(session_->signal() != nullptr);
+  exportResultAction_->setEnabled(session_->filtered() != nullptr);
+  exportReportAction_->setEnabled(session_->comparison() != nullptr);
+  saveChartAction_->setEnabled(session_->comparison() != nullptr);
+  savePlotAction_->setEnabled(session_->signal() != nullptr);
+  printAction_->setEnabled(session_->signal() != nullptr);
+  saveSessionAction_->setEnabled(session_->signal() != nullptr);
+  savePipelineAction_->setEnabled(!session_->steps().empty());
+  cancelAction_->setEnabled(tasks_->busy());
+  lab_->setSignalAvailable(session_->signal() != nullptr);
 }
 
 void MainWindow::updateRecentMenu() {
@@ -936,7 +919,7 @@ void MainWindow::updateRecentMenu() {
   for (const QString& path : recent) {
     recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] { requestOpen(path); })->setToolTip(path);
   }
-  recentMenu_->setEnabled(!recent.isEmpty() && !busy_);
+  recentMenu_->setEnabled(!recent.isEmpty());
 }
 
 void MainWindow::rememberRecent(const QString& path) {
@@ -960,15 +943,15 @@ void MainWindow::showError(const QString& title, const QString& message) {
 }
 
 void MainWindow::setTitle() {
-  setWindowTitle(signal_ ? tr("%1 – SigLab").arg(QFileInfo(QString::fromStdString(signal_->source())).fileName())
+  setWindowTitle(session_->signal() ? tr("%1 – SigLab").arg(QFileInfo(QString::fromStdString(session_->signal()->source())).fileName())
                          : tr("SigLab"));
 }
 
 bool MainWindow::checkOutput(const QString& path) {
   std::vector<NamedPath> inputs;
-  if (signal_) inputs.push_back({"the signal", signal_->source()});
-  if (signal_ && signal_->mapping()) inputs.push_back({"the signal", signal_->mapping()->mappedPath()});
-  for (const ChainStep& step : chain_) {  // a step's file: undo shows it again
+  if (session_->signal()) inputs.push_back({"the signal", session_->signal()->source()});
+  if (session_->signal() && session_->signal()->mapping()) inputs.push_back({"the signal", session_->signal()->mapping()->mappedPath()});
+  for (const ChainStep& step : session_->steps()) {  // a step's file: undo shows it again
     if (step.result->mapping()) inputs.push_back({"a stage's result", step.result->mapping()->mappedPath()});
   }
   try {
@@ -986,13 +969,5 @@ QString MainWindow::askSavePath(const QString& title, const QString& defaultName
   if (!path.isEmpty()) lastDirectory_ = QFileInfo(path).absolutePath();
   return path;
 }
-
-// main_window_large.cpp starts these tasks too.
-template void MainWindow::startTask<LoadOutcome>(const QString&, std::shared_ptr<std::atomic<bool>>, QFuture<LoadOutcome>,
-                                                 std::function<void(const QFuture<LoadOutcome>&)>);
-template void MainWindow::startTask<ApplyOutcome>(const QString&, std::shared_ptr<std::atomic<bool>>,
-                                                  QFuture<ApplyOutcome>, std::function<void(const QFuture<ApplyOutcome>&)>);
-template void MainWindow::startTask<RunOutcome>(const QString&, std::shared_ptr<std::atomic<bool>>, QFuture<RunOutcome>,
-                                                std::function<void(const QFuture<RunOutcome>&)>);
 
 }  // namespace siglab::gui

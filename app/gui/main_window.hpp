@@ -25,7 +25,7 @@ class QAction;
 class QLabel;
 class QMenu;
 class QPrinter;
-class QSplitter;
+class QDockWidget;
 class QUndoStack;
 
 namespace siglab::gui {
@@ -36,14 +36,18 @@ class FilterPanel;
 struct JobDraft;
 class LabView;
 class SampleRateField;
+class SignalSession;
 class SpectrumView;
 class SignalPlot;
 class StatisticsPanel;
+class TaskRunner;
 class TaskStatus;
 class TimingView;
 
-// SigLab's window: the filter panel, the signal plots, and the timings and statistics side by side.
-// It owns the state (signal, last run) and hands every long job to a worker, one at a time.
+// SigLab's window: the signal plot in the centre, the filter form and the views (statistics, chain,
+// timings, spectrum, device, lab) in docks around it (dock_layout.hpp).
+// It assembles them with the menus and actions: what it works on is the SignalSession's (the views
+// follow it), and every long job goes to the TaskRunner, a new request replacing the running one.
 class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
@@ -80,11 +84,11 @@ class MainWindow : public QMainWindow {
   // where none is).
   void savePipeline(const QString& path);
   void loadPipeline(const QString& path);
-  Pipeline chain() const { return pipelineOf(chain_); }
-  const std::vector<ChainStep>& chainSteps() const { return chain_; }
+  Pipeline chain() const;
+  const std::vector<ChainStep>& chainSteps() const;
   QUndoStack* undoStack() const { return undo_; }
   ChainView* chainView() const { return chainView_; }
-  bool hasUnexportedResult() const { return filtered_ && !resultExported_; }
+  bool hasUnexportedResult() const;
   QLabel* cursorReadout() const { return cursorLabel_; }
 
   // Signals larger than memory (main_window_large.cpp): a file whose float64 samples exceed
@@ -101,11 +105,12 @@ class MainWindow : public QMainWindow {
   void setCacheFolder(const QString& folder) { cacheFolder_ = folder; }
   QString cacheFolder() const;  // the user's cache location (QStandardPaths) unless set
 
-  bool busy() const { return busy_; }
-  SignalPtr signal() const { return signal_; }
-  SignalPtr filtered() const { return filtered_; }
-  std::shared_ptr<const Comparison> comparison() const { return comparison_; }
-  std::shared_ptr<const StageReport> applied() const { return applied_; }  // the chain's last step's run
+  bool busy() const;
+  SignalSession* session() const { return session_; }  // what the window works on; the views follow it
+  SignalPtr signal() const;
+  SignalPtr filtered() const;
+  std::shared_ptr<const Comparison> comparison() const;
+  std::shared_ptr<const StageReport> applied() const;  // the chain's last step's run
   QString lastError() const { return lastError_; }
   SignalPlot* signalPlot() const { return plot_; }
   TimingView* timingView() const { return timings_; }
@@ -115,6 +120,8 @@ class MainWindow : public QMainWindow {
   SpectrumView* spectrumView() const { return spectrum_; }
   SampleRateField* sampleRateField() const { return rateField_; }
   std::optional<double> sampleRate() const;  // the rate field's: the file's own or the user's
+  // Brings the dock holding `view` (statistics, timings, spectrum, ...) to the front.
+  void showView(QWidget* view);
 
  signals:
   void taskFinished();
@@ -128,6 +135,7 @@ class MainWindow : public QMainWindow {
   std::pmr::memory_resource* hostMemory() const;  // where loaded samples go: page-locked with a GPU
   ReadOptions withHostMemory(ReadOptions options) const;
   void createActions();
+  void createDocks();
   void restoreSettings();
   void saveSettings() const;
   void updateActions();
@@ -150,23 +158,11 @@ class MainWindow : public QMainWindow {
   // `failureTitle` (empty: "Could not export").
   void startExport(const QString& path, std::function<void(const Progress&)> write,
                    std::function<void()> onWritten = {}, const QString& failureTitle = {});
-  template <typename T>
-  void startTask(const QString& what, std::shared_ptr<std::atomic<bool>> cancel, QFuture<T> future,
-                 std::function<void(const QFuture<T>&)> onDone);
-
-  // A step on the chain (from Apply, or redone) and the last one taken off (undone): each shows
-  // the chain's result, or none.
-  void appendStep(const ChainStep& step);
-  void removeLastStep();
-  void showChainResult();
-  SignalPtr currentResult() const;  // the chain's last result, or the signal
+  void subscribeViews();
+  void showNextStageInput();
   std::optional<JobDraft> draftFor(const Stage& stage, QString* error) const;
   void applyStage(JobDraft job);
   void applyPending();  // the next stage of a pipeline being applied, or nothing
-  void showCompared(SignalPtr filtered, const FilterSpec& spec, const QString& caption);
-  // The channel the statistics and the spectrum show (the selector's one; the first with all).
-  void showChannel(std::size_t channel);
-  SignalPtr channelShown(const SignalPtr& signal) const;  // viewChannel_ of `signal`, or null
   QString resultExportFilters() const;  // formats that hold the result's channels first
   void showSignal(const QString& path, const ReadOptions& options, SignalPtr signal, std::optional<ViewRange> view);
   bool opensMapped(const QString& path, const ReadOptions& options) const;
@@ -186,8 +182,12 @@ class MainWindow : public QMainWindow {
   StatisticsPanel* statistics_ = nullptr;
   SpectrumView* spectrum_ = nullptr;
   SampleRateField* rateField_ = nullptr;
-  QSplitter* splitter_ = nullptr;
+  QDockWidget* formDock_ = nullptr;
+  std::vector<QDockWidget*> views_;  // statistics, chain, timings, spectrum, device: tabbed under the form
+  std::vector<QDockWidget*> apart_;  // the Lab: floating, shown from View > Views
+  QMenu* viewsMenu_ = nullptr;
   TaskStatus* taskStatus_ = nullptr;
+  TaskRunner* tasks_ = nullptr;
   QLabel* cursorLabel_ = nullptr;
   QMenu* recentMenu_ = nullptr;
   QAction* openAction_ = nullptr;
@@ -207,22 +207,11 @@ class MainWindow : public QMainWindow {
   QUndoStack* undo_ = nullptr;
   ChainView* chainView_ = nullptr;
 
-  SignalPtr signal_;
-  SignalPtr filtered_;
-  std::shared_ptr<const Comparison> comparison_;
-  std::shared_ptr<const StageReport> applied_;
-  std::vector<ChainStep> chain_;        // the stages applied, each with its result
+  SignalSession* session_ = nullptr;
   std::vector<Stage> pendingStages_;    // a pipeline's stages still to apply, in order
   Pipeline pendingChain_;               // a session's or pipeline file's chain, applied once its signal has loaded
   QString lastDirectory_;
   QString lastError_;
-  bool busy_ = false;
-  QString signalPath_;           // as opened, with the options it was read with
-  ReadOptions readOptions_;
-  QString filteredCaption_;      // the chain (or the stage compared) that made filtered_
-  FilterSpec filteredSpec_;      // its filter, for the spectrum
-  std::size_t viewChannel_ = 0;  // 0-based
-  bool resultExported_ = true;
   bool discardConfirmed_ = false;
   std::optional<ViewRange> pendingView_;  // a session's view, shown once its signal has loaded
   std::uint64_t mappedAboveBytes_ = defaultMappedAboveBytes();

@@ -22,7 +22,9 @@
 #include "mapped_channel.hpp"
 #include "mapped_tasks.hpp"
 #include "signal_plot.hpp"
+#include "signal_session.hpp"
 #include "spectrum_view.hpp"
+#include "task_runner.hpp"
 #include "timing_view.hpp"
 #include "siglab/io/mapped_signal.hpp"
 #include "siglab/large_signal_policy.hpp"
@@ -54,9 +56,9 @@ void MainWindow::openMapped(const QString& path, const ReadOptions& options, boo
   // The preview is drawn as soon as it comes; the window takes the signal once it is indexed.
   if (preview) {
     auto* watcher = new QFutureWatcher<LoadOutcome>(this);
-    connect(watcher, &QFutureWatcherBase::resultReadyAt, this, [this, watcher, path](int index) {
+    connect(watcher, &QFutureWatcherBase::resultReadyAt, this, [this, watcher, path, cancel](int index) {
       const LoadOutcome outcome = watcher->resultAt(index);
-      if (index != 0 || !outcome.signal || outcome.signal->indexed()) return;
+      if (cancel->load() || index != 0 || !outcome.signal || outcome.signal->indexed()) return;
       plot_->setOriginal(outcome.signal);
       statusBar()->showMessage(tr("A first, coarse view of %1 (%2 samples); building its overview and statistics…")
                                    .arg(QFileInfo(path).fileName(),
@@ -68,7 +70,7 @@ void MainWindow::openMapped(const QString& path, const ReadOptions& options, boo
   const QString name = QFileInfo(path).fileName();
   const QString what = preview ? tr("Opening %1 from its mapping").arg(name)
                                : tr("Opening channel %1 of %2 from its mapping").arg(options.channel).arg(name);
-  startTask<LoadOutcome>(
+  tasks_->start<LoadOutcome>(
       what, cancel, future,
       [this, path, options, preview, cancel](const QFuture<LoadOutcome>& done) {
         std::optional<ViewRange> view = std::exchange(pendingView_, std::nullopt);
@@ -87,8 +89,8 @@ void MainWindow::openMapped(const QString& path, const ReadOptions& options, boo
           return;
         }
         if (preview) {
-          plot_->setOriginal(signal_);  // the preview goes; the previous signal comes back
-          if (filtered_) plot_->setFiltered(filtered_);
+          plot_->setOriginal(session_->signal());  // the preview goes; the previous signal comes back
+          if (session_->filtered()) plot_->setFiltered(session_->filtered());
         }
         if (outcome.error.isEmpty()) statusBar()->showMessage(tr("Loading cancelled; the previous signal is kept"), 5000);
         else showError(tr("Could not open the signal"), outcome.error);
@@ -96,37 +98,34 @@ void MainWindow::openMapped(const QString& path, const ReadOptions& options, boo
 }
 
 void MainWindow::showFileChannel(std::size_t channel) {
-  if (fileChannels(signal_.get()) < 2 || channel + 1 == signal_->mapping()->channel()) return;
-  if (busy_ || channel >= signal_->mapping()->channels()) {
-    statusBar()->showMessage(tr("Wait for the task (or cancel it), then choose the channel again"), 5000);
-    return;
-  }
+  if (fileChannels(session_->signal().get()) < 2 || channel + 1 == session_->signal()->mapping()->channel()) return;
+  if (channel >= session_->signal()->mapping()->channels()) return;
   askToDiscardResult([this, channel] {
     const QCPRange range = plot_->plot()->axisRect(0)->axis(QCPAxis::atBottom)->range();
     pendingView_ = ViewRange{range.lower, range.upper};  // the same stretch of the new channel
     pendingChain_ = chain();
-    openMapped(signalPath_, mappedChannelOptions(readOptions_, channel + 1), false);
+    openMapped(session_->path(), mappedChannelOptions(session_->readOptions(), channel + 1), false);
   });
 }
 
 void MainWindow::applyFilterTo(const QString& outputPath) {
-  if (busy_ || !signal_ || !currentResult()->mapping() || !checkOutput(outputPath)) return;
+  if (!session_->signal() || !session_->currentResult()->mapping() || !checkOutput(outputPath)) return;
   QString error;
   std::optional<JobDraft> job = filterPanel_->job(&error);
   if (!job) {
     showError(tr("Cannot run this filter"), error);
     return;
   }
-  const SignalPtr input = currentResult();
+  const SignalPtr input = session_->currentResult();
   job->job.input = input->source();
   job->job.engines = filterPanel_->applyEngine();  // chosen by the core's run
   const Stage stage = job->stage;
-  const ReadOptions opened = chain_.empty() ? readOptions_ : chain_.back().resultRead;
+  const ReadOptions opened = session_->steps().empty() ? session_->readOptions() : session_->steps().back().resultRead;
   StreamApplyRequest request{input, opened, std::move(*job), engines_, outputPath, cacheFolder()};
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   auto timer = std::make_shared<QElapsedTimer>();
   timer->start();
-  startTask<ApplyOutcome>(
+  tasks_->start<ApplyOutcome>(
       tr("Filtering into %1").arg(QFileInfo(outputPath).fileName()), cancel,
       QtConcurrent::run(&streamApply, request, std::shared_ptr<const std::atomic<bool>>(cancel)),
       [this, outputPath, timer, stage](const QFuture<ApplyOutcome>& done) {
@@ -142,9 +141,10 @@ void MainWindow::applyFilterTo(const QString& outputPath) {
         const ChainStep step{stage, outcome.report, outcome.filtered, outcome.spec, readOptionsForOutput(outputPath),
                              true};  // in outputPath already
         undo_->push(new StepCommand(QString::fromStdString(outcome.report->description),
-                                        [this, step] { appendStep(step); }, [this] { removeLastStep(); }));
-        QString samples = tr("%1 samples").arg(QLocale().toString(static_cast<qulonglong>(filtered_->size())));
-        if (const QString channel = mappedChannelName(signal_.get()); !channel.isEmpty()) {
+                                        [this, step] { session_->appendStep(step); },
+                                        [this] { session_->removeLastStep(); }));
+        QString samples = tr("%1 samples").arg(QLocale().toString(static_cast<qulonglong>(session_->filtered()->size())));
+        if (const QString channel = mappedChannelName(session_->signal().get()); !channel.isEmpty()) {
           samples = tr("%1 of %2 (the channel shown)").arg(samples, channel);
         }
         statusBar()->showMessage(tr("Applied %1 to %2 in %3 s, streamed into %4")
@@ -157,18 +157,18 @@ void MainWindow::applyFilterTo(const QString& outputPath) {
 
 void MainWindow::offerCompareRange() {
   const QCPRange view = plot_->plot()->axisRect(0)->axis(QCPAxis::atBottom)->range();
-  const double last = static_cast<double>(currentResult()->size());
+  const double last = static_cast<double>(session_->currentResult()->size());
   const auto first = static_cast<std::size_t>(std::clamp(std::ceil(view.lower), 0.0, last));
   const auto end = static_cast<std::size_t>(std::clamp(std::floor(view.upper) + 1, 0.0, last));
   const std::uint64_t most = samplesToCompareInMemory(mappedAboveBytes_);
   const SampleRange range = compareRangeWithin({first, std::max(first, end)}, most);
-  const std::uint64_t bytes = currentResult()->size() * sizeof(double);
+  const std::uint64_t bytes = session_->currentResult()->size() * sizeof(double);
   auto* box = new QMessageBox(
       QMessageBox::Question, tr("Compare engines on a range?"),
       tr("%1 has %2 samples (%3 GiB), viewed from its file: too large to compare engines on all of it in memory "
          "(the samples, the reference and each engine's output: %4 GiB). Compare them on samples %5 to %6 "
          "(%7 samples: the visible range, cut to at most %8) instead?")
-          .arg(QFileInfo(signalPath_).fileName(), QLocale().toString(static_cast<qulonglong>(currentResult()->size())),
+          .arg(QFileInfo(session_->path()).fileName(), QLocale().toString(static_cast<qulonglong>(session_->currentResult()->size())),
                gibibytes(bytes), gibibytes(3 * bytes), QLocale().toString(static_cast<qulonglong>(range.begin)),
                QLocale().toString(static_cast<qulonglong>(range.end - 1)),
                QLocale().toString(static_cast<qulonglong>(range.end - range.begin)),
@@ -184,7 +184,7 @@ void MainWindow::offerCompareRange() {
 }
 
 void MainWindow::compareRange(SampleRange range) {
-  if (busy_ || !signal_) return;
+  if (!session_->signal()) return;
   QString error;
   std::optional<JobDraft> job = filterPanel_->job(&error);
   if (!job) {
@@ -192,7 +192,7 @@ void MainWindow::compareRange(SampleRange range) {
     return;
   }
   const std::vector<std::string> names = filterPanel_->checkedEngines();
-  const SignalPtr input = currentResult();
+  const SignalPtr input = session_->currentResult();
   job->job.input = input->source();
   job->job.engines.clear();
   for (const std::string& name : names) job->job.engines += (job->job.engines.empty() ? "" : ",") + name;
@@ -200,9 +200,9 @@ void MainWindow::compareRange(SampleRange range) {
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   QString what = tr("samples %1 to %2").arg(QLocale().toString(static_cast<qulonglong>(range.begin)),
                                              QLocale().toString(static_cast<qulonglong>(range.end - 1)));
-  const QString channel = mappedChannelName(signal_.get());
+  const QString channel = mappedChannelName(session_->signal().get());
   if (!channel.isEmpty()) what = tr("%1 of %2").arg(what, channel);
-  startTask<RunOutcome>(tr("Comparing %1 engines on %2").arg(names.size()).arg(what), cancel,
+  tasks_->start<RunOutcome>(tr("Comparing %1 engines on %2").arg(names.size()).arg(what), cancel,
                         QtConcurrent::run(&runEnginesOnRange, request, range, std::shared_ptr<const std::atomic<bool>>(cancel)),
                         [this, what](const QFuture<RunOutcome>& done) {
                           if (done.resultCount() == 0) {
@@ -214,10 +214,8 @@ void MainWindow::compareRange(SampleRange range) {
                             showError(tr("The run failed"), outcome.error);
                             return;
                           }
-                          comparison_ = outcome.comparison;  // the range's filtered signal is not drawn
-                          timings_->setComparison(comparison_, devices_);
-                          devicePanel_->setMeasuredRun(*comparison_);
-                          statusBar()->showMessage(comparison_->allAgree()
+                          session_->setComparison(outcome.comparison);  // the range's filtered signal is not drawn
+                          statusBar()->showMessage(outcome.comparison->allAgree()
                                                        ? tr("On %1, every engine agrees with cpu-serial").arg(what)
                                                        : tr("On %1, an engine DISAGREES with cpu-serial").arg(what),
                                                    8000);

@@ -27,10 +27,7 @@ void styleAxes(QCPAxisRect* rect, const QString& yLabel, std::optional<double> s
   rect->setRangeDrag(Qt::Horizontal);
   rect->setRangeZoom(Qt::Horizontal);
   for (QCPAxis* axis : rect->axes()) axis->grid()->setPen(QPen(QColor(225, 225, 225), 0, Qt::DotLine));
-  auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
-  ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
-  ticker->setTickStep(1.0);  // sample indices are integers
-  rect->axis(QCPAxis::atBottom)->setTicker(ticker);
+  rect->axis(QCPAxis::atBottom)->setTicker(QSharedPointer<IndexAxisTicker>::create());
   rect->axis(QCPAxis::atBottom)->setNumberFormat("f");
   rect->axis(QCPAxis::atBottom)->setNumberPrecision(0);
   if (sampleRate) rect->axis(QCPAxis::atBottom)->setTicker(QSharedPointer<TimeAxisTicker>::create(*sampleRate));
@@ -118,6 +115,12 @@ SignalPlot::SignalPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
   // Axis rects get their size when QCustomPlot lays out; redo the points once the width is known.
   connect(plot_, &QCustomPlot::afterLayout, this, [this] {
     if (!lanes_.empty() && keyAxis()->axisRect()->width() != columns_) refreshPoints();
+  });
+  // As many ticks as their labels fit side by side: "97,000,00097,500,000" never shows.
+  connect(plot_, &QCustomPlot::beforeReplot, this, [this] {
+    for (const Lane& lane : lanes_) {
+      for (QCPAxisRect* rect : lane.rects) fitTicksToLabels(rect->axis(QCPAxis::atBottom));
+    }
   });
   connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
     QCPAxisRect* rect = plot_->axisRectAt(event->position());

@@ -157,10 +157,10 @@ SpectrumView::SpectrumView(QWidget* parent) : QWidget(parent) {
   controls->addWidget(segment_);
   controls->addWidget(new QLabel(tr("of the")));
   controls->addWidget(range_);
-  controls->addWidget(logFrequency_);
   controls->addStretch();
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(controls);
+  layout->addWidget(logFrequency_);  // a row of its own: the view fits a narrow dock
   layout->addWidget(plot_, 1);
   layout->addWidget(note_);
   draw();

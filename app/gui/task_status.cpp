@@ -26,13 +26,31 @@ TaskStatus::TaskStatus(QWidget* parent) : QWidget(parent) {
 
 void TaskStatus::begin(const QString& what, std::shared_ptr<std::atomic<bool>> cancel) {
   cancel_ = std::move(cancel);
-  label_->setText(what);
+  what_ = what;
+  perMille_ = 0;
+  cancelling_ = false;
+  elapsed_.start();
   bar_->setValue(0);
   cancelButton_->setEnabled(true);
+  showText();
   show();
 }
 
-void TaskStatus::setProgress(int perMille) { bar_->setValue(perMille); }
+void TaskStatus::setProgress(int perMille) {
+  perMille_ = perMille;
+  bar_->setValue(perMille);
+  showText();
+}
+
+void TaskStatus::showText() {
+  QString text = what_;
+  if (perMille_ > 0) {
+    text += tr(" – %1%").arg(perMille_ / 10);
+    if (const QString left = remainingEstimate(elapsed_.elapsed(), perMille_); !left.isEmpty()) text += ", " + left;
+  }
+  if (cancelling_) text += tr(" – cancelling");
+  label_->setText(text);
+}
 
 void TaskStatus::end() {
   cancel_.reset();
@@ -42,8 +60,18 @@ void TaskStatus::end() {
 void TaskStatus::cancel() {
   if (!cancel_) return;
   cancel_->store(true);
-  label_->setText(label_->text() + tr(" – cancelling"));
+  cancelling_ = true;
+  showText();
   cancelButton_->setEnabled(false);
+}
+
+QString remainingEstimate(qint64 elapsedMs, int perMille) {
+  constexpr qint64 kSettleMs = 500;  // the first moments say little about the pace
+  if (perMille <= 0 || perMille >= 1000 || elapsedMs < kSettleMs) return {};
+  const qint64 leftMs = elapsedMs * (1000 - perMille) / perMille;
+  if (leftMs < 1000) return QObject::tr("less than a second left");
+  if (leftMs < 90'000) return QObject::tr("about %1 s left").arg((leftMs + 500) / 1000);
+  return QObject::tr("about %1 min left").arg((leftMs + 30'000) / 60'000);
 }
 
 }  // namespace siglab::gui

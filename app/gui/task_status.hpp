@@ -1,4 +1,5 @@
 #pragma once
+#include <QElapsedTimer>
 #include <QWidget>
 
 #include <atomic>
@@ -10,8 +11,8 @@ class QPushButton;
 
 namespace siglab::gui {
 
-// The status bar's view of the running task: what it is, how far along, and a Cancel that sets
-// the task's cancel flag.
+// The status bar's view of the running task: what it is, how far along with an estimate of the
+// time left ("Loading a.txt – 40%, about 3 s left"), and a Cancel that sets the task's cancel flag.
 class TaskStatus : public QWidget {
   Q_OBJECT
  public:
@@ -22,10 +23,20 @@ class TaskStatus : public QWidget {
   void cancel();
 
  private:
+  void showText();
+
   QLabel* label_ = nullptr;
   QProgressBar* bar_ = nullptr;
   QPushButton* cancelButton_ = nullptr;
   std::shared_ptr<std::atomic<bool>> cancel_;
+  QString what_;
+  int perMille_ = 0;
+  bool cancelling_ = false;
+  QElapsedTimer elapsed_;
 };
+
+// The time left of a task `perMille` done after `elapsedMs`, at the pace so far ("about 3 s left"),
+// or nothing before there is enough to go by.
+QString remainingEstimate(qint64 elapsedMs, int perMille);
 
 }  // namespace siglab::gui

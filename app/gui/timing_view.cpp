@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "bar_chart.hpp"
+#include "siglab/filter_kinds.hpp"
 #include "siglab/metrics.hpp"
 
 namespace siglab::gui {
@@ -90,11 +91,10 @@ void TimingView::setComparison(std::shared_ptr<const Comparison> comparison, con
   for (const DeviceInfo& d : devices) {
     if (d.available) limit = d.theoreticalBandwidthGBs();
   }
-  summary_->setText(tr("%1 samples, window %2%3, boundary %4; median of %5 runs after a warm-up. %6")
+  // The filter as core describes it: a Butterworth has sections, not a window.
+  summary_->setText(tr("%1 samples, %2; median of %3 runs after a warm-up. %4")
                         .arg(QLocale(QLocale::English).toString(static_cast<qulonglong>(comparison->samples)))
-                        .arg(comparison->spec.window())
-                        .arg(comparison->spec.isUniform() ? tr(" (mean)") : QString())
-                        .arg(QString::fromStdString(std::string(toString(comparison->spec.mode))))
+                        .arg(QString::fromStdString(describeFilter(comparison->spec)))
                         .arg(comparison->options.measure.repeats)
                         .arg(comparison->allAgree() ? tr("Every engine agrees with cpu-serial.")
                                                     : tr("<b>An engine disagrees with cpu-serial.</b>")));
@@ -102,6 +102,8 @@ void TimingView::setComparison(std::shared_ptr<const Comparison> comparison, con
   showChart(*comparison);
   showTable(*comparison, limit);
 }
+
+QString TimingView::summary() const { return summary_->text(); }
 
 void TimingView::showChart(const Comparison& comparison) {
   chart_->clearPlottables();

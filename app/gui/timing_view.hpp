@@ -30,6 +30,7 @@ class TimingView : public QWidget {
 
   QCustomPlot* chart() const { return chart_; }
   QTableWidget* table() const { return table_; }
+  QString summary() const;  // the header above the chart: what was run, and the verdict
   void setAllColumnsShown(bool shown);
 
  private:

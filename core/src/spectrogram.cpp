@@ -90,9 +90,12 @@ std::vector<double> scipyWindow(const std::string& name, double alpha, std::size
   throw std::invalid_argument("window must be one of tukey, hann, hamming, blackman, boxcar, got \"" + name + "\"");
 }
 
+// SciPy's t: the segment's centre, less nperseg / 2 (not the nperseg // 2 zeros padded: an odd
+// nperseg's first frame is at 0) where stft padded the front.
 double SpectrogramLayout::frameTime(std::uint64_t frame) const {
-  const double centre = static_cast<double>(nperseg) / 2.0 + static_cast<double>(frame * step);
-  return (centre - static_cast<double>(padFront)) / rate;
+  const double half = static_cast<double>(nperseg) / 2.0;
+  const double centre = half + static_cast<double>(frame * step);
+  return (padFront > 0 ? centre - half : centre) / rate;
 }
 
 SpectrogramLayout spectrogramLayout(const SpectrogramOptions& o, std::uint64_t samples, std::optional<double> rate) {

@@ -138,4 +138,15 @@ std::unique_ptr<AnalysisWriter> SpectrogramAnalysis::open(const AnalysisOutput& 
   return std::make_unique<SpectrogramWriter>(layout_, output);
 }
 
+// SciPy's f (rfftfreq(nfft, 1 / fs)) and t (the frames' centres, less stft's front padding).
+std::vector<std::pair<std::string, std::vector<double>>> SpectrogramAnalysis::axes() const {
+  const SpectrogramLayout& l = layout_;
+  std::vector<double> frequencies(l.frequencies), times(l.frames);
+  for (std::size_t k = 0; k < frequencies.size(); ++k) {
+    frequencies[k] = static_cast<double>(k) * l.rate / static_cast<double>(l.nfft);
+  }
+  for (std::uint64_t k = 0; k < l.frames; ++k) times[k] = l.frameTime(k);
+  return {{"frequencies", std::move(frequencies)}, {"times", std::move(times)}};
+}
+
 }  // namespace siglab::detail

@@ -17,6 +17,7 @@ class SpectrogramAnalysis final : public AnalysisStage {
   std::string note() const override { return note_; }
   void checkOutput(const std::string& path) const override;
   std::unique_ptr<AnalysisWriter> open(const AnalysisOutput& output) const override;
+  std::vector<std::pair<std::string, std::vector<double>>> axes() const override;
   const SpectrogramLayout& layout() const { return layout_; }
 
  private:

@@ -11,19 +11,26 @@
 #include <random>
 #include <memory>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
 #include "../src/cuda_check.hpp"
 #include "../src/device_buffer.hpp"
 #include "../src/device_scope.hpp"
+#include "../src/host_copy.hpp"
+#include "siglab/butterworth.hpp"
 #include "siglab/compare.hpp"
 #include "siglab/comparison.hpp"
 #include "siglab/measure.hpp"
 #include "siglab/cpu_parallel.hpp"
 #include "siglab/cpu_serial.hpp"
 #include "siglab/cuda_backends.hpp"
+#include "siglab/cuda_filters.hpp"
 #include "siglab/cuda_reduce.hpp"
+#include "siglab/cuda_spectrum.hpp"
+#include "siglab/median_filter.hpp"
+#include "siglab/sos_filter.hpp"
 #include "siglab/io/signal_io.hpp"
 #include "siglab/measure.hpp"
 
@@ -222,6 +229,28 @@ void endToEnd(double pinnedCopyMs, double duplexMs) {
   std::printf("  pageable caller buffers: median %.4f ms (min %.4f, max %.4f) = %.2fx the copy, bit-identical %s\n",
               pageable.total.medianMs, pageable.total.minMs, pageable.total.maxMs,
               pageable.total.medianMs / pinnedCopyMs, pageableOk ? "yes" : "NO");
+  // The host's own share of the pageable path: 80 MB staged into pinned memory by parallelCopy, and
+  // both directions at once on two host threads, as the pipeline stages them (its floor).
+  {
+    std::vector<double> back(n);
+    const auto stageMs = [&](int threads, bool bothWays) {
+      return measure(
+                 [&] {
+                   return timeOnHost([&] {
+                     std::thread out;
+                     if (bothWays) out = std::thread([&] { cuda::parallelCopy(back.data(), in.data(), n * sizeof(double), threads); });
+                     cuda::parallelCopy(in.data(), source.data(), n * sizeof(double), threads);
+                     if (out.joinable()) out.join();
+                   });
+                 },
+                 {1, kRepeat})
+          .total.medianMs;
+    };
+    std::printf("  host staging of 80 MB pageable -> pinned: 8 threads %.4f ms, 16 threads %.4f ms; in and out at once "
+                "(8 threads each) %.4f ms = %.2fx the copy\n",
+                stageMs(8, false), stageMs(16, false), stageMs(8, true), stageMs(8, true) / pinnedCopyMs);
+    std::copy(source.begin(), source.end(), in.data());
+  }
   std::printf("  pinned caller buffers, other chunk sizes and stream counts (median ms):\n    %-8s", "streams");
   for (std::size_t chunk : {std::size_t{1} << 17, std::size_t{1} << 18, std::size_t{1} << 19, std::size_t{1} << 20}) {
     std::printf(" %9zuk", chunk >> 10);
@@ -260,11 +289,108 @@ void endToEnd(double pinnedCopyMs, double duplexMs) {
               fromLoader.total.medianMs / pinnedCopyMs, loaderOk ? "yes" : "NO");
   targets.push_back({"gpu-tuned e2e on a readSignal-loaded 10M signal / one 80 MB pinned copy",
                      fromLoader.total.medianMs / pinnedCopyMs, 1.35, false});
-  targets.push_back({"e2e 10M f64 (pinned caller memory) / one 80 MB pinned copy", pinned.total.medianMs / pinnedCopyMs,
-                     1.3, false});
-  targets.push_back({"e2e 10M f64 (pageable caller memory) / one 80 MB pinned copy",
-                     pageable.total.medianMs / pinnedCopyMs, 1.3, false});
+  targets.push_back({"gpu-tuned e2e 10M f64 (pinned caller memory) / one 80 MB pinned copy",
+                     pinned.total.medianMs / pinnedCopyMs, 1.15, false});
+  targets.push_back({"gpu-tuned e2e 10M f64 (pageable caller memory) / one 80 MB pinned copy",
+                     pageable.total.medianMs / pinnedCopyMs, 1.6, false});
   targets.push_back({"e2e results bit-identical", pinnedOk && pageableOk && loaderOk ? 1.0 : 0.0, 1.0, true});
+}
+
+// gpu-tuned's kernel alone on a signal already on the device (input and result in device memory, as
+// the device-to-device copy it is compared with): the engine runs one kernel in place, no copies.
+double residentTunedKernel(const std::vector<double>& host, double copyGBs) {
+  const std::size_t n = host.size();
+  const FilterSpec spec = makeMeanFilter(5);
+  std::vector<double> reference(n), back(n);
+  filterSerial(host, spec, reference);
+  const cuda::Stream stream;
+  cuda::DeviceBuffer<double> d_in(n, stream.view()), d_out(n, stream.view());
+  d_in.copyFrom(host.data(), n);
+  stream.synchronize();
+  auto tuned = makeTunedCudaBackend();
+  const std::span<const double> in(d_in.data(), n);
+  const std::span<double> out(d_out.data(), n);
+  FilterPass last;
+  const PhaseStats stats = measure(
+      [&] {
+        last = tuned->filter(in, spec, out, RunOptions{256});
+        return last.phases;
+      },
+      {5, 5 * kRepeat});
+  d_out.copyTo(back.data(), n);
+  stream.synchronize();
+  const bool identical = compareResults(reference, back).bitIdentical();
+  const double gbs = 2.0 * static_cast<double>(n) * sizeof(double) / 1e9 / (stats.kernel.medianMs / 1e3);
+  std::printf("  gpu-tuned W = 5, %zu float64 resident: kernel median %.4f ms (min %.4f, max %.4f) = %.0f GB/s, "
+              "%.1f%% of the d2d copy; %s; bit-identical %s\n",
+              n, stats.kernel.medianMs, stats.kernel.minMs, stats.kernel.maxMs, gbs, 100.0 * gbs / copyGBs,
+              last.note.c_str(), identical ? "yes" : "NO");
+  targets.push_back({"gpu-tuned resident bit-identical to cpu-serial at n=" + std::to_string(n), identical ? 1.0 : 0.0,
+                     1.0, true});
+  return gbs / copyGBs;
+}
+
+// gpu-median (W = 101), gpu-sos-scan and GPU Welch, 10M float64 host to host from pinned memory
+// (result in pinned memory too), against one 80 MB pinned copy; each checked against its reference.
+void kindsEndToEnd(double pinnedCopyMs) {
+  const std::size_t n = 10'000'000;
+  const std::vector<double> source = randomSignal(n, 78);
+  PinnedHostVector<double> in(n), out(n);
+  std::copy(source.begin(), source.end(), in.data());
+  const std::span<const double> x(in.data(), n);
+  std::printf("\nend to end, 10M float64 host to host from pinned memory, the filter kinds (median of %d after a "
+              "warm-up)\n", kRepeat);
+  const auto report = [&](const std::string& what, const TimingStats& t, const std::string& check) {
+    std::printf("  %-36s median %8.4f ms (min %.4f, max %.4f) = %.2fx the copy; %s\n", what.c_str(), t.medianMs,
+                t.minMs, t.maxMs, t.medianMs / pinnedCopyMs, check.c_str());
+    targets.push_back({what + " e2e 10M f64 pinned / one 80 MB pinned copy", t.medianMs / pinnedCopyMs, 1.3, false});
+  };
+  {
+    std::vector<double> reference(n);
+    medianFilterParallel(source, 101, BoundaryMode::Reflect, reference);
+    double kernelMs = 0;
+    const TimingStats t = measure(
+        [&] {
+          const GpuFilterResult r = medianFilterCuda(x, 101, BoundaryMode::Reflect, out.span(), 0);
+          if (r.status != GpuStatus::Ok) throw std::runtime_error(r.reason);
+          kernelMs = r.kernelMs;
+          return PhaseTimes{r.kernelMs, r.totalMs - r.kernelMs, r.totalMs};
+        },
+        {1, kRepeat}).total;
+    const bool identical = compareResults(reference, std::span<const double>(out.data(), n)).bitIdentical();
+    report("gpu-median W=101 reflect", t,
+           "chunk kernels " + std::to_string(kernelMs) + " ms in all; bit-identical " + (identical ? "yes" : "NO"));
+    targets.push_back({"gpu-median pipelined bit-identical to the CPU median", identical ? 1.0 : 0.0, 1.0, true});
+  }
+  {
+    const Sections sections = butterworthSections({8, 0.1, 0.3, BandType::Bandpass});
+    double kernelMs = 0, bound = 0;
+    const TimingStats t = measure(
+        [&] {
+          const GpuFilterResult r = sosfiltfiltCuda(sections, x, out.span(), 0);
+          if (r.status != GpuStatus::Ok) throw std::runtime_error(r.reason);
+          kernelMs = r.kernelMs;
+          bound = r.errorBound;
+          return PhaseTimes{r.kernelMs, r.totalMs - r.kernelMs, r.totalMs};
+        },
+        {1, kRepeat}).total;
+    report("gpu-sos-scan order 8 band-pass", t,
+           "kernels and carries " + std::to_string(kernelMs) +
+               " ms (every output needs the last input: at least one copy in plus one out)");
+  }
+  {
+    WelchOptions welch;
+    welch.segment = 4096;
+    GpuSpectrumRun result;
+    const TimingStats t = measure(
+        [&] {
+          const PhaseTimes time = timeOnHost([&] { result = welchGpu(x, welch, 0, {0}); });
+          if (!result.ok) throw std::runtime_error(result.message);
+          return time;
+        },
+        {1, kRepeat}).total;
+    report("GPU Welch segment 4096 hann", t, "reads the signal only");
+  }
 }
 
 // A wide uniform window: gpu-tuned's O(N) prefix-sum path against the direct gpu-global kernel.
@@ -352,9 +478,15 @@ int run() {
 
   const double tuned10M = compareBackends(10'000'000, copy10M);
   const double tuned2p27 = compareBackends(std::size_t{1} << 27, copy2p27);
-  targets.push_back({"gpu-tuned kernel / d2d copy bandwidth, 2^27 f64 W=5", tuned2p27, 0.90, true});
-  targets.push_back({"gpu-tuned kernel / d2d copy bandwidth, 10M f64 W=5", tuned10M, 0.80, true});
+  std::printf("\nthe kernel alone on resident signals (median of %d after 5 warm-ups)\n", 5 * kRepeat);
+  const double resident10M = residentTunedKernel(signal10M, copy10M);
+  const double resident2p27 = residentTunedKernel(randomSignal(std::size_t{1} << 27, 2), copy2p27);
+  targets.push_back({"gpu-tuned kernel / d2d copy bandwidth, 2^27 f64 W=5, resident", resident2p27, 0.95, true});
+  targets.push_back({"gpu-tuned kernel / d2d copy bandwidth, 10M f64 W=5, resident", resident10M, 0.95, true});
+  std::printf("  (inside a whole-signal pass, after its copy in: 10M %.1f%%, 2^27 %.1f%% of the copy)\n",
+              100.0 * tuned10M, 100.0 * tuned2p27);
   endToEnd(h2dPinned.medianMs, duplex.medianMs);
+  kindsEndToEnd(h2dPinned.medianMs);
   prefixSumPath(signal10M);
   reductions(signal10M);
 

@@ -3,12 +3,19 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
+#include <exception>
+#include <mutex>
 #include <span>
+#include <stdexcept>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
+#include "device_scope.hpp"
 #include "event_timer.hpp"
 #include "haloed_span.hpp"
 #include "host_copy.hpp"
@@ -33,11 +40,15 @@ struct PipelinePass {
 // than the slots, so a signal larger than the GPU's memory goes through the same way. Each chunk
 // carries its halo (the neighbouring samples, or the boundary rule's values at the signal's ends),
 // so the result has the same bits as one pass over the whole signal.
-// Pinned caller memory is copied directly; pageable memory is staged through the slot's buffers.
+// Pinned and device memory (any device's) are copied directly. Pageable memory is staged through
+// the slot's pinned buffers by host threads: the calling thread stages each chunk's input while
+// earlier chunks are on the device, and a second thread waits for finished chunks and moves their
+// results out, so the two stagings overlap each other and the transfers.
 template <class T>
 class ChunkPipeline {
  public:
-  ChunkPipeline(std::size_t chunkSamples, int radius, int slots) : chunk_(chunkSamples), radius_(radius) {
+  ChunkPipeline(std::size_t chunkSamples, int radius, int slots)
+      : chunk_(chunkSamples), radius_(radius), device_(currentDevice()) {
     for (int s = 0; s < slots; ++s) slots_.emplace_back(chunkSamples, radius);
   }
   std::size_t chunkSamples() const { return chunk_; }
@@ -45,6 +56,41 @@ class ChunkPipeline {
   std::size_t slots() const { return slots_.size(); }
   static std::size_t deviceBytes(std::size_t chunkSamples, int radius, int slots) {
     return static_cast<std::size_t>(slots) * (2 * chunkSamples + 2 * static_cast<std::size_t>(radius)) * sizeof(T);
+  }
+
+  // The chunk for `samples` outputs on `slots` streams within `budgetBytes` of device memory:
+  // `requested` when given, else about an eighth of the signal (whole 4096s, 64 Ki to 1 Mi samples:
+  // 1 Mi chunks on 8 streams were the fastest end to end at 10M on the H100, 1.95 ms against 2.01 ms
+  // for 512 Ki; docs/perf/gpu-h100-benchmark.txt); never more than the signal or the budget allows.
+  static std::size_t chunkFor(std::size_t samples, int radius, int slots, std::size_t requested,
+                              std::size_t budgetBytes, std::size_t perSignalPart = 8) {
+    std::size_t chunk = requested;
+    if (chunk == 0) chunk = std::clamp<std::size_t>(samples / perSignalPart / 4096 * 4096, 65536, 1 << 20);
+    const std::size_t fitting = budgetBytes / sizeof(T) / static_cast<std::size_t>(slots);
+    if (fitting <= 2 * static_cast<std::size_t>(radius) + 2) {
+      throw std::runtime_error("the GPU memory budget of " + std::to_string(budgetBytes) + " bytes cannot hold " +
+                               std::to_string(slots) + " chunks with their halos");
+    }
+    return std::max<std::size_t>(1, std::min({chunk, (fitting - 2 * static_cast<std::size_t>(radius)) / 2, samples}));
+  }
+
+  // Where the chunks of outputs [first, last) start, then `last`: whole chunks, except that where
+  // the part holds at least 8 chunks of a multiple of 32 Ki samples, the first three and the last
+  // three ramp (an eighth, a quarter, a half of a chunk): the first result starts back, and the last
+  // one is back, sooner, so the copies in and out overlap for more of the pass.
+  std::vector<std::size_t> chunkBounds(std::size_t first, std::size_t last) const { return chunkBounds(chunk_, first, last); }
+  static std::vector<std::size_t> chunkBounds(std::size_t chunk, std::size_t first, std::size_t last) {
+    std::vector<std::size_t> bounds{first};
+    const std::size_t total = last > first ? last - first : 0;
+    std::vector<std::size_t> ramp;
+    if (chunk % (std::size_t{8} * 4096) == 0 && total >= 8 * chunk) ramp = {chunk / 8, chunk / 4, chunk / 2};
+    for (std::size_t size : ramp) bounds.push_back(bounds.back() + size);
+    std::size_t rampedTail = 0;
+    for (std::size_t size : ramp) rampedTail += size;
+    while (bounds.back() + rampedTail < last) bounds.push_back(std::min(last - rampedTail, bounds.back() + chunk));
+    for (auto size = ramp.rbegin(); size != ramp.rend(); ++size) bounds.push_back(bounds.back() + *size);
+    if (total == 0) bounds.push_back(first);
+    return bounds;
   }
 
   // `kernel` is the engine's chunk kernel; its buffers and stream are the slots'.
@@ -56,49 +102,32 @@ class ChunkPipeline {
   PipelinePass run(std::span<const T> in, std::span<T> out, const Kernel& kernel, BoundaryMode mode,
                    const Progress& progress = {}, std::size_t first = 0, std::size_t last = SIZE_MAX) {
     const auto start = std::chrono::steady_clock::now();
-    const bool pinnedIn = isPinnedHost(in.data());
-    const bool pinnedOut = isPinnedHost(out.data());
+    const MemoryKind inKind = memoryKindOf(in.data());
+    const bool stagedOut = memoryKindOf(out.data()) == MemoryKind::Pageable;
     PipelinePass pass;
     const std::size_t n = std::min(last, in.size());
-    const std::size_t chunks = first < n ? (n - first + chunk_ - 1) / chunk_ : 0;
-    std::size_t finished = 0;
-    const auto finishAndReport = [&](Slot& slot) {
-      if (finish(slot, out, pinnedOut, pass)) progress.report(static_cast<double>(++finished) / static_cast<double>(chunks));
-    };
+    const std::vector<std::size_t> bounds = chunkBounds(first, n);
+    const std::size_t chunks = first < n ? bounds.size() - 1 : 0;
+    Finisher finisher(*this, out, stagedOut, chunks, progress, pass);
+    bool cancelled = false;
     for (std::size_t c = 0; c < chunks; ++c) {
       if (progress.cancelled()) {
-        for (Slot& busy : slots_) drain(busy);
-        throw Cancelled();
+        cancelled = true;
+        break;
+      }
+      if (!finisher.waitUntilFinished(c + 1 > slots_.size() ? c + 1 - slots_.size() : 0)) break;  // it failed
+      if (progress.cancelled()) {  // seen while waiting for the slot
+        cancelled = true;
+        break;
       }
       Slot& slot = slots_[c % slots_.size()];
-      finishAndReport(slot);
-      slot.begin = first + c * chunk_;
-      slot.end = std::min(n, slot.begin + chunk_);
-      const std::size_t count = slot.end - slot.begin;
-      const StreamView view = slot.stream.view();
-      const cudaStream_t stream = view.get();
-      fillHalo(in, static_cast<std::int64_t>(slot.begin), static_cast<std::int64_t>(slot.end), radius_, mode,
-               slot.h_halo.data());
-      const T* source = in.data() + slot.begin;
-      if (!pinnedIn) {
-        parallelCopy(slot.h_in.data(), source, count * sizeof(T));
-        source = slot.h_in.data();
-      }
-      slot.started.record(view);
-      SIGLAB_CUDA_TRY(cudaMemcpyAsync(slot.d_in.data(), source, count * sizeof(T), cudaMemcpyHostToDevice, stream));
-      if (radius_ > 0) {
-        SIGLAB_CUDA_TRY(cudaMemcpyAsync(slot.d_halo.data(), slot.h_halo.data(), slot.d_halo.bytes(),
-                                        cudaMemcpyHostToDevice, stream));
-      }
-      slot.copiedIn.record(view);
-      kernel(HaloedSpan<T>{slot.d_in.data(), slot.d_halo.data(), static_cast<std::int64_t>(count)}, slot.d_out.data(), view);
-      slot.filtered.record(view);
-      T* destination = pinnedOut ? out.data() + slot.begin : slot.h_out.data();
-      SIGLAB_CUDA_TRY(cudaMemcpyAsync(destination, slot.d_out.data(), count * sizeof(T), cudaMemcpyDeviceToHost, stream));
-      slot.copiedOut.record(view);
-      slot.busy = true;
+      slot.begin = bounds[c];
+      slot.end = bounds[c + 1];
+      issue(slot, in, inKind, stagedOut, out, kernel, mode);
+      finisher.issued(c + 1);
     }
-    for (Slot& slot : slots_) finishAndReport(slot);
+    finisher.finishIssued();  // waits for every chunk in flight, then rethrows the finisher's error
+    if (cancelled) throw Cancelled();
     pass.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return pass;
   }
@@ -107,37 +136,140 @@ class ChunkPipeline {
   struct Slot {
     Slot(std::size_t chunk, int radius)
         : d_in(chunk, stream.view()), d_out(chunk, stream.view()),
-          d_halo(2 * static_cast<std::size_t>(radius), stream.view()), h_in(chunk, stream.view()),
-          h_out(chunk, stream.view()), h_halo(2 * static_cast<std::size_t>(radius), stream.view()) {}
+          d_halo(2 * static_cast<std::size_t>(radius), stream.view()),
+          h_halo(2 * static_cast<std::size_t>(radius), stream.view()), capacity(chunk) {}
     Stream stream;  // first: the buffers below are made for it
     DeviceBuffer<T> d_in, d_out, d_halo;
-    PinnedBuffer<T> h_in, h_out, h_halo;
+    PinnedBuffer<T> h_halo;
+    PinnedBuffer<T> h_in, h_out;  // made at the first pageable pass: pinned callers need none
     Event started, copiedIn, filtered, copiedOut;
+    std::size_t capacity;  // samples a chunk may have
     std::size_t begin = 0, end = 0;
-    bool busy = false;
   };
 
-  // Waits for the slot's chunk and drops it.
-  static void drain(Slot& slot) {
-    if (!slot.busy) return;
-    SIGLAB_CUDA_TRY(cudaEventSynchronize(slot.copiedOut.get()));
-    slot.busy = false;
+  // Queues the slot's chunk: its input (staged first when pageable) and halo in, the kernel, the
+  // result out (to the slot's pinned buffer when `out` is pageable).
+  template <class Kernel>
+  void issue(Slot& slot, std::span<const T> in, MemoryKind inKind, bool stagedOut, std::span<T> out,
+             const Kernel& kernel, BoundaryMode mode) {
+    const std::size_t count = slot.end - slot.begin;
+    const StreamView view = slot.stream.view();
+    const cudaStream_t stream = view.get();
+    fillHaloAnywhere(in, inKind == MemoryKind::Device, static_cast<std::int64_t>(slot.begin),
+                     static_cast<std::int64_t>(slot.end), radius_, mode, slot.h_halo.data(), view);
+    const T* source = in.data() + slot.begin;
+    if (inKind == MemoryKind::Pageable) {
+      if (slot.h_in.size() == 0) slot.h_in = PinnedBuffer<T>(slot.capacity, view);
+      parallelCopy(slot.h_in.data(), source, count * sizeof(T));
+      source = slot.h_in.data();
+    }
+    slot.started.record(view);
+    SIGLAB_CUDA_TRY(cudaMemcpyAsync(slot.d_in.data(), source, count * sizeof(T), cudaMemcpyDefault, stream));
+    if (radius_ > 0) {
+      SIGLAB_CUDA_TRY(cudaMemcpyAsync(slot.d_halo.data(), slot.h_halo.data(), slot.d_halo.bytes(),
+                                      cudaMemcpyHostToDevice, stream));
+    }
+    slot.copiedIn.record(view);
+    kernel(HaloedSpan<T>{slot.d_in.data(), slot.d_halo.data(), static_cast<std::int64_t>(count)}, slot.d_out.data(), view);
+    slot.filtered.record(view);
+    if (stagedOut && slot.h_out.size() == 0) slot.h_out = PinnedBuffer<T>(slot.capacity, view);
+    T* destination = stagedOut ? slot.h_out.data() : out.data() + slot.begin;
+    SIGLAB_CUDA_TRY(cudaMemcpyAsync(destination, slot.d_out.data(), count * sizeof(T), cudaMemcpyDefault, stream));
+    slot.copiedOut.record(view);
   }
 
-  // Waits for the slot's chunk, moves its result to `out` when staged, and adds up its times.
-  // False when the slot held no chunk.
-  static bool finish(Slot& slot, std::span<T> out, bool pinnedOut, PipelinePass& pass) {
-    if (!slot.busy) return false;
-    SIGLAB_CUDA_TRY(cudaEventSynchronize(slot.copiedOut.get()));
-    slot.busy = false;
-    if (!pinnedOut) parallelCopy(out.data() + slot.begin, slot.h_out.data(), (slot.end - slot.begin) * sizeof(T));
-    pass.kernelMs += slot.filtered.millisSince(slot.copiedIn);
-    pass.transferMs += slot.copiedIn.millisSince(slot.started) + slot.copiedOut.millisSince(slot.filtered);
-    return true;
-  }
+  // The second host thread of a pass: takes the chunks in order as they come back, moves a staged
+  // result to `out`, adds up the chunk's times and reports it. The issuing thread waits on it only
+  // before reusing a slot.
+  class Finisher {
+   public:
+    Finisher(ChunkPipeline& pipeline, std::span<T> out, bool stagedOut, std::size_t chunks, const Progress& progress,
+             PipelinePass& pass)
+        : pipeline_(pipeline), out_(out), stagedOut_(stagedOut), chunks_(chunks), progress_(progress), pass_(pass) {
+      if (chunks > 0) thread_ = std::thread([this] { work(); });
+    }
+    Finisher(const Finisher&) = delete;
+    Finisher& operator=(const Finisher&) = delete;
+    ~Finisher() { stopAndJoin(); }  // after an error in the issuing thread: the chunks in flight still drain
+
+    void issued(std::size_t count) {
+      {
+        const std::lock_guard lock(mutex_);
+        issued_ = count;
+      }
+      changed_.notify_all();
+    }
+    // Waits until `count` chunks are finished; false when the finisher failed.
+    bool waitUntilFinished(std::size_t count) {
+      std::unique_lock lock(mutex_);
+      changed_.wait(lock, [&] { return finished_ >= count || error_; });
+      return !error_;
+    }
+    // Finishes every issued chunk, ends the thread, and rethrows its error if it had one.
+    void finishIssued() {
+      stopAndJoin();
+      if (error_) std::rethrow_exception(error_);
+    }
+
+   private:
+    void stopAndJoin() {
+      {
+        const std::lock_guard lock(mutex_);
+        stopping_ = true;
+      }
+      changed_.notify_all();
+      if (thread_.joinable()) thread_.join();
+    }
+    void work() {
+      const DeviceScope scope(pipeline_.device_, std::nothrow);
+      for (std::size_t c = 0;; ++c) {
+        {
+          std::unique_lock lock(mutex_);
+          changed_.wait(lock, [&] { return issued_ > c || stopping_; });
+          if (issued_ <= c) return;
+        }
+        Slot& slot = pipeline_.slots_[c % pipeline_.slots_.size()];
+        try {
+          // After an error or a cancel the chunks in flight are only drained (their buffers stay valid
+          // until then): no result is wanted, and no progress past the cancel is reported.
+          if (!error_ && !progress_.cancelled()) finish(slot);
+          else cudaEventSynchronize(slot.copiedOut.get());
+        } catch (...) {
+          const std::lock_guard lock(mutex_);
+          error_ = std::current_exception();
+        }
+        {
+          const std::lock_guard lock(mutex_);
+          finished_ = c + 1;
+        }
+        changed_.notify_all();
+      }
+    }
+    void finish(Slot& slot) {
+      SIGLAB_CUDA_TRY(cudaEventSynchronize(slot.copiedOut.get()));
+      if (stagedOut_) parallelCopy(out_.data() + slot.begin, slot.h_out.data(), (slot.end - slot.begin) * sizeof(T));
+      pass_.kernelMs += slot.filtered.millisSince(slot.copiedIn);
+      pass_.transferMs += slot.copiedIn.millisSince(slot.started) + slot.copiedOut.millisSince(slot.filtered);
+      progress_.report(static_cast<double>(++reported_) / static_cast<double>(chunks_));
+    }
+
+    ChunkPipeline& pipeline_;
+    std::span<T> out_;
+    bool stagedOut_;
+    std::size_t chunks_, reported_ = 0;
+    const Progress& progress_;
+    PipelinePass& pass_;
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::size_t issued_ = 0, finished_ = 0;
+    bool stopping_ = false;
+    std::exception_ptr error_;
+    std::thread thread_;  // last: started once everything above exists
+  };
 
   std::size_t chunk_;
   int radius_;
+  int device_;  // the slots' device: the finisher's thread makes it current
   std::vector<Slot> slots_;
 };
 

@@ -28,6 +28,8 @@
 #include "event_timer.hpp"
 #include "fft_plan_cache.hpp"
 #include "haloed_span.hpp"
+#include "pageable_staging.hpp"
+#include "pinned_host.cuh"
 #include "siglab/cuda_filters.hpp"
 #include "siglab/filter_backend.hpp"
 #include "stream.hpp"
@@ -123,8 +125,8 @@ class GpuEngine {
   std::unique_ptr<Stream> stream_;  // made at the first run, on the engine's device
 };
 
-// Where `pointer` lives, for staging: device memory of `device` is used in place; page-locked host
-// memory is copied directly; pageable memory through the driver's staging buffer.
+// Whether `pointer` is device memory of `device` (used in place); other memory is copied, pageable
+// memory staged (StagedSignal).
 inline bool isOnDevice(const void* pointer, int device) {
   cudaPointerAttributes attributes{};
   if (pointer == nullptr || cudaPointerGetAttributes(&attributes, pointer) != cudaSuccess) {
@@ -136,27 +138,34 @@ inline bool isOnDevice(const void* pointer, int device) {
 }
 
 // A signal and its result on the device for one run: `in` copied to the device (or read in place
-// when it is already there), the result copied back to `out` (or written in place).
+// when it is already there), the result copied back to `out` (or written in place). Pageable memory
+// is staged by host threads through pinned pieces (pageable_staging.hpp).
 template <class T>
 class StagedSignal {
  public:
   StagedSignal(std::span<const T> in, std::span<T> out, const OnDevice& on)
       : in_(in), out_(out), inPlaceIn_(isOnDevice(in.data(), on.device)), inPlaceOut_(isOnDevice(out.data(), on.device)),
-        d_in_(inPlaceIn_ ? 0 : in.size(), on.stream), d_out_(inPlaceOut_ ? 0 : out.size(), on.stream) {}
+        pageableIn_(!inPlaceIn_ && memoryKindOf(in.data()) == MemoryKind::Pageable),
+        pageableOut_(!inPlaceOut_ && memoryKindOf(out.data()) == MemoryKind::Pageable),
+        d_in_(inPlaceIn_ ? 0 : in.size(), on.stream), d_out_(inPlaceOut_ ? 0 : out.size(), on.stream),
+        staging_(on.stream) {}
   const T* d_in() const { return inPlaceIn_ ? in_.data() : d_in_.data(); }
   T* d_out() const { return inPlaceOut_ ? out_.data() : d_out_.data(); }
   void copyIn() const {
-    if (!inPlaceIn_) d_in_.copyFrom(in_.data(), in_.size());
+    if (pageableIn_) staging_.toDevice(d_in_.data(), in_.data(), in_.size_bytes());
+    else if (!inPlaceIn_) d_in_.copyFrom(in_.data(), in_.size());
   }
   void copyOut() const {
-    if (!inPlaceOut_) d_out_.copyTo(out_.data(), out_.size());
+    if (pageableOut_) staging_.toHost(out_.data(), d_out_.data(), out_.size_bytes());
+    else if (!inPlaceOut_) d_out_.copyTo(out_.data(), out_.size());
   }
 
  private:
   std::span<const T> in_;
   std::span<T> out_;
-  bool inPlaceIn_, inPlaceOut_;
+  bool inPlaceIn_, inPlaceOut_, pageableIn_, pageableOut_;
   DeviceBuffer<T> d_in_, d_out_;
+  mutable PageableStaging staging_;  // last: destroyed first, once its copies are done
 };
 
 // One staged execution on `on`: the signal in, compute(d_in, d_out, stream) on the device, the
@@ -183,7 +192,7 @@ PhaseTimes stagedChunkRun(std::span<const T> in, std::span<T> out, int radius, B
                           const Kernel& kernel) {
   const auto n = static_cast<std::int64_t>(in.size());
   std::vector<T> halo(2 * static_cast<std::size_t>(radius));
-  fillHalo(in, 0, n, radius, mode, halo.data());
+  fillHaloAnywhere(in, memoryKindOf(in.data()) == MemoryKind::Device, 0, n, radius, mode, halo.data(), on.stream);
   DeviceBuffer<T> d_halo(halo.size(), on.stream);
   d_halo.copyFrom(halo.data(), halo.size());
   return stagedRun(in, out, on, [&](const T* d_in, T* d_out, StreamView stream) {

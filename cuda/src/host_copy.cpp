@@ -8,9 +8,8 @@
 
 namespace siglab::cuda {
 
-void parallelCopy(void* destination, const void* source, std::size_t bytes) {
+void parallelCopy(void* destination, const void* source, std::size_t bytes, int maxThreads) {
   constexpr std::size_t kPiece = 512 << 10;
-  constexpr std::int64_t kMaxThreads = 8;
   const auto pieces = static_cast<std::int64_t>((bytes + kPiece - 1) / kPiece);
   auto* to = static_cast<unsigned char*>(destination);
   const auto* from = static_cast<const unsigned char*>(source);
@@ -18,7 +17,8 @@ void parallelCopy(void* destination, const void* source, std::size_t bytes) {
     if (bytes > 0) std::memcpy(to, from, bytes);
     return;
   }
-  const int threads = static_cast<int>(std::min({pieces, kMaxThreads, static_cast<std::int64_t>(omp_get_max_threads())}));
+  const int threads = static_cast<int>(std::min({pieces, static_cast<std::int64_t>(std::max(1, maxThreads)),
+                                                    static_cast<std::int64_t>(omp_get_max_threads())}));
 #pragma omp parallel for num_threads(threads) schedule(static)
   for (std::int64_t p = 0; p < pieces; ++p) {
     const std::size_t offset = static_cast<std::size_t>(p) * kPiece;

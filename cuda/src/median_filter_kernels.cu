@@ -6,60 +6,74 @@
 #include <chrono>
 #include <cstdint>
 #include <exception>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
+#include "chunk_pipeline.cuh"
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
 #include "event_timer.hpp"
 #include "gpu_engine.hpp"
-#include "launch_in_parts.hpp"
 #include "siglab/cuda_filters.hpp"
 #include "siglab/median_filter.hpp"
 #include "siglab/median_tile.hpp"
 #include "siglab/ordered_key.hpp"
-#include "tuned_filter_kernel.cuh"
 
 namespace siglab {
 namespace {
 
-/* MedianInRegisters: one thread per output of [first, end), its W keys in registers (W is a
- * template argument, so every loop unrolls). The median is the key whose rank range
- * [less, lessOrEqual) holds W/2: W^2 comparisons, no branches, no memory but the loads. For W <= 9
- * only: the work grows as W^2. */
+// The keys of one chunk on the device: its body and the halo around it (haloed_span.hpp), where
+// the boundary rule is already applied (the zero mode's 0.0 included), so they are the keys
+// medianKeyAt gives the same positions of the whole signal.
+template <typename T>
+struct ChunkKeys {
+  cuda::HaloedSpan<T> in;
+  int radius;
+  SIGLAB_HD OrderedKey<T> operator()(std::int64_t p) const {
+    if (p < 0) return toOrderedKey(in.d_halo[p + radius]);
+    if (p < in.n) return toOrderedKey(in.d_body[p]);
+    return toOrderedKey(in.d_halo[radius + (p - in.n)]);
+  }
+};
+
+/* MedianInRegisters: one thread per output of the chunk, its W keys in registers (W is a template
+ * argument, so every loop unrolls). The median is the key whose rank range [less, lessOrEqual)
+ * holds W/2: W^2 comparisons, no branches, no memory but the loads. For W <= 9 only: the work
+ * grows as W^2. */
 template <typename T, int W>
-__global__ void medianInRegisters(const T* d_in, T* d_out, std::int64_t n, BoundaryMode mode, std::int64_t first,
-                                  std::int64_t end) {
-  const std::int64_t i = first + static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= end) return;
+__global__ void medianInRegisters(ChunkKeys<T> keys, T* d_out) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= keys.in.n) return;
   OrderedKey<T> v[W];
 #pragma unroll
-  for (int j = 0; j < W; ++j) v[j] = medianKeyAt(d_in, i - W / 2 + j, n, mode);
+  for (int j = 0; j < W; ++j) v[j] = keys(i - W / 2 + j);
   const OrderedKey<T> median = medianOfRegisters(v);
   d_out[i] = fromOrderedKey<T>(median);
 }
 
 constexpr int kTileThreads = 256;
 
-/* MedianSortedTile: one block per tile of TILE keys (its outputs, from `first` on and before `end`,
- * plus the W - 1 around them). The
+/* MedianSortedTile: one block per tile of TILE keys (its outputs plus the W - 1 around them). The
  * block sorts the tile's (key, position) pairs once with a bitonic network in shared memory; then
  * each output walks the sorted tile, counting the entries inside its own window, and stops at the
  * (W/2 + 1)-th: its median. A walk costs about TILE / 2 steps, so TILE is chosen near 4 W. */
 template <typename T, int TILE>
-__global__ void medianSortedTile(const T* d_in, T* d_out, std::int64_t n, int window, BoundaryMode mode,
-                                 std::int64_t tilesFrom, std::int64_t end) {
+__global__ void medianSortedTile(ChunkKeys<T> keys, T* d_out, int window) {
   using Key = OrderedKey<T>;
   __shared__ Key s_key[TILE];
   __shared__ std::uint16_t s_pos[TILE];
   const int outputsPerTile = medianTileOutputs(TILE, window);
-  const std::int64_t first = tilesFrom + static_cast<std::int64_t>(blockIdx.x) * outputsPerTile;
-  const std::int64_t left = end - first;
+  const std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * outputsPerTile;
+  const std::int64_t left = keys.in.n - first;
   const int outputs = left < outputsPerTile ? static_cast<int>(left) : outputsPerTile;
   for (int e = threadIdx.x; e < TILE; e += blockDim.x) {
-    medianTileEntry(d_in, n, mode, first, outputs, window, TILE, e, s_key[e], s_pos[e]);
+    medianTileEntryFrom<T>(keys, first, outputs, window, TILE, e, s_key[e], s_pos[e]);
   }
   __syncthreads();
   for (int k = 2; k <= TILE; k <<= 1) {
@@ -73,87 +87,110 @@ __global__ void medianSortedTile(const T* d_in, T* d_out, std::int64_t n, int wi
   }
 }
 
-// Outputs [first, end) of the median of d_in's n keys.
+// The median's chunk kernel (haloed_span.hpp): the chunk's outputs into d_out, on `stream`.
 template <typename T>
-void launchMedian(const T* d_in, T* d_out, std::int64_t n, int window, BoundaryMode mode, std::int64_t first,
-                  std::int64_t end, cudaStream_t stream) {
-  const auto blocksFor = [](std::int64_t items, std::int64_t per) { return static_cast<unsigned>((items + per - 1) / per); };
-  const unsigned perThread = blocksFor(end - first, kTileThreads);
-  switch (window) {
-    case 1: medianInRegisters<T, 1><<<perThread, kTileThreads, 0, stream>>>(d_in, d_out, n, mode, first, end); return;
-    case 3: medianInRegisters<T, 3><<<perThread, kTileThreads, 0, stream>>>(d_in, d_out, n, mode, first, end); return;
-    case 5: medianInRegisters<T, 5><<<perThread, kTileThreads, 0, stream>>>(d_in, d_out, n, mode, first, end); return;
-    case 7: medianInRegisters<T, 7><<<perThread, kTileThreads, 0, stream>>>(d_in, d_out, n, mode, first, end); return;
-    case 9: medianInRegisters<T, 9><<<perThread, kTileThreads, 0, stream>>>(d_in, d_out, n, mode, first, end); return;
-    default: break;
+struct MedianChunkKernel {
+  int window;
+  void operator()(const cuda::HaloedSpan<T>& in, T* d_out, cuda::StreamView view) const {
+    const cudaStream_t stream = view.get();
+    const ChunkKeys<T> keys{in, window / 2};
+    const auto blocksFor = [](std::int64_t items, std::int64_t per) { return static_cast<unsigned>((items + per - 1) / per); };
+    const unsigned perThread = blocksFor(in.n, kTileThreads);
+    switch (window) {
+      case 1: medianInRegisters<T, 1><<<perThread, kTileThreads, 0, stream>>>(keys, d_out); break;
+      case 3: medianInRegisters<T, 3><<<perThread, kTileThreads, 0, stream>>>(keys, d_out); break;
+      case 5: medianInRegisters<T, 5><<<perThread, kTileThreads, 0, stream>>>(keys, d_out); break;
+      case 7: medianInRegisters<T, 7><<<perThread, kTileThreads, 0, stream>>>(keys, d_out); break;
+      case 9: medianInRegisters<T, 9><<<perThread, kTileThreads, 0, stream>>>(keys, d_out); break;
+      default: {
+        const auto tile = [&](auto size) {
+          constexpr int kTile = decltype(size)::value;
+          medianSortedTile<T, kTile><<<blocksFor(in.n, medianTileOutputs(kTile, window)), kTileThreads, 0, stream>>>(
+              keys, d_out, window);
+        };
+        switch (medianTileSize(window)) {
+          case 256: tile(std::integral_constant<int, 256>{}); break;
+          case 512: tile(std::integral_constant<int, 512>{}); break;
+          case 1024: tile(std::integral_constant<int, 1024>{}); break;
+          case 2048: tile(std::integral_constant<int, 2048>{}); break;
+          default: tile(std::integral_constant<int, 4096>{}); break;
+        }
+      }
+    }
+    SIGLAB_CUDA_CHECK_LAUNCH();
   }
-  const auto tile = [&](auto size) {
-    constexpr int kTile = decltype(size)::value;
-    medianSortedTile<T, kTile><<<blocksFor(end - first, medianTileOutputs(kTile, window)), kTileThreads, 0, stream>>>(
-        d_in, d_out, n, window, mode, first, end);
-  };
-  switch (medianTileSize(window)) {
-    case 256: return tile(std::integral_constant<int, 256>{});
-    case 512: return tile(std::integral_constant<int, 512>{});
-    case 1024: return tile(std::integral_constant<int, 1024>{});
-    case 2048: return tile(std::integral_constant<int, 2048>{});
-    default: return tile(std::integral_constant<int, 4096>{});
+};
+
+// Streams the median's pipeline runs on, and the share of the signal a chunk takes: chunks of about a
+// sixteenth (at most 1 Mi samples) keep the first copy in and the last copy out short against the whole.
+constexpr int kMedianStreams = 8;
+constexpr std::size_t kMedianChunksPerSignal = 16;
+
+// gpu-median on one device: every run goes through the base's ChunkPipeline (copies both ways
+// overlapped with the chunk kernels, pageable memory staged by host threads, device memory read in
+// place), its pipelines kept between runs.
+class MedianEngine final : public cuda::GpuEngine {
+ public:
+  explicit MedianEngine(int device) : GpuEngine(std::string(), device) {}
+  std::mutex& mutex() { return mutex_; }
+
+  template <typename T>
+  GpuFilterResult filter(std::span<const T> in, SignalPart part, std::size_t window, BoundaryMode mode,
+                         std::span<T> out, const Progress& progress) {
+    const int radius = static_cast<int>(window / 2);
+    return cuda::filterResultOf([&] {
+      return run("out of GPU memory: the median's " + std::to_string(kMedianStreams) + " chunks in flight do not fit",
+                 [&](const cuda::OnDevice&) -> GpuFilterResult {
+                   progress.throwIfCancelled();
+                   if (part.size() == 0) return {};
+                   const cuda::PipelinePass pass = pipelineFor<T>(part.size(), radius).run(
+                       in, out, MedianChunkKernel<T>{static_cast<int>(window)}, mode, progress, part.begin, part.end);
+                   GpuFilterResult result;
+                   result.kernelMs = pass.kernelMs;
+                   result.totalMs = pass.totalMs;
+                   return result;
+                 });
+    });
   }
+
+ private:
+  void dropDeviceState() noexcept override { pipelines_ = {}; }
+
+  // The pipeline for this element type, rebuilt only when the chunk shape changes.
+  template <typename T>
+  cuda::ChunkPipeline<T>& pipelineFor(std::size_t samples, int radius) {
+    std::size_t freeBytes = 0, totalBytes = 0;
+    SIGLAB_CUDA_TRY(cudaMemGetInfo(&freeBytes, &totalBytes));
+    auto& held = std::get<std::unique_ptr<cuda::ChunkPipeline<T>>>(pipelines_);
+    const std::size_t heldBytes =
+        held ? cuda::ChunkPipeline<T>::deviceBytes(held->chunkSamples(), held->radius(), kMedianStreams) : 0;
+    const std::size_t chunk = cuda::ChunkPipeline<T>::chunkFor(samples, radius, kMedianStreams, 0,
+                                                               (freeBytes + heldBytes) / 10 * 9, kMedianChunksPerSignal);
+    if (!held || held->chunkSamples() != chunk || held->radius() != radius) {
+      held.reset();  // free the old buffers before taking new ones
+      held = std::make_unique<cuda::ChunkPipeline<T>>(chunk, radius, kMedianStreams);
+    }
+    return *held;
+  }
+
+  std::mutex mutex_;  // one run at a time on the engine's pipelines
+  std::tuple<std::unique_ptr<cuda::ChunkPipeline<double>>, std::unique_ptr<cuda::ChunkPipeline<float>>> pipelines_;
+};
+
+// The engine of `device`, made at its first run and never destroyed: CUDA may be gone at exit.
+MedianEngine& medianEngineOn(int device) {
+  static std::mutex mutex;
+  static auto* const engines = new std::map<int, std::unique_ptr<MedianEngine>>;
+  const std::lock_guard lock(mutex);
+  std::unique_ptr<MedianEngine>& engine = (*engines)[device];
+  if (!engine) engine = std::make_unique<MedianEngine>(device);
+  return *engine;
 }
 
-// Outputs a kernel launch computes: about 2^31 key comparisons (a few milliseconds), whole tiles.
-std::int64_t outputsPerLaunch(int window) {
-  const std::int64_t outputs = std::clamp<std::int64_t>((std::int64_t{1} << 31) / window, 1 << 20, 1 << 26);
-  if (window <= 9) return outputs;
-  const std::int64_t perTile = medianTileOutputs(medianTileSize(window), window);
-  return outputs / perTile * perTile;
-}
-
-// The resident part of medianOnGpu, on the engine's device and stream.
-template <typename T>
-GpuFilterResult medianResident(std::span<const T> in, SignalPart part, std::size_t window, BoundaryMode mode,
-                               std::span<T> out, const Progress& progress, const cuda::OnDevice& on) {
-  progress.throwIfCancelled();
-  if (part.size() == 0) return {};
-  const auto start = std::chrono::steady_clock::now();
-  const std::size_t radius = window / 2, padded = part.size() + 2 * radius;
-  const auto samples = static_cast<std::int64_t>(part.size()), r = static_cast<std::int64_t>(radius);
-  // Progress in samples copied and outputs computed, an output weighing about its share of the time.
-  const std::uint64_t outputWeight = std::max<std::uint64_t>(1, window / 16);
-  cuda::WorkShare work(progress, static_cast<std::uint64_t>(samples) * (2 + outputWeight));
-  std::vector<T> halo(2 * radius);
-  cuda::fillHalo(in, static_cast<std::int64_t>(part.begin), static_cast<std::int64_t>(part.end),
-                 static_cast<int>(radius), mode, halo.data());
-  const cuda::StreamView view = on.stream;
-  cuda::DeviceBuffer<T> d_in(padded, view), d_out(padded, view);
-  d_in.copyFrom(halo.data(), radius);
-  cuda::runInParts(view, 0, samples, cuda::kCopyPartSamples, work, 1, [&](std::int64_t b, std::int64_t e) {
-    d_in.copyFrom(in.data() + part.begin + b, static_cast<std::size_t>(e - b), radius + static_cast<std::size_t>(b));
-  });
-  d_in.copyFrom(halo.data() + radius, radius, radius + part.size());
-  GpuFilterResult result;
-  cuda::EventTimer timer(view);
-  timer.start();
-  cuda::runInParts(view, r, r + samples, outputsPerLaunch(static_cast<int>(window)), work, outputWeight,
-                   [&](std::int64_t b, std::int64_t e) {
-                     launchMedian(d_in.data(), d_out.data(), static_cast<std::int64_t>(padded),
-                                  static_cast<int>(window), mode, b, e, view.get());
-                     SIGLAB_CUDA_CHECK_LAUNCH();
-                   });
-  result.kernelMs = timer.stopMs();
-  cuda::runInParts(view, 0, samples, cuda::kCopyPartSamples, work, 1, [&](std::int64_t b, std::int64_t e) {
-    d_out.copyTo(out.data() + part.begin + b, static_cast<std::size_t>(e - b), radius + static_cast<std::size_t>(b));
-  });
-  result.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  return result;
-}
-
-// Outputs [part.begin, part.end) of the median of the whole of `in`, into the same places of `out`.
-// The part and its halo go to the device as one padded run: the halo's values from the boundary
-// rule on the host (2 r samples), the part straight from `in` (page-locked input at full speed, no
-// host-side gather). The kernel filters outputs r .. r + part of the run, which read only inside
-// it, so they are the whole signal's, and only they come back. Copies and kernel go in parts
-// (launch_in_parts.hpp): Cancel is seen within milliseconds, progress as they finish.
+// Outputs [part.begin, part.end) of the median of the whole of `in`, into the same places of `out`:
+// the part's chunks go through the device's pipeline straight from `in` (page-locked input at full
+// speed, no host-side gather), each with its halo from the whole signal, so the outputs are the
+// whole signal's. Cancel is seen between chunks, progress reported as they come back.
 template <typename T>
 GpuFilterResult medianOnGpu(std::span<const T> in, SignalPart part, std::size_t window, BoundaryMode mode,
                             std::span<T> out, int device, const Progress& progress) {
@@ -165,13 +202,10 @@ GpuFilterResult medianOnGpu(std::span<const T> in, SignalPart part, std::size_t 
     return {GpuStatus::Unavailable, "the GPU median takes windows up to " + std::to_string(kGpuMedianMaxWindow) +
                                         " samples (its shared-memory tile); this one has " + std::to_string(window)};
   }
-  const std::size_t radius = window / 2, padded = part.size() + 2 * radius;
-  cuda::GpuEngine engine(cuda::noDeviceReason(), device);
-  return cuda::filterResultOf([&] {
-    return engine.run("out of GPU memory: the signal and result need " + std::to_string(2 * padded * sizeof(T) >> 20) +
-                          " MiB",
-                      [&](const cuda::OnDevice& on) { return medianResident(in, part, window, mode, out, progress, on); });
-  });
+  if (std::string why = cuda::noDeviceReason(); !why.empty()) return {GpuStatus::Unavailable, why};
+  MedianEngine& engine = medianEngineOn(device);
+  const std::lock_guard lock(engine.mutex());
+  return engine.filter(in, part, window, mode, out, progress);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <exception>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -21,6 +22,8 @@
 #include "gpu_engine.hpp"
 #include "launch_in_parts.hpp"
 #include "on_each_part.hpp"
+#include "pageable_staging.hpp"
+#include "pinned_host.cuh"
 #include "siglab/cuda_filters.hpp"
 #include "siglab/split_filter.hpp"
 #include "siglab/sos_filter.hpp"
@@ -160,7 +163,7 @@ std::vector<ScanRange> planScanRanges(std::int64_t total, std::size_t parts) {
 struct ScanPart {
   ScanPart(const cuda::OnDevice& on, const ScanRange& range_, std::size_t d, std::size_t coefficients,
            std::size_t powerCount, std::int64_t groups)
-      : device(on.device), range(range_), stream(on.stream) {
+      : device(on.device), range(range_), stream(on.stream), shape(Shape{d, coefficients, powerCount, groups}) {
     const auto chunksIn = [](std::int64_t samples) {
       return static_cast<std::size_t>((samples + kSosScanChunk - 1) / kSosScanChunk);
     };
@@ -180,9 +183,21 @@ struct ScanPart {
     y = cuda::DeviceBuffer<double>(static_cast<std::size_t>(range.held()), stream);
     max = cuda::DeviceBuffer<unsigned long long>(1, stream);
   }
+  // Whether this part's buffers serve another run as they are.
+  bool fits(const ScanRange& other, std::size_t d, std::size_t coefficients, std::size_t powerCount,
+            std::int64_t groups) const {
+    return range.forwardBegin == other.forwardBegin && range.forwardEnd == other.forwardEnd &&
+           range.backwardBegin == other.backwardBegin && range.backwardEnd == other.backwardEnd &&
+           shape.d == d && shape.coefficients == coefficients && shape.powerCount == powerCount && shape.groups == groups;
+  }
   int device;
   ScanRange range;
   cuda::StreamView stream;  // its engine's (sosfiltfiltCuda); the buffers below are made for it
+  struct Shape {
+    std::size_t d, coefficients, powerCount;
+    std::int64_t groups;
+  };
+  Shape shape;
   cuda::DeviceBuffer<double> coef, power, groupPower, powers, zi, ends, local, groupEnds, allGroupEnds, groupStarts, y;
   cuda::DeviceBuffer<unsigned long long> max;
   double* at(std::int64_t position) const { return y.data() + (position - range.backwardBegin); }
@@ -292,6 +307,44 @@ double carryErrorBound(const SosGains& gains, const std::vector<double>& power, 
   return 3 * amplification * bound;
 }
 
+// The scan's engines (one a part: its device and stream, failures mapped once, gpu_engine.hpp) and
+// their parts' buffers, kept between runs on the same devices: allocating a signal's worth of device
+// memory and streams on every call cost more than the copies. One run at a time; never destroyed
+// (CUDA may be gone at exit).
+struct ScanCache {
+  std::mutex mutex;
+  std::vector<int> devices;
+  std::vector<std::unique_ptr<cuda::GpuEngine>> engines;
+  std::vector<std::unique_ptr<ScanPart>> parts;  // made by the first step of a run on the part's engine
+
+  // Engines for one part on each of `wanted`, reusing those held when the devices are the same.
+  void keepFor(const std::vector<int>& wanted) {
+    if (wanted == devices) return;
+    drop();
+    engines.clear();
+    for (int device : wanted) engines.push_back(std::make_unique<cuda::GpuEngine>(std::string(), device));
+    parts.resize(wanted.size());
+    devices = wanted;
+  }
+  // Frees every part's buffers (each on its own device); the engines stay.
+  void drop() {
+    for (auto& part : parts) part.reset();
+  }
+  // After a run: a part holding more than kKeptBytes of signal is freed, so a long signal's scan does
+  // not keep the device's memory from the engines that run next (its own run takes far longer than
+  // the allocation it saves).
+  void trim() {
+    constexpr std::size_t kKeptBytes = std::size_t{512} << 20;
+    for (auto& part : parts) {
+      if (part && part->y.bytes() > kKeptBytes) part.reset();
+    }
+  }
+};
+ScanCache& scanCache() {
+  static auto* const cache = new ScanCache;
+  return *cache;
+}
+
 // sosfiltfilt (zeroPhase) or sosfilt from rest over `in`, which may lie in host or device memory.
 GpuFilterResult sosScanCuda(const Sections& sections, std::span<const double> in, std::span<double> out,
                             const std::vector<int>& devices, const Progress& progress, bool zeroPhase) {
@@ -354,13 +407,12 @@ GpuFilterResult sosScanCuda(const Sections& sections, std::span<const double> in
   const std::int64_t groups = (chunks + kChunksPerGroup - 1) / kChunksPerGroup;
   const std::vector<ScanRange> ranges = planScanRanges(total, listed.size());
   const std::size_t partCount = ranges.size();
-  std::vector<std::unique_ptr<ScanPart>> parts(partCount);
-  auto freeParts = [&] {
-    for (auto& part : parts) part.reset();  // each buffer is freed on its own device
-  };
-  // One engine a part: its device and stream, and failures mapped once (gpu_engine.hpp).
-  std::vector<std::unique_ptr<cuda::GpuEngine>> engines;
-  for (std::size_t p = 0; p < partCount; ++p) engines.push_back(std::make_unique<cuda::GpuEngine>(std::string(), listed[p]));
+  ScanCache& cache = scanCache();
+  const std::lock_guard lock(cache.mutex);
+  cache.keepFor(std::vector<int>(listed.begin(), listed.begin() + static_cast<std::ptrdiff_t>(partCount)));
+  std::vector<std::unique_ptr<ScanPart>>& parts = cache.parts;
+  const std::vector<std::unique_ptr<cuda::GpuEngine>>& engines = cache.engines;
+  auto freeParts = [&] { cache.drop(); };  // after a failure or a cancel: nothing half-done is kept
   const std::string outOfMemory = "out of GPU memory: the extended signal needs " +
                                   std::to_string(static_cast<std::size_t>(total) * sizeof(double) >> 20) + " MiB";
   // The odd extension, as sosfiltfilt builds it: its two edges here, from the input's first and
@@ -397,18 +449,23 @@ GpuFilterResult sosScanCuda(const Sections& sections, std::span<const double> in
   }
   cuda::WorkShare work(progress, units);
   // The extension's samples [begin, end) to `to` on the part's stream, in parts (launch_in_parts.hpp).
+  // Pageable input and output go through pinned pieces staged by host threads (pageable_staging.hpp).
+  const bool pageableIn = cuda::memoryKindOf(in.data()) == cuda::MemoryKind::Pageable;
+  const bool pageableOut = cuda::memoryKindOf(out.data()) == cuda::MemoryKind::Pageable;
   auto copyExtension = [&](ScanPart& part, std::int64_t begin, std::int64_t end) {
+    cuda::PageableStaging staging(part.stream);
     cuda::runInParts(part.stream, begin, end, cuda::kCopyPartSamples, work, 1, [&](std::int64_t b0, std::int64_t e0) {
-      const auto piece = [&](const double* source, std::int64_t from, std::int64_t to) {
+      const auto piece = [&](const double* source, std::int64_t from, std::int64_t to, bool staged) {
         const std::int64_t b = std::max(b0, from), e = std::min(e0, to);
         if (b >= e) return;
-        SIGLAB_CUDA_TRY(cudaMemcpyAsync(part.at(b), source + (b - from), static_cast<std::size_t>(e - b) * sizeof(double),
-                                        cudaMemcpyDefault, part.stream.get()));
+        const std::size_t bytes = static_cast<std::size_t>(e - b) * sizeof(double);
+        if (staged) return staging.toDevice(part.at(b), source + (b - from), bytes);
+        SIGLAB_CUDA_TRY(cudaMemcpyAsync(part.at(b), source + (b - from), bytes, cudaMemcpyDefault, part.stream.get()));
       };
       const auto interiorBegin = static_cast<std::int64_t>(edge), interiorEnd = static_cast<std::int64_t>(edge + n);
-      piece(head.data(), 0, interiorBegin);
-      piece(in.data(), interiorBegin, interiorEnd);
-      piece(tail.data(), interiorEnd, total);
+      piece(head.data(), 0, interiorBegin, false);  // a few samples: the driver's own staging is enough
+      piece(in.data(), interiorBegin, interiorEnd, pageableIn);
+      piece(tail.data(), interiorEnd, total, false);
     });
   };
   // Forward, part p runs its range from its start; backward, from its range's end down.
@@ -433,7 +490,10 @@ GpuFilterResult sosScanCuda(const Sections& sections, std::span<const double> in
   try {
     double kernelsMs = 0;
     onEachEngine([&](std::size_t p, const cuda::OnDevice& on) {
-      parts[p] = std::make_unique<ScanPart>(on, ranges[p], d, coef.size(), powers.size(), groups);
+      if (!parts[p] || !parts[p]->fits(ranges[p], d, coef.size(), powers.size(), groups)) {
+        parts[p].reset();  // free the old buffers before taking new ones
+        parts[p] = std::make_unique<ScanPart>(on, ranges[p], d, coef.size(), powers.size(), groups);
+      }
       ScanPart& part = *parts[p];
       const cudaStream_t stream = part.stream.get();
       const auto toDevice = [&](cuda::DeviceBuffer<double>& to, const std::vector<double>& from) {
@@ -494,15 +554,17 @@ GpuFilterResult sosScanCuda(const Sections& sections, std::span<const double> in
       const auto interiorBegin = static_cast<std::int64_t>(edge), interiorEnd = static_cast<std::int64_t>(edge + n);
       const std::int64_t b = std::max(zeroPhase ? r.backwardBegin : r.forwardBegin, interiorBegin);
       const std::int64_t e = std::min(zeroPhase ? r.backwardEnd : r.forwardEnd, interiorEnd);
+      cuda::PageableStaging staging(part.stream);
       cuda::runInParts(part.stream, b, e, cuda::kCopyPartSamples, work, 1, [&](std::int64_t b0, std::int64_t e0) {
-        SIGLAB_CUDA_TRY(cudaMemcpyAsync(out.data() + (b0 - static_cast<std::int64_t>(edge)), part.at(b0),
-                                        static_cast<std::size_t>(e0 - b0) * sizeof(double), cudaMemcpyDefault,
-                                        part.stream.get()));
+        double* to = out.data() + (b0 - static_cast<std::int64_t>(edge));
+        const std::size_t bytes = static_cast<std::size_t>(e0 - b0) * sizeof(double);
+        if (pageableOut) return staging.toHost(to, part.at(b0), bytes);
+        SIGLAB_CUDA_TRY(cudaMemcpyAsync(to, part.at(b0), bytes, cudaMemcpyDefault, part.stream.get()));
       });
       SIGLAB_CUDA_TRY(cudaStreamSynchronize(part.stream.get()));
     });
-    freeParts();
-    GpuFilterResult result;
+    cache.trim();
+    GpuFilterResult result;  // the parts stay for the next run (scanCache)
     result.kernelMs = kernelsMs;
     result.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     double maxIn = 0;

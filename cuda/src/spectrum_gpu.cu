@@ -173,7 +173,8 @@ void sumRangesOnDevice(std::span<const double> x, const WelchOptions& options, s
       if (!pinned) {
         if (slot.h_stage.size() == 0) slot.h_stage = cuda::PinnedBuffer<double>(ws.chunkSamples(), copyView);
         if (slot.used) SIGLAB_CUDA_TRY(cudaEventSynchronize(slot.copied.get()));  // its staging buffer is free
-        cuda::parallelCopy(slot.h_stage.data(), source, samples * sizeof(double));
+        // Input only (the result is a few bins): every core stages, while the slots before are in flight.
+        cuda::parallelCopy(slot.h_stage.data(), source, samples * sizeof(double), 16);
         source = slot.h_stage.data();
       }
       SIGLAB_CUDA_TRY(cudaMemcpyAsync(slot.d_signal.data(), source, samples * sizeof(double), cudaMemcpyHostToDevice, copy));

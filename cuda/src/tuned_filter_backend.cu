@@ -15,6 +15,7 @@
 #include "device_scope.hpp"
 #include "siglab/cuda_stages.hpp"
 #include "gpu_engine.hpp"
+#include "pinned_host.cuh"
 #include "run_results.hpp"
 #include "tuned_filter_backend.hpp"
 #include "tuned_filter_kernel.cuh"
@@ -151,24 +152,25 @@ class TunedFilterBackend final : public FilterBackend, public cuda::GpuEngine {
     kernel.d_taps = d_taps;
     kernel.window = window;
     // A NaN or infinity would stay in the prefix sums past its window: the direct path then.
-    kernel.prefixSum = usesPrefixSum<T>(spec) && allFiniteAround(in, part, static_cast<std::size_t>(radius));
+    kernel.prefixSum = usesPrefixSum<T>(spec) && allFiniteAround(in, part, static_cast<std::size_t>(radius), on.stream);
     kernel.uniformTap = taps.front();
 
     FilterPass pass;
     pass.splits.every = static_cast<std::size_t>(cuda::tunedTileOutputs<T>(kernel.prefixSum));
-    if (resident && !options_.overlapTransfers && part.size() == in.size()) {
+    // A caller whose signal and result are both on this device has no copies to overlap.
+    const bool onDevice = cuda::isOnDevice(in.data(), on.device) && cuda::isOnDevice(out.data(), on.device);
+    if ((onDevice || (resident && !options_.overlapTransfers)) && part.size() == in.size()) {
       pass.phases = seedStylePass(in, spec, out, kernel, on);
-      pass.note = "whole-signal copies, no overlap";
+      pass.note = onDevice ? "signal and result on the device: one kernel in place" : "whole-signal copies, no overlap";
       return noted(std::move(pass), kernel);
     }
     ChunkPipeline<T>& pipeline = pipelineFor<T>(part.size(), radius, budget);
     const cuda::PipelinePass piped =
         pipeline.run(in, out, tunedChunkKernel(kernel), spec.mode, progress, part.begin, part.end);
     pass.phases = {piped.kernelMs, piped.transferMs, piped.totalMs};
-    for (std::size_t c = part.begin + pipeline.chunkSamples(); c < part.end; c += pipeline.chunkSamples()) {
-      pass.splits.at.push_back(c);
-    }
-    const std::size_t chunks = (part.size() + pipeline.chunkSamples() - 1) / pipeline.chunkSamples();
+    const std::vector<std::size_t> bounds = pipeline.chunkBounds(part.begin, part.end);
+    pass.splits.at.assign(bounds.begin() + 1, bounds.end() - 1);
+    const std::size_t chunks = bounds.size() - 1;
     pass.note = std::to_string(chunks) + " chunk(s) of " + std::to_string(pipeline.chunkSamples()) + " samples on " +
                 std::to_string(pipeline.slots()) + " streams; kernel and transfer times are the chunks' sums" +
                 (resident ? "" : ", signal over the " + mebibytes(budget) + " memory budget");
@@ -177,9 +179,12 @@ class TunedFilterBackend final : public FilterBackend, public cuda::GpuEngine {
 
   // Whether every sample the part's windows can read is finite: the part with its halo, and the
   // signal's first and last `radius` samples (which the boundary rule may reflect or wrap in).
+  // Read on the device when `in` lives there.
   template <class T>
-  static bool allFiniteAround(std::span<const T> in, SignalPart part, std::size_t radius) {
+  static bool allFiniteAround(std::span<const T> in, SignalPart part, std::size_t radius, cuda::StreamView stream) {
+    const bool onDevice = cuda::memoryKindOf(in.data()) == cuda::MemoryKind::Device;
     auto finite = [&](std::size_t from, std::size_t to) {
+      if (onDevice) return cuda::allFiniteOnDevice(in.data() + from, to - from, stream);
       return std::all_of(in.begin() + static_cast<std::ptrdiff_t>(from), in.begin() + static_cast<std::ptrdiff_t>(to),
                          [](T v) { return std::isfinite(v); });
     };
@@ -214,16 +219,7 @@ class TunedFilterBackend final : public FilterBackend, public cuda::GpuEngine {
   template <class T>
   ChunkPipeline<T>& pipelineFor(std::size_t samples, int radius, std::size_t budget) {
     const int slots = std::max(1, options_.streams);
-    std::size_t chunk = options_.chunkSamples;
-    // 1 Mi-sample chunks on 8 streams were the fastest end to end at 10M on the H100 (1.95 ms against
-    // 2.01 ms for 512 Ki and 2.05 ms for the 622592 that samples / 16 gave; docs/perf/gpu-h100-benchmark.txt).
-    if (chunk == 0) chunk = std::clamp<std::size_t>(samples / 8 / 4096 * 4096, 65536, 1 << 20);
-    const std::size_t fitting = budget / sizeof(T) / static_cast<std::size_t>(slots);
-    if (fitting <= 2 * static_cast<std::size_t>(radius) + 2) {
-      throw std::runtime_error("the GPU memory budget of " + std::to_string(budget) + " bytes cannot hold " +
-                               std::to_string(slots) + " chunks with their halos");
-    }
-    chunk = std::min({chunk, (fitting - 2 * static_cast<std::size_t>(radius)) / 2, samples});
+    const std::size_t chunk = ChunkPipeline<T>::chunkFor(samples, radius, slots, options_.chunkSamples, budget);
     auto& held = std::get<std::unique_ptr<ChunkPipeline<T>>>(pipelines_);
     if (!held || held->chunkSamples() != chunk || held->radius() != radius ||
         held->slots() != static_cast<std::size_t>(slots)) {

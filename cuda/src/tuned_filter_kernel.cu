@@ -1,8 +1,11 @@
+#include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 
 #include "cuda_check.hpp"
+#include "device_buffer.hpp"
 #include "tuned_filter_kernel.cuh"
 
 namespace siglab::cuda {
@@ -200,6 +203,18 @@ void launchWith(const TunedLaunch<T>& p, cudaStream_t stream) {
 
 bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
+// *d_found = 1 where any of the n values is a NaN or an infinity.
+template <class T>
+__global__ void findNonFinite(const T* d_values, std::int64_t n, unsigned int* d_found) {
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    if (!isfinite(d_values[i])) {
+      *d_found = 1;
+      return;
+    }
+  }
+}
+
 }  // namespace
 
 template <class T>
@@ -231,6 +246,22 @@ double prefixSumErrorBound(int window, double maxAbs) {
   const double length = kPrefixSumTile + window - 1;
   return 1.01 * (2.0 * length * length * u + 3.0 * window * u) * maxAbs / window;
 }
+
+template <class T>
+bool allFiniteOnDevice(const T* d_values, std::size_t count, StreamView stream) {
+  if (count == 0) return true;
+  DeviceBuffer<unsigned int> d_found(1, stream);
+  unsigned int found = 0;
+  SIGLAB_CUDA_TRY(cudaMemsetAsync(d_found.data(), 0, sizeof found, stream.get()));
+  const auto blocks = static_cast<unsigned>(std::min<std::size_t>((count + kBlock - 1) / kBlock, 1024));
+  findNonFinite<<<blocks, kBlock, 0, stream.get()>>>(d_values, static_cast<std::int64_t>(count), d_found.data());
+  SIGLAB_CUDA_CHECK_LAUNCH();
+  d_found.copyTo(&found, 1);
+  stream.synchronize();
+  return found == 0;
+}
+template bool allFiniteOnDevice<double>(const double*, std::size_t, StreamView);
+template bool allFiniteOnDevice<float>(const float*, std::size_t, StreamView);
 
 template void launchTunedFilter<double>(const TunedLaunch<double>&, StreamView);
 template void launchTunedFilter<float>(const TunedLaunch<float>&, StreamView);

@@ -44,4 +44,9 @@ int tunedTileOutputs(bool prefixSum);
 template <class T>
 void launchTunedFilter(const TunedLaunch<T>& launch, StreamView stream);
 
+// Whether all `count` values at d_values (device memory) are finite: the check the prefix-sum path
+// makes on a signal the host cannot read. Waits for the answer on `stream`.
+template <class T>
+bool allFiniteOnDevice(const T* d_values, std::size_t count, StreamView stream);
+
 }  // namespace siglab::cuda

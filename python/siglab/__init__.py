@@ -6,6 +6,8 @@
     p = siglab.Pipeline("butter 4,0.1,0.3,bandpass zero-phase; median 5; detrend")
     y = p.run(x)                                    # 1-D, or N x C with the channels on the last axis
     siglab.stats(x)["std"]
+    from siglab import signal, ndimage              # SciPy's names and signatures, through the same core
+    y = signal.sosfiltfilt(signal.butter(4, 0.2, output="sos"), x)
 
 Arrays are used where they lie: a C-contiguous float64/float32 array is not copied. Errors carry
 SigLab's own messages: siglab.InputError (an OSError) for files, ValueError for bad arguments.
@@ -19,9 +21,10 @@ import numpy as np
 from ._siglab import InputError
 from . import _siglab
 from .pipeline import Pipeline, VerificationError, stage, stage_kinds
+from . import ndimage, signal
 
 __all__ = ["read_signal", "filter", "compare", "stats", "engines", "measure", "InputError", "Signal", "Pipeline",
-           "VerificationError", "stage", "stage_kinds"]
+           "VerificationError", "stage", "stage_kinds", "signal", "ndimage"]
 
 
 class Signal(np.ndarray):

@@ -3,7 +3,6 @@
 
 #include <QCoreApplication>
 #include <QDir>
-#include <QTabWidget>
 #include <QElapsedTimer>
 #include <QSettings>
 

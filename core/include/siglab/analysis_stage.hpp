@@ -9,6 +9,8 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "siglab/pipeline.hpp"
 #include "siglab/progress.hpp"
@@ -47,6 +49,10 @@ class AnalysisStage : public BoundStage {
   // Refuses, before any work, an output it cannot write (StageError naming the extension).
   virtual void checkOutput(const std::string& path) const = 0;
   virtual std::unique_ptr<AnalysisWriter> open(const AnalysisOutput& output) const = 0;
+  // The values along the matrix's axes, named as SciPy returns them ("frequencies" in Hz, or cycles
+  // a sample without a rate; "times" of the frames' centres), for front-ends that label them; empty
+  // for a table.
+  virtual std::vector<std::pair<std::string, std::vector<double>>> axes() const { return {}; }
 
   // A matrix or a table, not a signal: no history, no filter, no samples out.
   std::optional<std::size_t> historyBefore() const override { return std::nullopt; }

@@ -49,14 +49,30 @@ SIGLAB_HD int medianTileSize(int window) {
 // How many outputs a tile of `tile` keys serves.
 SIGLAB_HD int medianTileOutputs(int tile, int window) { return tile - (window - 1); }
 
-// Tile entry e of the tile whose first output is `first` and which serves `outputs` outputs.
+// The keys of a whole signal, position k through medianKeyAt.
+template <typename T>
+struct SignalKeys {
+  const T* in;
+  std::int64_t n;
+  BoundaryMode mode;
+  SIGLAB_HD OrderedKey<T> operator()(std::int64_t k) const { return medianKeyAt(in, k, n, mode); }
+};
+
+// Tile entry e of the tile whose first output is `first` and which serves `outputs` outputs, the
+// key of position k being keyAt(k) (SignalKeys, or a chunk's keys with its halo on the GPU).
 // Entries past the last window get the largest key and a position inside no window.
+template <typename T, typename KeyAt>
+SIGLAB_HD void medianTileEntryFrom(const KeyAt& keyAt, std::int64_t first, int outputs, int window, int tile, int e,
+                                   OrderedKey<T>& key, std::uint16_t& position) {
+  const bool used = e < outputs + window - 1;
+  key = used ? keyAt(first - window / 2 + e) : static_cast<OrderedKey<T>>(~OrderedKey<T>{0});
+  position = static_cast<std::uint16_t>(used ? e : tile);
+}
+
 template <typename T>
 SIGLAB_HD void medianTileEntry(const T* in, std::int64_t n, BoundaryMode mode, std::int64_t first, int outputs,
                                int window, int tile, int e, OrderedKey<T>& key, std::uint16_t& position) {
-  const bool used = e < outputs + window - 1;
-  key = used ? medianKeyAt(in, first - window / 2 + e, n, mode) : static_cast<OrderedKey<T>>(~OrderedKey<T>{0});
-  position = static_cast<std::uint16_t>(used ? e : tile);
+  medianTileEntryFrom<T>(SignalKeys<T>{in, n, mode}, first, outputs, window, tile, e, key, position);
 }
 
 // One compare-exchange of the bitonic network's stage (k, j), done by the owner of entry e.

@@ -1,0 +1,34 @@
+#include "task_runner.hpp"
+
+#include "task_status.hpp"
+
+namespace siglab::gui {
+
+TaskRunner::TaskRunner(TaskStatus* status, QObject* parent) : QObject(parent), status_(status) {}
+
+void TaskRunner::begin(QFutureWatcherBase* watcher, const QString& what, std::shared_ptr<std::atomic<bool>> cancel) {
+  current_ = watcher;
+  cancel_ = cancel;
+  status_->begin(what, std::move(cancel));
+  connect(watcher, &QFutureWatcherBase::progressValueChanged, status_, [this, watcher](int perMille) {
+    if (current_ == watcher) status_->setProgress(perMille);
+  });
+  emit busyChanged(true);
+}
+
+void TaskRunner::finish() {
+  current_ = nullptr;
+  cancel_.reset();
+  status_->end();
+  emit busyChanged(false);
+}
+
+void TaskRunner::cancel() { status_->cancel(); }
+
+void TaskRunner::abandon() {
+  if (!current_) return;
+  cancel_->store(true);  // its watcher still deletes itself once the worker has stopped
+  finish();
+}
+
+}  // namespace siglab::gui
