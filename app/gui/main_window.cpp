@@ -44,6 +44,7 @@
 #include "import_dialog.hpp"
 #include "siglab/io/signal_formats.hpp"
 #include "plot_export.hpp"
+#include "playback_bar.hpp"
 #include "lab_tasks.hpp"
 #include "lab_view.hpp"
 #include "ladder_view.hpp"
@@ -331,6 +332,12 @@ void MainWindow::createActions() {
   tools->addActions({openAction_, applyAction_, runAction_, exportResultAction_});
   tools->addSeparator();
   tools->addActions({reset, stackedAction_, rubberBand});
+
+  auto* playback = new PlaybackBar(plot_, {[this] { return session_->signal(); }, [this] { return session_->filtered(); }},
+                                   engines_, makeAudioOutput(), this);
+  addToolBar(playback);
+  connect(plot_, &SignalPlot::visibleRangeChanged, playback, &PlaybackBar::setRange);
+  connect(playback, &PlaybackBar::message, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
 }
 
 void MainWindow::restoreSettings() {
