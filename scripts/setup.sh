@@ -13,6 +13,7 @@ packages=(
   qt6-svg-dev librsvg2-bin help2man man-db desktop-file-utils appstream dpkg-dev file
   xvfb xauth x11-utils x11-apps netpbm
   python3-soundfile flac  # the audio tests' independent reader, and the FLAC bench
+  python3-mne python3-pandas  # the EDF and time-stamped CSV tests' independent readers
 )
 
 missing=()

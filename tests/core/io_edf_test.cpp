@@ -197,6 +197,10 @@ TEST(EdfFiles, DamagedHeadersAndRecordsAreRefusedByName) {
   bad[0].digitalMax = "-2000";
   EXPECT_NE(refusal("digital.edf", edfBytes(bad, 1)).find("digital minimum -1000 and maximum -2000"), std::string::npos);
   bad = one;
+  bad[0].physicalMin = "-1e308";
+  bad[0].physicalMax = "1e308";
+  EXPECT_NE(refusal("huge.edf", edfBytes(bad, 1)).find("beyond the largest number"), std::string::npos);
+  bad = one;
   bad[0].samplesPerRecord = 0;
   EXPECT_NE(refusal("samples.edf", edfBytes(bad, 1)).find("0 samples a record"), std::string::npos);
   std::string header = edfBytes(one, 1);

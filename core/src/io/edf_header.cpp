@@ -96,6 +96,11 @@ void readSignalFields(FieldReader& fields, EdfHeader& header, const std::string&
       throw InputError(path, "EDF header: " + signalName(header, i) + " has the same physical minimum and maximum (" +
                                  shortNumber(s.physicalMin) + ")");
     }
+    if (!std::isfinite(s.physical(-32768)) || !std::isfinite(s.physical(32767))) {
+      throw InputError(path, "EDF header: the physical range of " + signalName(header, i) + " (" +
+                                 shortNumber(s.physicalMin) + " to " + shortNumber(s.physicalMax) +
+                                 ") scales its digital values beyond the largest number");
+    }
     s.offsetInRecord = header.recordBytes;
     header.recordBytes += 2 * s.samplesPerRecord;
     if (header.recordBytes > kMaxRecordBytes) {
