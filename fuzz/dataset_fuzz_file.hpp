@@ -1,6 +1,7 @@
 #pragma once
-// The HDF5 and MAT readers open files by name (their libraries read them): each input is written
-// to one file in this process's own temporary folder, and every error must name that file.
+// Readers that open files by name (HDF5 and MAT through their libraries, EDF and time-stamped CSV
+// through FileBytes): each input is written to one file in this process's own temporary folder,
+// and every error must name that file.
 #include <unistd.h>
 
 #include <cmath>
@@ -13,6 +14,7 @@
 #include "siglab/errors.hpp"
 #include "siglab/io/channel_io.hpp"
 #include "siglab/io/dataset_files.hpp"
+#include "siglab/work_bounds.hpp"
 
 namespace siglab::fuzz {
 
@@ -23,6 +25,24 @@ inline const std::string& datasetInputPath(const char* extension) {
     return folder + "/input" + extension;
   }();
   return path;
+}
+
+// Reads every channel `options` chooses of `data` written to that file: samples finite, or an
+// InputError naming the file (or NotEnoughMemory: a resampling grid the bytes make too long).
+inline void readFileAs(const std::uint8_t* data, std::size_t size, const char* extension, const ReadOptions& options) {
+  const std::string& path = datasetInputPath(extension);
+  std::ofstream(path, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data),
+                                                                static_cast<std::streamsize>(size));
+  try {
+    for (const SampleVector& channel : readChannels(path, options).channels) {
+      for (const double v : channel) {
+        if (!std::isfinite(v)) std::abort();
+      }
+    }
+  } catch (const InputError& e) {
+    if (e.path().rfind(path, 0) != 0) std::abort();
+  } catch (const NotEnoughMemory&) {
+  }
 }
 
 // Lists the file's datasets and reads the first (or the only one): samples finite, or an InputError

@@ -53,6 +53,19 @@ void addInputOptions(CLI::App& command, ReadOptions& options) {
   command.add_option("--rate-attribute", options.rateAttribute,
                      "HDF5 input: the dataset's attribute holding the sample rate (default: the first of rate, fs, "
                      "sampling_rate, sample_rate present)");
+  command.add_option("--time-column", options.timeColumn,
+                     "CSV input: this 1-based column holds time stamps (seconds, or ISO 8601 date-times such as "
+                     "2026-11-27T10:00:00.25+01:00, found without it in the first column that holds them): their "
+                     "spacing, uniform within 1%, sets the rate")
+      ->check(wholeNumber(1, 65535));
+  command.add_option_function<double>("--resample-to", [&options](double hz) { options.resampleTo = hz; },
+                                      "CSV input with time stamps: interpolate the columns linearly onto a uniform "
+                                      "grid of this many Hz (irregular time stamps are otherwise an error)")
+      ->check(sampleRateValidator());
+  command.add_option("--signals", options.edfSignals,
+                     "EDF input: the signals to read as channels, by label or 1-based number (\"EEG Fz,EEG Cz\" or 1,3); "
+                     "default: every signal, which must share one rate")
+      ->delimiter(',');
   command.add_flag("--allow-nonfinite", options.allowNonFinite, "Keep NaN and infinite samples instead of rejecting them");
   command.add_option_function<double>("--rate", [&options](double hz) { options.sampleRate = hz; },
                                       "Sample rate in Hz of a text, CSV, .npy, raw, HDF5 or MAT input (replaces a WAV file's or an HDF5 attribute's)")

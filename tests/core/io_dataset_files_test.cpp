@@ -372,5 +372,24 @@ TEST(DatasetFiles, OutputNameSplitsAtTheFile) {
   EXPECT_EQ(splitDatasetPath("/nonexistent/a.h5:/x").file, "/nonexistent/a.h5:/x");
 }
 
+// A matrix whose dimensions tag claims 2 GiB inside a 120-byte variable (found by fuzz-mat: matio
+// allocated 4 GiB for it) is refused before matio reads it.
+TEST(MatFiles, ADimensionsTagLargerThanItsVariableIsRefused) {
+  SKIP_WITHOUT(mat);
+  test::TempDir dir;
+  const std::string path = dir.file("dims.mat");
+  const std::vector<double> values = {1, 2, 3, 4};
+  writeSignal(path, values);
+  std::string bytes = test::readFile(path);
+  ASSERT_EQ(bytes.substr(128, 4), std::string("\x0e\0\0\0", 4));  // an uncompressed matrix first
+  ASSERT_EQ(bytes.substr(152, 4), std::string("\x05\0\0\0", 4));  // its dimensions tag
+  bytes.replace(156, 4, "\xcc\xc9\x0d\x80");
+  test::writeFile(path, bytes);
+  const std::string message = errorOf([&] { listDatasets(path); });
+  EXPECT_NE(message.find(path + ": variable 1 is damaged: a part of its header claims 2148387276 bytes"), std::string::npos)
+      << message;
+  EXPECT_NE(errorOf([&] { readChannels(path); }).find("is damaged"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace siglab

@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "channel_readers.hpp"
 #include "parallel_work.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/channel_io.hpp"
@@ -38,7 +39,29 @@ Channels readChannels(const std::string& path, const ReadOptions& options, const
     }
   }
   result.sampleRate = stream->sampleRate();
+  result.names = stream->channelNames();
   return result;
+}
+
+Signal readWholeChannel(ChannelStream& in, const std::string& path, const ReadOptions& options, const Progress& progress) {
+  Signal signal{allocateSamples(static_cast<std::size_t>(in.knownFrames().value_or(0)), options.hostMemory),
+                in.sampleRate(), path};
+  constexpr std::size_t kBlockFrames = 1 << 16;
+  for (std::size_t done = 0;;) {
+    progress.throwIfCancelled();
+    if (!in.knownFrames()) signal.samples.resize(done + kBlockFrames);
+    if (done == signal.samples.size()) break;
+    const std::span<double> out[] = {std::span(signal.samples).subspan(done, std::min(kBlockFrames, signal.samples.size() - done))};
+    const std::size_t got = in.read(out);
+    done += got;
+    progress.report(in.fractionRead());
+    if (got < out[0].size()) {
+      if (in.knownFrames()) throw InputError(path, "the file changed while it was being read: try again");
+      signal.samples.resize(done);
+      break;
+    }
+  }
+  return signal;
 }
 
 }  // namespace siglab

@@ -3,7 +3,9 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "binary_layout.hpp"
@@ -33,16 +35,33 @@ std::vector<std::size_t> channelsToKeep(const ReadOptions& options, std::uint64_
 std::unique_ptr<ChannelStream> openColumnStreams(std::vector<std::unique_ptr<SampleStream>> columns,
                                                  const std::string& path, std::optional<double> sampleRate);
 
-// The columns of a text file readChannels reads (text_columns.hpp), a text stream each.
+// The columns of a text file readChannels reads (text_columns.hpp), a text stream each; with a
+// time column (time_column.hpp), the others at the rate its stamps give or resampled.
 std::unique_ptr<ChannelStream> openTextColumns(const FileBytes& file, const std::string& pathGiven,
                                                const std::string& path, const ReadOptions& options,
                                                std::size_t windowBytes);
+
+// The same without looking for a time column (ReadOptions::columns and sampleRate as given).
+std::unique_ptr<ChannelStream> openPlainTextColumns(const FileBytes& file, const std::string& pathGiven,
+                                                    const std::string& path, const ReadOptions& options,
+                                                    std::size_t windowBytes);
+// Those of a file whose column `timeColumn` (1-based) holds time stamps.
+std::unique_ptr<ChannelStream> openTimedTextColumns(const FileBytes& file, const std::string& pathGiven,
+                                                    const std::string& path, const ReadOptions& options,
+                                                    std::size_t timeColumn, std::size_t windowBytes);
+// The header's names of 1-based `columns` (0: the whole line) where options.skipHeader skips one, else empty.
+std::vector<std::string> textHeaderNames(std::string_view text, const ReadOptions& options,
+                                         std::span<const std::size_t> columns);
+
+// ReadOptions::timeColumn of a column read on its own, where no time column is looked for.
+inline constexpr std::size_t kNoTimeColumn = SIZE_MAX;
 
 // Whether one channel is picked out of what openChannelStream reads: the options name a layout of
 // several channels (rawChannels, columns) or oneChannel (a 2-D .npy's, a CSV's, a WAV's channel).
 // readSignal, openSampleStream and readSignalTail read through the channel readers then.
 inline bool picksOneOfSeveral(const ReadOptions& options) {
-  return options.rawChannels != 1 || !options.columns.empty() || options.oneChannel;
+  return options.rawChannels != 1 || !options.columns.empty() || options.oneChannel ||
+         (options.timeColumn > 0 && options.timeColumn != kNoTimeColumn) || options.resampleTo.has_value();
 }
 
 // The same, or an HDF5/MAT file (dataset_formats.hpp): what goes through openChannelStream.
@@ -52,6 +71,9 @@ bool readsThroughChannels(const std::string& path, const ReadOptions& options);
 // picksOneOfSeveral.
 std::unique_ptr<SampleStream> openOneChannelStream(const std::string& path, const ReadOptions& options,
                                                    std::size_t windowBytes);
+
+// The one channel of `in` read whole into a Signal named `path` (progress and cancellation as readSignal's).
+Signal readWholeChannel(ChannelStream& in, const std::string& path, const ReadOptions& options, const Progress& progress);
 
 // A ChannelStream of one channel, read as a SampleStream.
 std::unique_ptr<SampleStream> oneChannelAsSamples(std::unique_ptr<ChannelStream> in);

@@ -12,6 +12,7 @@
 #include "siglab/sample_rate.hpp"
 #include "stream_readers.hpp"
 #include "text_columns.hpp"
+#include "time_column.hpp"
 
 namespace siglab {
 
@@ -30,8 +31,9 @@ namespace {
 // messages); one column, one number a line, and a WAV channel picked are a single such stream.
 class ColumnStreams final : public ChannelStream {
  public:
-  ColumnStreams(std::vector<std::unique_ptr<SampleStream>> columns, std::string path, std::optional<double> sampleRate)
-      : columns_(std::move(columns)), path_(std::move(path)), sampleRate_(sampleRate) {}
+  ColumnStreams(std::vector<std::unique_ptr<SampleStream>> columns, std::string path, std::optional<double> sampleRate,
+                std::vector<std::string> names = {})
+      : columns_(std::move(columns)), path_(std::move(path)), sampleRate_(sampleRate), names_(std::move(names)) {}
 
   std::size_t channels() const override { return columns_.size(); }
   std::size_t readFrames(std::span<const std::span<double>> out) override {
@@ -46,11 +48,13 @@ class ColumnStreams final : public ChannelStream {
   std::optional<std::uint64_t> knownFrames() const override { return columns_.front()->knownSize(); }
   std::optional<double> sampleRate() const override { return sampleRate_ ? sampleRate_ : columns_.front()->sampleRate(); }
   double fractionRead() const override { return columns_.front()->fractionRead(); }
+  std::vector<std::string> channelNames() const override { return names_; }
 
  private:
   std::vector<std::unique_ptr<SampleStream>> columns_;
   std::string path_;
   std::optional<double> sampleRate_;
+  std::vector<std::string> names_;
 };
 
 // As libsndfile's WAV: more is a file read the wrong way round (a .npy of C x N), not a signal.
@@ -81,18 +85,32 @@ std::vector<std::size_t> channelsToKeep(const ReadOptions& options, std::uint64_
 std::unique_ptr<ChannelStream> openTextColumns(const FileBytes& file, const std::string& pathGiven,
                                                const std::string& path, const ReadOptions& options,
                                                std::size_t windowBytes) {
+  if (const std::size_t timeColumn = findTimeColumn(file.text(), options)) {
+    return openTimedTextColumns(file, pathGiven, path, options, timeColumn, windowBytes);
+  }
+  return openPlainTextColumns(file, pathGiven, path, options, windowBytes);
+}
+
+std::unique_ptr<ChannelStream> openPlainTextColumns(const FileBytes& file, const std::string& pathGiven,
+                                                    const std::string& path, const ReadOptions& options,
+                                                    std::size_t windowBytes) {
   std::vector<std::size_t> columns = textColumnsToRead(file.text(), options, path);
   std::vector<std::unique_ptr<SampleStream>> streams;
+  std::vector<std::size_t> kept;
   for (const std::size_t c : channelsToKeep(options, columns.size(), path)) {
+    kept.push_back(columns[c]);
     ReadOptions one = options;
     one.format = FileFormat::text;
     one.column = columns[c];
     one.columns.clear();
     one.rawChannels = 1;
     one.oneChannel = false;  // the column is picked: a plain text stream
+    one.timeColumn = kNoTimeColumn;
+    one.resampleTo.reset();
     streams.push_back(openSampleStream(pathGiven, one, windowBytes));
   }
-  return std::make_unique<ColumnStreams>(std::move(streams), path, options.sampleRate);
+  return std::make_unique<ColumnStreams>(std::move(streams), path, options.sampleRate,
+                                         textHeaderNames(file.text(), options, kept));
 }
 
 namespace {

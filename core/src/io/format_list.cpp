@@ -16,6 +16,7 @@
   FORMAT(auFormat)                    \
   FORMAT(hdf5Format)                  \
   FORMAT(matFormat)                   \
+  FORMAT(edfFormat)                   \
   FORMAT(rawFormat)                   \
   FORMAT(textFormat)                  \
   /* a new format: one line above this one */

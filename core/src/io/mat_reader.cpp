@@ -60,6 +60,23 @@ DatasetEntry entryOf(const matvar_t& v) {
   return {v.name ? v.name : "", {rows, columns}, typeName(v), vector ? rows * columns : rows, vector ? 1 : columns};
 }
 
+// An uncompressed matrix's first parts (array flags, dimensions, name) lie within its `bytes`:
+// matio allocates what a damaged dimensions tag claims (found by fuzz-mat: 4 GiB).
+void requireWholeParts(int fd, const std::string& path, std::uint64_t first, std::uint64_t bytes, std::size_t element) {
+  std::uint64_t at = 0;
+  for (int part = 0; part < 3 && at + 8 <= bytes; ++part) {
+    std::array<std::uint32_t, 2> tag{};
+    if (::pread(fd, tag.data(), 8, static_cast<off_t>(first + at)) != 8) return;  // the element check says why
+    const std::uint64_t length = (tag[0] >> 16) != 0 ? 0 : (std::uint64_t{tag[1]} + 7) / 8 * 8;
+    if (at + 8 + length > bytes) {
+      ::close(fd);
+      throw InputError(path, "variable " + std::to_string(element) + " is damaged: a part of its header claims " +
+                                 std::to_string(tag[1]) + " bytes, more than the variable's " + std::to_string(bytes));
+    }
+    at += 8 + length;
+  }
+}
+
 // A v5 file whose last element runs past its end (cut short) is refused before matio reads it:
 // every element's tag says how many bytes follow it.
 void requireWholeElements(const std::string& path) {
@@ -83,6 +100,7 @@ void requireWholeElements(const std::string& path) {
       throw InputError(path, "the file is cut short: variable " + std::to_string(element) + " needs " +
                                  std::to_string(next - at) + " bytes, " + std::to_string(size - at) + " are left");
     }
+    if (tag[0] == MAT_T_MATRIX) requireWholeParts(fd, path, at + 8, tag[1], element);
     at = next;
   }
   ::close(fd);

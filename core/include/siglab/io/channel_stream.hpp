@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "siglab/io/signal_io.hpp"
 
@@ -25,6 +26,8 @@ class ChannelStream {
   // ReadOptions::sampleRate where given, else the file's own (WAV).
   virtual std::optional<double> sampleRate() const = 0;
   virtual double fractionRead() const = 0;  // 0..1, for progress
+  // One name a channel where the file gives them (EDF labels, a CSV header's fields), else empty.
+  virtual std::vector<std::string> channelNames() const { return {}; }
 
  protected:
   virtual std::size_t readFrames(std::span<const std::span<double>> out) = 0;  // `out` checked

@@ -14,6 +14,7 @@ struct Channels {
   std::vector<SampleVector> channels;
   std::optional<double> sampleRate;  // Hz, as Signal::sampleRate
   std::string sourcePath;
+  std::vector<std::string> names;    // one a channel where the file names them (EDF labels, a CSV header), else empty
 
   std::size_t frames() const { return channels.empty() ? 0 : channels.front().size(); }
 };

@@ -32,6 +32,13 @@ struct ReadOptions {
   std::pmr::memory_resource* hostMemory = nullptr;  // where the samples go (and an apply's result); nullptr: ordinary
                                                     // memory; pinnedHostMemory() when a GPU engine will copy them
   std::string dataset;                        // HDF5/MAT: the dataset or variable (as FILE:NAME); empty: the only one
+  std::size_t timeColumn = 0;                 // text: 1-based column of time stamps (seconds, or ISO 8601 date-times)
+                                              // that sets the rate; 0: the first column where its header names a time
+                                              // or its first field is an ISO 8601 date-time, else none
+  std::optional<double> resampleTo;           // text with time stamps: Hz of a uniform grid the channels are linearly
+                                              // interpolated onto; unset: irregular time stamps are an error
+  std::vector<std::string> edfSignals;        // EDF: the signals to read as channels, by label or 1-based number;
+                                              // empty: every one (they must share one rate)
   std::string rateAttribute;                  // HDF5: the dataset's attribute holding the rate; empty: the first of
                                               // rate, fs, sampling_rate, sample_rate present
 };

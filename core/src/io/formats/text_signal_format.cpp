@@ -9,6 +9,7 @@
 #include "../signal_format.hpp"
 #include "../text_parse.hpp"
 #include "../text_probe.hpp"
+#include "../time_column.hpp"
 #include "siglab/io/text_format.hpp"
 
 namespace siglab {
@@ -67,6 +68,12 @@ class CsvSink final : public ChannelSink {
   std::size_t channels_;
 };
 
+ReadOptions oneChannel(const ReadOptions& options) {
+  ReadOptions one = options;
+  one.oneChannel = true;
+  return one;
+}
+
 class TextFormat final : public SignalFormat {
  public:
   std::string_view name() const override { return "text"; }
@@ -84,10 +91,18 @@ class TextFormat final : public SignalFormat {
 
   Signal read(const FileBytes& file, const std::string& path, const ReadOptions& options,
               const Progress& progress) const override {
+    if (findTimeColumn(file.text(), options) > 0) {  // time stamps: a channel of the columns beside them
+      const std::unique_ptr<ChannelStream> channel = openTextColumns(file, file.name() == "standard input" ? "-" : file.name(), path,
+                                                                       oneChannel(options), kWindowBytes);
+      return readWholeChannel(*channel, path, options, progress);
+    }
     return Signal{parseTextSignal(file.text(), path, textReadOptions(options), progress), std::nullopt, path};
   }
   std::unique_ptr<SampleStream> openSamples(std::unique_ptr<FileBytes> file, const StreamSource& source,
                                             const ReadOptions& options) const override {
+    if (findTimeColumn(file->text(), options) > 0) {
+      return oneChannelAsSamples(openTextColumns(*file, source.pathGiven, source.path, oneChannel(options), source.windowBytes));
+    }
     return openTextSampleStream(std::move(file), source.pathGiven, source.path, options, source.windowBytes);
   }
   std::unique_ptr<ChannelStream> openChannels(std::unique_ptr<FileBytes> file, const StreamSource& source,
@@ -129,6 +144,9 @@ class TextFormat final : public SignalFormat {
     requireTextHolds(file.path(), channels.size());
     appendCsvLines(file, channels, options.textStyle, progress);
   }
+
+ private:
+  static constexpr std::size_t kWindowBytes = std::size_t{32} << 20;
 };
 
 }  // namespace
