@@ -56,6 +56,7 @@
 #include "shortcuts_dialog.hpp"
 #include "signal_loading.hpp"
 #include "sample_rate_field.hpp"
+#include "signal_cursors.hpp"
 #include "signal_plot.hpp"
 #include "siglab/device_list.hpp"
 #include "siglab/io/atomic_file.hpp"
@@ -336,7 +337,19 @@ void MainWindow::createActions() {
   auto* playback = new PlaybackBar(plot_, {[this] { return session_->signal(); }, [this] { return session_->filtered(); }},
                                    engines_, makeAudioOutput(), this);
   addToolBar(playback);
-  connect(plot_, &SignalPlot::visibleRangeChanged, playback, &PlaybackBar::setRange);
+  // Play plays cursors A to B (B included) while they are shown, else the visible range.
+  SignalCursors* cursors = CursorDocks::of(this)->cursors();
+  auto visible = std::make_shared<std::pair<std::size_t, std::size_t>>(0, 0);
+  const auto playRange = [cursors, playback, visible] {
+    if (!cursors->shown() || !cursors->signal()) return playback->setRange(visible->first, visible->second);
+    const double a = std::min(cursors->a(), cursors->b()), b = std::max(cursors->a(), cursors->b());
+    playback->setRange(static_cast<std::size_t>(a), static_cast<std::size_t>(b) + 1);
+  };
+  connect(plot_, &SignalPlot::visibleRangeChanged, playback, [visible, playRange](std::size_t first, std::size_t last) {
+    *visible = {first, last};
+    playRange();
+  });
+  connect(cursors, &SignalCursors::changed, playback, playRange);
   connect(playback, &PlaybackBar::message, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
 }
 

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <utility>
 
 #include "audio_output.hpp"
 #include "loaded_signal.hpp"
@@ -34,7 +35,10 @@ class PlaybackBar : public QToolBar {
   PlaybackController& controller() { return controller_; }
   const PlayPositionLine& positionLine() const { return line_; }
 
-  void setRange(std::size_t first, std::size_t last);  // the visible range, in sample indices
+  // What Play plays, in sample indices [first, last): cursors A to B where shown, else the visible
+  // range; [0, 0) is the whole signal.
+  void setRange(std::size_t first, std::size_t last);
+  std::pair<std::size_t, std::size_t> range() const { return {first_, last_}; }
   void togglePlay();
 
  signals:

@@ -44,7 +44,9 @@ def test_a_pipeline_is_built_from_a_chain_a_list_or_keywords_and_shows_its_chain
 
 def test_every_registered_kind_and_parameter_is_described_and_its_example_reads():
     for kind in siglab.stage_kinds():
-        assert kind["name"] and kind["summary"] and kind["parameters"]
+        assert kind["name"] and kind["summary"]
+        if not kind["parameters"]:  # a stage that takes nothing (envelope, hilbert) is written alone
+            assert not kind["example"].strip(), kind["name"]
         for p in kind["parameters"]:
             assert p["type"] in ("whole", "number", "flag", "choice", "text") and p["help"]
         if kind["name"] != "taps":  # its example names a file

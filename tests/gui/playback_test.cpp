@@ -13,6 +13,8 @@
 
 #include "gui_test_support.hpp"
 #include "playback_bar.hpp"
+#include "signal_cursors.hpp"
+#include "cursor_docks.hpp"
 #include "signal_plot.hpp"
 #include "siglab/cpu_parallel.hpp"
 #include "siglab/cpu_serial.hpp"
@@ -182,6 +184,22 @@ TEST(Playback, TheMainWindowHasThePlayBar) {
   EXPECT_EQ(bar->playAction()->shortcut(), QKeySequence(Qt::Key_Space));
   bar->playAction()->trigger();  // nothing open: said, not played
   EXPECT_FALSE(bar->controller().active());
+}
+
+TEST(Playback, PlaysFromCursorAToBWhileTheyAreShownElseTheVisibleRange) {
+  gui::MainWindow window;
+  window.openFile(QString::fromStdString(SIGLAB_SAMPLE_PATH));
+  ASSERT_TRUE(test::waitForTask(window));
+  auto* bar = window.findChild<PlaybackBar*>("playbackToolBar");
+  ASSERT_NE(bar, nullptr);
+  const auto visible = bar->range();
+  gui::SignalCursors* cursors = gui::CursorDocks::of(&window)->cursors();
+  cursors->setShown(true);
+  cursors->setPositions(120, 40);
+  EXPECT_EQ(bar->range(), std::make_pair(std::size_t{40}, std::size_t{121}))
+      << "cursors " << cursors->a() << ", " << cursors->b() << ", signal " << (cursors->signal() ? cursors->signal()->size() : 0);
+  cursors->setShown(false);
+  EXPECT_EQ(bar->range(), visible);
 }
 
 }  // namespace
