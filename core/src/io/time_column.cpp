@@ -64,6 +64,19 @@ void forEachDataLine(const TextBody& body, Row row) {
   }
 }
 
+// The first data line of the body, or nothing: read up to it only (a file's detection must not
+// walk a 2 GB text, which would read and keep every page of it).
+std::optional<std::string_view> firstDataLine(const TextBody& body) {
+  std::string_view rest = body.body;
+  while (!rest.empty()) {
+    const std::size_t eol = std::min(rest.find('\n'), rest.size());
+    const std::string_view content = trimBlanks(rest.substr(0, eol));
+    rest.remove_prefix(std::min(eol + 1, rest.size()));
+    if (!content.empty() && content.front() != '#') return content;
+  }
+  return std::nullopt;
+}
+
 TextBody bodyOf(std::string_view text, const ReadOptions& options) {
   TextReadOptions split = textReadOptions(options);
   split.column = 1;  // so that the separator is decided
@@ -130,22 +143,14 @@ std::size_t findTimeColumn(std::string_view text, const ReadOptions& options) {
   if (options.timeColumn == kNoTimeColumn) return 0;
   if (options.timeColumn > 0) return options.timeColumn;
   const TextBody body = bodyOf(text, options);
-  std::size_t found = 0;
-  bool decided = false;
-  forEachDataLine(body, [&](std::uint64_t, std::string_view line) {
-    if (decided) return;
-    decided = true;
-    std::size_t fields = 0;
-    for (std::size_t column = 1;; ++column) {
-      const std::optional<std::string_view> field = textField(line, body.separator, column, fields);
-      if (!field) return;
-      if (parseIsoDateTime(trimBlanks(*field))) {
-        found = column;
-        return;
-      }
-    }
-  });
-  return found;
+  const std::optional<std::string_view> line = firstDataLine(body);
+  if (!line) return 0;
+  std::size_t fields = 0;
+  for (std::size_t column = 1;; ++column) {
+    const std::optional<std::string_view> field = textField(*line, body.separator, column, fields);
+    if (!field) return 0;
+    if (parseIsoDateTime(trimBlanks(*field))) return column;
+  }
 }
 
 TimeAxis scanTimeColumn(std::string_view text, const ReadOptions& options, std::size_t timeColumn,
