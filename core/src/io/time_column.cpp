@@ -10,13 +10,6 @@
 namespace siglab {
 namespace {
 
-std::string_view trimBlanks(std::string_view text) {
-  constexpr std::string_view kBlanks = " \t\r\f\v";
-  const std::size_t first = text.find_first_not_of(kBlanks);
-  if (first == std::string_view::npos) return {};
-  return text.substr(first, text.find_last_not_of(kBlanks) - first + 1);
-}
-
 // Reads fixed-width decimal digits from the front of `text`.
 bool digits(std::string_view& text, std::size_t count, int& value) {
   if (text.size() < count) return false;
@@ -84,6 +77,13 @@ TextBody bodyOf(std::string_view text, const ReadOptions& options) {
 }
 
 }  // namespace
+
+std::string_view trimBlanks(std::string_view text) {
+  constexpr std::string_view kBlanks = " \t\r\f\v";
+  const std::size_t first = text.find_first_not_of(kBlanks);
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(kBlanks) - first + 1);
+}
 
 std::optional<TimeStamp> parseIsoDateTime(std::string_view text) {
   int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;

@@ -31,6 +31,9 @@ std::optional<TimeStamp> parseIsoDateTime(std::string_view text);
 // A date-time, else a number of seconds with the decimal mark `decimal`.
 std::optional<TimeStamp> parseTimeStamp(std::string_view text, char decimal);
 
+// `text` without the blanks (space, tab, CR, FF, VT) at either end.
+std::string_view trimBlanks(std::string_view text);
+
 // The 1-based time column readChannels uses in `text` with `options`: options.timeColumn, else
 // the first column where the first data line's field there is an ISO 8601 date-time; 0: none (and
 // for kNoTimeColumn, a column read on its own).

@@ -13,13 +13,6 @@
 namespace siglab {
 namespace {
 
-std::string_view trimBlanks(std::string_view text) {
-  constexpr std::string_view kBlanks = " \t\r\f\v";
-  const std::size_t first = text.find_first_not_of(kBlanks);
-  if (first == std::string_view::npos) return {};
-  return text.substr(first, text.find_last_not_of(kBlanks) - first + 1);
-}
-
 // Rows read one after another: the time stamp and the chosen columns' values.
 class ResampledRows final : public ChannelStream {
  public:

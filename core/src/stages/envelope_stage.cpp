@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "valueless_kind.hpp"
 #include "kind_values.hpp"
 #include "siglab/analytic_signal.hpp"
 #include "siglab/errors.hpp"
@@ -172,7 +173,7 @@ class EnvelopeStage final : public BoundStage {
   }
 };
 
-class EnvelopeKind final : public StageKind {
+class EnvelopeKind final : public ValuelessKind {
  public:
   std::string_view name() const override { return "envelope"; }
   std::string_view summary() const override {
@@ -181,16 +182,6 @@ class EnvelopeKind final : public StageKind {
                                     "streamed by " + std::string(kOverlappedAnalyticBound);
     return text;
   }
-  std::string_view valueSyntax() const override { return "(no value)"; }
-  std::string_view exampleValue() const override { return ""; }
-  std::vector<ParameterInfo> parameters() const override { return {}; }
-
-  StageParameters parseValue(std::string_view value) const override {
-    if (!value.empty()) throw StageError("takes no value, got " + quoteExcerpt(value));
-    return {};
-  }
-  std::string formatValue(const StageParameters& /*values*/) const override { return {}; }
-  void check(const StageParameters& /*values*/) const override {}
   std::unique_ptr<BoundStage> bind(const StageParameters& /*values*/, const StageContext& /*context*/) const override {
     return std::make_unique<EnvelopeStage>();
   }

@@ -2,6 +2,7 @@
 // imaginary parts as two columns a channel (re0, im0, re1, im1, ...) of a float64 .npy of N rows.
 // In memory the whole signal's FFT; streamed, the overlapped blocks of the envelope stage, within
 // the bound that stage states (tests/core/envelope_test.cpp measures both).
+#include "valueless_kind.hpp"
 #include "kind_values.hpp"
 #include "siglab/analysis_stage.hpp"
 #include "siglab/analytic_signal.hpp"
@@ -105,7 +106,7 @@ class HilbertAnalysis final : public AnalysisStage {
   }
 };
 
-class HilbertKind final : public StageKind {
+class HilbertKind final : public ValuelessKind {
  public:
   std::string_view name() const override { return "hilbert"; }
   std::string_view summary() const override {
@@ -114,17 +115,7 @@ class HilbertKind final : public StageKind {
                                     std::string(kOverlappedAnalyticBound);
     return text;
   }
-  std::string_view valueSyntax() const override { return "(no value)"; }
-  std::string_view exampleValue() const override { return ""; }
-  bool endsChain() const override { return true; }
-  std::vector<ParameterInfo> parameters() const override { return {}; }
-  StageParameters parseValue(std::string_view value) const override {
-    if (!value.empty()) throw StageError("takes no value, got " + quoteExcerpt(value));
-    return {};
-  }
-  std::string formatValue(const StageParameters& /*values*/) const override { return {}; }
-  void check(const StageParameters& /*values*/) const override {}
-  std::unique_ptr<BoundStage> bind(const StageParameters& /*values*/, const StageContext& /*context*/) const override {
+  bool endsChain() const override { return true; }  std::unique_ptr<BoundStage> bind(const StageParameters& /*values*/, const StageContext& /*context*/) const override {
     return std::make_unique<HilbertAnalysis>();
   }
 };
