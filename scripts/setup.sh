@@ -14,6 +14,7 @@ packages=(
   xvfb xauth x11-utils x11-apps netpbm
   python3-soundfile flac  # the audio tests' independent reader, and the FLAC bench
   python3-sphinx python3-myst-parser furo  # the user guide (scripts/docs.sh)
+  doxygen python3-breathe  # the guide's C++ API page (scripts/cpp-api-xml.py)
   python3-build python3-venv python3-pip python3-setuptools python3-wheel  # the wheel test (python-wheel)
   qt6-multimedia-dev  # the GUI's playback (optional: the GUI builds without it)
   python3-mne python3-pandas  # the EDF and time-stamped CSV tests' independent readers

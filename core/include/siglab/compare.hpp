@@ -4,6 +4,7 @@
 
 namespace siglab {
 
+/// How a result agrees with the reference, element by element.
 struct Agreement {
   double maxAbsDiff = 0.0;
   std::uint64_t firstMismatch = 0;   // index of the first element whose bits differ

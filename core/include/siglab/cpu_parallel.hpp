@@ -15,6 +15,7 @@ std::vector<std::size_t> filterParallel(std::span<const double> in, const Filter
 std::vector<std::size_t> filterParallel(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
                                         const Progress& progress = {});
 
+/// The cpu-parallel engine: every core, bit-identical to cpu-serial for taps.
 class CpuParallelBackend final : public FilterBackend {
  public:
   std::string_view name() const override { return "cpu-parallel"; }

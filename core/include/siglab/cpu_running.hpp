@@ -22,6 +22,7 @@ std::vector<std::size_t> filterRunning(std::span<const float> in, const FilterSp
 
 inline constexpr double kRunningSumRelativeError = 1e-12;
 
+/// The cpu-running engine: filterRunning, for uniform windows.
 class CpuRunningBackend final : public FilterBackend {
  public:
   std::string_view name() const override { return "cpu-running"; }

@@ -5,8 +5,8 @@
 
 namespace siglab {
 
-// The reference: the seed's direct loop, generalised to any taps and boundary mode. Products are
-// summed in tap order j = 0..W-1 from 0.0, never contracted into FMAs (core builds with
+// The reference: the original program's direct loop, generalised to any taps and boundary mode.
+// Products are summed in tap order j = 0..W-1 from 0.0, never contracted into FMAs (core builds with
 // -ffp-contract=off), so every machine and every exact backend gives the same bits. Looks at
 // `progress` every few milliseconds of work and stops when it is cancelled (throws Cancelled).
 void filterSerial(std::span<const double> in, const FilterSpec& spec, std::span<double> out,
@@ -16,6 +16,7 @@ void filterSerial(std::span<const double> in, const FilterSpec& spec, std::span<
 void filterSerial(std::span<const float> in, const FilterSpec& spec, std::span<float> out,
                   const Progress& progress = {});
 
+/// The cpu-serial engine: the reference every other engine is checked against.
 class CpuSerialBackend final : public FilterBackend {
  public:
   std::string_view name() const override { return "cpu-serial"; }

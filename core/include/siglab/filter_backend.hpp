@@ -95,6 +95,7 @@ class FilterBackend {
   }
 };
 
+/// The engines a front-end offers, in the order comparisons list them.
 using BackendList = std::vector<std::unique_ptr<FilterBackend>>;
 
 // The reason every engine gives for a sample type other than float64 or float32, or empty.

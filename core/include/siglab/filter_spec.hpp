@@ -62,7 +62,8 @@ struct FilterSpec {
 
 inline constexpr std::size_t kDefaultWindow = 5;
 
-// The seed's mean filter: W taps of 1/W each. Throws std::invalid_argument unless W is odd.
+// The original program's mean filter: W taps of 1/W each. Throws std::invalid_argument unless W
+// is odd.
 FilterSpec makeMeanFilter(std::size_t window, BoundaryMode mode = BoundaryMode::Zero);
 
 // Throws std::invalid_argument when the spec cannot be run (even or empty window, non-finite taps,

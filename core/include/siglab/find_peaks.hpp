@@ -16,6 +16,7 @@
 
 namespace siglab {
 
+/// find_peaks' conditions, each unset (SciPy's None) unless given.
 struct PeakOptions {
   std::optional<double> height;      // minimum x[peak]
   std::optional<double> threshold;   // minimum vertical distance to both neighbours
@@ -27,6 +28,7 @@ struct PeakOptions {
   bool measuresProminence() const { return prominence || width; }
 };
 
+/// One peak found, with the properties its conditions measured.
 struct PeakRow {
   std::uint64_t index = 0;
   double height = 0;  // x[index]
@@ -34,6 +36,7 @@ struct PeakRow {
   double width = 0, widthHeight = 0, leftIp = 0, rightIp = 0;  // width
 };
 
+/// Finds the peaks of a signal of `length` samples fed in blocks; rows are taken once final.
 class PeakFinder {
  public:
   PeakFinder(const PeakOptions& options, std::uint64_t length);

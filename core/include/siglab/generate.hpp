@@ -13,8 +13,8 @@ struct GenerateOptions {
 };
 
 // Throws std::invalid_argument naming the option unless every sample the options make is finite:
-// a period so short that the sine's phase 2 pi i / period overflows over the samples (issue 24:
-// --period 1e-310 wrote NaN lines), or a period, amplitude or noise that is not a finite number.
+// a period so short that the sine's phase 2 pi i / period overflows over the samples
+// (--period 1e-310), or a period, amplitude or noise that is not a finite number.
 void checkGenerateOptions(const GenerateOptions& options);
 
 // A sine plus Gaussian noise (checkGenerateOptions first). Deterministic: the same options give the same values on every run

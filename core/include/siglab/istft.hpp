@@ -11,6 +11,7 @@
 
 namespace siglab {
 
+/// scipy.signal.istft's arguments.
 struct IstftOptions {
   std::string window = "hann";
   double tukeyAlpha = 0.5;

@@ -18,6 +18,8 @@
 
 namespace siglab {
 
+/// What a front-end asks of one filter run or comparison: the input, the filter, the sample type,
+/// the engines and the checks.
 struct Job {
   std::string input;                          // the signal's file
   ReadOptions read;
@@ -39,6 +41,7 @@ class JobError : public std::invalid_argument {
 
 // Every engine's name, ", "-separated, in the list's order.
 std::string engineNames(const BackendList& engines);
+/// The engine named `name`, or nullptr.
 FilterBackend* findEngine(const BackendList& engines, std::string_view name);
 
 // The engines `list` names ("all" for every one, else comma-separated names), in the list's

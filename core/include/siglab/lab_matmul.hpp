@@ -1,5 +1,5 @@
 #pragma once
-// The matrix-multiply ladder's CPU side (seed 001): shapes, inputs, the two CPU rungs and the check
+// The matrix-multiply ladder's CPU side: shapes, inputs, the two CPU rungs and the check
 // every rung's output goes through. C (m x n) = A (m x k) B (k x n), row-major float32.
 #include <cstdint>
 #include <span>
@@ -39,7 +39,7 @@ std::vector<std::int64_t> matmulRowsToCheck(const MatmulShape& shape, std::int64
 void checkMatmul(std::span<const float> a, std::span<const float> b, std::span<const float> c, const MatmulShape& shape,
                  std::span<const std::int64_t> rows, LadderRung& rung);
 
-// The seed's loop (i, j, then k with a float sum) on rows [0, rows) of C.
+// The original program's loop (i, j, then k with a float sum) on rows [0, rows) of C.
 void matmulSerial(const float* a, const float* b, float* c, const MatmulShape& shape, std::int64_t rows);
 // Blocked and parallel: 16-row blocks over the cores (OpenMP), 512 columns of C by 128 of k at a
 // time so both stay in cache, and the innermost loop along a row of B and C (SIMD). Rows [0, rows).

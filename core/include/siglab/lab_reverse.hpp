@@ -1,5 +1,5 @@
 #pragma once
-// The array-reversal ladder's CPU side (seed 002): the input, the CPU rung, the check every rung's
+// The array-reversal ladder's CPU side: the input, the CPU rung, the check every rung's
 // output goes through, and the global-memory efficiency of each GPU rung's access pattern.
 #include <cstdint>
 #include <span>

@@ -16,6 +16,7 @@
 
 namespace siglab {
 
+/// A marker at one sample, or a labelled region from `at` to `end`.
 struct Marker {
   double at = 0;               // sample index (fractional where read from seconds)
   std::string label;

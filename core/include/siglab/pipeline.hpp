@@ -14,6 +14,7 @@
 
 namespace siglab {
 
+/// The stages of a chain, in the order they run.
 struct Pipeline {
   std::vector<Stage> stages;
 };

@@ -33,6 +33,7 @@ struct FileSource {
   std::string path;
   ReadOptions read;
 };
+/// Where a run reads its signal: channels in memory or a file.
 using PipelineSource = std::variant<ChannelSource, FileSource>;
 
 // The result in memory, or a file committed only when every stage of every channel passed
@@ -45,12 +46,15 @@ using PipelineSource = std::variant<ChannelSource, FileSource>;
 struct MemorySink {
   std::vector<std::span<double>> into;
 };
+/// A file for the result, created only when every stage of every channel passed verification.
 struct FileSink {
   std::string path;
   WriteOptions write;  // sampleRate: replaced by the source's where it has one
 };
+/// Where a run writes its result: memory or a file.
 using PipelineSink = std::variant<MemorySink, FileSink>;
 
+/// How a run runs: each stage's engine, the sample type, verification and streaming.
 struct PipelineOptions {
   std::vector<std::string> engines;  // per stage: "auto" or an engine's name; missing ones are "auto"
   SampleType sampleType = SampleType::f64;
@@ -102,10 +106,12 @@ struct StageReport {
   std::string note;            // binding's note (taps dropped), or empty
 };
 
+/// What the stages did on one channel.
 struct ChannelReport {
   std::vector<StageReport> stages;  // the stages that ran, in order (a failed check ends the list)
 };
 
+/// What a run did: how it planned, each channel's stages, and its output.
 struct PipelineReport {
   StreamingPlan plan;  // in memory or block by block, and why
   std::vector<ChannelReport> channels;
@@ -128,6 +134,7 @@ struct SourceChannels {
   std::vector<SampleVector> channels;
   std::optional<double> sampleRate;
 };
+/// Reads a file source's channels in memory, as a run reads them.
 SourceChannels readPipelineSource(const FileSource& source, const Progress& progress = {});
 
 // Runs `pipeline` on `source` into `sink`. Binds every stage to the signal first (its length,

@@ -14,9 +14,12 @@
 
 namespace siglab {
 
+/// What a spectrogram's values are: power, magnitude or complex (SciPy's mode).
 enum class SpectrogramMode { psd, magnitude, complex };
+/// What is removed from each segment first: nothing, its mean or its least-squares line.
 enum class SegmentDetrend { none, constant, linear };
 
+/// A spectrogram's or an STFT's options, as scipy.signal.spectrogram's and stft's arguments.
 struct SpectrogramOptions {
   std::string window = "tukey";  // boxcar, hann, hamming, blackman, tukey
   double tukeyAlpha = 0.25;      // SciPy's ('tukey', .25)

@@ -14,13 +14,16 @@
 
 namespace siglab {
 
+/// The window each segment is multiplied by (scipy.signal.get_window's names).
 enum class SpectrumWindow { hann, hamming, blackman, boxcar };
+/// What the power is per: per Hz or per frequency bin (welch's scaling).
 enum class SpectrumScaling {
   density,   // power per Hz: divided by rate * sum(w^2) (V^2/Hz)
   spectrum,  // power per bin: divided by sum(w)^2 (V^2), a tone's peak reads its power
 };
 enum class Detrend { constant, none };  // constant: each segment's mean removed first
 
+/// A Welch spectrum's options, as scipy.signal.welch's arguments.
 struct WelchOptions {
   std::size_t segment = 256;
   std::optional<std::size_t> overlap;  // samples shared by neighbouring segments; default segment / 2
@@ -53,6 +56,7 @@ class SpectrumOptionError : public std::invalid_argument {
 // 1 <= segment <= samples, overlap < segment, a valid rate.
 void validate(const WelchOptions& options, std::size_t samples);
 
+/// The window's name, as parseSpectrumWindow reads it ("hann").
 std::string_view toString(SpectrumWindow window);
 std::optional<SpectrumWindow> parseSpectrumWindow(std::string_view name);
 

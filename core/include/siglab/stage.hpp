@@ -26,6 +26,7 @@
 
 namespace siglab {
 
+/// How a parameter's value is written and what it may hold.
 enum class ParameterType : std::uint8_t {
   Whole,   // a whole number in [min, max] (windows, orders)
   Number,  // a finite real in [min, max]
@@ -48,7 +49,9 @@ struct ParameterInfo {
   bool optional = false;  // SciPy's None: with no default, left out of the values unless given (find-peaks height)
 };
 
+/// One parameter's value: a flag, a whole number, a real or text.
 using ParameterValue = std::variant<bool, std::int64_t, double, std::string>;
+/// A stage's parameter values by parameter name.
 using StageParameters = std::map<std::string, ParameterValue, std::less<>>;
 
 // A stage or a chain that cannot be made as asked, said in words that name the parameter or word:

@@ -14,6 +14,7 @@
 
 namespace siglab {
 
+/// How a stage's engines are compared: which, in what sample type, how often.
 struct StageCompareOptions {
   std::string engines = "all";  // "all" (every engine; for a stage that is not a filter, its own) or names, comma-separated
   SampleType sampleType = SampleType::f64;
@@ -30,6 +31,7 @@ Comparison compareStage(const BoundStage& stage, const BackendList& engines, std
                         const StageCompareOptions& options, const ComparisonProgress& onEngineDone = {},
                         const Progress& progress = {});
 
+/// One stage's engines compared, named as a chain names the stage.
 struct StageComparison {
   std::string label;  // "stage 2 (median)"
   std::string chain;  // the stage as a chain writes it: "median 5"
@@ -37,6 +39,7 @@ struct StageComparison {
   Comparison comparison;
 };
 
+/// Every stage of a chain compared, in order.
 struct ChainComparison {
   std::vector<StageComparison> stages;
   bool allAgree() const;

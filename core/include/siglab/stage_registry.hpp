@@ -8,6 +8,7 @@
 
 namespace siglab {
 
+/// Every registered kind, in the order help and forms list them.
 std::span<const StageKind* const> stageKinds();
 
 // The kind whose name() or optionName() is `word`, or nullptr.

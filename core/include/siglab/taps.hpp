@@ -27,7 +27,7 @@ FilterSpec gaussianFilterForSignal(double sigma, BoundaryMode mode, std::size_t 
 // std::invalid_argument, with the count it would need, past kMaxGaussianWindow (sigma 33554432).
 std::size_t gaussianWindow(double sigma);
 
-// Custom taps from a file in the seed text format (one number per line, used as given, not
+// Custom taps from a file in the text format (one number a line, used as given, not
 // normalised). Throws InputError naming the file when it cannot be read or holds an even count.
 std::vector<double> readTaps(const std::string& path);
 

@@ -16,6 +16,7 @@ namespace siglab {
 inline constexpr std::size_t kOutputsEachSideOfCut = 4;
 inline constexpr std::size_t kDefaultVerifyRandom = 4096;
 
+/// What checking an engine's result found.
 struct Verification {
   std::size_t checked = 0;        // outputs recomputed
   std::size_t mismatches = 0;     // outputs outside the tolerance (bits differing when it is 0)

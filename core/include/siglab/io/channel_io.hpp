@@ -28,8 +28,8 @@ void writeChannels(const std::string& path, std::span<const std::span<const doub
 void appendChannels(AtomicFileWriter& file, std::span<const std::span<const double>> channels,
                     const WriteOptions& options = {}, const Progress& progress = {});
 
-// Refuses, before any work, an output that cannot hold `channels` channels (the seed's text format
-// holds one): InputError naming `path` and the formats that hold them.
+// Refuses, before any work, an output that cannot hold `channels` channels (text of one number a
+// line holds one): InputError naming `path` and the formats that hold them.
 void checkOutputHoldsChannels(const std::string& path, const WriteOptions& options, std::size_t channels);
 
 // Spans over `channels`, as the writers take them.

@@ -11,6 +11,7 @@
 
 namespace siglab {
 
+/// A signal of several channels written block by block; its file appears only at commit().
 class ChannelSink {
  public:
   virtual ~ChannelSink() = default;  // without commit(): nothing is left behind, the old file stays
@@ -23,8 +24,8 @@ class ChannelSink {
   virtual void writeFrames(std::span<const std::span<const double>> block) = 0;  // `block` checked
 };
 
-// A sink of `channels` channels for `path` in the format `options` (or its extension) names; the
-// seed's text format (not .csv) refuses more than one with an InputError naming the file.
+// A sink of `channels` channels for `path` in the format `options` (or its extension) names; text
+// of one number a line (not .csv) refuses more than one with an InputError naming the file.
 // `knownFrames`, where the input says it, lets .npy write its header first.
 std::unique_ptr<ChannelSink> openChannelSink(const std::string& path, const WriteOptions& options, std::size_t channels,
                                              std::optional<std::uint64_t> knownFrames = std::nullopt);

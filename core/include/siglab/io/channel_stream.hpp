@@ -12,6 +12,7 @@
 
 namespace siglab {
 
+/// A signal of several channels read block by block, planar.
 class ChannelStream {
  public:
   virtual ~ChannelStream() = default;

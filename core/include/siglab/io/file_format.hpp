@@ -4,9 +4,10 @@
 namespace siglab {
 
 // A signal file format, named as registered (core/src/io/format_list.cpp: "text", "npy", "raw",
-// "wav", ...): what ReadOptions/WriteOptions::format choose and sessions store. `automatic`, no
-// name, lets the file's content (reading) or its extension (writing) decide. A value type: the
-// name's characters live as long as the program (a literal or a registered format's name).
+// "wav", ...): what ReadOptions::format and WriteOptions::format choose and sessions store.
+// `automatic`, no name, lets the file's content (reading) or its extension (writing) decide. A
+// value type: the name's characters live as long as the program (a literal or a registered
+// format's name).
 class FileFormat {
  public:
   constexpr FileFormat() = default;

@@ -18,6 +18,7 @@ namespace siglab {
 class FileBytes;
 class WavFrameReader;
 
+/// A signal file viewed through its mapping, its samples read as they are touched.
 class MappedSignal {
  public:
   ~MappedSignal();

@@ -13,6 +13,7 @@
 
 namespace siglab {
 
+/// A signal written block by block; its file appears only at commit().
 class SampleSink {
  public:
   virtual ~SampleSink() = default;  // without commit(): nothing is left behind, the old file stays

@@ -12,6 +12,7 @@
 
 namespace siglab {
 
+/// A signal read block by block, in memory that does not grow with the file.
 class SampleStream {
  public:
   virtual ~SampleStream() = default;

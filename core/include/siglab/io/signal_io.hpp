@@ -14,6 +14,7 @@
 
 namespace siglab {
 
+/// How a signal file is read: its format and the choices that format leaves open.
 struct ReadOptions {
   FileFormat format = FileFormat::automatic;  // automatic: a format recognising the bytes (.npy, WAV, FLAC, ...), raw when rawType is set, else text
   std::size_t column = 0;                     // text: 1-based column of a CSV/TSV/blank-separated file; 0: one number a line
@@ -43,11 +44,13 @@ struct ReadOptions {
                                               // rate, fs, sampling_rate, sample_rate present
 };
 
+/// How a text file writes each number.
 enum class TextStyle {
-  seed,       // printf("%2.16f\n"): the seed's format, byte for byte
+  seed,       // printf("%2.16f\n"): the original program's format, byte for byte
   shortest,   // the shortest text that reads back to the same double (std::to_chars)
 };
 
+/// How a signal file is written: its format and that format's choices.
 struct WriteOptions {
   FileFormat format = FileFormat::automatic;  // automatic: by extension (.npy, .wav, .flac, .raw/.bin, ...), else text
   TextStyle textStyle = TextStyle::seed;

@@ -43,7 +43,7 @@ void appendTextLines(AtomicFileWriter& file, std::span<const double> values, Tex
 void writeTextFile(const std::string& path, std::span<const double> values, TextStyle style, Durability durability,
                    const Progress& progress = {});
 
-// Shorthands over readSignal and writeSignal for the seed's text format.
+// Shorthands over readSignal and writeSignal for text of one number a line.
 std::vector<double> readTextSignal(const std::string& path);
 void writeTextSignal(const std::string& path, std::span<const double> values);
 
