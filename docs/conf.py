@@ -26,3 +26,18 @@ if os.environ.get("SIGLAB_PYTHON_PATH"):
 breathe_projects = {"siglab": os.environ.get("SIGLAB_DOXYGEN_XML", "../build/docs/doxygen/xml")}
 breathe_default_project = "siglab"
 breathe_domain_by_extension = {"hpp": "cpp"}
+
+
+def _drop_group_titles(app, doctree):
+    """Breathe titles each header's group "group siglab_pipeline_hpp"; the page's heading already
+    names the header, so only the group's description and declarations stay."""
+    from sphinx import addnodes
+
+    for desc in list(doctree.findall(addnodes.desc)):
+        if desc.get("objtype") == "group":
+            content = next(iter(desc.findall(addnodes.desc_content)))
+            desc.replace_self(content.children)
+
+
+def setup(app):
+    app.connect("doctree-read", _drop_group_titles)

@@ -8,6 +8,7 @@ Doxygen's XML (--xml, or written by scripts/cpp-api-xml.py into a temporary fold
 declaration of a header out of its group (so out of the page) or finds nothing described in it.
 """
 import argparse
+import importlib.util
 import os
 import re
 import shutil
@@ -21,6 +22,26 @@ INCLUDE = os.path.join(ROOT, "core", "include")
 PAGE = os.path.join(ROOT, "docs", "cpp-api.md")
 SKIPPED = 77  # ctest's SKIP_RETURN_CODE for this test
 GROUP_ON_PAGE = re.compile(r"^```\{doxygengroup\} (\S+)", re.M)
+
+
+def doc_words():
+    """The words users do not know (scripts/doc-examples.py's rule for every page and help text)."""
+    spec = importlib.util.spec_from_file_location("doc_examples", os.path.join(ROOT, "scripts", "doc-examples.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.INTERNAL, module.RANDOM_SEED
+
+
+def prose(element):
+    """The descriptions' words, without the code they quote (a parameter named `seed`)."""
+
+    def words(node):
+        if node.tag == "computeroutput":
+            return [node.tail or ""]
+        return [node.text or ""] + [w for child in node for w in words(child)] + [node.tail or ""]
+
+    parts = [part for tag in ("briefdescription", "detaileddescription") for part in element.iter(tag)]
+    return " ".join(" ".join("".join(words(part)).split()) for part in parts)
 
 
 def group_id(header):
@@ -70,12 +91,16 @@ def xml_problems(headers, xml_dir):
     found = {}  # header -> names of its declarations in namespace siglab
     grouped = {}  # group id -> names in it
     described_groups = set()
+    texts = {}  # header -> its descriptions' words
     for compound in index.findall("compound"):
         kind = compound.get("kind")
         if kind not in ("file", "namespace", "class", "struct", "union", "group"):
             continue
         root = ET.parse(os.path.join(xml_dir, compound.get("refid") + ".xml")).getroot().find("compounddef")
         name = root.findtext("compoundname")
+        if kind in ("group", "class", "struct", "union"):
+            header = root.findtext("title") if kind == "group" else header_of(root)
+            texts[header] = texts.get(header, "") + " " + prose(root)
         if kind == "group":
             members = {m.findtext("qualifiedname") or m.findtext("name") for m in root.iter("memberdef")}
             members |= {c.text for c in root.findall("innerclass")}
@@ -97,6 +122,10 @@ def xml_problems(headers, xml_dir):
             if described(root):
                 described_groups.add(group_id(header))
     problems = []
+    internal, random_seed = doc_words()
+    for header, text in sorted(texts.items()):
+        for word in internal.finditer(random_seed.sub("", text)):
+            problems.append(f"{header}: a comment on the C++ API page says \"{word.group(0)}\", a word users do not know")
     for header in headers:
         group = group_id(header)
         if not found.get(header):
