@@ -133,7 +133,7 @@ def check_options(texts, cli):
     failures = 0
     for where, text in texts:
         for match in CODE.finditer(text):
-            for line in (match.group(1) or match.group(2)).splitlines():
+            for line in (match.group(1) or match.group(2) or "").splitlines():  # a directive: no body
                 for use in re.finditer(r"siglab-cli ((?:lab )?[a-z][a-z-]*)([^#]*)", line):
                     command = use.group(1)
                     if command not in options:
