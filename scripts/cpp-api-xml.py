@@ -13,6 +13,7 @@ are the header's), and each header made one Doxygen group, which the page shows 
 - a comment on lines of its own describes what follows it (`///`);
 - a comment after a declaration, an inline function or an enum value on its line describes that
   one (`///<`), and so do the comment lines aligned under it;
+- a class's static member defined after the class is left to the class (`\\cond`);
 - any other comment (`}  // namespace siglab`) stays as it is.
 One process for every header, then one Doxygen run: Doxygen's INPUT_FILTER would start one per header.
 """
@@ -27,6 +28,8 @@ OWN_LINE = re.compile(r"^(\s*)//(?![/!])(.*)$")
 # function; not a lone closing brace (`}  // namespace siglab`).
 AFTER_CODE = re.compile(r"^(\s*[^\s}].*[;,}])(\s+)//(?![/!<])(.*)$")
 
+# A class's static member defined after the class (`inline constexpr FileFormat FileFormat::text{...}`).
+MEMBER_DEFINED_OUTSIDE = re.compile(r"^inline constexpr \S+ [A-Z]\w*::\w+\s*[{=]")
 NAMESPACE_OPENS = re.compile(r"^namespace siglab \{")
 NAMESPACE_CLOSES = re.compile(r"^\}\s*// namespace siglab")
 
@@ -57,6 +60,9 @@ def mark(lines, path):
         in_file_comment = False
         if NAMESPACE_OPENS.match(line):
             out.append(f"{line.rstrip()}  /** \\addtogroup {group_id(path)} */ /**@{{*/\n")
+            continue
+        if MEMBER_DEFINED_OUTSIDE.match(line):  # the class shows it; twice would be two targets of one name
+            out.append(f"/** \\cond */ {line.rstrip()} /** \\endcond */\n")
             continue
         if NAMESPACE_CLOSES.match(line):
             out.append(f"/**@}}*/ {line}")
