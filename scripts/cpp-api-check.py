@@ -5,7 +5,9 @@ Each header under core/include/siglab/ is one Doxygen group (scripts/cpp-api-xml
 rendered on the page by a `doxygengroup` directive under its topic. This fails, naming the header,
 where a header is on no topic of the page, where the page names a header that is gone, and where
 Doxygen's XML (--xml, or written by scripts/cpp-api-xml.py into a temporary folder) leaves a
-declaration of a header out of its group (so out of the page) or finds nothing described in it.
+declaration of a header out of its group (so out of the page) or finds nothing described in it,
+and where what the page shows of a header's comments uses a word users do not know ("seed", an
+issue number: scripts/doc-examples.py's rule).
 """
 import argparse
 import importlib.util

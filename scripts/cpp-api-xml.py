@@ -15,7 +15,8 @@ are the header's), and each header made one Doxygen group, which the page shows 
   one (`///<`), and so do the comment lines aligned under it;
 - a class's static member defined after the class is left to the class (`\\cond`);
 - any other comment (`}  // namespace siglab`) stays as it is.
-One process for every header, then one Doxygen run: Doxygen's INPUT_FILTER would start one per header.
+One process for every header, then one Doxygen run: Doxygen's INPUT_FILTER would start one
+process per header (2 s of CPU instead of 0.5 s).
 """
 import os
 import re
