@@ -21,11 +21,12 @@ import numpy as np
 TARGET = 1.5
 
 
-def cupy_timings(x_host, repeat):
+def cupy_timings(x_host, template_host, repeat):
     import cupy as cp
     import cupyx.scipy.signal as cs
 
     x = cp.asarray(x_host)
+    template = cp.asarray(template_host)
     sos = cs.butter(8, [0.1, 0.3], btype="band", output="sos")
     stream = cp.cuda.get_current_stream()
     calls = {
@@ -33,6 +34,10 @@ def cupy_timings(x_host, repeat):
         "resample_poly": lambda: cs.resample_poly(x, 3, 2),
         "decimate": lambda: cs.decimate(x, 4, ftype="fir"),
         "find_peaks": lambda: cs.find_peaks(x, height=3)[0],
+        # SigLab's hilbert writes the imaginary part (the real part is x); CuPy's, the complex signal.
+        "hilbert": lambda: cs.hilbert(x),
+        "envelope": lambda: cp.abs(cs.hilbert(x)),
+        "correlate": lambda: cs.correlate(x, template, mode="valid"),
         "sosfilt": lambda: cs.sosfilt(sos, x),
         "sosfiltfilt": lambda: cs.sosfiltfilt(sos, x),
     }
@@ -48,7 +53,8 @@ def cupy_timings(x_host, repeat):
             stream.synchronize()
             ms.append((time.perf_counter() - start) * 1e3)
         ms.sort()
-        checksum = float(out.size) if name == "find_peaks" else float(cp.sum(out))
+        checksum = (float(out.size) if name == "find_peaks" else float(cp.sum(out.imag)) if name == "hilbert"
+                    else float(cp.sum(out)))
         results[name] = (ms[len(ms) // 2], ms[0], checksum)
     return cp.__version__, results
 
@@ -61,9 +67,11 @@ def main():
     args = parser.parse_args()
     bench = os.path.join(args.build, "bin", "siglab-gpu-stages-bench")
     x = np.random.default_rng(1).standard_normal(args.samples)
+    template = np.random.default_rng(2).standard_normal(64)
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "samples.f64")
         x.tofile(path)
+        template.tofile(path + ".template")
         run = subprocess.run([bench, path, "--repeat", str(args.repeat)], capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit(f"{bench} failed ({run.returncode}): {run.stderr.strip()}")
@@ -74,7 +82,7 @@ def main():
             siglab[fields[1]] = (float(fields[2]), float(fields[3]), float(fields[4]), float(fields[5]))
         elif fields and fields[0] == "COPY":
             copy = float(fields[2]) / (float(fields[1]) * 1e-3)  # bytes per second
-    version, cupy = cupy_timings(x, args.repeat)
+    version, cupy = cupy_timings(x, template, args.repeat)
     print(f"{args.samples} float64 normal samples (seed 1) already on the GPU; CuPy {version}; "
           f"median of {args.repeat} after two warm-ups, host clock around call + synchronize")
     print(f"device-to-device copy: {copy / 1e9:.0f} GB/s (read + written)")

@@ -51,6 +51,7 @@ if wants test; then
 fi
 if wants bench; then
   step benchmark benchmark.txt "$build/bin/siglab-gpu-bench"
+  step sos-scan sos-scan.txt "$build/bin/siglab-sos-scan-bench"  # issue 30: the sections scan against the copies and its floor
   step fft-benchmark gpu-fft-bench.txt "$build/bin/siglab-gpu-fft-bench"  # issue 14: gpu-fft, W sweep, Welch
   step reduce reduce.txt "$build/bin/siglab-cli" reduce --random-ints 28
   step generate compare.log "$build/bin/siglab-cli" generate -n "$samples" --seed 1 -o "$build/signal.txt"

@@ -53,7 +53,8 @@ std::vector<double> hilbertAt(std::span<const double> x, std::span<const std::si
   return {sums.begin(), sums.end()};
 }
 
-OverlappedAnalytic::OverlappedAnalytic(Emit emit, AnalyticBlocks sizes) : emit_(std::move(emit)), sizes_(sizes) {
+OverlappedAnalytic::OverlappedAnalytic(Emit emit, AnalyticBlocks sizes, Transform transform)
+    : emit_(std::move(emit)), sizes_(sizes), transform_(std::move(transform)) {
   if (sizes_.block == 0) throw std::invalid_argument("OverlappedAnalytic: a block of no outputs");
 }
 
@@ -75,7 +76,12 @@ void OverlappedAnalytic::emitBlock(bool atEnd) {
   const std::span<const double> window = std::span<const double>(held_).subspan(from - heldFrom_, to - from);
   re_.resize(window.size());
   im_.resize(window.size());
-  analyticSignal(window, re_, im_, false);
+  std::copy(window.begin(), window.end(), re_.begin());
+  if (transform_) {
+    transform_(window, im_);
+  } else {
+    hilbertTransform(window, im_, false);
+  }
   const std::size_t skip = next_ - from, count = outputsEnd - next_;
   emit_(std::span<const double>(re_).subspan(skip, count), std::span<const double>(im_).subspan(skip, count));
   next_ = outputsEnd;

@@ -11,6 +11,7 @@
 #include "siglab/analysis_stage.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/channel_io.hpp"
+#include "siglab/job.hpp"
 #include "siglab/stream_apply.hpp"
 
 namespace siglab {
@@ -29,8 +30,15 @@ void checkAnalysisEndsChain(const Pipeline& pipeline) {
   }
 }
 
-std::vector<std::string> AnalysisStage::engineNames(const BackendList& /*engines*/) const {
-  return {"cpu-serial", "cpu-parallel"};
+std::vector<std::string> AnalysisStage::engineNames(const BackendList& engines) const {
+  std::vector<std::string> names{"cpu-serial", "cpu-parallel"};
+  const std::optional<GpuStageWork> work = gpuWork();
+  if (!work) return names;
+  for (const auto& engine : engines) {
+    const std::optional<std::string> why = whyNotStage(*engine, *work, peakOptions());
+    if (why && why->empty()) names.emplace_back(engine->name());
+  }
+  return names;
 }
 
 AppliedJob AnalysisStage::applyInto(const BackendList& /*engines*/, std::span<const double> /*in*/, std::span<double> /*out*/,
@@ -91,24 +99,60 @@ SignalShape shapeOf(const FileSource& source) {
   return shape;
 }
 
-// The engine the analysis stage runs on: cpu-parallel unless the run names cpu-serial.
-bool parallelEngine(const Pipeline& pipeline, const PipelineOptions& options, const std::string& label) {
+// The engine the run names for the analysis stage ("auto" where none), checked against the list
+// before any work: cpu-serial, cpu-parallel or a GPU engine of the list.
+std::string namedEngine(const Pipeline& pipeline, const PipelineOptions& options, const BackendList& engines,
+                        const std::string& label) {
   const std::size_t k = pipeline.stages.size() - 1;
   const std::string engine = k < options.engines.size() ? options.engines[k] : "auto";
-  if (engine == "auto" || engine == "cpu-parallel") return true;
-  if (engine == "cpu-serial") return false;
-  throw StageError(label + std::string(pipeline.stages.back().kind->name()) + " runs on cpu-serial or cpu-parallel, not " +
-                   quoteExcerpt(engine));
+  if (engine == "auto" || engine == "cpu-parallel" || engine == "cpu-serial") return engine;
+  const FilterBackend* listed = findEngine(engines, engine);
+  if (listed && listed->usesGpu()) return engine;  // whether it runs this analysis: analysisEngine's
+  throw StageError(label + std::string(pipeline.stages.back().kind->name()) +
+                   " runs on cpu-serial, cpu-parallel or a GPU engine that computes it, not " + quoteExcerpt(engine));
 }
 
-StageReport analysisReport(const AnalysisStage& stage, const Stage& kind, bool parallel) {
+// The analysis' engine and why: the named one (a GPU engine must run it here), else auto's by the
+// stage engine rule over `samples` a channel.
+struct AnalysisEngine {
+  bool parallel = true;
+  FilterBackend* gpu = nullptr;
+  std::string name;
+  std::string why;
+};
+
+AnalysisEngine analysisEngine(const AnalysisStage& stage, const std::string& named, const BackendList& engines,
+                              std::uint64_t samples, bool streamed, const std::string& label) {
+  if (named == "cpu-serial") return {false, nullptr, named, "cpu-serial named"};
+  const std::optional<GpuStageWork> work = stage.gpuWork();
+  if (named == "cpu-parallel" || (named == "auto" && !work)) {
+    return {true, nullptr, "cpu-parallel",
+            named == "cpu-parallel"           ? "cpu-parallel named"
+            : !stage.streamedBound().empty() ? "auto: cpu-parallel, FFTW's threads in memory (the last bits may differ from cpu-serial's)"
+                                             : "auto: cpu-parallel, the same bits as cpu-serial (each frame or peak computed alone)"};
+  }
+  if (named == "auto") {
+    StageEngineQuestion question = stageEngineQuestion(*work, samples, engines, stage.peakOptions());
+    question.streamed = streamed;
+    const StageEngineAnswer answer = chooseStageEngine(question);
+    return {true, answer.engine == "cpu-parallel" ? nullptr : findEngine(engines, answer.engine), answer.engine, answer.why};
+  }
+  FilterBackend* gpu = findEngine(engines, named);
+  const std::optional<std::string> why = work ? whyNotStage(*gpu, *work, stage.peakOptions()) : std::nullopt;
+  if (!why || !why->empty()) {
+    throw StageError(label + stage.describe() + " cannot run on " + named + ": " +
+                     (why ? *why : "it runs on the CPU only (cpu-serial, cpu-parallel)"));
+  }
+  return {true, gpu, named, "chosen by name"};
+}
+
+StageReport analysisReport(const AnalysisStage& stage, const Stage& kind, const AnalysisEngine& engine) {
   StageReport report;
   report.kind = std::string(kind.kind->name());
   report.description = stage.describe();
-  report.engine = parallel ? "cpu-parallel" : "cpu-serial";
-  report.why = !parallel                        ? "cpu-serial named"
-               : !stage.streamedBound().empty() ? "auto: cpu-parallel, FFTW's threads in memory (the last bits may differ from cpu-serial's)"
-                                                : "auto: cpu-parallel, the same bits as cpu-serial (each frame or peak computed alone)";
+  report.engine = engine.name;
+  report.why = engine.why;
+  report.usesGpu = engine.gpu != nullptr;
   return report;
 }
 
@@ -160,7 +204,8 @@ PipelineReport runAnalysis(const Pipeline& pipeline, const PipelineSource& sourc
     throw StageError(label + std::string(last.kind->name()) +
                      " writes a matrix or a table, not a signal: name an output file for it");
   }
-  const bool parallel = parallelEngine(pipeline, options, label);
+  const std::string named = namedEngine(pipeline, options, engines, label);
+  const bool gpuNamed = named != "auto" && named != "cpu-parallel" && named != "cpu-serial";
   const Pipeline before{{pipeline.stages.begin(), pipeline.stages.end() - 1}};
   PipelineOptions beforeOptions = options;
   if (!beforeOptions.engines.empty()) beforeOptions.engines.resize(std::min(beforeOptions.engines.size(), count - 1));
@@ -218,6 +263,10 @@ PipelineReport runAnalysis(const Pipeline& pipeline, const PipelineSource& sourc
       why = analysis->whyNotStreamed();
     }
   }
+  if (analysis && gpuNamed) {
+    analysisEngine(*analysis, named, engines, *shape.frames, false, label);  // refused before any work
+    if (why.empty()) why = analysis->whyNotStreamedOnGpu();
+  }
   const bool streamed = input && shape.frames && options.streaming != Streaming::never && why.empty() &&
                         (!chain || planChain(*chain, engines, beforeOptions,
                                              {inputSizeBytes(input->path), *inputFrames * shape.channels}).stream) &&
@@ -241,8 +290,10 @@ PipelineReport runAnalysis(const Pipeline& pipeline, const PipelineSource& sourc
   if (analysis) tellAnalysisNote();
   if (observer.onPlan) observer.onPlan(report.plan);
 
-  AnalysisOutput output{file->path, shape.channels, shape.frames.value_or(0), shape.rate, parallel, streamed,
-                        Progress{{}, observer.cancel}};
+  AnalysisEngine engine;
+  if (analysis) engine = analysisEngine(*analysis, named, engines, *shape.frames, streamed, label);
+  AnalysisOutput output{file->path, shape.channels, shape.frames.value_or(0), shape.rate, engine.parallel, engine.gpu,
+                        streamed, Progress{{}, observer.cancel}};
   const auto openWriter = [&] {
     if (observer.beforeOutput) observer.beforeOutput();
     return analysis->open(output);
@@ -288,13 +339,16 @@ PipelineReport runAnalysis(const Pipeline& pipeline, const PipelineSource& sourc
       analysis = bindAnalysis(report.samples);
     }
     tellAnalysisNote();
+    engine = analysisEngine(*analysis, named, engines, report.samples, false, label);
+    output.parallel = engine.parallel;
+    output.engine = engine.gpu;
     output.frames = report.samples;
     output.sampleRate = shape.rate;
     const std::unique_ptr<AnalysisWriter> writer = openWriter();
     report.wrote = writeWhole(*writer, channels);
     report.channels.resize(channels.size());
   }
-  StageReport done = analysisReport(*analysis, last, parallel);
+  StageReport done = analysisReport(*analysis, last, engine);
   done.note = analysis->note();
   done.pass.phases.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   done.pass.phases.kernelMs = done.pass.phases.totalMs;  // the chain before it included where it streams

@@ -76,6 +76,11 @@ class SpectrogramWriter final : public AnalysisWriter {
       output_.progress.throwIfCancelled();
       const auto count = static_cast<std::int64_t>(std::min<std::uint64_t>(batchFrames_, ready - next_));
       out_.resize(static_cast<std::size_t>(count) * channels * planeValues);
+      if (output_.engine) {
+        gpuFrames(static_cast<std::uint64_t>(count));
+        next_ += static_cast<std::uint64_t>(count);
+        continue;
+      }
       const auto jobs = count * static_cast<std::int64_t>(channels);
 #pragma omp parallel if (output_.parallel && jobs > 1)
       {
@@ -104,6 +109,27 @@ class SpectrogramWriter final : public AnalysisWriter {
     start_ = keepFrom;
   }
 
+  // Frames [next_, next_ + count) of every channel on the GPU engine, into out_ and the file (one
+  // channel's frames at a time, interleaved as the CPU's loop lays them out).
+  void gpuFrames(std::uint64_t count) {
+    const std::size_t planeValues = l_.planes * l_.frequencies;
+    const std::size_t channels = buffers_.size();
+    const std::uint64_t at = next_ * l_.step - start_;
+    if (channels == 1) {
+      output_.engine->spectrogram(views_[0].subspan(at), l_, count, out_, output_.progress);
+    } else {
+      gpuOut_.resize(static_cast<std::size_t>(count) * planeValues);
+      for (std::size_t c = 0; c < channels; ++c) {
+        output_.engine->spectrogram(views_[c].subspan(at), l_, count, gpuOut_, output_.progress);
+        for (std::uint64_t f = 0; f < count; ++f) {
+          std::copy_n(gpuOut_.begin() + static_cast<std::ptrdiff_t>(f * planeValues), planeValues,
+                      out_.begin() + static_cast<std::ptrdiff_t>((f * channels + c) * planeValues));
+        }
+      }
+    }
+    file_.append(out_);
+  }
+
   const SpectrogramLayout& l_;
   AnalysisOutput output_;
   std::vector<std::vector<double>> buffers_;       // per channel: the samples kept from one block to the next
@@ -112,6 +138,7 @@ class SpectrogramWriter final : public AnalysisWriter {
   std::uint64_t next_ = 0;  // the next frame to transform
   std::size_t batchFrames_ = 1;
   std::vector<double> out_;
+  std::vector<double> gpuOut_;  // one channel's frames from the GPU engine, with several channels
   NpyMatrixFile file_;
 };
 

@@ -19,6 +19,7 @@ class SpectrogramAnalysis final : public AnalysisStage {
   std::unique_ptr<AnalysisWriter> open(const AnalysisOutput& output) const override;
   std::vector<std::pair<std::string, std::vector<double>>> axes() const override;
   const SpectrogramLayout& layout() const { return layout_; }
+  std::optional<GpuStageWork> gpuWork() const override { return GpuStageWork::Spectrogram; }
 
  private:
   std::string name_;

@@ -3,6 +3,7 @@
 // and prints the ratios. Reads the samples from a raw float64 file (the script's), copies them to
 // the device once, then times each engine call (host clock around the synchronous call: what a
 // caller waits, as the script times CuPy), the median and minimum of --repeat after two warm-ups.
+// SAMPLES.f64.template, where it exists, is correlate's template.
 // Prints one "RESULT name median_ms min_ms bytes checksum" line per engine (bytes: the least an
 // engine must move, its input read once and its output written once) and the device-to-device
 // copy's rate as "COPY median_ms bytes".
@@ -27,6 +28,18 @@
 
 namespace siglab {
 namespace {
+
+// The correlate template: SAMPLES.f64.template's float64 values where that file exists (the
+// script's 64 values of numpy.random.default_rng(2).standard_normal), else no correlate.
+std::vector<double> kTemplate;
+
+void readTemplate(const std::string& path) {
+  std::ifstream file(path, std::ios::binary | std::ios::ate);
+  if (!file) return;
+  kTemplate.resize(static_cast<std::size_t>(file.tellg()) / sizeof(double));
+  file.seekg(0);
+  file.read(reinterpret_cast<char*>(kTemplate.data()), static_cast<std::streamsize>(kTemplate.size() * sizeof(double)));
+}
 
 struct Timing {
   double median, min;
@@ -76,6 +89,7 @@ int run(int argc, char** argv) {
   std::vector<double> host(n);
   file.seekg(0);
   file.read(reinterpret_cast<char*>(host.data()), static_cast<std::streamsize>(n * sizeof(double)));
+  readTemplate(std::string(argv[1]) + ".template");
 
   const cuda::Stream stream;
   cuda::DeviceBuffer<double> d_x(n, stream.view()), d_out(2 * n + 1, stream.view());
@@ -128,6 +142,24 @@ int run(int argc, char** argv) {
   std::vector<PeakRow> peaks;
   report("find_peaks", [&] { require(findPeaksCuda(x, height, peaks), "find_peaks"); }, 8.0 * n,
          [&] { return static_cast<double>(peaks.size()); });
+
+  // hilbert: SigLab's imaginary part (the real part is x itself), CuPy's complex analytic signal;
+  // envelope: |hilbert(x)| on both sides.
+  report("hilbert", [&] { require(hilbertCuda(x, out(n), false), "hilbert"); }, 16.0 * n,
+         [&] { return sumOf(d_out, n, stream); });
+  report("envelope", [&] { require(hilbertCuda(x, out(n), true), "envelope"); }, 16.0 * n,
+         [&] { return sumOf(d_out, n, stream); });
+  // correlate(x, t, mode='valid') with a 64-value template (seed 2's normal values in the script):
+  // the direct sums of the correlate stage (a Polyphase of up = down = 1, cpu-serial's bits).
+  if (!kTemplate.empty()) {
+    std::vector<double> reversed(kTemplate.begin(), kTemplate.end());
+    std::reverse(reversed.begin(), reversed.end());
+    const std::int64_t m = static_cast<std::int64_t>(reversed.size());
+    const Polyphase correlate(reversed, 1, 1, m - 1);
+    const std::int64_t outputs = nn - m + 1;
+    report("correlate", [&] { require(polyphaseCuda(correlate, x, 0, nn, 0, out(outputs)), "correlate"); },
+           8.0 * (n + outputs), [&] { return sumOf(d_out, outputs, stream); });
+  }
 
   const Sections sections = butterworthSections({8, 0.1, 0.3, BandType::Bandpass});
   report("sosfilt", [&] { require(sosfiltCuda(sections, x, out(n)), "sosfilt"); }, 16.0 * n,

@@ -20,7 +20,9 @@
 #include "siglab/boundary.hpp"
 #include "siglab/cuda_backends.hpp"
 #include "siglab/cuda_fft_backend.hpp"
+#include "siglab/cuda_stages.hpp"
 #include "siglab/fft_convolution.hpp"
+#include "stage_pass.hpp"
 
 namespace siglab {
 namespace {
@@ -95,6 +97,21 @@ class FftFilterBackend final : public FilterBackend, public cuda::GpuEngine {
   }
   double tolerance(const FilterSpec& spec, double maxAbsInput) const override {
     return fftEngineTolerance(spec, maxAbsInput);
+  }
+  // Spectrogram and stft frames: spectrogramCuda's batched cuFFT, within spectrogramAgreementBound.
+  std::string whyNotSpectrogram() const override { return unavailableReason(); }
+  // The Hilbert transform and the envelope: hilbertCuda, the whole transform on the device.
+  std::string whyNotHilbert() const override { return unavailableReason(); }
+  FilterPass hilbert(std::span<const double> x, std::span<double> out, bool magnitude, const Progress& progress) override {
+    progress.throwIfCancelled();
+    if (!unavailableReason().empty()) throw EngineUnavailable(unavailableReason());
+    return passOf(hilbertCuda(x, out, magnitude, device()));
+  }
+  FilterPass spectrogram(std::span<const double> x, const SpectrogramLayout& layout, std::uint64_t frames,
+                         std::span<double> out, const Progress& progress) override {
+    progress.throwIfCancelled();
+    if (!unavailableReason().empty()) throw EngineUnavailable(unavailableReason());
+    return passOf(spectrogramCuda(x, layout, frames, out, device()));
   }
   FilterPass filter(std::span<const float>, const FilterSpec&, std::span<float>, const RunOptions&,
                     const Progress&) override {

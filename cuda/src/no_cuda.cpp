@@ -21,6 +21,13 @@ class NoCudaBackend final : public FilterBackend {
   std::string_view description() const override { return description_; }
   bool usesGpu() const override { return true; }
   std::string whyNot(const FilterSpec&, SampleType) const override { return kReason; }
+  // The stage hooks of the engines that have them (gpu-tuned: rate changes and peaks; gpu-fft: frames).
+  std::string whyNotPolyphase() const override { return name_ == "gpu-tuned" ? kReason : FilterBackend::whyNotPolyphase(); }
+  std::string whyNotFindPeaks(const PeakOptions& o) const override {
+    return name_ == "gpu-tuned" ? kReason : FilterBackend::whyNotFindPeaks(o);
+  }
+  std::string whyNotHilbert() const override { return name_ == "gpu-fft" ? kReason : FilterBackend::whyNotHilbert(); }
+  std::string whyNotSpectrogram() const override { return name_ == "gpu-fft" ? kReason : FilterBackend::whyNotSpectrogram(); }
   FilterPass filter(std::span<const double>, const FilterSpec&, std::span<double>, const RunOptions&,
                     const Progress&) override {
     throw EngineUnavailable(kReason);

@@ -41,4 +41,9 @@ GpuFilterResult findPeaksCuda(std::span<const double>, const PeakOptions& option
   return noCuda();
 }
 
+GpuFilterResult hilbertCuda(std::span<const double> x, std::span<double> out, bool, int) {
+  if (out.size() != x.size()) throw std::invalid_argument("hilbert: the output's size is not the input's");
+  return noCuda();
+}
+
 }  // namespace siglab

@@ -13,6 +13,7 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -28,53 +29,14 @@
 #include "siglab/split_filter.hpp"
 #include "siglab/sos_filter.hpp"
 #include "siglab/sos_scan_steps.hpp"
+#include "sos_chunk_kernel.cuh"
 
 namespace siglab {
 namespace {
 
-constexpr int kWarp = 32;
-constexpr int kChunksPerGroup = 64;
-
-/* SosChunks: one thread per chunk b, firstChunk <= b < chunks, of `chunk` samples (x[0],
- * x[stride], ... from the chunk's start), run through the cascade (its state in local memory).
- * Without `carry` (step 1): from zero state (chunk 0 from zi times *scale, its true start, when
- * this part `startsSignal`), writing end states. With it (step 3): from its true start, writing
- * outputs in place. The recurrence is serial inside a chunk, so the parallelism is the number of
- * chunks: 10M samples give about 10,000 threads. */
-struct CarryView {
-  const double* local;   // per chunk: its start if its group had started from zero
-  const double* groups;  // per group: its true start
-  const double* powers;  // P^j, j = 0 .. kChunksPerGroup - 1, row-major
-};
-
-__global__ void sosChunks(const double* d_coef, int sections, double* d_x, std::int64_t n, std::int64_t stride,
-                          int chunk, std::int64_t firstChunk, std::int64_t chunks, bool startsSignal, const double* d_zi,
-                          const double* d_scale, CarryView carry, double* d_ends) {
-  const std::int64_t b = firstChunk + static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (b >= chunks) return;
-  const int d = 2 * sections;
-  double z[kMaxScanStates];
-  if (b == 0 && startsSignal) {
-    for (int i = 0; i < d; ++i) z[i] = d_zi[i] * *d_scale;
-  } else if (d_ends) {
-    for (int i = 0; i < d; ++i) z[i] = 0.0;
-  } else {  // T[b] = L[b] + P^j S[g]
-    const std::int64_t g = b / kChunksPerGroup;
-    const double* power = carry.powers + (b % kChunksPerGroup) * d * d;
-    const double* groupStart = carry.groups + g * d;
-    for (int i = 0; i < d; ++i) {
-      double t = carry.local[b * d + i];
-      for (int k = 0; k < d; ++k) t = fma(power[i * d + k], groupStart[k], t);
-      z[i] = t;
-    }
-  }
-  const std::int64_t begin = b * chunk;
-  const std::int64_t count = n - begin < chunk ? n - begin : chunk;
-  sosChunk(d_coef, sections, z, d_x + begin * stride, d_ends ? nullptr : d_x + begin * stride, stride, count);
-  if (d_ends) {
-    for (int i = 0; i < d; ++i) d_ends[b * d + i] = z[i];
-  }
-}
+using sos_scan::CarryView;
+using sos_scan::kChunksPerGroup;
+using sos_scan::kWarp;
 
 /* SosCarry: one warp per block runs X[0] = 0, X[t+1] = e[t] + Q X[t] over `steps` inputs of its
  * own slice (block g: e + g * stride * d, `steps` = min(stride, count - g * stride)), writing X[t]
@@ -216,22 +178,19 @@ struct ScanPass {
   std::int64_t groups() const { return (chunks() + kChunksPerGroup - 1) / kChunksPerGroup; }
 };
 
-constexpr unsigned kChunkThreads = 128;
-// Chunks one launch of sosChunks runs: 64M samples, about a millisecond at the memory's rate, and
-// enough threads (64 Ki) to keep the memory busy.
+// Chunks one launch of the chunk kernel runs: 64M samples, about a millisecond at the memory's rate.
 constexpr std::int64_t kChunksPerLaunch = std::int64_t{1} << 16;
 
-// sosChunks over the pass's chunks, in launches of kChunksPerLaunch (launch_in_parts.hpp): each
-// chunk runs as it would in one launch; Cancel is seen and progress reported between launches.
+// The chunk kernel (sos_chunk_kernel.cuh) over the pass's chunks, in launches of kChunksPerLaunch
+// (launch_in_parts.hpp): each chunk runs as it would in one launch; Cancel is seen and progress
+// reported between launches.
 void runChunks(int sections, ScanPart& part, const ScanPass& pass, const CarryView& carry, double* d_ends,
                cuda::WorkShare& work) {
   cuda::runInParts(part.stream, 0, pass.chunks(), kChunksPerLaunch, work, kSosScanChunk,
                    [&](std::int64_t begin, std::int64_t end) {
-                     const unsigned blocks = static_cast<unsigned>((end - begin + kChunkThreads - 1) / kChunkThreads);
-                     sosChunks<<<blocks, kChunkThreads, 0, part.stream.get()>>>(
-                         part.coef.data(), sections, pass.first, pass.n, pass.stride, kSosScanChunk, begin, end,
-                         pass.startsSignal, part.zi.data(), pass.d_scale, carry, d_ends);
-                     SIGLAB_CUDA_CHECK_LAUNCH();
+                     sos_scan::runChunkTiles({part.coef.data(), sections, pass.first, pass.n, pass.stride, begin, end,
+                                              pass.startsSignal, part.zi.data(), pass.d_scale, carry, d_ends},
+                                             part.stream.get());
                    });
 }
 
@@ -307,6 +266,46 @@ double carryErrorBound(const SosGains& gains, const std::vector<double>& power, 
   return 3 * amplification * bound;
 }
 
+// What a run takes from its sections alone: P = A^kSosScanChunk and its powers P^j for j <
+// kChunksPerGroup (the output kernel's), P^kChunksPerGroup (the groups' carry), and how much the
+// carry can amplify its own rounding, the sum of the norms of the powers it applies over `groups`
+// groups. Kept for the next run of the same sections: sosGains runs the cascade's impulse responses
+// until they decay, which took longer than the scan's kernels on 10M samples.
+struct ScanPlan {
+  std::vector<double> coef;
+  std::int64_t groups = 0;
+  SosState zi;
+  SosGains gains;
+  std::vector<double> power, powers, groupPower;
+  double amplification = 0;
+};
+
+ScanPlan makeScanPlan(const Sections& sections, std::int64_t groups) {
+  ScanPlan plan;
+  plan.coef = flatCoefficients(sections);
+  plan.groups = groups;
+  plan.zi = sosfiltZi(sections);
+  plan.gains = sosGains(sections);
+  plan.power = sosTransitionPower(sections, kSosScanChunk);
+  const std::size_t d = plan.zi.size();
+  std::vector<double> current(d * d, 0.0);
+  for (std::size_t i = 0; i < d; ++i) current[i * d + i] = 1.0;
+  for (int j = 0; j < kChunksPerGroup; ++j) {
+    plan.powers.insert(plan.powers.end(), current.begin(), current.end());
+    plan.amplification += infinityNorm(current, d);
+    current = multiply(current, plan.power, d);
+  }
+  plan.groupPower = current;
+  std::vector<double> step = plan.groupPower;
+  for (std::int64_t g = 1; g <= groups; ++g) {
+    const double norm = infinityNorm(step, d);
+    plan.amplification += norm;
+    if (norm < 1e-300) break;
+    step = multiply(step, plan.groupPower, d);
+  }
+  return plan;
+}
+
 // The scan's engines (one a part: its device and stream, failures mapped once, gpu_engine.hpp) and
 // their parts' buffers, kept between runs on the same devices: allocating a signal's worth of device
 // memory and streams on every call cost more than the copies. One run at a time; never destroyed
@@ -316,6 +315,12 @@ struct ScanCache {
   std::vector<int> devices;
   std::vector<std::unique_ptr<cuda::GpuEngine>> engines;
   std::vector<std::unique_ptr<ScanPart>> parts;  // made by the first step of a run on the part's engine
+  std::optional<ScanPlan> plan;                   // the last run's
+
+  const ScanPlan& planFor(const Sections& sections, std::int64_t groups) {
+    if (!plan || plan->groups != groups || plan->coef != flatCoefficients(sections)) plan = makeScanPlan(sections, groups);
+    return *plan;
+  }
 
   // Engines for one part on each of `wanted`, reusing those held when the devices are the same.
   void keepFor(const std::vector<int>& wanted) {
@@ -376,39 +381,22 @@ GpuFilterResult sosScanCuda(const Sections& sections, std::span<const double> in
   if (n == 0) return {};
   const auto start = std::chrono::steady_clock::now();
   const auto total = static_cast<std::int64_t>(n + 2 * edge);
-  const SosState zi = sosfiltZi(sections);
-  const SosGains gains = sosGains(sections);
-  const std::vector<double> power = sosTransitionPower(sections, kSosScanChunk);
+  ScanCache& cache = scanCache();
+  const std::lock_guard lock(cache.mutex);
+  const ScanPlan& plan = cache.planFor(sections, (total / kSosScanChunk + kChunksPerGroup) / kChunksPerGroup);
+  const SosState& zi = plan.zi;
+  const SosGains& gains = plan.gains;
+  const std::vector<double>& power = plan.power;
+  const std::vector<double>& powers = plan.powers;
+  const std::vector<double>& groupPower = plan.groupPower;
+  const std::vector<double>& coef = plan.coef;
+  const double amplification = plan.amplification;
   const std::size_t d = zi.size();
-  // P^j for j < kChunksPerGroup (the output kernel's), P^kChunksPerGroup (the groups' carry), and
-  // how much the carry can amplify its own rounding: the sum of the norms of the powers it applies.
-  std::vector<double> powers, current(d * d, 0.0);
-  for (std::size_t i = 0; i < d; ++i) current[i * d + i] = 1.0;
-  double amplification = 0;
-  for (int j = 0; j < kChunksPerGroup; ++j) {
-    powers.insert(powers.end(), current.begin(), current.end());
-    amplification += infinityNorm(current, d);
-    current = multiply(current, power, d);
-  }
-  const std::vector<double> groupPower = current;
-  {
-    std::vector<double> step = groupPower;
-    const auto groups = (total / kSosScanChunk + kChunksPerGroup) / kChunksPerGroup;
-    for (std::int64_t g = 1; g <= groups; ++g) {
-      const double norm = infinityNorm(step, d);
-      amplification += norm;
-      if (norm < 1e-300) break;
-      step = multiply(step, groupPower, d);
-    }
-  }
-  const std::vector<double> coef = flatCoefficients(sections);
   const int count = static_cast<int>(sections.size());
   const std::int64_t chunks = (total + kSosScanChunk - 1) / kSosScanChunk;
   const std::int64_t groups = (chunks + kChunksPerGroup - 1) / kChunksPerGroup;
   const std::vector<ScanRange> ranges = planScanRanges(total, listed.size());
   const std::size_t partCount = ranges.size();
-  ScanCache& cache = scanCache();
-  const std::lock_guard lock(cache.mutex);
   cache.keepFor(std::vector<int>(listed.begin(), listed.begin() + static_cast<std::ptrdiff_t>(partCount)));
   std::vector<std::unique_ptr<ScanPart>>& parts = cache.parts;
   const std::vector<std::unique_ptr<cuda::GpuEngine>>& engines = cache.engines;

@@ -17,6 +17,7 @@
 #include "gpu_engine.hpp"
 #include "pinned_host.cuh"
 #include "run_results.hpp"
+#include "stage_pass.hpp"
 #include "tuned_filter_backend.hpp"
 #include "tuned_filter_kernel.cuh"
 
@@ -54,12 +55,19 @@ class TunedFilterBackend final : public FilterBackend, public cuda::GpuEngine {
                        const Progress& progress) override {
     progress.throwIfCancelled();
     const auto n = static_cast<std::int64_t>(in.size());
-    const GpuFilterResult result = polyphaseCuda(fir, in, 0, n, 0, out, device());
-    if (result.status == GpuStatus::Unavailable) throw EngineUnavailable(result.reason);
-    if (result.status != GpuStatus::Ok) throw std::runtime_error(result.reason);
-    FilterPass pass;
-    pass.phases = PhaseTimes{result.kernelMs, result.totalMs - result.kernelMs, result.totalMs};
-    return pass;
+    return passOf(polyphaseCuda(fir, in, 0, n, 0, out, device()));
+  }
+  // find-peaks by height, threshold and distance: findPeaksCuda, PeakFinder's rows exactly.
+  std::string whyNotFindPeaks(const PeakOptions& options) const override {
+    if (!unavailableReason().empty()) return unavailableReason();
+    if (!gpuFindsPeaks(options)) return "gpu-tuned finds peaks by height, threshold and distance; prominence and width run on the CPU";
+    return {};
+  }
+  FilterPass findPeaks(std::span<const double> x, const PeakOptions& options, std::vector<PeakRow>& rows,
+                       const Progress& progress) override {
+    progress.throwIfCancelled();
+    if (std::string why = whyNotFindPeaks(options); !why.empty()) throw EngineUnavailable(why);
+    return passOf(findPeaksCuda(x, options, rows, device()));
   }
   std::string whyNot(const FilterSpec& spec, SampleType type) const override {
     if (!unavailableReason().empty()) return unavailableReason();

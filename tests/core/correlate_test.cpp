@@ -8,9 +8,11 @@
 #include <cstring>
 #include <filesystem>
 #include <random>
+#include <tuple>
 
 #include "engine_test_support.hpp"
 #include "scipy_support.hpp"
+#include "siglab/fft_correlate.hpp"
 #include "siglab/io/signal_io.hpp"
 #include "siglab/pipeline_run.hpp"
 #include "test_support.hpp"
@@ -107,7 +109,7 @@ TEST(Correlate, StreamedIsTheInMemoryBitsForEveryBlockSize) {
   writeSignal(dir.file("t.txt"), signalOf(33, 1));
   const std::string t = dir.file("t.txt");
   const std::vector<std::vector<double>> x = {signalOf(2003, 3), signalOf(2003, 4)};
-  for (const std::string& chain : std::vector<std::string>{"correlate " + t, "correlate " + t + ",mode=same,method=fft",
+  for (const std::string& chain : std::vector<std::string>{"correlate " + t, "correlate " + t + ",mode=same,method=direct",
                                   "correlate " + t + ",mode=valid", "mean 3; correlate " + t + ",mode=same"}) {
     PipelineOptions memoryOptions;
     memoryOptions.streaming = Streaming::never;
@@ -122,6 +124,66 @@ TEST(Correlate, StreamedIsTheInMemoryBitsForEveryBlockSize) {
       for (std::size_t c = 0; c < 2; ++c) EXPECT_TRUE(sameBits(memory.output.at(c), streamed.output.at(c)));
     }
   }
+}
+
+// method=fft (and auto where SciPy's rule takes the FFT): in memory by FFTW, within its stated
+// bound of SciPy's FFT and of the direct sums (and not their bits); streamed, the direct sums.
+TEST(Correlate, FftMethodIsScipysWithinItsBoundInMemoryAndStreamsTheDirectSums) {
+  SIGLAB_SKIP_WITHOUT_SCIPY();
+  const test::TempDir dir;
+  const std::vector<double> t = signalOf(701, 7);
+  writeSignal(dir.file("t.txt"), t);
+  const std::vector<std::vector<double>> x = {signalOf(5003, 8)};
+  writeSignal(dir.file("x.npy"), x[0]);
+  // SciPy's values, and its method='auto' choice on a table of sizes (choose_conv_method).
+  const std::vector<std::tuple<std::uint64_t, std::uint64_t, std::string>> sizes = {
+      {5003, 701, "full"}, {20000, 2000, "full"}, {20000, 2000, "valid"}, {20000, 2000, "same"}, {10000000, 64, "full"},
+      {10000000, 1000, "same"}, {300, 5000, "same"}, {100000, 300, "valid"}};
+  std::string script = "import numpy as np, scipy.signal as s\nx = np.load('" + dir.file("x.npy") +
+                       "')\nt = np.loadtxt('" + dir.file("t.txt") + "')\n";
+  for (const char* mode : {"full", "same", "valid"}) {
+    script += "s.correlate(x, t, '" + std::string(mode) + "', method='fft').tofile('" + dir.file(std::string(mode) + ".f64") + "')\n";
+  }
+  script += "open('" + dir.file("choices.txt") + "', 'w').write(' '.join(s.choose_conv_method(np.zeros(n), np.zeros(m), mode) for n, m, mode in [";
+  for (const auto& [n, m, mode] : sizes) script += "(" + std::to_string(n) + ", " + std::to_string(m) + ", '" + mode + "'), ";
+  script += "]))\n";
+  test::writeFile(dir.file("oracle.py"), script);
+  ASSERT_TRUE(test::runPython(dir.file("oracle.py")));
+  std::string choices;
+  for (const auto& [n, m, mode] : sizes) choices += std::string(choices.empty() ? "" : " ") + (scipyPicksFft(n, m, mode) ? "fft" : "direct");
+  EXPECT_EQ(choices, test::readFile(dir.file("choices.txt")));
+
+  const double bound = fftCorrelateBound(x[0], t);
+  for (const char* mode : {"full", "same", "valid"}) {
+    SCOPED_TRACE(mode);
+    const std::string chain = "correlate " + dir.file("t.txt") + ",mode=" + mode;
+    PipelineOptions options;
+    options.streaming = Streaming::never;
+    const PipelineReport fft = runOn(chain + ",method=fft", x, options);
+    const PipelineReport direct = runOn(chain + ",method=direct", x, options);
+    ASSERT_TRUE(fft.passed() && direct.passed());
+    EXPECT_TRUE(fft.channels[0].stages[0].verified);
+    const std::vector<double> scipy = rawDoubles(dir.file(std::string(mode) + ".f64"));
+    ASSERT_EQ(fft.output.at(0).size(), scipy.size());
+    for (std::size_t i = 0; i < scipy.size(); ++i) {
+      ASSERT_NEAR(fft.output.at(0)[i], scipy[i], 2 * bound) << i;
+      ASSERT_NEAR(fft.output.at(0)[i], direct.output.at(0)[i], bound) << i;
+    }
+    EXPECT_FALSE(sameBits(fft.output.at(0), direct.output.at(0)));  // the FFT ran, not the sums
+    options.streaming = Streaming::always;
+    options.blockSamples = 999;
+    const PipelineReport streamed = runOn(chain + ",method=fft", x, options);
+    EXPECT_TRUE(sameBits(streamed.output.at(0), direct.output.at(0)));
+  }
+  // auto: SciPy's rule; 5003 x 701 sums directly, 20000 x 2000 takes the FFT.
+  PipelineOptions options;
+  options.streaming = Streaming::never;
+  const PipelineReport small = runOn("correlate " + dir.file("t.txt"), x, options);
+  EXPECT_TRUE(sameBits(small.output.at(0), runOn("correlate " + dir.file("t.txt") + ",method=direct", x, options).output.at(0)));
+  writeSignal(dir.file("t2.txt"), signalOf(2000, 9));
+  const PipelineReport large = runOn("correlate " + dir.file("t2.txt"), {signalOf(20000, 10)}, options);
+  EXPECT_NE(large.channels[0].stages[0].why.find("SciPy's rule takes the FFT"), std::string::npos)
+      << large.channels[0].stages[0].why;
 }
 
 TEST(Correlate, ParallelIsTheSerialBits) {

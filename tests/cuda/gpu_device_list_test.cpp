@@ -117,9 +117,9 @@ TEST(GpuDeviceList, MedianSplitGivesTheSameBitsAsOneDeviceFloat64) { expectMedia
 TEST(GpuDeviceList, MedianSplitGivesTheSameBitsAsOneDeviceFloat32) { expectMedianSplitMatchesOneDevice<float>(); }
 
 // Sizes whose extension (n + 2 x pad) falls below, on and around multiples of the scan's groups
-// (64 chunks of 1024 samples), so forward and backward cuts both coincide and differ.
+// (kSosScanGroupChunks chunks of kSosScanChunk samples), so forward and backward cuts both coincide and differ.
 std::vector<std::size_t> scanSizes(const Sections& sections) {
-  const std::size_t pad = sosfiltfiltPadLength(sections), group = std::size_t{kSosScanChunk} * 64;
+  const std::size_t pad = sosfiltfiltPadLength(sections), group = std::size_t{kSosScanChunk} * kSosScanGroupChunks;
   return {pad + 1,         1023,           group - 2 * pad,     group - 2 * pad + 1, 2 * group - 2 * pad,
           2 * group + 513, 3 * group - 77, 5 * group + 4099 - 2 * pad, 300001};
 }

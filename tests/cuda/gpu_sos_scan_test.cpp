@@ -57,5 +57,37 @@ TEST(GpuSosScan, ZeroPhaseWithinItsStatedBound) {
   }
 }
 
+// The chunk kernel is compiled for 1 to 8 sections and runs more from local memory; it moves samples
+// in tiles of 32 per chunk, 32 chunks a warp. Every section count either side of that, both
+// directions (causal and zero phase), on sizes that end inside a tile, a warp's chunks and a group.
+TEST(GpuSosScan, EverySectionCountAtTileWarpAndGroupEdges) {
+  SIGLAB_SKIP_WITHOUT_GPU();
+  const std::uint64_t seed = test::freshSeed();
+  std::mt19937_64 rng(seed);
+  for (int order : {1, 2, 3, 4, 5, 6, 7, 8, 9, 17}) {
+    const Sections sections = butterworthSections({order, 0.1, 0.3, BandType::Bandpass});
+    for (std::size_t n : {std::size_t{31} * 1024 + 17, std::size_t{32} * 1024 + 33, std::size_t{2} * 64 * 1024 + 7}) {
+      const std::vector<double> x = test::randomSignal(n, rng);
+      std::vector<double> expected(n), actual(n, std::nan(""));
+      sosfiltfilt(sections, x, expected);
+      GpuFilterResult result = sosfiltfiltCuda(sections, x, actual);
+      ASSERT_EQ(result.status, GpuStatus::Ok) << result.reason;
+      double worst = 0;
+      for (std::size_t i = 0; i < n; ++i) worst = std::max(worst, std::abs(actual[i] - expected[i]));
+      EXPECT_LE(worst, result.errorBound) << sections.size() << " sections, n " << n << " (seed " << seed << ")";
+
+      SosState fromRest;
+      sosfilt(sections, x, expected, fromRest);
+      std::fill(actual.begin(), actual.end(), std::nan(""));
+      result = sosfiltCuda(sections, x, actual);
+      ASSERT_EQ(result.status, GpuStatus::Ok) << result.reason;
+      worst = 0;
+      for (std::size_t i = 0; i < n; ++i) worst = std::max(worst, std::abs(actual[i] - expected[i]));
+      EXPECT_LE(worst, result.errorBound) << "causal, " << sections.size() << " sections, n " << n << " (seed "
+                                          << seed << ")";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace siglab

@@ -14,6 +14,7 @@
 
 #include "siglab/pipeline.hpp"
 #include "siglab/progress.hpp"
+#include "siglab/stage_engine_rule.hpp"
 
 namespace siglab {
 
@@ -24,6 +25,7 @@ struct AnalysisOutput {
   std::uint64_t frames = 0;          // samples per channel, known before the run (bind needs them)
   std::optional<double> sampleRate;  // Hz
   bool parallel = true;              // cpu-parallel (frames or blocks on every core), else cpu-serial
+  FilterBackend* engine = nullptr;   // a GPU engine that computes the frames or peaks instead of the CPU
   bool streamed = false;             // block by block (the file is then not flushed before its rename)
   Progress progress;                 // cancellation
 };
@@ -57,6 +59,12 @@ class AnalysisStage : public BoundStage {
   // A matrix or a table, not a signal: no history, no filter, no samples out.
   std::optional<std::size_t> historyBefore() const override { return std::nullopt; }
   std::optional<std::size_t> historyAfter() const override { return std::nullopt; }
+  // The GPU engine hook this analysis runs on (stage_engine_rule.hpp), or nullopt: the CPU's only.
+  virtual std::optional<GpuStageWork> gpuWork() const { return std::nullopt; }
+  virtual const PeakOptions* peakOptions() const { return nullptr; }
+  // Why it cannot stream on the GPU engine (find-peaks takes the whole signal at once), or empty.
+  virtual std::string whyNotStreamedOnGpu() const { return {}; }
+  // cpu-serial, cpu-parallel, then every engine of the list that runs gpuWork() here.
   std::vector<std::string> engineNames(const BackendList& engines) const override;
   AppliedJob applyInto(const BackendList& engines, std::span<const double> in, std::span<double> out,
                        const StageRunOptions& options, const Progress& progress) const override;

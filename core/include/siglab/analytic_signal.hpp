@@ -44,7 +44,9 @@ inline constexpr std::string_view kOverlappedAnalyticBound =
 class OverlappedAnalytic {
  public:
   using Emit = std::function<void(std::span<const double> re, std::span<const double> im)>;
-  OverlappedAnalytic(Emit emit, AnalyticBlocks sizes = {});
+  // The transform of one overlapped block, x into im (empty: hilbertTransform, serial; a GPU engine's).
+  using Transform = std::function<void(std::span<const double> x, std::span<double> im)>;
+  OverlappedAnalytic(Emit emit, AnalyticBlocks sizes = {}, Transform transform = {});
   void push(std::span<const double> x);
   void finish();
 
@@ -54,6 +56,7 @@ class OverlappedAnalytic {
 
   Emit emit_;
   AnalyticBlocks sizes_;
+  Transform transform_;
   std::vector<double> held_;   // inputs heldFrom_ .. heldFrom_ + size
   std::uint64_t heldFrom_ = 0;
   std::uint64_t next_ = 0;     // the next output

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -15,6 +16,10 @@
 #include "siglab/timing.hpp"
 
 namespace siglab {
+
+struct SpectrogramLayout;  // spectrogram.hpp
+struct PeakOptions;        // find_peaks.hpp
+struct PeakRow;
 
 // How an engine runs (not what it computes: that is the FilterSpec).
 struct RunOptions {
@@ -92,6 +97,34 @@ class FilterBackend {
   virtual FilterPass polyphase(const Polyphase& /*fir*/, std::span<const double> /*in*/, std::span<double> /*out*/,
                                const Progress& /*progress*/) {
     throw EngineUnavailable(whyNotPolyphase());
+  }
+
+  // The spectrogram / stft frames (the GPU's FFT engine, gpu-fft, computes them): why not here, or empty.
+  virtual std::string whyNotSpectrogram() const { return std::string(name()) + " computes no spectrogram"; }
+  // Frames [0, frames) of `layout` from `x` (frame f at x[f * step]) into `out` (frames x planes x
+  // frequencies), as FrameTransform computes them within spectrogramAgreementBound. Throws as filter() does.
+  virtual FilterPass spectrogram(std::span<const double> /*x*/, const SpectrogramLayout& /*layout*/,
+                                 std::uint64_t /*frames*/, std::span<double> /*out*/, const Progress& /*progress*/) {
+    throw EngineUnavailable(whyNotSpectrogram());
+  }
+  // find_peaks with these options on the whole signal at once (gpu-tuned runs height, threshold and
+  // distance): why not here, or empty.
+  virtual std::string whyNotFindPeaks(const PeakOptions& /*options*/) const {
+    return std::string(name()) + " finds no peaks";
+  }
+  // The Hilbert transform of a whole signal, or of an overlapped block of one (gpu-fft runs it):
+  // why not here, or empty.
+  virtual std::string whyNotHilbert() const { return std::string(name()) + " computes no Hilbert transform"; }
+  // out = scipy.signal.hilbert(x).imag, or its magnitude |x + i H(x)| (the envelope) where
+  // `magnitude`, within the FFT's rounding of the CPU's (hilbertTransform). Throws as filter() does.
+  virtual FilterPass hilbert(std::span<const double> /*x*/, std::span<double> /*out*/, bool /*magnitude*/,
+                             const Progress& /*progress*/) {
+    throw EngineUnavailable(whyNotHilbert());
+  }
+  // Every peak of `x`, PeakFinder's rows exactly. Throws as filter() does.
+  virtual FilterPass findPeaks(std::span<const double> /*x*/, const PeakOptions& options, std::vector<PeakRow>& /*rows*/,
+                               const Progress& /*progress*/) {
+    throw EngineUnavailable(whyNotFindPeaks(options));
   }
 };
 

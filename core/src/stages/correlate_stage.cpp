@@ -4,14 +4,20 @@
 // Polyphase of up = down = 1 (polyphase_stage.hpp): cpu-serial and cpu-parallel the same bits,
 // streamed with the template's length as history, the same bits as in memory. Modes pick the
 // window of that convolution: full (N + M - 1), same (N, centred as SciPy's), valid (|N - M| + 1).
-// --correlate TEMPLATE[,mode=M][,method=X]; a chain's `correlate t.txt,mode=same`.
+// --correlate TEMPLATE[,mode=M][,method=X]; a chain's `correlate t.txt,mode=same`. method fft (or
+// auto where SciPy's rule takes the FFT) runs in memory by FFTW instead (FftCorrelateStage).
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdint>
 
 #include "kind_values.hpp"
 #include "named_values.hpp"
 #include "polyphase_stage.hpp"
 #include "siglab/errors.hpp"
+#include "siglab/fft_correlate.hpp"
+#include "siglab/job.hpp"
+#include "siglab/verify.hpp"
 #include "siglab/io/signal_io.hpp"
 
 namespace siglab::stages {
@@ -34,12 +40,112 @@ Window windowOf(Mode mode, std::uint64_t n, std::uint64_t m) {
   return {};
 }
 
+// correlate with method fft, or auto where SciPy's rule takes the FFT: in memory one FFT each way
+// (fft_correlate.hpp), checked at a few outputs against their direct sums within its bound;
+// everything else (its history, its stream, its engines) is the direct stage's, so streamed runs
+// sum directly, the exact values the FFT approximates.
+class FftCorrelateStage final : public BoundStage {
+ public:
+  FftCorrelateStage(std::unique_ptr<BoundStage> direct, std::vector<double> reversed, Mode mode, std::string modeText,
+                    std::string method)
+      : direct_(std::move(direct)), reversed_(std::move(reversed)), mode_(mode), modeText_(std::move(modeText)),
+        method_(std::move(method)) {}
+
+  std::string describe() const override {
+    return direct_->describe() + ", method " + method_ + " (in memory by FFT where SciPy's would be; streamed, direct)";
+  }
+  std::string note() const override { return direct_->note(); }
+  std::optional<std::size_t> historyBefore() const override { return direct_->historyBefore(); }
+  std::optional<std::size_t> historyAfter() const override { return direct_->historyAfter(); }
+  std::pair<std::size_t, std::size_t> rateChange() const override { return direct_->rateChange(); }
+  std::uint64_t outputSamples(std::uint64_t inputs) const override { return direct_->outputSamples(inputs); }
+  bool streamsItself() const override { return direct_->streamsItself(); }
+  std::unique_ptr<SampleStream> streamFrom(SampleStream& upstream, const StageRunOptions& options,
+                                           const Progress& progress) const override {
+    return direct_->streamFrom(upstream, options, progress);
+  }
+  std::vector<std::string> engineNames(const BackendList& engines) const override { return direct_->engineNames(engines); }
+
+  AppliedJob applyInto(const BackendList& engines, std::span<const double> in, std::span<double> out,
+                       const StageRunOptions& options, const Progress& progress) const override {
+    const std::uint64_t m = reversed_.size();
+    if (in.empty() || (method_ == "auto" && !scipyPicksFft(in.size(), m, modeText_))) {
+      return direct_->applyInto(engines, in, out, options, progress);
+    }
+    if (options.engine != "auto" && options.engine != "cpu-parallel" && options.engine != "cpu-serial") {
+      throw StageError("correlate's FFT runs on cpu-serial or cpu-parallel (FFTW), not " + quoteExcerpt(options.engine) +
+                       "; method=direct sums it on any engine");
+    }
+    if (out.size() != direct_->outputSamples(in.size())) throw std::invalid_argument("the output's size is not the stage's");
+    AppliedJob applied;
+    const bool parallel = options.engine != "cpu-serial";
+    applied.result.engine = parallel ? "cpu-parallel" : "cpu-serial";
+    applied.why = options.engine != "auto" ? "chosen by name"
+                  : method_ == "fft"       ? "auto: cpu-parallel, FFTW's threads (method fft)"
+                                           : "auto: cpu-parallel, FFTW's threads (method auto: SciPy's rule takes the FFT here)";
+    std::vector<double> narrowed;
+    std::span<const double> x = in;
+    if (options.sampleType == SampleType::f32) {
+      const std::vector<float> narrow = narrowToFloat32(in, options.pathForMessages);
+      narrowed.assign(narrow.begin(), narrow.end());
+      x = narrowed;
+    }
+    progress.throwIfCancelled();
+    const auto start = std::chrono::steady_clock::now();
+    const Window window = windowOf(mode_, x.size(), m);
+    fftCorrelate(x, reversed_, window.offset, out, parallel);
+    if (options.sampleType == SampleType::f32) {
+      for (double& y : out) y = static_cast<float>(y);
+    }
+    applied.result.pass.phases.kernelMs = applied.result.pass.phases.totalMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (options.verify) applied.result.verification = verify(x, out, window.offset, options);
+    progress.report(1.0);
+    return applied;
+  }
+
+ private:
+  // The first and last outputs and a few drawn at random, summed directly in long double.
+  Verification verify(std::span<const double> x, std::span<const double> out, std::uint64_t offset,
+                      const StageRunOptions& options) const {
+    Verification v;
+    v.tolerance = fftCorrelateBound(x, reversed_);
+    std::vector<std::size_t> positions = verificationPositions(out.size(), reversed_.size(), {}, options.verifyRandom, 0xC0FF);
+    const auto m = static_cast<std::int64_t>(reversed_.size()), n = static_cast<std::int64_t>(x.size());
+    for (const std::size_t p : positions) {
+      const std::int64_t k = static_cast<std::int64_t>(offset + p);  // full output k = sum_j x[k - j] reversed[j]
+      long double sum = 0.0L;
+      for (std::int64_t j = std::max<std::int64_t>(0, k - n + 1); j <= std::min(k, m - 1); ++j) {
+        sum += static_cast<long double>(x[static_cast<std::size_t>(k - j)]) * reversed_[static_cast<std::size_t>(j)];
+      }
+      double expected = static_cast<double>(sum);
+      double slack = 0.0;
+      if (options.sampleType == SampleType::f32) {
+        expected = static_cast<float>(expected);
+        slack = 0x1p-23 * std::fabs(expected);
+      }
+      ++v.checked;
+      const double diff = std::fabs(expected - out[p]);
+      if (diff <= v.tolerance + slack || (std::isnan(expected) && std::isnan(out[p]))) continue;
+      if (v.mismatches++ == 0) v.firstMismatch = p;
+      v.maxAbsDiff = std::max(v.maxAbsDiff, std::isnan(diff) ? INFINITY : diff);
+    }
+    return v;
+  }
+
+  std::unique_ptr<BoundStage> direct_;
+  std::vector<double> reversed_;
+  Mode mode_;
+  std::string modeText_;
+  std::string method_;
+};
+
 class CorrelateKind final : public StageKind {
  public:
   std::string_view name() const override { return "correlate"; }
   std::string_view summary() const override {
-    return "cross-correlation with a template file, the matched filter (scipy.signal.correlate(x, template, mode)); "
-           "every output summed directly in one fixed order, whatever the method";
+    return "cross-correlation with a template file, the matched filter (scipy.signal.correlate(x, template, mode, "
+           "method)): direct sums in one fixed order, or in memory the FFT where method is fft (or auto and SciPy would)";
   }
   std::string_view valueSyntax() const override { return "TEMPLATE[,mode=full|same|valid][,method=auto|direct|fft]"; }
   std::string_view exampleValue() const override { return "template.txt,mode=same"; }
@@ -50,7 +156,8 @@ class CorrelateKind final : public StageKind {
     ParameterInfo mode = choiceParameter("mode", "full: every overlap (N + M - 1); same: N, centred; valid: |N - M| + 1",
                                          {"full", "same", "valid"});
     ParameterInfo method = choiceParameter(
-        "method", "SciPy's direct or FFT sums (only their rounding differs): here every output is summed directly",
+        "method", "SciPy's: direct sums, the FFT (FFTW, in memory; within 16 eps (log2 L + 1) ||x|| ||t|| of the sums), "
+                  "or auto (SciPy's rule by the sizes); streamed, always the direct sums",
         {"auto", "direct", "fft"});
     mode.inValue = method.inValue = true;
     return {file, mode, method};
@@ -95,8 +202,11 @@ class CorrelateKind final : public StageKind {
     const auto outputs = [mode, m](std::uint64_t inputs) { return windowOf(mode, inputs, m).count; };
     const std::string description = "correlate with " + std::to_string(m) + " template values from " + path +
                                     ", mode " + modeText;
-    return makePolyphaseStage(Polyphase(std::move(reversed), 1, 1, static_cast<std::int64_t>(window.offset)), outputs,
-                              {1, 1}, description);
+    const std::string& method = textOf(values, "method");
+    std::unique_ptr<BoundStage> direct = makePolyphaseStage(
+        Polyphase(reversed, 1, 1, static_cast<std::int64_t>(window.offset)), outputs, {1, 1}, description);
+    if (method == "direct") return direct;
+    return std::make_unique<FftCorrelateStage>(std::move(direct), std::move(reversed), mode, modeText, method);
   }
 };
 

@@ -11,6 +11,8 @@
 #include "siglab/analytic_signal.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/job.hpp"
+#include "siglab/stage_engine_rule.hpp"
+#include "siglab/work_progress.hpp"
 
 namespace siglab::stages {
 namespace {
@@ -131,22 +133,37 @@ class EnvelopeStage final : public BoundStage {
     return std::make_unique<EnvelopeStream>(upstream, options.sampleType == SampleType::f32, options.pathForMessages,
                                             progress);
   }
-  std::vector<std::string> engineNames(const BackendList& /*engines*/) const override {
-    return {std::string(kParallel), std::string(kSerial)};
+  // The CPU's engines, then every engine of the list that computes the transform here (gpu-fft).
+  std::vector<std::string> engineNames(const BackendList& engines) const override {
+    std::vector<std::string> names{std::string(kParallel), std::string(kSerial)};
+    for (const auto& engine : engines) {
+      const std::optional<std::string> why = whyNotStage(*engine, GpuStageWork::Hilbert);
+      if (why && why->empty()) names.emplace_back(engine->name());
+    }
+    return names;
   }
 
-  AppliedJob applyInto(const BackendList& /*engines*/, std::span<const double> in, std::span<double> out,
+  AppliedJob applyInto(const BackendList& engines, std::span<const double> in, std::span<double> out,
                        const StageRunOptions& options, const Progress& progress) const override {
     AppliedJob applied;
-    if (options.engine == "auto") {
-      applied.why = "auto: cpu-parallel, FFTW's threads (the last bits may differ from cpu-serial's)";
-    } else if (options.engine != kSerial && options.engine != kParallel) {
-      throw StageError("envelope runs on cpu-serial or cpu-parallel, not " + quoteExcerpt(options.engine));
+    std::string named = options.engine;
+    if (named == "auto") {  // the stage engine rule (stage_engine_rule.hpp)
+      const StageEngineAnswer chosen = chooseStageEngine(stageEngineQuestion(GpuStageWork::Hilbert, in.size(), engines));
+      named = chosen.engine;
+      applied.why = chosen.why;
+    }
+    FilterBackend* gpu = nullptr;
+    if (named != kSerial && named != kParallel) {
+      gpu = findEngine(engines, named);
+      const std::optional<std::string> why = gpu ? whyNotStage(*gpu, GpuStageWork::Hilbert) : std::nullopt;
+      if (!why) throw StageError("envelope runs on cpu-serial, cpu-parallel or gpu-fft, not " + quoteExcerpt(named));
+      if (!why->empty()) throw StageError("envelope cannot run on " + named + ": " + *why);
     }
     if (in.size() != out.size()) throw std::invalid_argument("input and output sizes differ");
-    const bool parallel = options.engine != kSerial;
+    const bool parallel = named != kSerial;
     ApplyResult& result = applied.result;
-    result.engine = parallel ? kParallel : kSerial;
+    result.engine = gpu ? named : parallel ? kParallel : kSerial;
+    result.usesGpu = gpu != nullptr;
     std::vector<double> narrowed;
     std::span<const double> x = in;
     if (options.sampleType == SampleType::f32) {
@@ -156,10 +173,17 @@ class EnvelopeStage final : public BoundStage {
     }
     progress.throwIfCancelled();
     const auto start = std::chrono::steady_clock::now();
-    hilbertTransform(x, out, parallel);  // the imaginary part into out, then the magnitude with x
-    for (std::size_t i = 0; i < out.size(); ++i) {
-      const double m = magnitude(x[i], out[i]);
-      out[i] = options.sampleType == SampleType::f32 ? static_cast<float>(m) : m;
+    if (gpu) {
+      gpu->hilbert(x, out, true, progressPart(progress, 0.0, 0.9));  // the magnitude, on the device
+      if (options.sampleType == SampleType::f32) {
+        for (double& m : out) m = static_cast<float>(m);
+      }
+    } else {
+      hilbertTransform(x, out, parallel);  // the imaginary part into out, then the magnitude with x
+      for (std::size_t i = 0; i < out.size(); ++i) {
+        const double m = magnitude(x[i], out[i]);
+        out[i] = options.sampleType == SampleType::f32 ? static_cast<float>(m) : m;
+      }
     }
     result.pass.phases.kernelMs = result.pass.phases.totalMs =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
 
 #include "kind_values.hpp"
 #include "named_values.hpp"
@@ -42,12 +43,22 @@ class PeakTableWriter final : public AnalysisWriter {
 
   void write(std::span<const std::span<const double>> block) override {
     output_.progress.throwIfCancelled();
+    if (output_.engine) {
+      // The GPU engine takes the whole signal in one call (whyNotStreamedOnGpu keeps the run in memory).
+      if (gpuDone_) throw std::logic_error("find-peaks on the GPU takes the signal in one block");
+      for (std::size_t c = 0; c < finders_.size(); ++c) output_.engine->findPeaks(block[c], o_, ready_[c], output_.progress);
+      gpuDone_ = true;
+      flush();
+      return;
+    }
     for (std::size_t c = 0; c < finders_.size(); ++c) finders_[c].feed(block[c]);
     flush();
   }
 
   std::string commit() override {
-    for (PeakFinder& f : finders_) f.finish();
+    if (!output_.engine) {
+      for (PeakFinder& f : finders_) f.finish();
+    }
     flush();
     table_.commit();
     return std::to_string(table_.rows()) + " peak" + (table_.rows() == 1 ? "" : "s") + " (" +
@@ -59,7 +70,7 @@ class PeakTableWriter final : public AnalysisWriter {
   // Rows below every channel's frontier, in (index, channel) order: the same order in memory and streamed.
   void flush() {
     std::uint64_t frontier = std::numeric_limits<std::uint64_t>::max();
-    for (std::size_t c = 0; c < finders_.size(); ++c) {
+    for (std::size_t c = 0; c < finders_.size() && !output_.engine; ++c) {
       std::vector<PeakRow> rows = finders_[c].take();
       ready_[c].insert(ready_[c].end(), rows.begin(), rows.end());
       frontier = std::min(frontier, finders_[c].frontier());
@@ -94,6 +105,7 @@ class PeakTableWriter final : public AnalysisWriter {
   AnalysisOutput output_;
   std::vector<PeakFinder> finders_;
   std::vector<std::vector<PeakRow>> ready_;
+  bool gpuDone_ = false;  // the GPU engine's rows are in ready_
   detail::TableFile table_;
 };
 
@@ -114,6 +126,12 @@ class FindPeaksStage final : public AnalysisStage {
     add("wlen", o_.wlen);
     if (o_.width) text += " rel-height=" + shortNumber(o_.relHeight);
     return text;
+  }
+
+  std::optional<GpuStageWork> gpuWork() const override { return GpuStageWork::FindPeaks; }
+  const PeakOptions* peakOptions() const override { return &o_; }
+  std::string whyNotStreamedOnGpu() const override {
+    return "find-peaks on a GPU engine takes the whole signal at once (cpu-parallel streams it)";
   }
 
   std::string whyNotStreamed() const override {

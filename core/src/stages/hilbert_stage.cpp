@@ -2,6 +2,8 @@
 // imaginary parts as two columns a channel (re0, im0, re1, im1, ...) of a float64 .npy of N rows.
 // In memory the whole signal's FFT; streamed, the overlapped blocks of the envelope stage, within
 // the bound that stage states (tests/core/envelope_test.cpp measures both).
+#include <algorithm>
+
 #include "valueless_kind.hpp"
 #include "kind_values.hpp"
 #include "siglab/analysis_stage.hpp"
@@ -21,10 +23,18 @@ class HilbertWriter final : public AnalysisWriter {
     for (std::size_t c = 0; c < output.channels; ++c) {
       parts_.push_back(std::make_unique<Part>());
       Part& part = *parts_.back();
-      part.blocks = std::make_unique<OverlappedAnalytic>([&part](std::span<const double> re, std::span<const double> im) {
-        part.re.insert(part.re.end(), re.begin(), re.end());
-        part.im.insert(part.im.end(), im.begin(), im.end());
-      });
+      OverlappedAnalytic::Transform onGpu;  // a GPU engine transforms each overlapped block
+      if (output.engine) {
+        onGpu = [this](std::span<const double> x, std::span<double> im) {
+          output_.engine->hilbert(x, im, false, output_.progress);
+        };
+      }
+      part.blocks = std::make_unique<OverlappedAnalytic>(
+          [&part](std::span<const double> re, std::span<const double> im) {
+            part.re.insert(part.re.end(), re.begin(), re.end());
+            part.im.insert(part.im.end(), im.begin(), im.end());
+          },
+          AnalyticBlocks{}, std::move(onGpu));
     }
   }
 
@@ -49,7 +59,12 @@ class HilbertWriter final : public AnalysisWriter {
       } else if (c < whole_.size()) {  // in memory: the whole signal's transform
         part.re.resize(whole_[c].size());
         part.im.resize(whole_[c].size());
-        analyticSignal(whole_[c], part.re, part.im, output_.parallel);
+        if (output_.engine) {
+          std::copy(whole_[c].begin(), whole_[c].end(), part.re.begin());
+          output_.engine->hilbert(whole_[c], part.im, false, output_.progress);
+        } else {
+          analyticSignal(whole_[c], part.re, part.im, output_.parallel);
+        }
       }
     }
     flushRows();
@@ -93,6 +108,7 @@ class HilbertWriter final : public AnalysisWriter {
 class HilbertAnalysis final : public AnalysisStage {
  public:
   std::string describe() const override { return "hilbert (analytic signal: re, im)"; }
+  std::optional<GpuStageWork> gpuWork() const override { return GpuStageWork::Hilbert; }
   std::string streamedBound() const override { return std::string(kOverlappedAnalyticBound); }
   void checkOutput(const std::string& path) const override {
     const bool npy = path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0;

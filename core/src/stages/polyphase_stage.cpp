@@ -7,6 +7,7 @@
 
 #include "siglab/errors.hpp"
 #include "siglab/job.hpp"
+#include "siglab/stage_engine_rule.hpp"
 #include "siglab/verify.hpp"
 #include "siglab/work_progress.hpp"
 
@@ -62,23 +63,26 @@ class PolyphaseStage final : public BoundStage {
 
   AppliedJob applyInto(const BackendList& engines, std::span<const double> in, std::span<double> out,
                        const StageRunOptions& options, const Progress& progress) const override {
-    FilterBackend* listed = options.engine == "auto" ? nullptr : findEngine(engines, options.engine);
+    AppliedJob applied;
+    std::string named = options.engine;
+    if (named == "auto") {  // the stage engine rule (stage_engine_rule.hpp)
+      const StageEngineAnswer chosen = chooseStageEngine(stageEngineQuestion(GpuStageWork::RateChange, in.size(), engines));
+      named = chosen.engine;
+      applied.why = chosen.why;
+    }
+    FilterBackend* listed = findEngine(engines, named);
     const bool cpu = listed == nullptr || std::ranges::any_of(kRateEngines, [&](const RateEngine& e) {
-                       return e.name == options.engine;
+                       return e.name == named;
                      });
     if (!cpu) {
       if (std::string why = listed->whyNotPolyphase(); !why.empty()) {
-        throw StageError(description_ + " cannot run on " + options.engine + ": " + why);
+        throw StageError(description_ + " cannot run on " + named + ": " + why);
       }
     }
-    const RateEngine& engine = cpu ? rateEngine(options.engine, description_) : kRateEngines[0];
+    const RateEngine& engine = cpu ? rateEngine(named, description_) : kRateEngines[0];
     if (out.size() != outputs_(in.size())) throw std::invalid_argument("the output's size is not the stage's");
-    AppliedJob applied;
-    if (options.engine == "auto") {
-      applied.why = "auto: cpu-parallel, the same bits as cpu-serial (each output's products summed in one fixed order)";
-    }
     ApplyResult& result = applied.result;
-    result.engine = cpu ? std::string(engine.name) : options.engine;
+    result.engine = cpu ? std::string(engine.name) : named;
     result.usesGpu = !cpu && listed->usesGpu();
     std::vector<double> narrowed;  // float32: the inputs as float32 holds them, filtered in float64
     std::span<const double> x = in;

@@ -54,7 +54,8 @@ GpuFilterResult medianFilterCudaPart(std::span<const float> in, SignalPart part,
 // std::invalid_argument as sosfiltfilt does. Page-locked `in` and `out` are copied at full speed. Runs
 // on `device` (set for the call and restored after it). Copies and kernels go in parts of a few
 // milliseconds: reports progress as they finish, and throws Cancelled at `progress`'s cancel.
-inline constexpr int kSosScanChunk = 1024;
+inline constexpr int kSosScanChunk = 512;
+inline constexpr int kSosScanGroupChunks = 128;  // a group: 64 Ki samples, where a split may cut
 GpuFilterResult sosfiltfiltCuda(const Sections& sections, std::span<const double> in, std::span<double> out,
                                 int device = 0, const Progress& progress = {});
 // The same on every listed device at once (empty: device 0; "0,0": two parts on device 0), the

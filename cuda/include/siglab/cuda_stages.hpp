@@ -50,4 +50,11 @@ bool gpuFindsPeaks(const PeakOptions& options);
 GpuFilterResult findPeaksCuda(std::span<const double> x, const PeakOptions& options, std::vector<PeakRow>& peaks,
                               int device = 0);
 
+// scipy.signal.hilbert(x).imag (the Hilbert transform) of the whole signal on the GPU: one cuFFT
+// D2Z of n points, -i X_k for 0 < k < n / 2 (DC and an even n's Nyquist zeroed), one Z2D back,
+// scaled by 1 / n; `magnitude`: |x + i H(x)| instead (the envelope). Within the FFT's rounding of
+// the CPU's transform (FFTW), the bound the envelope stage checks: 16 eps (log2 n + 1) ||x||_2.
+// Throws std::invalid_argument where out is not x's size, or x has 2^31 samples or more.
+GpuFilterResult hilbertCuda(std::span<const double> x, std::span<double> out, bool magnitude, int device = 0);
+
 }  // namespace siglab

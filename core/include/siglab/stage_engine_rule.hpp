@@ -1,0 +1,53 @@
+#pragma once
+// Auto's choice between the CPU and the GPU for the stages whose GPU engine is not a filter kind's
+// (chooseAutoEngine, job.hpp, is the kinds'): the rate changes, spectrogram / stft, find-peaks,
+// hilbert and envelope.
+// One rule for all of them, taking what the engine list says (which GPU engine runs the stage here,
+// or why none does) as input, so the choice is tested without a GPU.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "siglab/filter_backend.hpp"
+
+namespace siglab {
+
+// The stages with a GPU engine of their own (FilterBackend's polyphase, spectrogram, findPeaks,
+// hilbert: the hilbert and envelope stages).
+enum class GpuStageWork { RateChange, Spectrogram, FindPeaks, Hilbert };
+
+struct StageEngineQuestion {
+  GpuStageWork work = GpuStageWork::RateChange;
+  std::uint64_t samples = 0;   // the stage's input, samples a channel
+  std::string gpuEngine;       // the list's engine that runs this stage here, or empty
+  std::string gpuWhyNot;       // why none does, when gpuEngine is empty
+  bool streamed = false;       // the run goes block by block
+};
+
+struct StageEngineAnswer {
+  std::string engine;  // "cpu-parallel" or gpuEngine
+  std::string why;     // "auto: ...", for the report
+};
+
+// Below this many samples a channel the CPU's pass is shorter than the GPU's copies and launches
+// (on the H100 host: a 1M-sample rate change or spectrogram takes about a millisecond on the CPU's
+// 16 cores, the copies alone 0.6 ms); from it on the GPU's time is its transfers.
+inline constexpr std::uint64_t kGpuStageMinSamples = std::uint64_t{1} << 20;
+
+// The rule: the GPU engine where one runs the stage here, the signal has at least
+// kGpuStageMinSamples a channel, and (find-peaks) the run holds the whole signal in memory, since
+// the GPU's find-peaks takes it at once; else cpu-parallel, with the reason. Every GPU engine it
+// picks gives cpu-serial's bits (rate changes, find-peaks) or, for spectrogram frames, an FFT's
+// rounding as the CPU's own FFT does (spectrogramAgreementBound, the envelope's 16 eps (log2 n + 1) ||x||_2).
+StageEngineAnswer chooseStageEngine(const StageEngineQuestion& question);
+
+// Why `engine` cannot run `work` here (empty: it can), or nullopt where it never runs that work
+// (its FilterBackend hook is the base's). `peaks`: find-peaks' options (required for FindPeaks).
+std::optional<std::string> whyNotStage(const FilterBackend& engine, GpuStageWork work, const PeakOptions* peaks = nullptr);
+
+// The question for `engines`: the first GPU engine that runs `work` here (gpuEngine), else the
+// reason of the first that runs it elsewhere (gpuWhyNot: no GPU, no CUDA, options it refuses).
+StageEngineQuestion stageEngineQuestion(GpuStageWork work, std::uint64_t samples, const BackendList& engines,
+                                        const PeakOptions* peaks = nullptr);
+
+}  // namespace siglab
