@@ -156,9 +156,10 @@ PipelineReport runAnalysis(const Pipeline& pipeline, const PipelineSource& sourc
   const Stage& last = pipeline.stages.back();
   const std::string label = count > 1 ? stageLabel(count, *last.kind) + ": " : "";
   const auto* file = std::get_if<FileSink>(&sink);
-  if (!file) {
+  const auto* inMemory = std::get_if<MemorySink>(&sink);
+  if (inMemory && !inMemory->into.empty()) {
     throw StageError(label + std::string(last.kind->name()) +
-                     " writes a matrix or a table, not a signal: name an output file for it");
+                     " makes a matrix or a table, not a signal: it cannot be written into a signal's array");
   }
   const bool parallel = parallelEngine(pipeline, options, label);
   const Pipeline before{{pipeline.stages.begin(), pipeline.stages.end() - 1}};
@@ -184,7 +185,7 @@ PipelineReport runAnalysis(const Pipeline& pipeline, const PipelineSource& sourc
       bound = last.kind->bind(last.values, contextFor(frames, shape.rate, options));
       std::unique_ptr<AnalysisStage> analysis(dynamic_cast<AnalysisStage*>(bound.release()));
       if (!analysis) throw std::logic_error("an analysis kind bound to a stage that is not an analysis");
-      analysis->checkOutput(file->path);
+      if (file) analysis->checkOutput(file->path);
       return analysis;
     } catch (const StageError& e) {
       throw StageError(label + e.what());  // as a chain's run names its stages: not for a chain of one
@@ -241,8 +242,8 @@ PipelineReport runAnalysis(const Pipeline& pipeline, const PipelineSource& sourc
   if (analysis) tellAnalysisNote();
   if (observer.onPlan) observer.onPlan(report.plan);
 
-  AnalysisOutput output{file->path, shape.channels, shape.frames.value_or(0), shape.rate, parallel, streamed,
-                        Progress{{}, observer.cancel}};
+  AnalysisOutput output{file ? file->path : std::string(), shape.channels, shape.frames.value_or(0), shape.rate, parallel,
+                        streamed, Progress{{}, observer.cancel}, file ? nullptr : &report.analysis};
   const auto openWriter = [&] {
     if (observer.beforeOutput) observer.beforeOutput();
     return analysis->open(output);
@@ -302,7 +303,7 @@ PipelineReport runAnalysis(const Pipeline& pipeline, const PipelineSource& sourc
   if (observer.onStageDone) {
     for (std::size_t c = 0; c < report.channels.size(); ++c) observer.onStageDone(c, count - 1, report.channels[c].stages.back());
   }
-  report.written = true;
+  report.written = file != nullptr;
   return report;
 }
 
