@@ -36,7 +36,7 @@ std::vector<std::string> columnsFor(const PeakOptions& o, std::size_t channels, 
 class PeakTableWriter final : public AnalysisWriter {
  public:
   PeakTableWriter(const PeakOptions& o, const AnalysisOutput& output)
-      : o_(o), output_(output), table_(output.path, columnsFor(o, output.channels, output.sampleRate.has_value()), output.streamed) {
+      : o_(o), output_(output), table_(output.path, columnsFor(o, output.channels, output.sampleRate.has_value()), output.streamed, output.memory) {
     for (std::size_t c = 0; c < output.channels; ++c) finders_.emplace_back(o, output.frames);
     ready_.resize(output.channels);
   }
