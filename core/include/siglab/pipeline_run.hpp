@@ -115,6 +115,7 @@ struct PipelineReport {
   std::vector<SampleVector> output;  // MemorySink without `into`: each channel's result
   bool written = false;        // FileSink: committed
   std::string wrote;           // an analysis stage's output: what it holds ("1953 frames x 513 frequencies ...")
+  std::vector<std::string> channelNames;  // a file source's, where it names its channels (channelLabel), else empty
 
   // Every stage of every channel verified and passed (or verification was off).
   bool passed() const;
@@ -127,6 +128,7 @@ struct PipelineReport {
 struct SourceChannels {
   std::vector<SampleVector> channels;
   std::optional<double> sampleRate;
+  std::vector<std::string> names;  // as Channels::names (several channels only)
 };
 SourceChannels readPipelineSource(const FileSource& source, const Progress& progress = {});
 
