@@ -119,6 +119,7 @@ struct PipelineReport {
   bool written = false;        // FileSink: committed
   std::string wrote;           // an analysis stage's output: what it holds ("1953 frames x 513 frequencies ...")
   AnalysisResult analysis;     // MemorySink after an analysis stage: its matrix or table
+  std::vector<std::string> channelNames;  // a file source's, where it names its channels (channelLabel), else empty
 
   // Every stage of every channel verified and passed (or verification was off).
   bool passed() const;
@@ -131,6 +132,7 @@ struct PipelineReport {
 struct SourceChannels {
   std::vector<SampleVector> channels;
   std::optional<double> sampleRate;
+  std::vector<std::string> names;  // as Channels::names (several channels only)
 };
 SourceChannels readPipelineSource(const FileSource& source, const Progress& progress = {});
 
