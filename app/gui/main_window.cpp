@@ -36,6 +36,7 @@
 #include "background_tasks.hpp"
 #include "chain_view.hpp"
 #include "cursor_docks.hpp"
+#include "cursor_links.hpp"
 #include "dataset_dialog.hpp"
 #include "device_chooser.hpp"
 #include "device_panel.hpp"
@@ -117,10 +118,18 @@ MainWindow::MainWindow(QWidget* parent)
   lab_ = new LabView;
   statistics_ = new StatisticsPanel;
   spectrum_ = new SpectrumView;
-  if (devices_.front().available) spectrum_->setDevices(savedCudaOptions(devices_).devices);  // GPU Welch there
+  spectrum_->setDevices(savedCudaOptions(devices_).devices);  // core's rule picks cuFFT there or FFTW
   rateField_ = new SampleRateField;
   setCentralWidget(plot_);  // the signal takes the centre; every other view is a dock
-  new CursorDocks(this, plot_, spectrum_);  // A/B and frequency cursors, their readout, markers: two docks
+  auto* cursorDocks = new CursorDocks(this, plot_, spectrum_);  // A/B and frequency cursors, their readout, markers: two docks
+  // The cursors are the session's: every time view (a spectrogram too) and frequency view follows them.
+  linkCursors(session_, cursorDocks->cursors(), cursorDocks->spectrumCursor());
+  // A region as the range of the statistics or of Compare (the markers' context menu).
+  connect(cursorDocks->markers(), &MarkersView::regionUsed, this, [this](SampleRange range, const QString& label, RegionUse use) {
+    if (use == RegionUse::compare) return compareRange(range, label);
+    statistics_->setRegion(range, label);
+    showView(statistics_);
+  });
 
   taskStatus_ = new TaskStatus;
   tasks_ = new TaskRunner(taskStatus_, this);
@@ -131,7 +140,9 @@ MainWindow::MainWindow(QWidget* parent)
   connect(undo_, &QUndoStack::indexChanged, tasks_, &TaskRunner::abandon);
   cursorLabel_ = new QLabel;
   statusBar()->addWidget(cursorLabel_, 1);
+  statusBar()->addPermanentWidget(spectrum_->taskStatus());  // the spectrum's own progress, beside the task's
   statusBar()->addPermanentWidget(taskStatus_);
+  connect(spectrum_->tasks(), &TaskRunner::busyChanged, this, &MainWindow::updateActions);
   connect(plot_, &SignalPlot::cursorReadout, cursorLabel_, &QLabel::setText);
   connect(plot_, &SignalPlot::visibleRangeChanged, statistics_, &StatisticsPanel::setVisibleRange);
   connect(plot_, &SignalPlot::visibleRangeChanged, spectrum_, &SpectrumView::setVisibleRange);
@@ -522,7 +533,7 @@ void MainWindow::subscribeViews() {
           });
   connect(session_, &SignalSession::comparisonChanged, this, [this](const std::shared_ptr<const Comparison>& comparison) {
     if (comparison) {
-      timings_->setComparison(comparison, devices_);
+      timings_->setComparison(comparison, devices_, session_->comparedOn());
       devicePanel_->setMeasuredRun(*comparison);
     } else {
       timings_->clear();
@@ -653,11 +664,14 @@ void MainWindow::runEngines() {
                             showError(tr("The run failed"), outcome.error);
                             return;
                           }
-                          session_->setCompared(outcome.filtered, outcome.comparison->spec, caption, outcome.comparison);
+                          // The engines are measured on one channel (named where the file names it); Apply filters every one.
+                          const LoadedSignal& signal = *session_->signal();
+                          const QString channel = signal.channelCount() > 1 || !signal.channelName(0).empty()
+                                                      ? channelLabel(signal, 0) : QString();
+                          session_->setCompared(outcome.filtered, outcome.comparison->spec, caption, outcome.comparison, channel);
                           QString verdict = outcome.comparison->allAgree() ? tr("Every engine agrees with cpu-serial")
                                                                     : tr("An engine DISAGREES with cpu-serial");
-                          // The engines are measured on one channel; Apply filters every channel.
-                          if (session_->signal()->channelCount() > 1) verdict += tr(" (compared on channel 1)");
+                          if (!channel.isEmpty()) verdict += tr(" (compared on %1)").arg(channel);
                           statusBar()->showMessage(verdict, 8000);
                         });
 }
@@ -904,7 +918,10 @@ QString MainWindow::resultExportFilters() const {
   return QString::fromStdString(saveFileFilters(channels, channels > 1 ? ".npy" : ".txt"));
 }
 
-void MainWindow::cancelTask() { tasks_->cancel(); }
+void MainWindow::cancelTask() {
+  tasks_->cancel();
+  spectrum_->cancel();
+}
 
 bool MainWindow::busy() const { return tasks_->busy(); }
 SignalPtr MainWindow::signal() const { return session_->signal(); }
@@ -929,7 +946,7 @@ void MainWindow::updateActions() {
   printAction_->setEnabled(session_->signal() != nullptr);
   saveSessionAction_->setEnabled(session_->signal() != nullptr);
   savePipelineAction_->setEnabled(!session_->steps().empty());
-  cancelAction_->setEnabled(tasks_->busy());
+  cancelAction_->setEnabled(tasks_->busy() || spectrum_->computing());
   lab_->setSignalAvailable(session_->signal() != nullptr);
 }
 

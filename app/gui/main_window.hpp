@@ -99,7 +99,8 @@ class MainWindow : public QMainWindow {
   // shown kept until it is ready; the chain then applies again as after an open.
   void showFileChannel(std::size_t channel);
   void applyFilterTo(const QString& outputPath);  // Apply on a mapped signal, streamed into the file
-  void compareRange(SampleRange range);           // Compare on samples [begin, end) only
+  // Compare on samples [begin, end) only; `label` names them (a region's) in the timings.
+  void compareRange(SampleRange range, const QString& label = {});
   void setMappedAboveBytes(std::uint64_t bytes) { mappedAboveBytes_ = bytes; }
   std::uint64_t mappedAboveBytes() const { return mappedAboveBytes_; }
   void setCacheFolder(const QString& folder) { cacheFolder_ = folder; }

@@ -183,7 +183,7 @@ void MainWindow::offerCompareRange() {
   box->open();
 }
 
-void MainWindow::compareRange(SampleRange range) {
+void MainWindow::compareRange(SampleRange range, const QString& label) {
   if (!session_->signal()) return;
   QString error;
   std::optional<JobDraft> job = filterPanel_->job(&error);
@@ -202,6 +202,7 @@ void MainWindow::compareRange(SampleRange range) {
                                              QLocale().toString(static_cast<qulonglong>(range.end - 1)));
   const QString channel = mappedChannelName(session_->signal().get());
   if (!channel.isEmpty()) what = tr("%1 of %2").arg(what, channel);
+  if (!label.isEmpty()) what = tr("%1 (%2)").arg(label, what);
   tasks_->start<RunOutcome>(tr("Comparing %1 engines on %2").arg(names.size()).arg(what), cancel,
                         QtConcurrent::run(&runEnginesOnRange, request, range, std::shared_ptr<const std::atomic<bool>>(cancel)),
                         [this, what](const QFuture<RunOutcome>& done) {
@@ -214,7 +215,7 @@ void MainWindow::compareRange(SampleRange range) {
                             showError(tr("The run failed"), outcome.error);
                             return;
                           }
-                          session_->setComparison(outcome.comparison);  // the range's filtered signal is not drawn
+                          session_->setComparison(outcome.comparison, what);  // the range's filtered signal is not drawn
                           statusBar()->showMessage(outcome.comparison->allAgree()
                                                        ? tr("On %1, every engine agrees with cpu-serial").arg(what)
                                                        : tr("On %1, an engine DISAGREES with cpu-serial").arg(what),
