@@ -2,6 +2,8 @@
 
 #include <QFileInfo>
 
+#include "mapped_channel.hpp"
+
 namespace siglab::gui {
 
 void SignalSession::setSignal(const QString& path, const ReadOptions& options, SignalPtr signal) {
@@ -68,6 +70,14 @@ void SignalSession::setChannel(std::size_t channel) {
   if (!signal_ || channel >= signal_->channelCount() || channel == channel_) return;
   channel_ = channel;
   emit channelChanged(channel_);
+}
+
+QString SignalSession::title() const {
+  if (!signal_) return QString();
+  QString name = QFileInfo(path_).fileName();
+  const QString channel = mappedChannelName(signal_.get());
+  if (!channel.isEmpty()) name = tr("%1, %2").arg(name, channel);
+  return filtered_ ? tr("%1 – %2").arg(name, filteredCaption_) : name;
 }
 
 SignalPtr SignalSession::channelShown(const SignalPtr& signal) const {

@@ -65,6 +65,9 @@ class SignalSession : public QObject {
   std::size_t channel() const { return channel_; }
   SignalPtr channelShown(const SignalPtr& signal) const;  // channel() of `signal`, or null
   bool hasUnexportedResult() const { return filtered_ && !resultExported_; }
+  // What a plot of it is titled: the file's name (and the channel shown of a mapped file) and the
+  // chain that made the filtered signal; empty without a signal.
+  QString title() const;
   const TimeCursors& timeCursors() const { return timeCursors_; }
   std::optional<double> frequencyCursor() const { return frequencyCursor_; }
 
