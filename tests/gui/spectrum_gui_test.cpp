@@ -225,7 +225,7 @@ TEST(SpectrumView, ShowsItsProgressInTheStatusBarAndEscCancelsIt) {
   gui::TaskStatus* status = view->taskStatus();
   ASSERT_TRUE(status);
   EXPECT_TRUE(window.statusBar()->isAncestorOf(status)) << "in the window's status bar";
-  std::vector<double> x(std::size_t{1} << 23);  // 8 pieces of a million samples
+  std::vector<double> x(std::size_t{1} << 22);  // 4 pieces of a million samples
   std::mt19937_64 rng(test::freshSeed());
   std::normal_distribution<double> normal;
   for (double& v : x) v = normal(rng);
