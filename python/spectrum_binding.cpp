@@ -1,5 +1,6 @@
 // siglab.signal.welch's and istft's native part: core's Welch spectrum on one channel, on the engine
-// welchOnEngine (app/common) picks, as siglab-cli spectrum picks it; core's inverse STFT.
+// core's rule picks (siglab/welch_engine.hpp), as siglab-cli spectrum and the desktop pick it; core's
+// inverse STFT.
 #include "spectrum_binding.hpp"
 
 #include <pybind11/numpy.h>
@@ -22,13 +23,10 @@ namespace siglab::python {
 namespace {
 
 // Welch's spectrum of one channel on `engine` (auto, cpu, gpu), by the one rule the CLI's spectrum
-// command follows (welchOnEngine). Returns (frequencies, power, note).
+// command and the desktop follow (chooseWelchEngine). Returns (frequencies, power, note).
 py::tuple welchSpectrum(const py::array_t<double, py::array::c_style>& x, std::size_t segment, std::size_t overlap,
                         const std::string& window, const std::string& scaling, bool detrend, double rate,
                         const std::string& engine, const py::object& devices) {
-  if (engine != "auto" && engine != "cpu" && engine != "gpu") {
-    throw std::invalid_argument("engine must be auto, cpu or gpu for a spectrum, not \"" + engine + "\"");
-  }
   WelchOptions options;
   options.segment = segment;
   options.overlap = overlap;
@@ -40,13 +38,14 @@ py::tuple welchSpectrum(const py::array_t<double, py::array::c_style>& x, std::s
   options.sampleRate = rate;
   const std::span<const double> samples(x.data(), static_cast<std::size_t>(x.size()));
   const std::vector<int> deviceList = deviceListOf(devices).value_or(std::vector<int>{});
+  WelchEngineChoice choice = welchEngineHere(engine, deviceList);  // core's rule: refuses an unknown engine
   Spectrum spectrum;
-  std::string note;
   {
     py::gil_scoped_release release;
     validate(options, samples.size());
-    spectrum = welchOnEngine(samples, options, engine, deviceList, note);
+    spectrum = welchOn(samples, options, choice);
   }
+  const std::string note = choice.note();
   return py::make_tuple(py::array_t<double>(static_cast<py::ssize_t>(spectrum.frequency.size()), spectrum.frequency.data()),
                         py::array_t<double>(static_cast<py::ssize_t>(spectrum.power.size()), spectrum.power.data()), note);
 }
