@@ -65,6 +65,7 @@
 #include "siglab/report.hpp"
 #include "siglab/io/file_probe.hpp"
 #include "siglab/io/signal_io.hpp"
+#include "spectrogram_dock.hpp"
 #include "spectrum_view.hpp"
 #include "statistics_panel.hpp"
 #include "signal_session.hpp"
@@ -198,6 +199,7 @@ void MainWindow::createDocks() {
             addViewDock(*this, chainView_, tr("Chain"), "chainDock", viewsMenu_),
             addViewDock(*this, timings_, tr("Timings"), "timingsDock", viewsMenu_),
             addViewDock(*this, spectrum_, tr("Spectrum"), "spectrumDock", viewsMenu_),
+            addSpectrogramDock(*this, plot_, session_, viewsMenu_),
             addViewDock(*this, deviceTab, tr("Device"), "deviceDock", viewsMenu_)};
   apart_ = {addViewDock(*this, lab_, tr("Lab"), "labDock", viewsMenu_)};
   arrangeDocks(*this, formDock_, views_, apart_);
