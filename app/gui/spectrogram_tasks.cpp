@@ -5,6 +5,8 @@
 namespace siglab::gui {
 namespace {
 
+std::atomic<int> workersRunning{0};
+
 // The spectrogram stage's GPU engine where a GPU runs it (its frames packed end to end: a layout
 // whose step is nperseg), else the CPU's; `engine` names the one that ran.
 TileFrameEngine stageEngine(const SpectrogramLayout& layout, QString& engine) {
@@ -28,8 +30,13 @@ TileFrameEngine stageEngine(const SpectrogramLayout& layout, QString& engine) {
 
 }  // namespace
 
+int tileWorkersRunning() { return workersRunning.load(); }
+
 void computeTiles(QPromise<TilesOutcome>& promise, const TilesRequest& request,
                   std::shared_ptr<const std::atomic<bool>> cancel) {
+  ++workersRunning;
+  const std::unique_ptr<std::atomic<int>, void (*)(std::atomic<int>*)> running(&workersRunning,
+                                                                                [](std::atomic<int>* n) { --*n; });
   TilesOutcome outcome;
   Progress progress;
   progress.cancelFlag = cancel.get();

@@ -29,4 +29,7 @@ struct TilesOutcome {
 void computeTiles(QPromise<TilesOutcome>& promise, const TilesRequest& request,
                   std::shared_ptr<const std::atomic<bool>> cancel);
 
+// computeTiles workers still running, those abandoned included (a read in flight ends first).
+int tileWorkersRunning();
+
 }  // namespace siglab::gui

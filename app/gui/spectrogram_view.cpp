@@ -28,7 +28,7 @@
 namespace siglab::gui {
 namespace {
 
-constexpr int kRefreshMs = 30;            // redraws while tiles arrive
+constexpr int kRefreshMs = 100;           // redraws while tiles arrive (each new tile shown within it)
 constexpr std::size_t kMaxRows = 1024;    // frequency rows drawn at most (nearest bin each)
 constexpr std::size_t kCacheBytes = std::size_t{256} << 20;
 
@@ -131,7 +131,9 @@ SpectrogramView::SpectrogramView(QWidget* parent) : QWidget(parent) {
   setFocusPolicy(Qt::ClickFocus);
   installEventFilter(this);
 
-  connect(refresh_, &QTimer::timeout, this, &SpectrogramView::redraw);
+  connect(refresh_, &QTimer::timeout, this, [this] {
+    if (tiles_ && tiles_->cache().insertions() != drawnInsertions_) redraw();
+  });
   connect(runner_, &TaskRunner::busyChanged, this, [this](bool busy) { busy ? refresh_->start() : refresh_->stop(); });
   connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this](const QCPRange& range) {
     if (applying_ || !signal_) return;
@@ -228,7 +230,12 @@ void SpectrogramView::readSettings() {
   overlap_->setMaximum(segment_->currentData().toInt() - 1);
 }
 
-void SpectrogramView::cancel() { runner_->cancel(); }
+// The request is dropped at once (the view is free for the next); its worker stops at its next
+// check, after the reads in flight, and the tiles it made stay in the cache.
+void SpectrogramView::cancel() {
+  runner_->abandon();
+  note_->setText(note());
+}
 
 void SpectrogramView::rebuild() {
   runner_->abandon();
@@ -282,13 +289,14 @@ void SpectrogramView::redraw() {
   QCPColorMapData* cells = map_->data();
   if (!tiles_ || !(last_ > first_)) {
     cells->clear();
-    complete_ = false;
+    complete_ = covered_ = false;
     note_->setText(!problem_.isEmpty() ? problem_ : signal_ ? tr("Too few samples for a spectrogram") : tr("No signal"));
     plot_->replot();
     emit drawn();
     return;
   }
   const SpectrogramLayout& l = tiles_->layout();
+  drawnInsertions_ = tiles_->cache().insertions();
   const std::vector<ViewColumn> shown = tiles_->columnsFor(first_, last_, columns);
   const std::size_t rows = std::min({l.frequencies, kMaxRows, static_cast<std::size_t>(std::max(16, plot_->axisRect()->height()))});
   const double nyquist = static_cast<double>(l.frequencies - 1) * l.rate / static_cast<double>(l.nfft);
@@ -299,10 +307,11 @@ void SpectrogramView::redraw() {
   decibels.reserve(columns * rows);
   unsigned coarsest = 0;
   complete_ = true;
+  covered_ = true;
   const unsigned wanted = tiles_->wantedLevel(first_, last_, columns);
   for (std::size_t c = 0; c < columns; ++c) {
     const ViewColumn& column = shown[c];
-    if (!column.tile) complete_ = false;
+    if (!column.tile) complete_ = covered_ = false;
     if (column.tile) {
       coarsest = std::max(coarsest, column.level);
       if (column.level > wanted) complete_ = false;

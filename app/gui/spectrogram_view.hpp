@@ -51,6 +51,7 @@ class SpectrogramView : public QWidget {
   QString note() const;                 // "overview: every 16384th frame · FFTW", or why nothing shows
   unsigned levelDrawn() const { return levelDrawn_; }  // the coarsest level of the last drawing
   bool complete() const { return complete_; }          // the last drawing was at screen resolution
+  bool covered() const { return covered_; }            // the last drawing had every column (the overview at least)
   // "f = 1.2 kHz, t = 3.5 s, -42.1 dB" at a time (sample index) and frequency (Hz, or cycles/sample).
   QString readoutAt(double key, double frequency);
   // Writes the plot as PNG, SVG or PDF (by the extension); the error in words, or empty.
@@ -98,6 +99,8 @@ class SpectrogramView : public QWidget {
   double first_ = 0, last_ = 0;
   unsigned levelDrawn_ = 0;
   bool complete_ = false;
+  bool covered_ = false;
+  std::uint64_t drawnInsertions_ = 0;  // the cache's insertions() at the last drawing
   bool applying_ = false;  // the axis moved by the view itself, not the user
 };
 

@@ -2,13 +2,16 @@
 #include "siglab/spectrogram_tiles.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <thread>
 #include <cmath>
 #include <limits>
 
 namespace siglab {
 namespace {
 
-constexpr std::size_t kFramesPerCheck = 32;  // frames transformed between two looks at cancel
+constexpr std::size_t kReadsInFlight = 8;  // a tile's reads at once (threads mostly waiting on the disk)
 
 std::uint64_t strideOf(unsigned level) { return std::uint64_t{1} << level; }
 
@@ -18,7 +21,9 @@ TileFrameEngine cpuTileEngine(const SpectrogramLayout& layout) {
   return [&layout](std::span<const double> segments, std::size_t frames, std::span<double> out) {
     const std::size_t rowValues = layout.planes * layout.frequencies;
     const auto count = static_cast<std::int64_t>(frames);
-#pragma omp parallel if (count > 8)
+  // Threads only where the frames are long: a small tile's transforms take less than waking them.
+  const bool parallel = frames * layout.nperseg >= (std::size_t{1} << 18);
+#pragma omp parallel if (parallel)
     {
       FrameTransform transform(layout);
 #pragma omp for schedule(static)
@@ -52,6 +57,7 @@ void TileCache::insert(TilePtr tile) {
   }
   bytes_ += tile->bytes();
   used_.push_front(std::move(tile));
+  ++insertions_;
   where_[used_.front()->key] = used_.begin();
   evict();
 }
@@ -159,37 +165,76 @@ ViewColumn SpectrogramTiles::columnAt(double at, double first, double last, std:
   return columnsFor(start, start + width, 1).front();
 }
 
-SpectrogramTile computeTile(const SpectrogramTiles& tiles, const TileKey& key, const SampleReader& read,
+SpectrogramTile computeTile(SpectrogramTiles& tiles, const TileKey& key, const SampleReader& read,
                             const TileFrameEngine& engine, const Progress& progress) {
   const SpectrogramLayout& l = tiles.layout();
   SpectrogramTile tile;
   tile.key = key;
   tile.frames = tiles.framesOf(key);
   tile.rowValues = l.planes * l.frequencies;
-  const std::size_t n = tile.frames.size();
-  std::vector<double> segments(n * l.nperseg);
-  // Frames whose samples overlap or touch are read as one block, the others one read each.
-  std::vector<double> block;
-  for (std::size_t i = 0; i < n;) {
-    progress.throwIfCancelled();
-    std::size_t j = i + 1;
-    while (j < n && tile.frames[j] * l.step <= tile.frames[j - 1] * l.step + l.nperseg) ++j;
-    const std::uint64_t begin = tile.frames[i] * l.step;
-    const std::uint64_t end = tile.frames[j - 1] * l.step + l.nperseg;
-    block.resize(static_cast<std::size_t>(end - begin));
-    read(static_cast<std::size_t>(begin), block);
-    for (std::size_t k = i; k < j; ++k) {
-      const auto offset = static_cast<std::ptrdiff_t>(tile.frames[k] * l.step - begin);
-      std::copy_n(block.begin() + offset, l.nperseg, segments.begin() + static_cast<std::ptrdiff_t>(k * l.nperseg));
+  tile.values.resize(tile.frames.size() * tile.rowValues);
+  // The parent level's rows: every other frame of this level (the same stage values, copied).
+  std::vector<std::size_t> rows;  // indices into tile.frames of the frames to compute
+  const TilePtr parent = tiles.cache().find({key.level + 1, key.index / 2});
+  for (std::size_t i = 0; i < tile.frames.size(); ++i) {
+    const std::uint64_t parentStride = std::uint64_t{1} << (key.level + 1);
+    if (parent && tile.frames[i] % parentStride == 0) {
+      const std::size_t at = static_cast<std::size_t>(tile.frames[i] / parentStride % kTileFrames);
+      if (at < parent->frames.size() && parent->frames[at] == tile.frames[i]) {
+        std::copy_n(parent->row(at), tile.rowValues, tile.values.begin() + static_cast<std::ptrdiff_t>(i * tile.rowValues));
+        continue;
+      }
     }
+    rows.push_back(i);
+  }
+  const std::size_t n = rows.size();
+  std::vector<double> segments(n * l.nperseg);
+  const auto frameOf = [&](std::size_t k) { return tile.frames[rows[k]]; };
+  // Frames whose samples overlap or touch are read as one block, the others one read each.
+  std::vector<std::pair<std::size_t, std::size_t>> runs;  // of rows: [first, end) one read
+  for (std::size_t i = 0; i < n;) {
+    std::size_t j = i + 1;
+    while (j < n && frameOf(j) * l.step <= frameOf(j - 1) * l.step + l.nperseg) ++j;
+    runs.emplace_back(i, j);
     i = j;
   }
-  tile.values.resize(n * tile.rowValues);
-  for (std::size_t i = 0; i < n; i += kFramesPerCheck) {
-    progress.throwIfCancelled();
-    const std::size_t count = std::min(kFramesPerCheck, n - i);
-    engine(std::span<const double>(segments).subspan(i * l.nperseg, count * l.nperseg), count,
-           std::span(tile.values).subspan(i * tile.rowValues, count * tile.rowValues));
+  // Several reads in flight: a file's pages not yet in memory come from the disk side by side.
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stop{false};
+  std::exception_ptr failure;
+  std::mutex failureMutex;
+  const auto readRuns = [&] {
+    std::vector<double> block;
+    for (std::size_t r = next++; r < runs.size() && !stop; r = next++) {
+      try {
+        progress.throwIfCancelled();
+        const auto [i, j] = runs[r];
+        const std::uint64_t begin = frameOf(i) * l.step;
+        block.resize(static_cast<std::size_t>(frameOf(j - 1) * l.step + l.nperseg - begin));
+        read(static_cast<std::size_t>(begin), block);
+        for (std::size_t k = i; k < j; ++k) {
+          const auto offset = static_cast<std::ptrdiff_t>(frameOf(k) * l.step - begin);
+          std::copy_n(block.begin() + offset, l.nperseg, segments.begin() + static_cast<std::ptrdiff_t>(k * l.nperseg));
+        }
+      } catch (...) {
+        const std::lock_guard lock(failureMutex);
+        if (!failure) failure = std::current_exception();
+        stop = true;
+      }
+    }
+  };
+  {
+    std::vector<std::jthread> readers;
+    for (std::size_t t = 1; t < std::min(kReadsInFlight, runs.size()); ++t) readers.emplace_back(readRuns);
+    readRuns();
+  }
+  if (failure) std::rethrow_exception(failure);
+  progress.throwIfCancelled();
+  std::vector<double> computed(n * tile.rowValues);
+  if (n > 0) engine(segments, n, computed);
+  for (std::size_t k = 0; k < n; ++k) {
+    std::copy_n(computed.begin() + static_cast<std::ptrdiff_t>(k * tile.rowValues), tile.rowValues,
+                tile.values.begin() + static_cast<std::ptrdiff_t>(rows[k] * tile.rowValues));
   }
   return tile;
 }

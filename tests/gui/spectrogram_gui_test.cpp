@@ -17,6 +17,7 @@
 #include "siglab/cpu_serial.hpp"
 #include "siglab/io/signal_io.hpp"
 #include "siglab/pipeline_run.hpp"
+#include "spectrogram_tasks.hpp"
 #include "spectrogram_view.hpp"
 #include "test_support.hpp"
 
@@ -84,6 +85,33 @@ TEST(SpectrogramGui, TheDockIsInTheWindowAndItsTimeAxisIsTheSignalPlotsBothWays)
   ASSERT_TRUE(waitForSpectrogram(*view));
 }
 
+TEST(SpectrogramGui, AFileViewedFromItsMappingIsDrawnFromThePreviewAndKeepsItsTilesOnceIndexed) {
+  QSettings().clear();
+  test::TempDir dir;
+  const std::vector<double> x = tone(300'000, 0.05);
+  WriteOptions raw;
+  raw.format = FileFormat::raw;
+  writeSignal(dir.file("big.raw"), x, raw);
+  gui::MainWindow window;
+  window.setMappedAboveBytes(0);  // as a file larger than memory
+  window.resize(1400, 900);
+  window.show();
+  auto* dock = window.findChild<QDockWidget*>("spectrogramDock");
+  ASSERT_TRUE(dock);
+  dock->raise();
+  auto* view = dock->findChild<SpectrogramView*>();
+  ReadOptions options;
+  options.rawType = SampleType::f64;
+  window.openFile(QString::fromStdString(dir.file("big.raw")), options);
+  ASSERT_TRUE(test::waitForTask(window));
+  ASSERT_TRUE(window.signal() && window.signal()->mapping()) << window.lastError().toStdString();
+  ASSERT_TRUE(waitForSpectrogram(*view));
+  const std::shared_ptr<SpectrogramTiles> tiles = view->tiles();
+  EXPECT_EQ(tiles->layout().frames, (300'000 - 256) / 224 + 1);
+  window.signalPlot()->setOriginal(window.signal());  // the indexed signal again: the same samples, the same tiles
+  EXPECT_EQ(view->tiles(), tiles);
+}
+
 TEST(SpectrogramGui, TheDrawnCellsAreTheSpectrogramStagesValuesInDecibels) {
   test::TempDir dir;
   const std::vector<double> x = tone(30'000, 0.05);
@@ -140,6 +168,8 @@ TEST(SpectrogramGui, ANewRangeReplacesTheRunningRequestAndEscStopsIt) {
   timer.start();
   while (view.busy() && timer.elapsed() < 10'000) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
   EXPECT_FALSE(view.busy());
+  while (gui::tileWorkersRunning() > 0 && timer.elapsed() < 10'000) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+  EXPECT_EQ(gui::tileWorkersRunning(), 0);  // the worker stopped too, at its next check
   EXPECT_FALSE(view.complete());  // stopped before the tiles it asked for
   EXPECT_FALSE(view.tiles()->missingFor(view.first(), view.last(), static_cast<std::size_t>(view.plot()->axisRect()->width())).empty());
 }

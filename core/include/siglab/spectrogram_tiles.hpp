@@ -6,6 +6,7 @@
 // view of a whole signal reads only the few hundred frames it shows (the "overview", every Nth
 // frame); a zoom computes the finer level whose frames fill the screen's columns, for the visible
 // range only. Tiles are kept in a bounded least-recently-used cache. No Qt: the desktop draws them.
+#include <atomic>
 #include <compare>
 #include <cstddef>
 #include <cstdint>
@@ -24,7 +25,7 @@
 
 namespace siglab {
 
-inline constexpr std::size_t kTileFrames = 256;  // frames a tile, at its level's stride
+inline constexpr std::size_t kTileFrames = 64;  // frames a tile, at its level's stride
 
 struct TileKey {
   unsigned level = 0;       // frames every 2^level of the spectrogram's
@@ -61,6 +62,7 @@ class TileCache {
   void insert(TilePtr tile);
   std::size_t bytes() const;
   std::size_t size() const;
+  std::uint64_t insertions() const { return insertions_.load(); }  // changes when a tile comes
 
  private:
   void evict();
@@ -69,6 +71,7 @@ class TileCache {
   std::list<TilePtr> used_;  // most recently used first
   std::map<TileKey, std::list<TilePtr>::iterator> where_;
   std::size_t bytes_ = 0;
+  std::atomic<std::uint64_t> insertions_{0};
 };
 
 struct FrameSpan {
@@ -97,8 +100,9 @@ class SpectrogramTiles {
   FrameSpan framesIn(double first, double last) const;
   // The finest level showing `frames` frames on at most `columns` columns.
   unsigned levelFor(std::uint64_t frames, std::size_t columns) const;
-  // The overview: the level showing every frame of the signal on `columns` columns.
-  unsigned overviewLevel(std::size_t columns) const { return levelFor(layout_.frames, columns); }
+  // The overview, what the first view of the whole signal computes: the level showing every frame
+  // of it on a quarter of `columns` (a frame 4 columns wide), refined to the screen's columns after.
+  unsigned overviewLevel(std::size_t columns) const { return levelFor(layout_.frames, std::max<std::size_t>(columns / 4, 1)); }
   std::vector<TileKey> tilesFor(unsigned level, FrameSpan span) const;
   std::vector<std::uint64_t> framesOf(const TileKey& key) const;
   // The tiles a view of samples [first, last) on `columns` columns needs and the cache lacks, in the
@@ -118,10 +122,12 @@ class SpectrogramTiles {
   TileCache cache_;
 };
 
-// One tile computed: its frames' samples read through `read` by block reads (frames that overlap or
-// touch in one read, the others one read each; a mapped signal lets the pages go behind), then
-// transformed by `engine` a few frames at a time. Throws Cancelled when `progress` asks for it.
-SpectrogramTile computeTile(const SpectrogramTiles& tiles, const TileKey& key, const SampleReader& read,
+// One tile computed: the rows of frames its parent level (key.level + 1) holds in `tiles`' cache
+// copied (a zoom step computes half its frames), the others' samples read through `read` by block reads (frames that overlap or
+// touch in one read, the others one read each; a mapped signal lets the pages go behind), several
+// at once (`read` must be safe on several threads, as MappedSignal::read is), then transformed by
+// `engine` (at most 64 frames). Throws Cancelled when `progress` asks for it, before each read.
+SpectrogramTile computeTile(SpectrogramTiles& tiles, const TileKey& key, const SampleReader& read,
                             const TileFrameEngine& engine, const Progress& progress = {});
 
 // 10 log10 of a power (psd) value; -inf for 0.
