@@ -53,6 +53,7 @@
 #include "signal_cursors.hpp"
 #include "signal_plot.hpp"
 #include "siglab/device_list.hpp"
+#include "spectrogram_dock.hpp"
 #include "spectrum_view.hpp"
 #include "statistics_panel.hpp"
 #include "signal_session.hpp"
@@ -217,6 +218,7 @@ void MainWindow::createDocks() {
             addViewDock(*this, chainView_, tr("Chain"), "chainDock", viewsMenu_),
             addViewDock(*this, timings_, tr("Timings"), "timingsDock", viewsMenu_),
             addViewDock(*this, spectrum_, tr("Spectrum"), "spectrumDock", viewsMenu_),
+            addSpectrogramDock(*this, plot_, session_, viewsMenu_),
             addViewDock(*this, deviceTab, tr("Device"), "deviceDock", viewsMenu_)};
   apart_ = {addViewDock(*this, lab_, tr("Lab"), "labDock", viewsMenu_)};
   arrangeDocks(*this, formDock_, views_, apart_);

@@ -246,6 +246,7 @@ void SignalPlot::setOriginal(SignalPtr signal) {
   channelShown_.reset();
   fillChannelBox();
   rebuild();
+  emit originalChanged(original_);
 }
 
 QString SignalPlot::filteredCaption() const { return filteredCaption_.isEmpty() ? tr("filtered") : filteredCaption_; }
