@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "exit_codes.hpp"
+#include "siglab/parameter_text.hpp"
 #include "option_checks.hpp"
 #include "siglab/errors.hpp"
 
@@ -248,7 +249,11 @@ Pipeline pipelineFromOptions(const CLI::App& command, const PipelineChoice& c) {
       if (p.inValue) continue;
       if (const CLI::Option* option = given(command, p.name)) {
         if (!chosen && p.type != ParameterType::Flag) checkChoiceBelongs(kind, p, option->as<std::string>());
-        values[p.name] = p.type == ParameterType::Flag ? ParameterValue(true) : parameterFromText(p, option->as<std::string>());
+        if (p.type == ParameterType::Flag) {
+          values[p.name] = true;
+        } else {
+          putParameterText(kind.parameters(), p, option->as<std::string>(), values);  // --height 2,5 as height=2,5
+        }
       }
     }
     values = completeParameters(kind, std::move(values));

@@ -4,7 +4,7 @@
 #include "siglab/errors.hpp"
 #include <cstdint>
 
-namespace siglab::stages {
+namespace siglab {
 
 void putParameterText(const std::vector<ParameterInfo>& infos, const ParameterInfo& info, std::string_view text,
                       StageParameters& values) {
@@ -31,6 +31,8 @@ void putParameterText(const std::vector<ParameterInfo>& infos, const ParameterIn
   if (!high.empty()) put(*max, high);
 }
 
+namespace stages {
+
 StageParameters namedValues(const StageKind& kind, std::string_view value) {
   StageParameters values;
   const std::vector<ParameterInfo> infos = kind.parameters();
@@ -52,7 +54,7 @@ StageParameters namedValues(const StageKind& kind, std::string_view value) {
     if (equals == std::string_view::npos && info->type != ParameterType::Flag) {
       throw StageError(info->name + " needs a value: " + info->name + "=VALUE");
     }
-    putParameterText(infos, *info, equals == std::string_view::npos ? "" : word.substr(equals + 1), values);
+    siglab::putParameterText(infos, *info, equals == std::string_view::npos ? "" : word.substr(equals + 1), values);
   }
   return values;
 }
@@ -78,4 +80,5 @@ std::optional<std::size_t> optionalWhole(const StageParameters& values, std::str
   return static_cast<std::size_t>(std::get<std::int64_t>(found->second));
 }
 
-}  // namespace siglab::stages
+}  // namespace stages
+}  // namespace siglab

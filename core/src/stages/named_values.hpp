@@ -6,15 +6,10 @@
 #include <string_view>
 #include <vector>
 
+#include "siglab/parameter_text.hpp"
 #include "siglab/stage.hpp"
 
 namespace siglab::stages {
-
-// values[info.name] = parameterFromText(info, text); but where `infos` has a Number NAME-max beside
-// the Number NAME, SciPy's interval "MIN,MAX" or "(MIN,MAX)" (either end empty: SciPy's None) puts
-// its ends to NAME and NAME-max (find-peaks height=2,5). Throws StageError for a parameter given twice.
-void putParameterText(const std::vector<ParameterInfo>& infos, const ParameterInfo& info, std::string_view text,
-                      StageParameters& values);
 
 // Throws StageError naming the word that is not NAME=VALUE or not one of `kind`'s parameters.
 StageParameters namedValues(const StageKind& kind, std::string_view value);
