@@ -1,6 +1,6 @@
-// find-peaks: scipy.signal.find_peaks (SciPy 1.10: height, threshold, distance, prominence, width (each a
-// minimum or SciPy's (min, max) interval),
-// wlen, rel_height), an analysis stage writing one row a peak (CSV, or JSON for a .json output):
+// find-peaks: scipy.signal.find_peaks (SciPy 1.10: height, threshold, distance, prominence, width,
+// wlen, rel_height; height, threshold, prominence and width also as SciPy's (min, max) interval,
+// height=2,5 being height=2 height-max=5), an analysis stage writing one row a peak (CSV, or JSON for a .json output):
 // index, time where the signal has a rate, height, and prominence and its bases, width and its
 // interpolated ends where asked. Streamed through PeakFinder (find_peaks.hpp) with the halo
 // distance and wlen need; prominence or width without wlen runs in memory.
