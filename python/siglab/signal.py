@@ -615,8 +615,8 @@ def find_peaks(x, height=None, threshold=None, distance=None, prominence=None, w
     ----------
     x : array_like, 1-D
         The signal.
-    height, threshold, prominence, width : float, optional
-        Each property's minimum; (min, max) pairs and arrays are NotImplementedError.
+    height, threshold, prominence, width : float or (min, max) tuple, optional
+        Each property's minimum, or SciPy's interval (either end None); arrays are NotImplementedError.
     distance : float, optional
         The least samples between neighbouring peaks (the higher kept).
     wlen : float, optional
@@ -639,13 +639,18 @@ def find_peaks(x, height=None, threshold=None, distance=None, prominence=None, w
     require_default("signal.find_peaks", "plateau_size", plateau_size, None)
     conditions = {"height": height, "threshold": threshold, "distance": distance, "prominence": prominence,
                   "width": width, "wlen": wlen}
+    params = {}
     for name, value in conditions.items():
-        if value is not None and np.ndim(value) != 0:
-            unsupported("signal.find_peaks", name, value, "a single minimum")
+        low, high = value if isinstance(value, tuple) and len(value) == 2 and name not in ("distance", "wlen") \
+            else (value, None)
+        for key, end in ((name, low), (name + "-max", high)):
+            if end is not None and np.ndim(end) != 0:
+                unsupported("signal.find_peaks", name, value, "a single minimum or a (min, max) tuple")
+            if end is not None:
+                params[key] = end
     x = float_input("signal.find_peaks", x)
     if x.ndim != 1:
         raise ValueError("`x` must be a 1-D array")
-    params = {name: value for name, value in conditions.items() if value is not None}
     params["rel_height"] = rel_height
     tables = []
     run_analysis("signal.find_peaks", x, "find-peaks", params, axis=-1, rate=None,

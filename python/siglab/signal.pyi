@@ -6,6 +6,8 @@ from numpy.typing import ArrayLike, NDArray
 
 __all__: list[str]
 
+_Interval = float | tuple[float | None, float | None]  # a minimum, or SciPy's (min, max)
+
 def sosfilt(sos: ArrayLike, x: ArrayLike, axis: int = ..., zi: None = ..., *, engine: str | Sequence[str] = ...,
         devices: str | Sequence[int] | None = ...) -> NDArray[np.floating]: ...
 def sosfiltfilt(sos: ArrayLike, x: ArrayLike, axis: int = ..., padtype: str = ..., padlen: None = ..., *,
@@ -44,8 +46,8 @@ def stft(x: ArrayLike, fs: float = ..., window: str | tuple[str, float] = ..., n
         boundary: str | None = ..., padded: bool = ..., axis: int = ..., scaling: str = ..., *,
         engine: str | Sequence[str] = ..., devices: str | Sequence[int] | None = ...
         ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.complexfloating]]: ...
-def find_peaks(x: ArrayLike, height: float | None = ..., threshold: float | None = ..., distance: float | None = ...,
-        prominence: float | None = ..., width: float | None = ..., wlen: float | None = ..., rel_height: float = ...,
+def find_peaks(x: ArrayLike, height: _Interval | None = ..., threshold: _Interval | None = ..., distance: float | None = ...,
+        prominence: _Interval | None = ..., width: _Interval | None = ..., wlen: float | None = ..., rel_height: float = ...,
         plateau_size: None = ..., *, engine: str | Sequence[str] = ..., devices: str | Sequence[int] | None = ...
         ) -> tuple[NDArray[np.intp], dict[str, NDArray[np.float64] | NDArray[np.intp]]]: ...
 def butter(N: int, Wn: float | ArrayLike, btype: str = ..., analog: bool = ..., output: str = ...,
