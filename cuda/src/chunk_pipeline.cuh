@@ -44,12 +44,16 @@ struct PipelinePass {
 // the slot's pinned buffers by host threads: the calling thread stages each chunk's input while
 // earlier chunks are on the device, and a second thread waits for finished chunks and moves their
 // results out, so the two stagings overlap each other and the transfers.
+// A reduction (Welch's sums) keeps its results on the device: made with ResultsBack::No, it runs
+// passes with an empty `out`, its kernels given no output buffer, and nothing is copied back.
+enum class ResultsBack : bool { No, Yes };
+
 template <class T>
 class ChunkPipeline {
  public:
-  ChunkPipeline(std::size_t chunkSamples, int radius, int slots)
+  ChunkPipeline(std::size_t chunkSamples, int radius, int slots, ResultsBack back = ResultsBack::Yes)
       : chunk_(chunkSamples), radius_(radius), device_(currentDevice()) {
-    for (int s = 0; s < slots; ++s) slots_.emplace_back(chunkSamples, radius);
+    for (int s = 0; s < slots; ++s) slots_.emplace_back(back == ResultsBack::Yes ? chunkSamples : 0, chunkSamples, radius);
   }
   std::size_t chunkSamples() const { return chunk_; }
   int radius() const { return radius_; }
@@ -103,7 +107,7 @@ class ChunkPipeline {
                    const Progress& progress = {}, std::size_t first = 0, std::size_t last = SIZE_MAX) {
     const auto start = std::chrono::steady_clock::now();
     const MemoryKind inKind = memoryKindOf(in.data());
-    const bool stagedOut = memoryKindOf(out.data()) == MemoryKind::Pageable;
+    const bool stagedOut = !out.empty() && memoryKindOf(out.data()) == MemoryKind::Pageable;
     PipelinePass pass;
     const std::size_t n = std::min(last, in.size());
     const std::vector<std::size_t> bounds = chunkBounds(first, n);
@@ -134,8 +138,8 @@ class ChunkPipeline {
 
  private:
   struct Slot {
-    Slot(std::size_t chunk, int radius)
-        : d_in(chunk, stream.view()), d_out(chunk, stream.view()),
+    Slot(std::size_t outputs, std::size_t chunk, int radius)
+        : d_in(chunk, stream.view()), d_out(outputs, stream.view()),
           d_halo(2 * static_cast<std::size_t>(radius), stream.view()),
           h_halo(2 * static_cast<std::size_t>(radius), stream.view()), capacity(chunk) {}
     Stream stream;  // first: the buffers below are made for it
@@ -170,11 +174,15 @@ class ChunkPipeline {
                                       cudaMemcpyHostToDevice, stream));
     }
     slot.copiedIn.record(view);
-    kernel(HaloedSpan<T>{slot.d_in.data(), slot.d_halo.data(), static_cast<std::int64_t>(count)}, slot.d_out.data(), view);
+    kernel(HaloedSpan<T>{slot.d_in.data(), slot.d_halo.data(), static_cast<std::int64_t>(count),
+                         static_cast<std::int64_t>(slot.begin)},
+           slot.d_out.size() ? slot.d_out.data() : nullptr, view);
     slot.filtered.record(view);
     if (stagedOut && slot.h_out.size() == 0) slot.h_out = PinnedBuffer<T>(slot.capacity, view);
-    T* destination = stagedOut ? slot.h_out.data() : out.data() + slot.begin;
-    SIGLAB_CUDA_TRY(cudaMemcpyAsync(destination, slot.d_out.data(), count * sizeof(T), cudaMemcpyDefault, stream));
+    if (!out.empty()) {
+      T* destination = stagedOut ? slot.h_out.data() : out.data() + slot.begin;
+      SIGLAB_CUDA_TRY(cudaMemcpyAsync(destination, slot.d_out.data(), count * sizeof(T), cudaMemcpyDefault, stream));
+    }
     slot.copiedOut.record(view);
   }
 
