@@ -45,14 +45,16 @@ struct PipelinePass {
 // earlier chunks are on the device, and a second thread waits for finished chunks and moves their
 // results out, so the two stagings overlap each other and the transfers.
 // A reduction (Welch's sums) keeps its results on the device: made with ResultsBack::No, it runs
-// passes with an empty `out`, its kernels given no output buffer, and nothing is copied back.
+// passes with an empty `out`, its kernels given no output buffer, and nothing is copied back; its
+// chunks do not ramp (with no result to hurry back, a ramp only adds chunks, each costing a reduction
+// kernel its full batch) and the input's staging takes the threads the results' would have.
 enum class ResultsBack : bool { No, Yes };
 
 template <class T>
 class ChunkPipeline {
  public:
   ChunkPipeline(std::size_t chunkSamples, int radius, int slots, ResultsBack back = ResultsBack::Yes)
-      : chunk_(chunkSamples), radius_(radius), device_(currentDevice()) {
+      : chunk_(chunkSamples), radius_(radius), resultsBack_(back == ResultsBack::Yes), device_(currentDevice()) {
     for (int s = 0; s < slots; ++s) slots_.emplace_back(back == ResultsBack::Yes ? chunkSamples : 0, chunkSamples, radius);
   }
   std::size_t chunkSamples() const { return chunk_; }
@@ -82,12 +84,14 @@ class ChunkPipeline {
   // the part holds at least 8 chunks of a multiple of 32 Ki samples, the first three and the last
   // three ramp (an eighth, a quarter, a half of a chunk): the first result starts back, and the last
   // one is back, sooner, so the copies in and out overlap for more of the pass.
-  std::vector<std::size_t> chunkBounds(std::size_t first, std::size_t last) const { return chunkBounds(chunk_, first, last); }
-  static std::vector<std::size_t> chunkBounds(std::size_t chunk, std::size_t first, std::size_t last) {
+  std::vector<std::size_t> chunkBounds(std::size_t first, std::size_t last) const {
+    return chunkBounds(chunk_, first, last, resultsBack_);
+  }
+  static std::vector<std::size_t> chunkBounds(std::size_t chunk, std::size_t first, std::size_t last, bool ramps = true) {
     std::vector<std::size_t> bounds{first};
     const std::size_t total = last > first ? last - first : 0;
     std::vector<std::size_t> ramp;
-    if (chunk % (std::size_t{8} * 4096) == 0 && total >= 8 * chunk) ramp = {chunk / 8, chunk / 4, chunk / 2};
+    if (ramps && chunk % (std::size_t{8} * 4096) == 0 && total >= 8 * chunk) ramp = {chunk / 8, chunk / 4, chunk / 2};
     for (std::size_t size : ramp) bounds.push_back(bounds.back() + size);
     std::size_t rampedTail = 0;
     for (std::size_t size : ramp) rampedTail += size;
@@ -164,7 +168,7 @@ class ChunkPipeline {
     const T* source = in.data() + slot.begin;
     if (inKind == MemoryKind::Pageable) {
       if (slot.h_in.size() == 0) slot.h_in = PinnedBuffer<T>(slot.capacity, view);
-      parallelCopy(slot.h_in.data(), source, count * sizeof(T));
+      parallelCopy(slot.h_in.data(), source, count * sizeof(T), resultsBack_ ? 8 : 16);
       source = slot.h_in.data();
     }
     slot.started.record(view);
@@ -277,6 +281,7 @@ class ChunkPipeline {
 
   std::size_t chunk_;
   int radius_;
+  bool resultsBack_;
   int device_;  // the slots' device: the finisher's thread makes it current
   std::vector<Slot> slots_;
 };
