@@ -45,16 +45,20 @@ struct PipelinePass {
 // earlier chunks are on the device, and a second thread waits for finished chunks and moves their
 // results out, so the two stagings overlap each other and the transfers.
 // A reduction (Welch's sums) keeps its results on the device: made with ResultsBack::No, it runs
-// passes with an empty `out`, its kernels given no output buffer, and nothing is copied back; its
-// chunks do not ramp (with no result to hurry back, a ramp only adds chunks, each costing a reduction
-// kernel its full batch) and the input's staging takes the threads the results' would have.
+// passes with an empty `out`, its kernels given no output buffer, and nothing is copied back; the
+// input's staging takes the threads the results' would have. Ramps::No keeps every chunk but the
+// last whole (Welch: a ramp only adds chunks, each costing a full cuFFT batch; the causal scan:
+// its carry passes from chunk to chunk only across whole groups).
 enum class ResultsBack : bool { No, Yes };
+enum class Ramps : bool { No, Yes };
 
 template <class T>
 class ChunkPipeline {
  public:
-  ChunkPipeline(std::size_t chunkSamples, int radius, int slots, ResultsBack back = ResultsBack::Yes)
-      : chunk_(chunkSamples), radius_(radius), resultsBack_(back == ResultsBack::Yes), device_(currentDevice()) {
+  ChunkPipeline(std::size_t chunkSamples, int radius, int slots, ResultsBack back = ResultsBack::Yes,
+                Ramps ramps = Ramps::Yes)
+      : chunk_(chunkSamples), radius_(radius), resultsBack_(back == ResultsBack::Yes), ramps_(ramps == Ramps::Yes),
+        device_(currentDevice()) {
     for (int s = 0; s < slots; ++s) slots_.emplace_back(back == ResultsBack::Yes ? chunkSamples : 0, chunkSamples, radius);
   }
   std::size_t chunkSamples() const { return chunk_; }
@@ -85,7 +89,7 @@ class ChunkPipeline {
   // three ramp (an eighth, a quarter, a half of a chunk): the first result starts back, and the last
   // one is back, sooner, so the copies in and out overlap for more of the pass.
   std::vector<std::size_t> chunkBounds(std::size_t first, std::size_t last) const {
-    return chunkBounds(chunk_, first, last, resultsBack_);
+    return chunkBounds(chunk_, first, last, ramps_);
   }
   static std::vector<std::size_t> chunkBounds(std::size_t chunk, std::size_t first, std::size_t last, bool ramps = true) {
     std::vector<std::size_t> bounds{first};
@@ -281,7 +285,7 @@ class ChunkPipeline {
 
   std::size_t chunk_;
   int radius_;
-  bool resultsBack_;
+  bool resultsBack_, ramps_;
   int device_;  // the slots' device: the finisher's thread makes it current
   std::vector<Slot> slots_;
 };

@@ -93,7 +93,7 @@ class WelchWorkspace {
         d_window(segment, compute.view()), d_frames(perChunk * segment, compute.view()),
         d_sums(ranges * (segment / 2 + 1), compute.view()), d_spectra(perChunk * (segment / 2 + 1), compute.view()),
         plan({static_cast<int>(segment), static_cast<int>(perChunk), CUFFT_D2Z}, compute.view()),
-        pipeline(perChunk * step, static_cast<int>(segment), kWelchSlots, cuda::ResultsBack::No) {}
+        pipeline(perChunk * step, static_cast<int>(segment), kWelchSlots, cuda::ResultsBack::No, cuda::Ramps::No) {}
   bool fits(int device, std::size_t segment, std::size_t step, std::size_t perChunk, std::size_t ranges) const {
     return device == device_ && segment == segment_ && step == step_ && perChunk == perChunk_ && ranges == ranges_;
   }
