@@ -15,6 +15,7 @@
 #include "engine_lists.hpp"
 #include "large_page_resource.hpp"
 #include "design_binding.hpp"
+#include "io_binding.hpp"
 #include "pipeline_binding.hpp"
 #include "spectrum_binding.hpp"
 #include "siglab/comparison.hpp"
@@ -146,6 +147,7 @@ PYBIND11_MODULE(_siglab, m) {
   siglab::python::bindPipeline(m);
   siglab::python::bindDesigns(m);
   siglab::python::bindSpectrum(m);
+  siglab::python::bindSignalFiles(m);
 
   m.def(
       "read_signal",

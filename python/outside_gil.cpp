@@ -8,6 +8,8 @@
 #include <string>
 #include <thread>
 
+#include "siglab/io/cancel_waits.hpp"
+
 namespace py = pybind11;
 
 namespace siglab::python {
@@ -31,6 +33,10 @@ class ReportHandOff {
     lastFraction_ = fraction;
     changed_.wait(lock, [&] { return !pending_ || cancel_; });
     if (cancel_) return;
+    // Reports of one phase from several threads may cross while they wait: never one going back.
+    if (phase == deliveredPhase_ && fraction < deliveredFraction_) return;
+    deliveredPhase_ = phase;
+    deliveredFraction_ = fraction;
     pending_ = true;
     phase_ = phase;
     fraction_ = fraction;
@@ -67,8 +73,8 @@ class ReportHandOff {
   std::mutex mutex_;
   std::condition_variable changed_;
   bool pending_ = false, done_ = false;
-  std::string phase_, lastPhase_;
-  double fraction_ = 0.0, lastFraction_ = -1.0;
+  std::string phase_, lastPhase_, deliveredPhase_;
+  double fraction_ = 0.0, lastFraction_ = -1.0, deliveredFraction_ = -1.0;
 };
 
 // A Python exception taken out of the interpreter, to raise once the work has stopped.
@@ -101,6 +107,7 @@ void runOutsideGil(const std::function<void(const PipelineObserver&)>& work, con
   {
     py::gil_scoped_release release;
     std::thread worker([&] {
+      const CancelWaitsOnThread waits(&cancel);  // a wait on another program (a FIFO's writer) ends on Ctrl-C too
       try {
         work(observer);
       } catch (...) {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -18,11 +19,13 @@
 #include "siglab/analysis_stage.hpp"
 #include "siglab/cuda_backends.hpp"
 #include "siglab/io/output_checks.hpp"
+#include "siglab/io/sample_stream.hpp"
 #include "siglab/large_page_buffer.hpp"
 #include "siglab/pipeline_reach.hpp"
 #include "siglab/pipeline_output.hpp"
 #include "siglab/pipeline_run.hpp"
 #include "siglab/stage_registry.hpp"
+#include "siglab/work_progress.hpp"
 
 namespace py = pybind11;
 
@@ -248,18 +251,8 @@ py::tuple runOnArrays(const Pipeline& pipeline, const std::vector<py::array_t<do
   return py::make_tuple(result, described);
 }
 
-py::dict runOnFile(const Pipeline& pipeline, const std::string& input, const std::string& output, const py::dict& read,
-                   const std::string& stream, std::optional<std::size_t> blockSamples,
-                   const std::vector<std::string>& engineNames, const std::string& sampleType, bool verify,
-                   const py::object& progress, const py::object& devices) {
-  PipelineOptions options = optionsOf(engineNames, sampleType, verify);
-  options.streaming = streamingOf(stream);
-  options.pinnedMemory = pinnedHostMemory();  // as siglab-cli filter offers it, for a GPU first stage
-  if (blockSamples) {
-    if (*blockSamples == 0) throw std::invalid_argument("block_samples must be at least 1");
-    options.blockSamples = *blockSamples;
-  }
-  BackendList& list = enginesOn(deviceListOf(devices));
+// The reader's options siglab.Pipeline.run_file's keywords give (`read`).
+FileSource fileSourceOf(const std::string& input, const py::dict& read) {
   FileSource source{input, {}};
   ReadOptions& r = source.read;
   r.column = read["column"].cast<std::size_t>();
@@ -274,35 +267,106 @@ py::dict runOnFile(const Pipeline& pipeline, const std::string& input, const std
   r.oneChannel = true;  // files run one channel from Python so far (channel=), as before channels came
   r.allowNonFinite = read["allow_nonfinite"].cast<bool>();
   if (!read["rate"].is_none()) r.sampleRate = read["rate"].cast<double>();
+  return source;
+}
+
+// The samples of a regular file's channel, where its format says so before it is read (not text,
+// not a pipe: that would read it); None otherwise.
+std::optional<std::uint64_t> inputSamples(const std::string& input, const py::dict& read) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(input, error)) return std::nullopt;
+  const FileSource source = fileSourceOf(input, read);
+  try {
+    return openSampleStream(source.path, source.read)->knownSize();
+  } catch (const std::exception&) {
+    return std::nullopt;  // the run itself says what is wrong with the file
+  }
+}
+
+// The observer a file's run reports to: one phase, "run", whose fraction is the whole run's. In
+// memory reading, filtering and writing take a third each; streamed, one pass does all three.
+PipelineObserver wholeRunObserver(const PipelineObserver& observer, const std::shared_ptr<bool>& streamed) {
+  PipelineObserver whole = observer;
+  whole.onPlan = [streamed, told = observer.onPlan](const StreamingPlan& plan) {
+    *streamed = plan.stream;
+    if (told) told(plan);
+  };
+  if (observer.progressFor) {
+    whole.progressFor = [streamed, run = observer.progressFor](const std::string& phase) {
+      const Progress all = run("run");
+      if (*streamed) return all;
+      const int third = phase.rfind("reading", 0) == 0 ? 0 : phase.rfind("writing", 0) == 0 ? 2 : 1;
+      return progressPart(all, third / 3.0, (third + 1) / 3.0);
+    };
+  }
+  return whole;
+}
+
+py::dict runOnFile(const Pipeline& pipeline, const std::string& input, const std::string& output, const py::dict& read,
+                   const std::string& stream, std::optional<std::size_t> blockSamples,
+                   const std::vector<std::string>& engineNames, const std::string& sampleType, bool verify,
+                   const py::object& progress, const py::object& devices) {
+  PipelineOptions options = optionsOf(engineNames, sampleType, verify);
+  options.streaming = streamingOf(stream);
+  options.pinnedMemory = pinnedHostMemory();  // as siglab-cli filter offers it, for a GPU first stage
+  if (blockSamples) {
+    if (*blockSamples == 0) throw std::invalid_argument("block_samples must be at least 1");
+    options.blockSamples = *blockSamples;
+  }
+  BackendList& list = enginesOn(deviceListOf(devices));
+  const FileSource source = fileSourceOf(input, read);
   const NamedPath outputs[] = {{"output", output}};
   const NamedPath inputs[] = {{"input", input}};
   checkOutputsBeforeWork(outputs, inputs);
   PipelineReport report;
   runOutsideGil([&](const PipelineObserver& observer) {
-    report = runPipeline(pipeline, source, FileSink{output, {}}, list, options, observer);
+    report = runPipeline(pipeline, source, FileSink{output, {}}, list, options,
+                         wholeRunObserver(observer, std::make_shared<bool>(false)));
   }, progress);
   return reportDict(pipeline, report);
 }
 
-// Runs `pipeline` on planar float64 channels in memory (used where they lie) into the file `output`,
-// as runOnFile writes it: a chain ending in an analysis (spectrogram, stft, find-peaks) writes its
-// matrix or table there, atomically, only once every stage passed.
-py::dict runArraysIntoFile(const Pipeline& pipeline, const std::vector<py::array_t<double, py::array::c_style>>& channels,
-                           std::optional<double> rate, const std::string& output, const std::vector<std::string>& engineNames,
-                           bool verify, const py::object& progress, const py::object& devices) {
+// An analysis's result as NumPy holds it: a matrix as an array of its shape over core's own values
+// (moved, not copied), a table as {column: values}.
+py::object analysisArray(AnalysisResult&& result) {
+  if (!result.columns.empty()) {
+    py::dict table;
+    const std::size_t width = result.columns.size();
+    const std::size_t rows = result.values.size() / width;
+    for (std::size_t k = 0; k < width; ++k) {
+      py::array_t<double> column(static_cast<py::ssize_t>(rows));
+      double* data = column.mutable_data();
+      for (std::size_t i = 0; i < rows; ++i) data[i] = result.values[i * width + k];
+      table[py::str(result.columns[k])] = column;
+    }
+    return table;
+  }
+  auto owner = std::make_unique<std::vector<double>>(std::move(result.values));
+  std::vector<py::ssize_t> shape(result.shape.begin(), result.shape.end());
+  py::capsule free(owner.get(), [](void* p) { delete static_cast<std::vector<double>*>(p); });
+  const double* data = owner.release()->data();
+  return py::array_t<double>(shape, data, free);
+}
+
+// Runs `pipeline`, ending in an analysis (spectrogram, stft, find-peaks, hilbert), on planar
+// float64 channels in memory (used where they lie). Returns (matrix or table, report): core's
+// memory sink hands the result over, nothing goes through a file; None when a check failed.
+py::tuple runAnalysisOnArrays(const Pipeline& pipeline, const std::vector<py::array_t<double, py::array::c_style>>& channels,
+                              std::optional<double> rate, const std::vector<std::string>& engineNames, bool verify,
+                              const py::object& progress, const py::object& devices) {
   const PipelineOptions options = optionsOf(engineNames, "f64", verify);
   BackendList& list = enginesOn(deviceListOf(devices));
   ChannelSource source;
   for (const auto& channel : channels) source.channels.emplace_back(channel.data(), static_cast<std::size_t>(channel.size()));
   source.sampleRate = rate;
   source.name = "the array";
-  const NamedPath outputs[] = {{"output", output}};
-  checkOutputsBeforeWork(outputs, {});
   PipelineReport report;
   runOutsideGil([&](const PipelineObserver& observer) {
-    report = runPipeline(pipeline, source, FileSink{output, {}}, list, options, observer);
+    report = runPipeline(pipeline, source, MemorySink{}, list, options, observer);
   }, progress);
-  return reportDict(pipeline, report);
+  py::dict described = reportDict(pipeline, report);
+  if (!report.passed()) return py::make_tuple(py::none(), described);
+  return py::make_tuple(analysisArray(std::move(report.analysis)), described);
 }
 
 // The axes of the matrix the pipeline's last stage (an analysis) writes for a signal of `samples`
@@ -357,9 +421,10 @@ void bindPipeline(py::module_& m) {
       .def("reach", &reachDict, py::arg("samples"), py::arg("rate"))
       .def("run", &runOnArrays, py::arg("channels"), py::arg("rate"), py::arg("engines"), py::arg("sample_type"),
            py::arg("verify"), py::arg("progress"), py::arg("devices"), py::arg("out"), py::arg("one_d"))
-      .def("run_into_file", &runArraysIntoFile, py::arg("channels"), py::arg("rate"), py::arg("output"),
-           py::arg("engines"), py::arg("verify"), py::arg("progress"), py::arg("devices"))
+      .def("run_analysis", &runAnalysisOnArrays, py::arg("channels"), py::arg("rate"), py::arg("engines"),
+           py::arg("verify"), py::arg("progress"), py::arg("devices"))
       .def("analysis_axes", &analysisAxes, py::arg("samples"), py::arg("rate"))
+      .def_static("input_samples", &inputSamples, py::arg("input"), py::arg("read"))
       .def("run_file", &runOnFile, py::arg("input"), py::arg("output"), py::arg("read"), py::arg("stream"),
            py::arg("block_samples"), py::arg("engines"), py::arg("sample_type"), py::arg("verify"), py::arg("progress"), py::arg("devices"));
 }

@@ -18,6 +18,7 @@ packages=(
   python3-build python3-venv python3-pip python3-setuptools python3-wheel  # the wheel test (python-wheel)
   qt6-multimedia-dev  # the GUI's playback (optional: the GUI builds without it)
   python3-mne python3-pandas  # the EDF and time-stamped CSV tests' independent readers
+  python3-tqdm  # Pipeline.run_file(progress="tqdm")
 )
 
 missing=()

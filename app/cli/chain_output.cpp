@@ -34,6 +34,7 @@ int signalOrChainOutput(const CLI::App& command, const PipelineChoice& choice, c
     }
     signal.channels = std::move(report.output);
     signal.sampleRate = report.sampleRate;
+    signal.names = std::move(report.channelNames);
   } catch (const InputError& e) {
     std::cerr << prefix << e.what() << "\n";
     return kExitInputOutput;

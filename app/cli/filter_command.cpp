@@ -14,6 +14,7 @@
 #include "job_options.hpp"
 #include "notes.hpp"
 #include "siglab/errors.hpp"
+#include "siglab/io/channels.hpp"
 #include "siglab/pipeline_run.hpp"
 #include "stage_options.hpp"
 #include "stream_options.hpp"
@@ -70,8 +71,9 @@ int presentReport(const FilterOptions& o, const Pipeline& pipeline, const Pipeli
     const std::vector<StageReport>& stages = report.channels[c].stages;
     for (std::size_t k = 0; k < stages.size(); ++k) {
       const std::string label = stageLabelOf(pipeline, k);
-      describeStage(stages[k], report.channels.size() > 1 ? "channel " + std::to_string(c + 1) + (label.empty() ? "" : ", " + label)
-                                                          : label);
+      describeStage(stages[k], report.channels.size() > 1
+                                   ? "channel " + channelLabel(c, report.channelNames) + (label.empty() ? "" : ", " + label)
+                                   : label);
       if (stages[k].verified && !stages[k].verification.passed()) {
         std::cerr << "siglab-cli filter: " << (label.empty() ? "" : label + ": ") << stages[k].engine
                   << "'s result failed verification; " << o.output << " was not written\n";

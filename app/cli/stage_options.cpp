@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "exit_codes.hpp"
+#include "siglab/parameter_text.hpp"
 #include "option_checks.hpp"
 #include "siglab/errors.hpp"
 
@@ -244,13 +245,19 @@ Pipeline pipelineFromOptions(const CLI::App& command, const PipelineChoice& c) {
   try {
     checkParametersBelong(command, kind);
     if (value) values = kind.parseValue(value->count() > 0 ? value->as<std::string>() : value->get_default_str());
+    StageParameters fromOptions;  // replacing what the one-stage value said; given twice among themselves, refused
     for (const ParameterInfo& p : kind.parameters()) {
       if (p.inValue) continue;
       if (const CLI::Option* option = given(command, p.name)) {
         if (!chosen && p.type != ParameterType::Flag) checkChoiceBelongs(kind, p, option->as<std::string>());
-        values[p.name] = p.type == ParameterType::Flag ? ParameterValue(true) : parameterFromText(p, option->as<std::string>());
+        if (p.type == ParameterType::Flag) {
+          fromOptions[p.name] = true;
+        } else {
+          putParameterText(kind.parameters(), p, option->as<std::string>(), fromOptions);  // --height 2,5: height, height-max
+        }
       }
     }
+    for (auto& [name, v] : fromOptions) values[name] = std::move(v);
     values = completeParameters(kind, std::move(values));
     kind.check(values);
   } catch (const StageError& e) {

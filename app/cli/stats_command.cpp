@@ -15,6 +15,7 @@
 #include "exit_codes.hpp"
 #include "input_options.hpp"
 #include "siglab/errors.hpp"
+#include "siglab/io/channels.hpp"
 #include "siglab/json_number.hpp"
 #include "siglab/statistics.hpp"
 #include "siglab/stream_statistics.hpp"
@@ -56,9 +57,16 @@ std::string formatNumber(double v) {
   return buffer;
 }
 
-// One channel's statistics: name: value lines, or a JSON object (with "channel", on one line, where there are several).
+// Which of several channels: its number from 1, and its name where the file gives one.
+struct ChannelOf {
+  std::size_t index = 0;
+  const std::vector<std::string>* names = nullptr;
+};
+
+// One channel's statistics: name: value lines, or a JSON object (with "channel", and "name" where
+// the file names it, on one line, where there are several).
 void printStatistics(const Statistics& s, const std::string& input, const SampleRange& range, bool json,
-                     std::optional<std::size_t> channel) {
+                     std::optional<ChannelOf> channel) {
   if (json) {
     nlohmann::json j = {{"input", input},
                         {"range_begin", range.begin},
@@ -73,11 +81,14 @@ void printStatistics(const Statistics& s, const std::string& input, const Sample
                         {"min_index", s.minIndex},
                         {"max", jsonNumber(s.max)},
                         {"max_index", s.maxIndex}};
-    if (channel) j["channel"] = *channel;
+    if (channel) {
+      j["channel"] = channel->index + 1;
+      if (channel->index < channel->names->size()) j["name"] = (*channel->names)[channel->index];
+    }
     std::cout << (channel ? j.dump() : j.dump(2)) << "\n";  // several: JSON Lines, one object a line
     return;
   }
-  if (channel) std::cout << "channel: " << *channel << "\n";
+  if (channel) std::cout << "channel: " << channelLabel(channel->index, *channel->names) << "\n";
   std::cout << "count: " << s.count << "\n"
             << "sum: " << formatNumber(s.sum) << "\n"
             << "mean: " << formatNumber(s.mean) << "\n"
@@ -93,16 +104,16 @@ void printStatistics(const Statistics& s, const std::string& input, const Sample
 
 // The statistics of each channel of the chain's output, run in memory (streamStatistics reads a
 // file, not a run).
-std::vector<Statistics> chainStatistics(const StatsOptions& o, const CLI::App& command, const SampleRange& range,
-                           const Progress& progress, int& code) {
+ChannelStatistics chainStatistics(const StatsOptions& o, const CLI::App& command, const SampleRange& range,
+                                  const Progress& progress, int& code) {
   SourceChannels output;
   code = signalOrChainOutput(command, o.pipeline, "stats", FileSource{o.input, o.read}, progress, output);
   if (code != kExitOk) return {};
-  std::vector<Statistics> each;
+  ChannelStatistics all{{}, output.names};
   for (const SampleVector& channel : output.channels) {
-    each.push_back(statisticsParallel(std::span<const double>(channel.data(), channel.size()), range));
+    all.each.push_back(statisticsParallel(std::span<const double>(channel.data(), channel.size()), range));
   }
-  return each;
+  return all;
 }
 
 int runStats(const StatsOptions& o, const CLI::App& command) {
@@ -116,7 +127,7 @@ int runStats(const StatsOptions& o, const CLI::App& command) {
   CancelOnSignals signals;
   auto anyTime = std::make_unique<ExitOnCancel>(signals, "stats", std::vector<std::string>{});  // writes no file
   // One pass over the file with bounded memory, whatever its size (statisticsParallel's bounds).
-  std::vector<Statistics> stats;
+  ChannelStatistics stats;
   {
     TerminalProgress progress(o.quiet);
     try {
@@ -147,9 +158,10 @@ int runStats(const StatsOptions& o, const CLI::App& command) {
     }
   }
   // Several channels: one block of lines a channel (a blank line between), or one JSON object a line each.
-  for (std::size_t c = 0; c < stats.size(); ++c) {
+  for (std::size_t c = 0; c < stats.each.size(); ++c) {
     if (c > 0 && !o.json) std::cout << "\n";
-    printStatistics(stats[c], o.input, range, o.json, stats.size() > 1 ? std::optional<std::size_t>(c + 1) : std::nullopt);
+    printStatistics(stats.each[c], o.input, range, o.json,
+                    stats.each.size() > 1 ? std::optional<ChannelOf>(ChannelOf{c, &stats.names}) : std::nullopt);
   }
   return kExitOk;
 }

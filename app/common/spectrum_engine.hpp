@@ -1,18 +1,23 @@
 #pragma once
-// Welch's spectrum on the engine a front-end names, one rule for the CLI's spectrum command and
-// Python's siglab.signal.welch: "auto" (the GPU where one can run it, else FFTW on every core),
-// "cpu" (FFTW) or "gpu" (cuFFT, falling back to FFTW where it cannot run, saying why).
+// Welch's spectrum on the engine core's rule chose (siglab/welch_engine.hpp), for the CLI's spectrum
+// command, Python's siglab.signal.welch and the desktop's Spectrum view.
 #include <span>
 #include <string>
 #include <vector>
 
 #include "siglab/spectrum.hpp"
+#include "siglab/welch_engine.hpp"
 
 namespace siglab {
 
-// `note` says which engine ran and why ("gpu (cuFFT)", "cpu (FFTW); the GPU could not run it: ...").
-// Throws SpectrumOptionError for options the signal does not fit, std::invalid_argument for "gpu"
-// where no GPU can run it.
+// The rule's choice for `requested` (auto, cpu, gpu) on this machine. Throws as chooseWelchEngine.
+WelchEngineChoice welchEngineHere(const std::string& requested, const std::vector<int>& devices);
+
+// Runs `choice`; a GPU run that fails turns `choice` into the CPU fallback that says why.
+Spectrum welchOn(std::span<const double> samples, const WelchOptions& options, WelchEngineChoice& choice);
+
+// Both at once: `note` says which engine ran and why (WelchEngineChoice::note). Throws
+// SpectrumOptionError for options the signal does not fit, std::invalid_argument as chooseWelchEngine.
 Spectrum welchOnEngine(std::span<const double> samples, const WelchOptions& options, const std::string& engine,
                        const std::vector<int>& devices, std::string& note);
 

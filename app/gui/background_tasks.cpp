@@ -59,7 +59,9 @@ void loadSignal(QPromise<LoadOutcome>& promise, const QString& path, std::pmr::m
     Channels signal = readEveryChannel(file, options, reading);
     const Progress indexing = progressFor(promise, cancel.get(), 0.95, 1.0);
     promise.addResult(LoadOutcome{
-        std::make_shared<const LoadedSignal>(file, std::move(signal.channels), indexing, signal.sampleRate), {}});
+        std::make_shared<const LoadedSignal>(file, std::move(signal.channels), indexing, signal.sampleRate,
+                                             std::move(signal.names)),
+        {}});
   });
 }
 

@@ -28,6 +28,7 @@ CursorReadoutView::CursorReadoutView(SignalCursors* cursors, SpectrumCursor* spe
   layout->addWidget(spectrum_);
   layout->addStretch();
   const auto refresh = [this] {
+    show_->setChecked(cursors_->shown());  // shown from another view too (the session's cursors)
     signal_->setText(signalText().isEmpty() ? tr("Tick the box to place cursors A and B.") : signalText());
     spectrum_->setText(spectrumText().isEmpty() ? tr("Shift+click the spectrum for a frequency cursor.") : spectrumText());
   };

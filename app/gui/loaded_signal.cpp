@@ -1,5 +1,7 @@
 #include "loaded_signal.hpp"
 
+#include <QObject>
+
 #include <algorithm>
 #include <cmath>
 
@@ -27,7 +29,7 @@ Progress partOf(const Progress& progress, double from, double to) {
 }  // namespace
 
 LoadedSignal::LoadedSignal(std::string source, std::vector<SampleVector> channels, const Progress& progress,
-                           std::optional<double> sampleRate)
+                           std::optional<double> sampleRate, std::vector<std::string> names)
     : LoadedSignal(source, channels.empty() ? SampleVector() : std::move(channels.front()),
                    partOf(progress, 0.0, 1.0 / static_cast<double>(std::max<std::size_t>(channels.size(), 1))),
                    sampleRate) {
@@ -37,6 +39,17 @@ LoadedSignal::LoadedSignal(std::string source, std::vector<SampleVector> channel
         source, std::move(channels[c]), partOf(progress, static_cast<double>(c) / count, static_cast<double>(c + 1) / count),
         sampleRate));
   }
+  if (names.size() == channelCount()) names_ = std::move(names);  // else the file named only some
+}
+
+const std::string& LoadedSignal::channelName(std::size_t index) const {
+  static const std::string none;
+  return index < names_.size() ? names_[index] : none;
+}
+
+QString channelLabel(const LoadedSignal& signal, std::size_t index) {
+  const std::string& name = signal.channelName(index);
+  return name.empty() ? QObject::tr("channel %1").arg(index + 1) : QString::fromStdString(name);
 }
 
 std::vector<std::span<const double>> LoadedSignal::channelSamples() const {

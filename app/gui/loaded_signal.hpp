@@ -1,4 +1,6 @@
 #pragma once
+#include <QString>
+
 #include <memory>
 #include <optional>
 #include <span>
@@ -24,9 +26,10 @@ class LoadedSignal {
   // Builds the pyramid and the statistics; throws Cancelled when `progress` asks for it.
   LoadedSignal(std::string source, SampleVector samples, const Progress& progress = {},
                std::optional<double> sampleRate = std::nullopt);
-  // Every channel of a signal, each with its pyramid and statistics (all of one length, at least one).
+  // Every channel of a signal, each with its pyramid and statistics (all of one length, at least one),
+  // with the names the file gives them (a CSV header, EDF labels, HDF5/MAT datasets), if any.
   LoadedSignal(std::string source, std::vector<SampleVector> channels, const Progress& progress = {},
-               std::optional<double> sampleRate = std::nullopt);
+               std::optional<double> sampleRate = std::nullopt, std::vector<std::string> names = {});
   // The same with the samples copied into ordinary memory.
   LoadedSignal(std::string source, const std::vector<double>& samples, const Progress& progress = {},
                std::optional<double> sampleRate = std::nullopt);
@@ -48,6 +51,8 @@ class LoadedSignal {
   std::optional<double> sampleRate() const { return sampleRate_; }  // the file's own (WAV), in Hz
 
   std::size_t channelCount() const { return 1 + others_.size(); }
+  // Channel `index`'s (0-based) name from the file, or empty where it names none.
+  const std::string& channelName(std::size_t index) const;
   const LoadedSignal& channel(std::size_t index) const { return index == 0 ? *this : *others_.at(index - 1); }  // 0-based
   // Every channel's samples, planar, as the pipeline and the writers take them.
   std::vector<std::span<const double>> channelSamples() const;
@@ -76,12 +81,17 @@ class LoadedSignal {
   std::optional<double> sampleRate_;
   bool indexed_ = false;
   std::vector<std::unique_ptr<const LoadedSignal>> others_;  // channels 2..C
+  std::vector<std::string> names_;  // one a channel, or empty
 };
 
 using SignalPtr = std::shared_ptr<const LoadedSignal>;
 
 // Channel `index` (0-based) of `signal`, sharing its ownership; the signal itself for 0.
 SignalPtr channelOf(const SignalPtr& signal, std::size_t index);
+
+// What the lanes, the statistics and the readouts call channel `index` (0-based) of `signal`: the
+// name its file gives it, else "channel N" (1-based).
+QString channelLabel(const LoadedSignal& signal, std::size_t index);
 
 // writeSignal of all of `signal`'s samples, read in blocks where it is converted as read;
 // writeChannels of every channel where it has several.

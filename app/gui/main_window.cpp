@@ -7,7 +7,6 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -28,43 +27,33 @@
 #include <algorithm>
 #include <cstdint>
 
-#include <nlohmann/json.hpp>
-
 #include "about_box.hpp"
 #include "all_backends.hpp"
 #include "app_resources.hpp"
 #include "background_tasks.hpp"
 #include "chain_view.hpp"
 #include "cursor_docks.hpp"
-#include "dataset_dialog.hpp"
+#include "cursor_links.hpp"
 #include "device_chooser.hpp"
 #include "device_panel.hpp"
+#include "file_controller.hpp"
 #include "dock_layout.hpp"
 #include "filter_panel.hpp"
-#include "import_dialog.hpp"
 #include "siglab/io/signal_formats.hpp"
 #include "plot_export.hpp"
 #include "playback_bar.hpp"
+#include "run_controller.hpp"
 #include "lab_tasks.hpp"
 #include "lab_view.hpp"
 #include "ladder_view.hpp"
-#include "mapped_channel.hpp"
 #include "markers_view.hpp"
 #include "plot_export_dialog.hpp"
-#include "siglab/io/output_checks.hpp"
-#include "session_adapter.hpp"
 #include "shortcuts_dialog.hpp"
-#include "signal_loading.hpp"
 #include "sample_rate_field.hpp"
 #include "signal_cursors.hpp"
 #include "signal_plot.hpp"
 #include "siglab/device_list.hpp"
-#include "siglab/io/atomic_file.hpp"
-#include "siglab/errors.hpp"
-#include "siglab/pipeline.hpp"
-#include "siglab/report.hpp"
-#include "siglab/io/file_probe.hpp"
-#include "siglab/io/signal_io.hpp"
+#include "spectrogram_dock.hpp"
 #include "spectrum_view.hpp"
 #include "statistics_panel.hpp"
 #include "signal_session.hpp"
@@ -117,13 +106,32 @@ MainWindow::MainWindow(QWidget* parent)
   lab_ = new LabView;
   statistics_ = new StatisticsPanel;
   spectrum_ = new SpectrumView;
-  if (devices_.front().available) spectrum_->setDevices(savedCudaOptions(devices_).devices);  // GPU Welch there
+  spectrum_->setDevices(savedCudaOptions(devices_).devices);  // core's rule picks cuFFT there or FFTW
   rateField_ = new SampleRateField;
   setCentralWidget(plot_);  // the signal takes the centre; every other view is a dock
-  new CursorDocks(this, plot_, spectrum_);  // A/B and frequency cursors, their readout, markers: two docks
+  auto* cursorDocks = new CursorDocks(this, plot_, spectrum_);  // A/B and frequency cursors, their readout, markers: two docks
+  // The cursors are the session's: every time view (a spectrogram too) and frequency view follows them.
+  linkCursors(session_, cursorDocks->cursors(), cursorDocks->spectrumCursor());
+  // A region as the range of the statistics or of Compare (the markers' context menu).
+  connect(cursorDocks->markers(), &MarkersView::regionUsed, this, [this](SampleRange range, const QString& label, RegionUse use) {
+    if (use == RegionUse::compare) return compareRange(range, label);
+    statistics_->setRegion(range, label);
+    showView(statistics_);
+  });
 
   taskStatus_ = new TaskStatus;
   tasks_ = new TaskRunner(taskStatus_, this);
+  runs_ = new RunController({session_, tasks_, filterPanel_, undo_, engines_, this,
+                             [this](const QString& title, const QString& name, const QString& filters) {
+                               return files_->askSavePath(title, name, filters);
+                             },
+                             [this](const QString& path) { return files_->checkOutput(path); },
+                             [this] {
+                               const QCPRange range = plot_->plot()->axisRect(0)->axis(QCPAxis::atBottom)->range();
+                               return ViewRange{range.lower, range.upper};
+                             },
+                             [this] { return files_->mappedAboveBytes(); }, [this] { return files_->cacheFolder(); }},
+                            this);
   connect(tasks_, &TaskRunner::busyChanged, this, &MainWindow::updateActions);
   connect(tasks_, &TaskRunner::finished, this, &MainWindow::updateActions);  // what the task's result enables
   connect(tasks_, &TaskRunner::finished, this, &MainWindow::taskFinished);
@@ -132,6 +140,8 @@ MainWindow::MainWindow(QWidget* parent)
   cursorLabel_ = new QLabel;
   statusBar()->addWidget(cursorLabel_, 1);
   statusBar()->addPermanentWidget(taskStatus_);
+  statusBar()->addPermanentWidget(spectrum_->taskStatus());  // the spectrum's own progress, beside the task's
+  connect(spectrum_->tasks(), &TaskRunner::busyChanged, this, &MainWindow::updateActions);
   connect(plot_, &SignalPlot::cursorReadout, cursorLabel_, &QLabel::setText);
   connect(plot_, &SignalPlot::visibleRangeChanged, statistics_, &StatisticsPanel::setVisibleRange);
   connect(plot_, &SignalPlot::visibleRangeChanged, spectrum_, &SpectrumView::setVisibleRange);
@@ -153,6 +163,16 @@ MainWindow::MainWindow(QWidget* parent)
   }
 
   createActions();
+  // Signals (a page-locked home for their samples where a GPU will copy them), sessions, pipelines, exports.
+  files_ = new FileController({session_, tasks_, filterPanel_, undo_, runs_, plot_, cursorDocks->markers(), stackedAction_,
+                               this, devices_.front().available ? pinnedHostMemory() : nullptr,
+                               [this] { return sampleRate(); }},
+                              this);
+  connect(runs_, &RunController::message, this, &MainWindow::showMessage);
+  connect(runs_, &RunController::failed, this, &MainWindow::showError);
+  connect(files_, &FileController::message, this, &MainWindow::showMessage);
+  connect(files_, &FileController::failed, this, &MainWindow::showError);
+  connect(files_, &FileController::signalShown, this, &MainWindow::rememberRecent);
   createDocks();
   subscribeViews();
   setWindowIcon(applicationIcon());
@@ -198,6 +218,7 @@ void MainWindow::createDocks() {
             addViewDock(*this, chainView_, tr("Chain"), "chainDock", viewsMenu_),
             addViewDock(*this, timings_, tr("Timings"), "timingsDock", viewsMenu_),
             addViewDock(*this, spectrum_, tr("Spectrum"), "spectrumDock", viewsMenu_),
+            addSpectrogramDock(*this, plot_, session_, viewsMenu_),
             addViewDock(*this, deviceTab, tr("Device"), "deviceDock", viewsMenu_)};
   apart_ = {addViewDock(*this, lab_, tr("Lab"), "labDock", viewsMenu_)};
   arrangeDocks(*this, formDock_, views_, apart_);
@@ -218,7 +239,7 @@ void MainWindow::showView(QWidget* view) {
 void MainWindow::createActions() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   openAction_ = file->addAction(tr("&Open signal…"), this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open signal"), lastDirectory_, signalOpenFilters());
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open signal"), files_->lastDirectory(), signalOpenFilters());
     if (!path.isEmpty()) requestOpen(path);
   });
   openAction_->setShortcut(QKeySequence::Open);
@@ -228,7 +249,7 @@ void MainWindow::createActions() {
   createSessionActions(file);
   file->addSeparator();
   exportResultAction_ = file->addAction(tr("&Export filtered signal…"), this, [this] {
-    const QString path = askSavePath(tr("Export filtered signal"), resultFileName(), resultExportFilters());
+    const QString path = files_->askSavePath(tr("Export filtered signal"), files_->resultFileName(), files_->resultExportFilters());
     if (!path.isEmpty()) exportResult(path);
   });
   exportResultAction_->setShortcut(QKeySequence::Save);
@@ -237,12 +258,12 @@ void MainWindow::createActions() {
       tr("Write the filtered signal shown, Apply's engine result or Compare's cpu-serial result (Ctrl+S): text in "
          "one number a line (%2.16f), or another format by extension (every channel)"));
   exportReportAction_ = file->addAction(tr("Export timing &report…"), this, [this] {
-    const QString path = askSavePath(tr("Export timing report"), "report.json", tr("JSON (*.json);;CSV (*.csv)"));
+    const QString path = files_->askSavePath(tr("Export timing report"), "report.json", tr("JSON (*.json);;CSV (*.csv)"));
     if (!path.isEmpty()) exportReport(path);
   });
   exportReportAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
   savePlotAction_ = file->addAction(tr("Export signal &plot…"), this, [this] {
-    const QString path = askSavePath(tr("Export signal plot"), "signal.png",
+    const QString path = files_->askSavePath(tr("Export signal plot"), "signal.png",
                                      tr("PNG image (*.png);;SVG drawing (*.svg);;PDF (*.pdf)"));
     if (path.isEmpty()) return;
     auto* dialog = new PlotExportDialog(plot_->plot()->size(), plotTitle(), this);
@@ -260,7 +281,7 @@ void MainWindow::createActions() {
   });
   printAction_->setShortcut(QKeySequence::Print);
   saveChartAction_ = file->addAction(tr("Save timing &chart…"), this, [this] {
-    const QString path = askSavePath(tr("Save timing chart"), "timings.png", tr("PNG image (*.png);;PDF (*.pdf)"));
+    const QString path = files_->askSavePath(tr("Save timing chart"), "timings.png", tr("PNG image (*.png);;PDF (*.pdf)"));
     if (path.isEmpty()) return;
     try {
       siglab::gui::savePlot(timings_->chart(), path);
@@ -359,7 +380,7 @@ void MainWindow::restoreSettings() {
     setGeometry(firstWindowGeometry(screen()->availableGeometry()));
   }
   restoreState(settings.value("window/docks").toByteArray(), kDockStateVersion);  // else the first arrangement
-  lastDirectory_ = settings.value("lastDirectory").toString();
+  files_->setLastDirectory(settings.value("lastDirectory").toString());
   stackedAction_->setChecked(settings.value("plot/stacked", false).toBool());
   filterPanel_->restoreSettings(settings);
   updateRecentMenu();
@@ -369,7 +390,7 @@ void MainWindow::saveSettings() const {
   QSettings settings;
   settings.setValue("window/geometry", saveGeometry());
   settings.setValue("window/docks", saveState(kDockStateVersion));
-  settings.setValue("lastDirectory", lastDirectory_);
+  settings.setValue("lastDirectory", files_->lastDirectory());
   settings.setValue("plot/stacked", stackedAction_->isChecked());
   filterPanel_->saveSettings(settings);
 }
@@ -377,7 +398,7 @@ void MainWindow::saveSettings() const {
 void MainWindow::closeEvent(QCloseEvent* event) {
   if (hasUnexportedResult() && !discardConfirmed_) {
     event->ignore();
-    askToDiscardResult([this] {
+    files_->askToDiscardResult([this] {
       discardConfirmed_ = true;
       close();
     });
@@ -395,107 +416,6 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 void MainWindow::dropEvent(QDropEvent* event) {
   const QList<QUrl> urls = event->mimeData()->urls();
   if (!urls.isEmpty() && urls.first().isLocalFile()) requestOpen(urls.first().toLocalFile());
-}
-
-void MainWindow::openFile(const QString& path) {
-  if (path.endsWith(".siglab", Qt::CaseInsensitive)) {
-    openSession(path);
-    return;
-  }
-  // Probed in the background: a FIFO waits for its writer, which must not freeze the window.
-  auto cancel = std::make_shared<std::atomic<bool>>(false);
-  tasks_->start<ProbeOutcome>(tr("Looking at %1").arg(QFileInfo(path).fileName()), cancel,
-                          QtConcurrent::run(&probeFile, path, std::shared_ptr<const std::atomic<bool>>(cancel)),
-                          [this, path, cancel](const QFuture<ProbeOutcome>& done) {
-                            // A cancel that came after the probe finished, before this ran, still counts.
-                            if (done.resultCount() == 0 || cancel->load()) {
-                              statusBar()->showMessage(tr("Opening cancelled; the previous signal is kept"), 5000);
-                              return;
-                            }
-                            const ProbeOutcome outcome = done.result();
-                            if (!outcome.probe) {
-                              showError(tr("Could not open the signal"), outcome.error);
-                              return;
-                            }
-                            if (outcome.probe->datasetFile) {  // HDF5/MAT: which dataset, if it holds several
-                              ReadOptions options = suggestedReadOptions(*outcome.probe);
-                              if (needsReadChoices(*outcome.probe)) {
-                                const auto chosen = pickDataset(this, path, outcome.probe->datasets);
-                                if (!chosen) return;
-                                options.dataset = *chosen;
-                              }
-                              openFile(path, options);
-                              return;
-                            }
-                            if (!needsReadChoices(*outcome.probe)) {
-                              openFile(path, ReadOptions{});
-                              return;
-                            }
-                            auto* dialog = new ImportDialog(path, *outcome.probe, this);
-                            dialog->setAttribute(Qt::WA_DeleteOnClose);
-                            connect(dialog, &QDialog::accepted, this,
-                                    [this, dialog] { openFile(dialog->path(), dialog->readOptions()); });
-                            dialog->open();
-                          });
-}
-
-void MainWindow::requestOpen(const QString& path) {
-  askToDiscardResult([this, path] { openFile(path); });
-}
-
-// Signals load into page-locked memory when a GPU can filter them: its engines copy them at full speed.
-std::pmr::memory_resource* MainWindow::hostMemory() const {
-  return devices_.front().available ? pinnedHostMemory() : nullptr;
-}
-
-ReadOptions MainWindow::withHostMemory(ReadOptions options) const {
-  options.hostMemory = hostMemory();
-  return options;
-}
-
-void MainWindow::openFile(const QString& path, const ReadOptions& options) {
-  if (opensMapped(path, options)) {
-    openMapped(path, options);
-    return;
-  }
-  lastDirectory_ = QFileInfo(path).absolutePath();
-  auto cancel = std::make_shared<std::atomic<bool>>(false);
-  const std::shared_ptr<const std::atomic<bool>> cancelled = cancel;
-  tasks_->start<LoadOutcome>(tr("Loading %1").arg(QFileInfo(path).fileName()), cancel,
-                         isDefault(options) ? QtConcurrent::run(&loadSignal, path, hostMemory(), cancelled)
-                                            : QtConcurrent::run(&loadSignalWith, path, withHostMemory(options), cancelled),
-                         [this, path, options](const QFuture<LoadOutcome>& done) {
-                           const std::optional<ViewRange> view = std::exchange(pendingView_, std::nullopt);
-                           const Pipeline chain = std::exchange(pendingChain_, {});
-                           if (done.resultCount() == 0) {
-                             statusBar()->showMessage(tr("Loading cancelled; the previous signal is kept"), 5000);
-                             return;
-                           }
-                           const LoadOutcome outcome = done.result();
-                           if (!outcome.signal) {
-                             showError(tr("Could not open the signal"), outcome.error);
-                             return;
-                           }
-                           showSignal(path, options, outcome.signal, view);
-                           pendingStages_ = chain.stages;
-                           applyPending();
-                         });
-}
-
-void MainWindow::showSignal(const QString& path, const ReadOptions& options, SignalPtr signal,
-                            std::optional<ViewRange> view) {
-  undo_->clear();
-  session_->setSignal(path, options, std::move(signal));
-  const SignalPtr& shown = session_->signal();
-  if (view) plot_->setVisibleRange(view->first, view->last);
-  rememberRecent(path);
-  const QString samples = QLocale().toString(static_cast<qulonglong>(shown->size()));
-  const QString oneOfFile = mappedChannelNote(shown.get());
-  statusBar()->showMessage(shown->channelCount() > 1
-                               ? tr("Loaded %1 channels of %2 samples from %3").arg(shown->channelCount()).arg(samples, path)
-                           : !oneOfFile.isEmpty() ? tr("Viewing %1 samples of %2 from %3").arg(samples, oneOfFile, path)
-                                                  : tr("Loaded %1 samples from %2").arg(samples, path),
-                           5000);
 }
 
 // Each view follows the session: what it shows is set here, once, for every way the session changes.
@@ -522,7 +442,7 @@ void MainWindow::subscribeViews() {
           });
   connect(session_, &SignalSession::comparisonChanged, this, [this](const std::shared_ptr<const Comparison>& comparison) {
     if (comparison) {
-      timings_->setComparison(comparison, devices_);
+      timings_->setComparison(comparison, devices_, session_->comparedOn());
       devicePanel_->setMeasuredRun(*comparison);
     } else {
       timings_->clear();
@@ -542,126 +462,6 @@ void MainWindow::showNextStageInput() {
   filterPanel_->setSignal(input ? std::optional<std::uint64_t>(input->size()) : std::nullopt, sampleRate());
 }
 
-void MainWindow::applyFilter() {
-  if (!session_->signal()) return;
-  QString error;
-  std::optional<JobDraft> job = filterPanel_->job(&error);
-  if (!job) {
-    showError(tr("Cannot run this filter"), error);
-    return;
-  }
-  pendingStages_.clear();
-  if (session_->currentResult()->mapping()) {  // too large for memory: streamed into a file the user names
-    const QString output = askSavePath(tr("Write the filtered signal to"),
-                                       fileChannels(session_->signal().get()) > 1
-                                           ? tr("filtered-channel%1.raw").arg(session_->signal()->mapping()->channel())
-                                           : QString("filtered.raw"),
-                                       tr("Raw float64 (*.raw *.bin);;NumPy (*.npy);;Text, one number a line (*.txt);;"
-                                          "WAV, 32-bit float (*.wav)"));
-    if (!output.isEmpty()) applyFilterTo(output);
-    return;
-  }
-  applyStage(std::move(*job));
-}
-
-void MainWindow::applyPending() {
-  if (pendingStages_.empty() || !session_->signal()) return;
-  if (session_->currentResult()->mapping()) {
-    pendingStages_.clear();
-    showError(tr("Cannot apply the chain here"),
-              tr("%1 is viewed from its file: Apply its stages one by one, each into a file of your choice")
-                  .arg(QFileInfo(session_->path()).fileName()));
-    return;
-  }
-  const Stage next = pendingStages_.front();
-  pendingStages_.erase(pendingStages_.begin());
-  applyStage(filterPanel_->jobFor(next));
-}
-
-void MainWindow::applyStage(JobDraft job) {
-  const SignalPtr input = session_->currentResult();
-  job.job.input = input->source();
-  job.job.engines = filterPanel_->applyEngine();
-  const Stage stage = job.stage;
-  // The stage is bound, and its engine chosen, by the task.
-  RunRequest request{input, std::move(job), engines_};
-  auto cancel = std::make_shared<std::atomic<bool>>(false);
-  tasks_->start<ApplyOutcome>(tr("Applying %1").arg(QString::fromUtf8(stage.kind->name().data(),
-                                                                  static_cast<int>(stage.kind->name().size()))),
-                          cancel,
-                          QtConcurrent::run(&siglab::gui::applyStage, request,
-                                            std::shared_ptr<const std::atomic<bool>>(cancel)),
-                          [this, stage](const QFuture<ApplyOutcome>& done) {
-                            if (done.resultCount() == 0) {
-                              pendingStages_.clear();
-                              statusBar()->showMessage(tr("Apply cancelled"), 5000);
-                              return;
-                            }
-                            const ApplyOutcome outcome = done.result();
-                            if (!outcome.filtered) {
-                              pendingStages_.clear();
-                              showError(tr("The filter could not be applied"), outcome.error);
-                              return;
-                            }
-                            const ChainStep step{stage, outcome.report, outcome.filtered, outcome.spec, {}, false};
-                            undo_->push(new StepCommand(QString::fromStdString(outcome.report->description),
-                                                        [this, step] { session_->appendStep(step); },
-                                                        [this] { session_->removeLastStep(); }));
-                            const StageReport& r = *outcome.report;
-                            statusBar()->showMessage(
-                                tr("Applied %1 in %2 ms (%3); verified %4 outputs")
-                                    .arg(QString::fromStdString(r.engine))
-                                    .arg(r.pass.phases.totalMs, 0, 'f', 2)
-                                    .arg(QString::fromStdString(r.why))
-                                    .arg(r.verification.checked),
-                                10000);
-                            applyPending();
-                          });
-}
-
-void MainWindow::runEngines() {
-  if (!session_->signal()) return;
-  const SignalPtr input = session_->currentResult();
-  if (input->mapping()) {
-    offerCompareRange();
-    return;
-  }
-  QString error;
-  std::optional<JobDraft> job = filterPanel_->job(&error);
-  if (!job) {
-    showError(tr("Cannot run this filter"), error);
-    return;
-  }
-  const std::vector<std::string> names = filterPanel_->checkedEngines();
-  Pipeline compared = chain();
-  compared.stages.push_back(job->stage);
-  const QString caption = QString::fromStdString(chainText(compared));
-  job->job.input = input->source();
-  job->job.engines.clear();
-  for (const std::string& name : names) job->job.engines += (job->job.engines.empty() ? "" : ",") + name;
-  RunRequest request{input, std::move(*job), engines_};
-  auto cancel = std::make_shared<std::atomic<bool>>(false);
-  tasks_->start<RunOutcome>(tr("Comparing %1 engines").arg(names.size()), cancel,
-                        QtConcurrent::run(&siglab::gui::runEngines, request, std::shared_ptr<const std::atomic<bool>>(cancel)),
-                        [this, caption](const QFuture<RunOutcome>& done) {
-                          if (done.resultCount() == 0) {
-                            statusBar()->showMessage(tr("Run cancelled"), 5000);
-                            return;
-                          }
-                          const RunOutcome outcome = done.result();
-                          if (!outcome.comparison) {
-                            showError(tr("The run failed"), outcome.error);
-                            return;
-                          }
-                          session_->setCompared(outcome.filtered, outcome.comparison->spec, caption, outcome.comparison);
-                          QString verdict = outcome.comparison->allAgree() ? tr("Every engine agrees with cpu-serial")
-                                                                    : tr("An engine DISAGREES with cpu-serial");
-                          // The engines are measured on one channel; Apply filters every channel.
-                          if (session_->signal()->channelCount() > 1) verdict += tr(" (compared on channel 1)");
-                          statusBar()->showMessage(verdict, 8000);
-                        });
-}
-
 void MainWindow::runLab(LabExperiment experiment) {
   const LabRequest request = lab_->request(experiment);
   auto cancel = std::make_shared<std::atomic<bool>>(false);
@@ -679,52 +479,6 @@ void MainWindow::runLab(LabExperiment experiment) {
                         });
 }
 
-void MainWindow::exportResult(const QString& path) { startResultExport(path, {}); }
-
-void MainWindow::startResultExport(const QString& path, std::function<void()> onWritten) {
-  if (!session_->filtered() || !checkOutput(path)) return;
-  SignalPtr result = session_->filtered();
-  const std::string file = path.toStdString();
-  WriteOptions options;
-  options.sampleRate = sampleRate().value_or(options.sampleRate);  // a WAV keeps the input's rate
-  startExport(
-      path, [result, file, options](const Progress& progress) { writeLoadedSignal(file, *result, options, progress); },
-      [this, path, result, onWritten = std::move(onWritten)] {
-        if (result == session_->filtered()) session_->setResultExported(true);
-        if (const QString channel = mappedChannelName(session_->signal().get()); !channel.isEmpty()) {
-          statusBar()->showMessage(tr("Wrote %1: the filtered %2, the channel shown").arg(path, channel), 5000);
-        }
-        if (onWritten) onWritten();
-      });
-}
-
-void MainWindow::exportReport(const QString& path) {
-  if (!session_->comparison() || !checkOutput(path)) return;
-  std::shared_ptr<const Comparison> comparison = session_->comparison();
-  const std::string file = path.toStdString();
-  const std::string input = session_->signal() ? session_->signal()->source() : std::string();
-  const std::optional<double> rate = sampleRate();
-  startExport(path, [comparison, file, input, rate](const Progress& progress) {
-    writeFileAtomically(file, comparisonReport(*comparison, input, file, rate), progress);
-  });
-}
-
-void MainWindow::startExport(const QString& path, std::function<void(const Progress&)> write,
-                             std::function<void()> onWritten, const QString& failureTitle) {
-  auto cancel = std::make_shared<std::atomic<bool>>(false);
-  tasks_->start<ExportOutcome>(tr("Writing %1").arg(QFileInfo(path).fileName()), cancel,
-                           QtConcurrent::run(&exportFile, std::move(write), std::shared_ptr<const std::atomic<bool>>(cancel)),
-                           [this, path, onWritten, failureTitle](const QFuture<ExportOutcome>& done) {
-                             if (done.resultCount() == 0) return;
-                             if (!done.result().error.isEmpty()) {
-                               showError(failureTitle.isEmpty() ? tr("Could not export") : failureTitle,
-                                         done.result().error);
-                               return;
-                             }
-                             statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
-                             if (onWritten) onWritten();
-                           });
-}
 
 void MainWindow::savePlot(const QString& path) {
   try {
@@ -746,22 +500,16 @@ void MainWindow::savePlot(const QString& path, const PlotImageOptions& options) 
 
 void MainWindow::printPlot(QPrinter& printer) { siglab::gui::printPlot(plot_->plot(), printer, plotTitle()); }
 
-QString MainWindow::plotTitle() const {
-  if (!session_->signal()) return QString();
-  QString name = QFileInfo(session_->path()).fileName();
-  const QString channel = mappedChannelName(session_->signal().get());
-  if (!channel.isEmpty()) name = tr("%1, %2").arg(name, channel);
-  return session_->filtered() ? tr("%1 – %2").arg(name, session_->filteredCaption()) : name;
-}
+QString MainWindow::plotTitle() const { return session_->title(); }
 
 void MainWindow::createSessionActions(QMenu* file) {
   openSessionAction_ = file->addAction(toolbarIcon("session"), tr("Open &session…"), this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), lastDirectory_, tr(kSessionFilter));
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), files_->lastDirectory(), tr(kSessionFilter));
     if (!path.isEmpty()) requestOpen(path);
   });
   openSessionAction_->setToolTip(tr("Restore a saved session: the signal, how it was read, the filter, engines and view"));
   saveSessionAction_ = file->addAction(tr("Save s&ession…"), this, [this] {
-    const QString path = askSavePath(tr("Save session"), QFileInfo(session_->path()).completeBaseName() + ".siglab",
+    const QString path = files_->askSavePath(tr("Save session"), QFileInfo(session_->path()).completeBaseName() + ".siglab",
                                      tr(kSessionFilter));
     if (!path.isEmpty()) saveSession(path);
   });
@@ -769,142 +517,44 @@ void MainWindow::createSessionActions(QMenu* file) {
                                     ".siglab (JSON)"));
   file->addSeparator();
   loadPipelineAction_ = file->addAction(tr("&Load pipeline…"), this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Load pipeline"), lastDirectory_, tr(kPipelineFilter));
+    const QString path = QFileDialog::getOpenFileName(this, tr("Load pipeline"), files_->lastDirectory(), tr(kPipelineFilter));
     if (!path.isEmpty()) loadPipeline(path);
   });
   loadPipelineAction_->setToolTip(tr("Apply a pipeline file's stages in turn to the signal, in place of the chain"));
   savePipelineAction_ = file->addAction(tr("Save &pipeline…"), this, [this] {
-    const QString path = askSavePath(tr("Save pipeline"), "pipeline.json", tr(kPipelineFilter));
+    const QString path = files_->askSavePath(tr("Save pipeline"), "pipeline.json", tr(kPipelineFilter));
     if (!path.isEmpty()) savePipeline(path);
   });
   savePipelineAction_->setToolTip(tr("Write the chain as a pipeline file (JSON), as siglab-cli filter --pipeline reads it"));
 }
 
-Session MainWindow::currentSession() const {
-  Session session;
-  session.signalPath = session_->path().toStdString();
-  session.read = session_->readOptions();
-  session.chain = chain();
-  session.stage = filterPanel_->stage(nullptr);
-  session.repeat = filterPanel_->repeat();
-  session.engines = filterPanel_->checkedEngines();
-  if (session_->signal()) {
-    const QCPRange range = plot_->plot()->xAxis->range();
-    session.view = ViewRange{range.lower, range.upper};
-  }
-  session.stacked = stackedAction_->isChecked();
-  session.markers = CursorDocks::of(this)->markers()->markers();
-  return session;
-}
+// What the menus do, by the controllers that do it.
+void MainWindow::openFile(const QString& path) { files_->openFile(path); }
+void MainWindow::openFile(const QString& path, const ReadOptions& options) { files_->openFile(path, options); }
+void MainWindow::requestOpen(const QString& path) { files_->requestOpen(path); }
+void MainWindow::showFileChannel(std::size_t channel) { files_->showFileChannel(channel); }
+void MainWindow::applyFilter() { runs_->apply(); }
+void MainWindow::applyFilterTo(const QString& outputPath) { runs_->applyInto(outputPath); }
+void MainWindow::runEngines() { runs_->compare(); }
+void MainWindow::compareRange(SampleRange range, const QString& label) { runs_->compareRange(range, label); }
+void MainWindow::exportResult(const QString& path) { files_->exportResult(path); }
+void MainWindow::exportReport(const QString& path) { files_->exportReport(path); }
+Session MainWindow::currentSession() const { return files_->currentSession(); }
+void MainWindow::saveSession(const QString& path) { files_->saveSession(path); }
+void MainWindow::openSession(const QString& path) { files_->openSession(path); }
+void MainWindow::savePipeline(const QString& path) { files_->savePipeline(path); }
+void MainWindow::loadPipeline(const QString& path) { files_->loadPipeline(path); }
+void MainWindow::setMappedAboveBytes(std::uint64_t bytes) { files_->setMappedAboveBytes(bytes); }
+std::uint64_t MainWindow::mappedAboveBytes() const { return files_->mappedAboveBytes(); }
+void MainWindow::setCacheFolder(const QString& folder) { files_->setCacheFolder(folder); }
+QString MainWindow::cacheFolder() const { return files_->cacheFolder(); }
 
-void MainWindow::saveSession(const QString& path) {
-  if (!session_->signal() || !checkOutput(path)) return;
-  const std::string file = path.toStdString();
-  startExport(
-      path, [file, session = currentSession()](const Progress& progress) { siglab::saveSession(file, session, progress); },
-      [this, path] { statusBar()->showMessage(tr("Saved the session to %1").arg(path), 5000); },
-      tr("Could not save the session"));
-}
+void MainWindow::showMessage(const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); }
 
-void MainWindow::savePipeline(const QString& path) {
-  if (session_->steps().empty()) {
-    showError(tr("Nothing to save"), tr("The chain is empty: Apply a stage first"));
-    return;
-  }
-  if (!checkOutput(path)) return;
-  const std::string file = path.toStdString();
-  startExport(
-      path, [file, pipeline = chain()](const Progress&) { siglab::savePipeline(file, pipeline); },
-      [this, path] { statusBar()->showMessage(tr("Saved the chain to %1").arg(path), 5000); },
-      tr("Could not save the pipeline"));
+void MainWindow::cancelTask() {
+  tasks_->cancel();
+  spectrum_->cancel();
 }
-
-void MainWindow::loadPipeline(const QString& path) {
-  auto cancel = std::make_shared<std::atomic<bool>>(false);
-  tasks_->start<PipelineOutcome>(
-      tr("Reading %1").arg(QFileInfo(path).fileName()), cancel,
-      QtConcurrent::run(&readPipeline, path, std::shared_ptr<const std::atomic<bool>>(cancel)),
-      [this, cancel](const QFuture<PipelineOutcome>& done) {
-        if (done.resultCount() == 0 || cancel->load()) return;
-        const PipelineOutcome outcome = done.result();
-        if (!outcome.pipeline) {
-          showError(tr("Could not load the pipeline"), outcome.error);
-          return;
-        }
-        if (!outcome.pipeline->stages.empty()) filterPanel_->setStage(outcome.pipeline->stages.back());
-        if (!session_->signal()) {
-          pendingChain_ = *outcome.pipeline;
-          statusBar()->showMessage(tr("The pipeline is applied to the next signal opened"), 5000);
-          return;
-        }
-        undo_->clear();  // the file's chain in place of this one
-        session_->clearChain();
-        pendingStages_ = outcome.pipeline->stages;
-        applyPending();
-      });
-}
-
-void MainWindow::openSession(const QString& path) {
-  auto cancel = std::make_shared<std::atomic<bool>>(false);
-  tasks_->start<SessionOutcome>(tr("Reading %1").arg(QFileInfo(path).fileName()), cancel,
-                            QtConcurrent::run(&readSession, path, std::shared_ptr<const std::atomic<bool>>(cancel)),
-                            [this, cancel](const QFuture<SessionOutcome>& done) {
-                              if (done.resultCount() == 0 || cancel->load()) return;  // cancelled, even after it read
-                              const SessionOutcome outcome = done.result();
-                              if (!outcome.session) {
-                                showError(tr("Could not open the session"), outcome.error);
-                                return;
-                              }
-                              const Session& session = *outcome.session;
-                              if (session.stage) filterPanel_->setStage(*session.stage);
-                              filterPanel_->setRepeat(session.repeat);
-                              pendingChain_ = session.chain;
-                              applyEngines(*filterPanel_, session.engines);
-                              stackedAction_->setChecked(session.stacked);
-                              CursorDocks::of(this)->markers()->setMarkers(session.markers);
-                              pendingView_ = session.view;
-                              openFile(QString::fromStdString(session.signalPath), session.read);
-                            });
-}
-
-void MainWindow::askToDiscardResult(std::function<void()> proceed) {
-  if (!hasUnexportedResult()) {
-    proceed();
-    return;
-  }
-  auto* box = new QMessageBox(QMessageBox::Question, tr("Discard the filtered signal?"),
-                              tr("The filtered signal has not been exported and will be lost."),
-                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
-  box->setObjectName("discardPrompt");
-  box->button(QMessageBox::Save)->setText(tr("Export…"));
-  box->setDefaultButton(QMessageBox::Save);
-  box->setAttribute(Qt::WA_DeleteOnClose);
-  connect(box, &QMessageBox::finished, this, [this, box, proceed = std::move(proceed)] {
-    const QMessageBox::StandardButton choice = box->standardButton(box->clickedButton());
-    if (choice == QMessageBox::Discard) proceed();
-    if (choice == QMessageBox::Save) exportResultThen(proceed);
-  });
-  box->open();
-}
-
-void MainWindow::exportResultThen(std::function<void()> proceed) {
-  const QString path = askSavePath(tr("Export filtered signal"), resultFileName(), resultExportFilters());
-  if (!path.isEmpty()) startResultExport(path, std::move(proceed));
-}
-
-QString MainWindow::resultFileName() const {
-  if (session_->filtered() && session_->filtered()->channelCount() > 1) return "result.npy";
-  if (fileChannels(session_->signal().get()) > 1) return tr("result-channel%1.txt").arg(session_->signal()->mapping()->channel());
-  return "result.txt";
-}
-
-QString MainWindow::resultExportFilters() const {
-  // The seed's text holds one channel (core says so for more): formats of several come first then.
-  const std::size_t channels = session_->filtered() ? session_->filtered()->channelCount() : 1;
-  return QString::fromStdString(saveFileFilters(channels, channels > 1 ? ".npy" : ".txt"));
-}
-
-void MainWindow::cancelTask() { tasks_->cancel(); }
 
 bool MainWindow::busy() const { return tasks_->busy(); }
 SignalPtr MainWindow::signal() const { return session_->signal(); }
@@ -929,7 +579,7 @@ void MainWindow::updateActions() {
   printAction_->setEnabled(session_->signal() != nullptr);
   saveSessionAction_->setEnabled(session_->signal() != nullptr);
   savePipelineAction_->setEnabled(!session_->steps().empty());
-  cancelAction_->setEnabled(tasks_->busy());
+  cancelAction_->setEnabled(tasks_->busy() || spectrum_->computing());
   lab_->setSignalAvailable(session_->signal() != nullptr);
 }
 
@@ -965,29 +615,6 @@ void MainWindow::showError(const QString& title, const QString& message) {
 void MainWindow::setTitle() {
   setWindowTitle(session_->signal() ? tr("%1 – SigLab").arg(QFileInfo(QString::fromStdString(session_->signal()->source())).fileName())
                          : tr("SigLab"));
-}
-
-bool MainWindow::checkOutput(const QString& path) {
-  std::vector<NamedPath> inputs;
-  if (session_->signal()) inputs.push_back({"the signal", session_->signal()->source()});
-  if (session_->signal() && session_->signal()->mapping()) inputs.push_back({"the signal", session_->signal()->mapping()->mappedPath()});
-  for (const ChainStep& step : session_->steps()) {  // a step's file: undo shows it again
-    if (step.result->mapping()) inputs.push_back({"a stage's result", step.result->mapping()->mappedPath()});
-  }
-  try {
-    const NamedPath outputs[] = {{"the output", path.toStdString()}};
-    checkOutputsBeforeWork(outputs, inputs);
-    return true;
-  } catch (const std::exception& e) {
-    showError(tr("Cannot write there"), QString::fromStdString(e.what()));
-    return false;
-  }
-}
-
-QString MainWindow::askSavePath(const QString& title, const QString& defaultName, const QString& filters) {
-  const QString path = QFileDialog::getSaveFileName(this, title, QDir(lastDirectory_).filePath(defaultName), filters);
-  if (!path.isEmpty()) lastDirectory_ = QFileInfo(path).absolutePath();
-  return path;
 }
 
 }  // namespace siglab::gui

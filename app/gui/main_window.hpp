@@ -31,6 +31,8 @@ class QUndoStack;
 namespace siglab::gui {
 
 class ChainView;
+class FileController;
+class RunController;
 class DevicePanel;
 class FilterPanel;
 struct JobDraft;
@@ -47,7 +49,8 @@ class TimingView;
 // SigLab's window: the signal plot in the centre, the filter form and the views (statistics, chain,
 // timings, spectrum, device, lab) in docks around it (dock_layout.hpp).
 // It assembles them with the menus and actions: what it works on is the SignalSession's (the views
-// follow it), and every long job goes to the TaskRunner, a new request replacing the running one.
+// follow it); Apply and Compare are the RunController's, files the FileController's, and every long
+// job goes to the TaskRunner, a new request replacing the running one.
 class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
@@ -91,7 +94,7 @@ class MainWindow : public QMainWindow {
   bool hasUnexportedResult() const;
   QLabel* cursorReadout() const { return cursorLabel_; }
 
-  // Signals larger than memory (main_window_large.cpp): a file whose float64 samples exceed
+  // Signals larger than memory (FileController, RunController): a file whose float64 samples exceed
   // mappedAboveBytes() (an eighth of physical memory: large_signal_policy.hpp) is viewed from its
   // mapping, a text or WAV file through a float64 cache in cacheFolder().
   // A file of several channels is viewed one channel at a time: the plot's selector lists them.
@@ -99,10 +102,11 @@ class MainWindow : public QMainWindow {
   // shown kept until it is ready; the chain then applies again as after an open.
   void showFileChannel(std::size_t channel);
   void applyFilterTo(const QString& outputPath);  // Apply on a mapped signal, streamed into the file
-  void compareRange(SampleRange range);           // Compare on samples [begin, end) only
-  void setMappedAboveBytes(std::uint64_t bytes) { mappedAboveBytes_ = bytes; }
-  std::uint64_t mappedAboveBytes() const { return mappedAboveBytes_; }
-  void setCacheFolder(const QString& folder) { cacheFolder_ = folder; }
+  // Compare on samples [begin, end) only; `label` names them (a region's) in the timings.
+  void compareRange(SampleRange range, const QString& label = {});
+  void setMappedAboveBytes(std::uint64_t bytes);
+  std::uint64_t mappedAboveBytes() const;
+  void setCacheFolder(const QString& folder);
   QString cacheFolder() const;  // the user's cache location (QStandardPaths) unless set
 
   bool busy() const;
@@ -132,45 +136,19 @@ class MainWindow : public QMainWindow {
   void dropEvent(QDropEvent* event) override;
 
  private:
-  std::pmr::memory_resource* hostMemory() const;  // where loaded samples go: page-locked with a GPU
-  ReadOptions withHostMemory(ReadOptions options) const;
   void createActions();
+  void createSessionActions(QMenu* file);
   void createDocks();
+  void subscribeViews();
   void restoreSettings();
   void saveSettings() const;
   void updateActions();
   void updateRecentMenu();
   void rememberRecent(const QString& path);
+  void showMessage(const QString& text, int timeoutMs);
   void showError(const QString& title, const QString& message);
-  // Runs `proceed` at once when no unexported result would be lost, else after the user chose
-  // Discard, or Export and the export succeeded; Cancel runs nothing.
-  void askToDiscardResult(std::function<void()> proceed);
-  void exportResultThen(std::function<void()> proceed);  // asks where; `proceed` once written
-  void startResultExport(const QString& path, std::function<void()> onWritten);
-  void createSessionActions(QMenu* file);
   void setTitle();
-  QString askSavePath(const QString& title, const QString& defaultName, const QString& filters);
-  // Whether `path` may be written, by the CLI's one check (checkOutputsBeforeWork) against the
-  // loaded signal's file (and its cache): says why not in a dialog and returns false.
-  bool checkOutput(const QString& path);
-
-  // Runs `write` (an atomic writer of `path`) in the background; a failure is shown under
-  // `failureTitle` (empty: "Could not export").
-  void startExport(const QString& path, std::function<void(const Progress&)> write,
-                   std::function<void()> onWritten = {}, const QString& failureTitle = {});
-  void subscribeViews();
-  void showNextStageInput();
-  std::optional<JobDraft> draftFor(const Stage& stage, QString* error) const;
-  void applyStage(JobDraft job);
-  void applyPending();  // the next stage of a pipeline being applied, or nothing
-  QString resultExportFilters() const;  // formats that hold the result's channels first
-  void showSignal(const QString& path, const ReadOptions& options, SignalPtr signal, std::optional<ViewRange> view);
-  bool opensMapped(const QString& path, const ReadOptions& options) const;
-  // `preview`: the first, coarse view replaces the signal shown before the indexed one comes.
-  void openMapped(const QString& path, const ReadOptions& options, bool preview = true);
-  QString resultFileName() const;  // Export's default name: "result" (and the channel of a mapped file)
-  void offerCompareRange();
-  static std::uint64_t defaultMappedAboveBytes();
+  void showNextStageInput();  // the form's units and bounds follow what the next stage takes
 
   std::vector<DeviceInfo> devices_;  // probed once for the session
   std::shared_ptr<const BackendList> engines_;  // made once: their staging buffers stay
@@ -208,14 +186,10 @@ class MainWindow : public QMainWindow {
   ChainView* chainView_ = nullptr;
 
   SignalSession* session_ = nullptr;
-  std::vector<Stage> pendingStages_;    // a pipeline's stages still to apply, in order
-  Pipeline pendingChain_;               // a session's or pipeline file's chain, applied once its signal has loaded
-  QString lastDirectory_;
+  RunController* runs_ = nullptr;   // Apply and Compare
+  FileController* files_ = nullptr;  // signals, sessions, pipelines and exports
   QString lastError_;
   bool discardConfirmed_ = false;
-  std::optional<ViewRange> pendingView_;  // a session's view, shown once its signal has loaded
-  std::uint64_t mappedAboveBytes_ = defaultMappedAboveBytes();
-  QString cacheFolder_;
 };
 
 }  // namespace siglab::gui

@@ -2,6 +2,7 @@
 
 #include <qcustomplot.h>
 
+#include <QAction>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -33,6 +34,16 @@ MarkersView::MarkersView(SignalCursors* cursors, QWidget* parent)
   table_->setSelectionMode(QAbstractItemView::SingleSelection);
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->verticalHeader()->setVisible(false);
+  table_->setContextMenuPolicy(Qt::ActionsContextMenu);
+  const auto use = [this](const QString& text, const QString& tip, RegionUse how) {
+    auto* action = new QAction(text, table_);
+    action->setToolTip(tip);
+    connect(action, &QAction::triggered, this, [this, how] { useSelected(how); });
+    table_->addAction(action);
+  };
+  use(tr("Statistics of this region"), tr("A column of the Statistics view for the region's samples"), RegionUse::statistics);
+  use(tr("Compare engines on this region"), tr("Compare the checked engines on the region's samples only"),
+      RegionUse::compare);
   connect(table_, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {
     if (filling_ || item->column() != kLabel) return;
     markers_[static_cast<std::size_t>(item->row())].label = item->text().toStdString();
@@ -127,6 +138,15 @@ bool MarkersView::measureSelected() {
   const Marker& marker = markers_[static_cast<std::size_t>(row)];
   cursors_->setShown(true);
   cursors_->setPositions(marker.at, marker.end.value_or(marker.at));
+  return true;
+}
+
+bool MarkersView::useSelected(RegionUse use) {
+  const int row = table_->currentRow();
+  const SignalPtr signal = cursors_->signal();
+  if (row < 0 || static_cast<std::size_t>(row) >= markers_.size() || !signal) return false;
+  const Marker& marker = markers_[static_cast<std::size_t>(row)];
+  emit regionUsed(rangeOf(marker, signal->size()), QString::fromStdString(marker.label), use);
   return true;
 }
 

@@ -16,6 +16,9 @@ namespace siglab::gui {
 
 class SignalCursors;
 
+// What a region's range is used as (its row's context menu).
+enum class RegionUse { statistics, compare };
+
 // The markers and labelled regions: a table (time or sample, end, label: labels edited in place),
 // a marker at cursor A or a double-click on the signal, a region from A to B, the peaks the peak
 // stage finds, CSV import and export (markers.hpp's format), and "Measure" putting A and B on the
@@ -31,6 +34,9 @@ class MarkersView : public QWidget {
   void addRegionFromCursors(const QString& label = {});
   // The selected row's range to cursors A and B (a marker: its sample); false with no selection.
   bool measureSelected();
+  // The selected row's samples (core's rangeOf: a region's [at, end], a marker's one sample) as the
+  // range of the statistics or of Compare: regionUsed follows; false with no selection or signal.
+  bool useSelected(RegionUse use);
   // Empty on success, else what went wrong (file, line, why); nothing changes on failure.
   QString exportCsv(const QString& path) const;
   QString importCsv(const QString& path);
@@ -41,6 +47,7 @@ class MarkersView : public QWidget {
 
  signals:
   void markersChanged();
+  void regionUsed(SampleRange range, const QString& label, RegionUse use);
 
  private:
   void fillTable();

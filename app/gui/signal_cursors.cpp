@@ -240,7 +240,8 @@ QString SignalCursors::readoutText() const {
       if (filtered_ && c < filtered_->channelCount() && i < filtered_->size()) {
         part += tr(" (filtered %1)").arg(value(filtered_->channel(c).sampleAt(i)));
       }
-      parts << (signal_->channelCount() > 1 ? tr("ch %1: %2").arg(c + 1).arg(part) : part);
+      const bool named = signal_->channelCount() > 1 || !signal_->channelName(c).empty();
+      parts << (named ? tr("%1: %2").arg(channelLabel(*signal_, c), part) : part);
     }
     return parts.join(", ");
   };

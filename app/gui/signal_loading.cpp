@@ -24,9 +24,12 @@ Progress progressBetween(QPromise<LoadOutcome>& promise, const std::atomic<bool>
 
 Channels readEveryChannel(const std::string& path, const ReadOptions& options, const Progress& progress) {
   std::size_t channels = 1;
+  std::vector<std::string> names;
   if (!options.oneChannel) {
     try {
-      channels = openChannelStream(path, options)->channels();  // its header or first line
+      const auto stream = openChannelStream(path, options);
+      channels = stream->channels();  // its header or first line
+      names = stream->channelNames();
     } catch (const InputError&) {
       // readSignal says what is wrong, as it did before
     }
@@ -37,6 +40,7 @@ Channels readEveryChannel(const std::string& path, const ReadOptions& options, c
   one.channels.push_back(std::move(signal.samples));
   one.sampleRate = signal.sampleRate;
   one.sourcePath = std::move(signal.sourcePath);
+  if (names.size() == 1) one.names = std::move(names);  // a CSV's one column under a header
   return one;
 }
 
@@ -56,7 +60,8 @@ void loadSignalWith(QPromise<LoadOutcome>& promise, const QString& path, const R
   try {
     Channels signal = readEveryChannel(file, options, progressBetween(promise, cancel.get(), 0.0, 0.95));
     auto loaded = std::make_shared<const LoadedSignal>(file, std::move(signal.channels),
-                                                       progressBetween(promise, cancel.get(), 0.95, 1.0), signal.sampleRate);
+                                                       progressBetween(promise, cancel.get(), 0.95, 1.0), signal.sampleRate,
+                                                       std::move(signal.names));
     promise.addResult(LoadOutcome{std::move(loaded), {}});
   } catch (const Cancelled&) {
   } catch (const std::bad_alloc&) {

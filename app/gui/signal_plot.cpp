@@ -172,8 +172,8 @@ void SignalPlot::rebuild() {
     Lane lane;
     lane.channel = channel;
     const QString name = oneOfFile ? tr("channel %1").arg(original_->mapping()->channel())
-                         : several ? tr("channel %1").arg(channel + 1)
-                                   : QString();
+                         : original_ && (several || !original_->channelName(channel).empty()) ? channelLabel(*original_, channel)
+                                                                                             : QString();
     QCPAxisRect* upper = addRect(!name.isEmpty() ? (stacked_ ? tr("%1 original").arg(name) : name)
                                                  : (stacked_ ? tr("original") : tr("value")));
     lane.rects.push_back(upper);
@@ -246,6 +246,7 @@ void SignalPlot::setOriginal(SignalPtr signal) {
   channelShown_.reset();
   fillChannelBox();
   rebuild();
+  emit originalChanged(original_);
 }
 
 QString SignalPlot::filteredCaption() const { return filteredCaption_.isEmpty() ? tr("filtered") : filteredCaption_; }
@@ -356,7 +357,7 @@ QString SignalPlot::readoutAt(double key, std::size_t lane) const {
   const QLocale locale;
   QString text = tr("sample %1: original %2").arg(locale.toString(static_cast<qulonglong>(i)))
                      .arg(original_->channel(channel).sampleAt(i), 0, 'g', 8);
-  if (original_->channelCount() > 1) text = tr("channel %1, ").arg(channel + 1) + text;
+  if (original_->channelCount() > 1) text = channelLabel(*original_, channel) + ", " + text;
   if (fileChannels(original_.get()) > 1) text = tr("channel %1, ").arg(original_->mapping()->channel()) + text;
   if (sampleRate_) text = tr("t = %1, ").arg(timeOfSample(index, *sampleRate_, 8)) + text;
   if (filtered_ && channel < filtered_->channelCount() && i < filtered_->size()) {

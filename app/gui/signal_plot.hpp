@@ -59,6 +59,7 @@ class SignalPlot : public QWidget {
  signals:
   void cursorReadout(const QString& text);
   void visibleRangeChanged(std::size_t first, std::size_t last);  // sample indices [first, last)
+  void originalChanged(const SignalPtr& signal);  // a coarse preview of a mapped file too
   void channelChosen(std::optional<std::size_t> channel);         // by the selector
   // Another channel (0-based) of the mapped file chosen: the selector still shows the channel
   // drawn until the window shows the new one (setOriginal).

@@ -2,6 +2,8 @@
 
 #include <QFileInfo>
 
+#include "mapped_channel.hpp"
+
 namespace siglab::gui {
 
 void SignalSession::setSignal(const QString& path, const ReadOptions& options, SignalPtr signal) {
@@ -13,6 +15,7 @@ void SignalSession::setSignal(const QString& path, const ReadOptions& options, S
   filteredCaption_.clear();
   filteredSpec_ = {};
   comparison_.reset();
+  comparedOn_.clear();
   channel_ = 0;
   resultExported_ = true;
   emit signalChanged(signal_);
@@ -46,18 +49,20 @@ void SignalSession::showChainResult() {
 }
 
 void SignalSession::setCompared(SignalPtr filtered, const FilterSpec& spec, const QString& caption,
-                                std::shared_ptr<const Comparison> comparison) {
+                                std::shared_ptr<const Comparison> comparison, const QString& measuredOn) {
   filtered_ = std::move(filtered);
   filteredCaption_ = caption;
   filteredSpec_ = spec;
   resultExported_ = false;
   comparison_ = std::move(comparison);
+  comparedOn_ = measuredOn;
   emit filteredChanged(filtered_, filteredCaption_, filteredSpec_);
   emit comparisonChanged(comparison_);
 }
 
-void SignalSession::setComparison(std::shared_ptr<const Comparison> comparison) {
+void SignalSession::setComparison(std::shared_ptr<const Comparison> comparison, const QString& measuredOn) {
   comparison_ = std::move(comparison);
+  comparedOn_ = measuredOn;
   emit comparisonChanged(comparison_);
 }
 
@@ -67,9 +72,29 @@ void SignalSession::setChannel(std::size_t channel) {
   emit channelChanged(channel_);
 }
 
+QString SignalSession::title() const {
+  if (!signal_) return QString();
+  QString name = QFileInfo(path_).fileName();
+  const QString channel = mappedChannelName(signal_.get());
+  if (!channel.isEmpty()) name = tr("%1, %2").arg(name, channel);
+  return filtered_ ? tr("%1 – %2").arg(name, filteredCaption_) : name;
+}
+
 SignalPtr SignalSession::channelShown(const SignalPtr& signal) const {
   if (!signal) return nullptr;
   return channel_ < signal->channelCount() ? channelOf(signal, channel_) : nullptr;
+}
+
+void SignalSession::setTimeCursors(const TimeCursors& cursors) {
+  if (cursors == timeCursors_) return;
+  timeCursors_ = cursors;
+  emit timeCursorsChanged(timeCursors_);
+}
+
+void SignalSession::setFrequencyCursor(std::optional<double> frequency) {
+  if (frequency == frequencyCursor_) return;
+  frequencyCursor_ = frequency;
+  emit frequencyCursorChanged(frequencyCursor_);
 }
 
 }  // namespace siglab::gui

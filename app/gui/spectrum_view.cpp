@@ -12,9 +12,11 @@
 
 #include <algorithm>
 
-#include "siglab/cuda_spectrum.hpp"
-#include "siglab/device_list.hpp"
 #include "siglab/filter_kinds.hpp"
+#include "siglab/progress.hpp"
+#include "spectrum_engine.hpp"
+#include "task_runner.hpp"
+#include "task_status.hpp"
 
 namespace siglab::gui {
 namespace {
@@ -25,49 +27,44 @@ const QColor kResponseColor(21, 101, 192);
 enum RangeChoice { kWhole, kVisible };
 constexpr std::size_t kMappedSpectrumSamples = std::size_t{1} << 25;  // 256 MiB of float64
 
-// Welch on `devices` where they can run it, else FFTW; `engine` says which ran.
-Spectrum welchOn(std::span<const double> x, const WelchOptions& options, const std::optional<std::vector<int>>& devices,
-                 QString& engine) {
-  if (devices) {
-    GpuSpectrumRun gpu = welchGpu(x, options, 0, *devices);
-    if (gpu.ok) {
-      engine = QObject::tr("cuFFT on %1")
-                   .arg(QString::fromStdString(formatDevicePlacement(devices->empty() ? std::vector<int>{0} : *devices)));
-      return std::move(gpu.spectrum);
-    }
-  }
-  engine = QObject::tr("FFTW");
-  return welch(x, options);
-}
-
-// Welch's spectrum of `range`, from a mapped signal in pieces of whole segments (about 8 MiB), each
-// piece's pages let go behind it so resident memory stays one piece; the pieces' averages weighted by
-// their segment counts are the whole range's average. In memory: one call.
+// Welch's spectrum of `range` in pieces of whole segments (about 8 MiB; one call where one piece
+// holds them all): the pieces' averages weighted by their segment counts are the whole range's
+// average. Between pieces it reports `progress` (from `from` to `to`) and stops when cancelled; a
+// mapped signal's pages are let go behind each piece, so resident memory stays one piece.
 Spectrum spectrumOf(const LoadedSignal& signal, SampleRange range, const WelchOptions& options,
-                    const std::optional<std::vector<int>>& devices, QString& engine) {
-  const MappedSignal* mapping = signal.mapping();
-  if (!mapping) {
-    return welchOn(std::span(signal.samples()).subspan(range.begin, range.end - range.begin), options, devices, engine);
-  }
+                    WelchEngineChoice& engine, const Progress& progress, double from, double to) {
   const std::size_t step = options.segment - options.overlapOrDefault();
   const std::size_t segments = segmentCount(options, range.end - range.begin);
   const std::size_t perPiece = std::max<std::size_t>(1, (std::size_t{1} << 20) / step);
+  const MappedSignal* mapping = signal.mapping();
+  if (!mapping && segments <= perPiece) {
+    return welchOn(std::span(signal.samples()).subspan(range.begin, range.end - range.begin), options, engine);
+  }
   Spectrum whole{spectrumFrequencies(options), std::vector<double>(frequencyCount(options), 0.0)};
+  std::vector<double> copied;
   for (std::size_t first = 0; first < segments; first += perPiece) {
+    progress.throwIfCancelled();
     const std::size_t count = std::min(perPiece, segments - first);
-    const std::size_t begin = first * step, length = (count - 1) * step + options.segment;
-    std::vector<double> samples(length);
-    signal.read(range.begin + begin, samples);  // its pages let go behind
-    const Spectrum piece = welchOn(samples, options, devices, engine);
+    const std::size_t begin = range.begin + first * step, length = (count - 1) * step + options.segment;
+    std::span<const double> samples;
+    if (mapping) {
+      copied.resize(length);
+      signal.read(begin, copied);  // its pages let go behind
+      samples = copied;
+    } else {
+      samples = signal.samples().subspan(begin, length);
+    }
+    const Spectrum piece = welchOn(samples, options, engine);
     for (std::size_t k = 0; k < whole.power.size(); ++k) whole.power[k] += piece.power[k] * static_cast<double>(count);
+    progress.report(from + (to - from) * static_cast<double>(first + count) / static_cast<double>(segments));
   }
   for (double& p : whole.power) p /= static_cast<double>(segments);
   return whole;
 }
 
-SpectrumCurves computeCurves(SignalPtr original, SignalPtr filtered, std::optional<FilterSpec> spec, SampleRange range,
-                             std::size_t segment, std::optional<double> sampleRate,
-                             std::optional<std::vector<int>> devices) {
+SpectrumCurves curvesOf(SignalPtr original, SignalPtr filtered, std::optional<FilterSpec> spec, SampleRange range,
+                        std::size_t segment, std::optional<double> sampleRate, WelchEngineChoice engine,
+                        const Progress& progress) {
   SpectrumCurves curves;
   range.end = std::min(range.end, original->size());
   range.begin = std::min(range.begin, range.end);
@@ -87,11 +84,14 @@ SpectrumCurves computeCurves(SignalPtr original, SignalPtr filtered, std::option
   options.segment = std::min(segment, length);
   options.sampleRate = sampleRate;
   curves.segment = options.segment;
-  curves.original = spectrumOf(*original, range, options, devices, curves.engine);
   // A chain that changed the rate (decimate) gives another length: its samples are not the
   // original's range, so its spectrum is not drawn over the original's (nor read past its end).
-  if (filtered && filtered->size() == original->size()) {
-    curves.filtered = spectrumOf(*filtered, range, options, devices, curves.engine);
+  const bool withFiltered = filtered && filtered->size() == original->size();
+  curves.original = spectrumOf(*original, range, options, engine, progress, 0.0, withFiltered ? 0.5 : 1.0);
+  curves.engine = QString::fromStdString(engine.note());
+  if (withFiltered) {
+    curves.filtered = spectrumOf(*filtered, range, options, engine, progress, 0.5, 1.0);
+    curves.engine = QString::fromStdString(engine.note());
     // On the spectrum's own frequencies (bins 0..F-2; freqz stops short of Nyquist).
     if (spec) {
       curves.response = filterResponse(*spec, std::max<std::size_t>(1, options.segment / 2), sampleRate);
@@ -99,6 +99,26 @@ SpectrumCurves computeCurves(SignalPtr original, SignalPtr filtered, std::option
     }
   }
   return curves;
+}
+
+// The spectra in a worker: progress in thousandths; a cancel leaves no result.
+void computeCurves(QPromise<SpectrumCurves>& promise, SignalPtr original, SignalPtr filtered,
+                   std::optional<FilterSpec> spec, SampleRange range, std::size_t segment,
+                   std::optional<double> sampleRate, WelchEngineChoice engine,
+                   std::shared_ptr<const std::atomic<bool>> cancel) {
+  promise.setProgressRange(0, 1000);
+  Progress progress;
+  progress.cancelFlag = cancel.get();
+  progress.onProgress = [&promise](double fraction) { promise.setProgressValue(static_cast<int>(fraction * 1000)); };
+  try {
+    promise.addResult(curvesOf(std::move(original), std::move(filtered), std::move(spec), range, segment, sampleRate,
+                               std::move(engine), progress));
+  } catch (const Cancelled&) {
+  } catch (const std::exception& e) {
+    SpectrumCurves failed;
+    failed.problem = QObject::tr("No spectrum: %1").arg(QString::fromStdString(e.what()));
+    promise.addResult(std::move(failed));
+  }
 }
 
 void setCurve(QCPGraph* graph, const std::vector<double>& keys, const std::vector<double>& values, bool skipZero) {
@@ -146,8 +166,9 @@ SpectrumView::SpectrumView(QWidget* parent) : QWidget(parent) {
   rangeTimer_->setSingleShot(true);
   rangeTimer_->setInterval(kVisibleRefreshMs);
   connect(rangeTimer_, &QTimer::timeout, this, &SpectrumView::recompute);
-  watcher_ = new QFutureWatcher<SpectrumCurves>(this);
-  connect(watcher_, &QFutureWatcher<SpectrumCurves>::finished, this, &SpectrumView::finished);
+  status_ = new TaskStatus;  // the window's status bar takes it (MainWindow)
+  status_->setObjectName("spectrumStatus");
+  tasks_ = new TaskRunner(status_, this);
   connect(segment_, &QComboBox::currentIndexChanged, this, &SpectrumView::recompute);
   connect(range_, &QComboBox::currentIndexChanged, this, &SpectrumView::recompute);
   connect(logFrequency_, &QCheckBox::toggled, this, &SpectrumView::draw);
@@ -199,35 +220,38 @@ void SpectrumView::setDevices(std::vector<int> devices) {
   recompute();
 }
 
+SpectrumView::~SpectrumView() {
+  if (status_ && !status_->parent()) delete status_;  // no status bar took it
+}
+
+// A new request replaces the running one (TaskRunner): its worker stops at its next piece.
 void SpectrumView::recompute() {
   rangeTimer_->stop();
-  if (computing_) {
-    pending_ = true;
-    return;
-  }
-  pending_ = false;
   if (!original_) {
+    tasks_->abandon();
     curves_ = SpectrumCurves{};
     draw();
     return;
   }
-  computing_ = true;
   note_->setText(tr("Computing the spectrum…"));
   const SampleRange range = range_->currentIndex() == kVisible ? visible_ : SampleRange{0, original_->size()};
-  watcher_->setFuture(QtConcurrent::run(&computeCurves, original_, filtered_, spec_, range,
-                                        static_cast<std::size_t>(segment_->currentData().toInt()), sampleRate_,
-                                        devices_));
+  auto cancel = std::make_shared<std::atomic<bool>>(false);
+  tasks_->start<SpectrumCurves>(
+      tr("Computing the spectrum"), cancel,
+      QtConcurrent::run(&computeCurves, original_, filtered_, spec_, range,
+                        static_cast<std::size_t>(segment_->currentData().toInt()), sampleRate_,
+                        welchEngineHere("auto", devices_), std::shared_ptr<const std::atomic<bool>>(cancel)),
+      [this](const QFuture<SpectrumCurves>& done) {
+        curves_ = SpectrumCurves{};
+        if (done.resultCount() == 0) curves_.problem = tr("Spectrum cancelled: change the range or segment to compute it again");
+        else curves_ = done.result();
+        draw();
+      });
 }
 
-void SpectrumView::finished() {
-  computing_ = false;
-  if (pending_) {
-    recompute();  // the signal, the rate or the range changed meanwhile
-    return;
-  }
-  curves_ = watcher_->result();
-  draw();
-}
+void SpectrumView::cancel() { tasks_->cancel(); }
+
+bool SpectrumView::computing() const { return tasks_->busy(); }
 
 void SpectrumView::draw() {
   const bool logarithmic = logFrequency_->isChecked();

@@ -22,7 +22,7 @@ namespace siglab::gui {
 namespace {
 
 enum Row { kCount, kMean, kRms, kStddev, kMin, kMax, kRowCount };
-enum Column { kWhole, kVisible, kColumnCount };
+enum Column { kWhole, kVisible, kRegion, kColumnCount };
 enum Source { kOriginal, kFiltered };
 
 const QString kNothing = QStringLiteral("—");
@@ -80,7 +80,8 @@ StatisticsPanel::StatisticsPanel(QWidget* parent) : QWidget(parent) {
   table_->verticalHeaderItem(kStddev)->setToolTip(tr("Population standard deviation: divided by the count"));
   table_->verticalHeaderItem(kMin)->setToolTip(tr("The smallest sample and the first index holding it"));
   table_->verticalHeaderItem(kMax)->setToolTip(tr("The largest sample and the first index holding it"));
-  table_->setHorizontalHeaderLabels({tr("Whole signal"), tr("Visible range")});
+  table_->setHorizontalHeaderLabels({tr("Whole signal"), tr("Visible range"), tr("Region")});
+  table_->setColumnHidden(kRegion, true);  // until a region is used
   table_->horizontalHeaderItem(kVisible)->setToolTip(tr("The samples whose index lies within the plot's x axis"));
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
@@ -121,9 +122,10 @@ void StatisticsPanel::setOriginal(SignalPtr signal) {
   original_ = std::move(signal);
   wantedRange_ = {0, original_ ? original_->size() : 0};
   channel_ = 0;
+  region_.reset();  // the last signal's
   channelBox_->clear();
   const std::size_t channels = original_ ? original_->channelCount() : 1;
-  for (std::size_t c = 1; c <= channels; ++c) channelBox_->addItem(tr("channel %1").arg(c));
+  for (std::size_t c = 0; c < channels; ++c) channelBox_->addItem(original_ ? channelLabel(*original_, c) : tr("channel 1"));
   channelBox_->setVisible(channels > 1);
   fileChannelNote_->setText(tr("Statistics of %1").arg(mappedChannelNote(original_.get())));
   fileChannelNote_->setVisible(fileChannels(original_.get()) > 1);
@@ -141,6 +143,7 @@ void StatisticsPanel::setSampleRate(std::optional<double> sampleRate) {
   sampleRate_ = sampleRate;
   fillColumn(kWhole, shown() ? &whole_ : nullptr);
   showVisible(visible_);
+  refreshRegion();
 }
 
 void StatisticsPanel::setShowFiltered(bool filtered) {
@@ -174,6 +177,28 @@ void StatisticsPanel::refreshAll() {
   whole_ = signal ? signal->statistics() : Statistics{};
   fillColumn(kWhole, signal ? &whole_ : nullptr);
   refreshVisible();
+  refreshRegion();
+}
+
+void StatisticsPanel::setRegion(std::optional<SampleRange> range, const QString& label) {
+  region_ = range;
+  regionLabel_ = label;
+  refreshRegion();
+}
+
+void StatisticsPanel::refreshRegion() {
+  const LoadedSignal* signal = shown();
+  table_->setColumnHidden(kRegion, !region_ || !signal);
+  if (!region_ || !signal) return;
+  const SampleRange range = clampTo(*region_, signal->size());
+  regionStatistics_ = signal->statisticsOf(range);
+  QString header = regionLabel_.isEmpty() ? tr("Region") : regionLabel_;
+  if (range.begin < range.end) {
+    header += sampleRate_ ? tr("\n(%1 – %2)").arg(position(range.begin, sampleRate_), position(range.end - 1, sampleRate_))
+                          : tr("\n(samples %1–%2)").arg(integer(range.begin), integer(range.end - 1));
+  }
+  table_->horizontalHeaderItem(kRegion)->setText(header);
+  fillColumn(kRegion, &regionStatistics_);
 }
 
 void StatisticsPanel::refreshVisible() {

@@ -44,6 +44,12 @@ class StatisticsPanel : public QWidget {
   bool refreshPending() const;  // the timer runs, or a background sum has not come back
   void setBackgroundFrom(std::size_t samples) { backgroundFrom_ = samples; }  // tests use 0
 
+  // A region's samples [begin, end) (the markers' "Statistics of this region"), summarised in a
+  // third column headed by `label`, following the source and channel chosen; none hides it.
+  void setRegion(std::optional<SampleRange> range, const QString& label = {});
+  std::optional<SampleRange> regionRange() const { return region_; }
+  const Statistics& regionStatistics() const { return regionStatistics_; }
+
   // What the table shows; count 0 where there is nothing to summarise.
   const Statistics& whole() const { return whole_; }
   const Statistics& visible() const { return visible_; }
@@ -54,6 +60,7 @@ class StatisticsPanel : public QWidget {
   SignalPtr shownSignal() const;  // the channel shown of the original or the filtered signal
   const LoadedSignal* shown() const { return shownSignal().get(); }
   void refreshAll();
+  void refreshRegion();
   void showVisible(const Statistics& statistics);
   void backgroundFinished();
   void fillColumn(int column, const Statistics* statistics);  // null: no signal
@@ -74,6 +81,9 @@ class StatisticsPanel : public QWidget {
   SampleRange shownRange_{0, 0};   // the one `visible_` describes
   Statistics whole_;
   Statistics visible_;
+  std::optional<SampleRange> region_;
+  QString regionLabel_;
+  Statistics regionStatistics_;
   std::optional<double> sampleRate_;
 };
 

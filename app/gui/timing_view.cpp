@@ -86,14 +86,17 @@ void TimingView::clear() {
   table_->setRowCount(0);
 }
 
-void TimingView::setComparison(std::shared_ptr<const Comparison> comparison, const std::vector<DeviceInfo>& devices) {
+void TimingView::setComparison(std::shared_ptr<const Comparison> comparison, const std::vector<DeviceInfo>& devices,
+                               const QString& measuredOn) {
   double limit = 0.0;
   for (const DeviceInfo& d : devices) {
     if (d.available) limit = d.theoreticalBandwidthGBs();
   }
   // The filter as core describes it: a Butterworth has sections, not a window.
+  QString samples = QLocale(QLocale::English).toString(static_cast<qulonglong>(comparison->samples));
+  if (!measuredOn.isEmpty()) samples = tr("%1 (%2)").arg(samples, measuredOn.toHtmlEscaped());
   summary_->setText(tr("%1 samples, %2; median of %3 runs after a warm-up. %4")
-                        .arg(QLocale(QLocale::English).toString(static_cast<qulonglong>(comparison->samples)))
+                        .arg(samples)
                         .arg(QString::fromStdString(describeFilter(comparison->spec)))
                         .arg(comparison->options.measure.repeats)
                         .arg(comparison->allAgree() ? tr("Every engine agrees with cpu-serial.")

@@ -25,7 +25,9 @@ class TimingView : public QWidget {
   explicit TimingView(QWidget* parent = nullptr);
 
   // `devices` gives the GPU's theoretical bandwidth for the "% of device limit" column.
-  void setComparison(std::shared_ptr<const Comparison> comparison, const std::vector<DeviceInfo>& devices);
+  // `measuredOn`: what was measured where not the whole signal (a channel's name, a region).
+  void setComparison(std::shared_ptr<const Comparison> comparison, const std::vector<DeviceInfo>& devices,
+                     const QString& measuredOn = {});
   void clear();  // back to the invitation to run
 
   QCustomPlot* chart() const { return chart_; }

@@ -14,9 +14,14 @@ Durability durabilityFor(bool streamed) { return streamed ? Durability::uncached
 
 }  // namespace
 
-NpyMatrixFile::NpyMatrixFile(const std::string& path, std::vector<std::uint64_t> shape, bool streamed)
-    : shape_(std::move(shape)) {
+NpyMatrixFile::NpyMatrixFile(const std::string& path, std::vector<std::uint64_t> shape, bool streamed, AnalysisResult* memory)
+    : shape_(std::move(shape)), memory_(memory) {
   for (const std::uint64_t n : shape_) expected_ *= n;
+  if (memory_) {
+    *memory_ = AnalysisResult{shape_, {}, {}};
+    memory_->values.reserve(expected_);
+    return;
+  }
   file_ = std::make_unique<AtomicFileWriter>(path, durabilityFor(streamed), DirectOutput::spooled);
   file_->append(npyHeaderForShape(shapeText()));
 }
@@ -29,13 +34,17 @@ std::string NpyMatrixFile::shapeText() const {
 
 void NpyMatrixFile::append(std::span<const double> values) {
   if (values.size() > expected_ - written_) throw std::logic_error("an analysis wrote past its matrix's shape");
-  file_->append(std::string_view(reinterpret_cast<const char*>(values.data()), values.size_bytes()));
+  if (memory_) {
+    memory_->values.insert(memory_->values.end(), values.begin(), values.end());
+  } else {
+    file_->append(std::string_view(reinterpret_cast<const char*>(values.data()), values.size_bytes()));
+  }
   written_ += values.size();
 }
 
 void NpyMatrixFile::commit() {
   if (written_ != expected_) throw std::logic_error("an analysis wrote fewer values than its matrix's shape holds");
-  file_->commit();
+  if (file_) file_->commit();
 }
 
 bool isJsonTable(const std::string& path) { return path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0; }
@@ -48,8 +57,12 @@ std::string numberText(double v) {
   return std::string(buffer, end);
 }
 
-TableFile::TableFile(const std::string& path, std::vector<std::string> columns, bool streamed)
-    : json_(isJsonTable(path)), columns_(columns.size()) {
+TableFile::TableFile(const std::string& path, std::vector<std::string> columns, bool streamed, AnalysisResult* memory)
+    : json_(isJsonTable(path)), columns_(columns.size()), memory_(memory) {
+  if (memory_) {
+    *memory_ = AnalysisResult{{0, columns_}, std::move(columns), {}};
+    return;
+  }
   file_ = std::make_unique<AtomicFileWriter>(path, durabilityFor(streamed), DirectOutput::spooled);
   std::string head = json_ ? "{\"columns\": [" : "";
   for (std::size_t i = 0; i < columns.size(); ++i) {
@@ -61,6 +74,11 @@ TableFile::TableFile(const std::string& path, std::vector<std::string> columns, 
 
 void TableFile::append(std::span<const double> row) {
   if (row.size() != columns_) throw std::logic_error("a table row of the wrong width");
+  if (memory_) {
+    memory_->values.insert(memory_->values.end(), row.begin(), row.end());
+    memory_->shape.front() = ++rows_;
+    return;
+  }
   if (json_) pending_ += rows_ ? ",\n  [" : "\n  [";
   for (std::size_t i = 0; i < row.size(); ++i) {
     const std::string v = numberText(row[i]);
@@ -76,6 +94,7 @@ void TableFile::append(std::span<const double> row) {
 }
 
 void TableFile::commit() {
+  if (memory_) return;
   if (json_) pending_ += rows_ ? "\n]}\n" : "]}\n";
   file_->append(pending_);
   pending_.clear();

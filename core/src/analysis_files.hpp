@@ -1,12 +1,14 @@
 #pragma once
 // The files analysis stages write: a float64 .npy matrix appended row block by row block, and a
-// table (CSV, or JSON by the output's extension). Both appear only at commit(), atomically.
+// table (CSV, or JSON by the output's extension). Both appear only at commit(), atomically. Given
+// an AnalysisResult (`memory`), either goes there instead and no file is made.
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "siglab/analysis_result.hpp"
 #include "siglab/io/atomic_file.hpp"
 
 namespace siglab::detail {
@@ -15,7 +17,7 @@ namespace siglab::detail {
 // exactly the shape's count before commit().
 class NpyMatrixFile {
  public:
-  NpyMatrixFile(const std::string& path, std::vector<std::uint64_t> shape, bool streamed);
+  NpyMatrixFile(const std::string& path, std::vector<std::uint64_t> shape, bool streamed, AnalysisResult* memory = nullptr);
   void append(std::span<const double> values);
   void commit();
   // "(1953, 513)"
@@ -26,6 +28,7 @@ class NpyMatrixFile {
   std::uint64_t expected_ = 1;
   std::uint64_t written_ = 0;
   std::unique_ptr<AtomicFileWriter> file_;
+  AnalysisResult* memory_ = nullptr;
 };
 
 // Whether `path` names a table written as JSON (.json), else CSV.
@@ -36,7 +39,7 @@ bool isJsonTable(const std::string& path);
 // ({"columns": [...], "rows": [[...], ...]}).
 class TableFile {
  public:
-  TableFile(const std::string& path, std::vector<std::string> columns, bool streamed);
+  TableFile(const std::string& path, std::vector<std::string> columns, bool streamed, AnalysisResult* memory = nullptr);
   void append(std::span<const double> row);  // one value a column
   void commit();
   std::uint64_t rows() const { return rows_; }
@@ -47,6 +50,7 @@ class TableFile {
   std::uint64_t rows_ = 0;
   std::string pending_;
   std::unique_ptr<AtomicFileWriter> file_;
+  AnalysisResult* memory_ = nullptr;
 };
 
 // The shortest text that reads back to `v` ("3", "0.1", "nan", "inf").

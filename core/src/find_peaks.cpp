@@ -8,6 +8,14 @@
 #include <utility>
 
 namespace siglab {
+namespace {
+
+// SciPy's _select_by_property: min <= value <= max for the ends given (NaN passes no end).
+bool within(double value, const std::optional<double>& min, const std::optional<double>& max) {
+  return (!min || *min <= value) && (!max || value <= *max);
+}
+
+}  // namespace
 
 PeakFinder::PeakFinder(const PeakOptions& options, std::uint64_t length) : o_(options), n_(length) {
   if (o_.wlen) half_ = static_cast<std::uint64_t>(std::ceil(*o_.wlen)) / 2;
@@ -72,7 +80,7 @@ void PeakFinder::scanMaxima() {
       while (ahead < last && ahead < e && x[ahead - s] == v) ++ahead;
       if (ahead >= e) break;  // a plateau past the samples here: wait, from i
       if (x[ahead - s] < v) {
-        if (!height || *height <= v) offer((i + ahead - 1) / 2);
+        offer((i + ahead - 1) / 2);
         i = ahead;
       }
     }
@@ -84,11 +92,13 @@ void PeakFinder::scanMaxima() {
 // A local maximum through height and threshold, on to distance or to measuring.
 void PeakFinder::offer(std::uint64_t peak) {
   const double value = at(peak);
-  if (o_.height && !(*o_.height <= value)) return;
-  if (o_.threshold) {
+  if (!within(value, o_.height, o_.heightMax)) return;
+  if (o_.measuresThreshold()) {
     const double left = value - at(peak - 1);
     const double right = value - at(peak + 1);
-    if (!(*o_.threshold <= std::min(left, right))) return;
+    // SciPy's _select_by_peak_threshold: the smaller distance at least the minimum, the larger at most the maximum
+    if (o_.threshold && !(*o_.threshold <= std::min(left, right))) return;
+    if (o_.thresholdMax && !(std::max(left, right) <= *o_.thresholdMax)) return;
   }
   if (distance_ > 0) {
     pending_.push_back({peak, value, State::undecided});
@@ -180,8 +190,8 @@ void PeakFinder::measureOne(std::uint64_t peak, double value) {
     row.prominence = row.height - std::max(leftMin, rightMin);
     row.leftBase = static_cast<double>(leftBase);
     row.rightBase = static_cast<double>(rightBase);
-    if (o_.prominence && !(*o_.prominence <= row.prominence)) return;
-    if (o_.width) {
+    if (!within(row.prominence, o_.prominence, o_.prominenceMax)) return;
+    if (o_.measuresWidth()) {
       const double height = row.height - row.prominence * o_.relHeight;
       row.widthHeight = height;
       std::int64_t i = p;
@@ -193,7 +203,7 @@ void PeakFinder::measureOne(std::uint64_t peak, double value) {
       row.rightIp = static_cast<double>(i);
       if (x(i) < height) row.rightIp -= (height - x(i)) / (x(i - 1) - x(i));
       row.width = row.rightIp - row.leftIp;
-      if (!(*o_.width <= row.width)) return;
+      if (!within(row.width, o_.width, o_.widthMax)) return;
     }
   }
   rows_.push_back(row);

@@ -200,9 +200,10 @@ PipelineReport runAnalysis(const Pipeline& pipeline, const PipelineSource& sourc
   const Stage& last = pipeline.stages.back();
   const std::string label = count > 1 ? stageLabel(count, *last.kind) + ": " : "";
   const auto* file = std::get_if<FileSink>(&sink);
-  if (!file) {
+  const auto* inMemory = std::get_if<MemorySink>(&sink);
+  if (inMemory && !inMemory->into.empty()) {
     throw StageError(label + std::string(last.kind->name()) +
-                     " writes a matrix or a table, not a signal: name an output file for it");
+                     " makes a matrix or a table, not a signal: it cannot be written into a signal's array");
   }
   const std::string named = namedEngine(pipeline, options, engines, label);
   const bool gpuNamed = named != "auto" && named != "cpu-parallel" && named != "cpu-serial";
@@ -229,7 +230,7 @@ PipelineReport runAnalysis(const Pipeline& pipeline, const PipelineSource& sourc
       bound = last.kind->bind(last.values, contextFor(frames, shape.rate, options));
       std::unique_ptr<AnalysisStage> analysis(dynamic_cast<AnalysisStage*>(bound.release()));
       if (!analysis) throw std::logic_error("an analysis kind bound to a stage that is not an analysis");
-      analysis->checkOutput(file->path);
+      if (file) analysis->checkOutput(file->path);
       return analysis;
     } catch (const StageError& e) {
       throw StageError(label + e.what());  // as a chain's run names its stages: not for a chain of one
@@ -292,8 +293,9 @@ PipelineReport runAnalysis(const Pipeline& pipeline, const PipelineSource& sourc
 
   AnalysisEngine engine;
   if (analysis) engine = analysisEngine(*analysis, named, engines, *shape.frames, streamed, label);
-  AnalysisOutput output{file->path, shape.channels, shape.frames.value_or(0), shape.rate, engine.parallel, engine.gpu,
-                        streamed, Progress{{}, observer.cancel}};
+  AnalysisOutput output{file ? file->path : std::string(), shape.channels, shape.frames.value_or(0), shape.rate,
+                        engine.parallel, engine.gpu, streamed, Progress{{}, observer.cancel},
+                        file ? nullptr : &report.analysis};
   const auto openWriter = [&] {
     if (observer.beforeOutput) observer.beforeOutput();
     return analysis->open(output);
@@ -356,7 +358,7 @@ PipelineReport runAnalysis(const Pipeline& pipeline, const PipelineSource& sourc
   if (observer.onStageDone) {
     for (std::size_t c = 0; c < report.channels.size(); ++c) observer.onStageDone(c, count - 1, report.channels[c].stages.back());
   }
-  report.written = true;
+  report.written = file != nullptr;
   return report;
 }
 

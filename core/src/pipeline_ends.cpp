@@ -140,6 +140,7 @@ ReadChannels readSource(const FileSource& source, std::size_t channels, const Pr
   if (channels > 1) {
     Channels all = readChannels(source.path, source.read, progress);
     read.sampleRate = all.sampleRate;
+    read.names = std::move(all.names);
     read.channels = std::move(all.channels);
     return read;
   }

@@ -92,15 +92,29 @@ std::optional<BoundChain> bindBeforeReading(const Pipeline& pipeline, const File
   return bindChain(pipeline, contextFor(size, rate, options), options, engines);
 }
 
+// `sink` with the source's channel names and units for the file to keep (EDF's labels), unless
+// the caller gave its own.
+PipelineSink namedSink(const PipelineSink& sink, const ChannelsInFile& layout) {
+  PipelineSink named = sink;
+  if (auto* file = std::get_if<FileSink>(&named)) {
+    if (file->write.channelNames.empty()) file->write.channelNames = layout.names;
+    if (file->write.channelUnits.empty()) file->write.channelUnits = layout.units;
+  }
+  return named;
+}
+
 }  // namespace
 
-PipelineReport runOnFile(const Pipeline& pipeline, const FileSource& source, const PipelineSink& sink,
+PipelineReport runOnFile(const Pipeline& pipeline, const FileSource& source, const PipelineSink& givenSink,
                          const BackendList& engines, const PipelineOptions& options, const PipelineObserver& observer) {
-  const std::size_t channels = channelCount(source.path, source.read);
+  const ChannelsInFile layout = channelsInFile(source.path, source.read);
+  const std::size_t channels = layout.count;
+  const PipelineSink sink = namedSink(givenSink, layout);
   detail::checkFileSink(sink, channels, observer);
   // Binding and planning look at one channel: every channel has its length and rate.
   const FileSource first = channels > 1 ? oneChannelOf(source, 0) : source;
   PipelineReport report;
+  report.channelNames = layout.names;
   std::optional<BoundChain> early;
   if (options.streaming != Streaming::never) {
     StreamCase planned = planOnStream(pipeline, first, channels, engines, options);

@@ -6,6 +6,7 @@
 #include "siglab/errors.hpp"
 #include "siglab/nearest_name.hpp"
 #include "siglab/stage_registry.hpp"
+#include "siglab/parameter_text.hpp"
 
 namespace siglab {
 namespace {
@@ -92,8 +93,7 @@ Stage parseStage(const Words& words, std::size_t number) {
         if (next + 1 == words.size()) throw StageError(info->name + " needs a value");
         text = words[++next];
       }
-      if (values.count(info->name)) throw StageError(info->name + " is given twice");
-      values[info->name] = parameterFromText(*info, text);
+      putParameterText(infos, *info, text, values);
     }
     values = completeParameters(*kind, std::move(values));
     kind->check(values);

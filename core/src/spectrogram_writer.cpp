@@ -26,7 +26,7 @@ class SpectrogramWriter final : public AnalysisWriter {
  public:
   SpectrogramWriter(const SpectrogramLayout& layout, const AnalysisOutput& output)
       : l_(layout), output_(output), buffers_(output.channels, std::vector<double>(layout.padFront, 0.0)),
-        views_(output.channels), file_(output.path, shapeOf(layout, output.channels), output.streamed) {
+        views_(output.channels), file_(output.path, shapeOf(layout, output.channels), output.streamed, output.memory) {
     for (std::size_t c = 0; c < views_.size(); ++c) views_[c] = buffers_[c];
     const std::size_t frameValues = std::max<std::size_t>(1, output.channels * l_.planes * l_.frequencies);
     batchFrames_ = std::max<std::size_t>(1, kBatchBytes / sizeof(double) / frameValues);

@@ -48,22 +48,22 @@ Statistics streamStatistics(const std::string& path, const ReadOptions& options,
   return streamStatistics(*in, range, progress);
 }
 
-std::vector<Statistics> streamChannelStatistics(const std::string& path, const ReadOptions& options, SampleRange range,
-                                                const Progress& progress) {
+ChannelStatistics streamChannelStatistics(const std::string& path, const ReadOptions& options, SampleRange range,
+                                          const Progress& progress) {
   // A stream (standard input, a pipe) stays one channel read up to the range's end: counting its
   // channels would read it to its end, and an endless one has none.
   std::error_code ignored;
   const bool file = path != "-" && std::filesystem::is_regular_file(path, ignored);
-  const std::size_t channels = file ? channelCount(path, options) : 1;
-  if (channels == 1) return {streamStatistics(path, options, range, progress)};
-  std::vector<Statistics> all;
-  for (std::size_t c = 0; c < channels; ++c) {
+  const ChannelsInFile layout = file ? channelsInFile(path, options) : ChannelsInFile{};
+  if (layout.count == 1) return {{streamStatistics(path, options, range, progress)}, layout.names};
+  ChannelStatistics all{{}, layout.names};
+  for (std::size_t c = 0; c < layout.count; ++c) {
     ReadOptions one = options;
     one.oneChannel = true;
     one.channel = c + 1;
-    const double share = 1.0 / static_cast<double>(channels);
-    all.push_back(streamStatistics(path, one, range,
-                                   progressPart(progress, share * static_cast<double>(c), share * static_cast<double>(c + 1))));
+    const double share = 1.0 / static_cast<double>(layout.count);
+    all.each.push_back(streamStatistics(path, one, range,
+                                        progressPart(progress, share * static_cast<double>(c), share * static_cast<double>(c + 1))));
   }
   return all;
 }

@@ -44,12 +44,22 @@ struct PipelinePass {
 // the slot's pinned buffers by host threads: the calling thread stages each chunk's input while
 // earlier chunks are on the device, and a second thread waits for finished chunks and moves their
 // results out, so the two stagings overlap each other and the transfers.
+// A reduction (Welch's sums) keeps its results on the device: made with ResultsBack::No, it runs
+// passes with an empty `out`, its kernels given no output buffer, and nothing is copied back; the
+// input's staging takes the threads the results' would have. Ramps::No keeps every chunk but the
+// last whole (Welch: a ramp only adds chunks, each costing a full cuFFT batch; the causal scan:
+// its carry passes from chunk to chunk only across whole groups).
+enum class ResultsBack : bool { No, Yes };
+enum class Ramps : bool { No, Yes };
+
 template <class T>
 class ChunkPipeline {
  public:
-  ChunkPipeline(std::size_t chunkSamples, int radius, int slots)
-      : chunk_(chunkSamples), radius_(radius), device_(currentDevice()) {
-    for (int s = 0; s < slots; ++s) slots_.emplace_back(chunkSamples, radius);
+  ChunkPipeline(std::size_t chunkSamples, int radius, int slots, ResultsBack back = ResultsBack::Yes,
+                Ramps ramps = Ramps::Yes)
+      : chunk_(chunkSamples), radius_(radius), resultsBack_(back == ResultsBack::Yes), ramps_(ramps == Ramps::Yes),
+        device_(currentDevice()) {
+    for (int s = 0; s < slots; ++s) slots_.emplace_back(back == ResultsBack::Yes ? chunkSamples : 0, chunkSamples, radius);
   }
   std::size_t chunkSamples() const { return chunk_; }
   int radius() const { return radius_; }
@@ -78,12 +88,14 @@ class ChunkPipeline {
   // the part holds at least 8 chunks of a multiple of 32 Ki samples, the first three and the last
   // three ramp (an eighth, a quarter, a half of a chunk): the first result starts back, and the last
   // one is back, sooner, so the copies in and out overlap for more of the pass.
-  std::vector<std::size_t> chunkBounds(std::size_t first, std::size_t last) const { return chunkBounds(chunk_, first, last); }
-  static std::vector<std::size_t> chunkBounds(std::size_t chunk, std::size_t first, std::size_t last) {
+  std::vector<std::size_t> chunkBounds(std::size_t first, std::size_t last) const {
+    return chunkBounds(chunk_, first, last, ramps_);
+  }
+  static std::vector<std::size_t> chunkBounds(std::size_t chunk, std::size_t first, std::size_t last, bool ramps = true) {
     std::vector<std::size_t> bounds{first};
     const std::size_t total = last > first ? last - first : 0;
     std::vector<std::size_t> ramp;
-    if (chunk % (std::size_t{8} * 4096) == 0 && total >= 8 * chunk) ramp = {chunk / 8, chunk / 4, chunk / 2};
+    if (ramps && chunk % (std::size_t{8} * 4096) == 0 && total >= 8 * chunk) ramp = {chunk / 8, chunk / 4, chunk / 2};
     for (std::size_t size : ramp) bounds.push_back(bounds.back() + size);
     std::size_t rampedTail = 0;
     for (std::size_t size : ramp) rampedTail += size;
@@ -103,7 +115,7 @@ class ChunkPipeline {
                    const Progress& progress = {}, std::size_t first = 0, std::size_t last = SIZE_MAX) {
     const auto start = std::chrono::steady_clock::now();
     const MemoryKind inKind = memoryKindOf(in.data());
-    const bool stagedOut = memoryKindOf(out.data()) == MemoryKind::Pageable;
+    const bool stagedOut = !out.empty() && memoryKindOf(out.data()) == MemoryKind::Pageable;
     PipelinePass pass;
     const std::size_t n = std::min(last, in.size());
     const std::vector<std::size_t> bounds = chunkBounds(first, n);
@@ -134,8 +146,8 @@ class ChunkPipeline {
 
  private:
   struct Slot {
-    Slot(std::size_t chunk, int radius)
-        : d_in(chunk, stream.view()), d_out(chunk, stream.view()),
+    Slot(std::size_t outputs, std::size_t chunk, int radius)
+        : d_in(chunk, stream.view()), d_out(outputs, stream.view()),
           d_halo(2 * static_cast<std::size_t>(radius), stream.view()),
           h_halo(2 * static_cast<std::size_t>(radius), stream.view()), capacity(chunk) {}
     Stream stream;  // first: the buffers below are made for it
@@ -160,7 +172,7 @@ class ChunkPipeline {
     const T* source = in.data() + slot.begin;
     if (inKind == MemoryKind::Pageable) {
       if (slot.h_in.size() == 0) slot.h_in = PinnedBuffer<T>(slot.capacity, view);
-      parallelCopy(slot.h_in.data(), source, count * sizeof(T));
+      parallelCopy(slot.h_in.data(), source, count * sizeof(T), resultsBack_ ? 8 : 16);
       source = slot.h_in.data();
     }
     slot.started.record(view);
@@ -170,11 +182,15 @@ class ChunkPipeline {
                                       cudaMemcpyHostToDevice, stream));
     }
     slot.copiedIn.record(view);
-    kernel(HaloedSpan<T>{slot.d_in.data(), slot.d_halo.data(), static_cast<std::int64_t>(count)}, slot.d_out.data(), view);
+    kernel(HaloedSpan<T>{slot.d_in.data(), slot.d_halo.data(), static_cast<std::int64_t>(count),
+                         static_cast<std::int64_t>(slot.begin)},
+           slot.d_out.size() ? slot.d_out.data() : nullptr, view);
     slot.filtered.record(view);
     if (stagedOut && slot.h_out.size() == 0) slot.h_out = PinnedBuffer<T>(slot.capacity, view);
-    T* destination = stagedOut ? slot.h_out.data() : out.data() + slot.begin;
-    SIGLAB_CUDA_TRY(cudaMemcpyAsync(destination, slot.d_out.data(), count * sizeof(T), cudaMemcpyDefault, stream));
+    if (!out.empty()) {
+      T* destination = stagedOut ? slot.h_out.data() : out.data() + slot.begin;
+      SIGLAB_CUDA_TRY(cudaMemcpyAsync(destination, slot.d_out.data(), count * sizeof(T), cudaMemcpyDefault, stream));
+    }
     slot.copiedOut.record(view);
   }
 
@@ -269,6 +285,7 @@ class ChunkPipeline {
 
   std::size_t chunk_;
   int radius_;
+  bool resultsBack_, ramps_;
   int device_;  // the slots' device: the finisher's thread makes it current
   std::vector<Slot> slots_;
 };

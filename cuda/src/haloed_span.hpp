@@ -22,6 +22,7 @@ struct HaloedSpan {
   const T* d_body = nullptr;  // 16-byte aligned
   const T* d_halo = nullptr;  // 2r values: positions -r..-1, then n..n+r-1
   std::int64_t n = 0;
+  std::int64_t begin = 0;  // where d_body[0] lies in the whole signal (0 for a whole signal)
 };
 
 // A chunk kernel: kernel(in, d_out, stream) queues on `stream` the in.n outputs of `in` (its body and

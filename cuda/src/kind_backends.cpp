@@ -108,7 +108,10 @@ class GpuSosScanBackend final : public GpuKindBackend {
   GpuSosScanBackend(std::string unavailable, std::vector<int> devices)
       : GpuKindBackend(std::move(unavailable), std::move(devices)),
         description_("GPU sections, causal or zero-phase: a block scan over chunks of 1024 samples; within its stated bound") {
-    if (devices_.size() > 1) description_ += "; split over " + formatDevicePlacement(devices_) + ", the same bits";
+    if (devices_.size() > 1) {
+      description_ += "; split over " + formatDevicePlacement(devices_) +
+                      ", zero phase the same bits as one GPU (causal: within the stated bound)";
+    }
   }
   std::string_view description() const override { return description_; }
   std::string whyNot(const FilterSpec& spec, SampleType type) const override {

@@ -105,7 +105,8 @@ std::unique_ptr<FilterBackend> makeCudaFftBackend(const std::vector<int>&) {
 // The spectrum's stub.
 std::string gpuSpectrumUnavailableReason() { return kReason; }
 
-GpuSpectrumRun welchGpu(std::span<const double> x, const WelchOptions& options, std::size_t, const std::vector<int>&) {
+GpuSpectrumRun welchGpu(std::span<const double> x, const WelchOptions& options, std::size_t, const std::vector<int>&,
+                        const Progress&) {
   validate(options, x.size());
   return GpuSpectrumRun{false, kReason, {}};
 }

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "chunk_pipeline.cuh"
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
 #include "gpu_engine.hpp"
@@ -306,6 +307,77 @@ ScanPlan makeScanPlan(const Sections& sections, std::int64_t groups) {
   return plan;
 }
 
+// The causal scan on one device streamed through the engine base's ChunkPipeline (issue 30): chunk k
+// is copied in while chunk k-1 is scanned and chunk k-2 copied out. The chunks are whole groups
+// (all but the last), scanned in order on one compute stream, each in the four steps above within
+// itself; the state at a chunk's end stays on the device and starts the next chunk, as zi times the
+// first sample starts the zero-phase forward pass.
+constexpr std::size_t kStreamedChunkSamples = std::size_t{16} * kGroupSamples;  // 1 Mi samples
+constexpr int kStreamedSlots = 4;
+
+struct StreamedScan {
+  StreamedScan(std::size_t d_, std::size_t coefficients, std::size_t powerCount)
+      : d(d_), coef(coefficients, compute.view()), power(d * d, compute.view()), groupPower(d * d, compute.view()),
+        powers(powerCount, compute.view()), ends(chunks * d, compute.view()), local(chunks * d, compute.view()),
+        groupEnds(groups * d, compute.view()), groupStarts(groups * d, compute.view()), states(2 * d, compute.view()),
+        one(1, compute.view()), max(1, compute.view()),
+        pipeline(kStreamedChunkSamples, 0, kStreamedSlots, cuda::ResultsBack::Yes, cuda::Ramps::No) {}
+  bool fits(std::size_t d_, std::size_t coefficients, std::size_t powerCount) const {
+    return d == d_ && coef.size() == coefficients && powers.size() == powerCount;
+  }
+  static constexpr std::size_t chunks = kStreamedChunkSamples / kSosScanChunk;
+  static constexpr std::size_t groups = chunks / kChunksPerGroup;
+  std::size_t d;
+  cuda::Stream compute;  // first: the buffers are made for it
+  cuda::DeviceBuffer<double> coef, power, groupPower, powers, ends, local, groupEnds, groupStarts;
+  cuda::DeviceBuffer<double> states;  // two states: a chunk starts from one and leaves its end in the other
+  cuda::DeviceBuffer<double> one;     // the scale of a chunk's start state
+  cuda::DeviceBuffer<unsigned long long> max;
+  cuda::Event copied, scanned;
+  std::size_t scannedChunks = 0;  // in this pass: which of `states` the next chunk starts from
+  cuda::ChunkPipeline<double> pipeline;
+};
+
+// The streamed scan's chunk kernel (haloed_span.hpp): the chunk's input copied to its output and
+// scanned there in place, after the chunk before, on the compute stream.
+struct StreamedScanKernel {
+  StreamedScan* scan;
+  int sections;
+  void operator()(const cuda::HaloedSpan<double>& in, double* d_out, cuda::StreamView slot) const {
+    StreamedScan& ws = *scan;
+    const int d = static_cast<int>(ws.d);
+    const cuda::StreamView computeView = ws.compute.view();
+    const cudaStream_t compute = computeView.get();
+    ws.copied.record(slot);
+    SIGLAB_CUDA_TRY(cudaStreamWaitEvent(compute, ws.copied.get()));
+    maxAbs<<<256, 256, 0, compute>>>(in.d_body, in.n, ws.max.data());
+    SIGLAB_CUDA_CHECK_LAUNCH();
+    SIGLAB_CUDA_TRY(cudaMemcpyAsync(d_out, in.d_body, static_cast<std::size_t>(in.n) * sizeof(double),
+                                    cudaMemcpyDeviceToDevice, compute));
+    const double* start = ws.states.data() + (ws.scannedChunks % 2) * ws.d;
+    double* end = ws.states.data() + ((ws.scannedChunks + 1) % 2) * ws.d;
+    ++ws.scannedChunks;
+    const std::int64_t chunks = (in.n + kSosScanChunk - 1) / kSosScanChunk;
+    const std::int64_t groups = (chunks + kChunksPerGroup - 1) / kChunksPerGroup;
+    const CarryView carry{ws.local.data(), ws.groupStarts.data(), ws.powers.data()};
+    sos_scan::runChunkTiles({ws.coef.data(), sections, d_out, in.n, 1, 0, chunks, true, start, ws.one.data(), carry,
+                             ws.ends.data()},
+                            compute);
+    sosCarry<<<static_cast<unsigned>(groups), kWarp, 0, compute>>>(ws.power.data(), d, ws.ends.data(), chunks,
+                                                                   kChunksPerGroup, ws.local.data(), ws.groupEnds.data());
+    SIGLAB_CUDA_CHECK_LAUNCH();
+    // The groups' true starts, and after the last whole group the chunk's end state: the next one's start.
+    sosCarry<<<1, kWarp, 0, compute>>>(ws.groupPower.data(), d, ws.groupEnds.data(), groups, groups,
+                                       ws.groupStarts.data(), end);
+    SIGLAB_CUDA_CHECK_LAUNCH();
+    sos_scan::runChunkTiles({ws.coef.data(), sections, d_out, in.n, 1, 0, chunks, true, start, ws.one.data(), carry,
+                             nullptr},
+                            compute);
+    ws.scanned.record(computeView);
+    SIGLAB_CUDA_TRY(cudaStreamWaitEvent(slot.get(), ws.scanned.get()));
+  }
+};
+
 // The scan's engines (one a part: its device and stream, failures mapped once, gpu_engine.hpp) and
 // their parts' buffers, kept between runs on the same devices: allocating a signal's worth of device
 // memory and streams on every call cost more than the copies. One run at a time; never destroyed
@@ -316,6 +388,7 @@ struct ScanCache {
   std::vector<std::unique_ptr<cuda::GpuEngine>> engines;
   std::vector<std::unique_ptr<ScanPart>> parts;  // made by the first step of a run on the part's engine
   std::optional<ScanPlan> plan;                   // the last run's
+  std::unique_ptr<StreamedScan> streamed;         // the causal scan's on one device, on engines[0]'s
 
   const ScanPlan& planFor(const Sections& sections, std::int64_t groups) {
     if (!plan || plan->groups != groups || plan->coef != flatCoefficients(sections)) plan = makeScanPlan(sections, groups);
@@ -334,6 +407,10 @@ struct ScanCache {
   // Frees every part's buffers (each on its own device); the engines stay.
   void drop() {
     for (auto& part : parts) part.reset();
+    if (streamed) {
+      const cuda::DeviceScope scope(devices.front(), std::nothrow);
+      streamed.reset();
+    }
   }
   // After a run: a part holding more than kKeptBytes of signal is freed, so a long signal's scan does
   // not keep the device's memory from the engines that run next (its own run takes far longer than
@@ -348,6 +425,50 @@ struct ScanCache {
 ScanCache& scanCache() {
   static auto* const cache = new ScanCache;
   return *cache;
+}
+
+// The causal scan over `in` on the cache's one engine through StreamedScan; the error bound as the
+// whole-signal scan states it for its forward pass.
+GpuFilterResult streamedCausalScan(ScanCache& cache, const Sections& sections, const ScanPlan& plan,
+                                   std::span<const double> in, std::span<double> out, const Progress& progress) {
+  const std::size_t d = plan.zi.size();
+  GpuFilterResult result;
+  unsigned long long maxBits = 0;
+  const std::string outOfMemory = "out of GPU memory: the causal scan's " + std::to_string(kStreamedSlots) +
+                                  " chunks in flight do not fit";
+  cache.engines[0]->run(outOfMemory, [&](const cuda::OnDevice&) {
+    if (!cache.streamed || !cache.streamed->fits(d, plan.coef.size(), plan.powers.size())) {
+      cache.streamed.reset();  // free the old buffers before taking new ones
+      cache.streamed = std::make_unique<StreamedScan>(d, plan.coef.size(), plan.powers.size());
+    }
+    StreamedScan& ws = *cache.streamed;
+    const cudaStream_t compute = ws.compute.view().get();
+    const auto toDevice = [&](cuda::DeviceBuffer<double>& to, const std::vector<double>& from) {
+      SIGLAB_CUDA_TRY(cudaMemcpyAsync(to.data(), from.data(), from.size() * sizeof(double), cudaMemcpyHostToDevice, compute));
+    };
+    const std::vector<double> one{1.0};
+    toDevice(ws.coef, plan.coef);
+    toDevice(ws.power, plan.power);
+    toDevice(ws.groupPower, plan.groupPower);
+    toDevice(ws.powers, plan.powers);
+    toDevice(ws.one, one);
+    SIGLAB_CUDA_TRY(cudaMemsetAsync(ws.states.data(), 0, ws.states.bytes(), compute));  // from rest
+    SIGLAB_CUDA_TRY(cudaMemsetAsync(ws.max.data(), 0, sizeof(unsigned long long), compute));
+    ws.compute.view().synchronize();
+    ws.scannedChunks = 0;
+    const cuda::PipelinePass pass =
+        ws.pipeline.run(in, out, StreamedScanKernel{&ws, static_cast<int>(sections.size())}, BoundaryMode::Zero, progress);
+    SIGLAB_CUDA_TRY(cudaMemcpyAsync(&maxBits, ws.max.data(), sizeof maxBits, cudaMemcpyDeviceToHost, compute));
+    ws.compute.view().synchronize();
+    result.kernelMs = pass.kernelMs;
+    result.totalMs = pass.totalMs;
+  });
+  double maxIn = 0;
+  std::memcpy(&maxIn, &maxBits, sizeof maxIn);
+  result.errorBound = sosScanErrorBound(sections, plan.gains, maxIn, 0.0) +
+                      carryErrorBound(plan.gains, plan.power, plan.amplification, maxIn);
+  if (!plan.gains.decayed) result.errorBound = std::numeric_limits<double>::infinity();
+  return result;
 }
 
 // sosfiltfilt (zeroPhase) or sosfilt from rest over `in`, which may lie in host or device memory.
@@ -398,6 +519,20 @@ GpuFilterResult sosScanCuda(const Sections& sections, std::span<const double> in
   const std::vector<ScanRange> ranges = planScanRanges(total, listed.size());
   const std::size_t partCount = ranges.size();
   cache.keepFor(std::vector<int>(listed.begin(), listed.begin() + static_cast<std::ptrdiff_t>(partCount)));
+  if (!zeroPhase && partCount == 1 && cuda::memoryKindOf(in.data()) != cuda::MemoryKind::Device) {  // streamed
+    try {
+      return streamedCausalScan(cache, sections, plan, in, out, progress);
+    } catch (const Cancelled&) {
+      cache.drop();
+      throw;
+    } catch (const cuda::GpuRunError& e) {
+      cache.drop();
+      return {e.failure() == cuda::GpuFailure::OutOfMemory ? GpuStatus::OutOfMemory : GpuStatus::Failed, e.what()};
+    } catch (const std::exception& e) {
+      cache.drop();
+      return {GpuStatus::Failed, e.what()};
+    }
+  }
   std::vector<std::unique_ptr<ScanPart>>& parts = cache.parts;
   const std::vector<std::unique_ptr<cuda::GpuEngine>>& engines = cache.engines;
   auto freeParts = [&] { cache.drop(); };  // after a failure or a cancel: nothing half-done is kept

@@ -1,8 +1,10 @@
 // Welch's spectrum with cuFFT on one device or several (each its own ranges of segments): the
-// signal goes to a device a chunk of whole segments at a time, straight from page-locked memory
-// (else staged through pinned buffers), on copy streams that run ahead of the compute stream; there
-// one block per segment removes the mean and applies the window, one batched D2Z plan transforms
-// the chunk, and one thread per frequency adds the chunk's |X_k|^2 to its range's running sum.
+// signal goes through the engine base's ChunkPipeline (chunk_pipeline.cuh), a chunk of whole
+// segments' starts at a time with the rest of its last segments as the chunk's halo, copied in on
+// the pipeline's streams (pageable input staged by host threads) while one compute stream per
+// device transforms the chunk before: there one block per segment removes the mean and applies the
+// window, one batched D2Z plan transforms the chunk, and one thread per frequency adds the chunk's
+// |X_k|^2 to its range's running sum. Nothing comes back but the sums.
 #include <cufft.h>
 
 #include <algorithm>
@@ -13,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "chunk_pipeline.cuh"
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
 #include "device_scope.hpp"
@@ -20,9 +23,8 @@
 #include "event_timer.hpp"
 #include "fft_plan_cache.hpp"
 #include "gpu_engine.hpp"
-#include "host_copy.hpp"
+#include "haloed_span.hpp"
 #include "on_each_part.hpp"
-#include "pinned_host.cuh"
 #include "siglab/cuda_backends.hpp"
 #include "siglab/cuda_spectrum.hpp"
 #include "siglab/split_filter.hpp"
@@ -35,18 +37,28 @@ constexpr int kFrameThreads = 256;
 // and at most 64 MiB of frames a chunk, however much the segments overlap.
 constexpr std::size_t kChunkBytes = std::size_t{8} << 20;
 constexpr std::size_t kFrameBytes = std::size_t{64} << 20;
+// Chunks in flight on a device: one copied in while the one before is transformed, and one ahead.
+constexpr int kWelchSlots = 4;
 
-// Frame s of the chunk: (x[s * step + j] - mean) * window[j] for j = 0..n-1, one block a segment.
-// The mean is a fixed-order block reduction (each thread a strided partial sum, then a tree).
-__global__ void makeFrames(const double* d_signal, std::size_t step, int n, const double* d_window, bool detrend,
-                           double* d_frames) {
+// Sample p of a chunk: its body, then its halo's right half (haloed_span.hpp), where a segment that
+// starts in the chunk finds the rest of its samples.
+struct ChunkSamples {
+  cuda::HaloedSpan<double> in;
+  int radius;
+  __device__ double operator()(std::int64_t p) const { return p < in.n ? in.d_body[p] : in.d_halo[radius + (p - in.n)]; }
+};
+
+// Frame s of the chunk: (x[first + s * step + j] - mean) * window[j] for j = 0..n-1, one block a
+// segment. The mean is a fixed-order block reduction (each thread a strided partial sum, then a tree).
+__global__ void makeFrames(ChunkSamples samples, std::int64_t first, std::size_t step, int n, const double* d_window,
+                           bool detrend, double* d_frames) {
   __shared__ double s_sum[kFrameThreads];
-  const double* segment = d_signal + static_cast<std::size_t>(blockIdx.x) * step;
+  const std::int64_t segment = first + static_cast<std::int64_t>(blockIdx.x) * static_cast<std::int64_t>(step);
   double* frame = d_frames + static_cast<std::size_t>(blockIdx.x) * n;
   double mean = 0.0;
   if (detrend) {
     double partial = 0.0;
-    for (int j = threadIdx.x; j < n; j += blockDim.x) partial += segment[j];
+    for (int j = threadIdx.x; j < n; j += blockDim.x) partial += samples(segment + j);
     s_sum[threadIdx.x] = partial;
     __syncthreads();
     for (int half = blockDim.x / 2; half > 0; half /= 2) {
@@ -55,10 +67,10 @@ __global__ void makeFrames(const double* d_signal, std::size_t step, int n, cons
     }
     mean = s_sum[0] / n;
   }
-  for (int j = threadIdx.x; j < n; j += blockDim.x) frame[j] = (segment[j] - mean) * d_window[j];
+  for (int j = threadIdx.x; j < n; j += blockDim.x) frame[j] = (samples(segment + j) - mean) * d_window[j];
 }
 
-// d_sums[k] += |X_k|^2 over the chunk's `segments` transforms, one thread a frequency.
+// d_sums[k] += |X_k|^2 over `segments` transforms, one thread a frequency.
 __global__ void addPowers(const cufftDoubleComplex* d_spectra, int bins, int segments, double* d_sums) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= bins) return;
@@ -71,45 +83,33 @@ __global__ void addPowers(const cufftDoubleComplex* d_spectra, int bins, int seg
 }
 
 // Everything one spectrum shape needs on one device, kept between calls: a cuFFT plan takes
-// longer to make than the transforms of a 10M-sample signal. Chunk c goes to slot c % kSlots on
-// that slot's copy stream while the compute stream transforms the chunk before it. d_sums holds
-// one running sum per range of segments this workspace sums.
+// longer to make than the transforms of a 10M-sample signal. The pipeline's chunks hold perChunk
+// segments' starts (its ramped first and last chunks fewer); their transforms run in chunk order on
+// the compute stream. d_sums holds one running sum per range of segments this workspace sums.
 class WelchWorkspace {
  public:
   WelchWorkspace(int device, std::size_t segment, std::size_t step, std::size_t perChunk, std::size_t ranges)
       : device_(device), segment_(segment), step_(step), perChunk_(perChunk), ranges_(ranges),
-        chunkSamples_((perChunk - 1) * step + segment), d_window(segment, compute.view()),
-        d_frames(perChunk * segment, compute.view()), d_sums(ranges * (segment / 2 + 1), compute.view()),
-        d_spectra(perChunk * (segment / 2 + 1), compute.view()),
-        plan({static_cast<int>(segment), static_cast<int>(perChunk), CUFFT_D2Z}, compute.view()) {
-    for (int s = 0; s < kSlots; ++s) slots.emplace_back(chunkSamples_);
-  }
+        d_window(segment, compute.view()), d_frames(perChunk * segment, compute.view()),
+        d_sums(ranges * (segment / 2 + 1), compute.view()), d_spectra(perChunk * (segment / 2 + 1), compute.view()),
+        plan({static_cast<int>(segment), static_cast<int>(perChunk), CUFFT_D2Z}, compute.view()),
+        pipeline(perChunk * step, static_cast<int>(segment), kWelchSlots, cuda::ResultsBack::No, cuda::Ramps::No) {}
   bool fits(int device, std::size_t segment, std::size_t step, std::size_t perChunk, std::size_t ranges) const {
     return device == device_ && segment == segment_ && step == step_ && perChunk == perChunk_ && ranges == ranges_;
   }
   int device() const { return device_; }
-  std::size_t chunkSamples() const { return chunkSamples_; }
-
-  struct Slot {
-    explicit Slot(std::size_t samples) : d_signal(samples, copy.view()) {}
-    cuda::Stream copy;  // first: the buffers are made for it
-    cuda::DeviceBuffer<double> d_signal;
-    cuda::PinnedBuffer<double> h_stage;  // made on first use: only pageable input is staged
-    cuda::Event copied, consumed;
-    bool used = false;
-  };
-  static constexpr int kSlots = 3;
 
  private:
   int device_;
-  std::size_t segment_, step_, perChunk_, ranges_, chunkSamples_;
+  std::size_t segment_, step_, perChunk_, ranges_;
 
  public:
   cuda::Stream compute;  // first: the buffers and the plan are made for it
   cuda::DeviceBuffer<double> d_window, d_frames, d_sums;
   cuda::DeviceBuffer<cufftDoubleComplex> d_spectra;
   cuda::FftPlan plan;
-  std::vector<Slot> slots;
+  cuda::Event copied, consumed;  // a chunk in on its slot's stream; its transforms done
+  cuda::ChunkPipeline<double> pipeline;
 };
 
 // One workspace a part (the last shapes and devices used), never destroyed: CUDA may be gone at exit.
@@ -141,10 +141,51 @@ std::vector<SignalPart> segmentRanges(std::size_t segments, std::size_t bins) {
   return splitIntoParts(segments, ranges);
 }
 
-// The sums over `ranges` (each [first, end) segments) on one device (current), into `sums` (ranges x bins).
-// The workspace keeps its own streams: it outlives the run.
+// Welch's chunk kernel (haloed_span.hpp): the segments that start in the chunk, framed, transformed
+// and added to their ranges' sums on the compute stream, after the chunk before; the slot's stream
+// waits for them before its buffers take the next chunk.
+struct WelchChunkKernel {
+  WelchWorkspace* ws;
+  const WelchOptions* options;
+  std::size_t step, bins;
+  std::span<const SignalPart> ranges;  // this device's, in segments; the ranges' sums in that order
+  void operator()(const cuda::HaloedSpan<double>& in, double*, cuda::StreamView slot) const {
+    const auto firstIn = [&](std::int64_t sample) {  // the first segment starting at or after `sample`
+      return static_cast<std::size_t>((sample + static_cast<std::int64_t>(step) - 1) / static_cast<std::int64_t>(step));
+    };
+    const std::size_t first = std::max(firstIn(in.begin), ranges.front().begin);
+    const std::size_t end = std::min(firstIn(in.begin + in.n), ranges.back().end);
+    if (first >= end) return;
+    const cuda::StreamView computeView = ws->compute.view();
+    const cudaStream_t compute = computeView.get();
+    ws->copied.record(slot);
+    SIGLAB_CUDA_TRY(cudaStreamWaitEvent(compute, ws->copied.get()));
+    const std::size_t n = options->segment;
+    makeFrames<<<static_cast<unsigned>(end - first), kFrameThreads, 0, compute>>>(
+        ChunkSamples{in, static_cast<int>(n)}, static_cast<std::int64_t>(first * step) - in.begin, step,
+        static_cast<int>(n), ws->d_window.data(), options->detrend == Detrend::constant, ws->d_frames.data());
+    SIGLAB_CUDA_CHECK_LAUNCH();
+    // The plan transforms perChunk frames; in a shorter chunk the extra ones are stale and
+    // addPowers reads only the chunk's.
+    SIGLAB_CUFFT_TRY(cufftExecD2Z(ws->plan.get(), ws->d_frames.data(), ws->d_spectra.data()));
+    for (std::size_t r = 0; r < ranges.size(); ++r) {  // a chunk may end one range and begin the next
+      const std::size_t from = std::max(first, ranges[r].begin), to = std::min(end, ranges[r].end);
+      if (from >= to) continue;
+      addPowers<<<static_cast<unsigned>((bins + 255) / 256), 256, 0, compute>>>(
+          ws->d_spectra.data() + (from - first) * bins, static_cast<int>(bins), static_cast<int>(to - from),
+          ws->d_sums.data() + r * bins);
+      SIGLAB_CUDA_CHECK_LAUNCH();
+    }
+    ws->consumed.record(computeView);
+    SIGLAB_CUDA_TRY(cudaStreamWaitEvent(slot.get(), ws->consumed.get()));
+  }
+};
+
+// The sums over `ranges` (each [first, end) segments, one after another) on one device (current),
+// into `sums` (ranges x bins). The workspace keeps its own streams: it outlives the run.
 void sumRangesOnDevice(std::span<const double> x, const WelchOptions& options, std::size_t perChunk, int device,
-                       std::span<const SignalPart> ranges, std::unique_ptr<WelchWorkspace>& held, double* sums) {
+                       std::span<const SignalPart> ranges, std::unique_ptr<WelchWorkspace>& held, double* sums,
+                       const Progress& progress) {
   const std::size_t n = options.segment, bins = frequencyCount(options);
   const std::size_t step = n - options.overlapOrDefault();
   if (!held || !held->fits(device, n, step, perChunk, ranges.size())) {
@@ -153,55 +194,49 @@ void sumRangesOnDevice(std::span<const double> x, const WelchOptions& options, s
   }
   WelchWorkspace& ws = *held;
   const cuda::StreamView computeView = ws.compute.view();
-  const cudaStream_t compute = computeView.get();
-
   const std::vector<double> window = spectrumWindow(options.window, n);
   ws.d_window.copyFrom(window.data(), n);
-  SIGLAB_CUDA_TRY(cudaMemsetAsync(ws.d_sums.data(), 0, ranges.size() * bins * sizeof(double), compute));
-  const bool pinned = cuda::isPinnedHost(x.data());
-  std::size_t c = 0;
-  for (std::size_t r = 0; r < ranges.size(); ++r) {
-    double* d_rangeSums = ws.d_sums.data() + r * bins;
-    for (std::size_t first = ranges[r].begin; first < ranges[r].end; ++c, first += perChunk) {
-      const std::size_t count = std::min(perChunk, ranges[r].end - first);
-      const std::size_t samples = (count - 1) * step + n;
-      WelchWorkspace::Slot& slot = ws.slots[c % WelchWorkspace::kSlots];
-      const cuda::StreamView copyView = slot.copy.view();
-      const cudaStream_t copy = copyView.get();
-      const double* source = x.data() + first * step;
-      if (slot.used) SIGLAB_CUDA_TRY(cudaStreamWaitEvent(copy, slot.consumed.get()));  // its last chunk is transformed
-      if (!pinned) {
-        if (slot.h_stage.size() == 0) slot.h_stage = cuda::PinnedBuffer<double>(ws.chunkSamples(), copyView);
-        if (slot.used) SIGLAB_CUDA_TRY(cudaEventSynchronize(slot.copied.get()));  // its staging buffer is free
-        // Input only (the result is a few bins): every core stages, while the slots before are in flight.
-        cuda::parallelCopy(slot.h_stage.data(), source, samples * sizeof(double), 16);
-        source = slot.h_stage.data();
-      }
-      SIGLAB_CUDA_TRY(cudaMemcpyAsync(slot.d_signal.data(), source, samples * sizeof(double), cudaMemcpyHostToDevice, copy));
-      slot.copied.record(copyView);
-      SIGLAB_CUDA_TRY(cudaStreamWaitEvent(compute, slot.copied.get()));
-      makeFrames<<<static_cast<unsigned>(count), kFrameThreads, 0, compute>>>(
-          slot.d_signal.data(), step, static_cast<int>(n), ws.d_window.data(), options.detrend == Detrend::constant,
-          ws.d_frames.data());
-      SIGLAB_CUDA_CHECK_LAUNCH();
-      // The plan transforms perChunk frames; in a shorter chunk the extra ones are stale and
-      // addPowers reads only the first `count`.
-      SIGLAB_CUFFT_TRY(cufftExecD2Z(ws.plan.get(), ws.d_frames.data(), ws.d_spectra.data()));
-      addPowers<<<static_cast<unsigned>((bins + 255) / 256), 256, 0, compute>>>(
-          ws.d_spectra.data(), static_cast<int>(bins), static_cast<int>(count), d_rangeSums);
-      SIGLAB_CUDA_CHECK_LAUNCH();
-      slot.consumed.record(computeView);
-      slot.used = true;
-    }
-  }
+  SIGLAB_CUDA_TRY(cudaMemsetAsync(ws.d_sums.data(), 0, ranges.size() * bins * sizeof(double), computeView.get()));
+  // The window and the zeroed sums before the first chunk's transforms; the sums after the last's.
+  computeView.synchronize();
+  // Outputs [first segment's start, last segment's start + step): every segment starts in one chunk;
+  // the halo's right half (`segment` samples, inside the signal) holds the rest of its samples.
+  ws.pipeline.run(x, std::span<double>(), WelchChunkKernel{&ws, &options, step, bins, ranges}, BoundaryMode::Zero,
+                  progress, ranges.front().begin * step, ranges.back().end * step);
   SIGLAB_CUDA_TRY(cudaMemcpyAsync(sums, ws.d_sums.data(), ranges.size() * bins * sizeof(double), cudaMemcpyDeviceToHost,
-                                  compute));
-  SIGLAB_CUDA_TRY(cudaStreamSynchronize(compute));
+                                  computeView.get()));
+  computeView.synchronize();
 }
+
+// One device's share of a split run's progress: the run's fraction is the mean of the parts'.
+class PartProgress {
+ public:
+  PartProgress(const Progress& whole, std::size_t parts) : whole_(whole), fractions_(parts, 0.0) {}
+  Progress forPart(std::size_t p) {
+    Progress part;
+    part.cancelFlag = whole_.cancelFlag;
+    if (whole_.onProgress) {
+      part.onProgress = [this, p](double fraction) {
+        const std::lock_guard lock(mutex_);
+        fractions_[p] = fraction;
+        double sum = 0;
+        for (double f : fractions_) sum += f;
+        whole_.report(sum / static_cast<double>(fractions_.size()));
+      };
+    }
+    return part;
+  }
+
+ private:
+  const Progress& whole_;
+  std::mutex mutex_;
+  std::vector<double> fractions_;
+};
 
 // Every device's ranges at once, then their sums added in range order on the host.
 Spectrum welchOnDevices(std::span<const double> x, const WelchOptions& options, std::size_t chunkSegments,
-                        const std::vector<int>& devices, std::vector<std::unique_ptr<WelchWorkspace>>& held) {
+                        const std::vector<int>& devices, std::vector<std::unique_ptr<WelchWorkspace>>& held,
+                        const Progress& progress) {
   const std::size_t n = options.segment, bins = frequencyCount(options);
   const std::size_t step = n - options.overlapOrDefault(), segments = segmentCount(options, x.size());
   // The chunk (and the plan's batch) depends on the signal alone, never on the split: cuFFT may
@@ -215,12 +250,15 @@ Spectrum welchOnDevices(std::span<const double> x, const WelchOptions& options, 
   while (held.size() < parts.size()) held.emplace_back();
   for (std::size_t p = parts.size(); p < held.size(); ++p) release(held[p]);  // a longer list's, no longer used
   std::vector<double> rangeSums(ranges.size() * bins);
+  PartProgress partProgress(progress, parts.size());
+  std::vector<Progress> partProgresses;
+  for (std::size_t p = 0; p < parts.size(); ++p) partProgresses.push_back(partProgress.forPart(p));
   cuda::onEachPart(parts.size(), [&](std::size_t p) {
     cuda::GpuEngine engine(std::string(), devices[p]);  // welchGpu checked every listed device
     engine.run("the GPU has too little free memory for this spectrum", [&](const cuda::OnDevice& on) {
       sumRangesOnDevice(x, options, perChunk, on.device,
                         std::span<const SignalPart>(ranges).subspan(parts[p].begin, parts[p].size()), held[p],
-                        rangeSums.data() + parts[p].begin * bins);
+                        rangeSums.data() + parts[p].begin * bins, partProgresses[p]);
     });
   });
   std::vector<double> sums(rangeSums.begin(), rangeSums.begin() + static_cast<std::ptrdiff_t>(bins));
@@ -244,7 +282,7 @@ std::string gpuSpectrumUnavailableReason() {
 }
 
 GpuSpectrumRun welchGpu(std::span<const double> x, const WelchOptions& options, std::size_t chunkSegments,
-                        const std::vector<int>& devices) {
+                        const std::vector<int>& devices, const Progress& progress) {
   validate(options, x.size());
   if (std::string reason = gpuSpectrumUnavailableReason(); !reason.empty()) return {false, reason, {}};
   const std::vector<int> listed = devices.empty() ? std::vector<int>{0} : devices;
@@ -260,7 +298,8 @@ GpuSpectrumRun welchGpu(std::span<const double> x, const WelchOptions& options, 
     for (auto& workspace : cache.held) release(workspace);
   };
   try {
-    return {true, {}, welchOnDevices(x, options, chunkSegments, listed, cache.held)};
+    progress.throwIfCancelled();
+    return {true, {}, welchOnDevices(x, options, chunkSegments, listed, cache.held, progress)};
   } catch (const cuda::GpuRunError& e) {
     releaseAll();
     return {false, e.what(), {}};

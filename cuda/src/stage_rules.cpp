@@ -6,7 +6,7 @@
 
 namespace siglab {
 
-bool gpuFindsPeaks(const PeakOptions& options) { return !options.measuresProminence(); }
+bool gpuFindsPeaks(const PeakOptions& options) { return !options.measuresProminence() && !options.hasMaxima(); }
 
 // A frame's transform X_k sums nperseg windowed samples, each at most 2 maxAbs once detrended, so
 // |X_k| <= S = 2 maxAbs sum |w|. Both FFTs (cuFFT, FFTW) are accurate to a few log2(nfft) eps of

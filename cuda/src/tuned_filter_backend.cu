@@ -60,7 +60,7 @@ class TunedFilterBackend final : public FilterBackend, public cuda::GpuEngine {
   // find-peaks by height, threshold and distance: findPeaksCuda, PeakFinder's rows exactly.
   std::string whyNotFindPeaks(const PeakOptions& options) const override {
     if (!unavailableReason().empty()) return unavailableReason();
-    if (!gpuFindsPeaks(options)) return "gpu-tuned finds peaks by height, threshold and distance; prominence and width run on the CPU";
+    if (!gpuFindsPeaks(options)) return "gpu-tuned finds peaks by minimum height, threshold and distance; prominence, width and maxima run on the CPU";
     return {};
   }
   FilterPass findPeaks(std::span<const double> x, const PeakOptions& options, std::vector<PeakRow>& rows,

@@ -22,9 +22,10 @@ from ._siglab import InputError
 from . import _siglab
 from .pipeline import Pipeline, VerificationError, stage, stage_kinds
 from . import ndimage, signal
+from .signal_files import formats, read, write
 
 __all__ = ["read_signal", "filter", "compare", "stats", "engines", "measure", "InputError", "Signal", "Pipeline",
-           "VerificationError", "stage", "stage_kinds", "signal", "ndimage"]
+           "VerificationError", "stage", "stage_kinds", "signal", "ndimage", "read", "write", "formats"]
 
 
 class Signal(np.ndarray):

@@ -3,7 +3,6 @@ by core's pipeline (Pipeline: the CLI's engine choice, cropping, bounds and refu
 Nothing here decides how a stage runs; it only translates SciPy's spelling into the stage's."""
 import contextlib
 import os
-import tempfile
 
 import numpy as np
 
@@ -123,17 +122,12 @@ def _run_rows(x, kind, params, axis, dtype, engine, devices):
     return np.moveaxis(result.reshape(*leading, result.shape[-1]), -1, axis)
 
 
-# Where an analysis's file is written and read back at once: memory (tmpfs) where the system has
-# it, so nothing goes to a disk; else the system's temporary folder.
-_MEMORY_FOLDER = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
-
-
-def run_analysis(function, x, kind, params, *, axis, rate, output_suffix, take, engine="auto", devices=None):
+def run_analysis(function, x, kind, params, *, axis, rate, take, engine="auto", devices=None):
     """x (float64, or read as float64) through the analysis stage `kind` (spectrogram, stft,
-    find-peaks) along `axis`, one channel at a time, each written by core into a file of a private
-    temporary folder (gone afterwards) and handed to take(channel, count, path) to read while it is
-    there. Returns (the matrix's axes {"frequencies", "times"}, or {} for a table; the leading shape
-    of the other axes)."""
+    find-peaks, hilbert) along `axis`, one channel at a time, each result handed over by core's
+    memory sink (a matrix as an array of its shape, a table as {column: values}) to
+    take(channel, count, result). Returns (the matrix's axes {"frequencies", "times"}, or {} for
+    a table or a signal; the leading shape of the other axes)."""
     if x.ndim == 0:
         raise ValueError(f"siglab.{function}: x must have at least one dimension")
     pipeline = Pipeline([(kind, params)])
@@ -143,14 +137,12 @@ def run_analysis(function, x, kind, params, *, axis, rate, output_suffix, take, 
     label = f"stage 1 ({kind}): "
     try:
         axes = pipeline._native.analysis_axes(rows.shape[-1], rate)
-        with tempfile.TemporaryDirectory(prefix="siglab-", dir=_MEMORY_FOLDER) as folder:
-            path = os.path.join(folder, "result" + output_suffix)
-            for channel, row in enumerate(rows):
-                described = pipeline._native.run_into_file([np.ascontiguousarray(row, dtype=np.float64)], rate, path,
-                                                           engines, True, None, devices)
-                if not described["passed"]:
-                    raise VerificationError(described["failure"])
-                take(channel, rows.shape[0], path)
+        for channel, row in enumerate(rows):
+            result, described = pipeline._native.run_analysis([np.ascontiguousarray(row, dtype=np.float64)], rate,
+                                                              engines, True, None, devices)
+            if not described["passed"]:
+                raise VerificationError(described["failure"])
+            take(channel, rows.shape[0], result)
     except ValueError as error:
         if not str(error).startswith(label):
             raise

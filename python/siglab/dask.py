@@ -77,3 +77,22 @@ def filter(x, window=5, mode="zero", *, taps=None, gaussian=None, engine="cpu-pa
         return siglab.filter(block, window=window, mode=mode, taps=taps, gaussian=gaussian, engine=engine)
 
     return _overlapped(x, reach, run_block, _result_dtype(x, None))
+
+
+def run_file(pipeline, in_path, out_path, *, dtype="<f8", offset=0, chunk_samples=1 << 23, engine="cpu-parallel",
+             rate=None, out_dtype=None, verify=True):
+    """Runs a raw file through `pipeline` with Dask (on the scheduler in use: threads, processes or
+    a cluster's workers), chunk by chunk as run() runs an array, into the raw file `out_path`
+    (little-endian float64, or float32 for out_dtype=np.float32), written as siglab-cli writes an
+    output: refused before any work where it is the input (the same path, a hard link or a
+    symlink); the chunks go to a temporary beside it, renamed over it once every chunk is written;
+    an error, SIGINT, SIGTERM or SIGHUP (raised as siglab.raw_files.Interrupted) leaves no output
+    and an old file as it was. dtype, offset: the input's samples, as read_raw reads them. No
+    process holds more than a few chunks. Returns the samples written."""
+    from .raw_files import RawFileTarget, read_raw, stop_on_signals
+
+    x = read_raw(in_path, dtype=dtype, chunk_samples=chunk_samples, offset=offset)
+    y = run(pipeline, x, engine=engine, rate=rate, dtype=out_dtype, verify=verify)
+    with stop_on_signals(), RawFileTarget(out_path, y.dtype.newbyteorder("<"), y.shape[0], inputs=[in_path]) as target:
+        da.store(y, target, lock=False)
+    return y.shape[0]

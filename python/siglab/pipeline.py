@@ -12,6 +12,7 @@ Every stage kind, its parameters, their types, ranges and defaults come from Sig
 (siglab.stage_kinds()); its checks and messages are core's: a stage that does not read, or cannot
 run on the signal, is a ValueError naming the stage, before any work.
 """
+import contextlib
 import json
 import warnings
 
@@ -221,17 +222,60 @@ class Pipeline:
         """in_path through every stage into out_path, as siglab-cli filter --chain does: read as
         read_signal reads it, streamed block by block where the result is the in-memory one's bits
         (stream="auto"; "always", "never"), in bounded memory, `block_samples` outputs a block
-        (None: core's default). out_path (its format by extension)
-        appears only complete and verified: a stage that cannot run, a failed check, an error or
-        Ctrl-C leaves no output and an old file as it was. Returns the report (see run())."""
+        (None: core's default). out_path (its format by extension) appears only complete and
+        verified: a stage that cannot run, a failed check, an error or Ctrl-C (KeyboardInterrupt,
+        raised once the run has stopped) leaves no output, no temporary, and an old file as it was.
+
+        progress: None; a callable progress(fraction, samples): the whole run's fraction done
+        (0 to 1, reading, filtering and writing together) and the input samples it stands for
+        (None where the file does not say its length before it is read: text, a pipe), called on
+        this thread; an exception from it cancels the run; or True / "tqdm": a tqdm bar (where
+        tqdm is installed; else a warning and no bar). The run itself goes on without the GIL.
+        Returns the report (see run())."""
         read = {"column": column, "skip_header": skip_header, "raw": raw, "offset": offset, "channel": channel,
                 "allow_nonfinite": allow_nonfinite, "rate": rate}
-        described = self._native.run_file(str(in_path), str(out_path), read, stream, block_samples,
-                                          self._engines(engine),
-                                          _sample_type(dtype, np.float64), verify, progress, devices)
+        with _file_progress(progress, _siglab.NativePipeline.input_samples(str(in_path), read)) as report:
+            described = self._native.run_file(str(in_path), str(out_path), read, stream, block_samples,
+                                              self._engines(engine),
+                                              _sample_type(dtype, np.float64), verify, report, devices)
         if not described["passed"]:
             raise VerificationError(described["failure"])
         return described
+
+
+@contextlib.contextmanager
+def _file_progress(progress, total):
+    """The native run's progress(phase, fraction) for run_file's progress=: the caller's
+    progress(fraction, samples), a tqdm bar (closed afterwards), or None."""
+    if progress is None or progress is False:
+        yield None
+        return
+    if progress is True or progress == "tqdm":
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            warnings.warn("progress=\"tqdm\" needs tqdm, which is not installed: the run shows no progress",
+                          stacklevel=4)
+            yield None
+            return
+        bar = tqdm(total=total if total is not None else 1.0, unit=" samples" if total is not None else "",
+                   unit_scale=True)
+        try:
+            def advance(fraction, samples):
+                bar.update((samples if samples is not None else fraction) - bar.n)
+
+            yield lambda phase, fraction: advance(fraction, _samples_done(fraction, total))
+        finally:
+            bar.close()
+        return
+    if not callable(progress):
+        raise ValueError(f"progress must be None, a callable progress(fraction, samples), True or \"tqdm\", "
+                         f"not {progress!r}")
+    yield lambda phase, fraction: progress(fraction, _samples_done(fraction, total))
+
+
+def _samples_done(fraction, total):
+    return None if total is None else min(total, int(fraction * total))
 
 
 def _from_json(text):

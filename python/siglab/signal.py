@@ -12,16 +12,16 @@ padtype other than odd, ...) is a NotImplementedError naming it. Designs (butter
 responses (freqz, sosfreqz) are core's own designs, returned as SciPy returns them.
 """
 import math
-import warnings
 
 import numpy as np
 
 from . import _siglab
 from ._scipy_calls import (coefficient_files, coefficients, float_input, require_default, run_analysis, run_stage,
                            unsupported)
+from ._transforms import correlate, hilbert, istft
 
 __all__ = ["sosfilt", "sosfiltfilt", "lfilter", "filtfilt", "savgol_filter", "medfilt", "detrend",
-           "resample_poly", "upfirdn", "decimate", "welch", "spectrogram", "stft", "find_peaks", "butter", "cheby1", "cheby2",
+           "resample_poly", "upfirdn", "decimate", "welch", "spectrogram", "stft", "istft", "hilbert", "correlate", "find_peaks", "butter", "cheby1", "cheby2",
            "ellip", "bessel", "iirnotch", "firwin", "freqz", "sosfreqz"]
 
 
@@ -421,15 +421,17 @@ def _segments(nperseg, noverlap, nfft):
 def _matrix(function, x, kind, params, axis, fs, complex_values, engine, devices):
     """The analysis's frames x frequencies matrices as SciPy's f, t and (..., frequencies, frames)
     array (a transposed view, as SciPy's), in x's precision (float32 and complex64 for float32 x):
-    each channel's file read once into the result (complex: its re and im planes into one array)."""
+    one channel's matrix, as core hands it over, is the result itself where its type is."""
     if fs is None or np.ndim(fs) != 0:
         unsupported(f"signal.{function}", "fs", fs, "a sample rate in Hz")
     real = np.float32 if x.dtype == np.float32 else np.float64
     dtype = np.result_type(real, np.complex64) if complex_values else np.dtype(real)
     result = []
 
-    def take(channel, channels, path):
-        planes = np.load(path, mmap_mode="r")  # frames x frequencies, or frames x (re, im) x frequencies
+    def take(channel, channels, planes):  # frames x frequencies, or frames x (re, im) x frequencies
+        if channels == 1 and not complex_values and planes.dtype == dtype:
+            result.append(planes[np.newaxis])
+            return
         if not result:
             result.append(np.empty((channels, planes.shape[0], planes.shape[-1]), dtype=dtype))
         if complex_values:
@@ -438,8 +440,8 @@ def _matrix(function, x, kind, params, axis, fs, complex_values, engine, devices
         else:
             result[0][channel] = planes
 
-    axes, leading = run_analysis(f"signal.{function}", x, kind, params, axis=axis, rate=float(fs),
-                                 output_suffix=".npy", take=take, engine=engine, devices=devices)
+    axes, leading = run_analysis(f"signal.{function}", x, kind, params, axis=axis, rate=float(fs), take=take,
+                                 engine=engine, devices=devices)
     matrix = np.swapaxes(result[0].reshape(*leading, *result[0].shape[1:]), -1, -2)
     where = axis % x.ndim
     if where != x.ndim - 1:  # SciPy puts the frequencies where the axis was, the frames last
@@ -605,16 +607,6 @@ def stft(x, fs=1.0, window='hann', nperseg=256, noverlap=None, nfft=None, detren
     return _matrix("stft", x, "stft", params, axis, fs, True, engine, devices)
 
 
-def _read_table(path):
-    """A table core wrote as CSV (a header line of names, then one row a record) as {name: column}."""
-    with open(path) as file:
-        names = file.readline().strip().split(",")
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)  # no peaks: a header alone
-            rows = np.loadtxt(file, delimiter=",", ndmin=2).reshape(-1, len(names))
-    return {name: rows[:, k].copy() for k, name in enumerate(names)}
-
-
 def find_peaks(x, height=None, threshold=None, distance=None, prominence=None, width=None, wlen=None,
                rel_height=0.5, plateau_size=None, *, engine="auto", devices=None):
     """Find peaks inside a signal based on peak properties (scipy.signal.find_peaks).
@@ -623,8 +615,8 @@ def find_peaks(x, height=None, threshold=None, distance=None, prominence=None, w
     ----------
     x : array_like, 1-D
         The signal.
-    height, threshold, prominence, width : float, optional
-        Each property's minimum; (min, max) pairs and arrays are NotImplementedError.
+    height, threshold, prominence, width : float or (min, max) tuple, optional
+        Each property's minimum, or SciPy's interval (either end None); arrays are NotImplementedError.
     distance : float, optional
         The least samples between neighbouring peaks (the higher kept).
     wlen : float, optional
@@ -647,18 +639,22 @@ def find_peaks(x, height=None, threshold=None, distance=None, prominence=None, w
     require_default("signal.find_peaks", "plateau_size", plateau_size, None)
     conditions = {"height": height, "threshold": threshold, "distance": distance, "prominence": prominence,
                   "width": width, "wlen": wlen}
+    params = {}
     for name, value in conditions.items():
-        if value is not None and np.ndim(value) != 0:
-            unsupported("signal.find_peaks", name, value, "a single minimum")
+        low, high = value if isinstance(value, tuple) and len(value) == 2 and name not in ("distance", "wlen") \
+            else (value, None)
+        for key, end in ((name, low), (name + "-max", high)):
+            if end is not None and np.ndim(end) != 0:
+                unsupported("signal.find_peaks", name, value, "a single minimum or a (min, max) tuple")
+            if end is not None:
+                params[key] = end
     x = float_input("signal.find_peaks", x)
     if x.ndim != 1:
         raise ValueError("`x` must be a 1-D array")
-    params = {name: value for name, value in conditions.items() if value is not None}
     params["rel_height"] = rel_height
     tables = []
-    run_analysis("signal.find_peaks", x, "find-peaks", params, axis=-1, rate=None, output_suffix=".csv",
-                 take=lambda channel, channels, path: tables.append(_read_table(path)), engine=engine,
-                 devices=devices)
+    run_analysis("signal.find_peaks", x, "find-peaks", params, axis=-1, rate=None,
+                 take=lambda channel, channels, table: tables.append(table), engine=engine, devices=devices)
     columns, = tables
     peaks = columns["index"].astype(np.intp)
     properties = {}

@@ -161,3 +161,24 @@ def test_a_signal_part_way_leaves_the_old_file(tmp_path):
     assert output.read_bytes() == b"old"
     assert os.listdir(tmp_path) == ["out.f64"], "the temporary is removed"
     assert signal.getsignal(signal.SIGTERM) is handler
+
+
+def test_run_file_has_the_bits_of_the_in_memory_run_and_writes_atomically(tmp_path, rng):
+    source, output = tmp_path / "in.f64", tmp_path / "out.raw"
+    x = rng.uniform(-1, 1, 100_003)
+    x.astype("<f8").tofile(source)
+    pipeline = siglab.Pipeline("median 5; mean 3; gaussian 1.5")
+    output.write_bytes(b"old")
+    with dask.config.set(scheduler="threads"):
+        assert siglab.dask.run_file(pipeline, source, output, chunk_samples=7_001) == x.size
+    assert same_bits(np.fromfile(output, "<f8"), pipeline.run(x, engine="cpu-parallel"))
+    assert sorted(os.listdir(tmp_path)) == ["in.f64", "out.raw"]
+    with dask.config.set(scheduler="synchronous"):
+        assert siglab.dask.run_file(pipeline, source, output, chunk_samples=7_001, out_dtype=np.float32) == x.size
+        assert same_bits(np.fromfile(output, "<f4"), pipeline.run(x, engine="cpu-parallel", dtype=np.float32))
+        with pytest.raises(ValueError, match="is the input"):
+            siglab.dask.run_file(pipeline, source, source)
+        with pytest.raises(ValueError, match="detrend"):  # a stage of the whole signal: refused before any output
+            siglab.dask.run_file(siglab.Pipeline("detrend"), source, output, chunk_samples=7_001)
+    assert sorted(os.listdir(tmp_path)) == ["in.f64", "out.raw"]
+    assert np.fromfile(source, "<f8").tobytes() == x.tobytes()

@@ -100,3 +100,21 @@ def test_time_engine_times_reused_new_and_vector_results(rng):
         siglab._siglab.time_engine(x, out, 5, "zero", "cpu-parallel", 0, 2, "cached")
     with pytest.raises(ValueError, match="out must be writeable and of x's size"):
         siglab._siglab.time_engine(x, None, 5, "zero", "cpu-parallel", 0, 2, "reuse")
+
+
+def test_analysis_results_come_from_cores_memory_sink_not_a_file(rng, monkeypatch):
+    # spectrogram, stft, find_peaks and hilbert are handed their matrix or table by core in memory:
+    # no temporary folder or file is made (a system without one runs them alike).
+    import tempfile
+
+    def no_temporaries(*args, **kwargs):
+        raise AssertionError("an analysis went through a temporary file")
+    monkeypatch.setattr(tempfile, "TemporaryDirectory", no_temporaries)
+    monkeypatch.setattr(tempfile, "mkstemp", no_temporaries)
+    x = rng.standard_normal(5000)
+    f, t, s = siglab.signal.spectrogram(x, nperseg=128)
+    assert s.shape == (f.size, t.size) and s.flags.writeable and s.base is not None
+    assert siglab.signal.stft(x, nperseg=64)[2].dtype == np.complex128
+    peaks, properties = siglab.signal.find_peaks(x, prominence=1.0, wlen=31)
+    assert peaks.size > 0 and properties["prominences"].shape == peaks.shape
+    assert siglab.signal.hilbert(x).shape == x.shape

@@ -144,7 +144,9 @@ def test_welch_spectrogram_and_stft_return_what_scipy_returns(rng, analysis):
 
 @pytest.mark.parametrize("conditions", [{}, {"height": 0.5}, {"threshold": 0.1, "distance": 3},
                                         {"prominence": 0.5, "wlen": 21}, {"width": 2, "rel_height": 0.7},
-                                        {"height": 2.5}])
+                                        {"height": 2.5}, {"height": (0.2, 1.5), "threshold": (None, 0.8)},
+                                        {"prominence": (0.3, 2.0), "width": (1, 4), "wlen": 31},
+                                        {"threshold": (0.05, None), "prominence": (None, 1.0)}])
 def test_find_peaks_returns_scipys_peaks_and_properties(rng, conditions):
     x = rng.standard_normal(2000)
     peaks, properties = signal.find_peaks(x, **conditions)
@@ -234,7 +236,8 @@ UNSUPPORTED = [
     (lambda: signal.spectrogram(np.ones(500), mode="angle"), "mode"),
     (lambda: signal.spectrogram(np.ones(500), return_onesided=False), "return_onesided"),
     (lambda: signal.stft(np.ones(500), boundary="even"), "boundary"),
-    (lambda: signal.find_peaks(np.ones(50), height=(0.1, 0.5)), "height"),
+    (lambda: signal.find_peaks(np.ones(50), height=np.full(50, 0.5)), "height"),
+    (lambda: signal.find_peaks(np.ones(50), width=(np.ones(50), None)), "width"),
     (lambda: signal.find_peaks(np.ones(50), plateau_size=2), "plateau_size"),
     (lambda: signal.welch(np.ones(500), detrend="linear"), "detrend"),
     (lambda: signal.welch(np.ones(500), nfft=512), "nfft"),

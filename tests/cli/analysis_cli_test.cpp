@@ -49,6 +49,21 @@ TEST(AnalysisCli, FindPeaksWritesATableWithTimes) {
   EXPECT_EQ(test::readFile(dir.file("peaks.csv")).substr(0, 18), "index,time,height\n");
 }
 
+// SciPy's (min, max) as one option (--height 0.2,0.6) reads as its two (--height 0.2 --height-max 0.6).
+TEST(AnalysisCli, FindPeaksIntervalOptionReadsAsItsMinimumAndMaximum) {
+  const test::TempDir dir;
+  const std::string in = writeWav(dir, 5000);
+  const auto interval = runCli("filter " + in + " -o " + dir.file("a.csv") + " --find-peaks wlen=9 --height 0.2,0.6", dir);
+  ASSERT_EQ(interval.exitCode, 0) << interval.err;
+  const auto both = runCli("filter " + in + " -o " + dir.file("b.csv") + " --find-peaks wlen=9 --height 0.2 --height-max 0.6", dir);
+  ASSERT_EQ(both.exitCode, 0) << both.err;
+  EXPECT_EQ(test::readFile(dir.file("a.csv")), test::readFile(dir.file("b.csv")));
+  const auto twice = runCli("filter " + in + " -o " + dir.file("c.csv") + " --find-peaks wlen=9 --height 0.2,0.6 --height-max 1", dir);
+  EXPECT_EQ(twice.exitCode, 2);
+  EXPECT_NE(twice.err.find("height-max is given twice"), std::string::npos) << twice.err;
+  EXPECT_FALSE(fs::exists(dir.file("c.csv")));
+}
+
 // SciPy's stft takes any overlap; where istft cannot invert the result (NOLA fails), a note says so.
 TEST(AnalysisCli, AnStftIstftCannotInvertIsWrittenWithANote) {
   const test::TempDir dir;

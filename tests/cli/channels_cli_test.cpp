@@ -187,6 +187,27 @@ TEST(ChannelsCli, StatsPerChannel) {
   EXPECT_NE(json.out.find("\"channel\":2"), std::string::npos) << json.out;
 }
 
+// A file's channel names (a CSV header's here) name the channels in `stats` and `filter`'s
+// reports and become an EDF output's labels.
+TEST(ChannelsCli, ReportsAndEdfLabelsNameChannelsByTheFilesNames) {
+  const test::TempDir dir;
+  std::string csv = "pressure,temperature\n";
+  for (int i = 0; i < 64; ++i) csv += std::to_string(i % 7) + "," + std::to_string(i % 5) + "\n";
+  test::writeFile(dir.file("in.csv"), csv);
+  const Outcome stats = runCli("stats -q --skip-header " + dir.file("in.csv"), dir);
+  ASSERT_EQ(stats.exitCode, 0) << stats.err;
+  EXPECT_NE(stats.out.find("channel: 1 (pressure)\n"), std::string::npos) << stats.out;
+  EXPECT_NE(stats.out.find("channel: 2 (temperature)\n"), std::string::npos) << stats.out;
+  const Outcome json = runCli("stats -q --json --skip-header " + dir.file("in.csv"), dir);
+  ASSERT_EQ(json.exitCode, 0) << json.err;
+  EXPECT_NE(json.out.find("\"channel\":2"), std::string::npos) << json.out;
+  EXPECT_NE(json.out.find("\"name\":\"temperature\""), std::string::npos) << json.out;
+  const Outcome filter = runCli("filter --skip-header --rate 8 --median 3 " + dir.file("in.csv") + " -o " + dir.file("out.edf"), dir);
+  ASSERT_EQ(filter.exitCode, 0) << filter.err;
+  EXPECT_NE((filter.out + filter.err).find("channel 2 (temperature)"), std::string::npos) << filter.out << filter.err;
+  EXPECT_EQ(readChannels(dir.file("out.edf")).names, (std::vector<std::string>{"pressure", "temperature"}));
+}
+
 TEST(ChannelsCli, SpectrumOfSeveralChannelsAsksForOne) {
   const test::TempDir dir;
   const std::string in = writeStereoWav(dir);

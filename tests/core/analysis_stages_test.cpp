@@ -324,6 +324,60 @@ TEST(AnalysisStages, FindPeaksAgreesWithScipyStreamedOrNotOnAwkwardSizesAndChann
   expectScipyAgrees(dir, checks);
 }
 
+// SciPy's (min, max) form: height=2,5 or height=(2,5), either end left out as SciPy's None.
+TEST(AnalysisStages, FindPeaksIntervalsAgreeWithScipyStreamedOrNot) {
+  SIGLAB_SKIP_WITHOUT_SCIPY();
+  test::TempDir dir;
+  std::mt19937_64 rng(test::freshSeed());
+  std::string checks = kComparePeaks;
+  int k = 0;
+  const struct {
+    std::string chain, python;
+    bool plateaus;  // (not with distance: SciPy orders equal peaks by NumPy's unstable argsort)
+  } cases[] = {
+      {"find-peaks height=0.2,1.5 threshold=(0.05,0.8)", "height=(0.2, 1.5), threshold=(0.05, 0.8)", true},
+      {"find-peaks height=,1 threshold-max=0.5", "height=(None, 1), threshold=(None, 0.5)", true},
+      {"find-peaks prominence=(0.3,2) wlen=15", "prominence=(0.3, 2), wlen=15", true},
+      {"find-peaks width=1,4 prominence-max=3 wlen=21 distance=3", "width=(1, 4), prominence=(None, 3), wlen=21, distance=3", false},
+      {"find-peaks width-max=2.5 wlen=11", "width=(None, 2.5), wlen=11", true},
+  };
+  for (const std::size_t n : {1, 1001}) {
+    for (const auto& [chain, python, plateaus] : cases) {
+      const auto x = signalOf(n, 1, rng, plateaus);
+      const std::string in = writeInput(dir, "in" + std::to_string(k), x);
+      const std::string out = dir.file("out" + std::to_string(k++) + ".csv");
+      ASSERT_TRUE(inMemory(chain, x, out).written) << chain;
+      streamed(chain, in, dir.file("blocks.csv"), 7);
+      EXPECT_EQ(test::readFile(dir.file("blocks.csv")), test::readFile(out)) << chain;
+      checks += "peaks_case('" + chain + " on " + std::to_string(n) + "', '" + out + "', np.load('" + in + "'), " +
+                python + ")\n";
+    }
+  }
+  expectScipyAgrees(dir, checks);
+}
+
+TEST(AnalysisStages, FindPeaksIntervalsSayWhatIsWrong) {
+  const auto refusal = [](const std::string& chain) {
+    try {
+      parseChain(chain);
+    } catch (const StageError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refusal("find-peaks height=1,2,3"),
+            "stage 1 (find-peaks): height must be a number or an interval MIN,MAX (either may be left out), got \"1,2,3\"");
+  EXPECT_EQ(refusal("find-peaks height=,"),
+            "stage 1 (find-peaks): height must be a number or an interval MIN,MAX (either may be left out), got \",\"");
+  EXPECT_EQ(refusal("find-peaks height=1,2 height-max=3"), "stage 1 (find-peaks): height-max is given twice");
+  EXPECT_EQ(refusal("find-peaks distance=1,2"), "stage 1 (find-peaks): distance must be a number, got \"1,2\"");
+  EXPECT_EQ(refusal("find-peaks width=-1,2"),
+            "stage 1 (find-peaks): width must be a finite number from 0 to 1.79769e+308, got -1");
+  const Pipeline both = parseChain("find-peaks height=(-1,2.5)");
+  EXPECT_EQ(std::get<double>(both.stages[0].values.at("height")), -1.0);
+  EXPECT_EQ(std::get<double>(both.stages[0].values.at("height-max")), 2.5);
+}
+
 TEST(AnalysisStages, FindPeaksWritesTimeWithARateAndJsonByExtension) {
   test::TempDir dir;
   const std::vector<std::vector<double>> x = {{0, 2, 0, 1, 1, 0, 5, 0}};
@@ -377,7 +431,9 @@ TEST(AnalysisStages, BadParametersAndPlacesAreRefusedByNameBeforeAnyOutput) {
                                                     "in .csv or .json, got \"" + dir.file("p.npy") + "\"");
   ChannelSource source;
   source.channels.assign(x.begin(), x.end());
-  EXPECT_THROW(runPipeline(parseChain("find-peaks"), source, MemorySink{}, noEngines()), StageError);
+  std::vector<double> signalArray(x.front().size());  // a table in memory goes to the report, not into a signal's array
+  EXPECT_THROW(runPipeline(parseChain("find-peaks"), source, MemorySink{{std::span<double>(signalArray)}}, noEngines()),
+               StageError);
   EXPECT_TRUE(fs::is_empty(dir.path()));
 }
 

@@ -18,11 +18,14 @@
 #include "siglab/errors.hpp"
 #include "siglab/io/channel_io.hpp"
 #include "siglab/io/channel_stream.hpp"
+#include "siglab/io/dataset_child.hpp"
 #include "siglab/io/dataset_files.hpp"
 #include "siglab/io/file_probe.hpp"
 #include "siglab/io/mapped_signal.hpp"
 #include "siglab/io/output_checks.hpp"
 #include "siglab/io/signal_io.hpp"
+#include "siglab/pipeline.hpp"
+#include "siglab/pipeline_run.hpp"
 #include "siglab/session.hpp"
 #include "test_support.hpp"
 
@@ -353,6 +356,38 @@ TEST(Hdf5Files, FromAPipeIsRefusedNotMisread) {
 }
 
 // A session remembers which dataset of the file was open.
+// The child process that reads an HDF5/MAT file's headers first (dataset_files.hpp): a crash or a
+// hang there (made here by the test hook) is an error naming the file, and nothing is written.
+TEST(DatasetFiles, ALibraryCrashOrHangInTheChildIsAnErrorNamingTheFile) {
+  SKIP_WITHOUT(hdf5);
+  SKIP_WITHOUT(mat);
+  const test::TempDir dir;
+  const std::vector<double> x = {1, 2, 3, 4};
+  writeChannels(dir.file("x.h5"), std::vector<std::span<const double>>{x});
+  writeChannels(dir.file("x.mat"), std::vector<std::span<const double>>{x});
+  struct Reset {
+    ~Reset() { setDatasetChildFaultForTests(DatasetChildFault::none); }
+  } reset;
+  setDatasetChildFaultForTests(DatasetChildFault::crash);
+  const std::string crashed = errorOf([&] { readChannels(dir.file("x.h5")); });
+  EXPECT_EQ(crashed, dir.file("x.h5") + ": the HDF5 library crashed reading it (SIGABRT): the file is damaged");
+  const std::string listed = errorOf([&] { listDatasets(dir.file("x.mat")); });
+  EXPECT_EQ(listed, dir.file("x.mat") + ": the matio library crashed reading it (SIGABRT): the file is damaged");
+  const std::string piped = errorOf([&] {
+    runPipeline(parseChain("envelope"), FileSource{dir.file("x.h5:/signal"), {}}, FileSink{dir.file("out.npy"), {}}, {});
+  });
+  EXPECT_NE(piped.find("the HDF5 library crashed"), std::string::npos) << piped;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("out.npy")));
+  setDatasetChildFaultForTests(DatasetChildFault::hang, 0.2);
+  const std::string hung = errorOf([&] { readSignal(dir.file("x.mat")); });
+  EXPECT_EQ(hung, dir.file("x.mat") + ": the matio library did not finish reading it in 0.2 s: the file is damaged");
+  setDatasetChildFaultForTests(DatasetChildFault::none);
+  EXPECT_EQ(readChannels(dir.file("x.h5")).channels.front().toVector(), x);
+  std::size_t files = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir.path())) ++files;
+  EXPECT_EQ(files, 2u);  // x.h5 and x.mat: no output, no temporary left behind
+}
+
 TEST(DatasetFiles, SessionKeepsTheDataset) {
   test::TempDir dir;
   Session session;

@@ -14,6 +14,7 @@
 #include "siglab/errors.hpp"
 #include "siglab/io/channel_io.hpp"
 #include "siglab/io/channel_stream.hpp"
+#include "siglab/io/signal_formats.hpp"
 #include "siglab/io/signal_io.hpp"
 #include "test_support.hpp"
 
@@ -227,6 +228,7 @@ TEST(EdfFiles, MneReadsTheSameValues) {
   const std::string ours = dir.file("ours.edf");
   WriteOptions options;
   options.sampleRate = 128.0;
+  options.channelNames = {"Respiration belt (chest)", "Respiration belt (abdomen)"};
   writeChannels(ours, std::vector<std::span<const double>>(planar.begin(), planar.end()), options);
   const std::string theirs = dir.file("theirs.edf");
   std::vector<TestSignal> eeg = mixedSignals();
@@ -238,7 +240,8 @@ TEST(EdfFiles, MneReadsTheSameValues) {
                         << "for name in ['" << ours << "', '" << theirs << "']:\n"
                         << "    raw = mne.io.read_raw_edf(name, preload=True, verbose='error')\n"
                         << "    np.save(name + '.npy', raw.get_data().T.copy())\n"
-                        << "    open(name + '.rate', 'w').write(repr(raw.info['sfreq']))\n";
+                        << "    open(name + '.rate', 'w').write(repr(raw.info['sfreq']))\n"
+                        << "    open(name + '.labels', 'w').write('|'.join(raw.ch_names))\n";
   std::string error;
   if (!test::runPython(script, &error)) {
     if (error.find("No module named") != std::string::npos) GTEST_SKIP() << "/usr/bin/python3 has no mne";
@@ -247,6 +250,9 @@ TEST(EdfFiles, MneReadsTheSameValues) {
   for (const std::string& path : {ours, theirs}) {
     const Channels siglab = readChannels(path);
     const Channels mne = readChannels(path + ".npy");
+    std::string labels;
+    for (const std::string& name : siglab.names) labels += (labels.empty() ? "" : "|") + name;
+    EXPECT_EQ(test::readFile(path + ".labels"), labels);
     EXPECT_EQ(std::stod(test::readFile(path + ".rate")), *siglab.sampleRate);
     ASSERT_EQ(mne.channels.size(), siglab.channels.size());
     ASSERT_EQ(mne.frames(), siglab.frames());
@@ -256,6 +262,25 @@ TEST(EdfFiles, MneReadsTheSameValues) {
       }
     }
   }
+}
+
+// The writer labels each signal by its channel's name (printable ASCII, cut to EDF's 16
+// characters, made unique) and writes the physical dimension where known (MNE reads the labels
+// in MneReadsTheSameValues).
+TEST(EdfFiles, ChannelNamesAndUnitsBecomeLabelsAndDimensions) {
+  test::TempDir dir;
+  const std::vector<std::vector<double>> planar = {{1, 2, 3, 4}, {-1, 0, 1, 2}, {5, 5, 6, 6}, {0, 1, 0, 1}};
+  WriteOptions options;
+  options.sampleRate = 4.0;
+  options.channelNames = {"EEG Fz", "Respiration belt (chest)", "Respiration belt (abdomen)", ""};
+  options.channelUnits = {"\xC2\xB5V", "mV", "", ""};
+  const std::string path = dir.file("named.edf");
+  writeChannels(path, std::vector<std::span<const double>>(planar.begin(), planar.end()), options);
+  const std::unique_ptr<ChannelStream> stream = openChannelStream(path);
+  EXPECT_EQ(stream->channelNames(), (std::vector<std::string>{"EEG Fz", "Respiration belt", "Respiration be~2", "4"}));
+  EXPECT_EQ(stream->channelUnits(), (std::vector<std::string>{"uV", "mV", "", ""}));
+  const std::string note = outputNote(path, options);
+  EXPECT_NE(note.find("\"Respiration belt (abdomen)\" as \"Respiration be~2\""), std::string::npos) << note;
 }
 
 }  // namespace

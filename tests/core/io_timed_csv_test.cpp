@@ -93,6 +93,38 @@ TEST(TimedCsv, IrregularOrFallingStampsAreErrorsNamingTheLine) {
   EXPECT_NE(word.find("\"soon\""), std::string::npos) << word;
 }
 
+// The first lines give the rate and the stream starts without scanning the whole column; a later
+// irregular step is met while the stream reads that line, the same error naming it.
+TEST(TimedCsv, ALaterIrregularStepIsMetWhileStreamingNamingItsLine) {
+  test::TempDir dir;
+  const std::string path = dir.file("late-gap.csv");
+  std::string csv = "t,x\n";
+  for (int i = 0; i < 6000; ++i) {
+    char line[64];
+    std::snprintf(line, sizeof line, "%.3f,%d\n", i < 5000 ? i * 0.002 : i * 0.002 + 0.5, i);
+    csv += line;
+  }
+  test::writeFile(path, csv);
+  ReadOptions options;
+  options.skipHeader = true;
+  options.timeColumn = 1;
+  std::unique_ptr<ChannelStream> stream;
+  ASSERT_NO_THROW(stream = openChannelStream(path, options, 4096));
+  ASSERT_TRUE(stream->sampleRate());
+  EXPECT_NEAR(*stream->sampleRate(), 500.0, 1e-9);
+  std::vector<double> block(1000);
+  const std::span<double> out[] = {block};
+  std::size_t read = 0;
+  const std::string error = errorOf([&] {
+    for (std::size_t got; (got = stream->read(out)) > 0;) read += got;
+  });
+  EXPECT_EQ(read, 5000u);  // the blocks before the one holding line 5002 (the 5001st row, 0.502 s on)
+  EXPECT_NE(error.find(path + ":5002:"), std::string::npos) << error;
+  EXPECT_NE(error.find("irregular time stamps"), std::string::npos) << error;
+  const std::string whole = errorOf([&] { readChannels(path, options); });
+  EXPECT_NE(whole.find(path + ":5002:"), std::string::npos) << whole;
+}
+
 TEST(TimedCsv, ResampledLinearlyOntoAUniformGrid) {
   test::TempDir dir;
   const std::string path = dir.file("irregular.csv");

@@ -9,6 +9,7 @@
 #include "siglab/io/binary_formats.hpp"
 #include "siglab/io/signal_io.hpp"
 #include "siglab/spectrum.hpp"
+#include "siglab/welch_engine.hpp"
 #include "test_support.hpp"
 
 namespace siglab {
@@ -201,6 +202,29 @@ TEST(Spectrum, BadOptionsNameTheOptionAndTheAllowedRange) {
   o.sampleRate = std::nan("");
   EXPECT_EQ(message(o), "--rate: the rate must be a finite number of Hz greater than 0, got nan");
   EXPECT_THROW(welch(std::vector<double>{}, WelchOptions{}), SpectrumOptionError);
+}
+
+}  // namespace
+}  // namespace siglab
+
+namespace siglab {
+namespace {
+
+// Welch's engine rule, the one the CLI, Python and the desktop present: auto takes the GPU where one
+// can run it, else FFTW saying why; gpu where none can is refused; cpu is FFTW with no excuse.
+TEST(WelchEngineRule, AutoFallsBackSayingWhyGpuIsRefusedWhereNoneCan) {
+  const WelchEngineChoice gpu = chooseWelchEngine("auto", {0, 1}, "");
+  EXPECT_EQ(gpu.engine, WelchEngine::gpu);
+  EXPECT_EQ(gpu.devices, (std::vector<int>{0, 1}));
+  EXPECT_EQ(gpu.note(), "gpu (cuFFT) on devices 0,1");
+  EXPECT_EQ(chooseWelchEngine("gpu", {}, "").note(), "gpu (cuFFT)");
+  const WelchEngineChoice none = chooseWelchEngine("auto", {}, "no CUDA device");
+  EXPECT_EQ(none.engine, WelchEngine::cpu);
+  EXPECT_EQ(none.note(), "cpu (FFTW); the GPU could not run it: no CUDA device");
+  EXPECT_EQ(chooseWelchEngine("cpu", {0}, "").note(), "cpu (FFTW)");
+  EXPECT_THROW(chooseWelchEngine("gpu", {}, "no CUDA device"), std::invalid_argument);
+  EXPECT_THROW(chooseWelchEngine("fast", {}, ""), std::invalid_argument);
+  EXPECT_EQ(welchCpuFallback("out of memory").note(), "cpu (FFTW); the GPU could not run it: out of memory");
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// gpu-median and gpu-sos-scan report progress as their parts finish and stop at Cancel between
+// gpu-median, gpu-sos-scan and GPU Welch report progress as their parts finish and stop at Cancel between
 // parts (issue 24, item 14: a 200M-sample median at W = 101 ran its whole kernel before Cancel was
 // seen). Measured by work, not by time: a run cancelled at its first report must throw Cancelled
 // having reported a small part of the run. Splitting the launches changes no bits.
@@ -15,6 +15,7 @@
 #include "siglab/cpu_parallel.hpp"
 #include "siglab/cuda_filters.hpp"
 #include "siglab/cuda_kind_backends.hpp"
+#include "siglab/cuda_spectrum.hpp"
 #include "siglab/filter_kinds.hpp"
 
 namespace siglab {
@@ -104,6 +105,52 @@ TEST(GpuCancel, GpuSosScanReportsAndStopsSoonAfterCancel) {
   const std::vector<double> big = randomSignal(kCancelledSamples, 2);
   const std::vector<double> small(big.begin(), big.begin() + kReportedSamples);
   checkCancel<double>(*engine, makeButterworthFilter({4, 0.1}, true), big, small);
+}
+
+// GPU Welch through the engine base's ChunkPipeline (issue 30): progress chunk by chunk, Cancel seen
+// between chunks, on one device and split over two parts (their fractions averaged).
+TEST(GpuCancel, GpuWelchReportsAndStopsSoonAfterCancel) {
+  SIGLAB_SKIP_WITHOUT_GPU();
+  const std::vector<double> big = randomSignal(kCancelledSamples, 4);
+  const std::vector<double> small(big.begin(), big.begin() + kReportedSamples);
+  const int device = test::firstDevice().index;
+  WelchOptions o;
+  o.segment = 1024;
+  for (const std::vector<int>& devices : {std::vector<int>{device}, std::vector<int>{device, device}}) {
+    SCOPED_TRACE(std::to_string(devices.size()) + " part(s)");
+    {  // A whole run reports more than once, up to all of it.
+      Reports reports;
+      Progress progress;
+      progress.onProgress = [&](double f) { reports.add(f); };
+      const GpuSpectrumRun run = welchGpu(small, o, 16, devices, progress);
+      ASSERT_TRUE(run.ok) << run.message;
+      EXPECT_GE(reports.count, 2);
+      EXPECT_EQ(reports.largest, 1.0);
+    }
+    {  // Cancelled before it starts.
+      std::atomic<bool> cancel{true};
+      Progress progress;
+      progress.cancelFlag = &cancel;
+      EXPECT_THROW(welchGpu(small, o, 0, devices, progress), Cancelled);
+    }
+    {  // Cancelled at its first report: it stops a small part into the run.
+      Reports reports;
+      std::atomic<bool> cancel{false};
+      Progress progress;
+      progress.cancelFlag = &cancel;
+      progress.onProgress = [&](double f) {
+        reports.add(f);
+        cancel = true;
+      };
+      EXPECT_THROW(welchGpu(big, o, 0, devices, progress), Cancelled);
+      EXPECT_GE(reports.count, 1);
+      EXPECT_LT(reports.largest, 0.5) << "went on to " << reports.largest << " of the run after Cancel";
+    }
+    // And the next run after a cancel is whole again: the same bits as a fresh one.
+    const GpuSpectrumRun again = welchGpu(small, o, 16, devices), fresh = welchGpu(small, o, 16, {device});
+    ASSERT_TRUE(again.ok && fresh.ok) << again.message << fresh.message;
+    EXPECT_EQ(again.spectrum.power, fresh.spectrum.power);
+  }
 }
 
 // A median in several launches of whole tiles (W = 2049: about a million outputs each) and copies

@@ -7,6 +7,7 @@
 
 #include "gpu_test_support.hpp"
 #include "siglab/butterworth.hpp"
+#include "siglab/cuda_backends.hpp"
 #include "siglab/cuda_filters.hpp"
 #include "siglab/sos_filter.hpp"
 #include "test_support.hpp"
@@ -85,6 +86,38 @@ TEST(GpuSosScan, EverySectionCountAtTileWarpAndGroupEdges) {
       for (std::size_t i = 0; i < n; ++i) worst = std::max(worst, std::abs(actual[i] - expected[i]));
       EXPECT_LE(worst, result.errorBound) << "causal, " << sections.size() << " sections, n " << n << " (seed "
                                           << seed << ")";
+    }
+  }
+}
+
+// The causal scan from host memory streams through the engine base's ChunkPipeline in chunks of 1 Mi
+// samples, its state carried from chunk to chunk on the device: within the stated bound of the
+// serial sosfilt on sizes that end a chunk, one past it, and several chunks with a ragged last one,
+// from pageable and from pinned memory.
+TEST(GpuSosScan, CausalStreamedThroughTheCopiesWithinItsStatedBound) {
+  SIGLAB_SKIP_WITHOUT_GPU();
+  const std::uint64_t seed = test::freshSeed();
+  std::mt19937_64 rng(seed);
+  const Sections sections = butterworthSections({8, 0.1, 0.3, BandType::Bandpass});
+  constexpr std::size_t kChunk = std::size_t{1} << 20;
+  for (std::size_t n : {std::size_t{1}, kChunk, kChunk + 1, 3 * kChunk + 12345}) {
+    const std::vector<double> x = test::randomSignal(n, rng);
+    std::vector<double> expected(n);
+    SosState fromRest;
+    sosfilt(sections, x, expected, fromRest);
+    PinnedHostVector<double> pinnedIn(n), pinnedOut(n);
+    std::copy(x.begin(), x.end(), pinnedIn.data());
+    std::vector<double> pageableOut(n, std::nan(""));
+    for (const bool pinned : {false, true}) {
+      const std::span<const double> in = pinned ? std::span<const double>(pinnedIn.data(), n) : std::span<const double>(x);
+      const std::span<double> out = pinned ? std::span<double>(pinnedOut.data(), n) : std::span<double>(pageableOut);
+      std::fill(out.begin(), out.end(), std::nan(""));
+      const GpuFilterResult result = sosfiltCuda(sections, in, out);
+      ASSERT_EQ(result.status, GpuStatus::Ok) << result.reason;
+      double worst = 0;
+      for (std::size_t i = 0; i < n; ++i) worst = std::max(worst, std::abs(out[i] - expected[i]));
+      EXPECT_LE(worst, result.errorBound) << (pinned ? "pinned" : "pageable") << ", n " << n << " (seed " << seed << ")";
+      EXPECT_LE(result.errorBound, 1e-8) << "a bound too loose to mean anything";
     }
   }
 }

@@ -12,11 +12,14 @@
 
 #include <random>
 
+#include "cursor_docks.hpp"
 #include "filter_panel.hpp"
 #include "gui_dialog_support.hpp"
 #include "gui_test_support.hpp"
 #include "import_dialog.hpp"
+#include "signal_cursors.hpp"
 #include "signal_plot.hpp"
+#include "timing_view.hpp"
 #include "siglab/cpu_serial.hpp"
 #include "siglab/io/channel_io.hpp"
 #include "siglab/pipeline_run.hpp"
@@ -231,6 +234,43 @@ TEST_F(ChannelLanesTest, AOneChannelSignalShowsNoSelectorAndOneLane) {
   EXPECT_EQ(window.signalPlot()->plot()->axisRectCount(), 1);
   EXPECT_EQ(window.signalPlot()->plot()->axisRect(0)->axis(QCPAxis::atLeft)->label(), "value");
   EXPECT_FALSE(window.signalPlot()->readoutAt(3).contains("channel"));
+}
+
+// Issue 26 item 5: a CSV header's names are the channels' names, in the lanes, the statistics'
+// selector, the cursor readout and the timings (what Compare measured).
+TEST_F(ChannelLanesTest, AHeadersNamesLabelTheLanesStatisticsReadoutAndTimings) {
+  std::string text = "pressure,flow\n";
+  for (int i = 0; i < 400; ++i) text += std::to_string(i % 7) + "," + std::to_string(i % 5) + "\n";
+  test::writeFile(dir_.file("named.csv"), text);
+  MainWindow window;
+  window.openFile(QString::fromStdString(dir_.file("named.csv")));  // probed: the import dialog skips the header
+  auto* dialog = test::waitForChild<gui::ImportDialog>(window);
+  ASSERT_TRUE(dialog);
+  dialog->columnsEdit()->setText("1, 2");
+  dialog->accept();
+  ASSERT_TRUE(test::waitForTask(window));
+  ASSERT_TRUE(window.signal()) << window.lastError().toStdString();
+  ASSERT_EQ(window.signal()->channelCount(), 2u);
+  QCustomPlot* plot = window.signalPlot()->plot();
+  EXPECT_EQ(plot->axisRect(0)->axis(QCPAxis::atLeft)->label(), "pressure");
+  EXPECT_EQ(plot->axisRect(1)->axis(QCPAxis::atLeft)->label(), "flow");
+  EXPECT_TRUE(window.signalPlot()->readoutAt(3, 1).startsWith("flow, ")) << window.signalPlot()->readoutAt(3, 1).toStdString();
+  QComboBox* channels = window.statisticsPanel()->channelBox();
+  ASSERT_EQ(channels->count(), 2);
+  EXPECT_EQ(channels->itemText(0), "pressure");
+  EXPECT_EQ(channels->itemText(1), "flow");
+  gui::SignalCursors* cursors = gui::CursorDocks::of(&window)->cursors();
+  cursors->setShown(true);
+  cursors->setPositions(10, 20);
+  EXPECT_TRUE(cursors->readoutText().contains("pressure: 3")) << cursors->readoutText().toStdString();
+  EXPECT_TRUE(cursors->readoutText().contains("flow: 0")) << cursors->readoutText().toStdString();
+  window.filterPanel()->setStage(parseChain(kStage).stages.front());
+  window.runEngines();
+  ASSERT_TRUE(test::waitForTask(window));
+  ASSERT_TRUE(window.comparison()) << window.lastError().toStdString();
+  EXPECT_TRUE(window.timingView()->summary().contains("(pressure)")) << window.timingView()->summary().toStdString();
+  EXPECT_TRUE(window.statusBar()->currentMessage().contains("compared on pressure"))
+      << window.statusBar()->currentMessage().toStdString();
 }
 
 }  // namespace

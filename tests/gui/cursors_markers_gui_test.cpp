@@ -3,6 +3,8 @@
 // through CSV and the session, the spectrum's frequency cursor and the Lab's empty charts.
 #include <qcustomplot.h>
 
+#include <QAction>
+#include <QCheckBox>
 #include <QMouseEvent>
 #include <QTableWidget>
 
@@ -11,6 +13,10 @@
 #include <random>
 
 #include "cursor_docks.hpp"
+#include "cursor_links.hpp"
+#include "cursor_readout_view.hpp"
+#include "signal_session.hpp"
+#include "filter_panel.hpp"
 #include "gui_test_support.hpp"
 #include "lab_view.hpp"
 #include "ladder_view.hpp"
@@ -20,6 +26,9 @@
 #include "siglab/spectrum.hpp"
 #include "spectrum_cursor.hpp"
 #include "spectrum_view.hpp"
+#include "statistics_panel.hpp"
+#include "timing_view.hpp"
+#include "siglab/pipeline.hpp"
 #include "test_support.hpp"
 
 namespace siglab {
@@ -192,6 +201,77 @@ TEST(CursorsInTheWindow, MarkersAndRegionsRoundTripThroughCsvAndTheSession) {
   const QString problem = imported->importCsv(QString::fromStdString(dir.file("bad.csv")));
   EXPECT_TRUE(problem.contains("bad.csv:3")) << problem.toStdString();
   EXPECT_EQ(imported->markers(), expected) << "nothing added from a bad file";
+}
+
+TEST(CursorsInTheWindow, ARegionIsTheRangeOfTheStatisticsAndOfCompare) {
+  gui::MainWindow window;
+  window.openFile(QString::fromStdString(SIGLAB_SAMPLE_PATH));
+  ASSERT_TRUE(test::waitForTask(window));
+  gui::MarkersView* markers = gui::CursorDocks::of(&window)->markers();
+  markers->setMarkers({{250, "onset", std::nullopt}, {900, "burst", 1199}});
+  EXPECT_FALSE(markers->useSelected(gui::RegionUse::statistics)) << "no row chosen";
+  markers->table()->setCurrentCell(1, 0);
+  const QList<QAction*> menu = markers->table()->actions();
+  ASSERT_EQ(menu.size(), 2) << "the region's context menu";
+  menu[0]->trigger();  // Statistics of this region
+  const SampleRange range = rangeOf(markers->markers()[1], window.signal()->size());
+  ASSERT_TRUE(window.statisticsPanel()->regionRange());
+  EXPECT_EQ(window.statisticsPanel()->regionRange()->begin, range.begin);
+  EXPECT_EQ(window.statisticsPanel()->regionRange()->end, range.end);
+  const Statistics expected = window.signal()->statisticsOf(range);
+  EXPECT_EQ(window.statisticsPanel()->regionStatistics().count, 300u);
+  EXPECT_EQ(window.statisticsPanel()->regionStatistics().mean, expected.mean);
+  EXPECT_TRUE(window.statisticsPanel()->table()->horizontalHeaderItem(2)->text().startsWith("burst"));
+
+  window.filterPanel()->setStage(parseChain("median 5").stages.front());
+  menu[1]->trigger();  // Compare engines on this region
+  ASSERT_TRUE(test::waitForTask(window));
+  ASSERT_TRUE(window.comparison()) << window.lastError().toStdString();
+  EXPECT_EQ(window.comparison()->samples, 300u) << "the region's samples only";
+  EXPECT_TRUE(window.timingView()->summary().contains("burst")) << window.timingView()->summary().toStdString();
+}
+
+// The cursors are the session's: a second time view (as the spectrogram will be) linked to it shows
+// the same A and B, a move in either moves both, and the frequency cursor is shared the same way.
+TEST(CursorsInTheWindow, EveryTimeViewAndFrequencyViewFollowsTheSessionsCursors) {
+  gui::MainWindow window;
+  window.openFile(QString::fromStdString(SIGLAB_SAMPLE_PATH));
+  ASSERT_TRUE(test::waitForTask(window));
+  gui::SignalSession* session = window.session();
+  std::vector<gui::TimeCursors> heard;  // what a subscribing time view hears
+  QObject::connect(session, &gui::SignalSession::timeCursorsChanged, [&](const gui::TimeCursors& c) { heard.push_back(c); });
+  SignalCursors* cursors = gui::CursorDocks::of(&window)->cursors();
+  auto* other = new SignalPlot;
+  std::unique_ptr<SignalPlot> owner(other);
+  other->setOriginal(window.signal());
+  auto* otherCursors = new SignalCursors(other);
+  gui::linkCursors(session, otherCursors, nullptr);
+
+  cursors->setShown(true);
+  cursors->setPositions(100, 300);
+  ASSERT_FALSE(heard.empty());
+  EXPECT_EQ(heard.back(), (gui::TimeCursors{true, 100, 300}));
+  EXPECT_TRUE(otherCursors->shown());
+  EXPECT_EQ(otherCursors->a(), 100);
+  EXPECT_EQ(otherCursors->b(), 300);
+
+  session->setTimeCursors({true, 400, 520});  // a drag in another view
+  EXPECT_EQ(cursors->a(), 400);
+  EXPECT_EQ(cursors->b(), 520);
+  EXPECT_TRUE(gui::CursorDocks::of(&window)->readout()->signalText().contains("A: sample 400"))
+      << gui::CursorDocks::of(&window)->readout()->signalText().toStdString();
+  otherCursors->setPositions(10, 20);
+  EXPECT_EQ(cursors->a(), 10);
+  EXPECT_EQ(session->timeCursors(), (gui::TimeCursors{true, 10, 20}));
+  session->setTimeCursors({false, 10, 20});
+  EXPECT_FALSE(cursors->shown());
+  EXPECT_FALSE(gui::CursorDocks::of(&window)->readout()->showCursors()->isChecked());
+
+  gui::SpectrumCursor* frequency = gui::CursorDocks::of(&window)->spectrumCursor();
+  frequency->setFrequency(0.125);
+  EXPECT_EQ(session->frequencyCursor(), 0.125);
+  session->setFrequencyCursor(0.25);  // a spectrogram's frequency cursor
+  EXPECT_EQ(frequency->frequency(), 0.25);
 }
 
 TEST(CursorsInTheWindow, TheFrequencyCursorReadsTheSpectrumsBin) {

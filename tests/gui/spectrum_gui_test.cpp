@@ -3,6 +3,8 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QLabel>
+#include <QStatusBar>
 #include <QElapsedTimer>
 #include <QSettings>
 
@@ -16,7 +18,11 @@
 #include "siglab/cpu_serial.hpp"
 #include "siglab/cuda_backends.hpp"
 #include "siglab/io/signal_io.hpp"
+#include "spectrum_engine.hpp"
 #include "spectrum_view.hpp"
+#include "task_runner.hpp"
+#include "task_status.hpp"
+#include "cli_run.hpp"
 #include "test_support.hpp"
 
 namespace siglab {
@@ -99,23 +105,30 @@ TEST_F(SampleRateGuiTest, WithARateThePlotsReadTimeAndTheRateIsRememberedPerFile
 }
 
 // The Device tab's GPUs compute the spectra with cuFFT (the same bits on a forced split as on GPU
-// 0); where none can, FFTW does, and the note says which ran.
+// 0); where none can, FFTW does, and the note says which ran and why (core's rule).
 TEST(SpectrumView, RunsOnTheChosenDevicesOrSaysFftwRan) {
   auto original = std::make_shared<const gui::LoadedSignal>("tone", tone(300000, 0.05));
   gui::SpectrumView view;
   view.setSegment(1024);
   view.setOriginal(original);
   ASSERT_TRUE(waitForSpectrum(view));
-  EXPECT_EQ(view.curves().engine, "FFTW");
+  const bool gpu = probeDevices().front().available;
+  const std::string fftw = "cpu (FFTW); the GPU could not run it: ";
+  if (!gpu) {
+    EXPECT_EQ(view.curves().engine.toStdString().substr(0, fftw.size()), fftw);
+  }
   const Spectrum cpu = view.curves().original;
   view.setDevices({0});
   ASSERT_TRUE(waitForSpectrum(view));
   const Spectrum one = view.curves().original;
-  const bool gpu = probeDevices().front().available;
-  EXPECT_EQ(view.curves().engine, gpu ? "cuFFT on device 0" : "FFTW");
+  if (gpu) {
+    EXPECT_EQ(view.curves().engine, "gpu (cuFFT)");
+  }
   view.setDevices({0, 0});
   ASSERT_TRUE(waitForSpectrum(view));
-  EXPECT_EQ(view.curves().engine, gpu ? "cuFFT on devices 0,0" : "FFTW");
+  if (gpu) {
+    EXPECT_EQ(view.curves().engine, "gpu (cuFFT) on devices 0,0");
+  }
   EXPECT_EQ(view.curves().original.power, one.power);  // the same bits
   ASSERT_EQ(one.power.size(), cpu.power.size());
   WelchOptions options;
@@ -168,6 +181,75 @@ TEST(SpectrumView, ShowsTheTonesPeakTheFilteredSpectrumAndTheFiltersResponse) {
   EXPECT_EQ(view.curves().segment, 600u);
   view.setLogFrequency(true);
   EXPECT_EQ(view.plot()->xAxis->scaleType(), QCPAxis::stLogarithmic);
+}
+
+}  // namespace
+}  // namespace siglab
+
+namespace siglab {
+namespace {
+
+// One rule picks Welch's engine (core's chooseWelchEngine): the desktop's Spectrum view, the CLI's
+// spectrum command and Python's welch (welchEngineHere, as the binding calls it) name the same
+// engine and reason for the same request ("auto" on GPU 0).
+TEST(SpectrumView, NamesTheEngineTheCliAndPythonName) {
+  test::TempDir dir;
+  const std::vector<double> x = tone(20000, 0.05);
+  std::string text;
+  for (double v : x) text += std::to_string(v) + "\n";
+  test::writeFile(dir.file("tone.txt"), text);
+  const test::CliOutcome cli = test::runCli("spectrum " + dir.file("tone.txt") + " --segment 1024 -o " + dir.file("psd.csv"), dir);
+  ASSERT_EQ(cli.exitCode, 0) << cli.err;
+
+  gui::SpectrumView view;
+  view.setSegment(1024);
+  view.setOriginal(std::make_shared<const gui::LoadedSignal>("tone", x));
+  ASSERT_TRUE(waitForSpectrum(view));
+  const std::string gui = view.curves().engine.toStdString();
+  const std::string python = welchEngineHere("auto", {}).note();
+  EXPECT_EQ(gui, python);
+  EXPECT_NE(cli.out.find("segments of 1024, " + gui + "\n"), std::string::npos) << cli.out << " vs " << gui;
+}
+
+}  // namespace
+}  // namespace siglab
+
+namespace siglab {
+namespace {
+
+// Issue 29 item 6: the spectrum shows what it computes in the status bar, and Esc (the window's
+// Cancel) stops it between its pieces, saying so.
+TEST(SpectrumView, ShowsItsProgressInTheStatusBarAndEscCancelsIt) {
+  gui::MainWindow window;
+  gui::SpectrumView* view = window.spectrumView();
+  gui::TaskStatus* status = view->taskStatus();
+  ASSERT_TRUE(status);
+  EXPECT_TRUE(window.statusBar()->isAncestorOf(status)) << "in the window's status bar";
+  std::vector<double> x(std::size_t{1} << 22);  // 4 pieces of a million samples
+  std::mt19937_64 rng(test::freshSeed());
+  std::normal_distribution<double> normal;
+  for (double& v : x) v = normal(rng);
+  view->setOriginal(std::make_shared<const gui::LoadedSignal>("noise", x));
+  ASSERT_TRUE(view->computing());
+  EXPECT_FALSE(status->isHidden());
+  auto* label = status->findChild<QLabel*>();
+  ASSERT_TRUE(label);
+  EXPECT_TRUE(label->text().startsWith("Computing the spectrum")) << label->text().toStdString();
+  window.cancelTask();  // what Esc does
+  ASSERT_TRUE(waitForSpectrum(*view));
+  EXPECT_TRUE(status->isHidden());
+  EXPECT_TRUE(view->curves().problem.contains("cancelled")) << view->curves().problem.toStdString();
+  EXPECT_TRUE(view->curves().original.power.empty());
+
+  view->setSegment(1024);  // computes again, to the end, reporting its pieces
+  bool percentShown = false;
+  while (view->computing()) {
+    percentShown = percentShown || label->text().contains('%');
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+  }
+  EXPECT_TRUE(percentShown) << "the pieces' progress in the status bar";
+  EXPECT_FALSE(view->curves().original.power.empty());
+  EXPECT_TRUE(view->curves().problem.isEmpty()) << view->curves().problem.toStdString();
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "siglab/analysis_result.hpp"
 #include "siglab/pipeline.hpp"
 #include "siglab/progress.hpp"
 #include "siglab/stage_engine_rule.hpp"
@@ -20,7 +21,8 @@ namespace siglab {
 
 // Where and what an analysis writes: the output's path, the signal's channels, frames and rate.
 struct AnalysisOutput {
-  std::string path;
+  std::string path;                  // empty where `memory` takes the result
+
   std::size_t channels = 1;
   std::uint64_t frames = 0;          // samples per channel, known before the run (bind needs them)
   std::optional<double> sampleRate;  // Hz
@@ -28,6 +30,7 @@ struct AnalysisOutput {
   FilterBackend* engine = nullptr;   // a GPU engine that computes the frames or peaks instead of the CPU
   bool streamed = false;             // block by block (the file is then not flushed before its rename)
   Progress progress;                 // cancellation
+  AnalysisResult* memory = nullptr;  // where given: the matrix or table goes there, no file is written
 };
 
 // One run's consumer: the chain's output, planar, block by block, then commit().
@@ -37,7 +40,7 @@ class AnalysisWriter {
   // The next frames of every channel (one span a channel, all one size); the whole signal in one
   // call when it runs in memory.
   virtual void write(std::span<const std::span<const double>> block) = 0;
-  // After the last block: the file appears, whole. Returns what was written, for people
+  // After the last block: the file appears, whole (or the result in memory is complete). Returns what was written, for people
   // ("1953 frames x 513 frequencies (float64, frames x frequencies)").
   virtual std::string commit() = 0;
 };

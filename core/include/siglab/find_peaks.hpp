@@ -25,7 +25,14 @@ struct PeakOptions {
   std::optional<double> width;       // minimum width at rel_height of the prominence
   std::optional<double> wlen;        // window (> 1 samples) prominence looks for its bases in
   double relHeight = 0.5;
-  bool measuresProminence() const { return prominence || width; }
+  // The maxima of SciPy's (min, max) form: x[peak], the larger vertical distance to a neighbour,
+  // prominence and width at most these (either end of an interval may be absent, as SciPy's None).
+  std::optional<double> heightMax, thresholdMax, prominenceMax, widthMax;
+  bool measuresHeight() const { return height || heightMax; }
+  bool measuresThreshold() const { return threshold || thresholdMax; }
+  bool measuresWidth() const { return width || widthMax; }
+  bool measuresProminence() const { return prominence || prominenceMax || measuresWidth(); }
+  bool hasMaxima() const { return heightMax || thresholdMax || prominenceMax || widthMax; }
 };
 
 /// One peak found, with the properties its conditions measured.

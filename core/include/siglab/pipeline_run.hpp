@@ -14,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+#include "siglab/analysis_result.hpp"
 #include "siglab/io/sample_vector.hpp"
 #include "siglab/io/signal_io.hpp"
 #include "siglab/pipeline.hpp"
@@ -43,6 +44,8 @@ using PipelineSource = std::variant<ChannelSource, FileSource>;
 // last stage writes each channel's result straight into the caller's into[c] (one span per
 // channel, of the signal's length, not overlapping it; channels in memory only), and
 // report.output stays empty. A run that fails a check or throws may have written part of it.
+// A chain ending in an analysis (spectrogram, stft, find-peaks, hilbert) hands its matrix or
+// table to PipelineReport::analysis instead of a file (`into` must then be empty).
 struct MemorySink {
   std::vector<std::span<double>> into;
 };
@@ -121,6 +124,8 @@ struct PipelineReport {
   std::vector<SampleVector> output;  // MemorySink without `into`: each channel's result
   bool written = false;        // FileSink: committed
   std::string wrote;           // an analysis stage's output: what it holds ("1953 frames x 513 frequencies ...")
+  AnalysisResult analysis;     // MemorySink after an analysis stage: its matrix or table
+  std::vector<std::string> channelNames;  // a file source's, where it names its channels (channelLabel), else empty
 
   // Every stage of every channel verified and passed (or verification was off).
   bool passed() const;
@@ -133,6 +138,7 @@ struct PipelineReport {
 struct SourceChannels {
   std::vector<SampleVector> channels;
   std::optional<double> sampleRate;
+  std::vector<std::string> names;  // as Channels::names (several channels only)
 };
 /// Reads a file source's channels in memory, as a run reads them.
 SourceChannels readPipelineSource(const FileSource& source, const Progress& progress = {});

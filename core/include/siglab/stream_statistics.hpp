@@ -1,4 +1,5 @@
 #pragma once
+#include <string>
 #include <vector>
 
 #include "siglab/io/sample_stream.hpp"
@@ -19,8 +20,13 @@ Statistics streamStatistics(const std::string& path, const ReadOptions& options,
                             const Progress& progress = {});
 
 // The statistics of every channel readChannels reads of `path` (channel_stream.hpp's
-// channelCount), one after the other, each as above with bounded memory: one pass a channel.
-std::vector<Statistics> streamChannelStatistics(const std::string& path, const ReadOptions& options,
+// channelsInFile), one after the other, each as above with bounded memory: one pass a channel; with
+// the channels' names where the file gives them (for channelLabel).
+struct ChannelStatistics {
+  std::vector<Statistics> each;
+  std::vector<std::string> names;
+};
+ChannelStatistics streamChannelStatistics(const std::string& path, const ReadOptions& options,
                                                 SampleRange range = {}, const Progress& progress = {});
 
 }  // namespace siglab

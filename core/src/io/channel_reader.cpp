@@ -40,7 +40,14 @@ Channels readChannels(const std::string& path, const ReadOptions& options, const
   }
   result.sampleRate = stream->sampleRate();
   result.names = stream->channelNames();
+  result.units = stream->channelUnits();
   return result;
+}
+
+std::string channelLabel(std::size_t index, const std::vector<std::string>& names) {
+  const std::string number = std::to_string(index + 1);
+  const bool named = index < names.size() && !names[index].empty() && names[index] != number;  // EDF's "1", "2": no name
+  return named ? number + " (" + names[index] + ")" : number;
 }
 
 Signal readWholeChannel(ChannelStream& in, const std::string& path, const ReadOptions& options, const Progress& progress) {

@@ -1,6 +1,7 @@
 #include "siglab/io/channel_stream.hpp"
 
 #include <cstdint>
+#include <filesystem>
 #include <numeric>
 
 #include "channel_readers.hpp"
@@ -158,6 +159,13 @@ std::unique_ptr<ChannelStream> openChannelStream(const std::string& pathGiven, c
 std::size_t channelCount(const std::string& path, const ReadOptions& options) {
   if (options.oneChannel) return 1;
   return openChannelStream(path, options)->channels();
+}
+
+ChannelsInFile channelsInFile(const std::string& path, const ReadOptions& options) {
+  std::error_code ignored;
+  if (path == "-" || !std::filesystem::is_regular_file(path, ignored)) return {channelCount(path, options), {}, {}};
+  const std::unique_ptr<ChannelStream> stream = openChannelStream(path, options);
+  return {options.oneChannel ? 1 : stream->channels(), stream->channelNames(), stream->channelUnits()};
 }
 
 }  // namespace siglab

@@ -64,6 +64,31 @@ std::string joinedName(const std::string& path, const std::string& fromPath, con
   return fromPath.empty() ? fromOptions : fromPath;
 }
 
+// The library that reads a dataset file of `kind`, for messages.
+const char* libraryOf(DatasetFileKind kind) { return kind == DatasetFileKind::mat5 ? "matio" : "HDF5"; }
+
+std::vector<DatasetEntry> listDatasetsOf(const std::string& file, DatasetFileKind kind) {
+  switch (kind) {
+    case DatasetFileKind::hdf5: return listHdf5Datasets(file);
+    case DatasetFileKind::mat73: return listHdf5Datasets(file, Hdf5Layout::matlab);
+    case DatasetFileKind::mat5: return listMatVariables(file);
+    case DatasetFileKind::none: break;
+  }
+  if (!isRegularFile(file)) throw InputError(file, "no such file (or not a regular file)");
+  throw InputError(file, "neither an HDF5 nor a MATLAB .mat file");
+}
+
+std::unique_ptr<ChannelStream> openDatasetFile(const std::string& file, const ReadOptions& named, DatasetFileKind kind) {
+  switch (kind) {
+    case DatasetFileKind::hdf5: return openHdf5ChannelStream(file, named);
+    case DatasetFileKind::mat73: return openHdf5ChannelStream(file, named, Hdf5Layout::matlab);
+    case DatasetFileKind::mat5: return openMatChannelStream(file, named);
+    case DatasetFileKind::none: break;
+  }
+  throw InputError(file, "a dataset (\"" + named.dataset + "\") is named, but the file is neither HDF5 nor "
+                               "MATLAB .mat");
+}
+
 }  // namespace
 
 DatasetFileKind datasetFileKind(std::span<const std::byte> start) {
@@ -132,14 +157,9 @@ bool writeDatasetFile(const std::string& path, std::span<const std::span<const d
 
 std::vector<DatasetEntry> listDatasets(const std::string& path) {
   const std::string file = splitDatasetPath(path).file;
-  switch (datasetFileKindOf(file)) {
-    case DatasetFileKind::hdf5: return listHdf5Datasets(file);
-    case DatasetFileKind::mat73: return listHdf5Datasets(file, Hdf5Layout::matlab);
-    case DatasetFileKind::mat5: return listMatVariables(file);
-    case DatasetFileKind::none: break;
-  }
-  if (!isRegularFile(file)) throw InputError(file, "no such file (or not a regular file)");
-  throw InputError(file, "neither an HDF5 nor a MATLAB .mat file");
+  const DatasetFileKind kind = datasetFileKindOf(file);
+  if (kind != DatasetFileKind::none) readHeadersInChild(file, libraryOf(kind), [&] { listDatasetsOf(file, kind); });
+  return listDatasetsOf(file, kind);
 }
 
 bool isDatasetInput(const std::string& path) { return datasetFileKindOf(splitDatasetPath(path).file) != DatasetFileKind::none; }
@@ -154,14 +174,13 @@ std::unique_ptr<ChannelStream> openDatasetChannelStream(const std::string& pathG
   const DatasetPath split = splitDatasetPath(pathGiven);
   ReadOptions named = options;
   named.dataset = joinedName(split.file, split.dataset, options.dataset);
-  switch (datasetFileKindOf(split.file)) {
-    case DatasetFileKind::hdf5: return openHdf5ChannelStream(split.file, named);
-    case DatasetFileKind::mat73: return openHdf5ChannelStream(split.file, named, Hdf5Layout::matlab);
-    case DatasetFileKind::mat5: return openMatChannelStream(split.file, named);
-    case DatasetFileKind::none: break;
+  const DatasetFileKind kind = datasetFileKindOf(split.file);
+  if (kind == DatasetFileKind::mat5) {  // matio reads a v5 variable whole when opened: the child lists them
+    readHeadersInChild(split.file, libraryOf(kind), [&] { listMatVariables(split.file); });
+  } else if (kind != DatasetFileKind::none) {  // HDF5 opens the dataset and reads its blocks later
+    readHeadersInChild(split.file, libraryOf(kind), [&] { openDatasetFile(split.file, named, kind); });
   }
-  throw InputError(split.file, "a dataset (\"" + named.dataset + "\") is named, but the file is neither HDF5 nor "
-                               "MATLAB .mat");
+  return openDatasetFile(split.file, named, kind);
 }
 
 std::unique_ptr<ChannelSink> openDatasetSink(const std::string& path, const WriteOptions& options, std::size_t channels) {

@@ -3,10 +3,13 @@
 // the library is missing), for openChannelStream and openChannelSink.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <sys/types.h>
 
 #include "siglab/io/channel_sink.hpp"
 #include "siglab/io/channel_stream.hpp"
@@ -58,5 +61,15 @@ bool readsAsDataset(const std::string& path, const ReadOptions& options);
 // having done nothing, for any other output.
 bool writeDatasetFile(const std::string& path, std::span<const std::span<const double>> channels,
                       const WriteOptions& options, const Progress& progress);
+
+// fork() with no other thread inside libhdf5 (its lock held across the fork; the child starts
+// with a lock of its own): the child may call the library. Plain fork() without HDF5.
+pid_t forkOutsideHdf5();
+
+// Runs `readHeaders` (what the library does first with the file `path`) in a child process: a
+// crash, a hang past the time limit, or running out of its memory limit there is an InputError
+// naming `path` and `library` ("HDF5", "matio"). An exception `readHeaders` throws is not: the
+// caller reads the file itself next and meets it there.
+void readHeadersInChild(const std::string& path, const char* library, const std::function<void()>& readHeaders);
 
 }  // namespace siglab

@@ -39,6 +39,11 @@ class EdfChannels final : public ChannelStream {
     for (const std::size_t s : signals_) names.push_back(header_.signals[s].label);
     return names;
   }
+  std::vector<std::string> channelUnits() const override {
+    std::vector<std::string> units;
+    for (const std::size_t s : signals_) units.push_back(header_.signals[s].unit);
+    return units;
+  }
 
  protected:
   std::size_t readFrames(std::span<const std::span<double>> out) override {
@@ -133,7 +138,7 @@ EdfRecordPlan planEdfRecords(double rate, std::uint64_t frames, const std::strin
 }
 
 void writeEdf(AtomicFileWriter& out, double rate, std::uint64_t frames, std::span<const double> low,
-              std::span<const double> high, const EdfFrameSource& fill) {
+              std::span<const double> high, const EdfLabels& fields, const EdfFrameSource& fill) {
   const std::size_t channels = low.size();
   const EdfRecordPlan plan = planEdfRecords(rate, frames, out.path());
   EdfHeader header;
@@ -143,7 +148,8 @@ void writeEdf(AtomicFileWriter& out, double rate, std::uint64_t frames, std::spa
   std::vector<double> lows(channels), steps(channels);
   for (std::size_t c = 0; c < channels; ++c) {
     EdfSignal signal;
-    signal.label = std::to_string(c + 1);
+    signal.label = fields.labels.at(c);
+    signal.unit = fields.units.at(c);
     signal.digitalMin = -32768;
     signal.digitalMax = 32767;
     const double spread = high[c] > low[c] ? 0.0 : std::max(1.0, std::abs(low[c]));  // a constant: a range around it

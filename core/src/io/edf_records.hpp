@@ -8,6 +8,7 @@
 #include <string>
 
 #include "edf_header.hpp"
+#include "edf_labels.hpp"
 #include "siglab/io/atomic_file.hpp"
 #include "siglab/io/channel_stream.hpp"
 
@@ -32,9 +33,10 @@ EdfRecordPlan planEdfRecords(double rate, std::uint64_t frames, const std::strin
 
 // Writes an EDF file of `channels` channels and `frames` frames into `out`: `fill(first, block)`
 // puts frames [first, first + block[c].size()) of every channel into `block`; `low` and `high`
-// bound each channel's samples (the physical range mapped onto -32768..32767).
+// bound each channel's samples (the physical range mapped onto -32768..32767); `fields` gives each
+// signal's label and physical dimension.
 using EdfFrameSource = std::function<void(std::uint64_t first, std::span<const std::span<double>> block)>;
 void writeEdf(AtomicFileWriter& out, double rate, std::uint64_t frames, std::span<const double> low,
-              std::span<const double> high, const EdfFrameSource& fill);
+              std::span<const double> high, const EdfLabels& fields, const EdfFrameSource& fill);
 
 }  // namespace siglab

@@ -68,9 +68,16 @@ const SignalFormat& inputFormat(const std::string& path, Bytes bytes, const Read
 }
 
 const SignalFormat& outputFormat(const std::string& path, const WriteOptions& options) {
-  if (!options.format.isAutomatic()) return signalFormat(options.format);
-  const SignalFormat* format = formatWithExtension(path);
-  return format && format->writes() ? *format : signalFormat(FileFormat::text);
+  const SignalFormat* format = options.format.isAutomatic() ? formatWithExtension(path) : &signalFormat(options.format);
+  if (!format) return signalFormat(FileFormat::text);
+  if (!format->writes()) {  // a format read only: refused, not text under its name
+    std::string writable;
+    for (const SignalFormat* f : signalFormats()) {
+      if (f->writes() && !f->extensions().empty()) writable += (writable.empty() ? "" : ", ") + std::string(f->extensions().front());
+    }
+    throw InputError(path, std::string(format->description()) + " files are read, not written: name the output " + writable);
+  }
+  return *format;
 }
 
 FileFormat formatForOutput(const std::string& path) { return outputFormat(path, WriteOptions{}).id(); }

@@ -1,12 +1,18 @@
 #include "hdf5_support.hpp"
 
+#include <unistd.h>
+
+#include "dataset_formats.hpp"
 #include "siglab/io/dataset_files.hpp"
 
 namespace siglab::hdf5 {
 
+namespace {
+std::recursive_mutex* libraryMutex = new std::recursive_mutex;  // replaced in a forked child (forkOutsideHdf5)
+}  // namespace
+
 std::unique_lock<std::recursive_mutex> lock() {
-  static std::recursive_mutex mutex;
-  std::unique_lock<std::recursive_mutex> held(mutex);
+  std::unique_lock<std::recursive_mutex> held(*libraryMutex);
   static const bool quiet = [] {
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become our messages, not lines on stderr
     return true;
@@ -46,6 +52,20 @@ std::string numericTypeName(hid_t type) {
 }
 
 }  // namespace siglab::hdf5
+
+namespace siglab {
+
+pid_t forkOutsideHdf5() {
+  std::unique_lock<std::recursive_mutex> held = hdf5::lock();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    held.release();  // the parent's thread holds it, and no thread of this child ever will unlock it
+    hdf5::libraryMutex = new std::recursive_mutex;
+  }
+  return pid;
+}
+
+}  // namespace siglab
 
 namespace siglab {
 bool hdf5Supported() { return true; }

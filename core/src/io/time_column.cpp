@@ -44,19 +44,6 @@ int daysInMonth(int year, int month) {
   return month == 2 && leap ? 29 : kDays[month - 1];
 }
 
-// Calls `row(line, fields)` for every data line of the text's body (blank and '#' lines skipped).
-template <class Row>
-void forEachDataLine(const TextBody& body, Row row) {
-  std::string_view rest = body.body;
-  for (std::uint64_t line = body.firstLine; !rest.empty(); ++line) {
-    const std::size_t eol = std::min(rest.find('\n'), rest.size());
-    const std::string_view content = trimBlanks(rest.substr(0, eol));
-    rest.remove_prefix(std::min(eol + 1, rest.size()));
-    if (content.empty() || content.front() == '#') continue;
-    row(line, content);
-  }
-}
-
 // The first data line of the body, or nothing: read up to it only (a file's detection must not
 // walk a 2 GB text, which would read and keep every page of it).
 std::optional<std::string_view> firstDataLine(const TextBody& body) {
@@ -70,13 +57,13 @@ std::optional<std::string_view> firstDataLine(const TextBody& body) {
   return std::nullopt;
 }
 
-TextBody bodyOf(std::string_view text, const ReadOptions& options) {
+}  // namespace
+
+TextBody timeColumnBody(std::string_view text, const ReadOptions& options) {
   TextReadOptions split = textReadOptions(options);
   split.column = 1;  // so that the separator is decided
   return locateTextBody(text, split);
 }
-
-}  // namespace
 
 std::string_view trimBlanks(std::string_view text) {
   constexpr std::string_view kBlanks = " \t\r\f\v";
@@ -142,7 +129,7 @@ std::optional<TimeStamp> parseTimeStamp(std::string_view text, char decimal) {
 std::size_t findTimeColumn(std::string_view text, const ReadOptions& options) {
   if (options.timeColumn == kNoTimeColumn) return 0;
   if (options.timeColumn > 0) return options.timeColumn;
-  const TextBody body = bodyOf(text, options);
+  const TextBody body = timeColumnBody(text, options);
   const std::optional<std::string_view> line = firstDataLine(body);
   if (!line) return 0;
   std::size_t fields = 0;
@@ -153,55 +140,66 @@ std::size_t findTimeColumn(std::string_view text, const ReadOptions& options) {
   }
 }
 
-TimeAxis scanTimeColumn(std::string_view text, const ReadOptions& options, std::size_t timeColumn,
-                        const std::string& path, bool irregularAllowed) {
-  const TextBody body = bodyOf(text, options);
-  TimeAxis axis;
-  std::optional<TimeStamp> previous;
-  std::optional<double> firstInterval;
-  bool uniform = true;
-  forEachDataLine(body, [&](std::uint64_t line, std::string_view content) {
-    std::size_t fields = 0;
-    const std::optional<std::string_view> field = textField(content, body.separator, timeColumn, fields);
-    if (!field) {
-      throw InputError(path, line, 1, "the time column " + std::to_string(timeColumn) + " asked for, but this line has " +
-                                          std::to_string(fields) + (fields == 1 ? " field" : " fields"));
+void TimeStampChecks::check(std::uint64_t line, std::string_view content) {
+  std::size_t fields = 0;
+  const std::optional<std::string_view> field = textField(content, separator_, timeColumn_, fields);
+  if (!field) {
+    throw InputError(path_, line, 1, "the time column " + std::to_string(timeColumn_) + " asked for, but this line has " +
+                                         std::to_string(fields) + (fields == 1 ? " field" : " fields"));
+  }
+  const std::optional<TimeStamp> stamp = parseTimeStamp(trimBlanks(*field), decimal_);
+  if (!stamp) {
+    throw InputError(path_, line, 1, "expected a time stamp (seconds, or an ISO 8601 date-time such as "
+                                     "2026-11-27T10:00:00.5Z) in column " + std::to_string(timeColumn_) + ", found " +
+                                         quoteExcerpt(trimBlanks(*field)));
+  }
+  if (axis_.rows > 0) {
+    const double interval = stamp->since(axis_.last);
+    if (!(interval > 0)) {
+      throw InputError(path_, line, 1, "time stamps must rise: " + quoteExcerpt(trimBlanks(*field)) +
+                                           " is not after the line before's");
     }
-    const std::optional<TimeStamp> stamp = parseTimeStamp(trimBlanks(*field), body.decimal);
-    if (!stamp) {
-      throw InputError(path, line, 1, "expected a time stamp (seconds, or an ISO 8601 date-time such as "
-                                      "2026-11-27T10:00:00.5Z) in column " + std::to_string(timeColumn) + ", found " +
-                                          quoteExcerpt(trimBlanks(*field)));
-    }
-    if (previous) {
-      const double interval = stamp->since(*previous);
-      if (!(interval > 0)) {
-        throw InputError(path, line, 1, "time stamps must rise: " + quoteExcerpt(trimBlanks(*field)) +
-                                            " is not after the line before's");
+    if (!firstInterval_) firstInterval_ = interval;
+    if (uniform_ && std::abs(interval - *firstInterval_) > kUniformTimeTolerance * *firstInterval_) {
+      uniform_ = false;
+      if (!irregularAllowed_) {
+        throw InputError(path_, line, 1, "irregular time stamps: " + shortNumber(interval) +
+                                             " s after the line before, where the first rows are " +
+                                             shortNumber(*firstInterval_) + " s apart (more than 1% off): resample "
+                                             "with --resample-to HZ");
       }
-      if (!firstInterval) firstInterval = interval;
-      if (uniform && std::abs(interval - *firstInterval) > kUniformTimeTolerance * *firstInterval) {
-        uniform = false;
-        if (!irregularAllowed) {
-          throw InputError(path, line, 1, "irregular time stamps: " + shortNumber(interval) +
-                                              " s after the line before, where the first rows are " +
-                                              shortNumber(*firstInterval) + " s apart (more than 1% off): resample "
-                                              "with --resample-to HZ");
-        }
-      }
-    } else {
-      axis.first = *stamp;
     }
-    previous = stamp;
-    axis.last = *stamp;
-    ++axis.rows;
-  });
+  } else {
+    axis_.first = *stamp;
+  }
+  axis_.last = *stamp;
+  ++axis_.rows;
+}
+
+TimeAxis TimeStampChecks::axis() const {
+  TimeAxis axis = axis_;
   if (axis.rows < 2) {
-    if (!irregularAllowed) throw InputError(path, "a time column needs at least two rows to give a rate");
+    if (!irregularAllowed_) throw InputError(path_, "a time column needs at least two rows to give a rate");
     return axis;
   }
-  if (uniform) axis.uniformRate = static_cast<double>(axis.rows - 1) / axis.last.since(axis.first);
+  if (uniform_) axis.uniformRate = static_cast<double>(axis.rows - 1) / axis.last.since(axis.first);
   return axis;
+}
+
+TimeAxis scanTimeColumn(std::string_view text, const ReadOptions& options, std::size_t timeColumn,
+                        const std::string& path, bool irregularAllowed, std::uint64_t maxRows) {
+  const TextBody body = timeColumnBody(text, options);
+  TimeStampChecks checks(body, timeColumn, path, irregularAllowed);
+  std::string_view rest = body.body;
+  for (std::uint64_t line = body.firstLine, rows = 0; !rest.empty() && rows < maxRows; ++line) {
+    const std::size_t eol = std::min(rest.find('\n'), rest.size());
+    const std::string_view content = trimBlanks(rest.substr(0, eol));
+    rest.remove_prefix(std::min(eol + 1, rest.size()));
+    if (content.empty() || content.front() == '#') continue;
+    checks.check(line, content);
+    ++rows;
+  }
+  return checks.axis();
 }
 
 }  // namespace siglab

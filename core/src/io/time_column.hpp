@@ -39,16 +39,45 @@ std::string_view trimBlanks(std::string_view text);
 // for kNoTimeColumn, a column read on its own).
 std::size_t findTimeColumn(std::string_view text, const ReadOptions& options);
 
-// What the time column says, checked over the whole file: the first and last stamps, the rows,
-// and the rate where the spacing is uniform (InputError naming the file and the line otherwise,
-// unless `irregularAllowed`). Stamps must rise.
+// What the time column says: the first and last stamps, the rows, and the rate where the
+// spacing is uniform.
 struct TimeAxis {
   TimeStamp first;
   TimeStamp last;
   std::uint64_t rows = 0;
   std::optional<double> uniformRate;
 };
+
+// The checks every data line's stamp passes, line after line: the column is there, holds a time
+// stamp, rises, and (unless `irregularAllowed`) keeps within kUniformTimeTolerance of the first
+// interval. InputError naming the file and the line otherwise.
+class TimeStampChecks {
+ public:
+  TimeStampChecks(const TextBody& body, std::size_t timeColumn, std::string path, bool irregularAllowed)
+      : separator_(body.separator), decimal_(body.decimal), timeColumn_(timeColumn), path_(std::move(path)),
+        irregularAllowed_(irregularAllowed) {}
+  void check(std::uint64_t line, std::string_view content);
+  // The axis of the lines checked so far (InputError for fewer than two, unless irregularAllowed).
+  TimeAxis axis() const;
+
+ private:
+  char separator_;
+  char decimal_;
+  std::size_t timeColumn_;
+  std::string path_;
+  bool irregularAllowed_;
+  TimeAxis axis_;
+  std::optional<double> firstInterval_;
+  bool uniform_ = true;
+};
+
+// The checks over the data lines of `text`: all of them, or the first `maxRows` only (the rate
+// of a file streamed on, whose later lines are checked as they are read).
+inline constexpr std::uint64_t kEveryRow = UINT64_MAX;
 TimeAxis scanTimeColumn(std::string_view text, const ReadOptions& options, std::size_t timeColumn,
-                        const std::string& path, bool irregularAllowed);
+                        const std::string& path, bool irregularAllowed, std::uint64_t maxRows = kEveryRow);
+
+// The body of `text` as the time column's readers split it (its first line and separator decided).
+TextBody timeColumnBody(std::string_view text, const ReadOptions& options);
 
 }  // namespace siglab

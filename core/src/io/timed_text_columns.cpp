@@ -97,6 +97,62 @@ class ResampledRows final : public ChannelStream {
   std::vector<double> before_, after_, scratch_;
 };
 
+// The value columns streamed as plain text columns, the time column walked alongside them: each
+// block's stamps pass the checks the first lines passed when they gave the rate, so a later
+// irregular or falling stamp is the error naming its line, met while streaming; the file is read
+// once, not scanned whole before the stream starts. Pages walked are released a window at a time.
+class TimeCheckedColumns final : public ChannelStream {
+ public:
+  TimeCheckedColumns(std::unique_ptr<ChannelStream> values, std::unique_ptr<FileBytes> file, const ReadOptions& options,
+                     std::size_t timeColumn, const std::string& path, std::size_t windowBytes)
+      : values_(std::move(values)), file_(std::move(file)), body_(timeColumnBody(file_->text(), options)),
+        checks_(body_, timeColumn, path, false), rest_(body_.body), line_(body_.firstLine),
+        windowBytes_(std::max<std::size_t>(windowBytes, 1)) {}
+
+  std::size_t channels() const override { return values_->channels(); }
+  std::optional<std::uint64_t> knownFrames() const override { return values_->knownFrames(); }
+  std::optional<double> sampleRate() const override { return values_->sampleRate(); }
+  double fractionRead() const override { return values_->fractionRead(); }
+  std::vector<std::string> channelNames() const override { return values_->channelNames(); }
+
+ protected:
+  std::size_t readFrames(std::span<const std::span<double>> out) override {
+    const std::size_t got = values_->read(out);
+    checkRows(got);
+    return got;
+  }
+
+ private:
+  void checkRows(std::size_t rows) {
+    while (rows > 0 && !rest_.empty()) {
+      const std::size_t eol = std::min(rest_.find('\n'), rest_.size());
+      const std::string_view content = trimBlanks(rest_.substr(0, eol));
+      rest_.remove_prefix(std::min(eol + 1, rest_.size()));
+      const std::uint64_t line = line_++;
+      if (content.empty() || content.front() == '#') continue;
+      checks_.check(line, content);
+      --rows;
+    }
+    const auto walked = static_cast<std::size_t>(rest_.data() - file_->text().data());
+    if (walked - released_ >= windowBytes_ || rest_.empty()) {
+      file_->release(released_, walked - released_);
+      released_ = walked;
+    }
+  }
+
+  std::unique_ptr<ChannelStream> values_;
+  std::unique_ptr<FileBytes> file_;
+  TextBody body_;
+  TimeStampChecks checks_;
+  std::string_view rest_;
+  std::uint64_t line_;
+  std::size_t windowBytes_;
+  std::size_t released_ = 0;
+};
+
+// The first rows give the rate of a stream checked as it goes (TimeCheckedColumns).
+constexpr std::uint64_t kRateRows = 4096;
+
 }  // namespace
 
 std::vector<std::string> textHeaderNames(std::string_view text, const ReadOptions& options,
@@ -138,18 +194,21 @@ std::unique_ptr<ChannelStream> openTimedTextColumns(const FileBytes& file, const
   if (columns.empty() || columns.front() == 0) {
     throw InputError(path, "no column of numbers besides the time stamps in column " + std::to_string(timeColumn));
   }
-  const TimeAxis axis = scanTimeColumn(file.text(), options, timeColumn, path, options.resampleTo.has_value());
   std::vector<std::size_t> kept;
   for (const std::size_t c : channelsToKeep(options, columns.size(), path)) kept.push_back(columns[c]);
-  std::vector<std::string> names = textHeaderNames(file.text(), options, kept);
-  if (options.resampleTo) {
+  if (options.resampleTo) {  // the grid runs to the last stamp: the whole column is read first
+    const TimeAxis axis = scanTimeColumn(file.text(), options, timeColumn, path, true);
+    std::vector<std::string> names = textHeaderNames(file.text(), options, kept);
     return std::make_unique<ResampledRows>(std::make_unique<FileBytes>(pathGiven), path, options, timeColumn,
                                            std::move(kept), std::move(names), axis);
   }
+  const TimeAxis head = scanTimeColumn(file.text(), options, timeColumn, path, false, kRateRows);
   values.columns = kept;
   values.oneChannel = false;
-  if (!values.sampleRate) values.sampleRate = axis.uniformRate;
-  return openPlainTextColumns(file, pathGiven, path, values, windowBytes);
+  if (!values.sampleRate) values.sampleRate = head.uniformRate;
+  return std::make_unique<TimeCheckedColumns>(openPlainTextColumns(file, pathGiven, path, values, windowBytes),
+                                              std::make_unique<FileBytes>(pathGiven), options, timeColumn, path,
+                                              windowBytes);
 }
 
 }  // namespace siglab

@@ -1,5 +1,6 @@
 // find-peaks: scipy.signal.find_peaks (SciPy 1.10: height, threshold, distance, prominence, width,
-// wlen, rel_height), an analysis stage writing one row a peak (CSV, or JSON for a .json output):
+// wlen, rel_height; height, threshold, prominence and width also as SciPy's (min, max) interval,
+// height=2,5 being height=2 height-max=5), an analysis stage writing one row a peak (CSV, or JSON for a .json output):
 // index, time where the signal has a rate, height, and prominence and its bases, width and its
 // interpolated ends where asked. Streamed through PeakFinder (find_peaks.hpp) with the halo
 // distance and wlen need; prominence or width without wlen runs in memory.
@@ -21,6 +22,7 @@ namespace siglab::stages {
 namespace {
 
 constexpr double kLargest = std::numeric_limits<double>::max();
+constexpr std::size_t kFeedPiece = std::size_t{1} << 16;
 
 std::vector<std::string> columnsFor(const PeakOptions& o, std::size_t channels, bool rate) {
   std::vector<std::string> columns;
@@ -29,18 +31,20 @@ std::vector<std::string> columnsFor(const PeakOptions& o, std::size_t channels, 
   if (rate) columns.push_back("time");
   columns.push_back("height");
   if (o.measuresProminence()) columns.insert(columns.end(), {"prominence", "left_base", "right_base"});
-  if (o.width) columns.insert(columns.end(), {"width", "width_height", "left_ip", "right_ip"});
+  if (o.measuresWidth()) columns.insert(columns.end(), {"width", "width_height", "left_ip", "right_ip"});
   return columns;
 }
 
 class PeakTableWriter final : public AnalysisWriter {
  public:
   PeakTableWriter(const PeakOptions& o, const AnalysisOutput& output)
-      : o_(o), output_(output), table_(output.path, columnsFor(o, output.channels, output.sampleRate.has_value()), output.streamed) {
+      : o_(o), output_(output), table_(output.path, columnsFor(o, output.channels, output.sampleRate.has_value()), output.streamed, output.memory) {
     for (std::size_t c = 0; c < output.channels; ++c) finders_.emplace_back(o, output.frames);
     ready_.resize(output.channels);
   }
 
+  // A whole signal (in memory) is fed in pieces, its rows written after each: rows never pile up
+  // signal-sized (a PeakRow is 72 bytes; noise has a peak every few samples).
   void write(std::span<const std::span<const double>> block) override {
     output_.progress.throwIfCancelled();
     if (output_.engine) {
@@ -51,8 +55,12 @@ class PeakTableWriter final : public AnalysisWriter {
       flush();
       return;
     }
-    for (std::size_t c = 0; c < finders_.size(); ++c) finders_[c].feed(block[c]);
-    flush();
+    const std::size_t length = block.empty() ? 0 : block[0].size();
+    for (std::size_t at = 0; at == 0 || at < length; at += kFeedPiece) {
+      const std::size_t piece = std::min(kFeedPiece, length - at);
+      for (std::size_t c = 0; c < finders_.size(); ++c) finders_[c].feed(block[c].subspan(at, piece));
+      flush();
+    }
   }
 
   std::string commit() override {
@@ -72,7 +80,11 @@ class PeakTableWriter final : public AnalysisWriter {
     std::uint64_t frontier = std::numeric_limits<std::uint64_t>::max();
     for (std::size_t c = 0; c < finders_.size() && !output_.engine; ++c) {
       std::vector<PeakRow> rows = finders_[c].take();
-      ready_[c].insert(ready_[c].end(), rows.begin(), rows.end());
+      if (ready_[c].empty()) {
+        ready_[c] = std::move(rows);
+      } else {
+        ready_[c].insert(ready_[c].end(), rows.begin(), rows.end());
+      }
       frontier = std::min(frontier, finders_[c].frontier());
     }
     std::vector<std::size_t> next(finders_.size(), 0);
@@ -93,7 +105,7 @@ class PeakTableWriter final : public AnalysisWriter {
       if (output_.sampleRate) row.push_back(static_cast<double>(r.index) / *output_.sampleRate);
       row.push_back(r.height);
       if (o_.measuresProminence()) row.insert(row.end(), {r.prominence, r.leftBase, r.rightBase});
-      if (o_.width) row.insert(row.end(), {r.width, r.widthHeight, r.leftIp, r.rightIp});
+      if (o_.measuresWidth()) row.insert(row.end(), {r.width, r.widthHeight, r.leftIp, r.rightIp});
       table_.append(row);
     }
     for (std::size_t c = 0; c < finders_.size(); ++c) {
@@ -119,12 +131,16 @@ class FindPeaksStage final : public AnalysisStage {
       if (v) text += std::string(" ") + name + "=" + shortNumber(*v);
     };
     add("height", o_.height);
+    add("height-max", o_.heightMax);
     add("threshold", o_.threshold);
+    add("threshold-max", o_.thresholdMax);
     add("distance", o_.distance);
     add("prominence", o_.prominence);
+    add("prominence-max", o_.prominenceMax);
     add("width", o_.width);
+    add("width-max", o_.widthMax);
     add("wlen", o_.wlen);
-    if (o_.width) text += " rel-height=" + shortNumber(o_.relHeight);
+    if (o_.measuresWidth()) text += " rel-height=" + shortNumber(o_.relHeight);
     return text;
   }
 
@@ -168,6 +184,16 @@ ParameterInfo condition(std::string name, std::string help, double min = -kLarge
   return p;
 }
 
+// A minimum and its maximum's own parameter, "height" and "height-max": height=2,5 reads as
+// height=2 height-max=5, SciPy's (min, max) (named_values.hpp's putParameterText).
+std::vector<ParameterInfo> interval(const std::string& name, const std::string& help, double min = -kLargest,
+                                    const std::string& unit = {}) {
+  ParameterInfo low = condition(name, "minimum " + help + " (or MIN,MAX)", min);
+  ParameterInfo high = condition(name + "-max", "maximum " + help, min);
+  low.unit = high.unit = unit;
+  return {low, high};
+}
+
 std::optional<double> optionalNumber(const StageParameters& values, std::string_view name) {
   const auto found = values.find(name);
   if (found == values.end()) return std::nullopt;
@@ -190,19 +216,18 @@ class FindPeaksKind final : public StageKind {
     wlen.unit = "samples";
     ParameterInfo distance = condition("distance", "minimum samples between neighbouring peaks (the higher wins)", 1.0);
     distance.unit = "samples";
-    ParameterInfo width = condition("width", "minimum width at rel-height of the prominence", 0.0);
-    width.unit = "samples";
     ParameterInfo relHeight = describedParameter("rel-height", ParameterType::Number,
                                                  "where width is measured, as a fraction of the prominence", "0.5");
     relHeight.min = 0.0;
     relHeight.max = kLargest;
-    return {condition("height", "minimum peak height"),
-            condition("threshold", "minimum vertical distance to both neighbouring samples"),
-            distance,
-            condition("prominence", "minimum prominence"),
-            width,
-            wlen,
-            relHeight};
+    std::vector<ParameterInfo> all = interval("height", "peak height");
+    for (ParameterInfo& p : interval("threshold", "vertical distance to the neighbouring samples")) all.push_back(p);
+    all.push_back(distance);
+    for (ParameterInfo& p : interval("prominence", "prominence")) all.push_back(p);
+    for (ParameterInfo& p : interval("width", "width at rel-height of the prominence", 0.0, "samples")) all.push_back(p);
+    all.push_back(wlen);
+    all.push_back(relHeight);
+    return all;
   }
 
   StageParameters parseValue(std::string_view value) const override { return namedValues(*this, value); }
@@ -222,6 +247,10 @@ class FindPeaksKind final : public StageKind {
     o.prominence = optionalNumber(values, "prominence");
     o.width = optionalNumber(values, "width");
     o.wlen = optionalNumber(values, "wlen");
+    o.heightMax = optionalNumber(values, "height-max");
+    o.thresholdMax = optionalNumber(values, "threshold-max");
+    o.prominenceMax = optionalNumber(values, "prominence-max");
+    o.widthMax = optionalNumber(values, "width-max");
     o.relHeight = numberOf(values, "rel-height");
     return std::make_unique<FindPeaksStage>(o);
   }

@@ -4,7 +4,34 @@
 #include "siglab/errors.hpp"
 #include <cstdint>
 
-namespace siglab::stages {
+namespace siglab {
+
+void putParameterText(const std::vector<ParameterInfo>& infos, const ParameterInfo& info, std::string_view text,
+                      StageParameters& values) {
+  const auto put = [&](const ParameterInfo& to, std::string_view part) {
+    if (values.count(to.name)) throw StageError(to.name + " is given twice");
+    values[to.name] = parameterFromText(to, part);
+  };
+  const ParameterInfo* max = nullptr;
+  for (const ParameterInfo& p : infos) {
+    if (p.name == info.name + "-max" && p.type == ParameterType::Number && info.type == ParameterType::Number) max = &p;
+  }
+  const std::size_t comma = text.find(',');
+  if (!max || comma == std::string_view::npos) return put(info, text);
+  std::string_view low = text.substr(0, comma), high = text.substr(comma + 1);
+  if (text.front() == '(' && text.back() == ')') {
+    low.remove_prefix(1);
+    high.remove_suffix(1);
+  }
+  if (high.find(',') != std::string_view::npos || (low.empty() && high.empty())) {
+    throw StageError(info.name + " must be a number or an interval MIN,MAX (either may be left out), got " +
+                     quoteExcerpt(text));
+  }
+  if (!low.empty()) put(info, low);
+  if (!high.empty()) put(*max, high);
+}
+
+namespace stages {
 
 StageParameters namedValues(const StageKind& kind, std::string_view value) {
   StageParameters values;
@@ -27,7 +54,7 @@ StageParameters namedValues(const StageKind& kind, std::string_view value) {
     if (equals == std::string_view::npos && info->type != ParameterType::Flag) {
       throw StageError(info->name + " needs a value: " + info->name + "=VALUE");
     }
-    values[info->name] = parameterFromText(*info, equals == std::string_view::npos ? "" : word.substr(equals + 1));
+    siglab::putParameterText(infos, *info, equals == std::string_view::npos ? "" : word.substr(equals + 1), values);
   }
   return values;
 }
@@ -53,4 +80,5 @@ std::optional<std::size_t> optionalWhole(const StageParameters& values, std::str
   return static_cast<std::size_t>(std::get<std::int64_t>(found->second));
 }
 
-}  // namespace siglab::stages
+}  // namespace stages
+}  // namespace siglab

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "siglab/parameter_text.hpp"
 #include "siglab/stage.hpp"
 
 namespace siglab::stages {

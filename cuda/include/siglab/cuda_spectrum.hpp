@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "siglab/progress.hpp"
 #include "siglab/spectrum.hpp"
 
 namespace siglab {
@@ -27,8 +28,9 @@ struct GpuSpectrumRun {
 // fixed ranges, each from zero, and the ranges' sums added in range order on the host; each device
 // sums whole ranges (its own streams, pinned staging and cuFFT plan), so any device list gives the
 // same bits as one device (devices of one model: cuFFT's transforms are the same there). A device
-// that does not exist: not ok, saying which there are.
+// that does not exist: not ok, saying which there are. `progress` hears of each chunk summed and
+// Cancel is seen between chunks (the chunks in flight drain, then Cancelled is thrown).
 GpuSpectrumRun welchGpu(std::span<const double> x, const WelchOptions& options, std::size_t chunkSegments = 0,
-                        const std::vector<int>& devices = {});
+                        const std::vector<int>& devices = {}, const Progress& progress = {});
 
 }  // namespace siglab

@@ -29,6 +29,8 @@ class ChannelStream {
   virtual double fractionRead() const = 0;  // 0..1, for progress
   // One name a channel where the file gives them (EDF labels, a CSV header's fields), else empty.
   virtual std::vector<std::string> channelNames() const { return {}; }
+  // One physical unit a channel where the file gives them (EDF's physical dimensions), else empty.
+  virtual std::vector<std::string> channelUnits() const { return {}; }
 
  protected:
   virtual std::size_t readFrames(std::span<const std::span<double>> out) = 0;  // `out` checked
@@ -42,5 +44,15 @@ std::unique_ptr<ChannelStream> openChannelStream(const std::string& path, const 
 // How many channels readChannels would read of `path` with `options` (1 with oneChannel), without
 // reading the samples. Throws InputError as openChannelStream does.
 std::size_t channelCount(const std::string& path, const ReadOptions& options = {});
+
+// The same with the channels' names and units where the file gives them (ChannelStream's
+// channelNames, channelUnits: each empty or one a channel). Standard input and other streams are
+// counted as channelCount counts them, without names.
+struct ChannelsInFile {
+  std::size_t count = 1;
+  std::vector<std::string> names;
+  std::vector<std::string> units;
+};
+ChannelsInFile channelsInFile(const std::string& path, const ReadOptions& options = {});
 
 }  // namespace siglab

@@ -62,6 +62,8 @@ struct WriteOptions {
   std::string dataset;                        // HDF5 (.h5, .hdf5) and MAT (.mat) output: the dataset or variable
                                               // (as FILE:NAME); empty: /signal, signal
   std::string rateAttribute = "rate";         // HDF5 output: the attribute that holds sampleRate
+  std::vector<std::string> channelNames;      // EDF output: each channel's label (where given), else its number
+  std::vector<std::string> channelUnits;      // EDF output: each channel's physical dimension (where given)
 };
 
 // Reads one channel of a signal from `path` ("-": standard input, read to its end) in the format

@@ -25,6 +25,7 @@ class EdfSink final : public ChannelSink {
  public:
   EdfSink(const std::string& path, const WriteOptions& options, std::size_t channels)
       : out_(path, options.durability, DirectOutput::spooled), rate_(options.sampleRate), channels_(channels),
+        fields_(edfLabels(channels, options.channelNames, options.channelUnits)),
         low_(channels, std::numeric_limits<double>::infinity()), high_(channels, -std::numeric_limits<double>::infinity()) {
     planEdfRecords(rate_, 0, path);  // refuses a rate EDF cannot hold before any work
     detail::SpoolFile spool = detail::openSpoolFile();
@@ -56,7 +57,7 @@ class EdfSink final : public ChannelSink {
     for (std::size_t c = 0; c < channels_; ++c) {
       if (frames_ == 0) low_[c] = high_[c] = 0.0;
     }
-    writeEdf(out_, rate_, frames_, low_, high_, [this](std::uint64_t first, std::span<const std::span<double>> block) {
+    writeEdf(out_, rate_, frames_, low_, high_, fields_, [this](std::uint64_t first, std::span<const std::span<double>> block) {
       const std::size_t frames = block.front().size();
       interleaved_.resize(frames * channels_);
       spoolIo(::pread, interleaved_.data(), frames, first, "read");
@@ -85,6 +86,7 @@ class EdfSink final : public ChannelSink {
   AtomicFileWriter out_;
   double rate_;
   std::size_t channels_;
+  EdfLabels fields_;
   int spool_ = -1;
   std::uint64_t frames_ = 0;
   std::vector<double> low_, high_;
@@ -123,8 +125,10 @@ class EdfFormat final : public SignalFormat {
   }
 
   bool writes() const override { return true; }
-  std::string writeNote(const WriteOptions&) const override {
-    return "EDF holds 16-bit integers: each channel is quantised to 65536 steps between its minimum and maximum";
+  std::string writeNote(const WriteOptions& options) const override {
+    const std::string fields = edfLabels(options.channelNames.size(), options.channelNames, options.channelUnits).note;
+    return "EDF holds 16-bit integers: each channel is quantised to 65536 steps between its minimum and maximum" +
+           (fields.empty() ? "" : "; " + fields);
   }
   void checkChannels(const std::string& path, std::size_t channels) const override {
     if (channels > 4096) throw InputError(path, "EDF holds at most 4096 signals, not " + std::to_string(channels));
@@ -151,7 +155,7 @@ class EdfFormat final : public SignalFormat {
       low[c] = *lo;
       high[c] = *hi;
     }
-    writeEdf(file, options.sampleRate, frames, low, high, [&](std::uint64_t first, std::span<const std::span<double>> block) {
+    writeEdf(file, options.sampleRate, frames, low, high, edfLabels(channels.size(), options.channelNames, options.channelUnits), [&](std::uint64_t first, std::span<const std::span<double>> block) {
       progress.throwIfCancelled();
       for (std::size_t c = 0; c < channels.size(); ++c) {
         std::copy_n(channels[c].begin() + static_cast<std::ptrdiff_t>(first), block[c].size(), block[c].begin());

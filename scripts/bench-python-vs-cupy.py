@@ -1,0 +1,122 @@
+#!/usr/bin/python3
+"""siglab.signal with a GPU engine, called on a NumPy array, against CuPy's cupyx.scipy.signal on
+cupy.asarray(x) with .get(): the host-to-host path a NumPy user would write (target: 5x).
+
+Makes 10M float64 normal samples (seed 1) in host memory. For each function (the filters, welch,
+spectrogram) times SigLab's call with engine="gpu-..." (the first GPU engine of siglab.engines()
+that runs the function here; welch: engine="gpu") and CuPy's call from host memory to host
+memory, each after one warm-up, the median of --repeat, and prints CuPy's time over SigLab's.
+Where no GPU engine can run (no GPU, a build without CUDA) SigLab's default engine is timed and
+said so; where CuPy is missing (or finds no GPU) its column says why and the ratio is skipped.
+
+    /usr/bin/python3 scripts/bench-python-vs-cupy.py [--samples 10000000] [--repeat 5]
+        (PYTHONPATH=build/python for a build tree's module)
+"""
+import argparse
+import sys
+import time
+
+import numpy as np
+
+import siglab
+from siglab import signal
+
+TARGET = 5.0
+
+
+def median_ms(call, repeat):
+    call()  # warm-up: plans, kernels, allocations
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        call()
+        times.append((time.perf_counter() - start) * 1e3)
+    return float(np.median(times))
+
+
+def cases(x):
+    """name: (SigLab's call taking engine=, CuPy's taking (cupyx.scipy.signal, device array) and
+    returning a device array, or None)."""
+    sos = signal.butter(8, [0.1, 0.3], btype="bandpass", output="sos")
+    b, a = signal.butter(4, 0.2)
+    taps = signal.firwin(63, 0.2)
+    return {
+        "sosfilt": (lambda e: signal.sosfilt(sos, x, engine=e), lambda cs, d: cs.sosfilt(sos, d)),
+        "sosfiltfilt": (lambda e: signal.sosfiltfilt(sos, x, engine=e), lambda cs, d: cs.sosfiltfilt(sos, d)),
+        "lfilter-fir": (lambda e: signal.lfilter(taps, [1.0], x, engine=e), lambda cs, d: cs.lfilter(taps, [1.0], d)),
+        "filtfilt": (lambda e: signal.filtfilt(b, a, x, engine=e), lambda cs, d: cs.filtfilt(b, a, d)),
+        "savgol_filter": (lambda e: signal.savgol_filter(x, 31, 3, engine=e), lambda cs, d: cs.savgol_filter(d, 31, 3)),
+        "medfilt": (lambda e: signal.medfilt(x, 31, engine=e), lambda cs, d: cs.medfilt(d, 31)),
+        "resample_poly": (lambda e: signal.resample_poly(x, 3, 2, engine=e), lambda cs, d: cs.resample_poly(d, 3, 2)),
+        "welch": (lambda e: signal.welch(x, nperseg=4096, engine=e)[1], lambda cs, d: cs.welch(d, nperseg=4096)[1]),
+        "spectrogram": (lambda e: signal.spectrogram(x, nperseg=1024, engine=e)[2],
+                        lambda cs, d: cs.spectrogram(d, nperseg=1024)[2]),
+    }
+
+
+def gpu_engine(name, call):
+    """The first GPU engine that runs `call` here, or (the default engine, why none did)."""
+    candidates = ["gpu"] if name == "welch" else [e["name"] for e in siglab.engines()
+                                                  if e["name"].startswith("gpu-") and not e["unavailable_reason"]]
+    if name == "welch" and not any(e["name"].startswith("gpu-") and not e["unavailable_reason"]
+                                   for e in siglab.engines()):
+        candidates = []
+    for engine in candidates:
+        try:
+            call(engine)
+            return engine, ""
+        except (ValueError, NotImplementedError, RuntimeError):
+            continue
+    reasons = {e["unavailable_reason"] for e in siglab.engines() if e["name"].startswith("gpu-")} - {""}
+    return "auto", "; ".join(sorted(reasons)) or "no GPU engine runs it"
+
+
+def cupy_module():
+    """(cupy, cupyx.scipy.signal), or (None, why not)."""
+    try:
+        import cupy
+        import cupyx.scipy.signal as cs
+        cupy.cuda.runtime.getDeviceCount()
+        return cupy, cs
+    except Exception as error:  # not installed, or no GPU/driver: CuPy's parts are skipped
+        return None, f"CuPy skipped: {type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--samples", type=int, default=10_000_000)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    x = np.random.default_rng(1).standard_normal(args.samples)
+    cupy, cs = cupy_module()
+    print(f"{args.samples} float64 normal samples (seed 1) in host memory; median of {args.repeat} after a "
+          f"warm-up; CuPy: {cupy.__version__ if cupy else cs}")
+    print(f"{'function':<15}{'engine':<16}{'SigLab ms':>10}{'CuPy ms':>10}{'CuPy/SigLab':>13}  target {TARGET}x")
+    met, compared, notes = True, 0, set()
+    for name, (ours, theirs) in cases(x).items():
+        engine, why = gpu_engine(name, ours)
+        if why:
+            notes.add(f"no GPU engine: {why}: SigLab's default engine timed")
+        ms = median_ms(lambda: ours(engine), args.repeat)
+        if cupy is None:
+            print(f"{name:<15}{engine:<16}{ms:>10.2f}{'-':>10}{'-':>13}  skipped")
+            continue
+
+        def host_to_host():
+            result = theirs(cs, cupy.asarray(x)).get()
+            cupy.cuda.get_current_stream().synchronize()
+            return result
+        cms = median_ms(host_to_host, args.repeat)
+        ratio = cms / ms
+        compared += 1
+        met &= ratio >= TARGET and not why
+        print(f"{name:<15}{engine:<16}{ms:>10.2f}{cms:>10.2f}{ratio:>12.2f}x  {'met' if ratio >= TARGET else 'MISS'}")
+    for note in sorted(notes):
+        print(note)
+    if compared:
+        print(f"every function >= {TARGET}x CuPy with a GPU engine: {'yes' if met else 'no'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
