@@ -515,7 +515,10 @@ TEST(CliInterrupt, AnInputFifoWhoseWriterSendsNothingEndsAtTheFirstSignal) {
   ::close(writer);
 }
 
+// "At once" is a bound far below the work a refusal avoids (10^14 multiply-adds: hours), and far above
+// a process start on a loaded machine or one probing its GPUs (seconds under a parallel GPU suite).
 TEST(CliBounds, AHugeWindowFinishesOrIsRefusedAtOnce) {
+  constexpr auto atOnce = std::chrono::seconds(5);
   test::TempDir dir;
   ASSERT_EQ(runCli("generate -n 1000 -o " + dir.file("in.txt"), dir).exitCode, 0);
   const std::string filter = "compare " + dir.file("in.txt") + " -b cpu-serial,cpu-parallel -o " + dir.file("r.txt");
@@ -527,13 +530,13 @@ TEST(CliBounds, AHugeWindowFinishesOrIsRefusedAtOnce) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
   start = std::chrono::steady_clock::now();
   const Outcome reflect = runCli(filter + " --window 99999999999 --mode reflect", dir);
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(500));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, atOnce);
   EXPECT_EQ(reflect.exitCode, 2);
   EXPECT_EQ(reflect.err, "siglab-cli compare: --window W 99999999999 is too long for 1000 samples in reflect mode: at "
                          "most 67107 taps (2N - 1, or up to 67108864 multiply-adds in all); zero mode takes any window\n");
   start = std::chrono::steady_clock::now();
   const Outcome gaussian = runCli(filter + " --gaussian 1e9", dir);
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(500));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, atOnce);
   EXPECT_EQ(gaussian.exitCode, 2);
   EXPECT_EQ(gaussian.err, "siglab-cli compare: --gaussian: Gaussian sigma 1e+09 needs 8000000001 taps; at most 268435457 "
                           "are built (sigma up to 33554432)\n");
