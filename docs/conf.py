@@ -8,7 +8,7 @@ import sys
 project = "SigLab"
 author = "The SigLab developers"
 copyright = "The SigLab developers, GNU GPL 3 or later"
-extensions = ["myst_parser", "sphinx.ext.autodoc", "breathe"]
+extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.napoleon", "breathe"]
 source_suffix = {".md": "markdown"}
 myst_heading_anchors = 3
 html_theme = "furo"
