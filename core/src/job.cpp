@@ -181,6 +181,14 @@ std::vector<float> narrowToFloat32(std::span<const double> samples, const std::s
   return narrow;
 }
 
+std::span<const double> samplesAsTyped(std::span<const double> samples, SampleType type, const std::string& path,
+                                       std::vector<double>& storage) {
+  if (type != SampleType::f32) return samples;
+  const std::vector<float> narrow = narrowToFloat32(samples, path);
+  storage.assign(narrow.begin(), narrow.end());
+  return storage;
+}
+
 void narrowToFloat32Into(std::span<const double> samples, std::span<float> out, const std::string& path,
                          std::uint64_t firstIndex) {
   for (std::size_t i = 0; i < samples.size(); ++i) {

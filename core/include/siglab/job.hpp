@@ -87,6 +87,10 @@ std::vector<float> narrowToFloat32(std::span<const double> samples, const std::s
 // The same into `out` (same size), for samples that start at sample `firstIndex` of the signal.
 void narrowToFloat32Into(std::span<const double> samples, std::span<float> out, const std::string& path,
                          std::uint64_t firstIndex);
+// The samples a run of `type` reads: `samples` itself for float64; for float32, each as float32 holds
+// it, widened back into `storage` (the stages that compute in float64 on float32's inputs).
+std::span<const double> samplesAsTyped(std::span<const double> samples, SampleType type, const std::string& path,
+                                       std::vector<double>& storage);
 
 // One engine, once, and its result.
 struct ApplyResult {

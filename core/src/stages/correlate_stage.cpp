@@ -84,12 +84,7 @@ class FftCorrelateStage final : public BoundStage {
                   : method_ == "fft"       ? "auto: cpu-parallel, FFTW's threads (method fft)"
                                            : "auto: cpu-parallel, FFTW's threads (method auto: SciPy's rule takes the FFT here)";
     std::vector<double> narrowed;
-    std::span<const double> x = in;
-    if (options.sampleType == SampleType::f32) {
-      const std::vector<float> narrow = narrowToFloat32(in, options.pathForMessages);
-      narrowed.assign(narrow.begin(), narrow.end());
-      x = narrowed;
-    }
+    const std::span<const double> x = samplesAsTyped(in, options.sampleType, options.pathForMessages, narrowed);
     progress.throwIfCancelled();
     const auto start = std::chrono::steady_clock::now();
     const Window window = windowOf(mode_, x.size(), m);

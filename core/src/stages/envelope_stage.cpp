@@ -165,12 +165,7 @@ class EnvelopeStage final : public BoundStage {
     result.engine = gpu ? named : parallel ? kParallel : kSerial;
     result.usesGpu = gpu != nullptr;
     std::vector<double> narrowed;
-    std::span<const double> x = in;
-    if (options.sampleType == SampleType::f32) {
-      const std::vector<float> narrow = narrowToFloat32(in, options.pathForMessages);
-      narrowed.assign(narrow.begin(), narrow.end());
-      x = narrowed;
-    }
+    const std::span<const double> x = samplesAsTyped(in, options.sampleType, options.pathForMessages, narrowed);
     progress.throwIfCancelled();
     const auto start = std::chrono::steady_clock::now();
     if (gpu) {

@@ -85,12 +85,7 @@ class PolyphaseStage final : public BoundStage {
     result.engine = cpu ? std::string(engine.name) : named;
     result.usesGpu = !cpu && listed->usesGpu();
     std::vector<double> narrowed;  // float32: the inputs as float32 holds them, filtered in float64
-    std::span<const double> x = in;
-    if (options.sampleType == SampleType::f32) {
-      const std::vector<float> narrow = narrowToFloat32(in, options.pathForMessages);
-      narrowed.assign(narrow.begin(), narrow.end());
-      x = narrowed;
-    }
+    const std::span<const double> x = samplesAsTyped(in, options.sampleType, options.pathForMessages, narrowed);
     const double runShare = options.verify ? 0.9 : 1.0;
     const auto start = std::chrono::steady_clock::now();
     if (cpu) {
