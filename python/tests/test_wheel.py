@@ -19,6 +19,8 @@ def missing():
     for module in ("build", "venv", "pip", "setuptools", "wheel"):
         if importlib.util.find_spec(module) is None:
             return f"python3's {module} is not installed"
+    if sys.prefix != sys.base_prefix:  # a venv made from a venv sees the base's packages, not NumPy here
+        return "python3 runs in a virtual environment: a fresh one made from it would not see its NumPy"
     return None
 
 
