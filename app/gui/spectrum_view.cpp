@@ -220,8 +220,10 @@ void SpectrumView::setDevices(std::vector<int> devices) {
   recompute();
 }
 
+TaskStatus* SpectrumView::taskStatus() const { return status_; }
+
 SpectrumView::~SpectrumView() {
-  if (status_ && !status_->parent()) delete status_;  // no status bar took it
+  if (status_ && !status_->parent()) delete status_.data();  // no status bar took it
 }
 
 // A new request replaces the running one (TaskRunner): its worker stops at its next piece.

@@ -1,4 +1,6 @@
 #pragma once
+
+#include <QPointer>
 #include <QFutureWatcher>
 #include <QWidget>
 
@@ -62,7 +64,7 @@ class SpectrumView : public QWidget {
 
   bool computing() const;
   void cancel();  // the running computation stops; the note says so
-  TaskStatus* taskStatus() const { return status_; }  // for the status bar: what it computes, how far, Cancel
+  TaskStatus* taskStatus() const;  // for the status bar: what it computes, how far, Cancel
   TaskRunner* tasks() const { return tasks_; }
   const SpectrumCurves& curves() const { return curves_; }
   QCustomPlot* plot() const { return plot_; }
@@ -81,7 +83,7 @@ class SpectrumView : public QWidget {
   QCPGraph* filteredGraph_ = nullptr;
   QCPGraph* responseGraph_ = nullptr;
   QTimer* rangeTimer_ = nullptr;
-  TaskStatus* status_ = nullptr;
+  QPointer<TaskStatus> status_;  // the status bar owns it once it takes it, and may go first
   TaskRunner* tasks_ = nullptr;
   SignalPtr original_;
   SignalPtr filtered_;
