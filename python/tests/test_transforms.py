@@ -51,8 +51,9 @@ def test_correlate_dtypes_non_contiguous_input_and_refusals(rng):
     assert_like_scipy(signal.correlate(x32, t32, "same"), scipy.signal.correlate(x32, t32, "same"), rtol=1e-5)
     assert_like_scipy(signal.correlate(x32, t, "same"), scipy.signal.correlate(x32, t, "same"), rtol=1e-12)
     assert_like_scipy(signal.correlate(np.arange(9), t), scipy.signal.correlate(np.arange(9), t), rtol=1e-12)
-    with pytest.raises(NotImplementedError, match="method='fft'.*no FFT path"):
-        signal.correlate(x, t, method="fft")
+    for mode in ("full", "same", "valid"):  # the FFT path, against SciPy's own FFT path
+        assert_like_scipy(signal.correlate(x, t, mode, method="fft"), scipy.signal.correlate(x, t, mode, method="fft"),
+                          rtol=1e-12)
     with pytest.raises(NotImplementedError, match="input of dtype"):
         signal.correlate(np.arange(9), np.arange(3))
     with pytest.raises(NotImplementedError, match="1-D"):
