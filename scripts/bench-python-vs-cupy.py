@@ -55,20 +55,22 @@ def cases(x):
 
 
 def gpu_engine(name, call):
-    """The first GPU engine that runs `call` here, or (the default engine, why none did)."""
-    candidates = ["gpu"] if name == "welch" else [e["name"] for e in siglab.engines()
-                                                  if e["name"].startswith("gpu-") and not e["unavailable_reason"]]
+    """The first GPU engine that runs `call` here, or (the default engine, why none did). Every GPU
+    engine is tried: an engine's listed reason is about the default filter kind (a correlation), not
+    about this function's (gpu-sos-scan's "computes sections only" is no reason for sosfilt)."""
+    candidates = ["gpu"] if name == "welch" else [e["name"] for e in siglab.engines() if e["name"].startswith("gpu-")]
     if name == "welch" and not any(e["name"].startswith("gpu-") and not e["unavailable_reason"]
                                    for e in siglab.engines()):
         candidates = []
+    reasons = []
     for engine in candidates:
         try:
             call(engine)
             return engine, ""
-        except (ValueError, NotImplementedError, RuntimeError):
+        except (ValueError, NotImplementedError, RuntimeError) as error:
+            reasons.append(f"{engine}: {error}")
             continue
-    reasons = {e["unavailable_reason"] for e in siglab.engines() if e["name"].startswith("gpu-")} - {""}
-    return "auto", "; ".join(sorted(reasons)) or "no GPU engine runs it"
+    return "auto", "; ".join(reasons[-1:]) or "no GPU engine runs it"
 
 
 def cupy_module():
