@@ -33,12 +33,7 @@ void checkAnalysisEndsChain(const Pipeline& pipeline) {
 std::vector<std::string> AnalysisStage::engineNames(const BackendList& engines) const {
   std::vector<std::string> names{"cpu-serial", "cpu-parallel"};
   const std::optional<GpuStageWork> work = gpuWork();
-  if (!work) return names;
-  for (const auto& engine : engines) {
-    const std::optional<std::string> why = whyNotStage(*engine, *work, peakOptions());
-    if (why && why->empty()) names.emplace_back(engine->name());
-  }
-  return names;
+  return work ? stageEngineNames(std::move(names), *work, engines, peakOptions()) : names;
 }
 
 AppliedJob AnalysisStage::applyInto(const BackendList& /*engines*/, std::span<const double> /*in*/, std::span<double> /*out*/,

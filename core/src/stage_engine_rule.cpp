@@ -91,4 +91,21 @@ StageEngineQuestion stageEngineQuestion(GpuStageWork work, std::uint64_t samples
   return q;
 }
 
+std::vector<std::string> stageEngineNames(std::vector<std::string> cpuNames, GpuStageWork work, const BackendList& engines,
+                                          const PeakOptions* peaks) {
+  for (const auto& engine : engines) {
+    const std::optional<std::string> why = whyNotStage(*engine, work, peaks);
+    if (why && why->empty()) cpuNames.emplace_back(engine->name());
+  }
+  return cpuNames;
+}
+
+std::string stageEngineFor(const std::string& named, GpuStageWork work, std::uint64_t samples, const BackendList& engines,
+                           std::string& why) {
+  if (named != "auto") return named;
+  StageEngineAnswer chosen = chooseStageEngine(stageEngineQuestion(work, samples, engines));
+  why = std::move(chosen.why);
+  return chosen.engine;
+}
+
 }  // namespace siglab

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "siglab/filter_backend.hpp"
 
@@ -49,5 +50,14 @@ std::optional<std::string> whyNotStage(const FilterBackend& engine, GpuStageWork
 // reason of the first that runs it elsewhere (gpuWhyNot: no GPU, no CUDA, options it refuses).
 StageEngineQuestion stageEngineQuestion(GpuStageWork work, std::uint64_t samples, const BackendList& engines,
                                         const PeakOptions* peaks = nullptr);
+
+// A stage's engine list: `cpuNames`, then every engine of `engines` that runs `work` here.
+std::vector<std::string> stageEngineNames(std::vector<std::string> cpuNames, GpuStageWork work, const BackendList& engines,
+                                          const PeakOptions* peaks = nullptr);
+
+// The engine a stage runs on: `named`, or for "auto" the rule's choice for `samples` a channel, its
+// reason put in `why`.
+std::string stageEngineFor(const std::string& named, GpuStageWork work, std::uint64_t samples, const BackendList& engines,
+                           std::string& why);
 
 }  // namespace siglab

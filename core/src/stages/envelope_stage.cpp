@@ -135,23 +135,13 @@ class EnvelopeStage final : public BoundStage {
   }
   // The CPU's engines, then every engine of the list that computes the transform here (gpu-fft).
   std::vector<std::string> engineNames(const BackendList& engines) const override {
-    std::vector<std::string> names{std::string(kParallel), std::string(kSerial)};
-    for (const auto& engine : engines) {
-      const std::optional<std::string> why = whyNotStage(*engine, GpuStageWork::Hilbert);
-      if (why && why->empty()) names.emplace_back(engine->name());
-    }
-    return names;
+    return stageEngineNames({std::string(kParallel), std::string(kSerial)}, GpuStageWork::Hilbert, engines);
   }
 
   AppliedJob applyInto(const BackendList& engines, std::span<const double> in, std::span<double> out,
                        const StageRunOptions& options, const Progress& progress) const override {
     AppliedJob applied;
-    std::string named = options.engine;
-    if (named == "auto") {  // the stage engine rule (stage_engine_rule.hpp)
-      const StageEngineAnswer chosen = chooseStageEngine(stageEngineQuestion(GpuStageWork::Hilbert, in.size(), engines));
-      named = chosen.engine;
-      applied.why = chosen.why;
-    }
+    const std::string named = stageEngineFor(options.engine, GpuStageWork::Hilbert, in.size(), engines, applied.why);
     FilterBackend* gpu = nullptr;
     if (named != kSerial && named != kParallel) {
       gpu = findEngine(engines, named);

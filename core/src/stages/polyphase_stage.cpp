@@ -54,22 +54,13 @@ class PolyphaseStage final : public BoundStage {
   }
   // The CPU's engines, then every engine of the list that runs rate changes here (gpu-tuned).
   std::vector<std::string> engineNames(const BackendList& engines) const override {
-    std::vector<std::string> names = rateEngineNames();
-    for (const auto& engine : engines) {
-      if (engine->whyNotPolyphase().empty()) names.emplace_back(engine->name());
-    }
-    return names;
+    return stageEngineNames(rateEngineNames(), GpuStageWork::RateChange, engines);
   }
 
   AppliedJob applyInto(const BackendList& engines, std::span<const double> in, std::span<double> out,
                        const StageRunOptions& options, const Progress& progress) const override {
     AppliedJob applied;
-    std::string named = options.engine;
-    if (named == "auto") {  // the stage engine rule (stage_engine_rule.hpp)
-      const StageEngineAnswer chosen = chooseStageEngine(stageEngineQuestion(GpuStageWork::RateChange, in.size(), engines));
-      named = chosen.engine;
-      applied.why = chosen.why;
-    }
+    const std::string named = stageEngineFor(options.engine, GpuStageWork::RateChange, in.size(), engines, applied.why);
     FilterBackend* listed = findEngine(engines, named);
     const bool cpu = listed == nullptr || std::ranges::any_of(kRateEngines, [&](const RateEngine& e) {
                        return e.name == named;
