@@ -5,6 +5,7 @@
 // it offscreen so it keeps working. Exit status 1 and a message on stderr when a view fails.
 #include <QApplication>
 #include <QDir>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QSettings>
 #include <QSpinBox>
@@ -24,6 +25,7 @@
 #include "lab_view.hpp"
 #include "ladder_view.hpp"
 #include "signal_plot.hpp"
+#include "spectrogram_view.hpp"
 #include "siglab/io/signal_io.hpp"
 #include "spectrum_view.hpp"
 #include "timing_view.hpp"
@@ -51,6 +53,16 @@ void waitForSpectrum(const gui::SpectrumView& view) {
     QThread::msleep(5);
   }
   require(!view.computing(), "the spectrum did not finish in 20 s");
+}
+
+void waitForSpectrogram(const gui::SpectrogramView& view) {
+  QElapsedTimer clock;
+  clock.start();
+  while ((view.busy() || !view.complete()) && clock.elapsed() < 20000) {
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+    QThread::msleep(5);
+  }
+  require(!view.busy() && view.complete(), "the spectrogram was not drawn at screen resolution in 20 s");
 }
 
 // A 256-colour PNG at full compression: far fewer bytes, the same look for a UI.
@@ -151,6 +163,17 @@ void spectrumView(const QDir& out, const QDir& scratch) {
   require(window.spectrumView()->curves().response.has_value(), "no filter response over the spectrum");
   window.signalPlot()->setVisibleRange(0, 800);
   save(window, out, "siglab-spectrum.png");
+
+  // The same tones over time: the whole signal, the Spectrogram dock in front.
+  auto* dock = window.findChild<QDockWidget*>("spectrogramDock");
+  require(dock != nullptr, "no Spectrogram dock");
+  dock->raise();
+  window.signalPlot()->setVisibleRange(0, x.size());
+  auto* spectrogram = dock->findChild<gui::SpectrogramView*>();
+  require(spectrogram != nullptr, "no spectrogram view in its dock");
+  QCoreApplication::processEvents();
+  waitForSpectrogram(*spectrogram);
+  save(window, out, "siglab-spectrogram.png");
 }
 
 }  // namespace
