@@ -19,10 +19,14 @@
 #include <stdexcept>
 #include <string>
 
+#include "cursor_docks.hpp"
+#include "cursor_readout_view.hpp"
 #include "gui_dialog_support.hpp"
 #include "gui_test_support.hpp"
 #include "import_dialog.hpp"
 #include "lab_view.hpp"
+#include "markers_view.hpp"
+#include "signal_cursors.hpp"
 #include "ladder_view.hpp"
 #include "signal_plot.hpp"
 #include "spectrogram_view.hpp"
@@ -123,6 +127,16 @@ void sampleViews(const QDir& out, const QString& sample) {
   window.showView(window.statisticsPanel());
   require(static_cast<bool>(test::waitForVisibleStatistics(*window.statisticsPanel())), "statistics not refreshed");
   save(window, out, "siglab-statistics.png");
+
+  // Cursors A and B with their readout, a marker and a region between them.
+  auto* docks = gui::CursorDocks::of(&window);
+  docks->cursors()->setShown(true);
+  docks->cursors()->setPositions(2600, 3700);
+  docks->markers()->addMarker({2300, "onset", std::nullopt});
+  docks->markers()->addRegionFromCursors("burst");
+  window.showView(docks->readout());
+  QCoreApplication::processEvents();
+  save(window, out, "siglab-cursors.png");
 
   window.showView(window.labView());
   window.labView()->showExperiment(LabExperiment::Matmul);
