@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Retakes the README's screenshots (docs/images/siglab-*.png) with an already built
-# siglab-screenshots: the filtered signal, the timing table after Compare, the Spectrum tab (and the Spectrogram dock), the cursors with
-# the filter's response, the Lab tab, the first window, the import dialog and the statistics.
+# siglab-screenshots: the filtered signal, the timing table after Compare, the Spectrum tab with
+# the filter's response, the Spectrogram dock, the cursors with a marker and a region, the Lab tab,
+# the first window, the import dialog and the statistics.
 # Runs it under Xvfb (xvfb-run, from scripts/setup.sh) as the desktop draws it, or offscreen
 # where there is no Xvfb. Builds nothing.
 # Usage: scripts/screenshots.sh BIN_DIR [OUT_DIR]   e.g. scripts/screenshots.sh build/bin
