@@ -43,7 +43,9 @@ struct PipelinePass {
 // Pinned and device memory (any device's) are copied directly. Pageable memory is staged through
 // the slot's pinned buffers by host threads: the calling thread stages each chunk's input while
 // earlier chunks are on the device, and a second thread waits for finished chunks and moves their
-// results out, so the two stagings overlap each other and the transfers.
+// results out, so the two stagings overlap each other and the transfers. A result that needs no
+// staging is finished on the calling thread, just before its slot is reused: no thread is started
+// and no hand-over between threads delays the next chunk.
 // A reduction (Welch's sums) keeps its results on the device: made with ResultsBack::No, it runs
 // passes with an empty `out`, its kernels given no output buffer, and nothing is copied back; the
 // input's staging takes the threads the results' would have. Ramps::No keeps every chunk but the
@@ -194,15 +196,16 @@ class ChunkPipeline {
     slot.copiedOut.record(view);
   }
 
-  // The second host thread of a pass: takes the chunks in order as they come back, moves a staged
-  // result to `out`, adds up the chunk's times and reports it. The issuing thread waits on it only
-  // before reusing a slot.
+  // Takes the chunks in order as they come back, moves a staged result to `out`, adds up the
+  // chunk's times and reports it. With a staged result it is a second host thread, which the issuing
+  // thread waits on only before reusing a slot; otherwise the issuing thread itself finishes each
+  // chunk when it waits for its slot.
   class Finisher {
    public:
     Finisher(ChunkPipeline& pipeline, std::span<T> out, bool stagedOut, std::size_t chunks, const Progress& progress,
              PipelinePass& pass)
         : pipeline_(pipeline), out_(out), stagedOut_(stagedOut), chunks_(chunks), progress_(progress), pass_(pass) {
-      if (chunks > 0) thread_ = std::thread([this] { work(); });
+      if (chunks > 0 && stagedOut) thread_ = std::thread([this] { work(); });
     }
     Finisher(const Finisher&) = delete;
     Finisher& operator=(const Finisher&) = delete;
@@ -215,8 +218,12 @@ class ChunkPipeline {
       }
       changed_.notify_all();
     }
-    // Waits until `count` chunks are finished; false when the finisher failed.
+    // Waits until `count` chunks are finished; false when finishing one failed.
     bool waitUntilFinished(std::size_t count) {
+      if (!stagedOut_) {
+        while (finished_ < count) finishNext();
+        return !error_;
+      }
       std::unique_lock lock(mutex_);
       changed_.wait(lock, [&] { return finished_ >= count || error_; });
       return !error_;
@@ -235,31 +242,38 @@ class ChunkPipeline {
       }
       changed_.notify_all();
       if (thread_.joinable()) thread_.join();
+      if (!stagedOut_) {
+        while (finished_ < issued_) finishNext();
+      }
     }
     void work() {
       const DeviceScope scope(pipeline_.device_, std::nothrow);
-      for (std::size_t c = 0;; ++c) {
+      for (;;) {
         {
           std::unique_lock lock(mutex_);
-          changed_.wait(lock, [&] { return issued_ > c || stopping_; });
-          if (issued_ <= c) return;
+          changed_.wait(lock, [&] { return issued_ > finished_ || stopping_; });
+          if (issued_ <= finished_) return;
         }
-        Slot& slot = pipeline_.slots_[c % pipeline_.slots_.size()];
-        try {
-          // After an error or a cancel the chunks in flight are only drained (their buffers stay valid
-          // until then): no result is wanted, and no progress past the cancel is reported.
-          if (!error_ && !progress_.cancelled()) finish(slot);
-          else cudaEventSynchronize(slot.copiedOut.get());
-        } catch (...) {
-          const std::lock_guard lock(mutex_);
-          error_ = std::current_exception();
-        }
-        {
-          const std::lock_guard lock(mutex_);
-          finished_ = c + 1;
-        }
-        changed_.notify_all();
+        finishNext();
       }
+    }
+    // Finishes the oldest chunk in flight (never throws: an error is kept for the issuing thread).
+    void finishNext() noexcept {
+      Slot& slot = pipeline_.slots_[finished_ % pipeline_.slots_.size()];
+      try {
+        // After an error or a cancel the chunks in flight are only drained (their buffers stay valid
+        // until then): no result is wanted, and no progress past the cancel is reported.
+        if (!error_ && !progress_.cancelled()) finish(slot);
+        else cudaEventSynchronize(slot.copiedOut.get());
+      } catch (...) {
+        const std::lock_guard lock(mutex_);
+        error_ = std::current_exception();
+      }
+      {
+        const std::lock_guard lock(mutex_);
+        ++finished_;
+      }
+      changed_.notify_all();
     }
     void finish(Slot& slot) {
       SIGLAB_CUDA_TRY(cudaEventSynchronize(slot.copiedOut.get()));

@@ -156,12 +156,16 @@ class MedianEngine final : public cuda::GpuEngine {
  private:
   void dropDeviceState() noexcept override { pipelines_ = {}; }
 
-  // The pipeline for this element type, rebuilt only when the chunk shape changes.
+  // The pipeline for this element type, rebuilt only when the chunk shape changes. The free memory
+  // is asked for only then: the question costs more than a small chunk's kernel.
   template <typename T>
   cuda::ChunkPipeline<T>& pipelineFor(std::size_t samples, int radius) {
+    auto& held = std::get<std::unique_ptr<cuda::ChunkPipeline<T>>>(pipelines_);
+    const std::size_t unbounded = cuda::ChunkPipeline<T>::chunkFor(samples, radius, kMedianStreams, 0,
+                                                                   SIZE_MAX / 2, kMedianChunksPerSignal);
+    if (held && held->chunkSamples() == unbounded && held->radius() == radius) return *held;
     std::size_t freeBytes = 0, totalBytes = 0;
     SIGLAB_CUDA_TRY(cudaMemGetInfo(&freeBytes, &totalBytes));
-    auto& held = std::get<std::unique_ptr<cuda::ChunkPipeline<T>>>(pipelines_);
     const std::size_t heldBytes =
         held ? cuda::ChunkPipeline<T>::deviceBytes(held->chunkSamples(), held->radius(), kMedianStreams) : 0;
     const std::size_t chunk = cuda::ChunkPipeline<T>::chunkFor(samples, radius, kMedianStreams, 0,

@@ -1,6 +1,6 @@
 // Welch's spectrum with cuFFT on one device or several (each its own ranges of segments): the
 // signal goes through the engine base's ChunkPipeline (chunk_pipeline.cuh), a chunk of whole
-// segments' starts at a time with the rest of its last segments as the chunk's halo, copied in on
+// segments' starts at a time with the rest of its last segments (the overlap) as the chunk's halo, copied in on
 // the pipeline's streams (pageable input staged by host threads) while one compute stream per
 // device transforms the chunk before: there one block per segment removes the mean and applies the
 // window, one batched D2Z plan transforms the chunk, and one thread per frequency adds the chunk's
@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,7 +42,9 @@ constexpr std::size_t kFrameBytes = std::size_t{64} << 20;
 constexpr int kWelchSlots = 4;
 
 // Sample p of a chunk: its body, then its halo's right half (haloed_span.hpp), where a segment that
-// starts in the chunk finds the rest of its samples.
+// starts in the chunk finds the rest of its samples. The chunk's last segment starts `step` before
+// its end, so the halo holds the overlap, segment - step samples (none without overlap); the left
+// half, the same size, is never read.
 struct ChunkSamples {
   cuda::HaloedSpan<double> in;
   int radius;
@@ -85,15 +88,21 @@ __global__ void addPowers(const cufftDoubleComplex* d_spectra, int bins, int seg
 // Everything one spectrum shape needs on one device, kept between calls: a cuFFT plan takes
 // longer to make than the transforms of a 10M-sample signal. The pipeline's chunks hold perChunk
 // segments' starts (its ramped first and last chunks fewer); their transforms run in chunk order on
-// the compute stream. d_sums holds one running sum per range of segments this workspace sums.
+// the compute stream. d_sums holds one running sum per range of segments this workspace sums. The
+// window stays on the device between calls (made again only for another window), and the sums come
+// back through pinned memory (up to kPinnedSumsBytes of them): a run waits for the device once, at its end.
+constexpr std::size_t kPinnedSumsBytes = std::size_t{16} << 20;
 class WelchWorkspace {
  public:
   WelchWorkspace(int device, std::size_t segment, std::size_t step, std::size_t perChunk, std::size_t ranges)
       : device_(device), segment_(segment), step_(step), perChunk_(perChunk), ranges_(ranges),
         d_window(segment, compute.view()), d_frames(perChunk * segment, compute.view()),
         d_sums(ranges * (segment / 2 + 1), compute.view()), d_spectra(perChunk * (segment / 2 + 1), compute.view()),
+        h_sums(ranges * (segment / 2 + 1) * sizeof(double) <= kPinnedSumsBytes ? ranges * (segment / 2 + 1) : 0,
+               compute.view()),
         plan({static_cast<int>(segment), static_cast<int>(perChunk), CUFFT_D2Z}, compute.view()),
-        pipeline(perChunk * step, static_cast<int>(segment), kWelchSlots, cuda::ResultsBack::No, cuda::Ramps::No) {}
+        pipeline(perChunk * step, static_cast<int>(segment - step), kWelchSlots, cuda::ResultsBack::No,
+                 cuda::Ramps::No) {}
   bool fits(int device, std::size_t segment, std::size_t step, std::size_t perChunk, std::size_t ranges) const {
     return device == device_ && segment == segment_ && step == step_ && perChunk == perChunk_ && ranges == ranges_;
   }
@@ -107,6 +116,8 @@ class WelchWorkspace {
   cuda::Stream compute;  // first: the buffers and the plan are made for it
   cuda::DeviceBuffer<double> d_window, d_frames, d_sums;
   cuda::DeviceBuffer<cufftDoubleComplex> d_spectra;
+  cuda::PinnedBuffer<double> h_sums;
+  std::optional<SpectrumWindow> window;  // the one d_window holds
   cuda::FftPlan plan;
   cuda::Event copied, consumed;  // a chunk in on its slot's stream; its transforms done
   cuda::ChunkPipeline<double> pipeline;
@@ -116,6 +127,7 @@ class WelchWorkspace {
 struct WorkspaceCache {
   std::mutex mutex;
   std::vector<std::unique_ptr<WelchWorkspace>> held;
+  std::vector<std::unique_ptr<cuda::GpuEngine>> engines;  // one a part, kept with its stream
 };
 WorkspaceCache& workspaceCache() {
   static auto* const cache = new WorkspaceCache;
@@ -162,7 +174,7 @@ struct WelchChunkKernel {
     SIGLAB_CUDA_TRY(cudaStreamWaitEvent(compute, ws->copied.get()));
     const std::size_t n = options->segment;
     makeFrames<<<static_cast<unsigned>(end - first), kFrameThreads, 0, compute>>>(
-        ChunkSamples{in, static_cast<int>(n)}, static_cast<std::int64_t>(first * step) - in.begin, step,
+        ChunkSamples{in, ws->pipeline.radius()}, static_cast<std::int64_t>(first * step) - in.begin, step,
         static_cast<int>(n), ws->d_window.data(), options->detrend == Detrend::constant, ws->d_frames.data());
     SIGLAB_CUDA_CHECK_LAUNCH();
     // The plan transforms perChunk frames; in a shorter chunk the extra ones are stale and
@@ -194,18 +206,24 @@ void sumRangesOnDevice(std::span<const double> x, const WelchOptions& options, s
   }
   WelchWorkspace& ws = *held;
   const cuda::StreamView computeView = ws.compute.view();
-  const std::vector<double> window = spectrumWindow(options.window, n);
-  ws.d_window.copyFrom(window.data(), n);
+  if (ws.window != options.window) {
+    const std::vector<double> window = spectrumWindow(options.window, n);
+    ws.d_window.copyFrom(window.data(), n);
+    computeView.synchronize();  // before `window` goes
+    ws.window = options.window;
+  }
+  // Queued before the first chunk's transforms on the same stream.
   SIGLAB_CUDA_TRY(cudaMemsetAsync(ws.d_sums.data(), 0, ranges.size() * bins * sizeof(double), computeView.get()));
-  // The window and the zeroed sums before the first chunk's transforms; the sums after the last's.
-  computeView.synchronize();
   // Outputs [first segment's start, last segment's start + step): every segment starts in one chunk;
   // the halo's right half (`segment` samples, inside the signal) holds the rest of its samples.
   ws.pipeline.run(x, std::span<double>(), WelchChunkKernel{&ws, &options, step, bins, ranges}, BoundaryMode::Zero,
                   progress, ranges.front().begin * step, ranges.back().end * step);
-  SIGLAB_CUDA_TRY(cudaMemcpyAsync(sums, ws.d_sums.data(), ranges.size() * bins * sizeof(double), cudaMemcpyDeviceToHost,
-                                  computeView.get()));
+  const std::size_t count = ranges.size() * bins;
+  const bool pinned = ws.h_sums.size() >= count;
+  SIGLAB_CUDA_TRY(cudaMemcpyAsync(pinned ? ws.h_sums.data() : sums, ws.d_sums.data(), count * sizeof(double),
+                                  cudaMemcpyDeviceToHost, computeView.get()));
   computeView.synchronize();
+  if (pinned) std::copy_n(ws.h_sums.data(), count, sums);
 }
 
 // One device's share of a split run's progress: the run's fraction is the mean of the parts'.
@@ -236,7 +254,7 @@ class PartProgress {
 // Every device's ranges at once, then their sums added in range order on the host.
 Spectrum welchOnDevices(std::span<const double> x, const WelchOptions& options, std::size_t chunkSegments,
                         const std::vector<int>& devices, std::vector<std::unique_ptr<WelchWorkspace>>& held,
-                        const Progress& progress) {
+                        std::vector<std::unique_ptr<cuda::GpuEngine>>& engines, const Progress& progress) {
   const std::size_t n = options.segment, bins = frequencyCount(options);
   const std::size_t step = n - options.overlapOrDefault(), segments = segmentCount(options, x.size());
   // The chunk (and the plan's batch) depends on the signal alone, never on the split: cuFFT may
@@ -249,13 +267,17 @@ Spectrum welchOnDevices(std::span<const double> x, const WelchOptions& options, 
   const std::vector<SignalPart> parts = splitIntoParts(ranges.size(), devices.size());  // ranges each device sums
   while (held.size() < parts.size()) held.emplace_back();
   for (std::size_t p = parts.size(); p < held.size(); ++p) release(held[p]);  // a longer list's, no longer used
+  engines.resize(std::max(engines.size(), parts.size()));
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    // welchGpu checked every listed device
+    if (!engines[p] || engines[p]->device() != devices[p]) engines[p] = std::make_unique<cuda::GpuEngine>(std::string(), devices[p]);
+  }
   std::vector<double> rangeSums(ranges.size() * bins);
   PartProgress partProgress(progress, parts.size());
   std::vector<Progress> partProgresses;
   for (std::size_t p = 0; p < parts.size(); ++p) partProgresses.push_back(partProgress.forPart(p));
   cuda::onEachPart(parts.size(), [&](std::size_t p) {
-    cuda::GpuEngine engine(std::string(), devices[p]);  // welchGpu checked every listed device
-    engine.run("the GPU has too little free memory for this spectrum", [&](const cuda::OnDevice& on) {
+    engines[p]->run("the GPU has too little free memory for this spectrum", [&](const cuda::OnDevice& on) {
       sumRangesOnDevice(x, options, perChunk, on.device,
                         std::span<const SignalPart>(ranges).subspan(parts[p].begin, parts[p].size()), held[p],
                         rangeSums.data() + parts[p].begin * bins, partProgresses[p]);
@@ -299,7 +321,7 @@ GpuSpectrumRun welchGpu(std::span<const double> x, const WelchOptions& options, 
   };
   try {
     progress.throwIfCancelled();
-    return {true, {}, welchOnDevices(x, options, chunkSegments, listed, cache.held, progress)};
+    return {true, {}, welchOnDevices(x, options, chunkSegments, listed, cache.held, cache.engines, progress)};
   } catch (const cuda::GpuRunError& e) {
     releaseAll();
     return {false, e.what(), {}};

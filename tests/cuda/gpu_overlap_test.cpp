@@ -11,7 +11,9 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <mutex>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "../../cuda/src/chunk_pipeline.cuh"
@@ -23,6 +25,7 @@
 #include "siglab/cpu_serial.hpp"
 #include "siglab/cuda_backends.hpp"
 #include "siglab/cuda_filters.hpp"
+#include "siglab/cuda_spectrum.hpp"
 #include "siglab/median_filter.hpp"
 #include "test_support.hpp"
 
@@ -158,6 +161,36 @@ TEST(GpuOverlap, MedianChunksThroughThePipelineFromEveryKindOfMemory) {
           << "part from device memory, W " << window;
     }
   }
+}
+
+// A pass whose result needs no staging (pinned or device memory, or Welch's sums) is finished on
+// the calling thread as its slots come round: no second host thread is started, and no hand-over
+// between threads holds back the next chunk's copy. Its progress is therefore heard there too.
+TEST(GpuOverlap, APassThatStagesNothingFinishesItsChunksOnTheCallingThread) {
+  SIGLAB_SKIP_WITHOUT_GPU();
+  std::mt19937_64 rng(test::freshSeed());
+  const std::vector<double> host = test::randomSignal(1'100'003, rng);  // past 8 slots of 64 Ki samples
+  PinnedHostVector<double> pinnedIn(host.size()), pinnedOut(host.size());
+  std::copy(host.begin(), host.end(), pinnedIn.data());
+  std::mutex mutex;
+  std::vector<std::thread::id> reporters;
+  Progress progress;
+  progress.onProgress = [&](double) {
+    const std::lock_guard lock(mutex);
+    reporters.push_back(std::this_thread::get_id());
+  };
+  const GpuFilterResult median = medianFilterCuda(std::span<const double>(pinnedIn.data(), host.size()), 101,
+                                                  BoundaryMode::Reflect, pinnedOut.span(), 0, progress);
+  ASSERT_EQ(median.status, GpuStatus::Ok) << median.reason;
+  WelchOptions options;
+  options.segment = 512;
+  const GpuSpectrumRun welch = welchGpu(std::span<const double>(pinnedIn.data(), host.size()), options, 64, {0}, progress);
+  ASSERT_TRUE(welch.ok) << welch.message;
+  ASSERT_GT(reporters.size(), 16u);
+  for (const std::thread::id& reporter : reporters) EXPECT_EQ(reporter, std::this_thread::get_id());
+  std::vector<double> expected(host.size());
+  medianFilterParallel(std::span<const double>(host), 101, BoundaryMode::Reflect, std::span<double>(expected));
+  EXPECT_EQ(bitMismatches<double>(std::span<const double>(pinnedOut.data(), host.size()), expected), 0u);
 }
 
 }  // namespace

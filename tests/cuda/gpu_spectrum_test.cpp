@@ -51,6 +51,28 @@ TEST(GpuSpectrum, AgreesWithTheCpuWithinTheBoundForEveryOptionSizeAndChunking) {
   }
 }
 
+// A chunk's halo is the overlap (the rest of its last segment): none without overlap, all but one
+// sample of a segment at the most; chunks of one segment and of many, against the CPU.
+TEST(GpuSpectrum, ChunksCarryTheOverlapAsTheirHaloFromNoneToAllButOneSample) {
+  SIGLAB_SKIP_WITHOUT_GPU();
+  const std::uint64_t seed = test::freshSeed();
+  std::mt19937_64 rng(seed);
+  const std::vector<double> x = test::randomSignal(20'011, rng);
+  for (std::size_t overlap : {std::size_t{0}, std::size_t{1}, std::size_t{100}, std::size_t{255}}) {
+    for (std::size_t chunk : {std::size_t{0}, std::size_t{1}, std::size_t{7}}) {
+      const WelchOptions o{256, overlap, SpectrumWindow::hann, SpectrumScaling::density, Detrend::constant, 1e4};
+      const Spectrum cpu = welch(x, o);
+      const GpuSpectrumRun gpu = welchGpu(x, o, chunk);
+      ASSERT_TRUE(gpu.ok) << gpu.message;
+      const double bound = spectrumAgreementBound(o, maxAbs(x), x.size());
+      for (std::size_t k = 0; k < cpu.power.size(); ++k) {
+        ASSERT_NEAR(gpu.spectrum.power[k], cpu.power[k], bound)
+            << "overlap " << overlap << " chunk " << chunk << " bin " << k << " seed " << seed;
+      }
+    }
+  }
+}
+
 TEST(GpuSpectrum, OneSampleSegmentsAreLeftToTheCpuWithTheReason) {
   const std::vector<double> x(10, 1.0);
   WelchOptions o;
