@@ -53,6 +53,7 @@ if wants bench; then
   step benchmark benchmark.txt "$build/bin/siglab-gpu-bench"
   step sos-scan sos-scan.txt "$build/bin/siglab-sos-scan-bench"  # issue 30: the sections scan against the copies and its floor
   step fft-benchmark gpu-fft-bench.txt "$build/bin/siglab-gpu-fft-bench"  # issue 14: gpu-fft, W sweep, Welch
+  step welch-median welch-median.txt "$build/bin/siglab-welch-median-bench"  # issue 30: Welch and gpu-median end to end against one pinned copy
   step reduce reduce.txt "$build/bin/siglab-cli" reduce --random-ints 28
   step generate compare.log "$build/bin/siglab-cli" generate -n "$samples" --seed 1 -o "$build/signal.txt"
   step devices compare.log "$build/bin/siglab-cli" devices

@@ -152,7 +152,7 @@ int run(const Options& o) {
     return 1;
   }
   std::printf("device: %s, %d SMs; %zu float64 samples (%.0f MB), median of %d after a warm-up\n", device.name.c_str(),
-              device.multiprocessors, o.samples, o.samples * 8 / 1e6, o.repeats);
+              device.multiprocessors, o.samples, static_cast<double>(o.samples) * 8 / 1e6, o.repeats);
   const MeasureOptions measureOptions{1, o.repeats};
   const cuda::Stream stream;
   cuda::PinnedBuffer<double> pinnedIn(o.samples, stream.view()), pinnedOut(o.samples, stream.view());
