@@ -2,7 +2,7 @@
 // 10M float64 host to host, each as a ratio to one pinned 80 MB copy measured in the same run
 // (host clock around the call and its wait, as the engines are timed): from page-locked memory
 // (target at most 1.3x), from ordinary memory, and with the signal already on the device.
-// usage: siglab-welch-median-bench [--samples N] [--repeats R]
+// usage: siglab-welch-median-bench [--samples N] [--repeats R] [--welch-chunk-segments S] [--only welch|median]
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -91,8 +91,8 @@ void welchPart(std::span<const double> pinnedIn, std::span<const double> pageabl
   for (const auto& [name, in] : {std::pair{"from pinned memory", pinnedIn}, std::pair{"from pageable memory", pageableIn},
                                  std::pair{"already on the device", deviceIn}}) {
     GpuSpectrumRun run;
-    const TimingStats t =
-        measure([&] { return timeOnHost([&] { run = welchGpu(in, options, benchOptions.welchChunkSegments); }); }, measureOptions).total;
+    const auto once = [&] { return timeOnHost([&] { run = welchGpu(in, options, benchOptions.welchChunkSegments); }); };
+    const TimingStats t = measure(once, measureOptions).total;
     if (!run.ok) {
       std::printf("  %s: not run: %s\n", name, run.message.c_str());
       return;
@@ -185,14 +185,25 @@ int run(const Options& o) {
 
 int main(int argc, char** argv) {
   siglab::Options& options = siglab::benchOptions;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (std::strcmp(argv[i], "--welch-chunk-segments") == 0) options.welchChunkSegments = std::strtoull(argv[i + 1], nullptr, 10);
-    if (std::strcmp(argv[i], "--only") == 0) {
-      options.welch = std::strcmp(argv[i + 1], "welch") == 0;
-      options.median = std::strcmp(argv[i + 1], "median") == 0;
+  for (int i = 1; i < argc; i += 2) {
+    const std::string name = argv[i], value = i + 1 < argc ? argv[i + 1] : "";
+    if (name == "--samples" && !value.empty()) options.samples = std::strtoull(value.c_str(), nullptr, 10);
+    else if (name == "--repeats" && !value.empty()) options.repeats = std::atoi(value.c_str());
+    else if (name == "--welch-chunk-segments" && !value.empty()) options.welchChunkSegments = std::strtoull(value.c_str(), nullptr, 10);
+    else if (name == "--only" && (value == "welch" || value == "median")) {
+      options.welch = value == "welch";
+      options.median = value == "median";
+    } else {
+      std::fprintf(stderr,
+                   "siglab-welch-median-bench: %s %s: unknown option or bad value\nusage: siglab-welch-median-bench "
+                   "[--samples N] [--repeats R] [--welch-chunk-segments S] [--only welch|median]\n",
+                   name.c_str(), value.c_str());
+      return 2;
     }
-    if (std::strcmp(argv[i], "--samples") == 0) options.samples = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (std::strcmp(argv[i], "--repeats") == 0) options.repeats = std::atoi(argv[i + 1]);
+  }
+  if (options.samples < 4096 || options.repeats < 1) {
+    std::fprintf(stderr, "siglab-welch-median-bench: --samples takes at least 4096, --repeats at least 1\n");
+    return 2;
   }
   try {
     return siglab::run(options);

@@ -215,7 +215,7 @@ void sumRangesOnDevice(std::span<const double> x, const WelchOptions& options, s
   // Queued before the first chunk's transforms on the same stream.
   SIGLAB_CUDA_TRY(cudaMemsetAsync(ws.d_sums.data(), 0, ranges.size() * bins * sizeof(double), computeView.get()));
   // Outputs [first segment's start, last segment's start + step): every segment starts in one chunk;
-  // the halo's right half (`segment` samples, inside the signal) holds the rest of its samples.
+  // the halo's right half (the overlap, inside the signal) holds the rest of its samples.
   ws.pipeline.run(x, std::span<double>(), WelchChunkKernel{&ws, &options, step, bins, ranges}, BoundaryMode::Zero,
                   progress, ranges.front().begin * step, ranges.back().end * step);
   const std::size_t count = ranges.size() * bins;
@@ -268,9 +268,10 @@ Spectrum welchOnDevices(std::span<const double> x, const WelchOptions& options, 
   while (held.size() < parts.size()) held.emplace_back();
   for (std::size_t p = parts.size(); p < held.size(); ++p) release(held[p]);  // a longer list's, no longer used
   engines.resize(std::max(engines.size(), parts.size()));
-  for (std::size_t p = 0; p < parts.size(); ++p) {
-    // welchGpu checked every listed device
-    if (!engines[p] || engines[p]->device() != devices[p]) engines[p] = std::make_unique<cuda::GpuEngine>(std::string(), devices[p]);
+  for (std::size_t p = 0; p < parts.size(); ++p) {  // welchGpu checked every listed device
+    if (!engines[p] || engines[p]->device() != devices[p]) {
+      engines[p] = std::make_unique<cuda::GpuEngine>(std::string(), devices[p]);
+    }
   }
   std::vector<double> rangeSums(ranges.size() * bins);
   PartProgress partProgress(progress, parts.size());
