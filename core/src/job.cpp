@@ -16,6 +16,7 @@
 #include "siglab/sos_filter.hpp"
 #include "siglab/sos_verify.hpp"
 #include "siglab/work_progress.hpp"
+#include "siglab/large_page_resource.hpp"
 
 namespace siglab {
 namespace {
@@ -238,7 +239,7 @@ ApplyResult applyFilter(FilterBackend& engine, std::span<const double> samples, 
   // The result in the same memory as the samples: page-locked for a GPU engine (ReadOptions::hostMemory);
   // a float32 run's result, widened from its own buffer, in ordinary memory (nullptr: the default).
   std::pmr::memory_resource* memory = job.sampleType == SampleType::f64 ? job.read.hostMemory : nullptr;
-  SampleVector out(ForOverwrite{}, samples.size(), memory);
+  SampleVector out(ForOverwrite{}, samples.size(), memory ? memory : resultMemory());
   ApplyResult result = applyFilterInto(engine, samples, out, job, progress);
   result.output = std::move(out);
   return result;

@@ -165,9 +165,12 @@ class EnvelopeStage final : public BoundStage {
       }
     } else {
       hilbertTransform(x, out, parallel);  // the imaginary part into out, then the magnitude with x
-      for (std::size_t i = 0; i < out.size(); ++i) {
+      const bool narrow = options.sampleType == SampleType::f32;
+      const auto count = static_cast<std::int64_t>(out.size());
+#pragma omp parallel for schedule(static) if (parallel && count > (std::int64_t{1} << 16))
+      for (std::int64_t i = 0; i < count; ++i) {
         const double m = magnitude(x[i], out[i]);
-        out[i] = options.sampleType == SampleType::f32 ? static_cast<float>(m) : m;
+        out[i] = narrow ? static_cast<float>(m) : m;
       }
     }
     result.pass.phases.kernelMs = result.pass.phases.totalMs =
