@@ -13,10 +13,10 @@
 #include "siglab/compare.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/filter_kinds.hpp"
+#include "siglab/large_page_resource.hpp"
 #include "siglab/sos_filter.hpp"
 #include "siglab/sos_verify.hpp"
 #include "siglab/work_progress.hpp"
-#include "siglab/large_page_resource.hpp"
 
 namespace siglab {
 namespace {

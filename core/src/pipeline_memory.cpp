@@ -4,8 +4,8 @@
 #include <cstdint>
 
 #include "pipeline_steps.hpp"
-#include "siglab/work_progress.hpp"
 #include "siglab/large_page_resource.hpp"
+#include "siglab/work_progress.hpp"
 
 namespace siglab::detail {
 

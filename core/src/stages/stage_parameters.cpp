@@ -6,10 +6,10 @@
 #include <cstdint>
 #include <limits>
 
-#include "siglab/stage.hpp"
 #include "siglab/errors.hpp"
-#include "siglab/work_bounds.hpp"
 #include "siglab/large_page_resource.hpp"
+#include "siglab/stage.hpp"
+#include "siglab/work_bounds.hpp"
 
 namespace siglab {
 namespace {
