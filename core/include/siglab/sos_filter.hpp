@@ -35,7 +35,9 @@ void sosfiltfilt(const Sections& sections, std::span<const double> in, std::span
 // own core; then, serially, the true state at each block start (the previous block's zero-state
 // final state plus the carried state propagated through it: A^L s) is carried forward, and its
 // zero-input response, which decays like the poles, is added to the block's first outputs until
-// every carried state is below eps times its bound (sosMagnitudes). Returns this run's error bound:
+// every carried state is below eps times the bound (sosMagnitudes) of the block's input so far, or
+// 1e-290. Where there are blocks enough, a core runs two at once (sosWavefrontPair: the same bits).
+// Returns this run's error bound:
 // max |parallel - sosfilt| <= the value returned (see sosScanErrorBound).
 double sosfiltParallel(const Sections& sections, std::span<const double> in, std::span<double> out,
                        const SosState& initial, const Progress& progress = {});
