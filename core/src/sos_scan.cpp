@@ -83,9 +83,12 @@ double scanPass(const Sections& sections, const SosGains& gains, const double* x
   // 2. Serially: carry the true state into each block and add its decaying zero-input response until
   // it is negligible against the block's own input so far (max |x| from the block's start), not the
   // signal's peak: a spike before a cut is then carried until it fades below the quieter signal
-  // after it, as the recursion carries it. kCarryFloor keeps an all-zero block out of subnormals.
-  constexpr double kCarryFloor = 1e-290;
+  // after it, as the recursion carries it. A floor keeps an all-zero block out of subnormals: 1e-290,
+  // or the old peak-relative threshold where that is smaller, so the stated bound still holds.
   const double eps = std::numeric_limits<double>::epsilon();
+  const SosMagnitudes magnitudes = sosMagnitudes(gains, maxAbsInput, maxAbsInitial);
+  std::vector<double> floor(states);
+  for (std::size_t k = 0; k < states; ++k) floor[k] = std::min(1e-290, eps * magnitudes.state[k]);
   SosState carried = endState[0];
   for (std::int64_t b = 1; b < blocks; ++b) {
     const detail::IndexRange r = detail::chunkOf(n, blocks, b);
@@ -98,7 +101,7 @@ double scanPass(const Sections& sections, const SosGains& gains, const double* x
       y[i * stride] += detail::sosStep(sections.data(), count, z.data(), 0.0);
       faded = true;
       for (std::size_t k = 0; k < states && faded; ++k) {
-        faded = std::abs(z[k]) <= std::max(kCarryFloor, eps * gains.stateFromInput[k] * local);
+        faded = std::abs(z[k]) <= std::max(floor[k], eps * gains.stateFromInput[k] * local);
       }
     }
     carried = endState[static_cast<std::size_t>(b)];

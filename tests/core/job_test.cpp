@@ -216,6 +216,21 @@ TEST(Job, AutoFollowsTheRecursionAfterAHugeSpike) {
   EXPECT_LT(worst, 1e-12) << "at " << at << ": " << applied.result.output[at] << " for " << exact[at];
 }
 
+// A signal of 1e-280: the carry's floor (1e-290, there to keep an all-zero block out of subnormals)
+// must not drop states the stated tolerance counts on.
+TEST(Job, TheBlockScanOfATinySignalStaysWithinItsTolerance) {
+  std::vector<double> x(300000);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = 1e-280 * std::sin(0.01 * static_cast<double>(i));
+  Job job;
+  job.spec = makeButterworthFilter({4, 0.1, 0, BandType::Lowpass, 0}, false);
+  job.verifyAll = true;
+  BackendList engines = cpuEngines();
+  const AppliedJob applied = applyJob(engines, x, job);
+  EXPECT_EQ(applied.result.engine, "cpu-parallel");
+  EXPECT_TRUE(applied.result.verification.passed()) << applied.result.verification.maxAbsDiff << " > "
+                                                    << applied.result.verification.tolerance;
+}
+
 // The block scan is auto's only where the slowest pole fades within kSosScanDefaultFade samples.
 TEST(Job, AutoTakesTheBlockScanOnlyWhereThePolesFadeQuickly) {
   EXPECT_NEAR(sosFadeLength({{1, 0, 0, 1, 0, 0.25}}), 53.0, 1e-9);  // a pole pair of radius 1/2

@@ -35,8 +35,8 @@ void sosfiltfilt(const Sections& sections, std::span<const double> in, std::span
 // own core; then, serially, the true state at each block start (the previous block's zero-state
 // final state plus the carried state propagated through it: A^L s) is carried forward, and its
 // zero-input response, which decays like the poles, is added to the block's first outputs until
-// every carried state is below eps times the bound (sosMagnitudes) of the block's input so far, or
-// 1e-290. Where there are blocks enough, a core runs two at once (sosWavefrontPair: the same bits).
+// every carried state is below eps times the bound (sosMagnitudes) of the block's input so far (or
+// below 1e-290 and eps times the whole signal's bound). Where there are blocks enough, a core runs two at once (sosWavefrontPair: the same bits).
 // Returns this run's error bound:
 // max |parallel - sosfilt| <= the value returned (see sosScanErrorBound).
 double sosfiltParallel(const Sections& sections, std::span<const double> in, std::span<double> out,
