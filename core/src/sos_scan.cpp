@@ -43,29 +43,30 @@ double scanPass(const Sections& sections, const SosGains& gains, const double* x
   endState[0] = initial;
   std::vector<double> blockMax(static_cast<std::size_t>(blocks), 0.0);
   // 1. Every block from zero state (the first from `initial`) in parallel; where there are blocks
-  // enough for every core to take two, two at a time (their wavefronts interleaved: one block's chain
-  // of steps leaves a core's units idle), the rest of the longer one alone.
+  // enough for every core to take several (sosBlocksAtOnce, else two), that many at a time, their
+  // wavefronts interleaved (one block's chain of steps leaves a core's units idle), then the rest of
+  // the longer ones alone.
   const std::int64_t cores = std::max(1u, std::thread::hardware_concurrency());
-  const std::int64_t perTask = blocks >= 2 * cores ? 2 : 1, tasks = (blocks + perTask - 1) / perTask;
+  const auto atOnce = static_cast<std::int64_t>(detail::sosBlocksAtOnce(count));
+  const std::int64_t perTask = blocks >= atOnce * cores ? atOnce : blocks >= 2 * cores ? 2 : 1;
+  const std::int64_t tasks = (blocks + perTask - 1) / perTask;
 #pragma omp parallel for schedule(dynamic, 1) if (tasks > 1)
   for (std::int64_t task = 0; task < tasks; ++task) {
     if (work.cancelled()) continue;  // no break out of an OpenMP loop: the rest are skipped
     const std::int64_t first = task * perTask, last = std::min(blocks, first + perTask) - 1;
     std::int64_t common = std::numeric_limits<std::int64_t>::max();
+    detail::SosRun runs[4];
     for (std::int64_t b = first; b <= last; ++b) {
       const detail::IndexRange r = detail::chunkOf(n, blocks, b);
       double m = 0;
       for (std::int64_t i = r.begin; i < r.end; ++i) m = std::max(m, std::abs(x[i * stride]));
       blockMax[static_cast<std::size_t>(b)] = m;
       common = std::min(common, r.end - r.begin);
+      runs[b - first] = {endState[static_cast<std::size_t>(b)].data(), x + r.begin * stride, y + r.begin * stride};
     }
-    const detail::IndexRange a = detail::chunkOf(n, blocks, first), z = detail::chunkOf(n, blocks, last);
-    double* za = endState[static_cast<std::size_t>(first)].data();
-    double* zz = endState[static_cast<std::size_t>(last)].data();
     if (last > first) {
-      detail::sosRangePairChecked(sections.data(), count, za, x + a.begin * stride, y + a.begin * stride, zz,
-                                  x + z.begin * stride, y + z.begin * stride, stride, static_cast<std::size_t>(common),
-                                  work);
+      detail::sosRangesChecked(sections.data(), count, std::span<const detail::SosRun>(runs, static_cast<std::size_t>(last - first + 1)),
+                               stride, static_cast<std::size_t>(common), work);
     }
     for (std::int64_t b = first; b <= last; ++b) {
       const detail::IndexRange r = detail::chunkOf(n, blocks, b);

@@ -1,8 +1,8 @@
 // The cascade as a wavefront: lane k of a vector runs section k on sample t - k, so every section
 // steps at once and the chain from one sample to the next is one section's, not all of them. Each
 // section sees the same inputs and makes the same operations in the same order as sosStep (no
-// contraction into multiply-adds), so the outputs and the state are sosStep's bits. Two signals'
-// wavefronts interleaved (sosWavefrontPair, the block scan's blocks) fill the core's idle units.
+// contraction into multiply-adds), so the outputs and the state are sosStep's bits. Several signals'
+// wavefronts interleaved (sosWavefronts, the block scan's blocks) fill the core's idle units.
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
@@ -137,13 +137,27 @@ template <std::size_t G>
   wavefronts(s, sections, waves, stride, count);
 }
 
-template <std::size_t G>
-[[gnu::target_clones("avx2", "default")]] void wavefrontPairOf(const Section* s, std::size_t sections, double* z,
-                                                               const double* x, double* y, double* z2,
-                                                               const double* x2, double* y2, std::ptrdiff_t stride,
-                                                               std::ptrdiff_t count) {
-  Wave<G> waves[2] = {{z, x, y}, {z2, x2, y2}};
+template <std::size_t G, std::size_t W>
+[[gnu::target_clones("avx2", "default")]] void wavefrontsOf(const Section* s, std::size_t sections, const SosRun* runs,
+                                                            std::ptrdiff_t stride, std::ptrdiff_t count) {
+  Wave<G> waves[W];
+  for (std::size_t w = 0; w < W; ++w) {
+    waves[w].z = runs[w].z;
+    waves[w].x = runs[w].x;
+    waves[w].y = runs[w].y;
+  }
   wavefronts(s, sections, waves, stride, count);
+}
+
+template <std::size_t G>
+bool wavefrontsFor(const Section* s, std::size_t sections, std::span<const SosRun> runs, std::ptrdiff_t stride,
+                   std::ptrdiff_t count) {
+  switch (runs.size()) {
+    case 2: wavefrontsOf<G, 2>(s, sections, runs.data(), stride, count); return true;
+    case 3: wavefrontsOf<G, 3>(s, sections, runs.data(), stride, count); return true;
+    case 4: wavefrontsOf<G, 4>(s, sections, runs.data(), stride, count); return true;
+    default: return false;
+  }
 }
 
 }  // namespace
@@ -160,14 +174,14 @@ bool sosWavefront(const Section* s, std::size_t sections, double* z, const doubl
   }
 }
 
-bool sosWavefrontPair(const Section* s, std::size_t sections, double* z, const double* x, double* y, double* z2,
-                      const double* x2, double* y2, std::ptrdiff_t stride, std::size_t count) {
+bool sosWavefronts(const Section* s, std::size_t sections, std::span<const SosRun> runs, std::ptrdiff_t stride,
+                   std::size_t count) {
   const auto n = static_cast<std::ptrdiff_t>(count);
   switch ((sections + 3) / 4) {
-    case 1: wavefrontPairOf<1>(s, sections, z, x, y, z2, x2, y2, stride, n); return true;
-    case 2: wavefrontPairOf<2>(s, sections, z, x, y, z2, x2, y2, stride, n); return true;
-    case 3: wavefrontPairOf<3>(s, sections, z, x, y, z2, x2, y2, stride, n); return true;
-    case 4: wavefrontPairOf<4>(s, sections, z, x, y, z2, x2, y2, stride, n); return true;
+    case 1: return wavefrontsFor<1>(s, sections, runs, stride, n);
+    case 2: return wavefrontsFor<2>(s, sections, runs, stride, n);
+    case 3: return wavefrontsFor<3>(s, sections, runs, stride, n);
+    case 4: return wavefrontsFor<4>(s, sections, runs, stride, n);
     default: return false;
   }
 }

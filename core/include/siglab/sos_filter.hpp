@@ -36,7 +36,8 @@ void sosfiltfilt(const Sections& sections, std::span<const double> in, std::span
 // final state plus the carried state propagated through it: A^L s) is carried forward, and its
 // zero-input response, which decays like the poles, is added to the block's first outputs until
 // every carried state is below eps times the bound (sosMagnitudes) of the block's input so far (or
-// below 1e-290 and eps times the whole signal's bound). Where there are blocks enough, a core runs two at once (sosWavefrontPair: the same bits).
+// below 1e-290 and eps times the whole signal's bound). Where there are blocks enough, a core runs
+// two to four at once, their wavefronts interleaved (the same bits).
 // Returns this run's error bound:
 // max |parallel - sosfilt| <= the value returned (see sosScanErrorBound).
 double sosfiltParallel(const Sections& sections, std::span<const double> in, std::span<double> out,
