@@ -60,7 +60,8 @@ void describeBound(std::ostream& out, const StageReport& s, const std::string& h
     out << "a bound relative to the signal's largest |sample|";
   }
   out << ", not relative to its own window, so an output far smaller than the signal's peak may lose every "
-               "digit (auto takes only exact or component-wise engines)\n";
+               "digit (auto takes only exact or component-wise engines, and the sections' block scan where the poles "
+               "fade quickly)\n";
 }
 
 }  // namespace

@@ -86,6 +86,16 @@ fftw_plan realInverseUnalignedPlan(std::size_t n, bool threaded) {
   return cachedPlan(Direction::inverseUnaligned, n, threaded);
 }
 
+fftw_plan realForwardPlanFor(const double* in, std::size_t n, bool threaded) {
+  const bool aligned = fftw_alignment_of(const_cast<double*>(in)) == 0;
+  return cachedPlan(aligned ? Direction::forward : Direction::forwardUnaligned, n, threaded);
+}
+
+fftw_plan realInversePlanFor(const double* out, std::size_t n, bool threaded) {
+  const bool aligned = fftw_alignment_of(const_cast<double*>(out)) == 0;
+  return cachedPlan(aligned ? Direction::inverse : Direction::inverseUnaligned, n, threaded);
+}
+
 fftw_plan complexInversePlan(std::size_t n, bool threaded) { return cachedPlan(Direction::complexInverse, n, threaded); }
 
 }  // namespace siglab::detail

@@ -24,6 +24,12 @@ fftw_plan realForwardUnalignedPlan(std::size_t n, bool threaded);
 // The inverse real transform into output of any alignment; it overwrites its complex input.
 fftw_plan realInverseUnalignedPlan(std::size_t n, bool threaded);
 
+// The forward transform for input at `in`, the inverse for output at `out`: the plans for
+// fftw_malloc'd arrays (a fifth faster here) where FFTW finds the pointer aligned as those are
+// (fftw_alignment_of; malloc's large blocks are), else the unaligned ones above.
+fftw_plan realForwardPlanFor(const double* in, std::size_t n, bool threaded);
+fftw_plan realInversePlanFor(const double* out, std::size_t n, bool threaded);
+
 // The complex-to-complex backward transform of `n` values, in place (unnormalised), for fftw_malloc'd arrays.
 fftw_plan complexInversePlan(std::size_t n, bool threaded);
 

@@ -13,6 +13,8 @@
 #include "siglab/compare.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/filter_kinds.hpp"
+#include "siglab/large_page_resource.hpp"
+#include "siglab/sos_filter.hpp"
 #include "siglab/sos_verify.hpp"
 #include "siglab/work_progress.hpp"
 
@@ -33,15 +35,18 @@ class AutoOrder {
  public:
   AutoOrder(const BackendList& engines, const FilterSpec& spec, SampleType type)
       : engines_(engines), spec_(spec), type_(type) {}
-  void consider(std::string_view name, std::string why) {
-    FilterBackend* engine = findEngine(engines_, name);
-    if (!engine || !engine->whyNot(spec_, type_).empty()) return;
-    if (engine->errorBound(spec_, type_) == ErrorBound::NormWise) return;
-    order_.push_back({engine, std::move(why)});
-  }
+  void consider(std::string_view name, std::string why) { add(name, std::move(why), false); }
+  // The one exception to exact engines: a bound the rule has checked for this filter.
+  void considerWithItsBound(std::string_view name, std::string why) { add(name, std::move(why), true); }
   std::vector<EngineChoice> take() { return std::move(order_); }
 
  private:
+  void add(std::string_view name, std::string why, bool boundChecked) {
+    FilterBackend* engine = findEngine(engines_, name);
+    if (!engine || !engine->whyNot(spec_, type_).empty()) return;
+    if (!boundChecked && engine->errorBound(spec_, type_) == ErrorBound::NormWise) return;
+    order_.push_back({engine, std::move(why)});
+  }
   const BackendList& engines_;
   const FilterSpec& spec_;
   SampleType type_;
@@ -69,12 +74,25 @@ std::vector<EngineChoice> autoCandidates(const BackendList& engines, const Filte
                              " taps: the CPU's pass is shorter than a GPU's transfers; cpu-parallel is the fastest "
                              "exact engine (bit-identical to cpu-serial)");
   }
-  // Sections: the block scans (cpu-parallel, gpu-sos-scan) are bounded norm-wise, so the rule
-  // passes them over and the serial recursion remains.
-  order.consider("cpu-serial", spec.kind == FilterKind::Sos
-                                   ? "the reference: the parallel block scans are bounded only relative to the "
-                                     "signal's peak; name one (--engine cpu-parallel) to take that bound"
-                                   : "the reference: no faster exact engine can run this filter here");
+  // Sections: cpu-parallel's block scan where the poles fade within kSosScanDefaultFade samples (its
+  // carried state then shows only just past a cut, and fades as the recursion's own), else the serial
+  // recursion. gpu-sos-scan, bounded norm-wise, runs only when named.
+  if (spec.kind == FilterKind::Sos) {
+    const double fade = sosFadeLength(spec.sos.sections);
+    const std::string samples = std::isfinite(fade) ? std::to_string(static_cast<long>(std::ceil(fade))) : "unending";
+    if (fade <= kSosScanDefaultFade) {
+      order.considerWithItsBound("cpu-parallel", "sections whose slowest pole fades to 2^-53 within " + samples +
+                                                     " samples: cpu-parallel's block scan, within its stated bound "
+                                                     "(sosKindTolerance) of the recursion");
+    }
+    order.consider("cpu-serial", "the reference: the slowest pole fades to 2^-53 in " + samples + " samples" +
+                                     (fade <= kSosScanDefaultFade ? std::string(" (where the block scan cannot run)")
+                                                                  : " > " + std::to_string(static_cast<long>(kSosScanDefaultFade)) +
+                                                                        ", too long for the block scan's cuts; name it "
+                                                                        "(--engine cpu-parallel) to take its bound"));
+  } else {
+    order.consider("cpu-serial", "the reference: no faster exact engine can run this filter here");
+  }
   return order.take();
 }
 
@@ -221,7 +239,7 @@ ApplyResult applyFilter(FilterBackend& engine, std::span<const double> samples, 
   // The result in the same memory as the samples: page-locked for a GPU engine (ReadOptions::hostMemory);
   // a float32 run's result, widened from its own buffer, in ordinary memory (nullptr: the default).
   std::pmr::memory_resource* memory = job.sampleType == SampleType::f64 ? job.read.hostMemory : nullptr;
-  SampleVector out(ForOverwrite{}, samples.size(), memory);
+  SampleVector out(ForOverwrite{}, samples.size(), memory ? memory : resultMemory());
   ApplyResult result = applyFilterInto(engine, samples, out, job, progress);
   result.output = std::move(out);
   return result;

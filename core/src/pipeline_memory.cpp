@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "pipeline_steps.hpp"
+#include "siglab/large_page_resource.hpp"
 #include "siglab/work_progress.hpp"
 
 namespace siglab::detail {
@@ -62,7 +63,7 @@ void runChainInMemory(const BoundChain& chain, std::span<const std::span<const d
       if (k + 1 == chain.size() && !into.empty()) return into[c];
       SampleVector& buffer = buffers[k % 2];
       const std::uint64_t outputs = chain.stages[k]->outputSamples(inputs);
-      if (buffer.size() != outputs) buffer = SampleVector(ForOverwrite{}, outputs);
+      if (buffer.size() != outputs) buffer = SampleVector(ForOverwrite{}, outputs, resultMemory());
       return buffer;
     };
     bool failed = false;

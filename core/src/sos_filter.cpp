@@ -85,6 +85,18 @@ void sosfilt(const Sections& sections, std::span<const double> in, std::span<dou
   }
 }
 
+double sosFadeLength(const Sections& sections) {
+  checkSections(sections);
+  double radius = 0;  // the largest |pole|: roots of z^2 + a1 z + a2
+  for (const Section& s : sections) {
+    const double a1 = s[4], a2 = s[5], discriminant = a1 * a1 - 4 * a2;
+    radius = std::max(radius, discriminant < 0 ? std::sqrt(a2) : (std::abs(a1) + std::sqrt(discriminant)) / 2);
+  }
+  if (radius == 0) return 0;
+  if (!(radius < 1)) return std::numeric_limits<double>::infinity();
+  return 53 * std::log(2.0) / -std::log(radius);
+}
+
 std::size_t sosfiltfiltPadLength(const Sections& sections) {
   const auto zeroB2 = std::count_if(sections.begin(), sections.end(), [](const Section& s) { return s[2] == 0; });
   const auto zeroA2 = std::count_if(sections.begin(), sections.end(), [](const Section& s) { return s[5] == 0; });

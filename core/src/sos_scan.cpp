@@ -39,38 +39,71 @@ double scanPass(const Sections& sections, const SosGains& gains, const double* x
                 double inputFloor = 0.0, SosState* finalState = nullptr) {
   const std::size_t count = sections.size(), states = 2 * count;
   const std::int64_t blocks = blockCount(gains, n);
-  std::vector<SosState> endState(static_cast<std::size_t>(blocks));
+  std::vector<SosState> endState(static_cast<std::size_t>(blocks), SosState(states, 0.0));
+  endState[0] = initial;
   std::vector<double> blockMax(static_cast<std::size_t>(blocks), 0.0);
-  // 1. Every block from zero state (the first from `initial`), in parallel.
-#pragma omp parallel for schedule(dynamic, 1) if (blocks > 1)
-  for (std::int64_t b = 0; b < blocks; ++b) {
-    const detail::IndexRange r = detail::chunkOf(n, blocks, b);
+  // 1. Every block from zero state (the first from `initial`) in parallel; where there are blocks
+  // enough for every core to take several (sosBlocksAtOnce, else two), that many at a time, their
+  // wavefronts interleaved (one block's chain of steps leaves a core's units idle), then the rest of
+  // the longer ones alone.
+  const std::int64_t cores = std::max(1u, std::thread::hardware_concurrency());
+  const auto atOnce = static_cast<std::int64_t>(detail::sosBlocksAtOnce(count));
+  const std::int64_t perTask = blocks >= atOnce * cores ? atOnce : blocks >= 2 * cores ? 2 : 1;
+  const std::int64_t tasks = (blocks + perTask - 1) / perTask;
+#pragma omp parallel for schedule(dynamic, 1) if (tasks > 1)
+  for (std::int64_t task = 0; task < tasks; ++task) {
     if (work.cancelled()) continue;  // no break out of an OpenMP loop: the rest are skipped
-    SosState z = b == 0 ? initial : SosState(states, 0.0);
-    double m = 0;
-    for (std::int64_t i = r.begin; i < r.end; ++i) m = std::max(m, std::abs(x[i * stride]));
-    blockMax[static_cast<std::size_t>(b)] = m;
-    detail::sosRangeChecked(sections.data(), count, z.data(), x + r.begin * stride, y + r.begin * stride, stride,
-                            static_cast<std::size_t>(r.end - r.begin), work);
-    endState[static_cast<std::size_t>(b)] = z;
+    const std::int64_t first = task * perTask, last = std::min(blocks, first + perTask) - 1;
+    std::int64_t common = std::numeric_limits<std::int64_t>::max();
+    detail::SosRun runs[4];
+    for (std::int64_t b = first; b <= last; ++b) {
+      const detail::IndexRange r = detail::chunkOf(n, blocks, b);
+      double m = 0;
+      for (std::int64_t i = r.begin; i < r.end; ++i) m = std::max(m, std::abs(x[i * stride]));
+      blockMax[static_cast<std::size_t>(b)] = m;
+      common = std::min(common, r.end - r.begin);
+      runs[b - first] = {endState[static_cast<std::size_t>(b)].data(), x + r.begin * stride, y + r.begin * stride};
+    }
+    if (last > first) {
+      detail::sosRangesChecked(sections.data(), count, std::span<const detail::SosRun>(runs, static_cast<std::size_t>(last - first + 1)),
+                               stride, static_cast<std::size_t>(common), work);
+    }
+    for (std::int64_t b = first; b <= last; ++b) {
+      const detail::IndexRange r = detail::chunkOf(n, blocks, b);
+      const std::int64_t from = r.begin + (last > first ? common : 0);
+      if (from < r.end) {
+        detail::sosRangeChecked(sections.data(), count, endState[static_cast<std::size_t>(b)].data(), x + from * stride,
+                                y + from * stride, stride, static_cast<std::size_t>(r.end - from), work);
+      }
+    }
   }
   work.throwIfCancelled();
   const double maxAbsInput = std::max(inputFloor, *std::max_element(blockMax.begin(), blockMax.end()));
   const double maxAbsInitial = steadyStart ? 0.0 : maxAbsOf(initial);
   const double bound = sosScanErrorBound(sections, gains, maxAbsInput, maxAbsInitial);
-  // 2. Serially: carry the true state into each block and add its decaying zero-input response.
+  // 2. Serially: carry the true state into each block and add its decaying zero-input response until
+  // it is negligible against the block's own input so far (max |x| from the block's start), not the
+  // signal's peak: a spike before a cut is then carried until it fades below the quieter signal
+  // after it, as the recursion carries it. A floor keeps an all-zero block out of subnormals: 1e-290,
+  // or the old peak-relative threshold where that is smaller, so the stated bound still holds.
+  const double eps = std::numeric_limits<double>::epsilon();
   const SosMagnitudes magnitudes = sosMagnitudes(gains, maxAbsInput, maxAbsInitial);
-  std::vector<double> negligible(states);
-  for (std::size_t k = 0; k < states; ++k) negligible[k] = std::numeric_limits<double>::epsilon() * magnitudes.state[k];
+  std::vector<double> floor(states);
+  for (std::size_t k = 0; k < states; ++k) floor[k] = std::min(1e-290, eps * magnitudes.state[k]);
   SosState carried = endState[0];
   for (std::int64_t b = 1; b < blocks; ++b) {
     const detail::IndexRange r = detail::chunkOf(n, blocks, b);
     SosState z = carried;
     bool faded = false;
+    double local = 0;
     for (std::int64_t i = r.begin; i < r.end && !faded; ++i) {
+      // In place (the backward pass) x already holds the block's outputs: capped by its input's peak.
+      local = std::min(std::max(local, std::abs(x[i * stride])), blockMax[static_cast<std::size_t>(b)]);
       y[i * stride] += detail::sosStep(sections.data(), count, z.data(), 0.0);
       faded = true;
-      for (std::size_t k = 0; k < states && faded; ++k) faded = std::abs(z[k]) <= negligible[k];
+      for (std::size_t k = 0; k < states && faded; ++k) {
+        faded = std::abs(z[k]) <= std::max(floor[k], eps * gains.stateFromInput[k] * local);
+      }
     }
     carried = endState[static_cast<std::size_t>(b)];
     if (!faded) {

@@ -1,7 +1,8 @@
 // The cascade as a wavefront: lane k of a vector runs section k on sample t - k, so every section
 // steps at once and the chain from one sample to the next is one section's, not all of them. Each
 // section sees the same inputs and makes the same operations in the same order as sosStep (no
-// contraction into multiply-adds), so the outputs and the state are sosStep's bits.
+// contraction into multiply-adds), so the outputs and the state are sosStep's bits. Several signals'
+// wavefronts interleaved (sosWavefronts, the block scan's blocks) fill the core's idle units.
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
@@ -33,65 +34,130 @@ using Lanes = long long __attribute__((vector_size(32)));
   }
 }
 
-// G groups of four lanes (sections <= 4 G); the whole run of count samples.
+// The sections' coefficients, lane k holding section k's (lanes past the last section zero).
 template <std::size_t G>
-[[gnu::always_inline]] inline void wavefront(const Section* s, std::size_t sections, double* z, const double* x,
-                                             double* y, std::ptrdiff_t stride, std::ptrdiff_t count) {
-  const auto last = static_cast<std::ptrdiff_t>(sections) - 1;  // the lane whose output is the cascade's
-  double inputs[4 * G + 1] = {};
-  std::ptrdiff_t t = 0;
-  for (; t < std::min(last, count + last); ++t) {  // the wavefront's start: lane k begins at step k
-    inputs[0] = t < count ? x[t * stride] : 0.0;
-    edgeStep(s, sections, z, inputs, t, count);
-    if (t - last >= 0) y[(t - last) * stride] = inputs[sections];
+struct LaneCoefficients {
+  Four b0[G], b1[G], b2[G], a1[G], a2[G];
+  LaneCoefficients(const Section* s, std::size_t sections) {
+    for (std::size_t k = 0; k < 4 * G; ++k) {
+      const bool real = k < sections;
+      b0[k / 4][k % 4] = real ? s[k][0] : 0.0;
+      b1[k / 4][k % 4] = real ? s[k][1] : 0.0;
+      b2[k / 4][k % 4] = real ? s[k][2] : 0.0;
+      a1[k / 4][k % 4] = real ? s[k][4] : 0.0;
+      a2[k / 4][k % 4] = real ? s[k][5] : 0.0;
+    }
   }
-  if (count > last) {
-    // Every lane busy from step `last` to count - 1: the lanes in vectors.
-    Four b0[G], b1[G], b2[G], a1[G], a2[G], z0[G], z1[G], out[G];
-    for (std::size_t g = 0; g < G; ++g) {
-      for (std::size_t j = 0; j < 4; ++j) {
-        const std::size_t k = 4 * g + j;
-        const bool real = k < sections;
-        b0[g][j] = real ? s[k][0] : 0.0;
-        b1[g][j] = real ? s[k][1] : 0.0;
-        b2[g][j] = real ? s[k][2] : 0.0;
-        a1[g][j] = real ? s[k][4] : 0.0;
-        a2[g][j] = real ? s[k][5] : 0.0;
-        z0[g][j] = real ? z[2 * k] : 0.0;
-        z1[g][j] = real ? z[2 * k + 1] : 0.0;
-        out[g][j] = inputs[k + 1];  // what lane k gave at the step before
-      }
+};
+
+// One signal's wavefront over a run of `count` samples: its state in lanes while every lane is busy.
+template <std::size_t G>
+struct Wave {
+  double* z;
+  const double* x;
+  double* y;
+  double inputs[4 * G + 1] = {};  // inputs[k]: lane k's input at this step (inputs[0] the signal's sample)
+  Four z0[G] = {}, z1[G] = {}, out[G] = {};
+
+  // The wavefront's start: lane k begins at step k, one lane at a time.
+  [[gnu::always_inline]] inline std::ptrdiff_t start(const Section* s, std::size_t sections, std::ptrdiff_t stride,
+                                                     std::ptrdiff_t count) {
+    const auto last = static_cast<std::ptrdiff_t>(sections) - 1;
+    std::ptrdiff_t t = 0;
+    for (; t < std::min(last, count + last); ++t) {
+      inputs[0] = t < count ? x[t * stride] : 0.0;
+      edgeStep(s, sections, z, inputs, t, count);
+      if (t - last >= 0) y[(t - last) * stride] = inputs[sections];
     }
+    return t;
+  }
+  [[gnu::always_inline]] inline void load(std::size_t sections) {
+    for (std::size_t k = 0; k < 4 * G; ++k) {
+      const bool real = k < sections;
+      z0[k / 4][k % 4] = real ? z[2 * k] : 0.0;
+      z1[k / 4][k % 4] = real ? z[2 * k + 1] : 0.0;
+      out[k / 4][k % 4] = inputs[k + 1];  // what lane k gave at the step before
+    }
+  }
+  // Every lane steps at once: lane 0 on the sample, lane j on what lane j - 1 gave at the step before.
+  [[gnu::always_inline]] inline void step(const LaneCoefficients<G>& c, double sample) {
     const Lanes shiftIn = {4 + 3, 0, 1, 2};  // lane 0 from the lower group's lane 3, lanes 1-3 from this group's 0-2
-    for (; t < count; ++t) {
-      Four in[G];
-      // lane 0's input is the sample; lane j's the output lane j - 1 gave at the step before
-      in[0] = __builtin_shuffle(out[0], Four{0, 0, 0, x[t * stride]}, shiftIn);
-      for (std::size_t g = 1; g < G; ++g) in[g] = __builtin_shuffle(out[g], out[g - 1], shiftIn);
-      for (std::size_t g = 0; g < G; ++g) {
-        out[g] = b0[g] * in[g] + z0[g];
-        z0[g] = b1[g] * in[g] - a1[g] * out[g] + z1[g];
-        z1[g] = b2[g] * in[g] - a2[g] * out[g];
-      }
-      y[(t - last) * stride] = out[last / 4][last % 4];
+    Four in[G];
+    in[0] = __builtin_shuffle(out[0], Four{0, 0, 0, sample}, shiftIn);
+    for (std::size_t g = 1; g < G; ++g) in[g] = __builtin_shuffle(out[g], out[g - 1], shiftIn);
+    for (std::size_t g = 0; g < G; ++g) {
+      out[g] = c.b0[g] * in[g] + z0[g];
+      z0[g] = c.b1[g] * in[g] - c.a1[g] * out[g] + z1[g];
+      z1[g] = c.b2[g] * in[g] - c.a2[g] * out[g];
     }
+  }
+  [[gnu::always_inline]] inline void store(std::size_t sections) {
     for (std::size_t k = 0; k < sections; ++k) {
       z[2 * k] = z0[k / 4][k % 4];
       z[2 * k + 1] = z1[k / 4][k % 4];
       inputs[k + 1] = out[k / 4][k % 4];
     }
   }
-  for (; t < count + last; ++t) {  // its end: lane k stops after sample count - 1
-    edgeStep(s, sections, z, inputs, t, count);
-    if (t - last >= 0) y[(t - last) * stride] = inputs[sections];
+  // Its end: lane k stops after sample count - 1.
+  [[gnu::always_inline]] inline void finish(const Section* s, std::size_t sections, std::ptrdiff_t stride,
+                                            std::ptrdiff_t count, std::ptrdiff_t t) {
+    const auto last = static_cast<std::ptrdiff_t>(sections) - 1;
+    for (; t < count + last; ++t) {
+      edgeStep(s, sections, z, inputs, t, count);
+      if (t - last >= 0) y[(t - last) * stride] = inputs[sections];
+    }
   }
+};
+
+// G groups of four lanes (sections <= 4 G); the whole run of count samples of W signals at once,
+// each its own wavefront: one signal's steps form a chain, so the core's other units step the others.
+template <std::size_t G, std::size_t W>
+[[gnu::always_inline]] inline void wavefronts(const Section* s, std::size_t sections, Wave<G> (&waves)[W],
+                                              std::ptrdiff_t stride, std::ptrdiff_t count) {
+  const auto last = static_cast<std::ptrdiff_t>(sections) - 1;  // the lane whose output is the cascade's
+  std::ptrdiff_t t = 0;
+  for (Wave<G>& w : waves) t = w.start(s, sections, stride, count);
+  if (count > last) {
+    const LaneCoefficients<G> c(s, sections);
+    for (Wave<G>& w : waves) w.load(sections);
+    for (; t < count; ++t) {
+      for (Wave<G>& w : waves) w.step(c, w.x[t * stride]);
+      for (Wave<G>& w : waves) w.y[(t - last) * stride] = w.out[last / 4][last % 4];
+    }
+    for (Wave<G>& w : waves) w.store(sections);
+  }
+  for (Wave<G>& w : waves) w.finish(s, sections, stride, count, t);
 }
 
 template <std::size_t G>
 [[gnu::target_clones("avx2", "default")]] void wavefrontOf(const Section* s, std::size_t sections, double* z,
                                                            const double* x, double* y, std::ptrdiff_t stride,
                                                            std::ptrdiff_t count) {
-  wavefront<G>(s, sections, z, x, y, stride, count);
+  Wave<G> waves[1] = {{z, x, y}};
+  wavefronts(s, sections, waves, stride, count);
+}
+
+template <std::size_t G, std::size_t W>
+[[gnu::target_clones("avx2", "default")]] void wavefrontsOf(const Section* s, std::size_t sections, const SosRun* runs,
+                                                            std::ptrdiff_t stride, std::ptrdiff_t count) {
+  Wave<G> waves[W];
+  for (std::size_t w = 0; w < W; ++w) {
+    waves[w].z = runs[w].z;
+    waves[w].x = runs[w].x;
+    waves[w].y = runs[w].y;
+  }
+  wavefronts(s, sections, waves, stride, count);
+}
+
+template <std::size_t G>
+bool wavefrontsFor(const Section* s, std::size_t sections, std::span<const SosRun> runs, std::ptrdiff_t stride,
+                   std::ptrdiff_t count) {
+  switch (runs.size()) {
+    case 2: wavefrontsOf<G, 2>(s, sections, runs.data(), stride, count); return true;
+    case 3: wavefrontsOf<G, 3>(s, sections, runs.data(), stride, count); return true;
+    case 4: wavefrontsOf<G, 4>(s, sections, runs.data(), stride, count); return true;
+    default: return false;
+  }
 }
 
 }  // namespace
@@ -104,6 +170,18 @@ bool sosWavefront(const Section* s, std::size_t sections, double* z, const doubl
     case 2: wavefrontOf<2>(s, sections, z, x, y, stride, n); return true;
     case 3: wavefrontOf<3>(s, sections, z, x, y, stride, n); return true;
     case 4: wavefrontOf<4>(s, sections, z, x, y, stride, n); return true;
+    default: return false;
+  }
+}
+
+bool sosWavefronts(const Section* s, std::size_t sections, std::span<const SosRun> runs, std::ptrdiff_t stride,
+                   std::size_t count) {
+  const auto n = static_cast<std::ptrdiff_t>(count);
+  switch ((sections + 3) / 4) {
+    case 1: return wavefrontsFor<1>(s, sections, runs, stride, n);
+    case 2: return wavefrontsFor<2>(s, sections, runs, stride, n);
+    case 3: return wavefrontsFor<3>(s, sections, runs, stride, n);
+    case 4: return wavefrontsFor<4>(s, sections, runs, stride, n);
     default: return false;
   }
 }

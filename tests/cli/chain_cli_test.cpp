@@ -40,7 +40,7 @@ TEST(ChainCli, AChainIsItsStagesRunOneAfterAnother) {
   const Outcome chain = runCli("filter " + in + " --chain \"butter 4,0.1,0.3,bandpass zero-phase; median 5; detrend\" -o " +
                                    dir.file("chain.npy"), dir);
   ASSERT_EQ(chain.exitCode, 0) << chain.err;
-  EXPECT_NE(chain.err.find("stage 1 (butter): engine cpu-serial ("), std::string::npos) << chain.err;
+  EXPECT_NE(chain.err.find("stage 1 (butter): engine cpu-parallel ("), std::string::npos) << chain.err;
   EXPECT_NE(chain.err.find("stage 2 (median): verify: "), std::string::npos) << chain.err;
   EXPECT_NE(chain.err.find("stage 3 (detrend): engine "), std::string::npos) << chain.err;
   EXPECT_NE(chain.out.find("3000 samples through 3 stages"), std::string::npos) << chain.out;

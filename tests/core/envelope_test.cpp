@@ -16,6 +16,7 @@
 #include "siglab/analytic_signal.hpp"
 #include "siglab/io/channel_io.hpp"
 #include "siglab/io/signal_io.hpp"
+#include "siglab/large_page_buffer.hpp"
 #include "siglab/pipeline_run.hpp"
 #include "test_support.hpp"
 
@@ -162,6 +163,30 @@ TEST(Envelope, ParallelIsSerialWithinTheFftsRounding) {
   double worst = 0;
   for (std::size_t i = 0; i < x[0].size(); ++i) worst = std::max(worst, std::fabs(serial.output[0][i] - parallel.output[0][i]));
   EXPECT_LT(worst, 1e-12);
+}
+
+// The check's kernel sum (hilbertAt: each g[m] once for x[p - m] - x[p + m], on every core) is the
+// transform's value at every position asked, for even and odd lengths, positions at both ends.
+TEST(Envelope, TheChecksKernelSumIsTheTransformAtAnyPosition) {
+  for (const std::size_t n : {std::size_t{65538}, std::size_t{65537}, std::size_t{7}}) {
+    const std::vector<double> x = noiseChannels(n, 1, n)[0];
+    std::vector<double> im(n);
+    hilbertTransform(x, im, true);
+    const std::vector<std::size_t> positions = {0, 1, n / 2, n - 1};
+    const std::vector<double> at = hilbertAt(x, positions);
+    for (std::size_t k = 0; k < positions.size(); ++k) {
+      EXPECT_NEAR(at[k], im[positions[k]], 1e-11) << n << " samples, position " << positions[k];
+    }
+  }
+}
+
+// A large result comes in 2 MiB pages (largePageResource), not malloc's 4 KiB ones.
+TEST(Envelope, ALargeResultIsInLargePages) {
+  const auto x = noiseChannels(std::size_t{1} << 19, 1, 5);
+  const Pipeline chain = parseChain("envelope");
+  const auto stage = chain.stages.front().kind->bind(chain.stages.front().values, StageContext{});
+  const AppliedJob applied = stage->apply(test::cpuEngines(), x[0], StageRunOptions{});
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(applied.result.output.data()) % kLargePageBytes, 0u);
 }
 
 TEST(Envelope, AutoKeepsASignalThatFitsInMemoryAndSaysWhy) {

@@ -190,12 +190,17 @@ TEST(FilterKinds, AutoPicksTheFastestExactCpuEngineForEachKindWithoutAGpu) {
   const BackendList engines = coreEngines();
   const EngineChoice median = chooseAutoEngine(engines, makeMedianFilter(101, BoundaryMode::Reflect), SampleType::f64);
   EXPECT_EQ(median.engine->name(), "cpu-parallel");
-  // The sections' block scan is bounded only relative to the signal's peak: the serial recursion.
+  // Sections whose poles fade within kSosScanDefaultFade samples: the block scan; slower ones the
+  // serial recursion, the block scan then only when named.
   for (const FilterSpec& spec : {bandpass(true), bandpass(false)}) {
     const EngineChoice choice = chooseAutoEngine(engines, spec, SampleType::f64);
-    EXPECT_EQ(choice.engine->name(), "cpu-serial") << describeFilter(spec);
-    EXPECT_NE(choice.why.find("--engine cpu-parallel"), std::string::npos) << choice.why;
+    EXPECT_EQ(choice.engine->name(), "cpu-parallel") << describeFilter(spec);
+    EXPECT_NE(choice.why.find("fades to 2^-53 within"), std::string::npos) << choice.why;
   }
+  const FilterSpec narrow = makeButterworthFilter({4, 0.001, 0, BandType::Lowpass}, true);
+  const EngineChoice slow = chooseAutoEngine(engines, narrow, SampleType::f64);
+  EXPECT_EQ(slow.engine->name(), "cpu-serial");
+  EXPECT_NE(slow.why.find("--engine cpu-parallel"), std::string::npos) << slow.why;
 }
 
 TEST(FilterKinds, ReportsRecordTheKindAndItsParameters) {

@@ -53,5 +53,37 @@ TEST(SosWavefront, EverySectionCountAndLengthGivesScipysLoopsBitsAndState) {
   }
 }
 
+// The block scan runs several blocks at a time on a core where there are blocks enough (8 blocks of
+// 65536 here: four at once for up to 4 sections, two for more, on machines of up to 2 or 4 cores),
+// their wavefronts interleaved: each block's outputs are still the recursion's bits from its start
+// state. Block 0 starts from the true state, so it is sosfilt's; block 1 from zero, so once its
+// carried state has faded its outputs are sosfilt's of its own samples from zero.
+TEST(SosWavefront, InterleavedBlocksOfTheScanGiveEachBlocksOwnBits) {
+  std::mt19937_64 rng(29);
+  std::normal_distribution<double> noise;
+  const Sections six = {{0.2, 0.4, 0.2, 1, -0.5, 0.3}, {1, -2, 1, 1, -0.9, 0.4}, {1, 2, 1, 1, 0.1, 0.2},
+                        {1, 0, -1, 1, 0.3, 0.5}, {1, 1, 0, 1, -0.2, 0.1}, {0.5, 0.1, 0.3, 1, 0.4, 0.2}};
+  const std::size_t n = 8 * 65536;
+  std::vector<double> x(n), scan(n), serial(n);
+  for (double& v : x) v = noise(rng);
+  for (const Sections& sections : {six, Sections(six.begin(), six.begin() + 3)}) {
+    SCOPED_TRACE(std::to_string(sections.size()) + " sections");
+    sosfiltParallel(sections, x, scan, {});
+    SosState state;
+    sosfilt(sections, x, serial, state);
+    const std::vector<std::size_t> cuts = sosScanCuts(sections, n, false);
+    ASSERT_FALSE(cuts.empty());
+    const std::size_t cut = cuts[0], next = cuts.size() > 1 ? cuts[1] : n;
+    EXPECT_TRUE(sameBits({scan.begin(), scan.begin() + static_cast<std::ptrdiff_t>(cut)},
+                         {serial.begin(), serial.begin() + static_cast<std::ptrdiff_t>(cut)}));
+    std::vector<double> own(next - cut);
+    SosState zero;
+    sosfilt(sections, std::span<const double>(x).subspan(cut, next - cut), own, zero);
+    const std::size_t faded = 2000;  // these poles (radius 0.71 at most) fade to 2^-53 within 110 samples
+    EXPECT_TRUE(sameBits({scan.begin() + static_cast<std::ptrdiff_t>(cut + faded), scan.begin() + static_cast<std::ptrdiff_t>(next)},
+                         {own.begin() + static_cast<std::ptrdiff_t>(faded), own.end()}));
+  }
+}
+
 }  // namespace
 }  // namespace siglab

@@ -35,12 +35,24 @@ void sosfiltfilt(const Sections& sections, std::span<const double> in, std::span
 // own core; then, serially, the true state at each block start (the previous block's zero-state
 // final state plus the carried state propagated through it: A^L s) is carried forward, and its
 // zero-input response, which decays like the poles, is added to the block's first outputs until
-// every carried state is below eps times its bound (sosMagnitudes). Returns this run's error bound:
+// every carried state is below eps times the bound (sosMagnitudes) of the block's input so far (or
+// below 1e-290 and eps times the whole signal's bound). Where there are blocks enough, a core runs
+// two to four at once, their wavefronts interleaved (the same bits).
+// Returns this run's error bound:
 // max |parallel - sosfilt| <= the value returned (see sosScanErrorBound).
 double sosfiltParallel(const Sections& sections, std::span<const double> in, std::span<double> out,
                        const SosState& initial, const Progress& progress = {});
 double sosfiltfiltParallel(const Sections& sections, std::span<const double> in, std::span<double> out,
                            const Progress& progress = {});
+
+// Samples for the slowest pole's response to fall to 2^-53 of its start (radius r: 53 ln 2 / -ln r):
+// how far past a block scan's cut its carried state shows. Infinite for a pole on or outside the
+// unit circle, 0 for sections without poles.
+double sosFadeLength(const Sections& sections);
+
+// Auto's rule for sections (autoCandidates, job.cpp): the block scan (cpu-parallel) is the default
+// where sosFadeLength is at most this, a sixteenth of its shortest block; else the serial recursion.
+inline constexpr double kSosScanDefaultFade = 4096;
 
 // Where the parallel forms above start a block of `samples` outputs (both passes' blocks in zero
 // phase): the outputs after a cut are where a wrongly carried state shows.
@@ -79,7 +91,9 @@ SosMagnitudes sosMagnitudes(const SosGains& gains, double maxAbsInput, double ma
 // section's input, output and state bounds of sosMagnitudes); each perturbation reaches the output
 // with that state's l1 gain. Both passes are such recurrences, and so is the zero-state run whose
 // end states the carry adds: 3 x the sum. The carried state's truncation (the CPU scan stops adding
-// it below eps Z_i) and its rounding add 2 eps sum Z_i g_i, and adding it to an output eps Y. The
+// it once below eps times the state bound of the block's input so far, at most eps Z_i, so after a
+// spike it carries on until the response fades below the quieter signal) and its rounding add
+// 2 eps sum Z_i g_i, and adding it to an output eps Y. The
 // GPU adds its own carry's rounding (sos_scan_kernels.cu). A zero-phase run adds the forward bound
 // times inputToOutput to the backward one.
 double sosScanErrorBound(const Sections& sections, const SosGains& gains, double maxAbsInput, double maxAbsInitial);

@@ -13,6 +13,7 @@
 #include "siglab/filter_kinds.hpp"
 #include "siglab/filter_stage.hpp"
 #include "siglab/iir_design.hpp"
+#include "siglab/large_page_resource.hpp"
 #include "siglab/rate_designs.hpp"
 #include "siglab/work_bounds.hpp"
 
@@ -62,7 +63,7 @@ class IirDecimateStage final : public BoundStage {
   AppliedJob applyInto(const BackendList& engines, std::span<const double> in, std::span<double> out,
                        const StageRunOptions& options, const Progress& progress) const override {
     if (out.size() != keptOf(in.size(), q_)) throw std::invalid_argument("the output's size is not the stage's");
-    SampleVector filtered(ForOverwrite{}, in.size());
+    SampleVector filtered(ForOverwrite{}, in.size(), resultMemory());
     AppliedJob applied = filter_->applyInto(engines, in, filtered, options, progress);
     for (std::size_t j = 0; j < out.size(); ++j) out[j] = filtered[j * q_];
     return applied;

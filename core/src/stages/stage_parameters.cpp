@@ -6,8 +6,9 @@
 #include <cstdint>
 #include <limits>
 
-#include "siglab/stage.hpp"
 #include "siglab/errors.hpp"
+#include "siglab/large_page_resource.hpp"
+#include "siglab/stage.hpp"
 #include "siglab/work_bounds.hpp"
 
 namespace siglab {
@@ -169,7 +170,7 @@ std::string stageLabel(std::size_t number, const StageKind& kind) {
 
 AppliedJob BoundStage::apply(const BackendList& engines, std::span<const double> in, const StageRunOptions& options,
                              const Progress& progress) const {
-  SampleVector out(ForOverwrite{}, outputSamples(in.size()));
+  SampleVector out(ForOverwrite{}, outputSamples(in.size()), resultMemory());
   AppliedJob applied = applyInto(engines, in, out, options, progress);
   applied.result.output = std::move(out);
   return applied;
