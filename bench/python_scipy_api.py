@@ -1,13 +1,15 @@
 #!/usr/bin/python3
 """siglab.signal / siglab.ndimage against SciPy and against siglab-cli on the same work, in one run.
 
-usage: PYTHONPATH=build/python /usr/bin/python3 bench/python_scipy_api.py SIGLAB_CLI [SAMPLES] [ROUNDS]
+usage: PYTHONPATH=build/python /usr/bin/python3 bench/python_scipy_api.py SIGLAB_CLI [SAMPLES] [ROUNDS] [cpu]
 Each function runs on SAMPLES random float64 samples (a contiguous array, used where it lies) with
 the default engine. Per round, in turn (the order reversed every other round): SciPy's call, siglab's
 call (siglab.measure: one warm-up, the median of 3), and siglab-cli filter --chain with the same
 stage on the same samples in a raw file, its wall time (its reading and writing included: the
 CLI's streamed runs report no separate stage time). A ratio is the median of the ratios of the same round.
 Targets (issue 28): siglab at least 3x faster than SciPy, and at least 1.0x the CLI's time.
+With `cpu`, every time is CPU seconds (user and system, of every thread and of the CLI's process)
+instead of wall time: on a loaded machine the wall clock counts other programs' turns too.
 """
 import os
 import statistics
@@ -62,10 +64,27 @@ def siglab_module(name):
     return ndimage if name.startswith("ndimage") else signal
 
 
+CPU_SECONDS = len(sys.argv) > 4 and sys.argv[4] == "cpu"
+
+
+def cpu_seconds():
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
 def timed_once(work):
-    start = time.perf_counter()
+    clock = cpu_seconds if CPU_SECONDS else time.perf_counter
+    start = clock()
     work()
-    return (time.perf_counter() - start) * 1e3
+    return (clock() - start) * 1e3
+
+
+def siglab_ms(work):
+    """siglab's time: one warm-up, then the median of 3."""
+    if not CPU_SECONDS:
+        return siglab.measure(work, repeats=3)["median_ms"]
+    work()
+    return statistics.median(timed_once(work) for _ in range(3))
 
 
 def cli_ms(cli, chain, raw_path, folder):
@@ -95,7 +114,8 @@ def main():
     rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 3
     x = np.random.default_rng().standard_normal(samples)
     print(f"siglab.signal/ndimage vs SciPy {scipy.__version__ if hasattr(scipy, '__version__') else ''} vs siglab-cli: "
-          f"{samples} float64 samples, default engine, {rounds} rounds; {os.cpu_count()} cores; "
+          f"{samples} float64 samples, default engine, {rounds} rounds, {'CPU' if CPU_SECONDS else 'wall'} time; "
+          f"{os.cpu_count()} cores; "
           f"uptime: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")
     with tempfile.TemporaryDirectory() as folder:
         files = {}
@@ -125,7 +145,7 @@ def main():
                     if key == "scipy":
                         times[key].append(timed_once(lambda: call(theirs, x)))
                     elif key == "siglab":
-                        times[key].append(siglab.measure(lambda: call(ours, x), repeats=3)["median_ms"])
+                        times[key].append(siglab_ms(lambda: call(ours, x)))
                     else:
                         times[key].append(cli_ms(cli, stage, raw, folder))
             vs_scipy = statistics.median(s / o for s, o in zip(times["scipy"], times["siglab"]))

@@ -393,6 +393,10 @@ py::dict reachDict(const Pipeline& pipeline, std::uint64_t samples, std::optiona
   d["after"] = reach.after;
   d["circular"] = reach.circular;
   d["whole_only"] = reach.wholeOnly;
+  d["up"] = reach.up;
+  d["down"] = reach.down;
+  d["period"] = reach.period;
+  d["outputs"] = pipelineOutput(pipeline, StageContext{samples, rate, Accumulator::SampleType}).samples;
   return d;
 }
 

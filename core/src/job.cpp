@@ -17,6 +17,7 @@
 #include "siglab/sos_filter.hpp"
 #include "siglab/sos_verify.hpp"
 #include "siglab/work_progress.hpp"
+#include "largest_magnitude.hpp"
 
 namespace siglab {
 namespace {
@@ -126,14 +127,7 @@ ApplyResult applyAs(FilterBackend& engine, std::span<const Sample> in, const Fil
   } else {
     // Only an inexact engine's tolerance needs the input's magnitude (one O(N) scan, no filtering).
     double tolerance = toleranceFor(1.0);
-    if (tolerance != 0.0) {
-      double largest = 0.0;
-      for (std::size_t i = 0; i < in.size(); ++i) {
-        if (i % (std::size_t{1} << 18) == 0) progress.throwIfCancelled();  // a long signal's scan must not hold up Cancel
-        if (std::isfinite(in[i])) largest = std::max(largest, std::fabs(static_cast<double>(in[i])));
-      }
-      tolerance = toleranceFor(largest);
-    }
+    if (tolerance != 0.0) tolerance = toleranceFor(detail::largestMagnitude(in, progress).largest);
     const std::vector<std::size_t> positions =
         verificationPositions(in.size(), spec.window(), result.pass.splits, job.verifyRandom, kSeed);
     result.verification = verifyOutputs(in, spec, std::span<const Sample>(out), positions, tolerance, verifying);

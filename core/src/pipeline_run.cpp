@@ -116,6 +116,7 @@ PipelineReport runOnChannels(const Pipeline& pipeline, const ChannelSource& sour
   StreamingCase io;
   io.inputBytes = samples * sizeof(double) * source.channels.size();
   io.samples = samples;
+  io.endsInMemory = memory != nullptr;
   report.plan = detail::planChain(chain, engines, options, io);
   tellNotes(chain, observer);
   if (observer.onPlan) observer.onPlan(report.plan);

@@ -10,6 +10,7 @@
 #include "siglab/filter_kinds.hpp"
 #include "siglab/sos_filter.hpp"
 #include "siglab/sos_scan_steps.hpp"
+#include "largest_magnitude.hpp"
 #include "siglab/work_progress.hpp"
 #include "sos_step.hpp"
 
@@ -180,18 +181,7 @@ Verification verifyStretchesAs(std::span<const Sample> in, const FilterSpec& spe
                                double budgetMs, const Progress& progress) {
   const auto start = std::chrono::steady_clock::now();
   validate(spec);
-  double largest = 0;
-  bool finite = true;
-  inCancellableStretches(in.size(), progress, [&](std::size_t begin, std::size_t end) {
-    for (const Sample x : in.subspan(begin, end - begin)) {
-      const double size = std::fabs(static_cast<double>(x));
-      if (size <= std::numeric_limits<double>::max()) {
-        largest = std::max(largest, size);
-      } else {
-        finite = false;
-      }
-    }
-  });
+  const auto [largest, finite] = detail::largestMagnitude(in, progress);
   const double tolerance = toleranceFor(largest);
   Verification v;
   v.tolerance = tolerance;

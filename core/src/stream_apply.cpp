@@ -23,6 +23,9 @@ StreamingPlan planStreaming(Streaming choice, std::string_view inexactEngine, Sa
     return {false, "in memory: " + name + "'s rounding depends on where its work is cut, so a streamed result "
                    "would differ from the in-memory one (within its tolerance)"};
   }
+  if (fits && io.endsInMemory) {
+    return {false, "in memory: the signal and its result are in memory already (blocks would only copy them)"};
+  }
   if (!fits) {
     return {true, "streamed block by block: the signal would not fit in the memory available" +
                       std::string(name.empty() ? "" : " (" + name + ": each block within its stated tolerance)")};

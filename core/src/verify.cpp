@@ -1,5 +1,7 @@
 #include "siglab/verify.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -34,29 +36,55 @@ bool sameBits(Sample a, Sample b) {
   }
 }
 
-// Compares out[p] with expectedAt(p) for every p in `positions`, in groups of about a millisecond
-// (each output costs about `window` multiply-adds), looking at Cancel and reporting between them.
+// Compares out[p] with expectedAt(p) for the positions of one piece.
+template <typename Sample, typename Expected>
+Verification comparePiece(std::span<const Sample> out, std::span<const std::size_t> positions, double tolerance,
+                          const Expected& expectedAt) {
+  Verification v;
+  for (const std::size_t p : positions) {
+    const Sample expected = expectedAt(p);
+    const Sample got = out[p];
+    ++v.checked;
+    if (std::isnan(expected) && std::isnan(got)) continue;
+    const double diff = std::isnan(expected) || std::isnan(got)
+                            ? std::numeric_limits<double>::infinity()
+                            : std::fabs(static_cast<double>(got) - static_cast<double>(expected));
+    const bool agrees = tolerance == 0.0 ? sameBits(expected, got) : diff <= tolerance;
+    v.maxAbsDiff = std::max(v.maxAbsDiff, diff);
+    if (!agrees && v.mismatches++ == 0) v.firstMismatch = p;
+  }
+  return v;
+}
+
+// Compares out[p] with expectedAt(p) for every p in `positions` (sorted), in pieces of about a
+// millisecond each (each output costs about `window` multiply-adds) shared by every core: a GPU
+// engine's cuts every few hundred outputs make hundreds of thousands of positions, tens of
+// milliseconds on one core. Looks at Cancel and reports between rounds of a piece per thread.
 template <typename Sample, typename Expected>
 Verification compareAt(std::span<const Sample> out, std::span<const std::size_t> positions, double tolerance,
                        std::size_t window, const Progress& progress, Expected&& expectedAt) {
   Verification v;
   v.tolerance = tolerance;
   WorkProgress work(progress, positions.size());
-  const auto group = static_cast<std::size_t>(detail::outputsPerCancelCheck(window));
-  for (std::size_t begin = 0; begin < positions.size(); begin += group) {
+  const auto piece = static_cast<std::size_t>(detail::outputsPerCancelCheck(window));
+  const auto threads = static_cast<std::size_t>(std::max(1, omp_get_max_threads()));
+  std::vector<Verification> parts(threads);
+  for (std::size_t begin = 0; begin < positions.size(); begin += piece * threads) {
     work.throwIfCancelled();
-    const std::size_t end = std::min(positions.size(), begin + group);
-    for (const std::size_t p : positions.subspan(begin, end - begin)) {
-      const Sample expected = expectedAt(p);
-      const Sample got = out[p];
-      ++v.checked;
-      if (std::isnan(expected) && std::isnan(got)) continue;
-      const double diff = std::isnan(expected) || std::isnan(got)
-                              ? std::numeric_limits<double>::infinity()
-                              : std::fabs(static_cast<double>(got) - static_cast<double>(expected));
-      const bool agrees = tolerance == 0.0 ? sameBits(expected, got) : diff <= tolerance;
-      v.maxAbsDiff = std::max(v.maxAbsDiff, diff);
-      if (!agrees && v.mismatches++ == 0) v.firstMismatch = p;
+    const std::size_t end = std::min(positions.size(), begin + piece * threads);
+    const auto pieces = static_cast<std::int64_t>((end - begin + piece - 1) / piece);
+#pragma omp parallel for schedule(static, 1) if (pieces > 1)
+    for (std::int64_t k = 0; k < pieces; ++k) {
+      const std::size_t from = begin + static_cast<std::size_t>(k) * piece;
+      parts[static_cast<std::size_t>(k)] =
+          comparePiece(out, positions.subspan(from, std::min(end, from + piece) - from), tolerance, expectedAt);
+    }
+    for (std::int64_t k = 0; k < pieces; ++k) {  // in order: the first mismatch is the lowest position's
+      const Verification& part = parts[static_cast<std::size_t>(k)];
+      v.checked += part.checked;
+      if (part.mismatches > 0 && v.mismatches == 0) v.firstMismatch = part.firstMismatch;
+      v.mismatches += part.mismatches;
+      v.maxAbsDiff = std::max(v.maxAbsDiff, part.maxAbsDiff);
     }
     work.add(end - begin);
   }

@@ -10,8 +10,13 @@ own; the chunks at the signal's ends see its real ends (or, when every stage wra
 Every output kept reads only samples its block holds, so the result has the same bits as
 Pipeline.run on the whole signal (for engines whose result does not depend on where a signal
 starts: cpu-parallel, cpu-serial, the GPU correlations). A stage whose output depends on the whole
-signal (butter, detrend) runs only on an array of one chunk along the samples.
+signal (butter, detrend, decimate with its IIR filter) runs only on an array of one chunk along
+the samples. A pipeline that changes the rate (resample_poly, upfirdn, decimate with ftype fir)
+runs in blocks that start at multiples of its period (Pipeline.history), with its history in
+input samples around each, and its output chunks are the input's scaled by up / down.
 """
+import math
+
 import dask.array as da
 import numpy as np
 
@@ -20,7 +25,8 @@ from siglab import _one_stage
 
 
 def _overlapped(x, reach, run_block, dtype):
-    """x's blocks through run_block with `reach`'s halos (Pipeline.history), trimmed back to x's chunks."""
+    """x's blocks through run_block with `reach`'s halos (Pipeline.history), trimmed back to x's chunks
+    (scaled by the rate where the pipeline changes it)."""
     if x.ndim not in (1, 2):
         raise ValueError(f"x must be one-dimensional, or two-dimensional with the channels on the last axis (N x C), "
                          f"not of shape {x.shape}")
@@ -33,6 +39,8 @@ def _overlapped(x, reach, run_block, dtype):
     if reach["whole_only"] and not one_chunk:
         raise ValueError(f"{reach['whole_only']}: Dask runs such a pipeline only on an array of one chunk along "
                          f"the samples (x.rechunk({{0: -1}}))")
+    if (reach.get("up", 1), reach.get("down", 1)) != (1, 1) or reach.get("outputs", n) != n:
+        return _rate_changed(x, reach, run_block, dtype)
     depth = max(reach["before"], reach["after"])
     if depth == 0 or one_chunk:
         return x.map_blocks(run_block, dtype=dtype)
@@ -48,6 +56,44 @@ def _overlapped(x, reach, run_block, dtype):
     return out.rechunk(chunks)
 
 
+def _aligned_starts(chunks, period, shortest, n):
+    """The chunks' starts moved to the nearest multiple of `period`, none closer than `shortest` to
+    the one before (0 first): a block and its halos then span at most three chunks."""
+    starts, at = [0], 0
+    for size in chunks[:-1]:
+        at += size
+        start = period * round(at / period)
+        if start - starts[-1] >= shortest and n - start >= shortest:
+            starts.append(start)
+    return starts
+
+
+def _rate_changed(x, reach, run_block, dtype):
+    """A rate-changing pipeline over x's chunks: each block starts at a multiple of the period (where
+    every stage's phase is the whole signal's), runs with the history around it as a signal of its
+    own, and keeps the outputs of its own input samples: start x up / down on (the last block: to
+    the end of the whole signal's outputs)."""
+    n, up, down, period = x.shape[0], reach["up"], reach["down"], reach["period"]
+    before = period * math.ceil(reach["before"] / period)  # a block's halo keeps it at a multiple of the period
+    after = reach["after"] + period
+    starts = [0] if reach["whole_only"] else _aligned_starts(x.chunks[0], period, max(before, after, period), n)
+    ends = starts[1:] + [n]
+    x = x.rechunk({0: tuple(end - start for start, end in zip(starts, ends))})
+    channels = tuple((c,) for c in x.shape[1:])
+    pieces = []
+    for start, end in zip(starts, ends):
+        first = max(0, start - before)
+        last = n if end == n else min(n, end + after)
+        keep_from = (start - first) * up // down
+        count = (end * up // down if end < n else reach["outputs"]) - start * up // down
+
+        def kept(block, keep_from=keep_from, count=count):
+            return run_block(block)[keep_from:keep_from + count]
+
+        pieces.append(x[first:last].rechunk({0: -1}).map_blocks(kept, chunks=((count,), *channels), dtype=dtype))
+    return da.concatenate(pieces, axis=0)
+
+
 def _result_dtype(x, dtype):
     return np.dtype(np.float32) if np.dtype(dtype or x.dtype) == np.float32 else np.dtype(np.float64)
 
@@ -56,7 +102,8 @@ def run(pipeline, x, *, engine="cpu-parallel", rate=None, dtype=None, verify=Tru
     """A lazy dask array: x run through `pipeline` (a siglab.Pipeline or what it takes) as
     Pipeline.run would run it whole. x: 1-D, or 2-D with the channels on the last axis (chunked
     along the samples only). engine: as Pipeline.run's; cpu-running and the FFT engines restart at
-    every block (within their tolerance, not bit-identical)."""
+    every block (within their tolerance, not bit-identical). A pipeline that changes the rate gives
+    chunks scaled by it (Pipeline.history's up / down)."""
     pipeline = siglab.Pipeline(pipeline)
     reach = pipeline.history(x.shape[0], rate)
 

@@ -170,8 +170,11 @@ class Pipeline:
 
     def history(self, samples, rate=None):
         """How far an output reads into the input for a signal of `samples` samples: before and
-        after (the stages' sum), circular (every stage wraps at the ends), whole_only (why the
-        pipeline runs only on the whole signal, naming the stage; empty when blocks give its bits)."""
+        after (the stages' sum, in input samples), circular (every stage wraps at the ends),
+        whole_only (why the pipeline runs only on the whole signal, naming the stage; empty when
+        blocks give its bits), up and down (outputs per input: up / down, the rate changes'
+        product), period (input samples between the places a block may start at, so that every
+        stage computes its outputs at the whole signal's phase) and outputs (the result's length)."""
         return self._native.reach(int(samples), rate)
 
     def _engines(self, engine):

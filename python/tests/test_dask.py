@@ -182,3 +182,34 @@ def test_run_file_has_the_bits_of_the_in_memory_run_and_writes_atomically(tmp_pa
             siglab.dask.run_file(siglab.Pipeline("detrend"), source, output, chunk_samples=7_001)
     assert sorted(os.listdir(tmp_path)) == ["in.f64", "out.raw"]
     assert np.fromfile(source, "<f8").tobytes() == x.tobytes()
+
+
+@pytest.mark.parametrize("stages", [[("resample-poly", {"up": 3, "down": 2})], [("resample-poly", {"up": 2, "down": 5})],
+                                    [("decimate", {"q": 4, "ftype": "fir"})],
+                                    [("median", {"window": 5}), ("decimate", {"q": 3, "ftype": "fir"}),
+                                     ("resample-poly", {"up": 3, "down": 2}), ("mean", {"window": 3})],
+                                    "upfirdn"])
+def test_a_rate_changing_pipeline_runs_in_blocks_with_the_bits_of_run(rng, tmp_path, stages):
+    if stages == "upfirdn":
+        taps = tmp_path / "taps.txt"
+        taps.write_text("".join(f"{v!r}\n" for v in rng.uniform(-1, 1, 24)))
+        stages = [("upfirdn", {"file": str(taps), "up": 2, "down": 3})]
+    pipeline = siglab.Pipeline(stages)
+    x = rng.uniform(-100, 100, (1003, 2))
+    expected = pipeline.run(x)
+    with dask.config.set(scheduler="synchronous"):
+        for chunks in (7, 100, 1003):  # awkward sizes: none a multiple of the period
+            y = siglab.dask.run(pipeline, da.from_array(x, chunks=(chunks, 1)))
+            assert y.shape == expected.shape
+            assert same_bits(y.compute(), expected), chunks
+        one = np.ascontiguousarray(x[:, 0])
+        assert same_bits(siglab.dask.run(pipeline, da.from_array(one, chunks=33)).compute(), pipeline.run(one))
+
+
+def test_a_rate_change_that_reads_the_whole_signal_runs_on_one_chunk_only(rng):
+    x = rng.uniform(-1, 1, 300)
+    pipeline = siglab.Pipeline("decimate 4")  # the IIR filter, zero phase
+    with dask.config.set(scheduler="synchronous"):
+        assert same_bits(siglab.dask.run(pipeline, da.from_array(x, chunks=300)).compute(), pipeline.run(x))
+        with pytest.raises(ValueError, match=r"stage 1 \(decimate\) depends on the whole signal.*one chunk"):
+            siglab.dask.run(pipeline, da.from_array(x, chunks=100))

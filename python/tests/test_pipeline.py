@@ -199,7 +199,7 @@ def test_progress_is_reported_on_this_thread_and_ctrl_c_cancels_leaving_no_outpu
 
 def test_history_is_the_sum_of_the_stages_and_names_a_stage_without_one():
     assert siglab.Pipeline("median 5; mean 3; savgol 7,2 mode nearest").history(1000) == \
-        {"before": 6, "after": 6, "circular": False, "whole_only": ""}
+        {"before": 6, "after": 6, "circular": False, "whole_only": "", "up": 1, "down": 1, "period": 1, "outputs": 1000}
     assert siglab.Pipeline("median 5 mode wrap; mean 3 mode wrap").history(1000)["circular"]
     assert "stage 2 (mean) does not" in siglab.Pipeline("median 5 mode wrap; mean 3").history(1000)["whole_only"]
     assert siglab.Pipeline("median 5; detrend").history(1000)["whole_only"] == \

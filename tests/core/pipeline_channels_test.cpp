@@ -86,6 +86,30 @@ TEST(PipelineChannels, ChannelsInMemoryStreamIntoOneFile) {
   EXPECT_EQ(readChannels(dir.file("streamed.wav")).channels.size(), 3u);
 }
 
+// Channels in memory into memory run in memory on their own (streaming would only copy them block
+// by block, and cut a GPU engine's work into blocks); into a file they stream, as before.
+TEST(PipelineChannels, ChannelsInMemoryIntoMemoryRunInMemory) {
+  const test::TempDir dir;
+  const auto planar = randomChannels(2, 500);
+  const Pipeline chain = parseChain("median 5; mean 3");
+  const BackendList engines = cpuEngines();
+  const ChannelSource source{spansOf(planar), 1000.0};
+  const PipelineReport whole = runPipeline(chain, source, MemorySink{}, engines, streamed(Streaming::automatic, 64));
+  EXPECT_FALSE(whole.plan.stream) << whole.plan.why;
+  std::vector<std::vector<double>> results(2, std::vector<double>(500));
+  const PipelineReport into =
+      runPipeline(chain, source, MemorySink{{results[0], results[1]}}, engines, streamed(Streaming::automatic, 64));
+  EXPECT_FALSE(into.plan.stream) << into.plan.why;
+  const PipelineReport blocks = runPipeline(chain, source, MemorySink{}, engines, streamed(Streaming::always, 64));
+  EXPECT_TRUE(blocks.plan.stream);
+  for (std::size_t c = 0; c < 2; ++c) {
+    EXPECT_EQ(whole.output[c].toVector(), blocks.output[c].toVector());
+    EXPECT_EQ(results[c], blocks.output[c].toVector());
+  }
+  EXPECT_TRUE(runPipeline(chain, source, FileSink{dir.file("out.npy"), {}}, engines, streamed(Streaming::automatic, 64))
+                  .plan.stream);
+}
+
 // A streamed chain with Butterworth sections (stage `sections`, on cpu-serial; zero phase: spooled,
 // so each channel reads its own pass) on a stereo WAV: each channel the bits of its one-channel run, into memory, into a file and
 // (channels in memory) into the caller's arrays; the sections stage on cpu-serial, reported as such.

@@ -26,6 +26,27 @@ TEST(PipelineReach, NamesTheStageThatNeedsTheWholeSignalOrMixesWrapWithOtherEnds
   EXPECT_EQ(reachOf("median 5 mode wrap; mean 3").wholeOnly, "stage 1 (median) wraps around the signal's ends and stage 2 (mean) does not");
 }
 
+// A rate change with FIR taps has a finite history, in the pipeline's input samples; the outputs
+// scale by up / down, and blocks start at multiples of the period where every stage's phase is the
+// whole signal's. An IIR decimation reads the whole signal.
+TEST(PipelineReach, ScalesRateChangesAndNamesTheirBlocksPeriod) {
+  const PipelineReach resample = reachOf("resample-poly 3,2");
+  EXPECT_EQ(resample.wholeOnly, "");
+  EXPECT_EQ(resample.up, 3u);
+  EXPECT_EQ(resample.down, 2u);
+  EXPECT_EQ(resample.period, 2u);
+  EXPECT_GT(resample.before, 0u);
+  const PipelineReach chain = reachOf("median 5; decimate 4 ftype fir; resample-poly 3,2; mean 3");
+  EXPECT_EQ(chain.wholeOnly, "");
+  EXPECT_EQ(chain.up, 3u);
+  EXPECT_EQ(chain.down, 8u);
+  EXPECT_EQ(chain.period, 8u);  // 4 for the decimation, then 2 of its outputs for the resampling
+  const PipelineReach decimated = reachOf("decimate 4 ftype fir");
+  EXPECT_EQ(chain.before, 2u + decimated.before + resample.before * 4 + 3)
+      << "the stages' histories in the input's samples (mean 3: one sample of its input, 8/3 of the input's)";
+  EXPECT_EQ(reachOf("decimate 4").wholeOnly, "stage 1 (decimate) depends on the whole signal (no finite history)");
+}
+
 TEST(PipelineReach, RefusesAStageThatCannotRunOnTheSignalNamingIt) {
   try {
     reachOf("median 5; savgol 7,2", 3);

@@ -27,6 +27,9 @@ struct StreamingPlan {
 struct StreamingCase {
   std::uint64_t inputBytes = 0;
   std::optional<std::uint64_t> samples;  // when the format says it (or the signal was short)
+  // The signal and its result both in memory (channels in memory into a memory sink): blocks
+  // would bound no memory, only copy each sample in and out of them and cut a GPU's work small.
+  bool endsInMemory = false;
 };
 
 // Whether a run whose every stage can stream (finite history: runPipeline checks that first)
@@ -34,8 +37,9 @@ struct StreamingCase {
 // lost by it: every engine is exact (tolerance 0: each output depends only on its window, which a
 // block hands over whole), and the output is a file that appears only when complete. It keeps the
 // in-memory path where that is what the user gets: an inexact engine (`inexactEngine`, the first
-// whose rounding depends on where its work is cut: running sum, FFT; empty when none), unless the
-// signal would not fit in the memory available, where streaming is the only way.
+// whose rounding depends on where its work is cut: running sum, FFT; empty when none), or ends
+// already in memory (io.endsInMemory), unless the signal would not fit in the memory available,
+// where streaming is the only way.
 StreamingPlan planStreaming(Streaming choice, std::string_view inexactEngine, SampleType type, const StreamingCase& io);
 
 // Memory the in-memory apply needs for `samples` samples read from `inputBytes` bytes (the file
