@@ -4,6 +4,8 @@
 #include <sys/wait.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <iterator>
 #include <string>
 
 #include "test_support.hpp"
@@ -16,13 +18,28 @@ struct CliOutcome {
   std::string err;
 };
 
-// `siglab-cli ARGS` in sh (ARGS may quote, pipe or redirect its input; the output and errors of
-// the whole command line are kept).
-inline CliOutcome runCli(const std::string& args, const TempDir& dir) {
+// `PREFIX siglab-cli ARGS` in sh (ARGS may quote, pipe or redirect its input; the output and errors
+// of the whole command line are kept).
+inline CliOutcome runCli(const std::string& args, const TempDir& dir, const std::string& prefix = "") {
   const std::string outPath = dir.file("stdout.log"), errPath = dir.file("stderr.log");
-  const std::string command = "{ " + std::string(SIGLAB_CLI_PATH) + " " + args + "; } >" + outPath + " 2>" + errPath;
+  const std::string command =
+      "{ " + prefix + std::string(SIGLAB_CLI_PATH) + " " + args + "; } >" + outPath + " 2>" + errPath;
   const int status = std::system(command.c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, readFile(outPath), readFile(errPath)};
+}
+
+// Whether DIR holds a temporary file a write left behind (the ".tmp-" files outputs are written to).
+inline bool hasTemporaries(const TempDir& dir) {
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+    if (entry.path().filename().string().find(".tmp-") != std::string::npos) return true;
+  }
+  return false;
+}
+
+// How many entries DIR holds.
+inline std::size_t entriesIn(const TempDir& dir) {
+  return static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(dir.path()),
+                                                std::filesystem::directory_iterator()));
 }
 
 }  // namespace siglab::test
