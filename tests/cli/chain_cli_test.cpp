@@ -20,19 +20,13 @@ namespace fs = std::filesystem;
 using Outcome = test::CliOutcome;
 using test::runCli;
 
-std::string writeGeneratedNpy(const test::TempDir& dir, std::uint64_t count) {
-  GenerateOptions options;
-  options.count = count;
-  const std::string path = dir.file("in.npy");
-  writeSignal(path, generateSignal(options));
-  return path;
-}
+using test::writeInput;
 
 using test::entriesIn;
 
 TEST(ChainCli, AChainIsItsStagesRunOneAfterAnother) {
   const test::TempDir dir;
-  const std::string in = writeGeneratedNpy(dir, 3000);
+  const std::string in = writeInput(dir, 3000);
   const Outcome chain = runCli("filter " + in + " --chain \"butter 4,0.1,0.3,bandpass zero-phase; median 5; detrend\" -o " +
                                    dir.file("chain.npy"), dir);
   ASSERT_EQ(chain.exitCode, 0) << chain.err;
@@ -51,7 +45,7 @@ TEST(ChainCli, AChainIsItsStagesRunOneAfterAnother) {
 // output format.
 TEST(ChainCli, StreamedIsTheInMemoryBytesForEveryBlockSize) {
   const test::TempDir dir;
-  const std::string in = writeGeneratedNpy(dir, 300);
+  const std::string in = writeInput(dir, 300);
   const std::vector<double> x = readSignal(in).samples.toVector();
   writeSignal(dir.file("in.txt"), x);
   writeSignal(dir.file("in.wav"), x, WriteOptions{FileFormat::wav});
@@ -85,7 +79,7 @@ TEST(ChainCli, StreamedIsTheInMemoryBytesForEveryBlockSize) {
 
 TEST(ChainCli, APipelineFileIsTheSameChain) {
   const test::TempDir dir;
-  const std::string in = writeGeneratedNpy(dir, 500);
+  const std::string in = writeInput(dir, 500);
   test::writeFile(dir.file("p.json"), R"({"siglab-pipeline": 1, "stages": [{"kind": "median", "window": 5, "mode": "reflect"},
                                           {"kind": "mean", "window": 3}]})");
   const Outcome file = runCli("filter " + in + " -q --pipeline " + dir.file("p.json") + " -o " + dir.file("f.npy"), dir);
@@ -99,7 +93,7 @@ TEST(ChainCli, APipelineFileIsTheSameChain) {
 
 TEST(ChainCli, EachStageTakesItsOwnEngine) {
   const test::TempDir dir;
-  const std::string in = writeGeneratedNpy(dir, 500);
+  const std::string in = writeInput(dir, 500);
   const Outcome named = runCli("filter " + in + " --chain \"mean 5; median 3\" -e \"cpu-serial;auto\" -o " +
                                    dir.file("n.npy"), dir);
   ASSERT_EQ(named.exitCode, 0) << named.err;
@@ -122,7 +116,7 @@ TEST(ChainCli, EachStageTakesItsOwnEngine) {
 
 TEST(ChainCli, ABadChainIsExit2NamingTheStageAndTheWord) {
   const test::TempDir dir;
-  const std::string in = writeGeneratedNpy(dir, 100);
+  const std::string in = writeInput(dir, 100);
   const std::size_t before = entriesIn(dir);
   const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
       {"mean 5; medain 7", {"stage 2", "\"medain\""}},
@@ -140,7 +134,7 @@ TEST(ChainCli, ABadChainIsExit2NamingTheStageAndTheWord) {
 // Bound to the signal before any work: a Savitzky-Golay of 101 with interp edges on 50 samples.
 TEST(ChainCli, AStageTooLongForTheSignalIsExit2BeforeAnyOutput) {
   const test::TempDir dir;
-  const std::string in = writeGeneratedNpy(dir, 50);
+  const std::string in = writeInput(dir, 50);
   for (const std::string stream : {"never", "always"}) {
     const Outcome o = runCli("filter " + in + " --stream " + stream + " --chain \"mean 3; savgol 101,2\" -o " +
                                  dir.file("out.npy"), dir);

@@ -22,13 +22,7 @@ namespace {
 using Outcome = test::CliOutcome;
 using test::runCli;
 
-std::string writeGeneratedInput(const test::TempDir& dir, std::uint64_t count) {
-  GenerateOptions options;
-  options.count = count;
-  const std::string path = dir.file("in.npy");
-  writeSignal(path, generateSignal(options));
-  return path;
-}
+using test::writeInput;
 
 // The CSV table a command wrote: its rows of numbers, the header skipped.
 std::vector<std::vector<double>> readCsv(const std::string& path) {
@@ -47,7 +41,7 @@ std::vector<std::vector<double>> readCsv(const std::string& path) {
 
 TEST(CommandsCli, CompareOfAChainReportsASectionPerStage) {
   test::TempDir dir;
-  const std::string in = writeGeneratedInput(dir, 3000);
+  const std::string in = writeInput(dir, 3000);
   const std::string compare = "compare " + in + " -q -r 1 -b cpu-serial,cpu-parallel --chain \"butter 4,0.2; median 5; detrend\"";
   const Outcome json = runCli(compare + " --report " + dir.file("r.json"), dir);
   ASSERT_EQ(json.exitCode, 0) << json.err;
@@ -72,7 +66,7 @@ TEST(CommandsCli, CompareOfAChainReportsASectionPerStage) {
 
 TEST(CommandsCli, CompareOfDetrendRunsCpuSerialAndCpuParallel) {
   test::TempDir dir;
-  const std::string in = writeGeneratedInput(dir, 2000);
+  const std::string in = writeInput(dir, 2000);
   const Outcome o = runCli("compare " + in + " -q -r 1 --detrend constant --report " + dir.file("r.json"), dir);
   ASSERT_EQ(o.exitCode, 0) << o.err;
   const nlohmann::json report = nlohmann::json::parse(test::readFile(dir.file("r.json")));
@@ -114,7 +108,7 @@ TEST(CommandsCli, ResponseRefusesAMedianNamingIt) {
 
 TEST(CommandsCli, SpectrumAndStatsOfAChainAreThoseOfItsOutput) {
   test::TempDir dir;
-  const std::string in = writeGeneratedInput(dir, 4000);
+  const std::string in = writeInput(dir, 4000);
   ASSERT_EQ(runCli("filter " + in + " -q --chain \"mean 5; detrend\" -o " + dir.file("f.npy"), dir).exitCode, 0);
   ASSERT_EQ(runCli("spectrum " + in + " --segment 256 --engine cpu --chain \"mean 5; detrend\" -o " + dir.file("a.csv"), dir).exitCode, 0);
   ASSERT_EQ(runCli("spectrum " + dir.file("f.npy") + " --segment 256 --engine cpu -o " + dir.file("b.csv"), dir).exitCode, 0);

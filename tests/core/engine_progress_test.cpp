@@ -13,8 +13,6 @@
 #include <string>
 #include <vector>
 
-#include "engine_test_support.hpp"
-#include "shared_helpers.hpp"
 #include "siglab/comparison.hpp"
 #include "siglab/cpu_fft.hpp"
 #include "siglab/cpu_parallel.hpp"
@@ -34,7 +32,13 @@ constexpr std::size_t kCancelledSamples = std::size_t{64} << 16;
 // A few pieces of every engine: enough for several reports, cheap enough for CI.
 constexpr std::size_t kReportedSamples = 100'000;
 
-using test::randomSignal;
+std::vector<double> randomSignal(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  std::vector<double> x(n);
+  for (double& v : x) v = dist(rng);
+  return x;
+}
 
 struct Kind {
   std::string name;
@@ -57,7 +61,14 @@ std::vector<Kind> everyKind() {
           {"butterworth zero phase", makeButterworthFilter(lowpass, true)}};
 }
 
-using test::everyCpuEngine;
+std::vector<std::unique_ptr<FilterBackend>> cpuEngines() {
+  std::vector<std::unique_ptr<FilterBackend>> engines;
+  engines.push_back(std::make_unique<CpuSerialBackend>());
+  engines.push_back(std::make_unique<CpuParallelBackend>());
+  engines.push_back(std::make_unique<CpuRunningBackend>());
+  engines.push_back(std::make_unique<CpuFftBackend>());
+  return engines;
+}
 
 // What a run reported: how many times, and the largest fraction (reports from several threads
 // may cross, so the largest is how far the run got).
@@ -107,7 +118,7 @@ TEST(EngineProgress, EveryCpuEngineOfEveryKindReportsAndStopsSoonAfterCancel) {
   const std::vector<double> small(big.begin(), big.begin() + kReportedSamples);
   int checked = 0;
   for (const Kind& kind : everyKind()) {
-    for (const auto& engine : everyCpuEngine()) {
+    for (const auto& engine : cpuEngines()) {
       if (!engine->whyNot(kind.spec, SampleType::f64).empty()) continue;
       checkEngine(*engine, kind, big, small);
       ++checked;

@@ -17,7 +17,7 @@
 namespace siglab {
 namespace {
 
-BackendList serialParallelAndRunning() {
+BackendList cpuEngines() {
   BackendList engines;
   engines.push_back(std::make_unique<CpuSerialBackend>());
   engines.push_back(std::make_unique<CpuParallelBackend>());
@@ -44,7 +44,7 @@ TEST(FilterStage, AppliesEachKindToTheSameBitsAsApplyJobInBothSampleTypes) {
   const std::uint64_t seed = test::freshSeed();
   std::mt19937_64 rng(seed);
   const std::vector<double> signal = test::randomSignal(1009, rng);
-  const BackendList engines = serialParallelAndRunning();
+  const BackendList engines = cpuEngines();
   for (const FilterSpec& spec : todaysSpecs()) {
     for (const SampleType type : {SampleType::f64, SampleType::f32}) {
       for (const std::string engine : {"auto", "cpu-serial"}) {
@@ -82,7 +82,7 @@ TEST(FilterStage, HistoryIsTheWindowsReachAndNoneForSections) {
 }
 
 TEST(FilterStage, ListsTheEnginesThatRunItAndNamesOneThatCannot) {
-  const BackendList engines = serialParallelAndRunning();
+  const BackendList engines = cpuEngines();
   const auto mean = makeFilterStage(makeMeanFilter(5));
   EXPECT_EQ(mean->engineNames(engines), (std::vector<std::string>{"cpu-serial", "cpu-parallel", "cpu-running"}));
   const auto median = makeFilterStage(makeMedianFilter(5, BoundaryMode::Zero));
@@ -120,7 +120,7 @@ TEST(FilterStage, EveryRegisteredFilterKindAppliesAsApplyJobDoes) {
   test::TempDir dir;
   test::writeFile(dir.file("taps.txt"), "0.25\n0.5\n-0.125\n");
   const std::vector<double> signal = test::randomSignal(997, rng);
-  const BackendList engines = serialParallelAndRunning();
+  const BackendList engines = cpuEngines();
   std::size_t filters = 0;
   for (const StageKind* kind : stageKinds()) {
     StageParameters values = completeParameters(*kind, kind->parseValue(kind->exampleValue()));
@@ -157,7 +157,7 @@ TEST(FilterStage, BlocksWithTheirHistoryGiveTheWholeRunsBits) {
   const std::uint64_t seed = test::freshSeed();
   std::mt19937_64 rng(seed);
   const std::vector<double> signal = test::randomSignal(41, rng);
-  const BackendList engines = serialParallelAndRunning();
+  const BackendList engines = cpuEngines();
   StageRunOptions options;
   options.engine = "cpu-serial";
   options.verify = false;

@@ -24,7 +24,7 @@ std::size_t entriesIn(const std::filesystem::path& folder) {
   return entries;
 }
 
-std::string readErrorMessage(const std::string& path, const ReadOptions& options = {}) {
+std::string readError(const std::string& path, const ReadOptions& options = {}) {
   try {
     readSignal(path, options);
   } catch (const InputError& e) {
@@ -46,14 +46,14 @@ TEST(SignalIo, PicksTheFormatByMagicThenByOptionThenByExtension) {
   EXPECT_EQ(readSignal(dir.file("wav-named.dat")).sampleRate, 48000.0);
 
   writeSignal(dir.file("b.raw"), values);
-  EXPECT_EQ(readErrorMessage(dir.file("b.raw")), dir.file("b.raw") + ": a raw binary file: name its sample type (--raw f64|f32|i16|i32)");
+  EXPECT_EQ(readError(dir.file("b.raw")), dir.file("b.raw") + ": a raw binary file: name its sample type (--raw f64|f32|i16|i32)");
   ReadOptions raw;
   raw.rawType = SampleType::f64;
   EXPECT_EQ(readSignal(dir.file("b.raw"), raw).samples, values);
   EXPECT_FALSE(readSignal(dir.file("b.raw"), raw).sampleRate);
 
   test::writeFile(dir.file("c.npy"), "1\n2\n");
-  EXPECT_EQ(readErrorMessage(dir.file("c.npy")), dir.file("c.npy") + ": not a .npy file: it does not start with \\x93NUMPY");
+  EXPECT_EQ(readError(dir.file("c.npy")), dir.file("c.npy") + ": not a .npy file: it does not start with \\x93NUMPY");
   ReadOptions text;
   text.format = FileFormat::text;
   EXPECT_EQ(readSignal(dir.file("c.npy"), text).samples, (std::vector<double>{1.0, 2.0}));
@@ -61,14 +61,14 @@ TEST(SignalIo, PicksTheFormatByMagicThenByOptionThenByExtension) {
 
 TEST(SignalIo, MissingEmptyAndDirectoryInputsAreClearErrors) {
   test::TempDir dir;
-  EXPECT_EQ(readErrorMessage(dir.file("absent.txt")), dir.file("absent.txt") + ": cannot open: No such file or directory");
-  EXPECT_EQ(readErrorMessage(dir.path().string()), dir.path().string() + ": cannot read: it is a directory");
+  EXPECT_EQ(readError(dir.file("absent.txt")), dir.file("absent.txt") + ": cannot open: No such file or directory");
+  EXPECT_EQ(readError(dir.path().string()), dir.path().string() + ": cannot read: it is a directory");
   test::writeFile(dir.file("empty.txt"), "");
-  EXPECT_EQ(readErrorMessage(dir.file("empty.txt")), dir.file("empty.txt") + ": the file is empty: expected one number per line");
+  EXPECT_EQ(readError(dir.file("empty.txt")), dir.file("empty.txt") + ": the file is empty: expected one number per line");
   test::writeFile(dir.file("empty.bin"), "");
   ReadOptions raw;
   raw.rawType = SampleType::i16;
-  EXPECT_EQ(readErrorMessage(dir.file("empty.bin"), raw), dir.file("empty.bin") + ": no i16 samples after offset 0");
+  EXPECT_EQ(readError(dir.file("empty.bin"), raw), dir.file("empty.bin") + ": no i16 samples after offset 0");
 }
 
 TEST(SignalIo, TextOutputIsTheSeedFormatOrTheShortestRoundTrip) {

@@ -47,7 +47,7 @@ class AbsentGpuEngine final : public FilterBackend {
   }
 };
 
-BackendList jobEngines(bool withGpu = true) {
+BackendList cpuEngines(bool withGpu = true) {
   BackendList engines;
   engines.push_back(std::make_unique<CpuSerialBackend>());
   engines.push_back(std::make_unique<CpuParallelBackend>());
@@ -57,7 +57,7 @@ BackendList jobEngines(bool withGpu = true) {
 }
 
 TEST(Job, SelectsEnginesByNameAndNamesTheKnownOnesWhenOneIsUnknown) {
-  const BackendList engines = jobEngines();
+  const BackendList engines = cpuEngines();
   EXPECT_EQ(selectEngines(engines, "all").size(), 4u);
   const auto two = selectEngines(engines, "cpu-running,cpu-serial,cpu-running");
   ASSERT_EQ(two.size(), 2u);
@@ -72,7 +72,7 @@ TEST(Job, SelectsEnginesByNameAndNamesTheKnownOnesWhenOneIsUnknown) {
 }
 
 TEST(Job, ApplyTakesOneEngineThatCanRunTheSpecAndSendsSeveralToCompare) {
-  const BackendList engines = jobEngines();
+  const BackendList engines = cpuEngines();
   Job job;
   job.spec = FilterSpec{{0.25, 0.5, 0.25}, BoundaryMode::Zero};
   job.engines = "cpu-parallel,cpu-serial";
@@ -103,7 +103,7 @@ TEST(Job, ApplyTakesOneEngineThatCanRunTheSpecAndSendsSeveralToCompare) {
 }
 
 TEST(Job, AutoPassesOverEnginesThatCannotRunAndSaysWhy) {
-  const BackendList engines = jobEngines();
+  const BackendList engines = cpuEngines();
   const EngineChoice small = chooseAutoEngine(engines, makeMeanFilter(5), SampleType::f64);
   EXPECT_EQ(small.engine->name(), "cpu-parallel");
   EXPECT_NE(small.why.find("transfers"), std::string::npos) << small.why;
@@ -120,7 +120,7 @@ TEST(Job, AutoPassesOverEnginesThatCannotRunAndSaysWhy) {
 }
 
 TEST(Job, AutoTakesAUsableGpuForWideWindowsOnly) {
-  BackendList engines = jobEngines(false);
+  BackendList engines = cpuEngines(false);
   engines.push_back(std::make_unique<AbsentGpuEngine>(""));  // a GPU that can run anything
   FilterSpec wide{std::vector<double>(kGpuMinWindow, 0.01), BoundaryMode::Zero};
   wide.taps[0] = 0.02;
@@ -128,7 +128,7 @@ TEST(Job, AutoTakesAUsableGpuForWideWindowsOnly) {
   EXPECT_EQ(chooseAutoEngine(engines, makeMeanFilter(5), SampleType::f64).engine->name(), "cpu-parallel");
   EXPECT_EQ(chooseAutoEngine(engines, makeMeanFilter(kGpuMinWindow), SampleType::f64).engine->name(), "gpu-tuned");
   // gpu-tuned's prefix-sum path for uniform windows is bounded norm-wise: then the CPU's exact sums.
-  BackendList prefixSums = jobEngines(false);
+  BackendList prefixSums = cpuEngines(false);
   prefixSums.push_back(std::make_unique<AbsentGpuEngine>("", "gpu-tuned", FakeBound::NormWiseForUniform));
   EXPECT_EQ(chooseAutoEngine(prefixSums, makeMeanFilter(kGpuMinWindow), SampleType::f64).engine->name(), "cpu-parallel");
   EXPECT_EQ(chooseAutoEngine(prefixSums, wide, SampleType::f64).engine->name(), "gpu-tuned");
@@ -142,7 +142,7 @@ FilterSpec unevenTaps(std::size_t window) {
 }
 
 TEST(Job, AutoNeverTakesAnEngineBoundedOnlyNormWise) {
-  BackendList engines = jobEngines(false);
+  BackendList engines = cpuEngines(false);
   engines.push_back(std::make_unique<CpuFftBackend>());
   engines.push_back(std::make_unique<AbsentGpuEngine>("", "gpu-fft", FakeBound::NormWise));  // GPUs that can run anything
   engines.push_back(std::make_unique<AbsentGpuEngine>("", "gpu-tuned", FakeBound::NormWiseForUniform));
@@ -150,7 +150,7 @@ TEST(Job, AutoNeverTakesAnEngineBoundedOnlyNormWise) {
     EXPECT_EQ(chooseAutoEngine(engines, unevenTaps(w), SampleType::f64).engine->name(), "gpu-tuned") << w;
   }
   EXPECT_EQ(chooseAutoEngine(engines, unevenTaps(kGpuMinWindow - 2), SampleType::f64).engine->name(), "cpu-parallel");
-  BackendList noGpu = jobEngines();
+  BackendList noGpu = cpuEngines();
   noGpu.push_back(std::make_unique<CpuFftBackend>());
   for (const std::size_t w : {std::size_t{17}, std::size_t{51}, std::size_t{97}, std::size_t{8001}}) {
     EXPECT_EQ(chooseAutoEngine(noGpu, unevenTaps(w), SampleType::f64).engine->name(), "cpu-parallel") << w;
@@ -164,7 +164,7 @@ TEST(Job, AutoNeverTakesAnEngineBoundedOnlyNormWise) {
 // The case: a Gaussian of sigma 30 (241 taps) over a signal with one spike of 1e100. An
 // FFT's outputs far from the spike carry errors of about 1e-16 x 1e100; auto's are exact.
 TEST(Job, AutoGivesExactOutputsFarFromAHugeSpike) {
-  BackendList engines = jobEngines();
+  BackendList engines = cpuEngines();
   engines.push_back(std::make_unique<CpuFftBackend>());
   std::vector<double> x(6000);
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = std::sin(0.01 * static_cast<double>(i));
@@ -194,7 +194,7 @@ TEST(Job, AutoGivesTheExactRecursionAfterAHugeSpike) {
   Job job;
   job.spec = makeButterworthFilter({4, 0.1, 0, BandType::Lowpass, 0}, false);
   job.verify = false;
-  BackendList engines = jobEngines();
+  BackendList engines = cpuEngines();
   const AppliedJob applied = applyJob(engines, x, job);
   std::vector<double> exact(x.size());
   filterKindReference(std::span<const double>(x), job.spec, std::span<double>(exact));
@@ -204,7 +204,7 @@ TEST(Job, AutoGivesTheExactRecursionAfterAHugeSpike) {
 
 // A mean filter of 51 taps: auto is bit-identical to cpu-serial (cpu-running differed in the last digit).
 TEST(Job, AutoIsBitIdenticalToTheReferenceForWideMeanFilters) {
-  const BackendList engines = jobEngines();
+  const BackendList engines = cpuEngines();
   std::mt19937_64 rng(test::freshSeed());
   const std::vector<double> x = test::randomSignal(10000, rng);
   Job job;
@@ -234,7 +234,7 @@ class FailingGpuEngine final : public FilterBackend {
 };
 
 TEST(Job, AutoFallsBackWhenItsChoiceFailsHere) {
-  BackendList engines = jobEngines(false);
+  BackendList engines = cpuEngines(false);
   engines.push_back(std::make_unique<FailingGpuEngine>());
   std::mt19937_64 rng(test::freshSeed());
   std::vector<double> in = test::randomSignal(5000, rng);
@@ -251,7 +251,7 @@ TEST(Job, AutoFallsBackWhenItsChoiceFailsHere) {
 }
 
 TEST(Job, ApplyWritesTheChosenEnginesResult) {
-  const BackendList engines = jobEngines();
+  const BackendList engines = cpuEngines();
   std::mt19937_64 rng(test::freshSeed());
   const std::vector<double> in = test::randomSignal(4097, rng);
   Job job;
@@ -278,7 +278,7 @@ TEST(Job, NarrowingToFloat32NamesTheFirstSampleOutOfRange) {
 }
 
 TEST(Job, CompareMeasuresTheNamedEnginesAndChecksThem) {
-  const BackendList engines = jobEngines();
+  const BackendList engines = cpuEngines();
   std::mt19937_64 rng(test::freshSeed());
   const std::vector<double> in = test::randomSignal(3001, rng);
   Job job;

@@ -1,7 +1,5 @@
 // The streamed apply against the in-memory apply, byte for byte, for every input and output format,
 // boundary mode and CPU engine, with blocks small enough that every join is crossed many times.
-#include "engine_test_support.hpp"
-#include "shared_helpers.hpp"
 #include "siglab/stream_apply.hpp"
 
 #include <gtest/gtest.h>
@@ -22,15 +20,22 @@
 namespace siglab {
 namespace {
 
-using test::everyCpuEngine;
+BackendList cpuEngines() {
+  BackendList engines;
+  engines.push_back(std::make_unique<CpuSerialBackend>());
+  engines.push_back(std::make_unique<CpuParallelBackend>());
+  engines.push_back(std::make_unique<CpuRunningBackend>());
+  engines.push_back(std::make_unique<CpuFftBackend>());
+  return engines;
+}
 
-struct InputFile {
+struct Input {
   std::string name;
   ReadOptions options;
 };
 
 // The same random signal as text, a CSV column, .npy, raw float64 behind a header, and WAV.
-std::vector<InputFile> writeInputFiles(const test::TempDir& dir, const std::vector<double>& x) {
+std::vector<Input> writeInputs(const test::TempDir& dir, const std::vector<double>& x) {
   writeSignal(dir.file("in.txt"), x);
   std::string csv = "t,value\n";
   for (std::size_t i = 0; i < x.size(); ++i) {
@@ -53,7 +58,7 @@ std::vector<InputFile> writeInputFiles(const test::TempDir& dir, const std::vect
   return {{"in.txt", {}}, {"in.csv", column}, {"in.npy", {}}, {"in.f64", rawOptions}, {"in.wav", {}}};
 }
 
-Job jobFor(const test::TempDir& dir, const InputFile& input, const FilterSpec& spec, SampleType type) {
+Job jobFor(const test::TempDir& dir, const Input& input, const FilterSpec& spec, SampleType type) {
   Job job;
   job.input = dir.file(input.name);
   job.read = input.options;
@@ -88,22 +93,28 @@ StreamApplyResult applyStreamed(FilterBackend& engine, const Job& job, const std
   return r;
 }
 
-using test::randomTaps;
+FilterSpec randomSpec(std::size_t window, BoundaryMode mode, std::mt19937_64& rng) {
+  FilterSpec spec;
+  spec.taps = test::randomSignal(window, rng, 1.0);
+  spec.mode = mode;
+  return spec;
+}
 
-using test::kModes;
+constexpr BoundaryMode kModes[] = {BoundaryMode::Zero, BoundaryMode::Reflect, BoundaryMode::Mirror,
+                                   BoundaryMode::Nearest, BoundaryMode::Wrap};
 
 TEST(StreamApply, ExactEnginesWriteTheInMemoryBytesForEveryModeBlockAndSampleType) {
   const std::uint64_t seed = test::freshSeed();
   SCOPED_TRACE("seed " + std::to_string(seed) + " (replay with SIGLAB_TEST_SEED)");
   std::mt19937_64 rng(seed);
   test::TempDir dir;
-  const std::vector<InputFile> inputs = writeInputFiles(dir, test::randomSignal(403, rng));
-  const BackendList engines = everyCpuEngine();
+  const std::vector<Input> inputs = writeInputs(dir, test::randomSignal(403, rng));
+  const BackendList engines = cpuEngines();
   for (const auto& engine : engines) {
     if (engine->tolerance(makeMeanFilter(5), 1.0) != 0.0) continue;  // inexact: the next test
     for (BoundaryMode mode : kModes) {
       for (std::size_t window : {1u, 5u, 9u}) {
-        const FilterSpec spec = randomTaps(window, mode, rng);
+        const FilterSpec spec = randomSpec(window, mode, rng);
         for (SampleType type : {SampleType::f64, SampleType::f32}) {
           const Job job = jobFor(dir, inputs[0], spec, type);
           const ApplyResult whole = applyInMemory(*engine, job, dir.file("memory.txt"));
@@ -130,13 +141,13 @@ TEST(StreamApply, EveryInputFormatToEveryOutputFormatIsByteIdentical) {
   SCOPED_TRACE("seed " + std::to_string(seed) + " (replay with SIGLAB_TEST_SEED)");
   std::mt19937_64 rng(seed);
   test::TempDir dir;
-  const std::vector<InputFile> inputs = writeInputFiles(dir, test::randomSignal(257, rng));
+  const std::vector<Input> inputs = writeInputs(dir, test::randomSignal(257, rng));
   CpuParallelBackend engine;
-  for (const InputFile& input : inputs) {
+  for (const Input& input : inputs) {
     for (const char* out : {"out.txt", "out.npy", "out.raw", "out.wav"}) {
       for (BoundaryMode mode : {BoundaryMode::Wrap, BoundaryMode::Mirror}) {
         SCOPED_TRACE(input.name + " -> " + out + " " + std::string(toString(mode)));
-        const Job job = jobFor(dir, input, randomTaps(7, mode, rng), SampleType::f64);
+        const Job job = jobFor(dir, input, randomSpec(7, mode, rng), SampleType::f64);
         applyInMemory(engine, job, dir.file(std::string("memory-") + out));
         applyStreamed(engine, job, dir.file(out), 10);
         EXPECT_TRUE(test::readFile(dir.file(out)) == test::readFile(dir.file(std::string("memory-") + out)));
@@ -151,8 +162,8 @@ TEST(StreamApply, InexactEnginesStayWithinTheirToleranceOfTheReference) {
   std::mt19937_64 rng(seed);
   test::TempDir dir;
   const std::vector<double> x = test::randomSignal(2001, rng);
-  const std::vector<InputFile> inputs = writeInputFiles(dir, x);
-  const BackendList engines = everyCpuEngine();
+  const std::vector<Input> inputs = writeInputs(dir, x);
+  const BackendList engines = cpuEngines();
   for (const auto& engine : engines) {
     for (BoundaryMode mode : kModes) {
       const FilterSpec spec = makeMeanFilter(17, mode);
@@ -173,9 +184,9 @@ TEST(StreamApply, InexactEnginesStayWithinTheirToleranceOfTheReference) {
 }
 
 // cpu-parallel with one output of one block wrong: per-block verification must see it.
-class OneWrongBlockOutput final : public FilterBackend {
+class OneWrongOutput final : public FilterBackend {
  public:
-  explicit OneWrongBlockOutput(std::size_t call) : call_(call) {}
+  explicit OneWrongOutput(std::size_t call) : call_(call) {}
   std::string_view name() const override { return "one-wrong"; }
   std::string_view description() const override { return "test"; }
   std::string whyNot(const FilterSpec&, SampleType) const override { return {}; }
@@ -199,8 +210,8 @@ class OneWrongBlockOutput final : public FilterBackend {
 TEST(StreamApply, VerificationFindsAWrongOutputAtABlockJoinAndNamesItsSignalIndex) {
   std::mt19937_64 rng(5);
   test::TempDir dir;
-  const std::vector<InputFile> inputs = writeInputFiles(dir, test::randomSignal(1000, rng));
-  OneWrongBlockOutput engine(3);
+  const std::vector<Input> inputs = writeInputs(dir, test::randomSignal(1000, rng));
+  OneWrongOutput engine(3);
   Job job = jobFor(dir, inputs[2], makeMeanFilter(5, BoundaryMode::Reflect), SampleType::f64);
   job.verifyRandom = 0;
   const StreamApplyResult s = applyStreamed(engine, job, dir.file("out.npy"), 100);

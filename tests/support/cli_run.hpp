@@ -3,11 +3,14 @@
 // output and error in files of a temporary folder.
 #include <sys/wait.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <iterator>
 #include <string>
 
+#include "siglab/generate.hpp"
+#include "siglab/io/signal_io.hpp"
 #include "test_support.hpp"
 
 namespace siglab::test {
@@ -34,6 +37,15 @@ inline bool hasTemporaries(const TempDir& dir) {
     if (entry.path().filename().string().find(".tmp-") != std::string::npos) return true;
   }
   return false;
+}
+
+// The generator's default signal of COUNT samples as DIR/in.npy; returns its path.
+inline std::string writeInput(const TempDir& dir, std::uint64_t count) {
+  GenerateOptions options;
+  options.count = count;
+  const std::string path = dir.file("in.npy");
+  writeSignal(path, generateSignal(options));
+  return path;
 }
 
 // How many entries DIR holds.

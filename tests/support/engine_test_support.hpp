@@ -8,9 +8,7 @@
 #include <type_traits>
 
 #include "siglab/comparison.hpp"
-#include "siglab/cpu_fft.hpp"
 #include "siglab/cpu_parallel.hpp"
-#include "siglab/cpu_running.hpp"
 #include "siglab/cpu_serial.hpp"
 #include "siglab/filter_backend.hpp"
 
@@ -21,14 +19,6 @@ inline BackendList cpuEngines() {
   BackendList engines;
   engines.push_back(std::make_unique<CpuSerialBackend>());
   engines.push_back(std::make_unique<CpuParallelBackend>());
-  return engines;
-}
-
-// Every CPU engine: cpu-serial, cpu-parallel, cpu-running and cpu-fft.
-inline BackendList everyCpuEngine() {
-  BackendList engines = cpuEngines();
-  engines.push_back(std::make_unique<CpuRunningBackend>());
-  engines.push_back(std::make_unique<CpuFftBackend>());
   return engines;
 }
 
