@@ -10,5 +10,7 @@ build_dir=${SIGLAB_BUILD_DIR:-build}
 extra=()
 # SIGLAB_CUDA_ARCHITECTURES=90 (CI) compiles the GPU code for one architecture instead of five.
 [[ -n "${SIGLAB_CUDA_ARCHITECTURES:-}" ]] && extra+=("-DCMAKE_CUDA_ARCHITECTURES=${SIGLAB_CUDA_ARCHITECTURES}")
+# SIGLAB_UNITY=ON (CI) compiles multi-file targets in batches (cmake/UnityBuilds.cmake).
+[[ -n "${SIGLAB_UNITY:-}" ]] && extra+=("-DSIGLAB_UNITY=${SIGLAB_UNITY}")
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "${extra[@]}" "$@"
 cmake --build "$build_dir" --parallel "$(nproc)"

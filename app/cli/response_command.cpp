@@ -27,7 +27,7 @@ struct ResponseOptions {
   PipelineChoice pipeline;
 };
 
-constexpr const char* kName = "siglab-cli response: ";
+constexpr const char* kResponsePrefix = "siglab-cli response: ";
 
 // "9 taps", "butterworth order 4 lowpass ...", or the chain.
 std::string whatResponds(const Pipeline& pipeline, std::optional<double> sampleRate) {
@@ -52,23 +52,23 @@ int runResponse(const ResponseOptions& o, const CLI::App& command) {
     response = pipelineResponse(pipeline, o.points, o.sampleRate);
     what = whatResponds(pipeline, o.sampleRate);
   } catch (const StageError& e) {
-    std::cerr << kName << namedStageMessage(o.pipeline, pipeline, e.what()) << "\n";
+    std::cerr << kResponsePrefix << namedStageMessage(o.pipeline, pipeline, e.what()) << "\n";
     return kExitUsage;
   } catch (const NotEnoughMemory& e) {
-    std::cerr << kName << e.what() << "\n";
+    std::cerr << kResponsePrefix << e.what() << "\n";
     return kExitUsage;
   } catch (const std::invalid_argument& e) {
-    std::cerr << kName << e.what() << "\n";
+    std::cerr << kResponsePrefix << e.what() << "\n";
     return kExitUsage;
   } catch (const InputError& e) {
-    std::cerr << kName << e.what() << "\n";
+    std::cerr << kResponsePrefix << e.what() << "\n";
     return kExitInputOutput;
   }
   try {
     writeTable(o.output, Table{{"frequency", "magnitude_db", "phase_rad"},
                                {response.frequency, response.magnitudeDb(), response.phase()}});
   } catch (const InputError& e) {
-    std::cerr << kName << e.what() << "\n";
+    std::cerr << kResponsePrefix << e.what() << "\n";
     return kExitInputOutput;
   }
   notesBeside(false) << "wrote " << o.output << ": the response of " << what << " at " << o.points << " frequencies ("

@@ -40,7 +40,7 @@ struct SpectrumCommandOptions {
   PipelineChoice pipeline;  // --chain, --pipeline: the spectrum of the chain's output
 };
 
-constexpr const char* kName = "siglab-cli spectrum: ";
+constexpr const char* kSpectrumPrefix = "siglab-cli spectrum: ";
 
 // The index of the first sample that is not finite, or the size.
 std::size_t firstNonFinite(std::span<const double> samples) {
@@ -59,7 +59,7 @@ int runSpectrum(SpectrumCommandOptions& o, const CLI::App& command) {
       const std::vector<DeviceInfo> probed = probeDevices();
       o.deviceList = parseDeviceList(o.devices, probed.front().index < 0 ? 0 : static_cast<int>(probed.size()));
     } catch (const std::invalid_argument& e) {
-      std::cerr << kName << "--devices " << e.what() << "\n";
+      std::cerr << kSpectrumPrefix << "--devices " << e.what() << "\n";
       return kExitUsage;
     }
   }
@@ -69,7 +69,7 @@ int runSpectrum(SpectrumCommandOptions& o, const CLI::App& command) {
   if (o.engine == "gpu") {
     const std::string reason = gpuSpectrumUnavailableReason();
     if (!reason.empty()) {
-      std::cerr << kName << "--engine gpu: no GPU can run it here (" << reason << "); allowed here: auto, cpu\n";
+      std::cerr << kSpectrumPrefix << "--engine gpu: no GPU can run it here (" << reason << "); allowed here: auto, cpu\n";
       return kExitUsage;
     }
   }
@@ -77,12 +77,12 @@ int runSpectrum(SpectrumCommandOptions& o, const CLI::App& command) {
   if (o.engine != "cpu" && gpuSpectrumUnavailableReason().empty()) o.read.hostMemory = pinnedHostMemory();
   try {
     if (const std::size_t channels = channelCount(o.input, o.read); channels > 1) {
-      std::cerr << kName << o.input << " has " << channels
+      std::cerr << kSpectrumPrefix << o.input << " has " << channels
                 << " channels; the spectrum is of one: pick it with --channel K (1 to " << channels << ")\n";
       return kExitUsage;
     }
   } catch (const InputError& e) {
-    std::cerr << kName << e.what() << "\n";
+    std::cerr << kSpectrumPrefix << e.what() << "\n";
     return kExitInputOutput;
   }
   SourceChannels read;
@@ -93,7 +93,7 @@ int runSpectrum(SpectrumCommandOptions& o, const CLI::App& command) {
   const Signal signal{std::move(read.channels.front()), read.sampleRate};
   const std::size_t bad = firstNonFinite(signal.samples);
   if (bad < signal.samples.size()) {
-    std::cerr << kName << o.input << ": sample " << bad + 1 << " is " << signal.samples[bad]
+    std::cerr << kSpectrumPrefix << o.input << ": sample " << bad + 1 << " is " << signal.samples[bad]
               << "; the spectrum needs finite samples\n";
     return kExitInputOutput;
   }
@@ -104,7 +104,7 @@ int runSpectrum(SpectrumCommandOptions& o, const CLI::App& command) {
     validate(o.welch, signal.samples.size());
     spectrum = welchOnEngine(signal.samples, o.welch, o.engine, o.deviceList, note);
   } catch (const SpectrumOptionError& e) {
-    std::cerr << kName << e.option() << ": " << e.what() << "\n";
+    std::cerr << kSpectrumPrefix << e.option() << ": " << e.what() << "\n";
     return kExitUsage;
   }
   try {
@@ -114,7 +114,7 @@ int runSpectrum(SpectrumCommandOptions& o, const CLI::App& command) {
               << segmentCount(o.welch, signal.samples.size()) << " segments of " << o.welch.segment << ", " << note
               << "\n";
   } catch (const InputError& e) {
-    std::cerr << kName << e.what() << "\n";
+    std::cerr << kSpectrumPrefix << e.what() << "\n";
     return kExitInputOutput;
   }
   return kExitOk;

@@ -9,7 +9,8 @@ missing=()
 targets=$(grep -oE '^build tests/CMakeFiles/[A-Za-z0-9_-]+-tests\.dir/' "$ninja_file" | sort -u | cut -d' ' -f2)
 for dir in $targets app/cli/CMakeFiles/siglab-cli.dir/ app/gui/CMakeFiles/siglab_gui.dir/; do
   files=$(grep -cE "^build ${dir}[^:]*\.cpp\.o:" "$ninja_file" || true)
-  ((files > 2)) || continue
+  batches=$(grep -cE "^build ${dir}Unity/[^:]*\.cxx\.o:" "$ninja_file" || true)  # SIGLAB_UNITY: batches of several files
+  ((files > 2 || batches > 0)) || continue
   grep -qE "^build ${dir}cmake_pch\.hxx\.gch:" "$ninja_file" || missing+=("${dir} (${files} files)")
 done
 if ((${#missing[@]} > 0)); then

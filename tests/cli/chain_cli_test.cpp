@@ -20,19 +20,9 @@ namespace fs = std::filesystem;
 using Outcome = test::CliOutcome;
 using test::runCli;
 
-std::string writeInput(const test::TempDir& dir, std::uint64_t count) {
-  GenerateOptions options;
-  options.count = count;
-  const std::string path = dir.file("in.npy");
-  writeSignal(path, generateSignal(options));
-  return path;
-}
+using test::writeInput;
 
-std::size_t entriesIn(const test::TempDir& dir) {
-  std::size_t n = 0;
-  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path())) ++n;
-  return n;
-}
+using test::entriesIn;
 
 TEST(ChainCli, AChainIsItsStagesRunOneAfterAnother) {
   const test::TempDir dir;

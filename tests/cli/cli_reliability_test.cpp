@@ -14,6 +14,7 @@
 #include <random>
 #include <thread>
 
+#include "cli_run.hpp"
 #include "memory_limit.hpp"
 #include "test_support.hpp"
 
@@ -24,32 +25,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int exitCode = -1;
-  std::string out;
-  std::string err;
-};
+using Outcome = test::CliOutcome;
+using test::runCli;
 
-// Runs `PREFIX siglab-cli ARGS` in sh (so ARGS may redirect or pipe on), capturing the stdout and
-// stderr of the whole pipeline.
-Outcome runCli(const std::string& args, const test::TempDir& dir, const std::string& prefix = "") {
-  const std::string outPath = dir.file("stdout.log"), errPath = dir.file("stderr.log");
-  const std::string command =
-      "{ " + prefix + std::string(SIGLAB_CLI_PATH) + " " + args + "; } >" + outPath + " 2>" + errPath;
-  const int status = std::system(command.c_str());
-  Outcome outcome;
-  outcome.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  outcome.out = test::readFile(outPath);
-  outcome.err = test::readFile(errPath);
-  return outcome;
-}
-
-bool hasTemporaries(const test::TempDir& dir) {
-  for (const auto& entry : fs::directory_iterator(dir.path())) {
-    if (entry.path().filename().string().find(".tmp-") != std::string::npos) return true;
-  }
-  return false;
-}
+using test::hasTemporaries;
 
 // A device node made in the test's own folder, never the machine's /dev (needs CAP_MKNOD).
 bool makeCharacterDevice(const std::string& path, unsigned major, unsigned minor) {

@@ -22,13 +22,7 @@ namespace {
 using Outcome = test::CliOutcome;
 using test::runCli;
 
-std::string writeInput(const test::TempDir& dir, std::uint64_t count) {
-  GenerateOptions options;
-  options.count = count;
-  const std::string path = dir.file("in.npy");
-  writeSignal(path, generateSignal(options));
-  return path;
-}
+using test::writeInput;
 
 // The CSV table a command wrote: its rows of numbers, the header skipped.
 std::vector<std::vector<double>> readCsv(const std::string& path) {

@@ -26,7 +26,7 @@ namespace {
 using Outcome = test::CliOutcome;
 using test::runCli;
 
-std::string writeSignal(const test::TempDir& dir, std::size_t n) {
+std::string writeRandomText(const test::TempDir& dir, std::size_t n) {
   std::mt19937_64 rng(test::freshSeed());
   const std::vector<double> x = test::randomSignal(n, rng);
   std::string text;
@@ -38,7 +38,7 @@ std::string writeSignal(const test::TempDir& dir, std::size_t n) {
 TEST(KindsCli, FilterResultsMatchScipy) {
   SIGLAB_SKIP_WITHOUT_SCIPY();
   test::TempDir dir;
-  const std::string in = writeSignal(dir, 3001);
+  const std::string in = writeRandomText(dir, 3001);
   const std::vector<double> x = readTextSignal(in);
   struct Case {
     std::string options, scipy;
@@ -72,7 +72,7 @@ TEST(KindsCli, FilterResultsMatchScipy) {
 // A WAV file has its own rate: Butterworth cutoffs in Hz need no --rate there.
 TEST(KindsCli, ButterworthCutoffsInHzUseAWavInputsOwnRate) {
   test::TempDir dir;
-  const std::string in = writeSignal(dir, 2000), wav = dir.file("in.wav");
+  const std::string in = writeRandomText(dir, 2000), wav = dir.file("in.wav");
   ASSERT_EQ(runCli("filter " + in + " --window 1 --rate 8000 -o " + wav, dir).exitCode, 0);
   const Outcome own = runCli("filter " + wav + " --butter 4,1000 --zero-phase -o " + dir.file("own.npy"), dir);
   ASSERT_EQ(own.exitCode, 0) << own.err;
@@ -132,7 +132,7 @@ Outcome runCliOnFifo(const std::string& file, const std::string& args, const tes
 // the probe left of it (issue 24: 87227 of 100000 samples).
 TEST(KindsCli, ButterworthOnAStreamReadsEverySampleTheProbeSaw) {
   test::TempDir dir;
-  const std::string in = writeSignal(dir, 20000);  // about 200 KB: more than the probe's 64 KiB
+  const std::string in = writeRandomText(dir, 20000);  // about 200 KB: more than the probe's 64 KiB
   const std::string butter = " --butter 4,0.2 -q -e cpu-serial ";
   ASSERT_EQ(runCli("filter " + in + butter + "-o " + dir.file("file.txt"), dir).exitCode, 0);
   const std::string expected = test::readFile(dir.file("file.txt"));
@@ -159,7 +159,7 @@ TEST(KindsCli, ButterworthOnAStreamReadsEverySampleTheProbeSaw) {
 
 TEST(KindsCli, CompareRunsEveryEngineThatSupportsTheKindAndReportsIt) {
   test::TempDir dir;
-  const std::string in = writeSignal(dir, 20001);
+  const std::string in = writeRandomText(dir, 20001);
   const Outcome o = runCli("compare " + in + " --median 31 --mode reflect --backend all --repeat 1 --report " +
                                dir.file("r.json"), dir);
   ASSERT_EQ(o.exitCode, 0) << o.out << o.err;
@@ -199,7 +199,7 @@ TEST(KindsCli, ResponseOfEachKind) {
 
 TEST(KindsCli, BadValuesExit2NamingTheOptionAndTheRange) {
   test::TempDir dir;
-  const std::string in = writeSignal(dir, 90);  // shorter than --savgol 301 and 15 sections' zero-phase padding (93)
+  const std::string in = writeRandomText(dir, 90);  // shorter than --savgol 301 and 15 sections' zero-phase padding (93)
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"--median 4", "--median W must be a positive odd number"},
       {"--median 0", "--median: must be a whole number from 1 to 16777216, got \"0\""},  // the registry's range
@@ -241,7 +241,7 @@ TEST(KindsCli, BadValuesExit2NamingTheOptionAndTheRange) {
 // filter's time), every output with --verify-all; auto runs the block scan (its poles fade quickly).
 TEST(KindsCli, ButterworthIsVerifiedInStretchesAndWhollyWithVerifyAll) {
   test::TempDir dir;
-  const std::string in = writeSignal(dir, 150000);
+  const std::string in = writeRandomText(dir, 150000);
   const Outcome stretches = runCli("filter " + in + " --butter 4,0.1 --zero-phase -o " + dir.file("a.npy"), dir);
   ASSERT_EQ(stretches.exitCode, 0) << stretches.err;
   EXPECT_NE(stretches.err.find("engine: cpu-parallel"), std::string::npos) << stretches.err;

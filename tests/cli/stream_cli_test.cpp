@@ -28,18 +28,9 @@ namespace fs = std::filesystem;
 using Outcome = test::CliOutcome;
 using test::runCli;
 
-std::size_t entriesIn(const test::TempDir& dir) {
-  std::size_t n = 0;
-  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path())) ++n;
-  return n;
-}
+using test::entriesIn;
 
-bool hasTemporaries(const test::TempDir& dir) {
-  for (const auto& entry : fs::directory_iterator(dir.path())) {
-    if (entry.path().filename().string().find(".tmp-") != std::string::npos) return true;
-  }
-  return false;
-}
+using test::hasTemporaries;
 
 // `filter ARGS -o OUT` in memory, then streamed in blocks of each of `blocks`: the same bytes.
 void expectStreamedEqualsInMemory(const test::TempDir& dir, const std::string& args, const std::string& out,

@@ -10,6 +10,7 @@
 #include <random>
 #include <sstream>
 
+#include "engine_test_support.hpp"
 #include "siglab/cpu_parallel.hpp"
 #include "siglab/cpu_serial.hpp"
 #include "siglab/errors.hpp"
@@ -19,15 +20,7 @@
 namespace siglab {
 namespace {
 
-const BackendList& cpuEngines() {
-  static const BackendList engines = [] {
-    BackendList list;
-    list.push_back(std::make_unique<CpuSerialBackend>());
-    list.push_back(std::make_unique<CpuParallelBackend>());
-    return list;
-  }();
-  return engines;
-}
+using test::cpuEngines;
 
 std::vector<double> noise(std::size_t n) {
   std::mt19937_64 rng(7);

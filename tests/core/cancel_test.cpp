@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "shared_helpers.hpp"
 #include "siglab/cpu_fft.hpp"
 #include "siglab/cpu_parallel.hpp"
 #include "siglab/cpu_running.hpp"
@@ -26,13 +27,7 @@ namespace {
 
 constexpr double kStopLimitMs = 100.0;  // the bound from Cancel to the run's end
 
-std::vector<double> randomSignal(std::size_t n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> dist(-1.0, 1.0);
-  std::vector<double> x(n);
-  for (double& v : x) v = dist(rng);
-  return x;
-}
+using test::randomSignal;
 
 FilterSpec randomTaps(std::size_t w, std::uint64_t seed) {
   FilterSpec spec{randomSignal(w, seed), BoundaryMode::Zero};

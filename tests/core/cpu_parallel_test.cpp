@@ -1,3 +1,4 @@
+#include "shared_helpers.hpp"
 #include "siglab/cpu_parallel.hpp"
 
 #include <gtest/gtest.h>
@@ -17,15 +18,9 @@
 namespace siglab {
 namespace {
 
-constexpr BoundaryMode kModes[] = {BoundaryMode::Zero, BoundaryMode::Reflect, BoundaryMode::Mirror,
-                                   BoundaryMode::Nearest, BoundaryMode::Wrap};
+using test::kModes;
 
-FilterSpec randomTaps(std::size_t w, BoundaryMode mode, std::mt19937_64& rng) {
-  std::uniform_real_distribution<double> dist(-1.0, 1.0);
-  FilterSpec spec{std::vector<double>(w), mode};
-  for (double& t : spec.taps) t = dist(rng);
-  return spec;
-}
+using test::randomTaps;
 
 template <typename Sample>
 void expectBitIdentical(const std::vector<Sample>& in, const FilterSpec& spec, const std::string& what) {

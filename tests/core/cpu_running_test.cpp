@@ -1,3 +1,4 @@
+#include "shared_helpers.hpp"
 #include "siglab/cpu_running.hpp"
 
 #include <gtest/gtest.h>
@@ -59,8 +60,7 @@ void expectWithinBound(const std::vector<double>& in, const FilterSpec& spec, co
   EXPECT_LE(worst, kRunningSumRelativeError * tapMass * maxAbs) << what;
 }
 
-constexpr BoundaryMode kModes[] = {BoundaryMode::Zero, BoundaryMode::Reflect, BoundaryMode::Mirror,
-                                   BoundaryMode::Nearest, BoundaryMode::Wrap};
+using test::kModes;
 
 TEST(CpuRunning, WithinItsBoundOfTheExactMeanForEveryModeAndAwkwardSize) {
   const std::uint64_t seed = test::freshSeed();

@@ -6,6 +6,7 @@
 #include <limits>
 #include <random>
 
+#include "shared_helpers.hpp"
 #include "siglab/cpu_fft.hpp"
 #include "siglab/cpu_serial.hpp"
 #include "siglab/fft_convolution.hpp"
@@ -15,14 +16,9 @@
 namespace siglab {
 namespace {
 
-constexpr BoundaryMode kModes[] = {BoundaryMode::Zero, BoundaryMode::Reflect, BoundaryMode::Mirror,
-                                   BoundaryMode::Nearest, BoundaryMode::Wrap};
+using test::kModes;
 
-double maxAbs(const std::vector<double>& x) {
-  double m = 0.0;
-  for (double v : x) m = std::max(m, std::fabs(v));
-  return m;
-}
+using test::maxAbs;
 
 // The largest |fft - serial| over the outputs, or infinity if any output is not finite.
 double worstDifference(const std::vector<double>& x, const FilterSpec& spec) {

@@ -1,6 +1,7 @@
 // The filter kinds wired through the engines and the pipeline: which engine runs which kind (and
 // says why not), every engine against cpu-serial on awkward sizes and every mode, --verify per
 // kind (catching a wrong output), the auto choice, reports, responses and SciPy as the oracle.
+#include "shared_helpers.hpp"
 #include "siglab/filter_kinds.hpp"
 #include "siglab/sos_verify.hpp"
 
@@ -27,8 +28,7 @@
 namespace siglab {
 namespace {
 
-constexpr BoundaryMode kModes[] = {BoundaryMode::Zero, BoundaryMode::Reflect, BoundaryMode::Mirror,
-                                   BoundaryMode::Nearest, BoundaryMode::Wrap};
+using test::kModes;
 
 BackendList coreEngines() {
   BackendList engines;

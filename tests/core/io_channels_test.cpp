@@ -8,6 +8,7 @@
 #include <limits>
 #include <random>
 
+#include "input_error.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/binary_formats.hpp"
 #include "siglab/io/channel_io.hpp"
@@ -41,14 +42,7 @@ Planar toPlanar(const Channels& read) {
   return planar;
 }
 
-std::string errorOf(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using test::errorOf;
 
 // How a file of each format is named and read back.
 struct Format {

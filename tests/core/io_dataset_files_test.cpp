@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "input_error.hpp"
 #include "scipy_support.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/channel_io.hpp"
@@ -48,14 +49,7 @@ Planar toPlanar(const Channels& read) {
 
 std::vector<std::span<const double>> spansOf(const Planar& planar) { return {planar.begin(), planar.end()}; }
 
-std::string errorOf(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using test::errorOf;
 
 // Runs `script` with /usr/bin/python3 (h5py and scipy.io); false (with the test skipped) where missing.
 bool python(const test::TempDir& dir, const std::string& script) {

@@ -10,6 +10,7 @@
 #include <functional>
 #include <random>
 
+#include "input_error.hpp"
 #include "scipy_support.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/channel_io.hpp"
@@ -76,14 +77,7 @@ std::vector<TestSignal> mixedSignals() {
           {"EDF Annotations", "", "-1", "1", "-32768", "32767", 6}};
 }
 
-std::string errorOf(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using test::errorOf;
 
 TEST(EdfFiles, RoundTripOneTwoThreeChannelsWithTheRate) {
   std::mt19937_64 rng(test::freshSeed());

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <functional>
 
+#include "input_error.hpp"
 #include "scipy_support.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/channel_io.hpp"
@@ -18,14 +19,7 @@
 namespace siglab {
 namespace {
 
-std::string errorOf(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using test::errorOf;
 
 // Rows of 4 ms (250 Hz) from 2026-11-27T23:59:59.992+01:00, crossing a second and midnight.
 std::string isoCsv(std::size_t rows) {

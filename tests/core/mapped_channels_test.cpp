@@ -9,6 +9,7 @@
 #include <fstream>
 #include <random>
 
+#include "shared_helpers.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/binary_formats.hpp"
 #include "siglab/io/channel_io.hpp"
@@ -29,11 +30,7 @@ std::vector<double> mappedSamples(const MappedSignal& mapped) {
   return all;
 }
 
-std::size_t filesIn(const std::string& folder) {
-  std::error_code ec;
-  return static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(folder, ec),
-                                                std::filesystem::directory_iterator()));
-}
+using test::filesIn;
 
 class MappedChannels : public ::testing::Test {
  protected:

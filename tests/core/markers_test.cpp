@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fstream>
 
+#include "input_error.hpp"
 #include "siglab/cursor_readout.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/ladder.hpp"
@@ -17,14 +18,7 @@ namespace {
 
 const std::vector<Marker> kMarkers{{120, "onset", std::nullopt}, {480, "a, \"quoted\" label", 960}, {7, "", std::nullopt}};
 
-std::string errorOf(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using test::errorOf;
 
 TEST(Markers, RoundTripThroughCsvInSecondsAndInSamples) {
   EXPECT_EQ(markersFromCsv(markersToCsv(kMarkers, 8000.0), 8000.0, "m.csv"), kMarkers);

@@ -1,3 +1,4 @@
+#include "shared_helpers.hpp"
 #include "siglab/median_filter.hpp"
 
 #include <gtest/gtest.h>
@@ -17,8 +18,7 @@
 namespace siglab {
 namespace {
 
-constexpr BoundaryMode kModes[] = {BoundaryMode::Zero, BoundaryMode::Reflect, BoundaryMode::Mirror,
-                                   BoundaryMode::Nearest, BoundaryMode::Wrap};
+using test::kModes;
 
 std::string scipyMode(BoundaryMode mode) { return mode == BoundaryMode::Zero ? "constant" : std::string(toString(mode)); }
 

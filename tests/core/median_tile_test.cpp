@@ -1,5 +1,6 @@
 // The GPU median's steps (median_tile.hpp) run on the host, a thread block emulated by loops, against
 // the reference: CI has no GPU, so this is where the kernels' logic is checked on every commit.
+#include "shared_helpers.hpp"
 #include "siglab/median_tile.hpp"
 
 #include <gtest/gtest.h>
@@ -15,8 +16,7 @@
 namespace siglab {
 namespace {
 
-constexpr BoundaryMode kModes[] = {BoundaryMode::Zero, BoundaryMode::Reflect, BoundaryMode::Mirror,
-                                   BoundaryMode::Nearest, BoundaryMode::Wrap};
+using test::kModes;
 
 // medianSortedTile's three phases, each over every entry or output of every tile.
 template <typename T>

@@ -1,3 +1,4 @@
+#include "shared_helpers.hpp"
 #include "siglab/savgol.hpp"
 
 #include <gtest/gtest.h>
@@ -16,11 +17,7 @@
 namespace siglab {
 namespace {
 
-double maxAbs(const std::vector<double>& v) {
-  double m = 0;
-  for (double x : v) m = std::max(m, std::abs(x));
-  return m;
-}
+using test::maxAbs;
 
 TEST(Savgol, ReproducesAPolynomialOfDegreeUpToTheOrderAndItsDerivative) {
   // p(t) = 2 - t + 0.5 t^2 - 0.01 t^3, p'(t) = -1 + t - 0.03 t^2, sampled at t = 0.5 i.

@@ -5,6 +5,7 @@
 #include <numbers>
 #include <random>
 
+#include "shared_helpers.hpp"
 #include "scipy_support.hpp"
 #include "siglab/io/binary_formats.hpp"
 #include "siglab/io/signal_io.hpp"
@@ -18,11 +19,7 @@ namespace {
 constexpr SpectrumWindow kWindows[] = {SpectrumWindow::hann, SpectrumWindow::hamming, SpectrumWindow::blackman,
                                        SpectrumWindow::boxcar};
 
-double maxAbs(const std::vector<double>& x) {
-  double m = 0.0;
-  for (double v : x) m = std::max(m, std::fabs(v));
-  return m;
-}
+using test::maxAbs;
 
 std::vector<double> tone(std::size_t n, double amplitude, double cyclesPerSample, double phase) {
   std::vector<double> x(n);

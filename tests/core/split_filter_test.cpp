@@ -1,3 +1,4 @@
+#include "shared_helpers.hpp"
 #include "siglab/split_filter.hpp"
 
 #include <gtest/gtest.h>
@@ -17,15 +18,9 @@
 namespace siglab {
 namespace {
 
-constexpr BoundaryMode kModes[] = {BoundaryMode::Zero, BoundaryMode::Reflect, BoundaryMode::Mirror,
-                                   BoundaryMode::Nearest, BoundaryMode::Wrap};
+using test::kModes;
 
-FilterSpec randomTaps(std::size_t w, BoundaryMode mode, std::mt19937_64& rng) {
-  std::uniform_real_distribution<double> dist(-1.0, 1.0);
-  FilterSpec spec{std::vector<double>(w), mode};
-  for (double& t : spec.taps) t = dist(rng);
-  return spec;
-}
+using test::randomTaps;
 
 // `parts` cpu-serial engines (or a mix with cpu-parallel) behind one split engine.
 std::unique_ptr<SplitFilterBackend> splitSerial(std::size_t parts, std::size_t align, bool mixParallel = false) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "shared_helpers.hpp"
 #include "gpu_test_support.hpp"
 #include "siglab/cpu_parallel.hpp"
 #include "siglab/cuda_filters.hpp"
@@ -25,13 +26,7 @@ namespace {
 constexpr std::size_t kCancelledSamples = (std::size_t{1} << 24) + 12345;
 constexpr std::size_t kReportedSamples = 100'000;
 
-std::vector<double> randomSignal(std::size_t n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> dist(-1.0, 1.0);
-  std::vector<double> x(n);
-  for (double& v : x) v = dist(rng);
-  return x;
-}
+using test::randomSignal;
 
 // How often a run reported, and how far (reports from several threads may cross).
 struct Reports {

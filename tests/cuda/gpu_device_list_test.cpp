@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "shared_helpers.hpp"
 #include "gpu_test_support.hpp"
 #include "siglab/butterworth.hpp"
 #include "siglab/cuda_filters.hpp"
@@ -25,8 +26,7 @@
 namespace siglab {
 namespace {
 
-constexpr BoundaryMode kAllModes[] = {BoundaryMode::Zero, BoundaryMode::Reflect, BoundaryMode::Mirror,
-                                      BoundaryMode::Nearest, BoundaryMode::Wrap};
+using test::kAllModes;
 const std::vector<std::vector<int>> kForcedSplits = {{0, 0}, {0, 0, 0}};
 
 CudaOptions onDevices(std::vector<int> devices) {

@@ -6,6 +6,7 @@
 #include <limits>
 #include <random>
 
+#include "shared_helpers.hpp"
 #include "gpu_test_support.hpp"
 #include "siglab/cpu_serial.hpp"
 #include "siglab/cuda_fft_backend.hpp"
@@ -16,11 +17,7 @@
 namespace siglab {
 namespace {
 
-double maxAbs(const std::vector<double>& x) {
-  double m = 0.0;
-  for (double v : x) m = std::max(m, std::fabs(v));
-  return m;
-}
+using test::maxAbs;
 
 void expectWithinTolerance(FilterBackend& gpu, const std::vector<double>& x, const FilterSpec& spec, std::uint64_t seed) {
   std::vector<double> want(x.size()), got(x.size(), std::numeric_limits<double>::quiet_NaN());

@@ -6,6 +6,7 @@
 #include <limits>
 #include <random>
 
+#include "shared_helpers.hpp"
 #include "engine_test_support.hpp"
 #include "gpu_test_support.hpp"
 #include "siglab/comparison.hpp"
@@ -16,8 +17,7 @@
 namespace siglab {
 namespace {
 
-constexpr BoundaryMode kAllModes[] = {BoundaryMode::Zero, BoundaryMode::Reflect, BoundaryMode::Mirror,
-                                      BoundaryMode::Nearest, BoundaryMode::Wrap};
+using test::kAllModes;
 
 std::size_t countBitMismatches(const std::vector<double>& a, const std::vector<double>& b) {
   std::size_t mismatches = 0;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "shared_helpers.hpp"
 #include "gpu_test_support.hpp"
 #include "siglab/cuda_filters.hpp"
 #include "siglab/median_filter.hpp"
@@ -14,8 +15,7 @@
 namespace siglab {
 namespace {
 
-constexpr BoundaryMode kModes[] = {BoundaryMode::Zero, BoundaryMode::Reflect, BoundaryMode::Mirror,
-                                   BoundaryMode::Nearest, BoundaryMode::Wrap};
+using test::kModes;
 
 // Runs everywhere: without a GPU (or CUDA) the engine says so instead of failing or aborting.
 TEST(GpuMedian, SaysWhyWhenItCannotRun) {

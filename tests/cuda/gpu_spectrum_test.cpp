@@ -5,6 +5,7 @@
 #include <cmath>
 #include <random>
 
+#include "shared_helpers.hpp"
 #include "gpu_test_support.hpp"
 #include "siglab/cuda_spectrum.hpp"
 #include "test_support.hpp"
@@ -12,11 +13,7 @@
 namespace siglab {
 namespace {
 
-double maxAbs(const std::vector<double>& x) {
-  double m = 0.0;
-  for (double v : x) m = std::max(m, std::fabs(v));
-  return m;
-}
+using test::maxAbs;
 
 TEST(GpuSpectrum, AgreesWithTheCpuWithinTheBoundForEveryOptionSizeAndChunking) {
   SIGLAB_SKIP_WITHOUT_GPU();

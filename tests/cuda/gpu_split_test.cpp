@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "shared_helpers.hpp"
 #include "gpu_test_support.hpp"
 #include "siglab/cuda_backends.hpp"
 #include "siglab/cuda_fft_backend.hpp"
@@ -22,8 +23,7 @@
 namespace siglab {
 namespace {
 
-constexpr BoundaryMode kAllModes[] = {BoundaryMode::Zero, BoundaryMode::Reflect, BoundaryMode::Mirror,
-                                      BoundaryMode::Nearest, BoundaryMode::Wrap};
+using test::kAllModes;
 
 BackendList enginesOn(std::vector<int> devices) {
   CudaOptions options;

@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "shared_helpers.hpp"
 #include "gpu_test_support.hpp"
 #include "siglab/butterworth.hpp"
 #include "siglab/cuda_backends.hpp"
@@ -21,11 +22,7 @@
 namespace siglab {
 namespace {
 
-double maxAbs(const std::vector<double>& x) {
-  double m = 0;
-  for (const double v : x) m = std::max(m, std::abs(v));
-  return m;
-}
+using test::maxAbs;
 
 TEST(GpuStages, SayWhyWhenTheyCannotRunAndCheckTheirArguments) {
   const SpectrogramLayout layout = spectrogramLayout({}, 1000, std::nullopt);

@@ -8,6 +8,7 @@
 #include <limits>
 #include <random>
 
+#include "shared_helpers.hpp"
 #include "engine_test_support.hpp"
 #include "gpu_test_support.hpp"
 #include "siglab/compare.hpp"
@@ -18,8 +19,7 @@
 namespace siglab {
 namespace {
 
-constexpr BoundaryMode kAllModes[] = {BoundaryMode::Zero, BoundaryMode::Reflect, BoundaryMode::Mirror,
-                                      BoundaryMode::Nearest, BoundaryMode::Wrap};
+using test::kAllModes;
 
 template <class T>
 std::size_t countBitMismatches(std::span<const T> a, std::span<const T> b) {

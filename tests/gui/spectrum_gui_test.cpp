@@ -40,7 +40,7 @@ using gui::MainWindow;
   return ::testing::AssertionSuccess();
 }
 
-std::vector<double> tone(std::size_t n, double cyclesPerSample) {
+std::vector<double> pureTone(std::size_t n, double cyclesPerSample) {
   std::vector<double> x(n);
   for (std::size_t i = 0; i < n; ++i) x[i] = std::sin(2 * std::numbers::pi * cyclesPerSample * static_cast<double>(i));
   return x;
@@ -55,7 +55,7 @@ TEST_F(SampleRateGuiTest, AWavExportedFromTheGuiKeepsTheInputsRate) {
   test::TempDir dir;
   WriteOptions wav;
   wav.sampleRate = 44100.0;
-  writeSignal(dir.file("in.wav"), tone(5000, 0.01), wav);
+  writeSignal(dir.file("in.wav"), pureTone(5000, 0.01), wav);
   MainWindow window;
   window.openFile(QString::fromStdString(dir.file("in.wav")));
   ASSERT_TRUE(test::waitForTask(window));
@@ -76,8 +76,8 @@ TEST_F(SampleRateGuiTest, AWavExportedFromTheGuiKeepsTheInputsRate) {
 
 TEST_F(SampleRateGuiTest, WithARateThePlotsReadTimeAndTheRateIsRememberedPerFile) {
   test::TempDir dir;
-  writeSignal(dir.file("a.txt"), tone(2000, 0.01));
-  writeSignal(dir.file("b.txt"), tone(2000, 0.01));
+  writeSignal(dir.file("a.txt"), pureTone(2000, 0.01));
+  writeSignal(dir.file("b.txt"), pureTone(2000, 0.01));
   {
     MainWindow window;
     window.resize(1200, 700);
@@ -107,7 +107,7 @@ TEST_F(SampleRateGuiTest, WithARateThePlotsReadTimeAndTheRateIsRememberedPerFile
 // The Device tab's GPUs compute the spectra with cuFFT (the same bits on a forced split as on GPU
 // 0); where none can, FFTW does, and the note says which ran and why (core's rule).
 TEST(SpectrumView, RunsOnTheChosenDevicesOrSaysFftwRan) {
-  auto original = std::make_shared<const gui::LoadedSignal>("tone", tone(300000, 0.05));
+  auto original = std::make_shared<const gui::LoadedSignal>("tone", pureTone(300000, 0.05));
   gui::SpectrumView view;
   view.setSegment(1024);
   view.setOriginal(original);
@@ -139,7 +139,7 @@ TEST(SpectrumView, RunsOnTheChosenDevicesOrSaysFftwRan) {
 
 TEST(SpectrumView, ShowsTheTonesPeakTheFilteredSpectrumAndTheFiltersResponse) {
   const double rate = 8000.0;
-  auto original = std::make_shared<const gui::LoadedSignal>("tone", tone(50000, 1000.0 / rate));
+  auto original = std::make_shared<const gui::LoadedSignal>("tone", pureTone(50000, 1000.0 / rate));
   const FilterSpec mean = makeMeanFilter(9);
   std::vector<double> filteredSamples(original->size());
   filterSerial(original->samples(), mean, filteredSamples);
@@ -194,7 +194,7 @@ namespace {
 // engine and reason for the same request ("auto" on GPU 0).
 TEST(SpectrumView, NamesTheEngineTheCliAndPythonName) {
   test::TempDir dir;
-  const std::vector<double> x = tone(20000, 0.05);
+  const std::vector<double> x = pureTone(20000, 0.05);
   std::string text;
   for (double v : x) text += std::to_string(v) + "\n";
   test::writeFile(dir.file("tone.txt"), text);
