@@ -43,6 +43,7 @@ class SpectrogramView : public QWidget {
   void cancel();  // Esc: the running request stops, what it computed stays
 
   bool busy() const;
+  SignalPtr signal() const { return signal_; }
   double first() const { return first_; }
   double last() const { return last_; }
   std::shared_ptr<SpectrogramTiles> tiles() const { return tiles_; }
