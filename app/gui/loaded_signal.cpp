@@ -109,8 +109,8 @@ void LoadedSignal::read(std::size_t first, std::span<double> out) const {
   mapping_->release(first, out.size());
 }
 
-Statistics LoadedSignal::statisticsOf(SampleRange range) const {
-  return mapping_ ? mappedStatistics(*mapping_, range) : statisticsParallel(samples_, range);
+Statistics LoadedSignal::statisticsOf(SampleRange range, const Progress& progress) const {
+  return mapping_ ? mappedStatistics(*mapping_, range, progress) : statisticsParallel(samples_, range, progress);
 }
 
 LoadedSignal::LoadedSignal(std::string source, const std::vector<double>& samples, const Progress& progress,

@@ -67,8 +67,9 @@ class LoadedSignal {
   // the kernel maps a whole large folio (up to 2 MiB) for each sample touched, so a preview's few
   // thousand probes would otherwise make most of a file resident.
   PlotPoints pointsFor(double firstKey, double lastKey, std::size_t columns) const;
-  // The statistics of a range, in memory on every core, or block by block through the mapping.
-  Statistics statisticsOf(SampleRange range) const;
+  // The statistics of a range, in memory on every core, or block by block through the mapping;
+  // progress reported and Cancelled thrown as `progress` asks.
+  Statistics statisticsOf(SampleRange range, const Progress& progress = {}) const;
 
  private:
   std::string source_;

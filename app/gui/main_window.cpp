@@ -141,7 +141,9 @@ MainWindow::MainWindow(QWidget* parent)
   statusBar()->addWidget(cursorLabel_, 1);
   statusBar()->addPermanentWidget(taskStatus_);
   statusBar()->addPermanentWidget(spectrum_->taskStatus());  // the spectrum's own progress, beside the task's
+  statusBar()->addPermanentWidget(statistics_->taskStatus());  // a region's statistics, the same
   connect(spectrum_->tasks(), &TaskRunner::busyChanged, this, &MainWindow::updateActions);
+  connect(statistics_->tasks(), &TaskRunner::busyChanged, this, &MainWindow::updateActions);
   connect(plot_, &SignalPlot::cursorReadout, cursorLabel_, &QLabel::setText);
   connect(plot_, &SignalPlot::visibleRangeChanged, statistics_, &StatisticsPanel::setVisibleRange);
   connect(plot_, &SignalPlot::visibleRangeChanged, spectrum_, &SpectrumView::setVisibleRange);
@@ -554,6 +556,7 @@ void MainWindow::showMessage(const QString& text, int timeoutMs) { statusBar()->
 void MainWindow::cancelTask() {
   tasks_->cancel();
   spectrum_->cancel();
+  statistics_->cancel();
 }
 
 bool MainWindow::busy() const { return tasks_->busy(); }
@@ -579,7 +582,7 @@ void MainWindow::updateActions() {
   printAction_->setEnabled(session_->signal() != nullptr);
   saveSessionAction_->setEnabled(session_->signal() != nullptr);
   savePipelineAction_->setEnabled(!session_->steps().empty());
-  cancelAction_->setEnabled(tasks_->busy() || spectrum_->computing());
+  cancelAction_->setEnabled(tasks_->busy() || spectrum_->computing() || statistics_->regionPending());
   lab_->setSignalAvailable(session_->signal() != nullptr);
 }
 

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "signal_plot.hpp"
+#include "statistics_tasks.hpp"
 #include "time_axis.hpp"
 
 namespace siglab::gui {
@@ -211,16 +212,18 @@ void SignalCursors::requestSpanStatistics() {
     return;
   }
   const SampleRange range = span();
-  // A running worker's span is stale now: when it ends, its result is dropped and this asked again.
+  // A running worker's span is stale now: it stops, its result is dropped and this asked again.
   spanAgain_ = worker_->isRunning();
-  if (range.end - range.begin <= kSpanOnGuiThread) {
+  if (spanAgain_ && spanStop_) spanStop_->store(true);
+  if (range.end - range.begin <= kSpanOnGuiThread && !signal_->mapping()) {  // a mapped file's are read from disk
     spanStatistics_ = signal_->statisticsOf(range);
     spanPending_ = false;
     return;
   }
   spanPending_ = true;
   if (spanAgain_) return;
-  worker_->setFuture(QtConcurrent::run([signal = signal_, range] { return signal->statisticsOf(range); }));
+  spanStop_ = std::make_shared<std::atomic<bool>>(false);
+  worker_->setFuture(statisticsInBackground(signal_, range, spanStop_));
 }
 
 QString SignalCursors::readoutText() const {

@@ -3,6 +3,8 @@
 #include <QObject>
 #include <QPointer>
 
+#include <atomic>
+#include <memory>
 #include <vector>
 
 #include "loaded_signal.hpp"
@@ -22,8 +24,8 @@ class SignalPlot;
 // markers and regions drawn beside them. Positions are sample indices, so zoom, pan and a changed
 // signal keep them; the items are redrawn after every refresh of the plot on a layer of their own,
 // so a drag repaints that layer only. The statistics of the span between A and B come from the
-// signal's statisticsOf (mapped files too): at once for a short span, in a worker for a long one,
-// the latest request replacing a running one.
+// signal's statisticsOf (mapped files too): at once for a short span in memory, in a worker for a
+// long one or a mapped file's, the latest request replacing (and stopping) a running one.
 class SignalCursors : public QObject {
   Q_OBJECT
  public:
@@ -80,6 +82,7 @@ class SignalCursors : public QObject {
   bool spanPending_ = false;
   bool spanAgain_ = false;  // asked again while the worker ran
   QFutureWatcher<Statistics>* worker_ = nullptr;
+  std::shared_ptr<std::atomic<bool>> spanStop_;  // tells the running worker its span is stale
 };
 
 }  // namespace siglab::gui

@@ -7,6 +7,7 @@
 #include "sample_rate_field.hpp"
 #include "signal_plot.hpp"
 #include "signal_session.hpp"
+#include "spectrogram_cursors.hpp"
 #include "spectrogram_view.hpp"
 
 namespace siglab::gui {
@@ -29,6 +30,11 @@ QDockWidget* addSpectrogramDock(QMainWindow& window, SignalPlot* plot, SignalSes
   });
   QObject::connect(view, &SpectrogramView::visibleRangeChanged, plot,
                    [plot](double first, double last) { plot->setVisibleRange(first, last); });
+  // A and B are the session's, as on the signal and the spectrum: shown here, dragged here too.
+  auto* cursors = new SpectrogramCursors(view);
+  cursors->set(session->timeCursors());
+  QObject::connect(session, &SignalSession::timeCursorsChanged, cursors, &SpectrogramCursors::set);
+  QObject::connect(cursors, &SpectrogramCursors::moved, session, &SignalSession::setTimeCursors);
   if (auto* rate = window.findChild<SampleRateField*>()) {
     QObject::connect(rate, &SampleRateField::rateChanged, view, &SpectrogramView::setSampleRate);
   }

@@ -29,6 +29,7 @@ namespace siglab::gui {
 namespace {
 
 constexpr int kRefreshMs = 100;           // redraws while tiles arrive (each new tile shown within it)
+constexpr int kCoarseAfterMs = 40;        // a request's coarser drawing, unless its tiles came first
 constexpr std::size_t kMaxRows = 1024;    // frequency rows drawn at most (nearest bin each)
 constexpr std::size_t kCacheBytes = std::size_t{256} << 20;
 
@@ -120,6 +121,10 @@ SpectrogramView::SpectrogramView(QWidget* parent) : QWidget(parent) {
   runner_ = new TaskRunner(status_, this);
   refresh_ = new QTimer(this);
   refresh_->setInterval(kRefreshMs);
+  coarse_ = new QTimer(this);
+  coarse_->setSingleShot(true);
+  coarse_->setInterval(kCoarseAfterMs);
+  connect(coarse_, &QTimer::timeout, this, &SpectrogramView::scheduleRedraw);
 
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(settings);
@@ -267,10 +272,17 @@ std::size_t SpectrogramView::columns() const {
 }
 
 void SpectrogramView::request() {
-  if (!tiles_ || !isVisible()) return redraw();  // a hidden view asks for nothing until shown
-  redraw();  // the best tiles available, at once
+  if (!tiles_ || !isVisible()) return scheduleRedraw();  // a hidden view asks for nothing until shown
   std::vector<TileKey> keys = tiles_->missingFor(first_, last_, columns());
-  if (keys.empty()) return runner_->abandon();
+  if (keys.empty()) {
+    runner_->abandon();
+    coarse_->stop();
+    return scheduleRedraw();
+  }
+  // The coarser levels cached are drawn if the tiles take longer than kCoarseAfterMs: a zoom step
+  // whose tiles come sooner is drawn once, at screen resolution.
+  complete_ = false;
+  if (!coarse_->isActive()) coarse_->start();
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   TilesRequest tilesRequest{tiles_, std::move(keys), signal_};
   runner_->start<TilesOutcome>(tr("Spectrogram"), cancel, QtConcurrent::run(&computeTiles, tilesRequest, cancel),
@@ -280,11 +292,24 @@ void SpectrogramView::request() {
                                    engine_ = outcome.engine;
                                    problem_ = outcome.error;
                                  }
-                                 redraw();
+                                 coarse_->stop();
+                                 scheduleRedraw();
                                });
 }
 
+// Every change of range, tiles or settings in one turn of the event loop gives one drawing (a zoom
+// through the signal plot moves the range more than once).
+void SpectrogramView::scheduleRedraw() {
+  complete_ = false;  // until that drawing says
+  if (redrawQueued_) return;
+  redrawQueued_ = true;
+  QMetaObject::invokeMethod(this, [this] {
+    if (redrawQueued_) redraw();
+  }, Qt::QueuedConnection);
+}
+
 void SpectrogramView::redraw() {
+  redrawQueued_ = false;
   const std::size_t columns = this->columns();
   QCPColorMapData* cells = map_->data();
   if (!tiles_ || !(last_ > first_)) {
@@ -303,28 +328,37 @@ void SpectrogramView::redraw() {
   const double width = (last_ - first_) / static_cast<double>(columns);
   cells->setSize(static_cast<int>(columns), static_cast<int>(rows));
   cells->setRange(QCPRange(first_ + width / 2, last_ - width / 2), QCPRange(0, nyquist));
-  std::vector<double> decibels;
+  // Each row's nearest bin, once; a column showing the same frame as the one before it (a zoom past
+  // the frames' resolution, or the overview while tiles come) copies that column's decibels.
+  std::vector<std::size_t> bins(rows);
+  for (std::size_t r = 0; r < rows; ++r) bins[r] = rows > 1 ? (r * (l.frequencies - 1) + (rows - 1) / 2) / (rows - 1) : 0;
+  std::vector<double> decibels;  // of each frame drawn once, for the automatic range
   decibels.reserve(columns * rows);
+  std::vector<double> column(rows, std::nan(""));
+  const SpectrogramTile* previousTile = nullptr;
+  std::size_t previousRow = 0;
   unsigned coarsest = 0;
   complete_ = true;
   covered_ = true;
   const unsigned wanted = tiles_->wantedLevel(first_, last_, columns);
   for (std::size_t c = 0; c < columns; ++c) {
-    const ViewColumn& column = shown[c];
-    if (!column.tile) complete_ = covered_ = false;
-    if (column.tile) {
-      coarsest = std::max(coarsest, column.level);
-      if (column.level > wanted) complete_ = false;
-    }
-    for (std::size_t r = 0; r < rows; ++r) {
-      double value = std::nan("");
-      if (column.tile) {
-        const std::size_t bin = rows > 1 ? (r * (l.frequencies - 1) + (rows - 1) / 2) / (rows - 1) : 0;
-        value = powerDecibels(column.tile->row(column.row)[bin]);
-        decibels.push_back(value);
+    const ViewColumn& shownColumn = shown[c];
+    if (!shownColumn.tile) {
+      complete_ = covered_ = false;
+      std::fill(column.begin(), column.end(), std::nan(""));
+      previousTile = nullptr;
+    } else {
+      coarsest = std::max(coarsest, shownColumn.level);
+      if (shownColumn.level > wanted) complete_ = false;
+      if (shownColumn.tile.get() != previousTile || shownColumn.row != previousRow) {
+        const double* power = shownColumn.tile->row(shownColumn.row);
+        for (std::size_t r = 0; r < rows; ++r) column[r] = powerDecibels(power[bins[r]]);
+        decibels.insert(decibels.end(), column.begin(), column.end());
+        previousTile = shownColumn.tile.get();
+        previousRow = shownColumn.row;
       }
-      cells->setCell(static_cast<int>(c), static_cast<int>(r), value);
     }
+    for (std::size_t r = 0; r < rows; ++r) cells->setCell(static_cast<int>(c), static_cast<int>(r), column[r]);
   }
   levelDrawn_ = coarsest;
   const std::pair<double, double> range =

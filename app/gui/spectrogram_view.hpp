@@ -23,10 +23,10 @@ class TaskRunner;
 class TaskStatus;
 
 // The spectrogram (power in dB against time and frequency) of the signal's visible range, drawn
-// from the tile pyramid of spectrogram_tiles.hpp: what the cache holds is drawn at once (the
-// overview, every Nth frame, while finer tiles come), the missing tiles are computed in the
-// background by the spectrogram stage's engine (GPU or CPU), coarse first, and the view refines as
-// they arrive. Its time axis is the signal plot's (spectrogram_dock.hpp links the two): zoom or pan
+// from the tile pyramid of spectrogram_tiles.hpp: the missing tiles are computed in the background
+// by the spectrogram stage's engine (GPU or CPU), coarse first; what the cache holds is drawn (the
+// overview, every Nth frame) unless they come within a few tens of milliseconds, and the view
+// refines as they arrive, one drawing a turn of the event loop. Its time axis is the signal plot's (spectrogram_dock.hpp links the two): zoom or pan
 // either and the other follows. A new view replaces the request running; Esc stops it.
 class SpectrogramView : public QWidget {
   Q_OBJECT
@@ -43,6 +43,7 @@ class SpectrogramView : public QWidget {
   void cancel();  // Esc: the running request stops, what it computed stays
 
   bool busy() const;
+  SignalPtr signal() const { return signal_; }
   double first() const { return first_; }
   double last() const { return last_; }
   std::shared_ptr<SpectrogramTiles> tiles() const { return tiles_; }
@@ -50,7 +51,7 @@ class SpectrogramView : public QWidget {
   QCPColorMap* colourMap() const { return map_; }
   QString note() const;                 // "overview: every 16384th frame · FFTW", or why nothing shows
   unsigned levelDrawn() const { return levelDrawn_; }  // the coarsest level of the last drawing
-  bool complete() const { return complete_; }          // the last drawing was at screen resolution
+  bool complete() const { return complete_; }  // the last drawing was at screen resolution, and no newer one waits
   bool covered() const { return covered_; }            // the last drawing had every column (the overview at least)
   // "f = 1.2 kHz, t = 3.5 s, -42.1 dB" at a time (sample index) and frequency (Hz, or cycles/sample).
   QString readoutAt(double key, double frequency);
@@ -70,6 +71,7 @@ class SpectrogramView : public QWidget {
  private:
   void rebuild();  // a new pyramid for the signal, rate and settings
   void request();  // draws what is cached and asks for what is missing
+  void scheduleRedraw();  // one drawing at the next turn of the event loop
   void redraw();
   void readSettings();
   void exportChosen();
@@ -90,6 +92,7 @@ class SpectrogramView : public QWidget {
   TaskStatus* status_ = nullptr;
   TaskRunner* runner_ = nullptr;
   QTimer* refresh_ = nullptr;  // redraws while tiles arrive
+  QTimer* coarse_ = nullptr;   // a request's first drawing, from the coarser levels cached
 
   SignalPtr signal_;
   std::optional<double> rate_;
@@ -101,6 +104,7 @@ class SpectrogramView : public QWidget {
   bool complete_ = false;
   bool covered_ = false;
   std::uint64_t drawnInsertions_ = 0;  // the cache's insertions() at the last drawing
+  bool redrawQueued_ = false;
   bool applying_ = false;  // the axis moved by the view itself, not the user
 };
 

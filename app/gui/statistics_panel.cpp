@@ -16,6 +16,9 @@
 #include <cstdint>
 
 #include "mapped_channel.hpp"
+#include "statistics_tasks.hpp"
+#include "task_runner.hpp"
+#include "task_status.hpp"
 #include "time_axis.hpp"
 
 namespace siglab::gui {
@@ -105,6 +108,9 @@ StatisticsPanel::StatisticsPanel(QWidget* parent) : QWidget(parent) {
   connect(refreshTimer_, &QTimer::timeout, this, &StatisticsPanel::refreshVisible);
   background_ = new QFutureWatcher<Statistics>(this);
   connect(background_, &QFutureWatcher<Statistics>::finished, this, &StatisticsPanel::backgroundFinished);
+  status_ = new TaskStatus;  // the window's status bar takes it (MainWindow)
+  status_->setObjectName("statisticsStatus");
+  tasks_ = new TaskRunner(status_, this);
 
   auto* controls = new QHBoxLayout;
   controls->addWidget(new QLabel(tr("Statistics of the")));
@@ -187,24 +193,47 @@ void StatisticsPanel::setRegion(std::optional<SampleRange> range, const QString&
 }
 
 void StatisticsPanel::refreshRegion() {
-  const LoadedSignal* signal = shown();
+  const SignalPtr signal = shownSignal();
   table_->setColumnHidden(kRegion, !region_ || !signal);
-  if (!region_ || !signal) return;
+  if (!region_ || !signal) return tasks_->abandon();
   const SampleRange range = clampTo(*region_, signal->size());
-  regionStatistics_ = signal->statisticsOf(range);
   QString header = regionLabel_.isEmpty() ? tr("Region") : regionLabel_;
   if (range.begin < range.end) {
     header += sampleRate_ ? tr("\n(%1 – %2)").arg(position(range.begin, sampleRate_), position(range.end - 1, sampleRate_))
                           : tr("\n(samples %1–%2)").arg(integer(range.begin), integer(range.end - 1));
   }
   table_->horizontalHeaderItem(kRegion)->setText(header);
+  regionStatistics_ = Statistics{};
+  for (int row = 0; row < kRowCount; ++row) table_->item(row, kRegion)->setText(tr("…"));
+  // Off the GUI thread whatever its length (a mapped file's region is read from disk).
+  auto cancel = std::make_shared<std::atomic<bool>>(false);
+  tasks_->start<StatisticsOutcome>(tr("Statistics of %1").arg(regionLabel_.isEmpty() ? tr("the region") : regionLabel_), cancel,
+                            QtConcurrent::run(&computeStatistics, signal, range, std::shared_ptr<const std::atomic<bool>>(cancel)),
+                            [this](const QFuture<StatisticsOutcome>& done) { showRegion(done); });
+}
+
+void StatisticsPanel::showRegion(const QFuture<StatisticsOutcome>& done) {
+  const QString problem = done.resultCount() == 0 ? tr("cancelled") : done.result().error;
+  if (!problem.isEmpty()) {
+    for (int row = 0; row < kRowCount; ++row) {
+      table_->item(row, kRegion)->setText(row == kCount ? problem : kNothing);
+      table_->item(row, kRegion)->setToolTip(done.resultCount() == 0 ? tr("Esc stopped it: use the region again to compute it") : problem);
+    }
+    return;
+  }
+  regionStatistics_ = done.result().statistics;
   fillColumn(kRegion, &regionStatistics_);
 }
 
+bool StatisticsPanel::regionPending() const { return tasks_->busy(); }
+
+void StatisticsPanel::cancel() { tasks_->cancel(); }
+
 void StatisticsPanel::refreshVisible() {
   refreshTimer_->stop();
-  if (computing_) {  // one sum at a time; the latest range follows when it is done
+  if (computing_) {  // one sum at a time: the running one stops, the latest range follows
     stale_ = true;
+    backgroundStop_->store(true);
     return;
   }
   const SignalPtr signal = shownSignal();
@@ -213,14 +242,13 @@ void StatisticsPanel::refreshVisible() {
     showVisible(Statistics{});
   } else if (sameRange(shownRange_, {0, signal->size()})) {
     showVisible(signal->statistics());  // all of it: known already
-  } else if (shownRange_.end - shownRange_.begin < backgroundFrom_) {
+  } else if (shownRange_.end - shownRange_.begin < backgroundFrom_ && !signal->mapping()) {  // a mapped file's: read from disk
     showVisible(signal->statisticsOf(shownRange_));
   } else {
     stale_ = false;
     computing_ = true;
-    background_->setFuture(QtConcurrent::run([signal, range = shownRange_] {
-      return signal->statisticsOf(range);
-    }));
+    backgroundStop_ = std::make_shared<std::atomic<bool>>(false);
+    background_->setFuture(statisticsInBackground(signal, shownRange_, backgroundStop_));
   }
 }
 

@@ -2,6 +2,8 @@
 #include <QFutureWatcher>
 #include <QWidget>
 
+#include <atomic>
+#include <memory>
 #include <optional>
 
 #include "loaded_signal.hpp"
@@ -14,10 +16,15 @@ class QTimer;
 
 namespace siglab::gui {
 
+class TaskRunner;
+class TaskStatus;
+struct StatisticsOutcome;
+
 // Count, mean, RMS, standard deviation, min and max of the original or the filtered signal, for
 // all of it and for the samples the plot shows. The whole signal's come with the signal; the
 // visible range's are recomputed at most every kVisibleRefreshMs while the plot moves, in the
-// background where the range is long enough to take more than a few milliseconds. A signal of
+// background where the range is long enough to take more than a few milliseconds or is read from a
+// mapped file (a newer range stops the running sum). A signal of
 // several channels is summarised one channel at a time: the one chosen beside the source. One
 // channel of a file larger than memory says which under the source (mapped_channel.hpp).
 class StatisticsPanel : public QWidget {
@@ -45,10 +52,15 @@ class StatisticsPanel : public QWidget {
   void setBackgroundFrom(std::size_t samples) { backgroundFrom_ = samples; }  // tests use 0
 
   // A region's samples [begin, end) (the markers' "Statistics of this region"), summarised in a
-  // third column headed by `label`, following the source and channel chosen; none hides it.
+  // third column headed by `label`, following the source and channel chosen; none hides it. The sum
+  // runs in the background (tasks()), with progress and Esc; a new region replaces the running one.
   void setRegion(std::optional<SampleRange> range, const QString& label = {});
   std::optional<SampleRange> regionRange() const { return region_; }
-  const Statistics& regionStatistics() const { return regionStatistics_; }
+  const Statistics& regionStatistics() const { return regionStatistics_; }  // count 0 until it comes
+  bool regionPending() const;
+  void cancel();  // Esc: the region's sum stops, its column says so
+  TaskRunner* tasks() const { return tasks_; }
+  TaskStatus* taskStatus() const { return status_; }  // the window's status bar shows it
 
   // What the table shows; count 0 where there is nothing to summarise.
   const Statistics& whole() const { return whole_; }
@@ -61,6 +73,7 @@ class StatisticsPanel : public QWidget {
   const LoadedSignal* shown() const { return shownSignal().get(); }
   void refreshAll();
   void refreshRegion();
+  void showRegion(const QFuture<StatisticsOutcome>& done);
   void showVisible(const Statistics& statistics);
   void backgroundFinished();
   void fillColumn(int column, const Statistics* statistics);  // null: no signal
@@ -72,6 +85,9 @@ class StatisticsPanel : public QWidget {
   QTableWidget* table_ = nullptr;
   QTimer* refreshTimer_ = nullptr;
   QFutureWatcher<Statistics>* background_ = nullptr;
+  std::shared_ptr<std::atomic<bool>> backgroundStop_;  // tells the running sum its range is stale
+  TaskStatus* status_ = nullptr;
+  TaskRunner* tasks_ = nullptr;
   std::size_t backgroundFrom_ = kBackgroundFromSamples;
   bool computing_ = false;  // until the watcher's finished signal, not just the future's end, arrives
   bool stale_ = false;      // the range or the signal changed while the background sum ran

@@ -1,6 +1,7 @@
 #include "siglab/statistics.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -287,19 +288,27 @@ Statistics statisticsSerial(std::span<const double> signal, SampleRange range) {
 }
 
 Statistics statisticsParallel(std::span<const double> signal, SampleRange range) {
+  return statisticsParallel(signal, range, Progress{});
+}
+
+Statistics statisticsParallel(std::span<const double> signal, SampleRange range, const Progress& progress) {
   const std::span<const double> x = selectRange(signal, range);
   if (x.empty()) return emptyStatistics();
   const auto n = static_cast<std::int64_t>(x.size());
   // One partial per piece, merged in order: the result does not depend on which thread took what.
   const std::int64_t pieces = detail::piecesOf(n, 4 * detail::kPieceSize);
   std::vector<Partial> partials(static_cast<std::size_t>(pieces));
+  std::atomic<std::int64_t> done{0};
 #pragma omp parallel for schedule(dynamic, 1) if (pieces > 1)
   for (std::int64_t p = 0; p < pieces; ++p) {
+    if (progress.cancelled()) continue;  // no exception may leave an OpenMP loop: thrown after it
     const detail::IndexRange piece = detail::chunkOf(n, pieces, p, kStatisticsBlock);
     partials[static_cast<std::size_t>(p)] =
         statisticsOfPieceScaled(x.data() + piece.begin, static_cast<std::size_t>(piece.end - piece.begin),
                                 range.begin + static_cast<std::uint64_t>(piece.begin), x[0]);
+    progress.report(static_cast<double>(++done) / static_cast<double>(pieces));
   }
+  progress.throwIfCancelled();
   Partial all;
   for (const Partial& p : partials) all.merge(p);
   // Any NaN or infinity makes a piece's sums non-finite (overflow is scaled away): the serial pass

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <span>
@@ -230,6 +231,32 @@ TEST(Statistics, ParallelRangeMatchesSerialRange) {
   EXPECT_EQ(p.minIndex, s.minIndex);
   EXPECT_EQ(p.maxIndex, s.maxIndex);
   EXPECT_NEAR(p.mean, s.mean, 1e-12);
+}
+
+// The desktop's region statistics: the same pass with progress and cancel, the same bits.
+TEST(Statistics, ParallelWithProgressGivesTheSameBitsAndStopsWhenCancelled) {
+  std::mt19937_64 rng(test::freshSeed());
+  const std::vector<double> x = test::randomSignal(3'000'001, rng);
+  const SampleRange range{17, 2'900'000};
+  std::atomic<int> reports{0};
+  std::atomic<bool> cancel{false};
+  Progress progress;
+  progress.cancelFlag = &cancel;
+  progress.onProgress = [&reports](double fraction) {
+    ASSERT_GT(fraction, 0.0);
+    ASSERT_LE(fraction, 1.0);
+    ++reports;
+  };
+  const Statistics with = statisticsParallel(x, range, progress), without = statisticsParallel(x, range);
+  EXPECT_GT(reports.load(), 1) << "a report a piece";
+  EXPECT_EQ(with.count, without.count);
+  EXPECT_EQ(with.sum, without.sum);
+  EXPECT_EQ(with.sumsq, without.sumsq);
+  EXPECT_EQ(with.variance, without.variance);
+  EXPECT_EQ(with.minIndex, without.minIndex);
+  EXPECT_EQ(with.maxIndex, without.maxIndex);
+  cancel = true;
+  EXPECT_THROW(statisticsParallel(x, range, progress), Cancelled);
 }
 
 }  // namespace

@@ -214,6 +214,7 @@ TEST(CursorsInTheWindow, ARegionIsTheRangeOfTheStatisticsAndOfCompare) {
   const QList<QAction*> menu = markers->table()->actions();
   ASSERT_EQ(menu.size(), 2) << "the region's context menu";
   menu[0]->trigger();  // Statistics of this region
+  while (window.statisticsPanel()->regionPending()) QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
   const SampleRange range = rangeOf(markers->markers()[1], window.signal()->size());
   ASSERT_TRUE(window.statisticsPanel()->regionRange());
   EXPECT_EQ(window.statisticsPanel()->regionRange()->begin, range.begin);

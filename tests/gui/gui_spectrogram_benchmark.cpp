@@ -14,6 +14,7 @@
 #include <QThread>
 
 #include <algorithm>
+#include <ctime>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -39,10 +40,39 @@ double statusMiB(const char* field) {  // a line of /proc/self/status, in MiB
 }
 
 // Runs the event loop until the view has drawn its range at screen resolution; the milliseconds taken.
+// It sleeps until the next event rather than polling, so the GUI thread's CPU time is the window's.
 double untilComplete(const siglab::gui::SpectrogramView& view, const QElapsedTimer& since) {
-  while (view.busy() || !view.complete()) QCoreApplication::processEvents(QEventLoop::AllEvents, 1);
+  while (view.busy() || !view.complete()) QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
   return static_cast<double>(since.nsecsElapsed()) / 1e6;
 }
+
+// CPU milliseconds of this (the GUI) thread, and of the whole process, so far.
+double threadCpuMs() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+}
+double processCpuMs() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+}
+
+// MiB this process has had read from storage so far (its page faults' reads and read-ahead included).
+double readMiB() {
+  std::ifstream io("/proc/self/io");
+  std::string line;
+  while (std::getline(io, line)) {
+    if (line.rfind("read_bytes:", 0) == 0) return std::stod(line.substr(11)) / (1 << 20);
+  }
+  return -1.0;
+}
+
+// A run of zoom steps: each one's wall time, the GUI thread's and the process's CPU time, and the
+// spectrogram's drawings.
+struct Steps {
+  std::vector<double> wall, guiCpu, processCpu, drawings, readMiB;
+};
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -109,8 +139,10 @@ int main(int argc, char** argv) {
   std::mt19937_64 rng(29);
   std::uniform_real_distribution<double> where(0.0, 1.0);
   const auto samples = static_cast<double>(bytes / 8);
+  int drawings = 0;
+  QObject::connect(view, &SpectrogramView::drawn, [&drawings] { ++drawings; });
   const auto zoomRuns = [&](int runs, const std::function<void(double, double)>& show) {
-    std::vector<double> steps;
+    Steps steps;
     for (int run = 0; run < runs; ++run) {
       double first = 0, last = samples;
       for (int step = 0; step < 20; ++step) {
@@ -118,9 +150,15 @@ int main(int argc, char** argv) {
         const double centre = first + width / 2 + where(rng) * width;
         first = centre - width / 2;
         last = centre + width / 2;
+        drawings = 0;
+        const double gui = threadCpuMs(), process = processCpuMs(), read = readMiB();
         timer.restart();
         show(first, last);
-        steps.push_back(untilComplete(*view, timer));
+        steps.wall.push_back(untilComplete(*view, timer));
+        steps.guiCpu.push_back(threadCpuMs() - gui);
+        steps.processCpu.push_back(processCpuMs() - process);
+        steps.drawings.push_back(drawings);
+        steps.readMiB.push_back(readMiB() - read);
       }
       show(0, samples);
       untilComplete(*view, timer);
@@ -129,9 +167,9 @@ int main(int argc, char** argv) {
   };
   const auto throughPlot = [&](double first, double last) { window.signalPlot()->setVisibleRange(first, last); };
   const auto spectrogramOnly = [&](double first, double last) { view->setVisibleRange(first, last); };
-  const std::vector<double> steps = zoomRuns(3, throughPlot);
+  const Steps steps = zoomRuns(3, throughPlot);
   const bool indexingDuringSteps = window.busy();
-  const std::vector<double> alone = zoomRuns(1, spectrogramOnly);
+  const Steps alone = zoomRuns(1, spectrogramOnly);
   std::vector<double> redraws;
   for (int i = 0; i < 10; ++i) {
     timer.restart();
@@ -155,12 +193,14 @@ int main(int argc, char** argv) {
   std::printf("Esc came with %zu tiles in and %zu still missing after it\n", tilesIn, missing);
   while (window.busy()) QCoreApplication::processEvents(QEventLoop::AllEvents, 50);  // the window's own index
   const double indexed = static_cast<double>(timer.elapsed()) / 1000.0;
-  const std::vector<double> afterIndex = zoomRuns(2, throughPlot);
+  const Steps afterIndex = zoomRuns(2, throughPlot);
   const double peak = statusMiB("VmHWM:");
 
-  const auto describe = [&](const char* what, const std::vector<double>& v) {
-    std::printf("%-58s %zu steps (halving to %.0f samples), median %.1f ms, max %.1f ms\n", what, v.size(),
-                samples / (1 << 20), median(v), *std::max_element(v.begin(), v.end()));
+  const auto describe = [&](const char* what, const Steps& v) {
+    std::printf("%-58s %zu steps (halving to %.0f samples), median %.1f ms, max %.1f ms; CPU a step (median): GUI thread %.1f ms, "
+                "process %.1f ms; drawings a step (median) %.0f; read from storage a step (median) %.1f MiB\n",
+                what, v.wall.size(), samples / (1 << 20), median(v.wall), *std::max_element(v.wall.begin(), v.wall.end()),
+                median(v.guiCpu), median(v.processCpu), median(v.drawings), median(v.readMiB));
   };
   describe(indexingDuringSteps ? "zoom steps through the plot, the window indexing the file:" : "zoom steps through the plot:", steps);
   describe("zoom steps of the spectrogram alone (no plot redraw):", alone);
@@ -174,8 +214,9 @@ int main(int argc, char** argv) {
   std::printf("%-58s %10.1f ms  (overview every %llu frames, then the screen's resolution)\n",
               "open to that view refined to the screen's columns", screenView,
               static_cast<unsigned long long>(1ull << overviewLevel));
-  target("zoom step through the plot, window indexing (median)", median(steps), "ms", 100);
-  target("zoom step through the plot, window idle (median)", median(afterIndex), "ms", 100);
+  target("zoom step through the plot, window indexing (median)", median(steps.wall), "ms", 100);
+  target("zoom step through the plot, window idle (median)", median(afterIndex.wall), "ms", 100);
+  target("GUI thread CPU a zoom step through the plot, idle (median)", median(afterIndex.guiCpu), "ms", 100);
   target("peak resident memory, open to the end (VmHWM)", peak, "MiB", 1024);
   target("Esc to the view idle (the request dropped)", escMs, "ms", 100);
   target("Esc to its worker's end (after the reads in flight)", workerMs, "ms", 100);

@@ -179,6 +179,27 @@ TEST(SpectrogramGui, ANewRangeReplacesTheRunningRequestAndEscStopsIt) {
   EXPECT_FALSE(view.tiles()->missingFor(view.first(), view.last(), static_cast<std::size_t>(view.plot()->axisRect()->width())).empty());
 }
 
+// A zoom through the signal plot moves the range more than once in one turn of the event loop: the
+// view draws once for all of them (each drawing fills every cell and replots).
+TEST(SpectrogramGui, RangesSetInOneTurnOfTheEventLoopAreDrawnOnce) {
+  const std::vector<double> x = tone(400'000, 0.05);
+  SpectrogramView view;
+  view.resize(900, 400);
+  view.show();
+  view.setSignal(signalOf(x));
+  ASSERT_TRUE(waitForSpectrogram(view));
+  const auto columns = static_cast<std::size_t>(view.plot()->axisRect()->width());
+  ASSERT_TRUE(view.tiles()->missingFor(10, 400'000, columns).empty()) << "the test needs ranges drawn from cached tiles";
+  ASSERT_TRUE(view.tiles()->missingFor(20, 400'000, columns).empty());
+  int drawings = 0;
+  QObject::connect(&view, &SpectrogramView::drawn, [&drawings] { ++drawings; });
+  view.setVisibleRange(10, 400'000);
+  view.setVisibleRange(20, 400'000);
+  ASSERT_TRUE(waitForSpectrogram(view));
+  EXPECT_EQ(drawings, 1);
+  EXPECT_EQ(view.plot()->xAxis->range().lower, 20);
+}
+
 TEST(SpectrogramGui, ExportWritesPngSvgAndPdfAndSaysWhyNot) {
   test::TempDir dir;
   SpectrogramView view;

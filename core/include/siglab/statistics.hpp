@@ -5,6 +5,8 @@
 #include <memory>
 #include <span>
 
+#include "siglab/progress.hpp"
+
 namespace siglab {
 
 // Samples [begin, end) of a signal; the default is all of it.
@@ -54,6 +56,9 @@ Statistics statisticsSerial(std::span<const double> signal, SampleRange range = 
 // relative error is kept under kStatisticsVarianceRelativeBound in the tests (adversarial data
 // included), not proven.
 Statistics statisticsParallel(std::span<const double> signal, SampleRange range = {});
+// The same pass (the same result, bit for bit) reporting its pieces done through `progress` and
+// throwing Cancelled once asked to stop: the desktop's region statistics, off its GUI thread.
+Statistics statisticsParallel(std::span<const double> signal, SampleRange range, const Progress& progress);
 
 // statisticsParallel's pass over a signal given in order, block by block (streamed from a file),
 // with the same bounds: add() each block as it comes, result() at any point.
