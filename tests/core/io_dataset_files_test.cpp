@@ -388,6 +388,48 @@ TEST(DatasetFiles, ALibraryCrashOrHangInTheChildIsAnErrorNamingTheFile) {
   EXPECT_EQ(files, 2u);  // x.h5 and x.mat: no output, no temporary left behind
 }
 
+// The samples too are read outside the program: a MAT v5 variable's by matio in a child of their
+// own (passed back through a pipe), an HDF5 dataset's chunk index and first block in the header
+// child. A crash there (made here by the test hook) is an error naming the file, the listing is not.
+TEST(DatasetFiles, ALibraryCrashOnTheSamplesIsAnErrorNamingTheFile) {
+  SKIP_WITHOUT(hdf5);
+  SKIP_WITHOUT(mat);
+  const test::TempDir dir;
+  const std::vector<double> x = {1, 2, 3, 4};
+  writeChannels(dir.file("x.h5"), std::vector<std::span<const double>>{x});
+  writeChannels(dir.file("x.mat"), std::vector<std::span<const double>>{x});
+  struct Reset {
+    ~Reset() { setDatasetChildFaultForTests(DatasetChildFault::none); }
+  } reset;
+  setDatasetChildFaultForTests(DatasetChildFault::crashReadingSamples);
+  EXPECT_EQ(listDatasets(dir.file("x.mat")).size(), 1u);
+  EXPECT_EQ(listDatasets(dir.file("x.h5")).size(), 1u);
+  EXPECT_EQ(errorOf([&] { readChannels(dir.file("x.mat")); }),
+            dir.file("x.mat") + ":signal: the matio library crashed reading it (SIGABRT): the file is damaged");
+  EXPECT_EQ(errorOf([&] { readChannels(dir.file("x.h5")); }),
+            dir.file("x.h5") + ": the HDF5 library crashed reading it (SIGABRT): the file is damaged");
+}
+
+// A MAT variable larger than the pipe's buffer and the child's blocks of 64K samples arrives whole,
+// each channel in its place; an error the child meets on the samples arrives with its text.
+TEST(MatFiles, SamplesReadInTheChildArriveWhole) {
+  SKIP_WITHOUT(mat);
+  const test::TempDir dir;
+  std::mt19937_64 rng(test::freshSeed());
+  const Planar planar = randomPlanar(3, 100'003, rng);
+  writeChannels(dir.file("big.mat"), spansOf(planar));
+  EXPECT_EQ(toPlanar(readChannels(dir.file("big.mat"))), planar);
+
+  const std::string path = dir.file("short.mat");
+  writeSignal(path, std::vector<double>{1, 2, 3, 4});
+  std::string bytes = test::readFile(path);
+  ASSERT_EQ(bytes.substr(184, 8), std::string("\x09\0\0\0\x20\0\0\0", 8));  // the samples' tag: 32 bytes of float64
+  bytes.replace(188, 1, std::string(1, '\0'));                                 // now none
+  test::writeFile(path, bytes);
+  EXPECT_EQ(errorOf([&] { readChannels(path); }),
+            path + ":signal: the variable holds fewer samples than its shape says (the file is damaged)");
+}
+
 TEST(DatasetFiles, SessionKeepsTheDataset) {
   test::TempDir dir;
   Session session;

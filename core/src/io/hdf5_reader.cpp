@@ -237,6 +237,21 @@ class Hdf5ChannelStream final : public ChannelStream {
   Hdf5ChannelStream(const Hdf5ChannelStream&) = delete;
   Hdf5ChannelStream& operator=(const Hdf5ChannelStream&) = delete;
 
+  // What reading meets first, met beforehand (in the header child, dataset_files.cpp): every node
+  // of the chunk index (H5Dget_num_chunks walks it) and the first block through the filters.
+  void readStructure() {
+    {
+      const auto held = hdf5::lock();
+      const Handle plist(H5Dget_create_plist(dataset_.get()), H5Pclose);
+      hsize_t chunks = 0;
+      if (H5Pget_layout(plist.get()) == H5D_CHUNKED && H5Dget_num_chunks(dataset_.get(), H5S_ALL, &chunks) < 0) {
+        H5Eclear2(H5E_DEFAULT);  // the read meets it again, and says so
+      }
+    }
+    samplesAboutToBeRead();
+    if (shape_.frames > 0) loadBlock(0);
+  }
+
   std::size_t channels() const override { return keep_.size(); }
   std::optional<std::uint64_t> knownFrames() const override { return shape_.frames; }
   std::optional<double> sampleRate() const override { return rate_; }
@@ -340,8 +355,9 @@ std::vector<DatasetEntry> listHdf5Datasets(const std::string& path, Hdf5Layout l
   return listSignals(file.get(), layout);
 }
 
-std::unique_ptr<ChannelStream> openHdf5ChannelStream(const std::string& path, const ReadOptions& options,
-                                                     Hdf5Layout layout) {
+namespace {
+
+std::unique_ptr<Hdf5ChannelStream> openStream(const std::string& path, const ReadOptions& options, Hdf5Layout layout) {
   if (options.sampleRate) checkSampleRate(*options.sampleRate);
   const auto held = hdf5::lock();
   Handle file = openFile(path);
@@ -374,6 +390,17 @@ std::unique_ptr<ChannelStream> openHdf5ChannelStream(const std::string& path, co
                                                         : std::nullopt);
   return std::make_unique<Hdf5ChannelStream>(std::move(file), std::move(dataset), where, std::move(shape),
                                              std::move(keep), rate, options.allowNonFinite);
+}
+
+}  // namespace
+
+std::unique_ptr<ChannelStream> openHdf5ChannelStream(const std::string& path, const ReadOptions& options,
+                                                     Hdf5Layout layout) {
+  return openStream(path, options, layout);
+}
+
+void checkHdf5Dataset(const std::string& path, const ReadOptions& options, Hdf5Layout layout) {
+  openStream(path, options, layout)->readStructure();
 }
 
 }  // namespace siglab

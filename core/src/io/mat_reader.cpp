@@ -126,34 +126,40 @@ std::vector<DatasetEntry> listSignals(mat_t* file) {
 }
 
 template <typename T>
-void convert(const void* data, std::size_t count, double* out) {
-  const T* in = static_cast<const T*>(data);
+void convert(const void* data, std::size_t first, std::size_t count, double* out) {
+  const T* in = static_cast<const T*>(data) + first;
   for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<double>(in[i]);
 }
 
-// The variable's samples as float64, column-major (channel after channel).
-std::vector<double> samplesOf(const matvar_t& v, const std::string& where) {
+// The variable's samples as float64, column-major (channel after channel), handed to `sink` in blocks.
+void sendSamples(const matvar_t& v, const std::string& where, const SampleBlockSink& sink) {
   const std::size_t count = static_cast<std::size_t>(v.dims[0]) * v.dims[1];
-  std::vector<double> out(count);
   if (!v.data) throw InputError(where, "matio read no data for it (the file is damaged): " + mat::takeLastMessage());
-  switch (v.class_type) {
-    case MAT_C_DOUBLE: convert<double>(v.data, count, out.data()); break;
-    case MAT_C_SINGLE: convert<float>(v.data, count, out.data()); break;
-    case MAT_C_INT8: convert<std::int8_t>(v.data, count, out.data()); break;
-    case MAT_C_UINT8: convert<std::uint8_t>(v.data, count, out.data()); break;
-    case MAT_C_INT16: convert<std::int16_t>(v.data, count, out.data()); break;
-    case MAT_C_UINT16: convert<std::uint16_t>(v.data, count, out.data()); break;
-    case MAT_C_INT32: convert<std::int32_t>(v.data, count, out.data()); break;
-    case MAT_C_UINT32: convert<std::uint32_t>(v.data, count, out.data()); break;
-    case MAT_C_INT64: convert<std::int64_t>(v.data, count, out.data()); break;
-    case MAT_C_UINT64: convert<std::uint64_t>(v.data, count, out.data()); break;
-    default: throw InputError(where, whyNotSignal(v));
-  }
+  if (typeName(v).empty()) throw InputError(where, whyNotSignal(v));
   // matio converts to the class's type; check it held that many bytes (a damaged element holds fewer).
   if (v.nbytes < count * Mat_SizeOf(v.data_type) && v.data_type != MAT_T_UNKNOWN) {
     throw InputError(where, "the variable holds fewer samples than its shape says (the file is damaged)");
   }
-  return out;
+  constexpr std::size_t kBlock = 1 << 16;
+  std::vector<double> block(std::min(count, kBlock));
+  for (std::size_t first = 0; first < count; first += kBlock) {
+    const std::size_t n = std::min(kBlock, count - first);
+    double* out = block.data();
+    switch (v.class_type) {
+      case MAT_C_DOUBLE: convert<double>(v.data, first, n, out); break;
+      case MAT_C_SINGLE: convert<float>(v.data, first, n, out); break;
+      case MAT_C_INT8: convert<std::int8_t>(v.data, first, n, out); break;
+      case MAT_C_UINT8: convert<std::uint8_t>(v.data, first, n, out); break;
+      case MAT_C_INT16: convert<std::int16_t>(v.data, first, n, out); break;
+      case MAT_C_UINT16: convert<std::uint16_t>(v.data, first, n, out); break;
+      case MAT_C_INT32: convert<std::int32_t>(v.data, first, n, out); break;
+      case MAT_C_UINT32: convert<std::uint32_t>(v.data, first, n, out); break;
+      case MAT_C_INT64: convert<std::int64_t>(v.data, first, n, out); break;
+      case MAT_C_UINT64: convert<std::uint64_t>(v.data, first, n, out); break;
+      default: break;  // refused above
+    }
+    sink(std::span<const double>(out, n));
+  }
 }
 
 // Planar channels held in memory, handed out block by block.
@@ -222,9 +228,15 @@ std::unique_ptr<ChannelStream> openMatChannelStream(const std::string& path, con
                                 " bytes holds (the file is damaged)");
   }
   std::vector<std::size_t> keep = datasetChannelsToKeep(options, entry.channels, where);
-  const mat::Variable whole(Mat_VarRead(file.get(), name.c_str()));
-  if (!whole) throw InputError(where, "cannot read it (the file is damaged): " + mat::takeLastMessage());
-  std::vector<double> samples = samplesOf(*whole.get(), where);
+  // Read whole in a child process (its data may be damaged where its header is not), the lock held:
+  // the child calls matio without taking it.
+  const auto count = static_cast<std::size_t>(info->dims[0] * info->dims[1]);
+  std::vector<double> samples = readSamplesInChild(where, "matio", count, [&](const SampleBlockSink& sink) {
+    samplesAboutToBeRead();
+    const mat::Variable whole(Mat_VarRead(file.get(), name.c_str()));
+    if (!whole) throw InputError(where, "cannot read it (the file is damaged): " + mat::takeLastMessage());
+    sendSamples(*whole.get(), where, sink);
+  });
   if (!options.allowNonFinite) requireFinite(samples, where);
   return std::make_unique<MatChannelStream>(std::move(samples), entry.frames, std::move(keep), options.sampleRate);
 }
