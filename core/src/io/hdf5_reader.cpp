@@ -90,8 +90,9 @@ Handle openFile(const std::string& path) {
   return file;
 }
 
-// The numeric 1-D/2-D datasets below the root (MATLAB: the variables at the root).
-std::vector<DatasetEntry> listSignals(hid_t file, Hdf5Layout layout) {
+// The numeric 1-D/2-D datasets below the root (MATLAB: the variables at the root); a group
+// structure the library cannot walk is an error, not a file without datasets.
+std::vector<DatasetEntry> listSignals(hid_t file, Hdf5Layout layout, const std::string& path) {
   struct Visit {
     Hdf5Layout layout;
     std::vector<DatasetEntry> entries;
@@ -112,7 +113,9 @@ std::vector<DatasetEntry> listSignals(hid_t file, Hdf5Layout layout) {
                          hdf5::numericTypeName(type.get()), shape.frames, shape.channels});
     return 0;
   };
-  if (H5Lvisit(file, H5_INDEX_NAME, H5_ITER_INC, each, &visit) < 0) H5Eclear2(H5E_DEFAULT);
+  if (H5Lvisit(file, H5_INDEX_NAME, H5_ITER_INC, each, &visit) < 0) {
+    throw InputError(path, "cannot list what it holds (the file is damaged): " + hdf5::lastError());
+  }
   return visit.entries;
 }
 
@@ -352,7 +355,7 @@ class Hdf5ChannelStream final : public ChannelStream {
 std::vector<DatasetEntry> listHdf5Datasets(const std::string& path, Hdf5Layout layout) {
   const auto held = hdf5::lock();
   const Handle file = openFile(path);
-  return listSignals(file.get(), layout);
+  return listSignals(file.get(), layout, path);
 }
 
 namespace {
@@ -365,18 +368,18 @@ std::unique_ptr<Hdf5ChannelStream> openStream(const std::string& path, const Rea
   std::string name = options.dataset;
   Handle dataset;
   if (name.empty()) {
-    name = chooseDataset(listSignals(file.get(), layout), name, path, word).name;
+    name = chooseDataset(listSignals(file.get(), layout, path), name, path, word).name;
   }
   Handle object(H5Oopen(file.get(), name.c_str(), H5P_DEFAULT), H5Oclose);
   if (!object) {
     H5Eclear2(H5E_DEFAULT);
-    chooseDataset(listSignals(file.get(), layout), name, path, word);  // throws, listing what there is
+    chooseDataset(listSignals(file.get(), layout, path), name, path, word);  // throws, listing what there is
   }
   const std::string where = path + ":" + name;
   if (H5Iget_type(object.get()) != H5I_DATASET) {
     throw InputError(where, layout == Hdf5Layout::matlab ? "a MATLAB struct or other group, not a numeric matrix"
                                                          : "a group, not a dataset (its numeric datasets: " +
-                                                               describeDatasets(listSignals(file.get(), layout)) + ")");
+                                                               describeDatasets(listSignals(file.get(), layout, path)) + ")");
   }
   dataset = Handle(H5Dopen2(file.get(), name.c_str(), H5P_DEFAULT), H5Dclose);
   Hdf5Shape shape;
