@@ -60,20 +60,49 @@ DatasetEntry entryOf(const matvar_t& v) {
   return {v.name ? v.name : "", {rows, columns}, typeName(v), vector ? rows * columns : rows, vector ? 1 : columns};
 }
 
-// An uncompressed matrix's first parts (array flags, dimensions, name) lie within its `bytes`:
-// matio allocates what a damaged dimensions tag claims (found by fuzz-mat: 4 GiB).
+// An uncompressed matrix's parts (array flags, dimensions, name) lie within its `bytes`, and a
+// numeric matrix's samples (the real part) hold as many values as its dimensions say: matio
+// allocates what the dimensions claim and fills only what the file holds (found by fuzz-mat: a
+// 280-byte file read as 3 x 33554436 samples), or what a damaged dimensions tag claims (4 GiB).
 void requireWholeParts(int fd, const std::string& path, std::uint64_t first, std::uint64_t bytes, std::size_t element) {
+  const auto fail = [&](const std::string& why) {
+    ::close(fd);
+    throw InputError(path, "variable " + std::to_string(element) + " is damaged: " + why);
+  };
   std::uint64_t at = 0;
-  for (int part = 0; part < 3 && at + 8 <= bytes; ++part) {
+  std::uint32_t arrayClass = 0;
+  std::uint64_t values = 1;
+  std::uint64_t samples = 0;  // what the real part holds, in values of its stored type (none: not numeric)
+  for (int part = 0; part < 4 && at + 8 <= bytes; ++part) {
     std::array<std::uint32_t, 2> tag{};
     if (::pread(fd, tag.data(), 8, static_cast<off_t>(first + at)) != 8) return;  // the element check says why
-    const std::uint64_t length = (tag[0] >> 16) != 0 ? 0 : (std::uint64_t{tag[1]} + 7) / 8 * 8;
+    const bool small = (tag[0] >> 16) != 0;  // type and size in the tag's first word, data in its second
+    const std::uint64_t length = small ? 0 : (std::uint64_t{tag[1]} + 7) / 8 * 8;
     if (at + 8 + length > bytes) {
-      ::close(fd);
-      throw InputError(path, "variable " + std::to_string(element) + " is damaged: a part of its header claims " +
-                                 std::to_string(tag[1]) + " bytes, more than the variable's " + std::to_string(bytes));
+      fail("a part of its header claims " + std::to_string(tag[1]) + " bytes, more than the variable's " +
+           std::to_string(bytes));
+    }
+    std::array<std::uint32_t, 8> words{};
+    const std::size_t wordCount = small ? 1 : std::min<std::size_t>(words.size(), tag[1] / 4);
+    if (small) words[0] = tag[1];
+    else if (::pread(fd, words.data(), wordCount * 4, static_cast<off_t>(first + at + 8)) != static_cast<ssize_t>(wordCount * 4)) return;
+    if (part == 0) arrayClass = words[0] & 0xff;
+    if (part == 1) {
+      for (std::size_t d = 0; d < wordCount; ++d) {
+        if (__builtin_mul_overflow(values, std::uint64_t{words[d]}, &values)) values = UINT64_MAX;
+      }
+    }
+    if (part == 3) {
+      const std::uint32_t stored = small ? (tag[0] & 0xffff) : tag[0];  // any number: not cast to the enum unchecked
+      const std::uint64_t storedBytes = small ? (tag[0] >> 16) : tag[1];
+      const std::size_t size = stored <= MAT_T_UINT64 ? Mat_SizeOf(static_cast<matio_types>(stored)) : 0;
+      samples = size > 0 ? storedBytes / size : 0;
     }
     at += 8 + length;
+  }
+  const bool numeric = arrayClass >= MAT_C_DOUBLE && arrayClass <= MAT_C_UINT64;
+  if (numeric && samples < values) {
+    fail("its dimensions say " + std::to_string(values) + " values, its samples hold " + std::to_string(samples));
   }
 }
 
