@@ -7,6 +7,10 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <functional>
+#include <vector>
+
+#include <zlib.h>
 
 #include "dataset_formats.hpp"
 #include "mat_support.hpp"
@@ -60,22 +64,21 @@ DatasetEntry entryOf(const matvar_t& v) {
   return {v.name ? v.name : "", {rows, columns}, typeName(v), vector ? rows * columns : rows, vector ? 1 : columns};
 }
 
-// An uncompressed matrix's parts (array flags, dimensions, name) lie within its `bytes`, and a
-// numeric matrix's samples (the real part) hold as many values as its dimensions say: matio
-// allocates what the dimensions claim and fills only what the file holds (found by fuzz-mat: a
-// 280-byte file read as 3 x 33554436 samples), or what a damaged dimensions tag claims (4 GiB).
-void requireWholeParts(int fd, const std::string& path, std::uint64_t first, std::uint64_t bytes, std::size_t element) {
-  const auto fail = [&](const std::string& why) {
-    ::close(fd);
-    throw InputError(path, "variable " + std::to_string(element) + " is damaged: " + why);
-  };
+// Reads `size` bytes at `offset` of a matrix's contents; false where they are not there.
+using PartReader = std::function<bool(void* into, std::size_t size, std::uint64_t offset)>;
+
+// A matrix's parts (array flags, dimensions, name) lie within its `bytes`, and a numeric matrix's
+// samples (the real part) hold as many values as its dimensions say: matio allocates what the
+// dimensions claim and fills only what the file holds (found by fuzz-mat: a 280-byte file read as
+// 3 x 33554436 samples), or what a damaged dimensions tag claims (4 GiB). Throws through `fail`.
+void requireWholeParts(const PartReader& read, std::uint64_t bytes, const std::function<void(const std::string&)>& fail) {
   std::uint64_t at = 0;
   std::uint32_t arrayClass = 0;
   std::uint64_t values = 1;
   std::uint64_t samples = 0;  // what the real part holds, in values of its stored type (none: not numeric)
   for (int part = 0; part < 4 && at + 8 <= bytes; ++part) {
     std::array<std::uint32_t, 2> tag{};
-    if (::pread(fd, tag.data(), 8, static_cast<off_t>(first + at)) != 8) return;  // the element check says why
+    if (!read(tag.data(), 8, at)) return;  // the element check says why
     const bool small = (tag[0] >> 16) != 0;  // type and size in the tag's first word, data in its second
     const std::uint64_t length = small ? 0 : (std::uint64_t{tag[1]} + 7) / 8 * 8;
     if (at + 8 + length > bytes) {
@@ -85,7 +88,7 @@ void requireWholeParts(int fd, const std::string& path, std::uint64_t first, std
     std::array<std::uint32_t, 8> words{};
     const std::size_t wordCount = small ? 1 : std::min<std::size_t>(words.size(), tag[1] / 4);
     if (small) words[0] = tag[1];
-    else if (::pread(fd, words.data(), wordCount * 4, static_cast<off_t>(first + at + 8)) != static_cast<ssize_t>(wordCount * 4)) return;
+    else if (!read(words.data(), wordCount * 4, at + 8)) return;
     if (part == 0) arrayClass = words[0] & 0xff;
     if (part == 1) {
       for (std::size_t d = 0; d < wordCount; ++d) {
@@ -104,6 +107,66 @@ void requireWholeParts(int fd, const std::string& path, std::uint64_t first, std
   if (numeric && samples < values) {
     fail("its dimensions say " + std::to_string(values) + " values, its samples hold " + std::to_string(samples));
   }
+}
+
+// A compressed element inflated: its first bytes (the matrix's tag and header parts) and the length
+// of all it inflates to, without keeping the rest; `complete` when the stream ends as deflate's do.
+struct InflatedElement {
+  std::string head;
+  std::uint64_t length = 0;
+  bool complete = false;
+};
+
+InflatedElement inflateElement(int fd, std::uint64_t first, std::uint64_t bytes) {
+  constexpr std::size_t kHead = 1 << 16;
+  InflatedElement inflated;
+  z_stream z{};
+  if (inflateInit(&z) != Z_OK) return inflated;
+  std::vector<unsigned char> in(1 << 16);
+  std::vector<unsigned char> out(1 << 16);
+  std::uint64_t consumed = 0;
+  for (int status = Z_OK; status != Z_STREAM_END;) {
+    if (z.avail_in == 0) {
+      const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(in.size(), bytes - consumed));
+      if (n == 0 || ::pread(fd, in.data(), n, static_cast<off_t>(first + consumed)) != static_cast<ssize_t>(n)) break;
+      consumed += n;
+      z.next_in = in.data();
+      z.avail_in = static_cast<uInt>(n);
+    }
+    z.next_out = out.data();
+    z.avail_out = static_cast<uInt>(out.size());
+    status = inflate(&z, Z_NO_FLUSH);
+    if (status != Z_OK && status != Z_STREAM_END && status != Z_BUF_ERROR) break;
+    const std::size_t produced = out.size() - z.avail_out;
+    inflated.head.append(reinterpret_cast<const char*>(out.data()), std::min(produced, kHead - inflated.head.size()));
+    inflated.length += produced;
+    inflated.complete = status == Z_STREAM_END;
+  }
+  inflateEnd(&z);
+  return inflated;
+}
+
+// A compressed element holds one matrix whose parts and samples are checked as an uncompressed one's,
+// within what the stream inflates to (matio fills a stream that ends early with zeros).
+void requireWholeCompressed(int fd, std::uint64_t first, std::uint64_t bytes,
+                            const std::function<void(const std::string&)>& fail) {
+  const InflatedElement inflated = inflateElement(fd, first, bytes);
+  if (!inflated.complete) fail("its compressed data is damaged or cut short");
+  std::array<std::uint32_t, 2> tag{};
+  if (inflated.head.size() < 8) fail("its compressed data holds no variable");
+  std::memcpy(tag.data(), inflated.head.data(), 8);
+  if (tag[0] != MAT_T_MATRIX) return;  // matio says what it is
+  if (tag[1] > inflated.length - 8) {
+    fail("it claims " + std::to_string(tag[1]) + " bytes, its compressed data holds " + std::to_string(inflated.length - 8));
+  }
+  const std::string& head = inflated.head;
+  requireWholeParts(
+      [&](void* into, std::size_t size, std::uint64_t offset) {
+        if (8 + offset + size > head.size()) return false;
+        std::memcpy(into, head.data() + 8 + offset, size);
+        return true;
+      },
+      tag[1], fail);
 }
 
 // A v5 file whose last element runs past its end (cut short) is refused before matio reads it:
@@ -129,7 +192,20 @@ void requireWholeElements(const std::string& path) {
       throw InputError(path, "the file is cut short: variable " + std::to_string(element) + " needs " +
                                  std::to_string(next - at) + " bytes, " + std::to_string(size - at) + " are left");
     }
-    if (tag[0] == MAT_T_MATRIX) requireWholeParts(fd, path, at + 8, tag[1], element);
+    const auto fail = [&](const std::string& why) {
+      ::close(fd);
+      throw InputError(path, "variable " + std::to_string(element) + " is damaged: " + why);
+    };
+    const std::uint64_t first = at + 8;
+    if (tag[0] == MAT_T_MATRIX) {
+      requireWholeParts(
+          [&](void* into, std::size_t count, std::uint64_t offset) {
+            return ::pread(fd, into, count, static_cast<off_t>(first + offset)) == static_cast<ssize_t>(count);
+          },
+          tag[1], fail);
+    } else if (tag[0] == MAT_T_COMPRESSED) {
+      requireWholeCompressed(fd, first, tag[1], fail);
+    }
     at = next;
   }
   ::close(fd);
