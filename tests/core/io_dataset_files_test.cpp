@@ -456,8 +456,9 @@ TEST(DatasetFiles, OutputNameSplitsAtTheFile) {
   EXPECT_EQ(splitDatasetPath("/nonexistent/a.h5:/x").file, "/nonexistent/a.h5:/x");
 }
 
-// The inputs the fuzzers found, and their kin (fuzz/corpus/*/regression-*), listed and read: each an
-// error naming the file, never a crash, an empty listing (a damaged local heap: libhdf5 cannot walk
+// The inputs the fuzzers found, and their kin (fuzz/corpus/*/regression-*), listed and read: each
+// read an error naming the file, never a crash, libhdf5 reading freed memory (chunks larger than a
+// fixed shape), an empty listing (a damaged local heap: libhdf5 cannot walk
 // the root group, asking for 2^64 - 57 bytes; this was "holds no numeric 1-D or 2-D datasets") or
 // samples the file does not hold (dimensions of 3 x 33554436 in 280 bytes, or 1000 x 1 over 4 values
 // compressed, or over a compressed stream that ends early: matio read that many, zeros after the end).
@@ -472,14 +473,13 @@ TEST(DatasetFiles, FuzzFindingsAreErrorsNamingTheFile) {
       const test::TempDir dir;
       const std::string path = dir.file("input" + entry.path().extension().string());
       std::filesystem::copy_file(entry.path(), path);
-      for (const std::function<void()>& read : std::vector<std::function<void()>>{
-               [&] { listDatasets(path); }, [&] { readChannels(path); }}) {
-        const std::string message = errorOf(read);
-        EXPECT_EQ(message.rfind(path, 0), 0u) << entry.path() << ": " << message;
-      }
+      const std::string listed = errorOf([&] { listDatasets(path); });  // a damaged dataset may still be listed
+      EXPECT_TRUE(listed == "no error" || listed.starts_with(path)) << entry.path() << ": " << listed;
+      const std::string read = errorOf([&] { readChannels(path); });
+      EXPECT_TRUE(read.starts_with(path)) << entry.path() << ": " << read;
     }
   }
-  EXPECT_GE(found, 5u);
+  EXPECT_GE(found, 6u);
 }
 
 // A matrix whose dimensions tag claims 2 GiB inside a 120-byte variable (found by fuzz-mat: matio

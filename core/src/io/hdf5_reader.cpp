@@ -109,7 +109,7 @@ std::vector<DatasetEntry> listSignals(hid_t file, Hdf5Layout layout, const std::
     Hdf5Shape shape;
     if (!whyNotSignal(object.get(), v.layout, shape).empty()) return 0;
     const Handle type(H5Dget_type(object.get()), H5Tclose);
-    v.entries.push_back({v.layout == Hdf5Layout::matlab ? std::string(name) : "/" + std::string(name), shape.shown,
+    v.entries.push_back({v.layout == Hdf5Layout::matlab ? std::string(name) : std::string("/").append(name), shape.shown,
                          hdf5::numericTypeName(type.get()), shape.frames, shape.channels});
     return 0;
   };
@@ -211,6 +211,20 @@ void requireSaneSizes(hid_t dataset, const Hdf5Shape& shape, const std::string& 
     if (rank < 1 || chunkBytes > (std::uint64_t{256} << 20)) {
       throw InputError(where, "its chunks of " + std::to_string(chunkBytes) + " bytes are more than SigLab reads at once "
                               "(256 MiB; the file is damaged, or rewrite it with smaller chunks)");
+    }
+    // The library refuses to make chunks larger than a fixed dimension, and reads freed memory on
+    // such a file (found by fuzz-hdf5: chunks of 8 x 131072 in a 32 x 2 dataset).
+    const Handle space(H5Dget_space(dataset), H5Sclose);
+    std::array<hsize_t, 2> dims{};
+    std::array<hsize_t, 2> maxDims{};
+    if (H5Sget_simple_extent_ndims(space.get()) == rank && H5Sget_simple_extent_dims(space.get(), dims.data(), maxDims.data()) == rank) {
+      for (std::size_t i = 0; i < static_cast<std::size_t>(rank); ++i) {
+        if (maxDims[i] != H5S_UNLIMITED && chunk[i] > maxDims[i]) {
+          std::string chunkShape = std::to_string(chunk[0]);
+          if (rank > 1) chunkShape.append(" x ").append(std::to_string(chunk[1]));  // appended: GCC 12's false -Wrestrict
+          throw InputError(where, "its chunks (" + chunkShape + ") are larger than its fixed shape allows (the file is damaged)");
+        }
+      }
     }
   } else if (layout == H5D_CONTIGUOUS && H5Dget_storage_size(dataset) < bytes) {
     throw InputError(where, "the file is damaged or cut short: its samples need " + std::to_string(bytes) +
