@@ -85,6 +85,9 @@ void requireWholeParts(const PartReader& read, std::uint64_t bytes, const std::f
       fail("a part of its header claims " + std::to_string(tag[1]) + " bytes, more than the variable's " +
            std::to_string(bytes));
     }
+    if (part == 0 && (small || tag[0] != MAT_T_UINT32 || tag[1] != 8)) {
+      fail("its array flags are damaged (matio reads them as 8 bytes of uint32)");  // and the parts after them from there
+    }
     std::array<std::uint32_t, 8> words{};
     const std::size_t wordCount = small ? 1 : std::min<std::size_t>(words.size(), tag[1] / 4);
     if (small) words[0] = tag[1];
