@@ -459,8 +459,9 @@ TEST(DatasetFiles, OutputNameSplitsAtTheFile) {
 // The inputs the fuzzers found, and their kin (fuzz/corpus/*/regression-*), listed and read: each
 // read an error naming the file, never a crash, libhdf5 reading freed memory (chunks larger than a
 // fixed shape), an empty listing (a damaged local heap: libhdf5 cannot walk
-// the root group, asking for 2^64 - 57 bytes; this was "holds no numeric 1-D or 2-D datasets") or
-// samples the file does not hold (dimensions of 3 x 33554436 in 280 bytes, or 1000 x 1 over 4 values
+// the root group, asking for 2^64 - 57 bytes; this was "holds no numeric 1-D or 2-D datasets"; on
+// another, libhdf5 writes through NULL: the child's "crashed reading it (SIGSEGV)"), or samples the
+// file does not hold (dimensions of 3 x 33554436 in 280 bytes, or 1000 x 1 over 4 values
 // compressed, or over a compressed stream that ends early: matio read that many, zeros after the end).
 TEST(DatasetFiles, FuzzFindingsAreErrorsNamingTheFile) {
   SKIP_WITHOUT(hdf5);
@@ -479,7 +480,7 @@ TEST(DatasetFiles, FuzzFindingsAreErrorsNamingTheFile) {
       EXPECT_TRUE(read.starts_with(path)) << entry.path() << ": " << read;
     }
   }
-  EXPECT_GE(found, 6u);
+  EXPECT_GE(found, 8u);
 }
 
 // A matrix whose dimensions tag claims 2 GiB inside a 120-byte variable (found by fuzz-mat: matio
