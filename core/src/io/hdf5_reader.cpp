@@ -52,7 +52,19 @@ std::string whyNotSignal(hid_t dataset, Hdf5Layout layout, Hdf5Shape& shape) {
   }
   switch (H5Tget_class(type.get())) {
     case H5T_INTEGER:
-    case H5T_FLOAT: break;
+    case H5T_FLOAT: {
+      // A damaged header may claim a number of any width (fuzz-hdf5: a 131072-byte integer made
+      // libhdf5's conversion read past its buffer); only the widths writers use are read.
+      const std::size_t bytes = H5Tget_size(type.get());
+      const bool integer = H5Tget_class(type.get()) == H5T_INTEGER;
+      const bool usual = integer ? (bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8)
+                                 : (bytes == 2 || bytes == 4 || bytes == 8);
+      if (!usual) {
+        return "holds " + std::to_string(8 * bytes) + "-bit " + (integer ? "integers" : "floats") +
+               ", not a sample type SigLab reads (8-, 16-, 32- or 64-bit integers; 16-, 32- or 64-bit floats)";
+      }
+      break;
+    }
     case H5T_STRING: return "holds strings, not numbers";
     case H5T_COMPOUND:
       return layout == Hdf5Layout::matlab ? "a complex matrix (SigLab reads real signals)"
