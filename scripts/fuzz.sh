@@ -7,13 +7,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}
 shift || true
-cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-  -DSIGLAB_FUZZ=ON -DSIGLAB_CUDA=OFF > build-fuzz.log
-cmake --build build-fuzz --parallel "$(nproc)" >> build-fuzz.log
+# Configured once (the build re-runs CMake itself when a CMakeLists.txt changes): two runs of this
+# script at once then never regenerate the same build folder together.
+if [[ ! -f build-fuzz/build.ninja ]]; then
+  cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+    -DSIGLAB_FUZZ=ON -DSIGLAB_CUDA=OFF > build-fuzz.log
+fi
 targets=("$@")
 if ((${#targets[@]} == 0)); then
-  mapfile -t targets < <(cd build-fuzz/bin && ls fuzz-*)
+  mapfile -t targets < <(sed -n 's/^foreach(reader \(.*\))$/\1/p' fuzz/CMakeLists.txt | tr ' ' '\n' | sed 's/^/fuzz-/')
 fi
+# Only the targets asked for (and siglab_core under them), not every fuzz target.
+cmake --build build-fuzz --parallel "$(nproc)" --target "${targets[@]}" >> build-fuzz.log
 mkdir -p build-fuzz/crashes
 status=0
 for target in "${targets[@]}"; do

@@ -119,6 +119,17 @@ TEST(HostileInput, WavClaimingMoreFramesThanItHoldsIsTruncated) {
   EXPECT_TRUE(message.starts_with(path + ": truncated WAV file")) << message;
 }
 
+// 294 bytes of FLAC whose header claims 4294967273 frames (found by fuzz-audio: the reader set
+// aside 32 GiB a channel for them) is refused before any allocation.
+TEST(HostileInput, FlacClaimingMoreFramesThanAFileCanHoldIsRefused) {
+  test::TempDir dir;
+  const std::string path = dir.file("lying.flac");
+  test::writeFile(path, test::readFile(SIGLAB_FUZZ_CORPUS "/audio/regression-flac-frames-beyond-file.flac"));
+  const std::string message = readError(path).what();
+  EXPECT_TRUE(message.starts_with(path + ": FLAC audio file: its header claims 4294967273 frames, more than a file of 294 "
+                                         "bytes can hold")) << message;
+}
+
 TEST(HostileInput, NumbersOfFiveThousandDigits) {
   test::TempDir dir;
   const std::string path = dir.file("digits.txt");

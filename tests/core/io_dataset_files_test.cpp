@@ -382,6 +382,55 @@ TEST(DatasetFiles, ALibraryCrashOrHangInTheChildIsAnErrorNamingTheFile) {
   EXPECT_EQ(files, 2u);  // x.h5 and x.mat: no output, no temporary left behind
 }
 
+// The samples too are read outside the program: a MAT v5 variable's by matio in a child of their
+// own (passed back through a pipe), an HDF5 dataset's chunk index and first block in the header
+// child. A crash there (made here by the test hook) is an error naming the file, the listing is not.
+TEST(DatasetFiles, ALibraryCrashOnTheSamplesIsAnErrorNamingTheFile) {
+  SKIP_WITHOUT(hdf5);
+  SKIP_WITHOUT(mat);
+  const test::TempDir dir;
+  const std::vector<double> x = {1, 2, 3, 4};
+  writeChannels(dir.file("x.h5"), std::vector<std::span<const double>>{x});
+  writeChannels(dir.file("x.mat"), std::vector<std::span<const double>>{x});
+  struct Reset {
+    ~Reset() { setDatasetChildFaultForTests(DatasetChildFault::none); }
+  } reset;
+  setDatasetChildFaultForTests(DatasetChildFault::crashReadingSamples);
+  EXPECT_EQ(listDatasets(dir.file("x.mat")).size(), 1u);
+  EXPECT_EQ(listDatasets(dir.file("x.h5")).size(), 1u);
+  EXPECT_EQ(errorOf([&] { readChannels(dir.file("x.mat")); }),
+            dir.file("x.mat") + ":signal: the matio library crashed reading it (SIGABRT): the file is damaged");
+  EXPECT_EQ(errorOf([&] { readChannels(dir.file("x.h5")); }),
+            dir.file("x.h5") + ": the HDF5 library crashed reading it (SIGABRT): the file is damaged");
+}
+
+// A MAT variable larger than the pipe's buffer and the child's blocks of 64K samples arrives whole,
+// each channel in its place.
+TEST(MatFiles, SamplesReadInTheChildArriveWhole) {
+  SKIP_WITHOUT(mat);
+  const test::TempDir dir;
+  std::mt19937_64 rng(test::freshSeed());
+  const Planar planar = randomPlanar(3, 100'003, rng);
+  writeChannels(dir.file("big.mat"), spansOf(planar));
+  EXPECT_EQ(toPlanar(readChannels(dir.file("big.mat"))), planar);
+}
+
+// A numeric matrix whose samples hold fewer values than its dimensions say is refused before matio
+// reads it (matio fills the rest: fuzz-mat's regression-dims-beyond-samples.mat).
+TEST(MatFiles, SamplesShorterThanTheDimensionsAreRefused) {
+  SKIP_WITHOUT(mat);
+  const test::TempDir dir;
+  const std::string path = dir.file("short.mat");
+  writeSignal(path, std::vector<double>{1, 2, 3, 4});
+  std::string bytes = test::readFile(path);
+  ASSERT_EQ(bytes.substr(184, 8), std::string("\x09\0\0\0\x20\0\0\0", 8));  // the samples' tag: 32 bytes of float64
+  bytes[188] = '\x18';                                                          // now 24: 3 values
+  test::writeFile(path, bytes);
+  const std::string expected = path + ": variable 1 is damaged: its dimensions say 4 values, its samples hold 3";
+  EXPECT_EQ(errorOf([&] { readChannels(path); }), expected);
+  EXPECT_EQ(errorOf([&] { listDatasets(path); }), expected);
+}
+
 TEST(DatasetFiles, SessionKeepsTheDataset) {
   test::TempDir dir;
   Session session;
@@ -399,6 +448,33 @@ TEST(DatasetFiles, OutputNameSplitsAtTheFile) {
   EXPECT_EQ(datasetOutputFile("/tmp/a.MAT:x"), "/tmp/a.MAT");
   EXPECT_EQ(datasetOutputFile("/tmp/a:b.txt"), "/tmp/a:b.txt");
   EXPECT_EQ(splitDatasetPath("/nonexistent/a.h5:/x").file, "/nonexistent/a.h5:/x");
+}
+
+// The inputs the fuzzers found, and their kin (fuzz/corpus/*/regression-*), listed and read: each
+// read an error naming the file, never a crash, libhdf5 reading freed memory (chunks larger than a
+// fixed shape), an empty listing (a damaged local heap: libhdf5 cannot walk
+// the root group, asking for 2^64 - 57 bytes; this was "holds no numeric 1-D or 2-D datasets"; on
+// another, libhdf5 writes through NULL: the child's "crashed reading it (SIGSEGV)"), or samples the
+// file does not hold (dimensions of 3 x 33554436 in 280 bytes, or 1000 x 1 over 4 values
+// compressed, or over a compressed stream that ends early: matio read that many, zeros after the end).
+TEST(DatasetFiles, FuzzFindingsAreErrorsNamingTheFile) {
+  SKIP_WITHOUT(hdf5);
+  SKIP_WITHOUT(mat);
+  std::size_t found = 0;
+  for (const char* reader : {"hdf5", "mat"}) {
+    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(SIGLAB_FUZZ_CORPUS) / reader)) {
+      if (entry.path().filename().string().rfind("regression-", 0) != 0) continue;
+      ++found;
+      const test::TempDir dir;
+      const std::string path = dir.file("input" + entry.path().extension().string());
+      std::filesystem::copy_file(entry.path(), path);
+      const std::string listed = errorOf([&] { listDatasets(path); });  // a damaged dataset may still be listed
+      EXPECT_TRUE(listed == "no error" || listed.starts_with(path)) << entry.path() << ": " << listed;
+      const std::string read = errorOf([&] { readChannels(path); });
+      EXPECT_TRUE(read.starts_with(path)) << entry.path() << ": " << read;
+    }
+  }
+  EXPECT_GE(found, 10u);
 }
 
 // A matrix whose dimensions tag claims 2 GiB inside a 120-byte variable (found by fuzz-mat: matio

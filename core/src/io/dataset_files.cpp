@@ -89,6 +89,18 @@ std::unique_ptr<ChannelStream> openDatasetFile(const std::string& file, const Re
                                "MATLAB .mat");
 }
 
+// What the header child reads of a dataset file before this process opens it: an HDF5 dataset's
+// header, chunk index and first block; a MAT v5 file's list of variables (a variable's samples are
+// read in a child of their own, mat_reader.cpp).
+void readHeadersOf(const std::string& file, const ReadOptions& named, DatasetFileKind kind) {
+  switch (kind) {
+    case DatasetFileKind::hdf5: return checkHdf5Dataset(file, named, Hdf5Layout::plain);
+    case DatasetFileKind::mat73: return checkHdf5Dataset(file, named, Hdf5Layout::matlab);
+    case DatasetFileKind::mat5: listMatVariables(file); return;
+    case DatasetFileKind::none: return;
+  }
+}
+
 }  // namespace
 
 DatasetFileKind datasetFileKind(std::span<const std::byte> start) {
@@ -175,11 +187,7 @@ std::unique_ptr<ChannelStream> openDatasetChannelStream(const std::string& pathG
   ReadOptions named = options;
   named.dataset = joinedName(split.file, split.dataset, options.dataset);
   const DatasetFileKind kind = datasetFileKindOf(split.file);
-  if (kind == DatasetFileKind::mat5) {  // matio reads a v5 variable whole when opened: the child lists them
-    readHeadersInChild(split.file, libraryOf(kind), [&] { listMatVariables(split.file); });
-  } else if (kind != DatasetFileKind::none) {  // HDF5 opens the dataset and reads its blocks later
-    readHeadersInChild(split.file, libraryOf(kind), [&] { openDatasetFile(split.file, named, kind); });
-  }
+  if (kind != DatasetFileKind::none) readHeadersInChild(split.file, libraryOf(kind), [&] { readHeadersOf(split.file, named, kind); });
   return openDatasetFile(split.file, named, kind);
 }
 

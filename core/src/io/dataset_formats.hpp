@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,9 @@ enum class Hdf5Layout { plain, matlab };
 std::unique_ptr<ChannelStream> openHdf5ChannelStream(const std::string& path, const ReadOptions& options,
                                                      Hdf5Layout layout = Hdf5Layout::plain);
 std::vector<DatasetEntry> listHdf5Datasets(const std::string& path, Hdf5Layout layout = Hdf5Layout::plain);
+// Opens the dataset as openHdf5ChannelStream does, walks its chunk index and reads its first block:
+// what the header child does before this process reads the file (readHeadersInChild).
+void checkHdf5Dataset(const std::string& path, const ReadOptions& options, Hdf5Layout layout);
 
 // A MATLAB v5 file's variable (options.dataset, else its only numeric one), read whole with matio.
 std::unique_ptr<ChannelStream> openMatChannelStream(const std::string& path, const ReadOptions& options);
@@ -71,5 +75,16 @@ pid_t forkOutsideHdf5();
 // naming `path` and `library` ("HDF5", "matio"). An exception `readHeaders` throws is not: the
 // caller reads the file itself next and meets it there.
 void readHeadersInChild(const std::string& path, const char* library, const std::function<void()>& readHeaders);
+
+// Runs `readSamples` (the library reading `count` samples of the file `path`, handed to its sink block
+// by block, converted to float64) in a child process, as readHeadersInChild does, and returns them,
+// passed up a pipe: the library reads the samples outside this process too. An InputError it throws
+// is thrown here, as it was; the time limit grows with the samples' size.
+// For tests (DatasetChildFault::crashReadingSamples): a child process aborts here, where the library
+// starts on the samples.
+void samplesAboutToBeRead();
+using SampleBlockSink = std::function<void(std::span<const double>)>;
+std::vector<double> readSamplesInChild(const std::string& path, const char* library, std::size_t count,
+                                       const std::function<void(const SampleBlockSink&)>& readSamples);
 
 }  // namespace siglab

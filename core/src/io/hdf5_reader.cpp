@@ -52,7 +52,19 @@ std::string whyNotSignal(hid_t dataset, Hdf5Layout layout, Hdf5Shape& shape) {
   }
   switch (H5Tget_class(type.get())) {
     case H5T_INTEGER:
-    case H5T_FLOAT: break;
+    case H5T_FLOAT: {
+      // A damaged header may claim a number of any width (fuzz-hdf5: a 131072-byte integer made
+      // libhdf5's conversion read past its buffer); only the widths writers use are read.
+      const std::size_t bytes = H5Tget_size(type.get());
+      const bool integer = H5Tget_class(type.get()) == H5T_INTEGER;
+      const bool usual = integer ? (bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8)
+                                 : (bytes == 2 || bytes == 4 || bytes == 8);
+      if (!usual) {
+        return "holds " + std::to_string(8 * bytes) + "-bit " + (integer ? "integers" : "floats") +
+               ", not a sample type SigLab reads (8-, 16-, 32- or 64-bit integers; 16-, 32- or 64-bit floats)";
+      }
+      break;
+    }
     case H5T_STRING: return "holds strings, not numbers";
     case H5T_COMPOUND:
       return layout == Hdf5Layout::matlab ? "a complex matrix (SigLab reads real signals)"
@@ -90,8 +102,9 @@ Handle openFile(const std::string& path) {
   return file;
 }
 
-// The numeric 1-D/2-D datasets below the root (MATLAB: the variables at the root).
-std::vector<DatasetEntry> listSignals(hid_t file, Hdf5Layout layout) {
+// The numeric 1-D/2-D datasets below the root (MATLAB: the variables at the root); a group
+// structure the library cannot walk is an error, not a file without datasets.
+std::vector<DatasetEntry> listSignals(hid_t file, Hdf5Layout layout, const std::string& path) {
   struct Visit {
     Hdf5Layout layout;
     std::vector<DatasetEntry> entries;
@@ -108,11 +121,13 @@ std::vector<DatasetEntry> listSignals(hid_t file, Hdf5Layout layout) {
     Hdf5Shape shape;
     if (!whyNotSignal(object.get(), v.layout, shape).empty()) return 0;
     const Handle type(H5Dget_type(object.get()), H5Tclose);
-    v.entries.push_back({v.layout == Hdf5Layout::matlab ? std::string(name) : "/" + std::string(name), shape.shown,
+    v.entries.push_back({v.layout == Hdf5Layout::matlab ? std::string(name) : std::string("/").append(name), shape.shown,
                          hdf5::numericTypeName(type.get()), shape.frames, shape.channels});
     return 0;
   };
-  if (H5Lvisit(file, H5_INDEX_NAME, H5_ITER_INC, each, &visit) < 0) H5Eclear2(H5E_DEFAULT);
+  if (H5Lvisit(file, H5_INDEX_NAME, H5_ITER_INC, each, &visit) < 0) {
+    throw InputError(path, "cannot list what it holds (the file is damaged): " + hdf5::lastError());
+  }
   return visit.entries;
 }
 
@@ -192,7 +207,7 @@ void requireSaneSizes(hid_t dataset, const Hdf5Shape& shape, const std::string& 
   }
   struct stat info {};
   const std::uint64_t fileBytes = ::stat(path.c_str(), &info) == 0 ? static_cast<std::uint64_t>(info.st_size) : 0;
-  if (bytes / 1024 > fileBytes + (std::uint64_t{1} << 20)) {
+  if (bytes / 1024 > fileBytes + 1024) {  // 1024:1, and 1 MiB of samples for any file
     throw InputError(where, "claims " + std::to_string(bytes) + " bytes of samples in a file of " +
                                 std::to_string(fileBytes) + " bytes (damaged, or mostly never written)");
   }
@@ -208,6 +223,20 @@ void requireSaneSizes(hid_t dataset, const Hdf5Shape& shape, const std::string& 
     if (rank < 1 || chunkBytes > (std::uint64_t{256} << 20)) {
       throw InputError(where, "its chunks of " + std::to_string(chunkBytes) + " bytes are more than SigLab reads at once "
                               "(256 MiB; the file is damaged, or rewrite it with smaller chunks)");
+    }
+    // The library refuses to make chunks larger than a fixed dimension, and reads freed memory on
+    // such a file (found by fuzz-hdf5: chunks of 8 x 131072 in a 32 x 2 dataset).
+    const Handle space(H5Dget_space(dataset), H5Sclose);
+    std::array<hsize_t, 2> dims{};
+    std::array<hsize_t, 2> maxDims{};
+    if (H5Sget_simple_extent_ndims(space.get()) == rank && H5Sget_simple_extent_dims(space.get(), dims.data(), maxDims.data()) == rank) {
+      for (std::size_t i = 0; i < static_cast<std::size_t>(rank); ++i) {
+        if (maxDims[i] != H5S_UNLIMITED && chunk[i] > maxDims[i]) {
+          std::string chunkShape = std::to_string(chunk[0]);
+          if (rank > 1) chunkShape.append(" x ").append(std::to_string(chunk[1]));  // appended: GCC 12's false -Wrestrict
+          throw InputError(where, "its chunks (" + chunkShape + ") are larger than its fixed shape allows (the file is damaged)");
+        }
+      }
     }
   } else if (layout == H5D_CONTIGUOUS && H5Dget_storage_size(dataset) < bytes) {
     throw InputError(where, "the file is damaged or cut short: its samples need " + std::to_string(bytes) +
@@ -236,6 +265,21 @@ class Hdf5ChannelStream final : public ChannelStream {
   }
   Hdf5ChannelStream(const Hdf5ChannelStream&) = delete;
   Hdf5ChannelStream& operator=(const Hdf5ChannelStream&) = delete;
+
+  // What reading meets first, met beforehand (in the header child, dataset_files.cpp): every node
+  // of the chunk index (H5Dget_num_chunks walks it) and the first block through the filters.
+  void readStructure() {
+    {
+      const auto held = hdf5::lock();
+      const Handle plist(H5Dget_create_plist(dataset_.get()), H5Pclose);
+      hsize_t chunks = 0;
+      if (H5Pget_layout(plist.get()) == H5D_CHUNKED && H5Dget_num_chunks(dataset_.get(), H5S_ALL, &chunks) < 0) {
+        H5Eclear2(H5E_DEFAULT);  // the read meets it again, and says so
+      }
+    }
+    samplesAboutToBeRead();
+    if (shape_.frames > 0) loadBlock(0);
+  }
 
   std::size_t channels() const override { return keep_.size(); }
   std::optional<std::uint64_t> knownFrames() const override { return shape_.frames; }
@@ -337,11 +381,12 @@ class Hdf5ChannelStream final : public ChannelStream {
 std::vector<DatasetEntry> listHdf5Datasets(const std::string& path, Hdf5Layout layout) {
   const auto held = hdf5::lock();
   const Handle file = openFile(path);
-  return listSignals(file.get(), layout);
+  return listSignals(file.get(), layout, path);
 }
 
-std::unique_ptr<ChannelStream> openHdf5ChannelStream(const std::string& path, const ReadOptions& options,
-                                                     Hdf5Layout layout) {
+namespace {
+
+std::unique_ptr<Hdf5ChannelStream> openStream(const std::string& path, const ReadOptions& options, Hdf5Layout layout) {
   if (options.sampleRate) checkSampleRate(*options.sampleRate);
   const auto held = hdf5::lock();
   Handle file = openFile(path);
@@ -349,18 +394,18 @@ std::unique_ptr<ChannelStream> openHdf5ChannelStream(const std::string& path, co
   std::string name = options.dataset;
   Handle dataset;
   if (name.empty()) {
-    name = chooseDataset(listSignals(file.get(), layout), name, path, word).name;
+    name = chooseDataset(listSignals(file.get(), layout, path), name, path, word).name;
   }
   Handle object(H5Oopen(file.get(), name.c_str(), H5P_DEFAULT), H5Oclose);
   if (!object) {
     H5Eclear2(H5E_DEFAULT);
-    chooseDataset(listSignals(file.get(), layout), name, path, word);  // throws, listing what there is
+    chooseDataset(listSignals(file.get(), layout, path), name, path, word);  // throws, listing what there is
   }
   const std::string where = path + ":" + name;
   if (H5Iget_type(object.get()) != H5I_DATASET) {
     throw InputError(where, layout == Hdf5Layout::matlab ? "a MATLAB struct or other group, not a numeric matrix"
                                                          : "a group, not a dataset (its numeric datasets: " +
-                                                               describeDatasets(listSignals(file.get(), layout)) + ")");
+                                                               describeDatasets(listSignals(file.get(), layout, path)) + ")");
   }
   dataset = Handle(H5Dopen2(file.get(), name.c_str(), H5P_DEFAULT), H5Dclose);
   Hdf5Shape shape;
@@ -374,6 +419,17 @@ std::unique_ptr<ChannelStream> openHdf5ChannelStream(const std::string& path, co
                                                         : std::nullopt);
   return std::make_unique<Hdf5ChannelStream>(std::move(file), std::move(dataset), where, std::move(shape),
                                              std::move(keep), rate, options.allowNonFinite);
+}
+
+}  // namespace
+
+std::unique_ptr<ChannelStream> openHdf5ChannelStream(const std::string& path, const ReadOptions& options,
+                                                     Hdf5Layout layout) {
+  return openStream(path, options, layout);
+}
+
+void checkHdf5Dataset(const std::string& path, const ReadOptions& options, Hdf5Layout layout) {
+  openStream(path, options, layout)->readStructure();
 }
 
 }  // namespace siglab

@@ -17,6 +17,14 @@ SndfileReader::SndfileReader(Bytes bytes, std::unique_ptr<FileBytes> owner, std:
   if (info_.samplerate <= 0) fail("the header states no sample rate");
   // Streamed encodes may leave the length out (0, or libsndfile's "unknown"): read to the end then.
   if (info_.frames > 0 && info_.frames < SF_COUNT_MAX) frames_ = static_cast<std::uint64_t>(info_.frames);
+  // A length no file of this size can hold is damage, not memory to set aside (found by fuzz-audio:
+  // 294 bytes of FLAC claiming 4294967273 frames). FLAC's densest frame, 65535 samples of one
+  // value, takes 8 bytes: 16384 frames a byte is twice that.
+  constexpr std::uint64_t kMaxFramesPerByte = 16384;
+  if (frames_ && *frames_ / kMaxFramesPerByte > bytes.size()) {
+    fail("its header claims " + std::to_string(*frames_) + " frames, more than a file of " +
+         std::to_string(bytes.size()) + " bytes can hold (the file is damaged)");
+  }
 }
 
 void SndfileReader::fail(const std::string& what) const { throw InputError(path_, what_ + " file: " + what); }
