@@ -42,8 +42,7 @@ py::tuple welchSpectrum(const py::array_t<double, py::array::c_style>& x, std::s
   Spectrum spectrum;
   {
     py::gil_scoped_release release;
-    validate(options, samples.size());
-    spectrum = welchOn(samples, options, choice);
+    spectrum = welchOfRange(WelchSource{samples}, {}, options, welchRunFor(choice));
   }
   const std::string note = choice.note();
   return py::make_tuple(py::array_t<double>(static_cast<py::ssize_t>(spectrum.frequency.size()), spectrum.frequency.data()),

@@ -10,19 +10,21 @@ WelchEngineChoice welchEngineHere(const std::string& requested, const std::vecto
   return chooseWelchEngine(requested, devices, gpuSpectrumUnavailableReason());
 }
 
-Spectrum welchOn(std::span<const double> samples, const WelchOptions& options, WelchEngineChoice& choice) {
-  if (choice.engine == WelchEngine::gpu) {
-    GpuSpectrumRun gpu = welchGpu(samples, options, 0, choice.devices);
-    if (gpu.ok) return std::move(gpu.spectrum);
-    choice = welchCpuFallback(gpu.message);
-  }
-  return welch(samples, options);
+WelchRun welchRunFor(WelchEngineChoice& choice) {
+  return [&choice](std::span<const double> samples, const WelchOptions& options, const Progress& progress) {
+    if (choice.engine == WelchEngine::gpu) {
+      GpuSpectrumRun gpu = welchGpu(samples, options, 0, choice.devices, progress);
+      if (gpu.ok) return std::move(gpu.spectrum);
+      choice = welchCpuFallback(gpu.message);
+    }
+    return welch(samples, options, progress);
+  };
 }
 
 Spectrum welchOnEngine(std::span<const double> samples, const WelchOptions& options, const std::string& engine,
                        const std::vector<int>& devices, std::string& note) {
   WelchEngineChoice choice = welchEngineHere(engine, devices);
-  Spectrum spectrum = welchOn(samples, options, choice);
+  Spectrum spectrum = welchOfRange(WelchSource{samples}, {}, options, welchRunFor(choice));
   note = choice.note();
   return spectrum;
 }

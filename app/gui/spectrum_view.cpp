@@ -14,6 +14,8 @@
 
 #include "siglab/filter_kinds.hpp"
 #include "siglab/progress.hpp"
+#include "siglab/welch_range.hpp"
+#include "siglab/work_progress.hpp"
 #include "spectrum_engine.hpp"
 #include "task_runner.hpp"
 #include "task_status.hpp"
@@ -27,40 +29,8 @@ const QColor kResponseColor(21, 101, 192);
 enum RangeChoice { kWhole, kVisible };
 constexpr std::size_t kMappedSpectrumSamples = std::size_t{1} << 25;  // 256 MiB of float64
 
-// Welch's spectrum of `range` in pieces of whole segments (about 8 MiB; one call where one piece
-// holds them all): the pieces' averages weighted by their segment counts are the whole range's
-// average. Between pieces it reports `progress` (from `from` to `to`) and stops when cancelled; a
-// mapped signal's pages are let go behind each piece, so resident memory stays one piece.
-Spectrum spectrumOf(const LoadedSignal& signal, SampleRange range, const WelchOptions& options,
-                    WelchEngineChoice& engine, const Progress& progress, double from, double to) {
-  const std::size_t step = options.segment - options.overlapOrDefault();
-  const std::size_t segments = segmentCount(options, range.end - range.begin);
-  const std::size_t perPiece = std::max<std::size_t>(1, (std::size_t{1} << 20) / step);
-  const MappedSignal* mapping = signal.mapping();
-  if (!mapping && segments <= perPiece) {
-    return welchOn(std::span(signal.samples()).subspan(range.begin, range.end - range.begin), options, engine);
-  }
-  Spectrum whole{spectrumFrequencies(options), std::vector<double>(frequencyCount(options), 0.0)};
-  std::vector<double> copied;
-  for (std::size_t first = 0; first < segments; first += perPiece) {
-    progress.throwIfCancelled();
-    const std::size_t count = std::min(perPiece, segments - first);
-    const std::size_t begin = range.begin + first * step, length = (count - 1) * step + options.segment;
-    std::span<const double> samples;
-    if (mapping) {
-      copied.resize(length);
-      signal.read(begin, copied);  // its pages let go behind
-      samples = copied;
-    } else {
-      samples = signal.samples().subspan(begin, length);
-    }
-    const Spectrum piece = welchOn(samples, options, engine);
-    for (std::size_t k = 0; k < whole.power.size(); ++k) whole.power[k] += piece.power[k] * static_cast<double>(count);
-    progress.report(from + (to - from) * static_cast<double>(first + count) / static_cast<double>(segments));
-  }
-  for (double& p : whole.power) p /= static_cast<double>(segments);
-  return whole;
-}
+// The signal's samples as core's spectrum reads them: in memory, or through its file's mapping.
+WelchSource welchSourceOf(const LoadedSignal& signal) { return {signal.samples(), signal.mapping()}; }
 
 SpectrumCurves curvesOf(SignalPtr original, SignalPtr filtered, std::optional<FilterSpec> spec, SampleRange range,
                         std::size_t segment, std::optional<double> sampleRate, WelchEngineChoice engine,
@@ -87,10 +57,12 @@ SpectrumCurves curvesOf(SignalPtr original, SignalPtr filtered, std::optional<Fi
   // A chain that changed the rate (decimate) gives another length: its samples are not the
   // original's range, so its spectrum is not drawn over the original's (nor read past its end).
   const bool withFiltered = filtered && filtered->size() == original->size();
-  curves.original = spectrumOf(*original, range, options, engine, progress, 0.0, withFiltered ? 0.5 : 1.0);
+  const WelchRun run = welchRunFor(engine);
+  curves.original = welchOfRange(welchSourceOf(*original), range, options, run,
+                                 progressPart(progress, 0.0, withFiltered ? 0.5 : 1.0));
   curves.engine = QString::fromStdString(engine.note());
   if (withFiltered) {
-    curves.filtered = spectrumOf(*filtered, range, options, engine, progress, 0.5, 1.0);
+    curves.filtered = welchOfRange(welchSourceOf(*filtered), range, options, run, progressPart(progress, 0.5, 1.0));
     curves.engine = QString::fromStdString(engine.note());
     // On the spectrum's own frequencies (bins 0..F-2; freqz stops short of Nyquist).
     if (spec) {

@@ -31,70 +31,43 @@ std::vector<std::string> splitList(std::string_view list) {
   return names;
 }
 
-// Adds `name` to auto's order when it can run `spec` here and its bound is not only norm-wise.
-class AutoOrder {
- public:
-  AutoOrder(const BackendList& engines, const FilterSpec& spec, SampleType type)
-      : engines_(engines), spec_(spec), type_(type) {}
-  void consider(std::string_view name, std::string why) { add(name, std::move(why), false); }
-  // The one exception to exact engines: a bound the rule has checked for this filter.
-  void considerWithItsBound(std::string_view name, std::string why) { add(name, std::move(why), true); }
-  std::vector<EngineChoice> take() { return std::move(order_); }
+// The engine `name` of `engines` where it can run `spec` here and its bound is not only norm-wise
+// (what auto may take) unless the rule checked that bound for this filter, else nullptr.
+FilterBackend* autoUsable(const BackendList& engines, std::string_view name, const FilterSpec& spec, SampleType type,
+                          bool boundChecked = false) {
+  FilterBackend* engine = findEngine(engines, name);
+  if (!engine || !engine->whyNot(spec, type).empty()) return nullptr;
+  if (!boundChecked && engine->errorBound(spec, type) == ErrorBound::NormWise) return nullptr;
+  return engine;
+}
 
- private:
-  void add(std::string_view name, std::string why, bool boundChecked) {
-    FilterBackend* engine = findEngine(engines_, name);
-    if (!engine || !engine->whyNot(spec_, type_).empty()) return;
-    if (!boundChecked && engine->errorBound(spec_, type_) == ErrorBound::NormWise) return;
-    order_.push_back({engine, std::move(why)});
-  }
-  const BackendList& engines_;
-  const FilterSpec& spec_;
-  SampleType type_;
-  std::vector<EngineChoice> order_;
-};
+// Samples for the slowest pole to fade to 2^-53 (sosFadeLength), rounded up; UINT64_MAX where it never does.
+std::uint64_t fadeSamples(const FilterSpec& spec) {
+  const double fade = sosFadeLength(spec.sos.sections);
+  return std::isfinite(fade) ? static_cast<std::uint64_t>(std::ceil(fade)) : std::numeric_limits<std::uint64_t>::max();
+}
 
-// The engines auto would try, best first, each with why it comes there.
+AutoWork autoWorkOf(const FilterSpec& spec) {
+  if (spec.kind == FilterKind::Median) return AutoWork::Median;
+  if (spec.kind == FilterKind::Sos) return AutoWork::SecondOrderSections;
+  return AutoWork::Correlation;
+}
+
+// The engines auto would try, best first, each with why it comes there: the auto rule's order, less
+// the engines that are missing or cannot run `spec` here.
 std::vector<EngineChoice> autoCandidates(const BackendList& engines, const FilterSpec& spec, SampleType type) {
-  AutoOrder order(engines, spec, type);
-  const std::string w = std::to_string(spec.window());
-  if (spec.kind == FilterKind::Median) {
-    order.consider("gpu-median", "a median: the GPU selects every window in parallel, the CPU slides one sorted "
-                                 "window per core (bit-identical either way)");
-    order.consider("cpu-parallel", "a median: cpu-parallel slides a sorted window on every core, bit-identical to "
-                                   "the reference");
-  } else if (spec.isCorrelation()) {
-    if (spec.window() >= kGpuMinWindow) {
-      order.consider("gpu-tuned", "a window of " + w + " >= " + std::to_string(kGpuMinWindow) +
-                                      " taps: the GPU's time is bound by its transfers, the CPU's grows with W");
+  AutoQuestion question;
+  question.work = autoWorkOf(spec);
+  question.size = question.work == AutoWork::SecondOrderSections ? fadeSamples(spec) : spec.window();
+  const char* gpu = question.work == AutoWork::Median ? "gpu-median" : "gpu-tuned";
+  if (question.work != AutoWork::SecondOrderSections && autoUsable(engines, gpu, spec, type)) question.gpuEngine = gpu;
+  std::vector<EngineChoice> order;
+  for (AutoPick& pick : autoEngineOrder(question)) {
+    if (FilterBackend* engine = autoUsable(engines, pick.engine, spec, type, pick.boundChecked)) {
+      order.push_back({engine, std::move(pick.why)});
     }
-    order.consider("cpu-parallel",
-                   spec.window() >= kGpuMinWindow
-                       ? "no exact GPU engine can run it here; cpu-parallel is the fastest exact CPU engine"
-                       : "a window of " + w + " < " + std::to_string(kGpuMinWindow) +
-                             " taps: the CPU's pass is shorter than a GPU's transfers; cpu-parallel is the fastest "
-                             "exact engine (bit-identical to cpu-serial)");
   }
-  // Sections: cpu-parallel's block scan where the poles fade within kSosScanDefaultFade samples (its
-  // carried state then shows only just past a cut, and fades as the recursion's own), else the serial
-  // recursion. gpu-sos-scan, bounded norm-wise, runs only when named.
-  if (spec.kind == FilterKind::Sos) {
-    const double fade = sosFadeLength(spec.sos.sections);
-    const std::string samples = std::isfinite(fade) ? std::to_string(static_cast<long>(std::ceil(fade))) : "unending";
-    if (fade <= kSosScanDefaultFade) {
-      order.considerWithItsBound("cpu-parallel", "sections whose slowest pole fades to 2^-53 within " + samples +
-                                                     " samples: cpu-parallel's block scan, within its stated bound "
-                                                     "(sosKindTolerance) of the recursion");
-    }
-    order.consider("cpu-serial", "the reference: the slowest pole fades to 2^-53 in " + samples + " samples" +
-                                     (fade <= kSosScanDefaultFade ? std::string(" (where the block scan cannot run)")
-                                                                  : " > " + std::to_string(static_cast<long>(kSosScanDefaultFade)) +
-                                                                        ", too long for the block scan's cuts; name it "
-                                                                        "(--engine cpu-parallel) to take its bound"));
-  } else {
-    order.consider("cpu-serial", "the reference: no faster exact engine can run this filter here");
-  }
-  return order.take();
+  return order;
 }
 
 template <typename Sample>

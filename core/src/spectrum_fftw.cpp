@@ -5,6 +5,7 @@
 
 #include "fftw_plans.hpp"
 #include "siglab/spectrum.hpp"
+#include "siglab/work_progress.hpp"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -43,7 +44,7 @@ double segmentMean(const double* x, std::size_t n) {
 
 }  // namespace
 
-Spectrum welch(std::span<const double> x, const WelchOptions& options) {
+Spectrum welch(std::span<const double> x, const WelchOptions& options, const Progress& progress) {
   validate(options, x.size());
   const std::size_t n = options.segment, bins = frequencyCount(options);
   const std::size_t step = n - options.overlapOrDefault();
@@ -55,13 +56,23 @@ Spectrum welch(std::span<const double> x, const WelchOptions& options) {
   // Fewer than 64 segments take microseconds: not worth waking threads for.
   const int threads = segments < 64 ? 1 : static_cast<int>(std::min<std::int64_t>(threadCount(), segments));
   std::vector<std::vector<double>> rows(static_cast<std::size_t>(threads), std::vector<double>(bins, 0.0));
+  WorkProgress work(progress, static_cast<std::uint64_t>(segments));
+  constexpr std::int64_t kReportEvery = 64;  // segments between a thread's reports and looks at Cancel
 #pragma omp parallel num_threads(threads)
   {
     auto frame = detail::makeFftwArray<double>(n);
     auto transform = detail::makeFftwArray<fftw_complex>(bins);
     std::vector<double>& row = rows[static_cast<std::size_t>(threadIndex())];
+    std::int64_t unreported = 0;
+    bool stopped = false;  // an OpenMP loop cannot break: a cancelled thread skips the rest
 #pragma omp for schedule(static)
     for (std::int64_t s = 0; s < segments; ++s) {
+      if (stopped) continue;
+      if (++unreported == kReportEvery) {
+        work.add(static_cast<std::uint64_t>(unreported));
+        unreported = 0;
+        stopped = work.cancelled();
+      }
       const double* segment = x.data() + static_cast<std::size_t>(s) * step;
       const double mean = detrend ? segmentMean(segment, n) : 0.0;
       for (std::size_t j = 0; j < n; ++j) frame[j] = (segment[j] - mean) * window[j];
@@ -69,6 +80,8 @@ Spectrum welch(std::span<const double> x, const WelchOptions& options) {
       for (std::size_t k = 0; k < bins; ++k) row[k] += transform[k][0] * transform[k][0] + transform[k][1] * transform[k][1];
     }
   }
+  work.throwIfCancelled();
+  progress.report(1.0);
   std::vector<double> sums(bins, 0.0);
   for (const auto& row : rows) {
     for (std::size_t k = 0; k < bins; ++k) sums[k] += row[k];

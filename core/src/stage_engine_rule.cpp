@@ -1,51 +1,23 @@
 #include "siglab/stage_engine_rule.hpp"
 
 #include <stdexcept>
+#include <utility>
 
 namespace siglab {
-namespace {
 
-const char* workName(GpuStageWork work) {
+AutoWork autoWorkOf(GpuStageWork work) {
   switch (work) {
-    case GpuStageWork::RateChange: return "a rate change";
-    case GpuStageWork::Spectrogram: return "a spectrogram";
-    case GpuStageWork::FindPeaks: return "find-peaks";
-    case GpuStageWork::Hilbert: return "a Hilbert transform";
+    case GpuStageWork::RateChange: return AutoWork::RateChange;
+    case GpuStageWork::Spectrogram: return AutoWork::Spectrogram;
+    case GpuStageWork::FindPeaks: return AutoWork::FindPeaks;
+    case GpuStageWork::Hilbert: return AutoWork::Hilbert;
   }
-  return "a stage";
+  return AutoWork::RateChange;
 }
-
-// Why the CPU engine is the same (or as good) as the GPU's, for the report.
-const char* cpuSameness(GpuStageWork work) {
-  if (work == GpuStageWork::Spectrogram) return "FFTW's frames, each alone";
-  if (work == GpuStageWork::Hilbert) return "FFTW's threads (the last bits may differ from cpu-serial's)";
-  return "the same bits as cpu-serial";
-}
-
-}  // namespace
 
 StageEngineAnswer chooseStageEngine(const StageEngineQuestion& q) {
-  const std::string what = workName(q.work);
-  const std::string cpu = std::string("cpu-parallel, ") + cpuSameness(q.work);
-  if (q.gpuEngine.empty()) {
-    return {"cpu-parallel", "auto: " + cpu + " (no GPU engine runs " + what + " here" +
-                                (q.gpuWhyNot.empty() ? "" : ": " + q.gpuWhyNot) + ")"};
-  }
-  if (q.work == GpuStageWork::FindPeaks && q.streamed) {
-    return {"cpu-parallel", "auto: " + cpu + " (the run streams, and " + q.gpuEngine +
-                                " finds peaks on the whole signal at once)"};
-  }
-  if (q.samples < kGpuStageMinSamples) {
-    return {"cpu-parallel", "auto: " + cpu + " (" + std::to_string(q.samples) + " samples < " +
-                                std::to_string(kGpuStageMinSamples) +
-                                ": the CPU's pass is shorter than the GPU's copies)"};
-  }
-  const std::string same = q.work == GpuStageWork::Spectrogram ? "cuFFT's frames, within an FFT's rounding of the CPU's"
-                           : q.work == GpuStageWork::Hilbert   ? "cuFFT's transform, within an FFT's rounding of the CPU's"
-                               : "the same " + std::string(q.work == GpuStageWork::FindPeaks ? "rows" : "bits") +
-                                     " as cpu-serial";
-  return {q.gpuEngine, "auto: " + q.gpuEngine + ", " + same + " (" + std::to_string(q.samples) + " samples >= " +
-                           std::to_string(kGpuStageMinSamples) + ": the GPU's time is its transfers)"};
+  AutoPick pick = autoEngineOrder({autoWorkOf(q.work), q.samples, q.gpuEngine, q.gpuWhyNot, q.streamed}).front();
+  return {std::move(pick.engine), std::move(pick.why)};
 }
 
 std::optional<std::string> whyNotStage(const FilterBackend& engine, GpuStageWork work, const PeakOptions* peaks) {

@@ -254,3 +254,30 @@ TEST(SpectrumView, ShowsItsProgressInTheStatusBarAndEscCancelsIt) {
 
 }  // namespace
 }  // namespace siglab
+
+namespace siglab {
+namespace {
+
+// One spectrum for one request: the view hands its range to core's welchOfRange as the CLI's
+// spectrum command and Python's welch do (welchOnEngine), so a signal of several million samples
+// gives the same bits in all three, not an average of the view's own pieces.
+TEST(SpectrumView, DrawsTheBitsTheCliAndPythonComputeForTheSameRequest) {
+  std::vector<double> x((std::size_t{1} << 21) + 1000);  // two of the view's former pieces of 8 MiB
+  std::mt19937_64 rng(test::freshSeed());
+  std::normal_distribution<double> normal;
+  for (double& v : x) v = normal(rng);
+  gui::SpectrumView view;
+  view.setSegment(4096);
+  view.setOriginal(std::make_shared<const gui::LoadedSignal>("noise", x));
+  ASSERT_TRUE(waitForSpectrum(view));
+  WelchOptions options;
+  options.segment = 4096;
+  std::string note;
+  const Spectrum front = welchOnEngine(x, options, "auto", {}, note);
+  EXPECT_EQ(view.curves().original.power, front.power);
+  EXPECT_EQ(view.curves().original.frequency, front.frequency);
+  EXPECT_EQ(view.curves().engine.toStdString(), note);
+}
+
+}  // namespace
+}  // namespace siglab

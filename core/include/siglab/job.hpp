@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "siglab/auto_engine_rule.hpp"
 #include "siglab/comparison.hpp"
 #include "siglab/filter_backend.hpp"
 #include "siglab/io/signal_io.hpp"
@@ -58,15 +59,10 @@ struct EngineChoice {
 // component-wise bound (errorBound()). An engine bounded only norm-wise (cpu-fft, gpu-fft,
 // cpu-running, gpu-tuned's prefix sums, the sections' block scan) can lose every digit of an output
 // far smaller than the signal's peak (a spike of 1e100 made outputs 2,000 samples away -1.9e82
-// instead of -0.214): it runs only when named. Among the rest, by the rule measured on the machines
-// SigLab was tuned on (README, "Choosing an engine"), first that can run it:
-//  - gpu-tuned for a window of at least kGpuMinWindow taps: its end-to-end time is bound by the
-//    transfers (5.8 ms at 10M float64 on the H100 host) while cpu-parallel's grows with W (1.1 ms
-//    at W = 5 on that host's 16 cores, about 0.06 ms more a tap);
-//  - a median on gpu-median, then cpu-parallel (bit-identical either way);
-//  - cpu-parallel otherwise (bit-identical to cpu-serial), then cpu-serial.
-// Engines whose whyNot() refuses are passed over.
-inline constexpr std::size_t kGpuMinWindow = 101;
+// instead of -0.214): it runs only when named, but for the sections' block scan where the rule
+// checked its bound (poles that fade within kSosScanDefaultFade samples). Among the rest, the first
+// of the auto rule's order (autoEngineOrder, auto_engine_rule.hpp: gpu-tuned from kGpuMinWindow
+// taps, gpu-median for a median, then cpu-parallel, then cpu-serial) that can run it here.
 EngineChoice chooseAutoEngine(const BackendList& engines, const FilterSpec& spec, SampleType type);
 
 // The engine job.engines names for an apply: "auto", or exactly one engine that can run the spec

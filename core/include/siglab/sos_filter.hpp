@@ -46,13 +46,10 @@ double sosfiltfiltParallel(const Sections& sections, std::span<const double> in,
                            const Progress& progress = {});
 
 // Samples for the slowest pole's response to fall to 2^-53 of its start (radius r: 53 ln 2 / -ln r):
-// how far past a block scan's cut its carried state shows. Infinite for a pole on or outside the
-// unit circle, 0 for sections without poles.
+// how far past a block scan's cut its carried state shows (auto's rule takes the scan up to
+// kSosScanDefaultFade, auto_engine_rule.hpp). Infinite for a pole on or outside the unit circle, 0
+// for sections without poles.
 double sosFadeLength(const Sections& sections);
-
-// Auto's rule for sections (autoCandidates, job.cpp): the block scan (cpu-parallel) is the default
-// where sosFadeLength is at most this, a sixteenth of its shortest block; else the serial recursion.
-inline constexpr double kSosScanDefaultFade = 4096;
 
 // Where the parallel forms above start a block of `samples` outputs (both passes' blocks in zero
 // phase): the outputs after a cut are where a wrongly carried state shows.

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "siglab/progress.hpp"
+
 namespace siglab {
 
 /// The window each segment is multiplied by (scipy.signal.get_window's names).
@@ -77,8 +79,9 @@ std::vector<double> spectrumFrequencies(const WelchOptions& options);
 Spectrum welchReference(std::span<const double> x, const WelchOptions& options);
 
 // FFTW real-to-complex transforms of the segments on every core (plans made once per length and
-// reused). Within spectrumAgreementBound() of the reference.
-Spectrum welch(std::span<const double> x, const WelchOptions& options);
+// reused). Within spectrumAgreementBound() of the reference. `progress` hears of the segments done
+// (from any thread); Cancel is seen between segments and throws Cancelled.
+Spectrum welch(std::span<const double> x, const WelchOptions& options, const Progress& progress = {});
 
 // The largest |difference| expected between two correct double-precision computations of one
 // bin (FFTW, cuFFT, the reference) of a signal of `samples` samples within +-maxAbsInput.

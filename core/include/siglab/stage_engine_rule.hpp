@@ -1,14 +1,14 @@
 #pragma once
-// Auto's choice between the CPU and the GPU for the stages whose GPU engine is not a filter kind's
-// (chooseAutoEngine, job.hpp, is the kinds'): the rate changes, spectrogram / stft, find-peaks,
-// hilbert and envelope.
-// One rule for all of them, taking what the engine list says (which GPU engine runs the stage here,
-// or why none does) as input, so the choice is tested without a GPU.
+// Auto's choice between the CPU and the GPU for the stages whose GPU engine is not a filter kind's:
+// the rate changes, spectrogram / stft, find-peaks, hilbert and envelope. The choice is the auto
+// rule's (auto_engine_rule.hpp, the filter kinds' too); here, what the engine list says (which GPU
+// engine runs the stage here, or why none does) is put to it.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "siglab/auto_engine_rule.hpp"
 #include "siglab/filter_backend.hpp"
 
 namespace siglab {
@@ -30,17 +30,16 @@ struct StageEngineAnswer {
   std::string why;     // "auto: ...", for the report
 };
 
-// Below this many samples a channel the CPU's pass is shorter than the GPU's copies and launches
-// (on the H100 host: a 1M-sample rate change or spectrogram takes about a millisecond on the CPU's
-// 16 cores, the copies alone 0.6 ms); from it on the GPU's time is its transfers.
-inline constexpr std::uint64_t kGpuStageMinSamples = std::uint64_t{1} << 20;
-
-// The rule: the GPU engine where one runs the stage here, the signal has at least
-// kGpuStageMinSamples a channel, and (find-peaks) the run holds the whole signal in memory, since
-// the GPU's find-peaks takes it at once; else cpu-parallel, with the reason. Every GPU engine it
-// picks gives cpu-serial's bits (rate changes, find-peaks) or, for spectrogram frames, an FFT's
-// rounding as the CPU's own FFT does (spectrogramAgreementBound, the envelope's 16 eps (log2 n + 1) ||x||_2).
+// The auto rule's pick (autoEngineOrder) for the stage: the GPU engine where one runs the stage
+// here, the signal has at least kGpuStageMinSamples a channel, and (find-peaks) the run holds the
+// whole signal in memory, since the GPU's find-peaks takes it at once; else cpu-parallel, with the
+// reason. Every GPU engine it picks gives cpu-serial's bits (rate changes, find-peaks) or, for
+// spectrogram frames, an FFT's rounding as the CPU's own FFT does (spectrogramAgreementBound, the
+// envelope's 16 eps (log2 n + 1) ||x||_2).
 StageEngineAnswer chooseStageEngine(const StageEngineQuestion& question);
+
+// The auto rule's work for a stage's GPU work.
+AutoWork autoWorkOf(GpuStageWork work);
 
 // Why `engine` cannot run `work` here (empty: it can), or nullopt where it never runs that work
 // (its FilterBackend hook is the base's). `peaks`: find-peaks' options (required for FindPeaks).

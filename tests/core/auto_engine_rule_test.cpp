@@ -1,0 +1,147 @@
+// The one auto rule (auto_engine_rule.hpp): its table, read row by row around each threshold without
+// a GPU, and the filter kinds' (chooseAutoEngine) and the stages' (chooseStageEngine) choices as its.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "engine_test_support.hpp"
+#include "siglab/auto_engine_rule.hpp"
+#include "siglab/job.hpp"
+#include "siglab/sos_filter.hpp"
+#include "siglab/filter_kinds.hpp"
+#include "siglab/stage_engine_rule.hpp"
+
+namespace siglab {
+namespace {
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+constexpr AutoWork kStageWorks[] = {AutoWork::RateChange, AutoWork::Spectrogram, AutoWork::FindPeaks, AutoWork::Hilbert};
+
+TEST(AutoEngineRule, TheTableHoldsEachThresholdOnce) {
+  EXPECT_EQ(std::size(kAutoThresholds), 7u);  // a row a work
+  EXPECT_EQ(autoThreshold(AutoWork::Correlation).least, 101u);
+  EXPECT_EQ(autoThreshold(AutoWork::Median).least, 0u);
+  for (const AutoWork work : kStageWorks) EXPECT_EQ(autoThreshold(work).least, std::uint64_t{1} << 20);
+  const AutoThreshold& sections = autoThreshold(AutoWork::SecondOrderSections);
+  EXPECT_FALSE(sections.gpu);  // the block scan on the CPU; no GPU engine is auto's for sections
+  EXPECT_EQ(sections.most, 4096u);
+}
+
+// Each GPU row: one below its size the CPU, from it the GPU engine that can run the work, with the
+// sizes in the reason; the CPU with the GPU's own reason where none can.
+TEST(AutoEngineRule, EveryGpuRowTakesTheGpuFromItsSizeOnAndSaysWhy) {
+  for (const AutoThreshold& row : kAutoThresholds) {
+    if (!row.gpu) continue;
+    AutoQuestion q;
+    q.work = row.work;
+    q.gpuEngine = "gpu-x";
+    q.size = row.least;
+    std::vector<AutoPick> order = autoEngineOrder(q);
+    ASSERT_FALSE(order.empty());
+    EXPECT_EQ(order.front().engine, "gpu-x") << static_cast<int>(row.work);
+    if (row.least > 0) {
+      EXPECT_TRUE(has(order.front().why, std::to_string(row.least))) << order.front().why;
+      q.size = row.least - 1;
+      order = autoEngineOrder(q);
+      EXPECT_EQ(order.front().engine, "cpu-parallel") << static_cast<int>(row.work);
+      EXPECT_TRUE(has(order.front().why, std::to_string(row.least - 1)) && has(order.front().why, "< " + std::to_string(row.least)))
+          << order.front().why;
+    }
+    q.size = row.least;
+    q.gpuEngine.clear();
+    q.gpuWhyNot = "gpu-x: no usable CUDA GPU was found";
+    EXPECT_EQ(autoEngineOrder(q).front().engine, "cpu-parallel") << static_cast<int>(row.work);
+  }
+}
+
+// Sections: the block scan (its bound checked by the rule) up to the row's fade, the recursion past it.
+TEST(AutoEngineRule, SectionsTakeTheBlockScanUpToTheRowsFadeThenTheRecursion) {
+  std::vector<AutoPick> order = autoEngineOrder({AutoWork::SecondOrderSections, kSosScanDefaultFade, "gpu-x", {}, false});
+  ASSERT_EQ(order.size(), 2u);
+  EXPECT_EQ(order[0].engine, "cpu-parallel");
+  EXPECT_TRUE(order[0].boundChecked);
+  EXPECT_TRUE(has(order[0].why, "within 4096 samples")) << order[0].why;
+  EXPECT_EQ(order[1].engine, "cpu-serial");
+  order = autoEngineOrder({AutoWork::SecondOrderSections, kSosScanDefaultFade + 1, {}, {}, false});
+  ASSERT_EQ(order.size(), 1u);
+  EXPECT_EQ(order[0].engine, "cpu-serial");
+  EXPECT_TRUE(has(order[0].why, "4097 samples > 4096")) << order[0].why;
+  order = autoEngineOrder({AutoWork::SecondOrderSections, kNoLimit, {}, {}, false});  // a pole on the unit circle
+  EXPECT_TRUE(has(order[0].why, "unending")) << order[0].why;
+}
+
+TEST(AutoEngineRule, AFilterFallsBackToTheExactCpuEnginesAStageStopsAtItsPick) {
+  AutoQuestion q{AutoWork::Correlation, 513, "gpu-tuned", {}, false};
+  std::vector<AutoPick> order = autoEngineOrder(q);
+  ASSERT_EQ(order.size(), 3u);
+  EXPECT_EQ(order[1].engine, "cpu-parallel");
+  EXPECT_EQ(order[2].engine, "cpu-serial");
+  for (const AutoWork work : kStageWorks) EXPECT_EQ(autoEngineOrder({work, 1u << 22, "gpu-x", {}, false}).size(), 1u);
+  // Find-peaks' GPU engine takes the whole signal at once: a streamed run stays on the CPU.
+  EXPECT_EQ(autoEngineOrder({AutoWork::FindPeaks, 1u << 22, "gpu-x", {}, true}).front().engine, "cpu-parallel");
+  EXPECT_EQ(autoEngineOrder({AutoWork::RateChange, 1u << 22, "gpu-x", {}, true}).front().engine, "gpu-x");
+}
+
+// A GPU engine that runs every filter exactly, named as auto's GPU engines are.
+class ExactGpu final : public FilterBackend {
+ public:
+  explicit ExactGpu(std::string name) : name_(std::move(name)) {}
+  std::string_view name() const override { return name_; }
+  std::string_view description() const override { return "test"; }
+  bool usesGpu() const override { return true; }
+  std::string whyNot(const FilterSpec&, SampleType) const override { return {}; }
+  FilterPass filter(std::span<const double>, const FilterSpec&, std::span<double>, const RunOptions&,
+                    const Progress&) override {
+    throw std::logic_error("not run here");
+  }
+  FilterPass filter(std::span<const float>, const FilterSpec&, std::span<float>, const RunOptions&,
+                    const Progress&) override {
+    throw std::logic_error("not run here");
+  }
+
+ private:
+  std::string name_;
+};
+
+// The filter kinds' and the stages' choices are the one rule's, around each threshold.
+TEST(AutoEngineRule, FilterKindsAndStagesChooseAsTheRuleSays) {
+  BackendList engines = test::cpuEngines();
+  engines.push_back(std::make_unique<ExactGpu>("gpu-tuned"));
+  engines.push_back(std::make_unique<ExactGpu>("gpu-median"));
+  for (const std::size_t w : {kGpuMinWindow - 2, kGpuMinWindow, kGpuMinWindow + 2}) {
+    FilterSpec taps{std::vector<double>(w, 0.01), BoundaryMode::Zero};
+    taps.taps[w / 2] = 0.02;
+    const EngineChoice chosen = chooseAutoEngine(engines, taps, SampleType::f64);
+    const AutoPick rule = autoEngineOrder({AutoWork::Correlation, w, "gpu-tuned", {}, false}).front();
+    EXPECT_EQ(chosen.engine->name(), rule.engine) << w;
+    EXPECT_EQ(chosen.why, rule.why) << w;
+    EXPECT_EQ(chosen.engine->name(), w >= kGpuMinWindow ? "gpu-tuned" : "cpu-parallel") << w;
+    EXPECT_EQ(chooseAutoEngine(engines, makeMedianFilter(w | 1, BoundaryMode::Reflect), SampleType::f64).engine->name(),
+              "gpu-median") << w;
+  }
+  const FilterSpec sections = makeButterworthFilter({4, 0.1, 0, BandType::Lowpass, 0}, false);
+  const auto fade = static_cast<std::uint64_t>(std::ceil(sosFadeLength(sections.sos.sections)));
+  const EngineChoice scan = chooseAutoEngine(engines, sections, SampleType::f64);
+  const AutoPick scanRule = autoEngineOrder({AutoWork::SecondOrderSections, fade, {}, {}, false}).front();
+  EXPECT_EQ(scan.engine->name(), scanRule.engine);
+  EXPECT_EQ(scan.why, scanRule.why);
+  for (const GpuStageWork work : {GpuStageWork::RateChange, GpuStageWork::Spectrogram, GpuStageWork::FindPeaks,
+                                  GpuStageWork::Hilbert}) {
+    for (const std::uint64_t samples : {kGpuStageMinSamples - 1, kGpuStageMinSamples}) {
+      StageEngineQuestion q;
+      q.work = work;
+      q.samples = samples;
+      q.gpuEngine = "gpu-x";
+      const StageEngineAnswer answer = chooseStageEngine(q);
+      const AutoPick rule = autoEngineOrder({autoWorkOf(work), samples, "gpu-x", {}, false}).front();
+      EXPECT_EQ(answer.engine, rule.engine);
+      EXPECT_EQ(answer.why, rule.why);
+      EXPECT_EQ(answer.engine, samples >= kGpuStageMinSamples ? "gpu-x" : "cpu-parallel");
+    }
+  }
+}
+
+}  // namespace
+}  // namespace siglab
