@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "engine_lists.hpp"
-#include "large_page_resource.hpp"
+#include "siglab/large_page_resource.hpp"
 #include "design_binding.hpp"
 #include "io_binding.hpp"
 #include "pipeline_binding.hpp"
@@ -128,7 +128,7 @@ py::dict statisticsDict(const Statistics& s) {
 
 PYBIND11_MODULE(_siglab, m) {
   m.doc() = "SigLab's native engines; import siglab, not this module";
-  std::pmr::set_default_resource(&siglab::python::largePageResource());  // core's results, handed to NumPy as they are
+  std::pmr::set_default_resource(&siglab::largePageResource());  // core's results, handed to NumPy as they are
   static py::exception<InputError> inputError(m, "InputError", PyExc_OSError);
   py::register_exception_translator([](std::exception_ptr p) {
     try {

@@ -64,7 +64,11 @@ class IirDecimateStage final : public BoundStage {
                        const StageRunOptions& options, const Progress& progress) const override {
     if (out.size() != keptOf(in.size(), q_)) throw std::invalid_argument("the output's size is not the stage's");
     SampleVector filtered(ForOverwrite{}, in.size(), resultMemory());
-    AppliedJob applied = filter_->applyInto(engines, in, filtered, options, progress);
+    // A rate change streamed gives the in-memory bits, and its stream is cpu-serial's recursion:
+    // auto keeps that recursion here, not the sections' block scan (within a bound, not the bits).
+    StageRunOptions exact = options;
+    if (exact.engine == "auto") exact.engine = "cpu-serial";
+    AppliedJob applied = filter_->applyInto(engines, in, filtered, exact, progress);
     for (std::size_t j = 0; j < out.size(); ++j) out[j] = filtered[j * q_];
     return applied;
   }
