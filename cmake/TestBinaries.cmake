@@ -9,7 +9,7 @@
 # - with SIGLAB_UNITY (CI), a binary of more than two files is compiled a batch of files at a time,
 #   but those of SIGLAB_UNITY_NOT_YET: their files still define the same helper names in their
 #   anonymous namespaces (the core tests'; the GUI tests' once gui29b's spectrogram_cursors_test.cpp
-#   is merged: mouse(), as cursors_markers_gui_test.cpp: docs/perf/ci-timing-2026-11-29.txt).
+#   is merged: mouse(), as cursors_markers_gui_test.cpp: docs/perf/ci-timing-session19.txt).
 #   Rename or share them in tests/support, then remove the binary here.
 set(SIGLAB_UNITY_NOT_YET siglab-core-tests siglab-gui-tests)
 function(siglab_test_binaries_settings)

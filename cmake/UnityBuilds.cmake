@@ -2,7 +2,7 @@
 # passes it on), the target's files are compiled a batch at a time, one translation unit per batch,
 # so the inline code they all instantiate (CLI11's parser, gtest's assertions, the standard
 # containers) is generated and instrumented once a batch instead of once a file (issue 30: CI on two
-# cores; docs/perf/ci-timing-2026-11-29.txt). Off by default: an edit to one file would rebuild its
+# cores; docs/perf/ci-timing-session19.txt). Off by default: an edit to one file would rebuild its
 # whole batch. A batch puts the files' anonymous namespaces together, so two files of one target may
 # not define the same name there; build with -DSIGLAB_UNITY=ON to check a new file.
 option(SIGLAB_UNITY "Compile multi-file targets a batch of files at a time (CI)" OFF)
