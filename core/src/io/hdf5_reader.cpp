@@ -18,6 +18,32 @@
 namespace siglab {
 namespace {
 
+// A damaged header may claim numbers of any width and bit layout (fuzz-hdf5: an integer 131072
+// bytes wide, a float whose exponent and mantissa fields are all zero: libhdf5's conversion to
+// float64 then reads past its buffers). Only the layouts writers use are read: 8-64-bit integers
+// with every bit significant, and IEEE half, single and double floats. Empty when usual.
+std::string unusualNumberLayout(hid_t type) {
+  const std::size_t bytes = H5Tget_size(type);
+  const std::size_t precision = H5Tget_precision(type);
+  const int offset = H5Tget_offset(type);
+  if (H5Tget_class(type) == H5T_INTEGER) {
+    if ((bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8) && precision == 8 * bytes && offset == 0) return {};
+    return "holds " + std::to_string(8 * bytes) + "-bit integers of " + std::to_string(precision) +
+           " significant bits, not a sample type SigLab reads (8-, 16-, 32- or 64-bit integers; the file may be damaged)";
+  }
+  std::size_t sign = 0, exponentAt = 0, exponentBits = 0, mantissaAt = 0, mantissaBits = 0;
+  H5Tget_fields(type, &sign, &exponentAt, &exponentBits, &mantissaAt, &mantissaBits);
+  const bool ieee = offset == 0 && mantissaAt == 0 && precision == 8 * bytes && sign == precision - 1 &&
+                    ((bytes == 2 && exponentBits == 5 && mantissaBits == 10) ||
+                     (bytes == 4 && exponentBits == 8 && mantissaBits == 23) ||
+                     (bytes == 8 && exponentBits == 11 && mantissaBits == 52)) &&
+                    exponentAt == mantissaBits;
+  if (ieee) return {};
+  return "holds " + std::to_string(8 * bytes) + "-bit floats of an unusual layout (exponent " + std::to_string(exponentBits) +
+         " bits, mantissa " + std::to_string(mantissaBits) +
+         " bits), not a sample type SigLab reads (IEEE 16-, 32- or 64-bit floats; the file may be damaged)";
+}
+
 using hdf5::Handle;
 
 // Where frames and channels lie in a dataset's dimensions.
@@ -53,16 +79,8 @@ std::string whyNotSignal(hid_t dataset, Hdf5Layout layout, Hdf5Shape& shape) {
   switch (H5Tget_class(type.get())) {
     case H5T_INTEGER:
     case H5T_FLOAT: {
-      // A damaged header may claim a number of any width (fuzz-hdf5: a 131072-byte integer made
-      // libhdf5's conversion read past its buffer); only the widths writers use are read.
-      const std::size_t bytes = H5Tget_size(type.get());
-      const bool integer = H5Tget_class(type.get()) == H5T_INTEGER;
-      const bool usual = integer ? (bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8)
-                                 : (bytes == 2 || bytes == 4 || bytes == 8);
-      if (!usual) {
-        return "holds " + std::to_string(8 * bytes) + "-bit " + (integer ? "integers" : "floats") +
-               ", not a sample type SigLab reads (8-, 16-, 32- or 64-bit integers; 16-, 32- or 64-bit floats)";
-      }
+      const std::string why = unusualNumberLayout(type.get());
+      if (!why.empty()) return why;
       break;
     }
     case H5T_STRING: return "holds strings, not numbers";
