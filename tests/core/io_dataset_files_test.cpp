@@ -474,7 +474,7 @@ TEST(DatasetFiles, FuzzFindingsAreErrorsNamingTheFile) {
       EXPECT_TRUE(read.starts_with(path)) << entry.path() << ": " << read;
     }
   }
-  EXPECT_GE(found, 12u);
+  EXPECT_GE(found, 11u);
 }
 
 // A matrix whose dimensions tag claims 2 GiB inside a 120-byte variable (found by fuzz-mat: matio
