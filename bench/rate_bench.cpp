@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdlib>
 #include <cmath>
@@ -118,22 +119,28 @@ int main(int argc, char** argv) {
     const auto stage = bindStage(pipeline.stages[0], 1, StageContext{samples, std::nullopt, Accumulator::SampleType});
     std::map<std::string, double> ms, cpu;
     std::string defaultEngine;
-    for (const std::string engine : {"auto", "cpu-serial", "cpu-parallel"}) {
-      StageRunOptions options;
-      options.engine = engine;
-      std::vector<double> times, cpuTimes;
-      for (int r = 0; r <= repeats; ++r) {
+    // The engines take turns, a round each (a warm-up round first), so that no engine is measured
+    // in a stretch of its own: a whole engine's runs back to back had differed by up to 1.6x with
+    // which one came first.
+    const std::array<std::string, 3> order = {"auto", "cpu-serial", "cpu-parallel"};
+    std::map<std::string, std::vector<double>> times, cpuTimes;
+    for (int r = 0; r <= repeats; ++r) {
+      for (const std::string& engine : order) {
+        StageRunOptions options;
+        options.engine = engine;
         const auto start = std::chrono::steady_clock::now();
         const double startCpu = cpuMilliseconds();
         const AppliedJob applied = stage->apply(engines, x, options);
         const double elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         if (!applied.result.verification.passed()) std::printf("  %s on %s FAILED verification\n", chain.c_str(), engine.c_str());
         if (engine == "auto") defaultEngine = applied.result.engine;
-        if (r > 0) times.push_back(elapsed);
-        if (r > 0) cpuTimes.push_back(cpuMilliseconds() - startCpu);
+        if (r > 0) times[engine].push_back(elapsed);
+        if (r > 0) cpuTimes[engine].push_back(cpuMilliseconds() - startCpu);
       }
-      ms[engine] = medianOf(times);
-      cpu[engine] = medianOf(cpuTimes);
+    }
+    for (const std::string& engine : order) {
+      ms[engine] = medianOf(times[engine]);
+      cpu[engine] = medianOf(cpuTimes[engine]);
     }
     const auto found = scipy.find(name), foundCpu = scipy.find(name + " cpu");
     const double reference = found == scipy.end() ? 0.0 : found->second;
