@@ -1,12 +1,8 @@
 #pragma once
 // The largest finite |sample| of a signal, for a verification's tolerance: one O(N) read of the
 // whole input, so it runs on every core (on a GPU machine one core read 80 MB in about 20 ms, as
-// long as the engine's whole run), looking at Cancel between rounds of a piece per thread. In a
-// child forked after the parent's threads ran it reads on one core: libgomp's thread pool does not
-// survive fork(), and a parallel region there waits for threads that are gone.
-#include <omp.h>
-#include <unistd.h>
-
+// long as the engine's whole run), looking at Cancel between rounds of a piece per thread (one
+// thread in a forked child: usable_threads.hpp).
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -15,10 +11,9 @@
 #include <span>
 
 #include "siglab/progress.hpp"
+#include "usable_threads.hpp"
 
 namespace siglab::detail {
-
-inline const pid_t kProcessAtLoad = ::getpid();
 
 struct Magnitude {
   double largest = 0.0;  // of the finite samples
@@ -28,8 +23,7 @@ struct Magnitude {
 template <typename Sample>
 Magnitude largestMagnitude(std::span<const Sample> in, const Progress& progress) {
   constexpr std::size_t kPiece = std::size_t{1} << 18;
-  const bool forked = ::getpid() != kProcessAtLoad;
-  const auto threads = forked ? std::size_t{1} : static_cast<std::size_t>(std::max(1, omp_get_max_threads()));
+  const std::size_t threads = usableThreads();
   Magnitude m;
   for (std::size_t begin = 0; begin < in.size(); begin += kPiece * threads) {
     progress.throwIfCancelled();

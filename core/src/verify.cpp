@@ -1,7 +1,5 @@
 #include "siglab/verify.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -14,6 +12,7 @@
 #include "siglab/median_filter.hpp"
 #include "siglab/sos_verify.hpp"
 #include "siglab/work_progress.hpp"
+#include "usable_threads.hpp"
 
 namespace siglab {
 namespace {
@@ -67,7 +66,7 @@ Verification compareAt(std::span<const Sample> out, std::span<const std::size_t>
   v.tolerance = tolerance;
   WorkProgress work(progress, positions.size());
   const auto piece = static_cast<std::size_t>(detail::outputsPerCancelCheck(window));
-  const auto threads = static_cast<std::size_t>(std::max(1, omp_get_max_threads()));
+  const std::size_t threads = detail::usableThreads();  // one in a forked child
   std::vector<Verification> parts(threads);
   for (std::size_t begin = 0; begin < positions.size(); begin += piece * threads) {
     work.throwIfCancelled();
