@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "cursor_style.hpp"
 #include "signal_plot.hpp"
 #include "statistics_tasks.hpp"
 #include "time_axis.hpp"
@@ -15,9 +16,7 @@
 namespace siglab::gui {
 namespace {
 
-const QColor kCursorColors[2] = {QColor(0, 137, 123), QColor(142, 36, 170)};
 const QColor kMarkerColor(198, 40, 40);
-constexpr double kGrabPixels = 6.0;
 
 QString value(double v) { return QString::number(v, 'g', 8); }
 
@@ -185,7 +184,7 @@ bool SignalCursors::onMousePress(QMouseEvent* event) {
   const double px = event->position().x();
   const double toA = std::abs(x->coordToPixel(a_) - px);
   const double toB = std::abs(x->coordToPixel(b_) - px);
-  if (std::min(toA, toB) > kGrabPixels) return false;
+  if (std::min(toA, toB) > kCursorGrabPixels) return false;
   dragging_ = toA <= toB ? 0 : 1;
   plot_->plot()->setInteraction(QCP::iRangeDrag, false);  // QCustomPlot handles the press after this signal
   return true;

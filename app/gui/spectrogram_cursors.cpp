@@ -5,16 +5,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "cursor_style.hpp"
 #include "spectrogram_view.hpp"
 
 namespace siglab::gui {
-namespace {
-
-// The signal's cursor colours (signal_cursors.cpp).
-const QColor kCursorColors[2] = {QColor(0, 137, 123), QColor(142, 36, 170)};
-constexpr double kGrabPixels = 6.0;
-
-}  // namespace
 
 SpectrogramCursors::SpectrogramCursors(SpectrogramView* view) : QObject(view), view_(view) {
   QCustomPlot* plot = view_->plot();
@@ -64,7 +58,7 @@ bool SpectrogramCursors::onMousePress(QMouseEvent* event) {
   const double px = event->position().x();
   const double toA = std::abs(x->coordToPixel(cursors_.a) - px);
   const double toB = std::abs(x->coordToPixel(cursors_.b) - px);
-  if (std::min(toA, toB) > kGrabPixels) return false;
+  if (std::min(toA, toB) > kCursorGrabPixels) return false;
   dragging_ = toA <= toB ? 0 : 1;
   view_->plot()->setInteraction(QCP::iRangeDrag, false);  // QCustomPlot handles the press after this signal
   return true;
