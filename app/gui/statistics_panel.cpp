@@ -209,15 +209,17 @@ void StatisticsPanel::refreshRegion() {
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   tasks_->start<StatisticsOutcome>(tr("Statistics of %1").arg(regionLabel_.isEmpty() ? tr("the region") : regionLabel_), cancel,
                             QtConcurrent::run(&computeStatistics, signal, range, std::shared_ptr<const std::atomic<bool>>(cancel)),
-                            [this](const QFuture<StatisticsOutcome>& done) { showRegion(done); });
+                            [this, cancel](const QFuture<StatisticsOutcome>& done) { showRegion(done, cancel->load()); });
 }
 
-void StatisticsPanel::showRegion(const QFuture<StatisticsOutcome>& done) {
-  const QString problem = done.resultCount() == 0 ? tr("cancelled") : done.result().error;
+// Esc counts even when the sum ended before the worker saw it: its result is not shown.
+void StatisticsPanel::showRegion(const QFuture<StatisticsOutcome>& done, bool cancelled) {
+  cancelled = cancelled || done.resultCount() == 0;
+  const QString problem = cancelled ? tr("cancelled") : done.result().error;
   if (!problem.isEmpty()) {
     for (int row = 0; row < kRowCount; ++row) {
       table_->item(row, kRegion)->setText(row == kCount ? problem : kNothing);
-      table_->item(row, kRegion)->setToolTip(done.resultCount() == 0 ? tr("Esc stopped it: use the region again to compute it") : problem);
+      table_->item(row, kRegion)->setToolTip(cancelled ? tr("Esc stopped it: use the region again to compute it") : problem);
     }
     return;
   }

@@ -73,7 +73,7 @@ class StatisticsPanel : public QWidget {
   const LoadedSignal* shown() const { return shownSignal().get(); }
   void refreshAll();
   void refreshRegion();
-  void showRegion(const QFuture<StatisticsOutcome>& done);
+  void showRegion(const QFuture<StatisticsOutcome>& done, bool cancelled);
   void showVisible(const Statistics& statistics);
   void backgroundFinished();
   void fillColumn(int column, const Statistics* statistics);  // null: no signal
