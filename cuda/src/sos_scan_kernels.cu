@@ -325,7 +325,8 @@ constexpr std::size_t kStreamedChunksPerSignal = 8;
 
 // About an eighth of the signal a chunk, in whole groups: 4 to 32 groups (256 Ki to 2 Mi samples).
 // Few chunks cost little fill and drain (one chunk's kernels and copy out); a chunk's kernels take
-// about as long for a small chunk as for a large one (docs/perf/gpu-h100-scan-session19.txt).
+// about as long for a small chunk as for a large one (docs/perf/gpu-h100-scan-session19.txt); at 10M,
+// 4 and 16 chunks a signal were slower than 8 (docs/perf/gpu-h100-scan-session20.txt).
 std::size_t streamedChunkSamples(std::size_t n) {
   const std::size_t groups = (n + kGroupSamples - 1) / kGroupSamples;
   return std::clamp<std::size_t>((groups + kStreamedChunksPerSignal - 1) / kStreamedChunksPerSignal, 4, 32) *
