@@ -21,7 +21,7 @@ import numpy as np
 TARGET = 1.5
 
 
-def cupy_timings(x_host, template_host, long_template_host, repeat):
+def cupy_timings(x_host, template_host, long_template_host, repeat, only):
     import cupy as cp
     import cupyx.scipy.signal as cs
 
@@ -45,6 +45,8 @@ def cupy_timings(x_host, template_host, long_template_host, repeat):
     }
     results = {}
     for name, call in calls.items():
+        if only and name not in only:
+            continue
         for _ in range(2):
             call()
             stream.synchronize()
@@ -68,6 +70,7 @@ def main():
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--long-template", type=int, default=50_000,
                         help="values of correlate_fft's template (method='fft' on both sides)")
+    parser.add_argument("--only", default="", help="the stages to run beside CuPy, comma-separated (default: all)")
     args = parser.parse_args()
     bench = os.path.join(args.build, "bin", "siglab-gpu-stages-bench")
     x = np.random.default_rng(1).standard_normal(args.samples)
@@ -88,7 +91,8 @@ def main():
             siglab[fields[1]] = (float(fields[2]), float(fields[3]), float(fields[4]), float(fields[5]))
         elif fields and fields[0] == "COPY":
             copy = float(fields[2]) / (float(fields[1]) * 1e-3)  # bytes per second
-    version, cupy = cupy_timings(x, template, long_template, args.repeat)
+    only = set(args.only.split(",")) if args.only else set()
+    version, cupy = cupy_timings(x, template, long_template, args.repeat, only)
     print(f"{args.samples} float64 normal samples (seed 1) already on the GPU; CuPy {version}; "
           f"median of {args.repeat} after two warm-ups, host clock around call + synchronize")
     print(f"device-to-device copy: {copy / 1e9:.0f} GB/s (read + written)")

@@ -23,12 +23,14 @@
 #include "siglab/cuda_fft_backend.hpp"
 #include "siglab/cuda_stages.hpp"
 #include "siglab/fft_convolution.hpp"
+#include "stage_engine.hpp"
 #include "stage_pass.hpp"
 
 namespace siglab {
 namespace {
 
 constexpr std::size_t kBatchBytes = std::size_t{64} << 20;  // of gathered blocks: about 64 MiB a batch
+constexpr std::size_t kCorrelateBatchBytes = std::size_t{512} << 20;  // correlate's blocks and their spectra
 
 // Block b of the batch (global block firstBlock + b): sample s is signal position
 // (firstBlock + b) * L - radius + s through the boundary rule, for s < M; zero where the rule
@@ -141,7 +143,12 @@ class FftFilterBackend final : public FilterBackend, public cuda::GpuEngine {
     if (!unavailableReason().empty()) throw EngineUnavailable(unavailableReason());
     if (out.empty()) return {};
     if (reversed.empty()) throw std::invalid_argument("correlate: an empty template");
-    return run("out of GPU memory", [&](const cuda::OnDevice& on) { return correlateOnce(x, reversed, offset, out, on); });
+    // On the stage engine of the device: its scratch areas are kept between runs (no cudaMalloc and
+    // cudaFree, which wait for the device, a call).
+    const cuda::StageEngineLease engine = cuda::leaseStageEngine(device());
+    return engine->run("out of GPU memory for correlate's FFT blocks", [&](const cuda::OnDevice& on) {
+      return correlateOnce(*engine.engine, x, reversed, offset, out, on);
+    });
   }
   // The Hilbert transform and the envelope: hilbertCuda, the whole transform on the device.
   std::string whyNotHilbert() const override { return unavailableReason(); }
@@ -184,8 +191,8 @@ class FftFilterBackend final : public FilterBackend, public cuda::GpuEngine {
   // Outputs [offset, offset + out.size()) of the full convolution of x with `reversed` (w values):
   // blocks of M = fftBlockLength(w) (no longer than the outputs and their halo need) give L = M - w + 1
   // outputs each, in batches of about kBatchBytes, through the plan cache's batched plans.
-  FilterPass correlateOnce(std::span<const double> x, std::span<const double> reversed, std::uint64_t offset,
-                           std::span<double> out, const cuda::OnDevice& on) {
+  static FilterPass correlateOnce(cuda::StageEngine& engine, std::span<const double> x, std::span<const double> reversed,
+                                  std::uint64_t offset, std::span<double> out, const cuda::OnDevice& on) {
     const auto n = static_cast<std::int64_t>(x.size()), w = static_cast<std::int64_t>(reversed.size());
     const auto count = static_cast<std::int64_t>(out.size());
     const auto m = static_cast<std::int64_t>(std::min(fftBlockLength(reversed.size()),
@@ -193,21 +200,21 @@ class FftFilterBackend final : public FilterBackend, public cuda::GpuEngine {
     if (m > (std::int64_t{1} << 30)) throw std::invalid_argument("correlate on the GPU: a template of 2^28 values or more");
     const std::int64_t bins = m / 2 + 1, outputsPerBlock = m - w + 1;
     const std::int64_t blocks = (count + outputsPerBlock - 1) / outputsPerBlock;
-    const std::int64_t batch = std::clamp<std::int64_t>(static_cast<std::int64_t>(kBatchBytes) / (m * 8), 1, blocks);
+    // Batches of about kCorrelateBatchBytes, all of one size (the plans transform a whole batch).
+    const std::int64_t most = std::clamp<std::int64_t>(static_cast<std::int64_t>(kCorrelateBatchBytes) / (m * 24), 1, blocks);
+    const std::int64_t batches = (blocks + most - 1) / most, batch = (blocks + batches - 1) / batches;
     const cuda::StreamView view = on.stream;
     const cudaStream_t s = view.get();
-    cuda::DeviceBuffer<double> d_blocks(static_cast<std::size_t>(batch * m), view);
-    cuda::DeviceBuffer<cufftDoubleComplex> d_spectra(static_cast<std::size_t>(batch * bins), view),
-        d_taps(static_cast<std::size_t>(bins), view);
-    {  // F(reversed) / M, once (a convolution: no conjugate)
-      cuda::DeviceBuffer<double> d_padded(static_cast<std::size_t>(m), view);
-      SIGLAB_CUDA_TRY(cudaMemsetAsync(d_padded.data(), 0, static_cast<std::size_t>(m) * sizeof(double), s));
-      d_padded.copyFrom(reversed.data(), reversed.size());
+    double* d_blocks = engine.scratch<double>(0, static_cast<std::size_t>(batch * m), view);
+    auto* d_spectra = engine.scratch<cufftDoubleComplex>(1, static_cast<std::size_t>(batch * bins), view);
+    auto* d_taps = engine.scratch<cufftDoubleComplex>(2, static_cast<std::size_t>(bins), view);
+    {  // F(reversed) / M, once (a convolution: no conjugate), the template padded in the first block's place
+      SIGLAB_CUDA_TRY(cudaMemsetAsync(d_blocks, 0, static_cast<std::size_t>(m) * sizeof(double), s));
+      SIGLAB_CUDA_TRY(cudaMemcpyAsync(d_blocks, reversed.data(), reversed.size_bytes(), cudaMemcpyDefault, s));
       const cuda::FftPlan single({static_cast<int>(m), 1, CUFFT_D2Z}, view);
-      SIGLAB_CUFFT_TRY(cufftExecD2Z(single.get(), d_padded.data(), d_taps.data()));
-      scaleValues<<<gridFor(bins, 256), 256, 0, s>>>(d_taps.data(), bins, 1.0 / static_cast<double>(m));
+      SIGLAB_CUFFT_TRY(cufftExecD2Z(single.get(), d_blocks, d_taps));
+      scaleValues<<<gridFor(bins, 256), 256, 0, s>>>(d_taps, bins, 1.0 / static_cast<double>(m));
       SIGLAB_CUDA_CHECK_LAUNCH();
-      view.synchronize();  // d_padded goes out of scope; `reversed` may be host memory
     }
     const cuda::FftPlan forward({static_cast<int>(m), static_cast<int>(batch), CUFFT_D2Z}, view);
     const cuda::FftPlan inverse({static_cast<int>(m), static_cast<int>(batch), CUFFT_Z2D}, view);
@@ -217,13 +224,13 @@ class FftFilterBackend final : public FilterBackend, public cuda::GpuEngine {
       for (std::int64_t firstBlock = 0; firstBlock < blocks; firstBlock += batch) {
         const std::int64_t here = std::min(batch, blocks - firstBlock);
         const dim3 grid(gridFor(m, 256), static_cast<unsigned>(here));
-        gatherCorrelateBlocks<<<grid, 256, 0, s>>>(d_x, n, output0, firstBlock, outputsPerBlock, w, m, d_blocks.data());
+        gatherCorrelateBlocks<<<grid, 256, 0, s>>>(d_x, n, output0, firstBlock, outputsPerBlock, w, m, d_blocks);
         SIGLAB_CUDA_CHECK_LAUNCH();
-        SIGLAB_CUFFT_TRY(cufftExecD2Z(forward.get(), d_blocks.data(), d_spectra.data()));
-        multiplySpectra<<<gridFor(batch * bins, 256), 256, 0, s>>>(d_spectra.data(), d_taps.data(), bins, batch * bins);
+        SIGLAB_CUFFT_TRY(cufftExecD2Z(forward.get(), d_blocks, d_spectra));
+        multiplySpectra<<<gridFor(batch * bins, 256), 256, 0, s>>>(d_spectra, d_taps, bins, batch * bins);
         SIGLAB_CUDA_CHECK_LAUNCH();
-        SIGLAB_CUFFT_TRY(cufftExecZ2D(inverse.get(), d_spectra.data(), d_blocks.data()));
-        scatterCorrelateOutputs<<<grid, 256, 0, s>>>(d_blocks.data(), count, firstBlock, outputsPerBlock, w, m, d_out);
+        SIGLAB_CUFFT_TRY(cufftExecZ2D(inverse.get(), d_spectra, d_blocks));
+        scatterCorrelateOutputs<<<grid, 256, 0, s>>>(d_blocks, count, firstBlock, outputsPerBlock, w, m, d_out);
         SIGLAB_CUDA_CHECK_LAUNCH();
       }
     });
