@@ -101,15 +101,16 @@ void OverlappedAnalytic::emitBlock(bool atEnd) {
   const std::uint64_t outputsEnd = std::min(end, next_ + sizes_.block);
   const std::uint64_t to = atEnd ? end : std::min(end, outputsEnd + sizes_.halo);
   const std::span<const double> window = std::span<const double>(held_).subspan(from - heldFrom_, to - from);
+  re_.resize(window.size());
   im_.resize(window.size());
+  std::copy(window.begin(), window.end(), re_.begin());
   if (transform_) {
     transform_(window, im_);
   } else {
     hilbertTransform(window, im_, false);
   }
   const std::size_t skip = next_ - from, count = outputsEnd - next_;
-  // The real part is the held input itself, untouched until the block is out.
-  emit_(window.subspan(skip, count), std::span<const double>(im_).subspan(skip, count));
+  emit_(std::span<const double>(re_).subspan(skip, count), std::span<const double>(im_).subspan(skip, count));
   next_ = outputsEnd;
   // Keep only the halo before the next block.
   const std::uint64_t keepFrom = std::max(heldFrom_, next_ >= sizes_.halo ? next_ - sizes_.halo : 0);

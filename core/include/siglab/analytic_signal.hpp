@@ -60,7 +60,7 @@ class OverlappedAnalytic {
   std::vector<double> held_;   // inputs heldFrom_ .. heldFrom_ + size
   std::uint64_t heldFrom_ = 0;
   std::uint64_t next_ = 0;     // the next output
-  std::vector<double> im_;
+  std::vector<double> re_, im_;
 };
 
 }  // namespace siglab

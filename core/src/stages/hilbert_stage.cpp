@@ -3,7 +3,6 @@
 // In memory the whole signal's FFT; streamed, the overlapped blocks of the envelope stage, within
 // the bound that stage states (tests/core/envelope_test.cpp measures both).
 #include <algorithm>
-#include <cstdint>
 #include <future>
 
 #include "valueless_kind.hpp"
@@ -32,8 +31,7 @@ class HilbertWriter final : public AnalysisWriter {
         };
       }
       part.blocks = std::make_unique<OverlappedAnalytic>(
-          [this, &part](std::span<const double> re, std::span<const double> im) {
-            if (parts_.size() == 1) return appendRows(re, im);  // one channel: its rows straight from the block
+          [&part](std::span<const double> re, std::span<const double> im) {
             part.re.insert(part.re.end(), re.begin(), re.end());
             part.im.insert(part.im.end(), im.begin(), im.end());
           },
@@ -83,28 +81,8 @@ class HilbertWriter final : public AnalysisWriter {
     std::vector<double> re, im;  // outputs not yet written
   };
 
-  // One channel's rows (re, im) from a block as it comes out.
-  void appendRows(std::span<const double> re, std::span<const double> im) {
-    std::vector<double>& filled = rows_[spare_];
-    const auto n = static_cast<std::int64_t>(re.size());
-    filled.resize(2 * re.size());
-#pragma omp parallel for schedule(static) if (output_.parallel && n > (std::int64_t{1} << 16))
-    for (std::int64_t i = 0; i < n; ++i) {
-      filled[2 * i] = re[i];
-      filled[2 * i + 1] = im[i];
-    }
-    startAppend(filled);
-  }
-
-  // The rows of `filled` onto the file on a thread of its own: the file takes them while the next
-  // block is transformed (two row buffers, one append at a time).
-  void startAppend(std::vector<double>& filled) {
-    if (appending_.valid()) appending_.get();  // the other buffer is free again (and its error rethrown)
-    appending_ = std::async(std::launch::async, [this, &filled] { file_.append(filled); });
-    spare_ ^= 1;
-  }
-
-  // Writes the rows every channel has, interleaved.
+  // Writes the rows every channel has, interleaved, on a thread of its own: the file takes them
+  // while the next block is transformed (two row buffers, one append at a time).
   void flushRows() {
     std::size_t rows = SIZE_MAX;
     for (const auto& part : parts_) rows = std::min(rows, part->re.size());
@@ -121,7 +99,9 @@ class HilbertWriter final : public AnalysisWriter {
       part.re.erase(part.re.begin(), part.re.begin() + static_cast<std::ptrdiff_t>(rows));
       part.im.erase(part.im.begin(), part.im.begin() + static_cast<std::ptrdiff_t>(rows));
     }
-    startAppend(filled);
+    if (appending_.valid()) appending_.get();  // the other buffer is free again (and its error rethrown)
+    appending_ = std::async(std::launch::async, [this, &filled] { file_.append(filled); });
+    spare_ ^= 1;
   }
 
   AnalysisOutput output_;
