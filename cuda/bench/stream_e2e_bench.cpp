@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fcntl.h>
@@ -93,8 +94,10 @@ int run(int argc, char** argv) {
   const double megabytes = static_cast<double>(samples) * 8 / 1e6;
 
   struct Case {
-    std::string label, chain, output;
-    bool cold = false;
+    Case(std::string caseLabel, std::string caseChain, std::string caseOutput, bool fromDisk = false)
+        : label(std::move(caseLabel)), chain(std::move(caseChain)), output(std::move(caseOutput)), cold(fromDisk) {}
+    std::string label, chain, output;  // no chain: the read alone
+    bool cold;
     std::vector<double> ms;
     std::string plan, engine;
   };
