@@ -62,6 +62,10 @@ std::uint64_t runOnce(const BoundChain& chain, const StreamEnds& ends, const std
 // A streamed sections stage's engine: cpu-serial, the reference recursion itself (its steps in its
 // order, carried from block to block), so there is no separate result to check against it.
 EngineChoice sectionsEngine(const BoundChain& chain, std::size_t k, const BackendList& engines) {
+  if (FilterBackend* gpu = streamedGpuEngine(chain, k, engines)) {
+    return {gpu, "streamed on " + std::string(gpu->name()) + ", each overlapped block transformed there: " +
+                     chain.stages[k]->streamedBound()};
+  }
   for (const auto& engine : engines) {
     if (engine->name() != kSectionsStreamEngine) continue;
     if (streamsItself(chain, k) && !chain.stages[k]->streamedBound().empty()) {
