@@ -12,6 +12,9 @@ namespace {
 
 // Output values a batch of frames holds at most (16 MiB): a 99% overlap makes 100 values an input sample.
 constexpr std::size_t kBatchBytes = std::size_t{1} << 24;
+// In memory the batches are written straight into the result, so they need not be small: one GPU
+// run (its input and output on the device at once) for up to 1 GiB of output, not 16 MiB runs.
+constexpr std::size_t kMemoryBatchBytes = std::size_t{1} << 30;
 
 // The .npy's shape: (frames, frequencies) for one plane; (frames, planes, frequencies) for more,
 // the planes channel by channel (re and im of each for complex). Complex pairs in memory:
@@ -34,9 +37,7 @@ class SpectrogramWriter final : public AnalysisWriter {
         views_(output.channels), file_(output.path, shapeOf(l_, output.channels), output.streamed, output.memory) {
     for (std::size_t c = 0; c < views_.size(); ++c) views_[c] = buffers_[c];
     const std::size_t frameValues = std::max<std::size_t>(1, output.channels * l_.planes * l_.frequencies);
-    // In memory the whole matrix is there to write into: one batch (one GPU run), no copy again.
-    batchFrames_ = output.memory ? std::max<std::uint64_t>(1, l_.frames)
-                                 : std::max<std::size_t>(1, kBatchBytes / sizeof(double) / frameValues);
+    batchFrames_ = std::max<std::size_t>(1, (output.memory ? kMemoryBatchBytes : kBatchBytes) / sizeof(double) / frameValues);
   }
 
   void write(std::span<const std::span<const double>> block) override {
