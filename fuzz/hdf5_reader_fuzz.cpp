@@ -1,7 +1,7 @@
 // The HDF5 reader (and MATLAB 7.3, HDF5 inside): damaged superblocks, object headers, chunk indexes
 // and compressed chunks, datasets of any type and shape. Read as the program reads them: libhdf5
-// lists and reads the file in child processes, whose crashes (the library's own: run with -fork=1
-// -ignore_crashes=1) are errors naming the file; a crash of this process is SigLab's.
+// lists and reads the file in child processes, whose crashes (the library's own, ASan's reports
+// printed there) are errors naming the file; a crash of this process is SigLab's, a finding.
 #include "dataset_fuzz_file.hpp"
 #include <cstdint>
 
