@@ -23,7 +23,6 @@ inline const std::string& datasetInputPath(const char* extension) {
   static const std::string path = [extension] {
     std::string folder = (std::filesystem::temp_directory_path() / "siglab-fuzz-XXXXXX").string();
     if (!::mkdtemp(folder.data())) std::abort();
-    setDatasetChildFaultForTests(DatasetChildFault::noChild);  // the libraries' crashes are the findings
     return folder + "/input" + extension;
   }();
   return path;
@@ -47,9 +46,17 @@ inline void readFileAs(const std::uint8_t* data, std::size_t size, const char* e
   }
 }
 
+// Where the library reads the file: in child processes, as the program does (a crash of the
+// library there is an error naming the file; only this process's crashes are findings), or in this
+// process (every crash of the library is a finding).
+enum class LibraryIn { childProcess, thisProcess };
+
 // Lists the file's datasets and reads the first (or the only one): samples finite, or an InputError
 // naming the file.
-inline void readDatasetFile(const std::uint8_t* data, std::size_t size, const char* extension) {
+inline void readDatasetFile(const std::uint8_t* data, std::size_t size, const char* extension, LibraryIn library) {
+  // A hung child is ended at 5 s, before libFuzzer's -timeout=10 would take this process for hung.
+  setDatasetChildFaultForTests(library == LibraryIn::thisProcess ? DatasetChildFault::noChild : DatasetChildFault::none,
+                               library == LibraryIn::thisProcess ? 0 : 5);
   const std::string& path = datasetInputPath(extension);
   std::ofstream(path, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data),
                                                                 static_cast<std::streamsize>(size));

@@ -89,18 +89,6 @@ std::unique_ptr<ChannelStream> openDatasetFile(const std::string& file, const Re
                                "MATLAB .mat");
 }
 
-// What the header child reads of a dataset file before this process opens it: an HDF5 dataset's
-// header, chunk index and first block; a MAT v5 file's list of variables (a variable's samples are
-// read in a child of their own, mat_reader.cpp).
-void readHeadersOf(const std::string& file, const ReadOptions& named, DatasetFileKind kind) {
-  switch (kind) {
-    case DatasetFileKind::hdf5: return checkHdf5Dataset(file, named, Hdf5Layout::plain);
-    case DatasetFileKind::mat73: return checkHdf5Dataset(file, named, Hdf5Layout::matlab);
-    case DatasetFileKind::mat5: listMatVariables(file); return;
-    case DatasetFileKind::none: return;
-  }
-}
-
 }  // namespace
 
 DatasetFileKind datasetFileKind(std::span<const std::byte> start) {
@@ -170,8 +158,8 @@ bool writeDatasetFile(const std::string& path, std::span<const std::span<const d
 std::vector<DatasetEntry> listDatasets(const std::string& path) {
   const std::string file = splitDatasetPath(path).file;
   const DatasetFileKind kind = datasetFileKindOf(file);
-  if (kind != DatasetFileKind::none) readHeadersInChild(file, libraryOf(kind), [&] { listDatasetsOf(file, kind); });
-  return listDatasetsOf(file, kind);
+  if (kind == DatasetFileKind::none) return listDatasetsOf(file, kind);  // throws, saying why
+  return listInChild(file, libraryOf(kind), [&] { return listDatasetsOf(file, kind); });
 }
 
 bool isDatasetInput(const std::string& path) { return datasetFileKindOf(splitDatasetPath(path).file) != DatasetFileKind::none; }
@@ -187,7 +175,9 @@ std::unique_ptr<ChannelStream> openDatasetChannelStream(const std::string& pathG
   ReadOptions named = options;
   named.dataset = joinedName(split.file, split.dataset, options.dataset);
   const DatasetFileKind kind = datasetFileKindOf(split.file);
-  if (kind != DatasetFileKind::none) readHeadersInChild(split.file, libraryOf(kind), [&] { readHeadersOf(split.file, named, kind); });
+  // HDF5 (and MAT 7.3) is read in a child process whole (hdf5_reader.cpp); a MAT v5 file's
+  // headers are read in one first, and its samples in another (mat_reader.cpp).
+  if (kind == DatasetFileKind::mat5) readHeadersInChild(split.file, libraryOf(kind), [&] { listMatVariables(split.file); });
   return openDatasetFile(split.file, named, kind);
 }
 

@@ -28,9 +28,6 @@ enum class Hdf5Layout { plain, matlab };
 std::unique_ptr<ChannelStream> openHdf5ChannelStream(const std::string& path, const ReadOptions& options,
                                                      Hdf5Layout layout = Hdf5Layout::plain);
 std::vector<DatasetEntry> listHdf5Datasets(const std::string& path, Hdf5Layout layout = Hdf5Layout::plain);
-// Opens the dataset as openHdf5ChannelStream does, walks its chunk index and reads its first block:
-// what the header child does before this process reads the file (readHeadersInChild).
-void checkHdf5Dataset(const std::string& path, const ReadOptions& options, Hdf5Layout layout);
 
 // A MATLAB v5 file's variable (options.dataset, else its only numeric one), read whole with matio.
 std::unique_ptr<ChannelStream> openMatChannelStream(const std::string& path, const ReadOptions& options);
@@ -80,11 +77,31 @@ void readHeadersInChild(const std::string& path, const char* library, const std:
 // by block, converted to float64) in a child process, as readHeadersInChild does, and returns them,
 // passed up a pipe: the library reads the samples outside this process too. An InputError it throws
 // is thrown here, as it was; the time limit grows with the samples' size.
-// For tests (DatasetChildFault::crashReadingSamples): a child process aborts here, where the library
-// starts on the samples.
-void samplesAboutToBeRead();
+// For tests (DatasetChildFault::crashReadingSamples, crashReadingLaterSamples): a child process
+// aborts here, where the library starts on the samples (`first`: their first block).
+void samplesAboutToBeRead(bool first = true);
 using SampleBlockSink = std::function<void(std::span<const double>)>;
 std::vector<double> readSamplesInChild(const std::string& path, const char* library, std::size_t count,
                                        const std::function<void(const SampleBlockSink&)>& readSamples);
+
+// What `list` (the library listing the file `path`'s datasets) returns, listed in a child process
+// as readHeadersInChild reads: nothing of the file is parsed in this process.
+std::vector<DatasetEntry> listInChild(const std::string& path, const char* library,
+                                      const std::function<std::vector<DatasetEntry>()>& list);
+
+// A stream opened by a library, and the file and dataset it reads (FILE:NAME) for messages.
+struct NamedChannelStream {
+  std::unique_ptr<ChannelStream> stream;
+  std::string where;
+};
+// A ChannelStream read in a child process: `open` (the library opening `path` with `options`)
+// runs there, and its frames come up a pipe a block at a time, this process checking their counts,
+// its rate and (unless options.allowNonFinite) that they are finite. A crash, a hang or running out
+// of memory there is an InputError naming the file, at the open or at the read that meets it; its
+// waits end with Cancelled when the work is cancelled. Without a child (the fuzz targets' setting,
+// or no process could be made) `open` runs here.
+std::unique_ptr<ChannelStream> openChannelStreamInChild(const std::string& path, const char* library,
+                                                        const ReadOptions& options,
+                                                        const std::function<NamedChannelStream(const ReadOptions&)>& open);
 
 }  // namespace siglab

@@ -17,7 +17,6 @@ std::vector<DatasetEntry> listHdf5Datasets(const std::string& path, Hdf5Layout) 
 std::unique_ptr<ChannelStream> openHdf5ChannelStream(const std::string& path, const ReadOptions&, Hdf5Layout) {
   refuse(path);
 }
-void checkHdf5Dataset(const std::string& path, const ReadOptions&, Hdf5Layout) { refuse(path); }
 std::unique_ptr<ChannelSink> openHdf5Sink(const std::string& path, const WriteOptions&, std::size_t) { refuse(path); }
 
 }  // namespace siglab

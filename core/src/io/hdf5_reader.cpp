@@ -284,7 +284,7 @@ class Hdf5ChannelStream final : public ChannelStream {
   Hdf5ChannelStream(const Hdf5ChannelStream&) = delete;
   Hdf5ChannelStream& operator=(const Hdf5ChannelStream&) = delete;
 
-  // What reading meets first, met beforehand (in the header child, dataset_files.cpp): every node
+  // What reading meets first, met before the stream is handed on (in the child process): every node
   // of the chunk index (H5Dget_num_chunks walks it) and the first block through the filters.
   void readStructure() {
     {
@@ -295,9 +295,10 @@ class Hdf5ChannelStream final : public ChannelStream {
         H5Eclear2(H5E_DEFAULT);  // the read meets it again, and says so
       }
     }
-    samplesAboutToBeRead();
     if (shape_.frames > 0) loadBlock(0);
   }
+
+  const std::string& where() const { return where_; }
 
   std::size_t channels() const override { return keep_.size(); }
   std::optional<std::uint64_t> knownFrames() const override { return shape_.frames; }
@@ -339,6 +340,7 @@ class Hdf5ChannelStream final : public ChannelStream {
   }
 
   void loadBlock(std::uint64_t first) {
+    samplesAboutToBeRead(first == 0);
     const auto held = hdf5::lock();
     const auto count = static_cast<std::size_t>(std::min<std::uint64_t>(blockFrames_, shape_.frames - first));
     const bool one = keep_.size() == 1;
@@ -443,11 +445,15 @@ std::unique_ptr<Hdf5ChannelStream> openStream(const std::string& path, const Rea
 
 std::unique_ptr<ChannelStream> openHdf5ChannelStream(const std::string& path, const ReadOptions& options,
                                                      Hdf5Layout layout) {
-  return openStream(path, options, layout);
-}
-
-void checkHdf5Dataset(const std::string& path, const ReadOptions& options, Hdf5Layout layout) {
-  openStream(path, options, layout)->readStructure();
+  if (options.sampleRate) checkSampleRate(*options.sampleRate);
+  // Everything libhdf5 does with the file (its header, the rate attribute, the samples) happens in
+  // the child: the library reads past its buffers on some damaged files (fuzz/corpus/hdf5/regression-h5*).
+  return openChannelStreamInChild(path, "HDF5", options, [&](const ReadOptions& chosen) {
+    std::unique_ptr<Hdf5ChannelStream> stream = openStream(path, chosen, layout);
+    stream->readStructure();
+    std::string where = stream->where();
+    return NamedChannelStream{std::move(stream), std::move(where)};
+  });
 }
 
 }  // namespace siglab
