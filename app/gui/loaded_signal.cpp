@@ -19,6 +19,8 @@ LoadedSignal::LoadedSignal(std::string source, SampleVector samples, const Progr
 
 namespace {
 
+thread_local std::size_t mappedReads = 0;
+
 // The part [from, to) of `progress`, for one channel's pyramid of several.
 Progress partOf(const Progress& progress, double from, double to) {
   Progress part = progress;
@@ -27,6 +29,8 @@ Progress partOf(const Progress& progress, double from, double to) {
 }
 
 }  // namespace
+
+std::size_t mappedReadsOnThisThread() { return mappedReads; }
 
 LoadedSignal::LoadedSignal(std::string source, std::vector<SampleVector> channels, const Progress& progress,
                            std::optional<double> sampleRate, std::vector<std::string> names)
@@ -74,11 +78,14 @@ LoadedSignal::LoadedSignal(const LoadedSignal& preview, MinMaxPyramid pyramid, c
 
 PlotPoints LoadedSignal::pointsFor(double firstKey, double lastKey, std::size_t columns) const {
   SamplesDone doneWith;
-  if (mapping_) doneWith = [this](std::size_t first, std::size_t count) { mapping_->release(first, count); };
+  if (mapping_) {
+    ++mappedReads;
+    doneWith = [this](std::size_t first, std::size_t count) { mapping_->release(first, count); };
+  }
   PlotPoints points;
   if (indexed_) {
     points = pointsForPlot(pyramid_, firstKey, lastKey, columns, doneWith);
-  } else if (converted()) {
+  } else if (mapping_) {  // probes by MappedSignal::read (short preads), not faults on the mapping
     const SampleReader read = [this](std::size_t first, std::span<double> out) { mapping_->read(first, out); };
     points = previewPointsForPlot(size_, read, firstKey, lastKey, columns, doneWith);
   } else {
@@ -105,11 +112,13 @@ void LoadedSignal::read(std::size_t first, std::span<double> out) const {
     std::copy(part.begin(), part.end(), out.begin());
     return;
   }
+  ++mappedReads;
   mapping_->read(first, out);
   mapping_->release(first, out.size());
 }
 
 Statistics LoadedSignal::statisticsOf(SampleRange range, const Progress& progress) const {
+  if (mapping_) ++mappedReads;
   return mapping_ ? mappedStatistics(*mapping_, range, progress) : statisticsParallel(samples_, range, progress);
 }
 

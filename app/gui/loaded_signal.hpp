@@ -87,6 +87,10 @@ class LoadedSignal {
 
 using SignalPtr = std::shared_ptr<const LoadedSignal>;
 
+// Reads of mapped samples through a LoadedSignal (pointsFor, read, sampleAt, statisticsOf) made so
+// far on the calling thread: how a test sees the GUI thread leave a file's pages to the workers.
+std::size_t mappedReadsOnThisThread();
+
 // Channel `index` (0-based) of `signal`, sharing its ownership; the signal itself for 0.
 SignalPtr channelOf(const SignalPtr& signal, std::size_t index);
 

@@ -13,6 +13,8 @@
 #include <cmath>
 
 #include "mapped_channel.hpp"
+#include "plot_points_tasks.hpp"
+#include "task_runner.hpp"
 #include "time_axis.hpp"
 
 namespace siglab::gui {
@@ -33,20 +35,21 @@ void styleAxes(QCPAxisRect* rect, const QString& yLabel, std::optional<double> s
   if (sampleRate) rect->axis(QCPAxis::atBottom)->setTicker(QSharedPointer<TimeAxisTicker>::create(*sampleRate));
 }
 
+void setPoints(QCPGraph* graph, const PlotPoints& points, int columns) {
+  QVector<QCPGraphData> data(static_cast<qsizetype>(points.keys.size()));
+  for (std::size_t i = 0; i < points.keys.size(); ++i) data[static_cast<qsizetype>(i)] = {points.keys[i], points.values[i]};
+  // Dots on the samples once there is room to see them.
+  const bool sparse = points.exact && points.keys.size() * 6 < static_cast<std::size_t>(columns);
+  graph->setScatterStyle(sparse ? QCPScatterStyle(QCPScatterStyle::ssDisc, 5) : QCPScatterStyle());
+  // Min/max columns are vertical strokes a pixel apart: antialiasing them costs time and shows nothing.
+  graph->setAntialiased(points.exact);
+  graph->data()->set(data, true);  // keys come sorted, min before max within a column
+}
+
 void fill(QCPGraph* graph, const LoadedSignal* signal, const QCPRange& range, int columns) {
   if (!graph) return;
-  QVector<QCPGraphData> data;
-  if (signal) {
-    const PlotPoints points = signal->pointsFor(range.lower, range.upper, static_cast<std::size_t>(columns));
-    data.resize(static_cast<qsizetype>(points.keys.size()));
-    for (std::size_t i = 0; i < points.keys.size(); ++i) data[static_cast<qsizetype>(i)] = {points.keys[i], points.values[i]};
-    // Dots on the samples once there is room to see them.
-    const bool sparse = points.exact && points.keys.size() * 6 < static_cast<std::size_t>(columns);
-    graph->setScatterStyle(sparse ? QCPScatterStyle(QCPScatterStyle::ssDisc, 5) : QCPScatterStyle());
-    // Min/max columns are vertical strokes a pixel apart: antialiasing them costs time and shows nothing.
-    graph->setAntialiased(points.exact);
-  }
-  graph->data()->set(data, true);  // keys come sorted, min before max within a column
+  if (!signal) return graph->data()->clear();
+  setPoints(graph, signal->pointsFor(range.lower, range.upper, static_cast<std::size_t>(columns)), columns);
 }
 
 // The y range that shows every visible point with a small margin.
@@ -68,6 +71,7 @@ void fitValues(QCPGraph* graph, QCPAxis* yAxis, QCPGraph* also = nullptr) {
 }  // namespace
 
 SignalPlot::SignalPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
+  points_ = new TaskRunner(nullptr, this);  // a view's points come in milliseconds: nothing to show for them
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   channelBar_ = new QWidget;
@@ -309,12 +313,32 @@ void SignalPlot::refreshPoints() {
   const QCPRange range = keyAxis()->range();
   columns_ = keyAxis()->axisRect()->width();
   const int columns = std::max(1, columns_);
+  if (readsFile(original_.get()) || readsFile(filtered_.get())) {
+    requestPoints(range, columns);  // the curves keep the points they have until these come
+  } else {
+    points_->abandon();
+    for (const Lane& lane : lanes_) {
+      fill(lane.original, original_ ? &original_->channel(lane.channel) : nullptr, range, columns);
+      fill(lane.filtered, filteredOf(lane.channel).get(), range, columns);
+    }
+    fitLanes();
+    emitHoverReadout();  // the sample under the mouse changed with the view (a wheel zoom)
+  }
+  refreshing_ = false;
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+  if (original_) {
+    const double last = static_cast<double>(original_->size());
+    const auto first = static_cast<std::size_t>(std::clamp(std::ceil(range.lower), 0.0, last));
+    emit visibleRangeChanged(first, std::max(first, static_cast<std::size_t>(std::clamp(std::floor(range.upper) + 1, 0.0, last))));
+  }
+}
+
+SignalPtr SignalPlot::filteredOf(std::size_t channel) const {
+  return filtered_ && channel < filtered_->channelCount() ? channelOf(filtered_, channel) : nullptr;
+}
+
+void SignalPlot::fitLanes() {
   for (const Lane& lane : lanes_) {
-    const LoadedSignal* original = original_ ? &original_->channel(lane.channel) : nullptr;
-    const LoadedSignal* filtered =
-        filtered_ && lane.channel < filtered_->channelCount() ? &filtered_->channel(lane.channel) : nullptr;
-    fill(lane.original, original, range, columns);
-    fill(lane.filtered, filtered, range, columns);
     if (stacked_) {
       fitValues(lane.original, lane.original->valueAxis());
       fitValues(lane.filtered, lane.filtered->valueAxis());
@@ -322,15 +346,37 @@ void SignalPlot::refreshPoints() {
       fitValues(lane.original, lane.original->valueAxis(), lane.filtered);
     }
   }
-  refreshing_ = false;
-  plot_->replot(QCustomPlot::rpQueuedReplot);
-  emitHoverReadout();  // the sample under the mouse changed with the view (a wheel zoom)
-  if (original_) {
-    const double last = static_cast<double>(original_->size());
-    const auto first = static_cast<std::size_t>(std::clamp(std::ceil(range.lower), 0.0, last));
-    emit visibleRangeChanged(first, std::max(first, static_cast<std::size_t>(std::clamp(std::floor(range.upper) + 1, 0.0, last))));
-  }
 }
+
+// A mapped file's points are read in a worker: the GUI thread never faults the file's pages in.
+// A newer view replaces the request running; its points are never shown.
+void SignalPlot::requestPoints(const QCPRange& range, int columns) {
+  PointsRequest request{{}, range.lower, range.upper, static_cast<std::size_t>(columns)};
+  for (const Lane& lane : lanes_) {
+    request.curves.push_back(channelOf(original_, lane.channel));
+    request.curves.push_back(filteredOf(lane.channel));
+  }
+  auto stop = std::make_shared<std::atomic<bool>>(false);
+  points_->start<std::vector<PlotPoints>>(tr("Plot points"), stop, pointsInBackground(std::move(request), stop),
+                                          [this, columns](const QFuture<std::vector<PlotPoints>>& done) {
+                                            showPoints(done.result(), columns);
+                                          });
+}
+
+void SignalPlot::showPoints(const std::vector<PlotPoints>& points, int columns) {
+  for (std::size_t l = 0; l < lanes_.size() && 2 * l + 1 < points.size(); ++l) {
+    const Lane& lane = lanes_[l];
+    setPoints(lane.original, points[2 * l], columns);
+    if (filteredOf(lane.channel)) setPoints(lane.filtered, points[2 * l + 1], columns);
+    else lane.filtered->data()->clear();
+  }
+  fitLanes();
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+  emitHoverReadout();
+  emit pointsArrived();
+}
+
+bool SignalPlot::pointsPending() const { return points_->busy(); }
 
 void SignalPlot::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);

@@ -16,9 +16,13 @@ class QLabel;
 
 namespace siglab::gui {
 
+class TaskRunner;
+
 // The original and filtered signals, overlaid on one axis or stacked with linked x axes. Each
 // redraw asks the signals' min/max pyramids for a few points per pixel column of the visible
-// range (exact samples once zoomed in), so QCustomPlot never holds the whole signal.
+// range (exact samples once zoomed in), so QCustomPlot never holds the whole signal. A mapped
+// file's points are read in a worker (plot_points_tasks.hpp), the curves showing the previous
+// view's until they come; a newer view replaces the request running.
 // A signal of several channels shows one lane a channel (its original and filtered curves),
 // all lanes sharing the time axis; a channel selector above them (hidden for one channel)
 // shows all lanes or one. A signal viewed from its file one channel at a time (mapped_channel.hpp)
@@ -55,6 +59,8 @@ class SignalPlot : public QWidget {
   std::size_t pointsShown() const;  // data points now held by the graphs, both signals
   QString readoutAt(double key, std::size_t lane = 0) const;  // lane: its index in lanes()
   QLabel* emptyHint() const { return emptyHint_; }  // what to do, shown while there is no signal
+  // A file's points for the latest view still being read (the curves show the previous ones).
+  bool pointsPending() const;
 
  signals:
   void cursorReadout(const QString& text);
@@ -64,6 +70,7 @@ class SignalPlot : public QWidget {
   // Another channel (0-based) of the mapped file chosen: the selector still shows the channel
   // drawn until the window shows the new one (setOriginal).
   void fileChannelChosen(std::size_t channel);
+  void pointsArrived();  // a file's points for the latest view are drawn
 
  protected:
   void resizeEvent(QResizeEvent* event) override;
@@ -78,6 +85,10 @@ class SignalPlot : public QWidget {
   };
   void rebuild();
   void refreshPoints();
+  void requestPoints(const QCPRange& range, int columns);
+  void showPoints(const std::vector<PlotPoints>& points, int columns);
+  void fitLanes();
+  SignalPtr filteredOf(std::size_t channel) const;  // channel's filtered signal, or null
   void onXRangeChanged(const QCPRange& range);
   void fillChannelBox();
   void emitHoverReadout();
@@ -95,6 +106,7 @@ class SignalPlot : public QWidget {
   bool stacked_ = false;
   std::optional<double> sampleRate_;
   bool refreshing_ = false;
+  TaskRunner* points_ = nullptr;  // a mapped file's points, read in a worker
   int columns_ = 0;  // pixel columns the points were made for
   std::optional<QPointF> hover_;  // where the mouse last was: the readout follows zoom and pan
 };

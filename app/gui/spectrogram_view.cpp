@@ -273,6 +273,7 @@ std::size_t SpectrogramView::columns() const {
 
 void SpectrogramView::request() {
   if (!tiles_ || !isVisible()) return scheduleRedraw();  // a hidden view asks for nothing until shown
+  ++tileRequests_;
   std::vector<TileKey> keys = tiles_->missingFor(first_, last_, columns());
   if (keys.empty()) {
     runner_->abandon();
@@ -328,13 +329,10 @@ void SpectrogramView::redraw() {
   const double width = (last_ - first_) / static_cast<double>(columns);
   cells->setSize(static_cast<int>(columns), static_cast<int>(rows));
   cells->setRange(QCPRange(first_ + width / 2, last_ - width / 2), QCPRange(0, nyquist));
-  // Each row's nearest bin, once; a column showing the same frame as the one before it (a zoom past
-  // the frames' resolution, or the overview while tiles come) copies that column's decibels.
-  std::vector<std::size_t> bins(rows);
-  for (std::size_t r = 0; r < rows; ++r) bins[r] = rows > 1 ? (r * (l.frequencies - 1) + (rows - 1) / 2) / (rows - 1) : 0;
-  std::vector<double> decibels;  // of each frame drawn once, for the automatic range
-  decibels.reserve(columns * rows);
-  std::vector<double> column(rows, std::nan(""));
+  // Each column's frame, and the distinct frames drawn (a zoom past the frames' resolution, or the
+  // overview while tiles come, shows one frame on several columns): their decibels are computed once.
+  std::vector<std::ptrdiff_t> frameOfColumn(columns, -1);  // into `powers`; -1: nothing cached there
+  std::vector<const double*> powers;
   const SpectrogramTile* previousTile = nullptr;
   std::size_t previousRow = 0;
   unsigned coarsest = 0;
@@ -345,20 +343,30 @@ void SpectrogramView::redraw() {
     const ViewColumn& shownColumn = shown[c];
     if (!shownColumn.tile) {
       complete_ = covered_ = false;
-      std::fill(column.begin(), column.end(), std::nan(""));
       previousTile = nullptr;
-    } else {
-      coarsest = std::max(coarsest, shownColumn.level);
-      if (shownColumn.level > wanted) complete_ = false;
-      if (shownColumn.tile.get() != previousTile || shownColumn.row != previousRow) {
-        const double* power = shownColumn.tile->row(shownColumn.row);
-        for (std::size_t r = 0; r < rows; ++r) column[r] = powerDecibels(power[bins[r]]);
-        decibels.insert(decibels.end(), column.begin(), column.end());
-        previousTile = shownColumn.tile.get();
-        previousRow = shownColumn.row;
-      }
+      continue;
     }
-    for (std::size_t r = 0; r < rows; ++r) cells->setCell(static_cast<int>(c), static_cast<int>(r), column[r]);
+    coarsest = std::max(coarsest, shownColumn.level);
+    if (shownColumn.level > wanted) complete_ = false;
+    if (shownColumn.tile.get() != previousTile || shownColumn.row != previousRow) {
+      powers.push_back(shownColumn.tile->row(shownColumn.row));
+      previousTile = shownColumn.tile.get();
+      previousRow = shownColumn.row;
+    }
+    frameOfColumn[c] = static_cast<std::ptrdiff_t>(powers.size()) - 1;
+  }
+  // Row by row, as QCPColorMapData holds its cells (a column at a time strides the whole map).
+  std::vector<double> decibels;  // of each frame drawn once, for the automatic range
+  decibels.reserve(powers.size() * rows);
+  std::vector<double> row(powers.size());
+  for (std::size_t r = 0; r < rows; ++r) {
+    const std::size_t bin = rows > 1 ? (r * (l.frequencies - 1) + (rows - 1) / 2) / (rows - 1) : 0;
+    for (std::size_t f = 0; f < powers.size(); ++f) row[f] = powerDecibels(powers[f][bin]);
+    decibels.insert(decibels.end(), row.begin(), row.end());
+    for (std::size_t c = 0; c < columns; ++c) {
+      const std::ptrdiff_t f = frameOfColumn[c];
+      cells->setCell(static_cast<int>(c), static_cast<int>(r), f < 0 ? std::nan("") : row[static_cast<std::size_t>(f)]);
+    }
   }
   levelDrawn_ = coarsest;
   const std::pair<double, double> range =

@@ -53,6 +53,9 @@ class SpectrogramView : public QWidget {
   unsigned levelDrawn() const { return levelDrawn_; }  // the coarsest level of the last drawing
   bool complete() const { return complete_; }  // the last drawing was at screen resolution, and no newer one waits
   bool covered() const { return covered_; }            // the last drawing had every column (the overview at least)
+  // The views asked of the tile pyramid so far (what is missing, computed in a worker): one a change
+  // of range, settings or signal.
+  std::uint64_t tileRequests() const { return tileRequests_; }
   // "f = 1.2 kHz, t = 3.5 s, -42.1 dB" at a time (sample index) and frequency (Hz, or cycles/sample).
   QString readoutAt(double key, double frequency);
   // Writes the plot as PNG, SVG or PDF (by the extension); the error in words, or empty.
@@ -105,6 +108,7 @@ class SpectrogramView : public QWidget {
   bool covered_ = false;
   std::uint64_t drawnInsertions_ = 0;  // the cache's insertions() at the last drawing
   bool redrawQueued_ = false;
+  std::uint64_t tileRequests_ = 0;
   bool applying_ = false;  // the axis moved by the view itself, not the user
 };
 

@@ -9,21 +9,26 @@ TaskRunner::TaskRunner(TaskStatus* status, QObject* parent) : QObject(parent), s
 void TaskRunner::begin(QFutureWatcherBase* watcher, const QString& what, std::shared_ptr<std::atomic<bool>> cancel) {
   current_ = watcher;
   cancel_ = cancel;
-  status_->begin(what, std::move(cancel));
-  connect(watcher, &QFutureWatcherBase::progressValueChanged, status_, [this, watcher](int perMille) {
-    if (current_ == watcher) status_->setProgress(perMille);
-  });
+  if (status_) {
+    status_->begin(what, std::move(cancel));
+    connect(watcher, &QFutureWatcherBase::progressValueChanged, status_, [this, watcher](int perMille) {
+      if (current_ == watcher) status_->setProgress(perMille);
+    });
+  }
   emit busyChanged(true);
 }
 
 void TaskRunner::finish() {
   current_ = nullptr;
   cancel_.reset();
-  status_->end();
+  if (status_) status_->end();
   emit busyChanged(false);
 }
 
-void TaskRunner::cancel() { status_->cancel(); }
+void TaskRunner::cancel() {
+  if (status_) return status_->cancel();
+  if (cancel_) cancel_->store(true);
+}
 
 void TaskRunner::abandon() {
   if (!current_) return;

@@ -17,6 +17,7 @@ class TaskStatus;
 class TaskRunner : public QObject {
   Q_OBJECT
  public:
+  // `status` null: tasks too short to show (a view's plot points), no progress and no Cancel button.
   TaskRunner(TaskStatus* status, QObject* parent = nullptr);
 
   bool busy() const { return current_ != nullptr; }

@@ -2,7 +2,8 @@
 // window on a raw float64 file (16 GiB for the target; the file is the caller's, kept), on
 // the offscreen platform. Prints, each with its target: the time from opening the file to the
 // spectrogram's first complete view (2 s), the median time of a zoom step (the signal plot's range
-// halved about a random point, until the spectrogram has drawn it at screen resolution; 100 ms),
+// halved about a random point, until the spectrogram has drawn it at screen resolution and the
+// signal plot shows its points; 100 ms),
 // the peak resident memory from before opening to the end (1 GiB), and how long Esc takes to stop
 // a running request (100 ms).
 #include <qcustomplot.h>
@@ -39,10 +40,31 @@ double statusMiB(const char* field) {  // a line of /proc/self/status, in MiB
   return -1.0;
 }
 
-// Runs the event loop until the view has drawn its range at screen resolution; the milliseconds taken.
-// It sleeps until the next event rather than polling, so the GUI thread's CPU time is the window's.
-double untilComplete(const siglab::gui::SpectrogramView& view, const QElapsedTimer& since) {
-  while (view.busy() || !view.complete()) QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
+// Whether the signal plot still waits for a view's points (read in a worker since session 20; a
+// build without that reads them on the GUI thread, so never waits).
+bool plotPointsPending(const siglab::gui::SignalPlot* plot) {
+  return [](const auto* p) {
+    if constexpr (requires { p->pointsPending(); }) return p && p->pointsPending();
+    else return false;
+  }(plot);
+}
+
+// The spectrogram's requests of tiles so far (counted since session 20; -1 in a build without).
+double tileRequests(const siglab::gui::SpectrogramView& view) {
+  return [](const auto& v) {
+    if constexpr (requires { v.tileRequests(); }) return static_cast<double>(v.tileRequests());
+    else return -1.0;
+  }(view);
+}
+
+// Runs the event loop until the view has drawn its range at screen resolution (and the plot, when
+// given, shows its range's points); the milliseconds taken. It sleeps until the next event rather
+// than polling, so the GUI thread's CPU time is the window's.
+double untilComplete(const siglab::gui::SpectrogramView& view, const QElapsedTimer& since,
+                     const siglab::gui::SignalPlot* plot = nullptr) {
+  while (view.busy() || !view.complete() || plotPointsPending(plot)) {
+    QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
+  }
   return static_cast<double>(since.nsecsElapsed()) / 1e6;
 }
 
@@ -71,7 +93,7 @@ double readMiB() {
 // A run of zoom steps: each one's wall time, the GUI thread's and the process's CPU time, and the
 // spectrogram's drawings.
 struct Steps {
-  std::vector<double> wall, guiCpu, processCpu, drawings, readMiB;
+  std::vector<double> wall, guiCpu, processCpu, drawings, readMiB, requests;
 };
 
 double median(std::vector<double> v) {
@@ -141,7 +163,7 @@ int main(int argc, char** argv) {
   const auto samples = static_cast<double>(bytes / 8);
   int drawings = 0;
   QObject::connect(view, &SpectrogramView::drawn, [&drawings] { ++drawings; });
-  const auto zoomRuns = [&](int runs, const std::function<void(double, double)>& show) {
+  const auto zoomRuns = [&](int runs, const std::function<void(double, double)>& show, const SignalPlot* plot) {
     Steps steps;
     for (int run = 0; run < runs; ++run) {
       double first = 0, last = samples;
@@ -151,30 +173,33 @@ int main(int argc, char** argv) {
         first = centre - width / 2;
         last = centre + width / 2;
         drawings = 0;
-        const double gui = threadCpuMs(), process = processCpuMs(), read = readMiB();
+        const double gui = threadCpuMs(), process = processCpuMs(), read = readMiB(), requests = tileRequests(*view);
         timer.restart();
         show(first, last);
-        steps.wall.push_back(untilComplete(*view, timer));
+        steps.wall.push_back(untilComplete(*view, timer, plot));
+        steps.requests.push_back(tileRequests(*view) - requests);
         steps.guiCpu.push_back(threadCpuMs() - gui);
         steps.processCpu.push_back(processCpuMs() - process);
         steps.drawings.push_back(drawings);
         steps.readMiB.push_back(readMiB() - read);
       }
       show(0, samples);
-      untilComplete(*view, timer);
+      untilComplete(*view, timer, plot);
     }
     return steps;
   };
   const auto throughPlot = [&](double first, double last) { window.signalPlot()->setVisibleRange(first, last); };
   const auto spectrogramOnly = [&](double first, double last) { view->setVisibleRange(first, last); };
-  const Steps steps = zoomRuns(3, throughPlot);
+  const Steps steps = zoomRuns(3, throughPlot, window.signalPlot());
   const bool indexingDuringSteps = window.busy();
-  const Steps alone = zoomRuns(1, spectrogramOnly);
-  std::vector<double> redraws;
+  const Steps alone = zoomRuns(1, spectrogramOnly, nullptr);
+  std::vector<double> redraws, redrawsCpu;
   for (int i = 0; i < 10; ++i) {
+    const double gui = threadCpuMs();
     timer.restart();
     view->setDecibelRange(std::nullopt);  // one drawing of what is cached
     redraws.push_back(static_cast<double>(timer.nsecsElapsed()) / 1e6);
+    redrawsCpu.push_back(threadCpuMs() - gui);
   }
   // Esc during a request: nperseg 8192 with noverlap 8000 makes a new pyramid of 11M frames whose
   // first view reads some 1,700 frames of 64 KiB; Esc 20 ms after its worker started.
@@ -193,20 +218,23 @@ int main(int argc, char** argv) {
   std::printf("Esc came with %zu tiles in and %zu still missing after it\n", tilesIn, missing);
   while (window.busy()) QCoreApplication::processEvents(QEventLoop::AllEvents, 50);  // the window's own index
   const double indexed = static_cast<double>(timer.elapsed()) / 1000.0;
-  const Steps afterIndex = zoomRuns(2, throughPlot);
+  const Steps afterIndex = zoomRuns(2, throughPlot, window.signalPlot());
   const double peak = statusMiB("VmHWM:");
 
   const auto describe = [&](const char* what, const Steps& v) {
     std::printf("%-58s %zu steps (halving to %.0f samples), median %.1f ms, max %.1f ms; CPU a step (median): GUI thread %.1f ms, "
-                "process %.1f ms; drawings a step (median) %.0f; read from storage a step (median) %.1f MiB\n",
+                "process %.1f ms; drawings a step (median) %.0f; read from storage a step (median) %.1f MiB; tile requests a step "
+                "(max) %.0f\n",
                 what, v.wall.size(), samples / (1 << 20), median(v.wall), *std::max_element(v.wall.begin(), v.wall.end()),
-                median(v.guiCpu), median(v.processCpu), median(v.drawings), median(v.readMiB));
+                median(v.guiCpu), median(v.processCpu), median(v.drawings), median(v.readMiB),
+                *std::max_element(v.requests.begin(), v.requests.end()));
   };
   describe(indexingDuringSteps ? "zoom steps through the plot, the window indexing the file:" : "zoom steps through the plot:", steps);
   describe("zoom steps of the spectrogram alone (no plot redraw):", alone);
   describe("zoom steps through the plot, the window idle (indexed):", afterIndex);
-  std::printf("%-58s median %.1f ms (%d columns x %d rows, replot included)\n", "one drawing of the cached tiles:",
-              median(redraws), view->colourMap()->data()->keySize(), view->colourMap()->data()->valueSize());
+  std::printf("%-58s median %.1f ms, GUI thread CPU %.1f ms (%d columns x %d rows, replot included)\n",
+              "one drawing of the cached tiles:", median(redraws), median(redrawsCpu), view->colourMap()->data()->keySize(),
+              view->colourMap()->data()->valueSize());
   std::printf("resident before opening %.0f MiB; the window's own index of the file (pyramid, statistics: two passes) "
               "ended %.1f s after Esc\n", residentBefore, indexed);
   if (!window.signal() || !window.signal()->mapping()) std::printf("(the file was not viewed from its mapping)\n");

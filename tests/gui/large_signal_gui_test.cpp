@@ -66,6 +66,7 @@ class LargeSignalTest : public ::testing::Test {
     for (const auto& view : views) {
       for (MainWindow* window : {&mapped, &inMemory}) {
         window->signalPlot()->setVisibleRange(view[0], view[1]);
+        ASSERT_TRUE(test::waitForPoints(*window->signalPlot()));
         window->statisticsPanel()->refreshVisible();
         ASSERT_TRUE(test::waitForVisibleStatistics(*window->statisticsPanel()));
       }
@@ -158,6 +159,43 @@ TEST_F(LargeSignalTest, ARawFileIsViewedFromItsMappingAndDrawnAsInMemory) {
       << "the streamed result is the in-memory engine's, bit for bit";
   EXPECT_FALSE(mapped->hasUnexportedResult()) << "it is in its file already";
   expectSameViews(*mapped, *inMemory);
+}
+
+// A zoom on a mapped file reads none of it on the GUI thread (the kernel reads ahead megabytes a
+// fault there): the points come from a worker, the previous view's shown meanwhile, a newer view
+// replacing the request running, and they are the in-memory window's points.
+TEST_F(LargeSignalTest, AZoomOnAMappedFileReadsItInAWorkerAndDrawsTheSamePoints) {
+  const std::vector<double> x = randomSignal(30011);
+  SCOPED_TRACE(seedTrace_);
+  writeSignal(dir_.file("in.raw"), x, WriteOptions{FileFormat::raw});
+  ReadOptions raw;
+  raw.rawType = SampleType::f64;
+  const auto inMemory = inMemoryWindow();
+  open(*inMemory, dir_.file("in.raw"), raw);
+  const auto mapped = mappedWindow();
+  open(*mapped, dir_.file("in.raw"), raw);
+  ASSERT_NE(mapped->signal()->mapping(), nullptr);
+  gui::SignalPlot* plot = mapped->signalPlot();
+  const double views[][2] = {{100.0, 20'000.0}, {5000.5, 5900.25}, {17.0, 60.0}};
+  for (const auto& view : views) {
+    const int shown = plot->plot()->graph(0)->dataCount();
+    ASSERT_GT(shown, 0);
+    const std::size_t reads = gui::mappedReadsOnThisThread();
+    plot->setVisibleRange(view[0] + 1000.0, view[1] + 1000.0);  // replaced at once by the next
+    plot->setVisibleRange(view[0], view[1]);
+    EXPECT_EQ(plot->plot()->graph(0)->dataCount(), shown) << "the previous view's points until the new ones come";
+    ASSERT_TRUE(test::waitForPoints(*plot));
+    EXPECT_EQ(gui::mappedReadsOnThisThread(), reads) << "the GUI thread read the file for the view " << view[0];
+    inMemory->signalPlot()->setVisibleRange(view[0], view[1]);
+    const QCPGraph* a = plot->plot()->graph(0);
+    const QCPGraph* b = inMemory->signalPlot()->plot()->graph(0);
+    ASSERT_EQ(a->dataCount(), b->dataCount()) << "view " << view[0];
+    for (int i = 0; i < a->dataCount(); ++i) {
+      ASSERT_EQ(a->dataMainKey(i), b->dataMainKey(i));
+      ASSERT_EQ(a->dataMainValue(i), b->dataMainValue(i)) << "point " << i;
+    }
+    EXPECT_EQ(a->keyAxis()->range(), b->keyAxis()->range());
+  }
 }
 
 TEST_F(LargeSignalTest, A16BitWavFileIsViewedFromItsMappingConvertedAndDrawnAsInMemory) {

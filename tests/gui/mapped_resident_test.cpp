@@ -157,6 +157,23 @@ TEST_F(MappedResidentTest, ARawFileStaysOutOfResidentMemory) {
   expectSmallResidentSet(dir_.file("in.raw"), raw);
 }
 
+// Short reads of a mapped file (a preview's probes, a spectrogram's frames, a readout) go by pread,
+// not through the mapping, where each fault reads megabytes around it (MADV_SEQUENTIAL and the
+// kernel's read-around): the mapping keeps no page, and the values are the file's.
+TEST_F(MappedResidentTest, ShortReadsOfAMappedFileLeaveItsMappingUntouched) {
+  const std::vector<double> x = randomSignal(std::size_t{1} << 20);  // 8 MiB
+  writeSignal(dir_.file("in.npy"), x);  // its data start 128 bytes in
+  const auto mapping = MappedSignal::open(dir_.file("in.npy"), {}, dir_.file("cache"));
+  ASSERT_FALSE(mapping->converted());
+  const double opened = residentKiBUnder(dir_.path());  // its header, read through the mapping
+  std::vector<double> out(1000);
+  for (std::size_t first = 7; first + out.size() <= x.size(); first += 65'537) {
+    mapping->read(first, out);
+    ASSERT_TRUE(std::equal(out.begin(), out.end(), x.begin() + static_cast<std::ptrdiff_t>(first))) << "from " << first;
+  }
+  EXPECT_EQ(residentKiBUnder(dir_.path()), opened) << "the reads faulted the mapping's pages in";
+}
+
 TEST_F(MappedResidentTest, ANpyFileStaysOutOfResidentMemory) {
   writeSignal(dir_.file("in.npy"), randomSignal(kSamples));  // its data start 128 bytes in: not page-aligned
   expectSmallResidentSet(dir_.file("in.npy"), {});

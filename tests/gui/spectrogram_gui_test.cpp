@@ -200,6 +200,47 @@ TEST(SpectrogramGui, RangesSetInOneTurnOfTheEventLoopAreDrawnOnce) {
   EXPECT_EQ(view.plot()->xAxis->range().lower, 20);
 }
 
+// Each zoom step asks the tile pyramid once, through the signal plot or on the spectrogram alone,
+// and ends drawn on the range asked for (a second request per step, its tiles all cached, once
+// abandoned the running worker before its drawing).
+TEST(SpectrogramGui, EachZoomStepAsksForTilesOnceAndIsDrawnOnItsRange) {
+  QSettings().clear();
+  test::TempDir dir;
+  WriteOptions raw;
+  raw.format = FileFormat::raw;
+  writeSignal(dir.file("tone.raw"), tone(2'000'000, 0.05), raw);
+  gui::MainWindow window;
+  window.setMappedAboveBytes(0);  // as a file larger than memory
+  window.resize(1400, 900);
+  window.show();
+  auto* dock = window.findChild<QDockWidget*>("spectrogramDock");
+  ASSERT_TRUE(dock);
+  auto* view = dock->findChild<SpectrogramView*>();
+  dock->setFloating(true);  // as the GUI benchmark shows it
+  dock->resize(1200, 500);
+  dock->show();
+  ReadOptions options;
+  options.rawType = SampleType::f64;
+  window.openFile(QString::fromStdString(dir.file("tone.raw")), options);
+  ASSERT_TRUE(test::waitForTask(window));
+  ASSERT_TRUE(window.signal()) << window.lastError().toStdString();
+  ASSERT_TRUE(waitForSpectrogram(*view));
+  double first = 0, last = 2'000'000;
+  for (int step = 0; step < 8; ++step) {
+    const double width = (last - first) / 2;
+    first += width / 3;
+    last = first + width;
+    const std::uint64_t before = view->tileRequests();
+    if (step % 2 == 0) window.signalPlot()->setVisibleRange(first, last);
+    else view->setVisibleRange(first, last);
+    ASSERT_TRUE(waitForSpectrogram(*view));
+    ASSERT_TRUE(test::waitForTask(window));
+    EXPECT_EQ(view->tileRequests() - before, 1u) << "step " << step << (step % 2 == 0 ? " through the plot" : " alone");
+    EXPECT_NEAR(view->first(), first, 1) << "step " << step;
+    EXPECT_NEAR(view->last(), last, 1) << "step " << step;
+  }
+}
+
 TEST(SpectrogramGui, ExportWritesPngSvgAndPdfAndSaysWhyNot) {
   test::TempDir dir;
   SpectrogramView view;

@@ -247,6 +247,13 @@ void MappedSignal::read(std::size_t first, std::span<double> out) const {
   if (first > size_ || out.size() > size_ - first) throw std::out_of_range("MappedSignal::read: outside the signal");
   if (out.empty()) return;
   if (!converted()) {
+    // A short read by pread: a fault on the mapping reads megabytes around it (MADV_SEQUENTIAL and
+    // the kernel's read-around), a pread about what it asks for, so a view's scattered reads (a
+    // preview's probes, a spectrogram's frames, a readout) cost kilobytes each, not the file.
+    constexpr std::size_t kShortReadBytes = std::size_t{256} << 10;
+    if (out.size() * sizeof(double) <= kShortReadBytes) {
+      return file_->readAt(dataOffset_ + first * sizeof(double), std::as_writable_bytes(out));
+    }
     std::memcpy(out.data(), samples_.data() + first, out.size() * sizeof(double));
     return;
   }

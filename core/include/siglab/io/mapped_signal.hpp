@@ -33,9 +33,10 @@ class MappedSignal {
   // The file's channels (what readChannels reads of it) and the one mapped, 1-based.
   std::size_t channels() const { return channels_; }
   std::size_t channel() const { return channel_; }
-  // Samples [first, first + out.size()) into `out`: copied (gathered from their frames), or
-  // converted from the WAV file's encoding exactly as readSignal converts it. Safe on several
-  // threads at once; throws std::out_of_range past the end.
+  // Samples [first, first + out.size()) into `out`: copied (up to 256 KiB by pread, not through
+  // the mapping's faults; gathered from their frames), or converted from the WAV file's encoding
+  // exactly as readSignal converts it. Safe on several threads at once; throws std::out_of_range
+  // past the end.
   void read(std::size_t first, std::span<double> out) const;
   std::optional<double> sampleRate() const { return sampleRate_; }
   const std::string& mappedPath() const { return mappedPath_; }  // the file itself or its cache
