@@ -2,6 +2,7 @@
 // core's runPipeline on arrays and files. Python's thread waits without the GIL (outside_gil.hpp).
 #include "pipeline_binding.hpp"
 
+#include <pybind11/complex.h>
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
@@ -327,7 +328,7 @@ py::dict runOnFile(const Pipeline& pipeline, const std::string& input, const std
 }
 
 // An analysis's result as NumPy holds it: a matrix as an array of its shape over core's own values
-// (moved, not copied), a table as {column: values}.
+// (moved, not copied; a complex one as complex128), a table as {column: values}.
 py::object analysisArray(AnalysisResult&& result) {
   if (!result.columns.empty()) {
     py::dict table;
@@ -341,10 +342,13 @@ py::object analysisArray(AnalysisResult&& result) {
     }
     return table;
   }
-  auto owner = std::make_unique<std::vector<double>>(std::move(result.values));
+  auto owner = std::make_unique<SampleVector>(std::move(result.values));
   std::vector<py::ssize_t> shape(result.shape.begin(), result.shape.end());
-  py::capsule free(owner.get(), [](void* p) { delete static_cast<std::vector<double>*>(p); });
+  py::capsule free(owner.get(), [](void* p) { delete static_cast<SampleVector*>(p); });
   const double* data = owner.release()->data();
+  if (result.complexPairs) {
+    return py::array_t<std::complex<double>>(shape, reinterpret_cast<const std::complex<double>*>(data), free);
+  }
   return py::array_t<double>(shape, data, free);
 }
 

@@ -1,11 +1,13 @@
 #include "analysis_files.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
 
 #include "siglab/io/binary_formats.hpp"
+#include "siglab/large_page_resource.hpp"
 
 namespace siglab::detail {
 namespace {
@@ -14,12 +16,22 @@ Durability durabilityFor(bool streamed) { return streamed ? Durability::uncached
 
 }  // namespace
 
-NpyMatrixFile::NpyMatrixFile(const std::string& path, std::vector<std::uint64_t> shape, bool streamed, AnalysisResult* memory)
+// The complex matrix's shape for planes (frames, planes, frequencies): (frames, planes / 2,
+// frequencies), the middle axis dropped for one channel.
+std::vector<std::uint64_t> pairedShape(const std::vector<std::uint64_t>& planes) {
+  if (planes.size() != 3 || planes[1] % 2 != 0) throw std::logic_error("complex planes of an unexpected shape");
+  if (planes[1] == 2) return {planes[0], planes[2]};
+  return {planes[0], planes[1] / 2, planes[2]};
+}
+
+NpyMatrixFile::NpyMatrixFile(const std::string& path, std::vector<std::uint64_t> shape, bool streamed, AnalysisResult* memory,
+                             bool complexPlanes)
     : shape_(std::move(shape)), memory_(memory) {
   for (const std::uint64_t n : shape_) expected_ *= n;
   if (memory_) {
-    *memory_ = AnalysisResult{shape_, {}, {}};
-    memory_->values.reserve(expected_);
+    const bool pairs = complexPlanes && expected_ > 0;
+    *memory_ = AnalysisResult{pairs ? pairedShape(shape_) : shape_, {}, SampleVector(ForOverwrite{}, expected_, resultMemory()),
+                              pairs};
     return;
   }
   file_ = std::make_unique<AtomicFileWriter>(path, durabilityFor(streamed), DirectOutput::spooled);
@@ -35,11 +47,30 @@ std::string NpyMatrixFile::shapeText() const {
 void NpyMatrixFile::append(std::span<const double> values) {
   if (values.size() > expected_ - written_) throw std::logic_error("an analysis wrote past its matrix's shape");
   if (memory_) {
-    memory_->values.insert(memory_->values.end(), values.begin(), values.end());
+    if (memory_->complexPairs) {  // rows of (re plane, im plane), each of the last axis' length
+      const std::size_t f = shape_.back();
+      double* out = memory_->values.data() + written_;
+      for (std::size_t row = 0; row + 2 * f <= values.size(); row += 2 * f) {
+        for (std::size_t k = 0; k < f; ++k) {
+          out[row + 2 * k] = values[row + k];
+          out[row + 2 * k + 1] = values[row + f + k];
+        }
+      }
+    } else {
+      std::copy(values.begin(), values.end(), memory_->values.begin() + static_cast<std::ptrdiff_t>(written_));
+    }
   } else {
     file_->append(std::string_view(reinterpret_cast<const char*>(values.data()), values.size_bytes()));
   }
   written_ += values.size();
+}
+
+std::span<double> NpyMatrixFile::nextInPlace(std::size_t count) {
+  if (!memory_) return {};
+  if (count > expected_ - written_) throw std::logic_error("an analysis wrote past its matrix's shape");
+  const std::span<double> slot(memory_->values.data() + written_, count);
+  written_ += count;
+  return slot;
 }
 
 void NpyMatrixFile::commit() {
@@ -60,7 +91,7 @@ std::string numberText(double v) {
 TableFile::TableFile(const std::string& path, std::vector<std::string> columns, bool streamed, AnalysisResult* memory)
     : json_(isJsonTable(path)), columns_(columns.size()), memory_(memory) {
   if (memory_) {
-    *memory_ = AnalysisResult{{0, columns_}, std::move(columns), {}};
+    *memory_ = AnalysisResult{{0, columns_}, std::move(columns), {}, false};
     return;
   }
   file_ = std::make_unique<AtomicFileWriter>(path, durabilityFor(streamed), DirectOutput::spooled);

@@ -14,11 +14,17 @@
 namespace siglab::detail {
 
 // A C-order float64 .npy of `shape`, whose header is written first: the values must come to
-// exactly the shape's count before commit().
+// exactly the shape's count before commit(). In memory, `complexPlanes` (shape (frames, planes,
+// frequencies), planes re and im of each channel) is held as AnalysisResult's complex pairs.
 class NpyMatrixFile {
  public:
-  NpyMatrixFile(const std::string& path, std::vector<std::uint64_t> shape, bool streamed, AnalysisResult* memory = nullptr);
+  NpyMatrixFile(const std::string& path, std::vector<std::uint64_t> shape, bool streamed, AnalysisResult* memory = nullptr,
+                bool complexPlanes = false);
   void append(std::span<const double> values);
+  // In memory, the next `count` values, for the caller to fill in place (in the memory's layout:
+  // complex pairs where complexPairs()); empty when the values go to a file (append them).
+  std::span<double> nextInPlace(std::size_t count);
+  bool complexPairs() const { return memory_ && memory_->complexPairs; }
   void commit();
   // "(1953, 513)"
   std::string shapeText() const;

@@ -26,17 +26,39 @@ class SpectrogramWriter final : public AnalysisWriter {
  public:
   SpectrogramWriter(const SpectrogramLayout& layout, const AnalysisOutput& output)
       : l_(layout), output_(output), buffers_(output.channels, std::vector<double>(layout.padFront, 0.0)),
-        views_(output.channels), file_(output.path, shapeOf(layout, output.channels), output.streamed, output.memory) {
+        views_(output.channels),
+        file_(output.path, shapeOf(layout, output.channels), output.streamed, output.memory, layout.planes == 2) {
     for (std::size_t c = 0; c < views_.size(); ++c) views_[c] = buffers_[c];
     const std::size_t frameValues = std::max<std::size_t>(1, output.channels * l_.planes * l_.frequencies);
     batchFrames_ = std::max<std::size_t>(1, kBatchBytes / sizeof(double) / frameValues);
   }
 
   void write(std::span<const std::span<const double>> block) override {
-    const bool direct = buffers_.front().empty();  // nothing held: the frames are read from the block itself
-    for (std::size_t c = 0; c < buffers_.size(); ++c) {
-      if (!direct) buffers_[c].insert(buffers_[c].end(), block[c].begin(), block[c].end());
-      views_[c] = direct ? block[c] : std::span<const double>(buffers_[c]);
+    if (!buffers_.front().empty()) {
+      // Samples held (stft's front padding, or the last block's tail): the frames that begin in
+      // them read at most nperseg samples of this block, so only those are joined to them, not the
+      // whole block (a signal in memory is one block).
+      const std::uint64_t blockStart = start_ + buffers_.front().size();
+      const std::size_t joined = std::min<std::size_t>(block.front().size(), l_.nperseg);
+      for (std::size_t c = 0; c < buffers_.size(); ++c) {
+        buffers_[c].insert(buffers_[c].end(), block[c].begin(), block[c].begin() + static_cast<std::ptrdiff_t>(joined));
+        views_[c] = buffers_[c];
+      }
+      emitFrames();
+      if (joined == block.front().size()) return;
+      if (start_ < blockStart) {  // every frame made (start_ stays where the last began): keep the rest as before
+        for (std::size_t c = 0; c < buffers_.size(); ++c) {
+          buffers_[c].insert(buffers_[c].end(), block[c].begin() + static_cast<std::ptrdiff_t>(joined), block[c].end());
+        }
+        return;
+      }
+      const std::size_t from = static_cast<std::size_t>(start_ - blockStart);  // the next frame's first sample
+      for (std::size_t c = 0; c < buffers_.size(); ++c) {
+        buffers_[c].clear();
+        views_[c] = block[c].subspan(from);
+      }
+    } else {
+      for (std::size_t c = 0; c < buffers_.size(); ++c) views_[c] = block[c];  // the frames read the block itself
     }
     emitFrames();
   }
@@ -74,26 +96,36 @@ class SpectrogramWriter final : public AnalysisWriter {
     const std::size_t channels = buffers_.size();
     while (next_ < ready) {
       output_.progress.throwIfCancelled();
-      const auto count = static_cast<std::int64_t>(std::min<std::uint64_t>(batchFrames_, ready - next_));
-      out_.resize(static_cast<std::size_t>(count) * channels * planeValues);
       if (output_.engine) {
-        gpuFrames(static_cast<std::uint64_t>(count));
-        next_ += static_cast<std::uint64_t>(count);
+        const auto count = std::min<std::uint64_t>(batchFrames_, ready - next_);
+        out_.resize(static_cast<std::size_t>(count) * channels * planeValues);
+        gpuFrames(count);
+        next_ += count;
         continue;
       }
+      // In memory, every ready frame at once, straight into the result (its own layout); else a batch
+      // at a time through out_ into the file.
+      const std::span<double> inPlace = file_.nextInPlace(static_cast<std::size_t>(ready - next_) * channels * planeValues);
+      const auto count = static_cast<std::int64_t>(inPlace.empty() ? std::min<std::uint64_t>(batchFrames_, ready - next_)
+                                                                   : ready - next_);
+      if (inPlace.empty()) out_.resize(static_cast<std::size_t>(count) * channels * planeValues);
+      double* const out = inPlace.empty() ? out_.data() : inPlace.data();
+      const bool pairs = file_.complexPairs();
       const auto jobs = count * static_cast<std::int64_t>(channels);
 #pragma omp parallel if (output_.parallel && jobs > 1)
       {
         FrameTransform transform(l_);
 #pragma omp for schedule(dynamic, 8)
         for (std::int64_t j = 0; j < jobs; ++j) {
+          if ((j & 4095) == 0 && output_.progress.cancelled()) continue;  // no break out of an OpenMP loop
           const auto frame = static_cast<std::uint64_t>(j) / channels;
           const std::size_t c = static_cast<std::size_t>(j) % channels;
           const std::uint64_t at = (next_ + frame) * l_.step - start_;
-          transform.run(views_[c].data() + at, out_.data() + static_cast<std::size_t>(j) * planeValues);
+          transform.run(views_[c].data() + at, out + static_cast<std::size_t>(j) * planeValues, pairs);
         }
       }
-      file_.append(out_);
+      output_.progress.throwIfCancelled();
+      if (inPlace.empty()) file_.append(out_);
       next_ += static_cast<std::uint64_t>(count);
     }
     const std::uint64_t keepFrom = std::max(std::min(next_ * l_.step, held), start_);  // the next frame's first sample

@@ -421,24 +421,21 @@ def _segments(nperseg, noverlap, nfft):
 def _matrix(function, x, kind, params, axis, fs, complex_values, engine, devices):
     """The analysis's frames x frequencies matrices as SciPy's f, t and (..., frequencies, frames)
     array (a transposed view, as SciPy's), in x's precision (float32 and complex64 for float32 x):
-    one channel's matrix, as core hands it over, is the result itself where its type is."""
+    one channel's matrix, as core hands it over (frames x frequencies, complex128 for complex
+    values), is the result itself where its type is."""
     if fs is None or np.ndim(fs) != 0:
         unsupported(f"signal.{function}", "fs", fs, "a sample rate in Hz")
     real = np.float32 if x.dtype == np.float32 else np.float64
     dtype = np.result_type(real, np.complex64) if complex_values else np.dtype(real)
     result = []
 
-    def take(channel, channels, planes):  # frames x frequencies, or frames x (re, im) x frequencies
-        if channels == 1 and not complex_values and planes.dtype == dtype:
-            result.append(planes[np.newaxis])
+    def take(channel, channels, matrix):  # frames x frequencies
+        if channels == 1 and matrix.dtype == dtype:
+            result.append(matrix[np.newaxis])
             return
         if not result:
-            result.append(np.empty((channels, planes.shape[0], planes.shape[-1]), dtype=dtype))
-        if complex_values:
-            result[0][channel].real = planes[:, 0, :]
-            result[0][channel].imag = planes[:, 1, :]
-        else:
-            result[0][channel] = planes
+            result.append(np.empty((channels, *matrix.shape), dtype=dtype))
+        result[0][channel] = matrix
 
     axes, leading = run_analysis(f"signal.{function}", x, kind, params, axis=axis, rate=float(fs), take=take,
                                  engine=engine, devices=devices)

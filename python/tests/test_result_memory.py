@@ -5,6 +5,7 @@ import gc
 import numpy as np
 import pytest
 import scipy.ndimage
+import scipy.signal
 
 import siglab
 
@@ -118,3 +119,19 @@ def test_analysis_results_come_from_cores_memory_sink_not_a_file(rng, monkeypatc
     peaks, properties = siglab.signal.find_peaks(x, prominence=1.0, wlen=31)
     assert peaks.size > 0 and properties["prominences"].shape == peaks.shape
     assert siglab.signal.hilbert(x).shape == x.shape
+
+
+@pytest.mark.parametrize("call", [lambda m, x: m.stft(x), lambda m, x: m.spectrogram(x, nperseg=64, mode="complex")])
+def test_a_complex_matrix_is_cores_own_memory_handed_over_as_complex128_without_a_copy(rng, call):
+    x = rng.standard_normal(300_000)
+    f, t, matrix = call(siglab.signal, x)
+    assert matrix.dtype == np.complex128
+    owner = matrix
+    while isinstance(owner.base, np.ndarray):
+        owner = owner.base
+    assert owner.base is not None, "copied into an array of NumPy's own (core's matrix is owned by a capsule)"
+    assert owner.ctypes.data % LARGE_PAGE == 0 and owner.flags.writeable
+    expected = call(scipy.signal, x)
+    for got, want in zip((f, t, matrix), expected):
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12 * np.abs(want).max())

@@ -60,14 +60,15 @@ SpectrogramLayout spectrogramLayout(const SpectrogramOptions& options, std::uint
 std::vector<double> scipyWindow(const std::string& name, double alpha, std::size_t n);
 
 // Transforms frames of one channel: `segment` holds nperseg samples, `out` planes x frequencies
-// values (re then im for complex). One per thread (it holds FFTW arrays).
+// values (re then im for complex; with `pairs`, (re, im) for each frequency in turn, as complex128).
+// One per thread (it holds FFTW arrays).
 class FrameTransform {
  public:
   explicit FrameTransform(const SpectrogramLayout& layout);
   ~FrameTransform();
   FrameTransform(const FrameTransform&) = delete;
   FrameTransform& operator=(const FrameTransform&) = delete;
-  void run(const double* segment, double* out);
+  void run(const double* segment, double* out, bool pairs = false);
 
  private:
   const SpectrogramLayout& layout_;
