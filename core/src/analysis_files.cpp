@@ -30,7 +30,7 @@ NpyMatrixFile::NpyMatrixFile(const std::string& path, std::vector<std::uint64_t>
   for (const std::uint64_t n : shape_) expected_ *= n;
   if (memory_) {
     const bool pairs = complexPlanes && expected_ > 0;
-    *memory_ = AnalysisResult{pairs ? pairedShape(shape_) : shape_, {}, SampleVector(ForOverwrite{}, expected_, resultMemory()),
+    *memory_ = AnalysisResult{pairs ? pairedShape(shape_) : shape_, {}, SampleVector(ForOverwrite{}, expected_, resultMemory()), {},
                               pairs};
     return;
   }
@@ -88,10 +88,17 @@ std::string numberText(double v) {
   return std::string(buffer, end);
 }
 
-TableFile::TableFile(const std::string& path, std::vector<std::string> columns, bool streamed, AnalysisResult* memory)
+TableFile::TableFile(const std::string& path, std::vector<std::string> columns, bool streamed, AnalysisResult* memory,
+                     std::uint64_t rowsAtMost)
     : json_(isJsonTable(path)), columns_(columns.size()), memory_(memory) {
   if (memory_) {
-    *memory_ = AnalysisResult{{0, columns_}, std::move(columns), {}, false};
+    *memory_ = AnalysisResult{{0, columns_}, std::move(columns), {}, {}, false};
+    // Set aside up to 2^24 rows a column (128 MiB, untouched until written); beyond, a column grows.
+    const auto rows = static_cast<std::size_t>(std::min<std::uint64_t>(rowsAtMost, std::uint64_t{1} << 24));
+    for (std::size_t k = 0; k < columns_; ++k) {
+      SampleVector& column = memory_->columnValues.emplace_back(ForOverwrite{}, 0, resultMemory());
+      column.reserve(rows);
+    }
     return;
   }
   file_ = std::make_unique<AtomicFileWriter>(path, durabilityFor(streamed), DirectOutput::spooled);
@@ -106,7 +113,7 @@ TableFile::TableFile(const std::string& path, std::vector<std::string> columns, 
 void TableFile::append(std::span<const double> row) {
   if (row.size() != columns_) throw std::logic_error("a table row of the wrong width");
   if (memory_) {
-    memory_->values.insert(memory_->values.end(), row.begin(), row.end());
+    for (std::size_t k = 0; k < columns_; ++k) memory_->columnValues[k].push_back(row[k]);
     memory_->shape.front() = ++rows_;
     return;
   }

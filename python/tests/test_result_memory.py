@@ -135,3 +135,15 @@ def test_a_complex_matrix_is_cores_own_memory_handed_over_as_complex128_without_
     for got, want in zip((f, t, matrix), expected):
         assert got.shape == want.shape
         np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12 * np.abs(want).max())
+
+
+def test_find_peaks_properties_are_cores_table_columns_handed_over_without_a_copy(rng):
+    x = rng.standard_normal(200_000)
+    peaks, properties = siglab.signal.find_peaks(x, prominence=1.0, wlen=101)
+    prominences = properties["prominences"]
+    assert not prominences.flags.owndata and prominences.base is not None  # core's column, its capsule frees it
+    expected_peaks, expected = scipy.signal.find_peaks(x, prominence=1.0, wlen=101)
+    assert np.array_equal(peaks, expected_peaks) and peaks.dtype == expected_peaks.dtype
+    for key, values in expected.items():
+        assert properties[key].dtype == values.dtype
+        np.testing.assert_allclose(properties[key], values, rtol=1e-12)

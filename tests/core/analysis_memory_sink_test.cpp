@@ -119,15 +119,19 @@ TEST(AnalysisMemorySink, TableHoldsTheCsvRows) {
   EXPECT_EQ(names, header);
   ASSERT_EQ(table.shape.size(), 2u);
   ASSERT_GT(table.shape[0], 10u);
-  std::size_t i = 0;
-  for (std::string line; std::getline(csv, line);) {
+  ASSERT_EQ(table.columnValues.size(), table.columns.size());  // one array a column, down the rows
+  for (const SampleVector& column : table.columnValues) ASSERT_EQ(column.size(), table.shape[0]);
+  std::size_t row = 0;
+  for (std::string line; std::getline(csv, line); ++row) {
     std::istringstream fields(line);
-    for (std::string field; std::getline(fields, field, ',');) {
-      ASSERT_LT(i, table.values.size());
-      EXPECT_EQ(std::stod(field), table.values[i++]) << line;
+    std::size_t k = 0;
+    for (std::string field; std::getline(fields, field, ','); ++k) {
+      ASSERT_LT(row, table.shape[0]);
+      EXPECT_EQ(std::stod(field), table.columnValues[k][row]) << line;
     }
+    EXPECT_EQ(k, table.columns.size());
   }
-  EXPECT_EQ(i, table.values.size());
+  EXPECT_EQ(row, table.shape[0]);
 }
 
 TEST(AnalysisMemorySink, ASignalsArrayIsRefusedForAMatrix) {
