@@ -1,17 +1,20 @@
 #!/usr/bin/python3
 """siglab.signal / siglab.ndimage against SciPy and against siglab-cli on the same work, in one run.
 
-usage: PYTHONPATH=build/python /usr/bin/python3 bench/python_scipy_api.py SIGLAB_CLI [SAMPLES] [ROUNDS] [cpu]
+usage: PYTHONPATH=build/python /usr/bin/python3 bench/python_scipy_api.py SIGLAB_CLI [SAMPLES] [ROUNDS]
 Each function runs on SAMPLES random float64 samples (a contiguous array, used where it lies) with
-the default engine. Per round, in turn (the order reversed every other round): SciPy's call, siglab's
-call (siglab.measure: one warm-up, the median of 3), and siglab-cli filter --chain with the same
-stage on the same samples in a raw file, its wall time (its reading and writing included: the
-CLI's streamed runs report no separate stage time). A ratio is the median of the ratios of the same round.
-Targets (issue 28): siglab at least 3x faster than SciPy, and at least 1.0x the CLI's time.
-With `cpu`, every time is CPU seconds (user and system, of every thread and of the CLI's process)
-instead of wall time: on a loaded machine the wall clock counts other programs' turns too.
+the default engine. A warm-up round first (untimed), then ROUNDS rounds; in each, in turn (the order
+reversed every other round): SciPy's call, siglab's call, and siglab-cli filter --chain with the same
+stage on the same samples in a raw file (its reading and writing included: the CLI's streamed runs
+report no separate stage time). Each call's wall time is measured, and its CPU seconds beside (user
+and system of every thread; the CLI's from its process). A time is the median over the rounds; a
+ratio the median of the ratios of the same round. Targets (issue 28), on wall time: siglab at least
+3x faster than SciPy, and at least 1.0x the CLI's time. The machine's load (1-minute average) is
+read before, after and between the functions: on a loaded machine the wall clock counts other
+programs' turns too, so say the load with the figures.
 """
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -64,59 +67,56 @@ def siglab_module(name):
     return ndimage if name.startswith("ndimage") else signal
 
 
-CPU_SECONDS = len(sys.argv) > 4 and sys.argv[4] == "cpu"
+def own_cpu_seconds():
+    return time.process_time()  # every thread of this process
 
 
-def cpu_seconds():
-    t = os.times()
-    return t.user + t.system + t.children_user + t.children_system
+def children_cpu_seconds():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
-def timed_once(work):
-    clock = cpu_seconds if CPU_SECONDS else time.perf_counter
-    start = clock()
+def timed_once(work, cpu_clock=own_cpu_seconds):
+    """(wall ms, CPU ms) of one call of work()."""
+    cpu, wall = cpu_clock(), time.perf_counter()
     work()
-    return (clock() - start) * 1e3
+    return (time.perf_counter() - wall) * 1e3, (cpu_clock() - cpu) * 1e3
 
 
-def siglab_ms(work):
-    """siglab's time: one warm-up, then the median of 3."""
-    if not CPU_SECONDS:
-        return siglab.measure(work, repeats=3)["median_ms"]
-    work()
-    return statistics.median(timed_once(work) for _ in range(3))
-
-
-def cli_ms(cli, chain, raw_path, folder):
-    """siglab-cli's wall time for the same work, file to file (its reading and writing included: a
-    streamed run reports no separate stage time): filter --chain, or spectrum for Welch's."""
+def cli_command(cli, chain, raw_path, folder):
+    """siglab-cli for the same work, file to file: filter --chain, or spectrum for Welch's."""
     if chain.startswith("spectrum"):
-        command = [cli, "spectrum", raw_path, "--raw", "f64", *chain.split()[1:], "-o", os.path.join(folder, "p.csv")]
-    else:
-        out = os.path.join(folder, "y.csv" if chain.startswith("find-peaks") else "y.npy")
-        command = [cli, "filter", "-q", raw_path, "--raw", "f64", "--chain", chain, "-o", out]
-    return timed_once(lambda: subprocess.run(command, capture_output=True, check=True))
+        return [cli, "spectrum", raw_path, "--raw", "f64", *chain.split()[1:], "-o", os.path.join(folder, "p.csv")]
+    out = os.path.join(folder, "y.csv" if chain.startswith("find-peaks") else "y.npy")
+    return [cli, "filter", "-q", raw_path, "--raw", "f64", "--chain", chain, "-o", out]
 
 
 def engine_of(chain, x):
-    """The engine auto picks for the stage on the first 100000 samples (analyses: their frames' engine)."""
+    """The engine siglab's call ran: core's report of the same stage on the same samples (Welch's:
+    the spectrum's own rule, cuFFT or FFTW)."""
     if chain.startswith("spectrum"):
         return "auto (cuFFT or FFTW)"
+    pipeline = siglab.Pipeline(chain)
     if chain.split()[0] in ("spectrogram", "stft", "find-peaks"):
-        return "cpu-parallel"
-    _, report = siglab.Pipeline(chain).run(x[:100000], report=True)
+        _, report = pipeline._native.run_analysis([x], 1.0, ["auto"], True, None, None)
+    else:
+        _, report = pipeline.run(x, report=True)
     return report["channels"][0][0]["engine"]
+
+
+def load_average():
+    return os.getloadavg()[0]
 
 
 def main():
     cli = sys.argv[1]
     samples = int(sys.argv[2]) if len(sys.argv) > 2 else 10_000_000
-    rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+    rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 5
     x = np.random.default_rng().standard_normal(samples)
-    print(f"siglab.signal/ndimage vs SciPy {scipy.__version__ if hasattr(scipy, '__version__') else ''} vs siglab-cli: "
-          f"{samples} float64 samples, default engine, {rounds} rounds, {'CPU' if CPU_SECONDS else 'wall'} time; "
-          f"{os.cpu_count()} cores; "
-          f"uptime: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")
+    loads = [load_average()]
+    print(f"siglab.signal/ndimage vs SciPy {scipy.__version__} vs siglab-cli: {samples} float64 samples, default "
+          f"engine; wall time, the median of {rounds} rounds after a warm-up round (CPU time beside); "
+          f"{os.cpu_count()} cores; uptime: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")
     with tempfile.TemporaryDirectory() as folder:
         files = {}
         for name, values in {"sos": SOS, "b": B, "a": A, "fir": FIR, "one": np.ones(1), "h": H,
@@ -126,7 +126,7 @@ def main():
         raw = os.path.join(folder, "x.f64")
         x.tofile(raw)
         print(f"{'function':<42} {'scipy ms':>9} {'siglab ms':>9} {'cli ms':>8} {'scipy/siglab':>12} "
-              f"{'cli/siglab':>10}  engine")
+              f"{'cli/siglab':>10} | {'CPU ms: scipy':>13} {'siglab':>7} {'cli':>7} | {'load':>4}  engine")
         met = True
         for name, (call, chain) in CASES.items():
             ours, theirs = siglab_module(name), scipy_module(name)
@@ -136,27 +136,38 @@ def main():
                     g, e = np.concatenate([g[k] for k in sorted(e)]), np.concatenate([e[k] for k in sorted(e)])
                 scale = max(1.0, float(np.abs(e).max(initial=0.0)))
                 np.testing.assert_allclose(g, e, rtol=1e-9, atol=1e-9 * scale)
+            del expected, got
             stage = chain.format(**files)
             engine = engine_of(stage, x)
-            times = {"scipy": [], "siglab": [], "cli": []}
-            for round_index in range(rounds):
-                order = ["scipy", "siglab", "cli"] if round_index % 2 == 0 else ["cli", "siglab", "scipy"]
+            command = cli_command(cli, stage, raw, folder)
+            work = {"scipy": (lambda: call(theirs, x), own_cpu_seconds),
+                    "siglab": (lambda: call(ours, x), own_cpu_seconds),
+                    "cli": (lambda: subprocess.run(command, capture_output=True, check=True), children_cpu_seconds)}
+            times = {key: [] for key in work}
+            for round_index in range(rounds + 1):  # round 0: the warm-up
+                order = list(work) if round_index % 2 == 0 else list(reversed(work))
                 for key in order:
-                    if key == "scipy":
-                        times[key].append(timed_once(lambda: call(theirs, x)))
-                    elif key == "siglab":
-                        times[key].append(siglab_ms(lambda: call(ours, x)))
-                    else:
-                        times[key].append(cli_ms(cli, stage, raw, folder))
-            vs_scipy = statistics.median(s / o for s, o in zip(times["scipy"], times["siglab"]))
-            vs_cli = statistics.median(c / o for c, o in zip(times["cli"], times["siglab"]))
+                    measured = timed_once(*work[key])
+                    if round_index > 0:
+                        times[key].append(measured)
+            loads.append(load_average())
+
+            def wall(key):
+                return [w for w, _ in times[key]]
+
+            def median_ms(key, index):
+                return statistics.median(t[index] for t in times[key])
+
+            vs_scipy = statistics.median(s / o for s, o in zip(wall("scipy"), wall("siglab")))
+            vs_cli = statistics.median(c / o for c, o in zip(wall("cli"), wall("siglab")))
             ok = vs_scipy >= 3 and vs_cli >= 1.0
             met = met and ok
-            print(f"{name:<42} {statistics.median(times['scipy']):9.1f} {statistics.median(times['siglab']):9.1f} "
-                  f"{statistics.median(times['cli']):8.1f} {vs_scipy:11.2f}x {vs_cli:9.2f}x  {engine}"
-                  f"{'' if ok else '  MISSED'}")
+            print(f"{name:<42} {median_ms('scipy', 0):9.1f} {median_ms('siglab', 0):9.1f} {median_ms('cli', 0):8.1f} "
+                  f"{vs_scipy:11.2f}x {vs_cli:9.2f}x | {median_ms('scipy', 1):13.0f} {median_ms('siglab', 1):7.0f} "
+                  f"{median_ms('cli', 1):7.0f} | {loads[-1]:4.1f}  {engine}{'' if ok else '  MISSED'}", flush=True)
     print(f"uptime at the end: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")
-    print(f"targets (>= 3x SciPy, >= 1.0x the CLI): {'met' if met else 'MISSED for the lines marked'}")
+    print(f"1-minute load average read between the functions: {min(loads):.2f} to {max(loads):.2f}")
+    print(f"targets (wall: >= 3x SciPy, >= 1.0x the CLI): {'met' if met else 'MISSED for the lines marked'}")
     return 0 if met else 1
 
 

@@ -327,24 +327,25 @@ py::dict runOnFile(const Pipeline& pipeline, const std::string& input, const std
 }
 
 // An analysis's result as NumPy holds it: a matrix as an array of its shape over core's own values
-// (moved, not copied), a table as {column: values}.
+// (moved, not copied; a complex one with a last axis of (re, im), viewed as complex128 in Python), a table as {column: values}.
 py::object analysisArray(AnalysisResult&& result) {
+  const auto handedOver = [](SampleVector&& values, py::capsule& free) {
+    auto owner = std::make_unique<SampleVector>(std::move(values));
+    free = py::capsule(owner.get(), [](void* p) { delete static_cast<SampleVector*>(p); });
+    return owner.release()->data();
+  };
+  py::capsule free;
   if (!result.columns.empty()) {
     py::dict table;
-    const std::size_t width = result.columns.size();
-    const std::size_t rows = result.values.size() / width;
-    for (std::size_t k = 0; k < width; ++k) {
-      py::array_t<double> column(static_cast<py::ssize_t>(rows));
-      double* data = column.mutable_data();
-      for (std::size_t i = 0; i < rows; ++i) data[i] = result.values[i * width + k];
-      table[py::str(result.columns[k])] = column;
+    for (std::size_t k = 0; k < result.columns.size(); ++k) {
+      const auto rows = static_cast<py::ssize_t>(result.columnValues[k].size());
+      const double* data = handedOver(std::move(result.columnValues[k]), free);
+      table[py::str(result.columns[k])] = py::array_t<double>(rows, data, free);
     }
     return table;
   }
-  auto owner = std::make_unique<SampleVector>(std::move(result.values));
   std::vector<py::ssize_t> shape(result.shape.begin(), result.shape.end());
-  py::capsule free(owner.get(), [](void* p) { delete static_cast<SampleVector*>(p); });
-  const double* data = owner.release()->data();
+  const double* data = handedOver(std::move(result.values), free);
   return py::array_t<double>(shape, data, free);
 }
 

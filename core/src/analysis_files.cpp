@@ -20,7 +20,7 @@ NpyMatrixFile::NpyMatrixFile(const std::string& path, std::vector<std::uint64_t>
     : shape_(std::move(shape)), memory_(memory) {
   for (const std::uint64_t n : shape_) expected_ *= n;
   if (memory_) {
-    *memory_ = AnalysisResult{shape_, {}, {}};
+    *memory_ = AnalysisResult{shape_, {}, {}, {}};
     memory_->values = SampleVector(ForOverwrite{}, expected_, resultMemory());  // every value is written once
     return;
   }
@@ -70,10 +70,17 @@ std::string numberText(double v) {
   return std::string(buffer, end);
 }
 
-TableFile::TableFile(const std::string& path, std::vector<std::string> columns, bool streamed, AnalysisResult* memory)
+TableFile::TableFile(const std::string& path, std::vector<std::string> columns, bool streamed, AnalysisResult* memory,
+                     std::uint64_t rowsAtMost)
     : json_(isJsonTable(path)), columns_(columns.size()), memory_(memory) {
   if (memory_) {
-    *memory_ = AnalysisResult{{0, columns_}, std::move(columns), {}};
+    *memory_ = AnalysisResult{{0, columns_}, std::move(columns), {}, {}};
+    // Set aside up to 2^24 rows a column (128 MiB, untouched until written); beyond, a column grows.
+    const auto rows = static_cast<std::size_t>(std::min<std::uint64_t>(rowsAtMost, std::uint64_t{1} << 24));
+    for (std::size_t k = 0; k < columns_; ++k) {
+      SampleVector& column = memory_->columnValues.emplace_back(ForOverwrite{}, 0, resultMemory());
+      column.reserve(rows);
+    }
     return;
   }
   file_ = std::make_unique<AtomicFileWriter>(path, durabilityFor(streamed), DirectOutput::spooled);
@@ -88,7 +95,7 @@ TableFile::TableFile(const std::string& path, std::vector<std::string> columns, 
 void TableFile::append(std::span<const double> row) {
   if (row.size() != columns_) throw std::logic_error("a table row of the wrong width");
   if (memory_) {
-    memory_->values.insert(memory_->values.end(), row.begin(), row.end());
+    for (std::size_t k = 0; k < columns_; ++k) memory_->columnValues[k].push_back(row[k]);
     memory_->shape.front() = ++rows_;
     return;
   }

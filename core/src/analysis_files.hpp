@@ -43,7 +43,10 @@ bool isJsonTable(const std::string& path);
 // ({"columns": [...], "rows": [[...], ...]}).
 class TableFile {
  public:
-  TableFile(const std::string& path, std::vector<std::string> columns, bool streamed, AnalysisResult* memory = nullptr);
+  // In memory, each column's values are set aside for `rowsAtMost` rows (where known), in memory
+  // that is only touched as rows come.
+  TableFile(const std::string& path, std::vector<std::string> columns, bool streamed, AnalysisResult* memory = nullptr,
+            std::uint64_t rowsAtMost = 0);
   void append(std::span<const double> row);  // one value a column
   void commit();
   std::uint64_t rows() const { return rows_; }

@@ -67,8 +67,33 @@ void referenceAs(std::span<const T> in, std::size_t window, BoundaryMode mode, s
   }
 }
 
-// Outputs [begin, end): the window slides over the keys of positions [begin - r, end + r).
-// Returns early once cancelled (the caller throws, outside the parallel loop).
+// The middle of W keys: a sorting network of min and max (no branch to mispredict on noise, unlike
+// the sorted window's moves); the same key as any selection, so the same bits.
+template <std::size_t W, typename Key>
+Key middleOf(const Key* keys) {
+  Key a[W];
+  std::copy_n(keys, W, a);
+  for (std::size_t pass = 0; pass < W; ++pass) {
+    for (std::size_t j = pass % 2; j + 1 < W; j += 2) {  // odd-even transposition: W passes sort W keys
+      const Key low = std::min(a[j], a[j + 1]);
+      a[j + 1] = std::max(a[j], a[j + 1]);
+      a[j] = low;
+    }
+  }
+  return a[W / 2];
+}
+
+template <std::size_t W, typename T>
+void middlesOver(const std::vector<OrderedKey<T>>& keys, std::span<T> out, std::int64_t from, std::int64_t to,
+                 std::int64_t begin) {
+  for (std::int64_t i = from; i < to; ++i) {
+    out[static_cast<std::size_t>(i)] = fromOrderedKey<T>(middleOf<W>(keys.data() + (i - begin)));
+  }
+}
+
+// Outputs [begin, end): the window slides over the keys of positions [begin - r, end + r) (up to 7
+// keys: each output from a sorting network instead). Returns early once cancelled (the caller
+// throws, outside the parallel loop).
 template <typename T>
 void slideOver(std::span<const T> in, std::size_t window, BoundaryMode mode, std::span<T> out, std::int64_t begin,
                std::int64_t end, WorkProgress& work) {
@@ -76,6 +101,17 @@ void slideOver(std::span<const T> in, std::size_t window, BoundaryMode mode, std
   const std::int64_t stretch = detail::outputsPerCancelCheck(window);
   std::vector<OrderedKey<T>> keys(static_cast<std::size_t>(end - begin) + window - 1);
   for (std::size_t j = 0; j < keys.size(); ++j) keys[j] = keyAt(in, begin - r + static_cast<std::int64_t>(j), mode);
+  if (window == 3 || window == 5 || window == 7) {
+    for (std::int64_t from = begin; from < end; from += stretch) {
+      if (work.cancelled()) return;
+      const std::int64_t to = std::min(end, from + stretch);
+      if (window == 3) middlesOver<3>(keys, out, from, to, begin);
+      if (window == 5) middlesOver<5>(keys, out, from, to, begin);
+      if (window == 7) middlesOver<7>(keys, out, from, to, begin);
+      work.add(static_cast<std::uint64_t>(to - from));
+    }
+    return;
+  }
   detail::SortedWindow<OrderedKey<T>> sorted(std::span<const OrderedKey<T>>(keys).first(window));
   for (std::int64_t from = begin; from < end; from += stretch) {
     if (work.cancelled()) return;

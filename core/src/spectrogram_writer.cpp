@@ -41,10 +41,31 @@ class SpectrogramWriter final : public AnalysisWriter {
   }
 
   void write(std::span<const std::span<const double>> block) override {
-    const bool direct = buffers_.front().empty();  // nothing held: the frames are read from the block itself
-    for (std::size_t c = 0; c < buffers_.size(); ++c) {
-      if (!direct) buffers_[c].insert(buffers_[c].end(), block[c].begin(), block[c].end());
-      views_[c] = direct ? block[c] : std::span<const double>(buffers_[c]);
+    if (!buffers_.front().empty()) {
+      // Samples held (stft's front padding, or the last block's tail): the frames that begin in
+      // them read at most nperseg samples of this block, so only those are joined to them, not the
+      // whole block (a signal in memory is one block).
+      const std::uint64_t blockStart = start_ + buffers_.front().size();
+      const std::size_t joined = std::min<std::size_t>(block.front().size(), l_.nperseg);
+      for (std::size_t c = 0; c < buffers_.size(); ++c) {
+        buffers_[c].insert(buffers_[c].end(), block[c].begin(), block[c].begin() + static_cast<std::ptrdiff_t>(joined));
+        views_[c] = buffers_[c];
+      }
+      emitFrames();
+      if (joined == block.front().size()) return;
+      if (start_ < blockStart) {  // every frame made (start_ stays where the last began): keep the rest as before
+        for (std::size_t c = 0; c < buffers_.size(); ++c) {
+          buffers_[c].insert(buffers_[c].end(), block[c].begin() + static_cast<std::ptrdiff_t>(joined), block[c].end());
+        }
+        return;
+      }
+      const std::size_t from = static_cast<std::size_t>(start_ - blockStart);  // the next frame's first sample
+      for (std::size_t c = 0; c < buffers_.size(); ++c) {
+        buffers_[c].clear();
+        views_[c] = block[c].subspan(from);
+      }
+    } else {
+      for (std::size_t c = 0; c < buffers_.size(); ++c) views_[c] = block[c];  // the frames read the block itself
     }
     emitFrames();
   }
@@ -120,12 +141,14 @@ class SpectrogramWriter final : public AnalysisWriter {
       FrameTransform transform(l_);
 #pragma omp for schedule(dynamic, 8)
       for (std::int64_t j = 0; j < jobs; ++j) {
+        if ((j & 4095) == 0 && output_.progress.cancelled()) continue;  // no break out of an OpenMP loop
         const auto frame = static_cast<std::uint64_t>(j) / channels;
         const std::size_t c = static_cast<std::size_t>(j) % channels;
         const std::uint64_t at = (next_ + frame) * l_.step - start_;
         transform.run(views_[c].data() + at, out.data() + static_cast<std::size_t>(j) * planeValues);
       }
     }
+    output_.progress.throwIfCancelled();  // a batch in memory is the whole signal: Esc stops it inside
   }
 
   // Frames [next_, next_ + count) of every channel on the GPU engine, into `out` (one channel's

@@ -421,7 +421,8 @@ def _segments(nperseg, noverlap, nfft):
 def _matrix(function, x, kind, params, axis, fs, complex_values, engine, devices):
     """The analysis's frames x frequencies matrices as SciPy's f, t and (..., frequencies, frames)
     array (a transposed view, as SciPy's), in x's precision (float32 and complex64 for float32 x):
-    one channel's matrix, as core hands it over, is the result itself where its type is."""
+    one channel's matrix, as core hands it over (frames x frequencies, complex128 for complex
+    values), is the result itself where its type is."""
     if fs is None or np.ndim(fs) != 0:
         unsupported(f"signal.{function}", "fs", fs, "a sample rate in Hz")
     real = np.float32 if x.dtype == np.float32 else np.float64

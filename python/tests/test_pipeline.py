@@ -250,3 +250,17 @@ def test_an_out_that_does_not_fit_is_a_value_error_before_any_work(rng):
     with pytest.raises(ValueError, match="out must be"):
         pipeline.run(x, out=untouched)
     assert np.isnan(untouched).all()
+
+
+@pytest.mark.parametrize("chain", ["stft nperseg=256", "stft nperseg=100 noverlap=30", "spectrogram nperseg=64 mode=complex"])
+def test_a_streamed_stft_is_the_in_memory_bytes_whatever_the_blocks(tmp_path, rng, chain):
+    """Frames that begin in held samples (stft's front padding, the last block's tail) join only
+    what they read of the next block: every block size gives the in-memory file's bytes."""
+    source = tmp_path / "x.f64"
+    rng.standard_normal(3_001).tofile(source)
+    pipeline = siglab.Pipeline(chain)
+    pipeline.run_file(source, tmp_path / "memory.npy", raw="f64", stream="never")
+    expected = (tmp_path / "memory.npy").read_bytes()
+    for block in (99, 101, 256, 257):
+        pipeline.run_file(source, tmp_path / f"{block}.npy", raw="f64", stream="always", block_samples=block)
+        assert (tmp_path / f"{block}.npy").read_bytes() == expected, block

@@ -134,3 +134,15 @@ def test_a_complex_matrix_is_cores_own_result_not_a_copy(rng, function):
     while isinstance(root.base, np.ndarray):
         root = root.base
     assert not root.flags.owndata and root.ctypes.data % LARGE_PAGE == 0
+
+
+def test_find_peaks_properties_are_cores_table_columns_handed_over_without_a_copy(rng):
+    x = rng.standard_normal(200_000)
+    peaks, properties = siglab.signal.find_peaks(x, prominence=1.0, wlen=101)
+    prominences = properties["prominences"]
+    assert not prominences.flags.owndata and prominences.base is not None  # core's column, its capsule frees it
+    expected_peaks, expected = scipy.signal.find_peaks(x, prominence=1.0, wlen=101)
+    assert np.array_equal(peaks, expected_peaks) and peaks.dtype == expected_peaks.dtype
+    for key, values in expected.items():
+        assert properties[key].dtype == values.dtype
+        np.testing.assert_allclose(properties[key], values, rtol=1e-12)

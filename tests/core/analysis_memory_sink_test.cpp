@@ -1,5 +1,6 @@
 // An analysis stage run into a MemorySink hands its matrix or table to the report (what Python's
-// siglab.signal returns) with the values the file would hold, and writes no file.
+// siglab.signal returns) with the values the file would hold, and writes no file; a complex matrix
+// as (re, im) pairs (NumPy's complex128) where the file holds re and im planes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -32,9 +33,10 @@ std::vector<double> noise(std::size_t n) {
   return x;
 }
 
-PipelineReport run(const std::string& chain, const std::vector<double>& x, const PipelineSink& sink) {
+PipelineReport run(const std::string& chain, const std::vector<double>& x, const PipelineSink& sink,
+                   std::size_t channels = 1) {
   ChannelSource source;
-  source.channels.emplace_back(x);
+  for (std::size_t c = 0; c < channels; ++c) source.channels.emplace_back(x.data() + c, x.size() - channels);
   source.sampleRate = 100.0;
   return runPipeline(parseChain(chain), source, sink, cpuEngines());
 }
@@ -47,7 +49,7 @@ std::string contents(const std::string& path) {
 TEST(AnalysisMemorySink, MatrixHoldsTheFilesValuesAndNoFileIsWritten) {
   const test::TempDir dir;
   const std::vector<double> x = noise(10007);
-  for (const std::string chain : {"spectrogram nperseg=256 noverlap=100", "stft nperseg=127", "hilbert"}) {
+  for (const std::string chain : {"spectrogram nperseg=256 noverlap=100", "spectrogram nperseg=100 mode=magnitude", "hilbert"}) {
     SCOPED_TRACE(chain);
     const PipelineReport file = run(chain, x, FileSink{dir.file("m.npy"), {}});
     ASSERT_TRUE(file.written);
@@ -66,6 +68,43 @@ TEST(AnalysisMemorySink, MatrixHoldsTheFilesValuesAndNoFileIsWritten) {
   }
 }
 
+// The .npy's values as the memory holds them when asked for pairs: planes (frames, 2 x channels, f)
+// of re and im become (re, im) pairs of shape (frames, [channels,] f, 2).
+std::vector<double> pairedValues(const double* planes, std::size_t count, std::size_t f) {
+  std::vector<double> pairs(count);
+  for (std::size_t row = 0; row < count; row += 2 * f) {
+    for (std::size_t k = 0; k < f; ++k) {
+      pairs[row + 2 * k] = planes[row + k];
+      pairs[row + 2 * k + 1] = planes[row + f + k];
+    }
+  }
+  return pairs;
+}
+
+TEST(AnalysisMemorySink, AComplexMatrixComesAsPairsOfTheFilesPlanes) {
+  const test::TempDir dir;
+  const std::vector<double> x = noise(10007);
+  for (const std::size_t channels : {1, 2}) {
+    for (const std::string chain : {"stft nperseg=127", "spectrogram nperseg=64 mode=complex", "stft nperseg=256 boundary=none"}) {
+      SCOPED_TRACE(chain + ", channels " + std::to_string(channels));
+      ASSERT_TRUE(run(chain, x, FileSink{dir.file("m.npy"), {}}, channels).written);
+      const std::string npy = contents(dir.file("m.npy"));
+      std::filesystem::remove(dir.file("m.npy"));
+      const PipelineReport memory = run(chain, x, MemorySink{{}, true}, channels);
+      const AnalysisResult& m = memory.analysis;
+      ASSERT_EQ(m.shape.size(), channels == 1 ? 3u : 4u);
+      EXPECT_EQ(m.shape.back(), 2u);
+      if (channels > 1) EXPECT_EQ(m.shape[1], channels);
+      std::uint64_t count = 1;
+      for (const std::uint64_t n : m.shape) count *= n;
+      ASSERT_EQ(m.values.size(), count);
+      ASSERT_GE(npy.size(), count * sizeof(double));
+      const auto* planes = reinterpret_cast<const double*>(npy.data() + npy.size() - count * sizeof(double));
+      EXPECT_TRUE(m.values == pairedValues(planes, count, m.shape[m.shape.size() - 2]));
+    }
+  }
+}
+
 TEST(AnalysisMemorySink, TableHoldsTheCsvRows) {
   const test::TempDir dir;
   const std::vector<double> x = noise(5003);
@@ -81,15 +120,19 @@ TEST(AnalysisMemorySink, TableHoldsTheCsvRows) {
   EXPECT_EQ(names, header);
   ASSERT_EQ(table.shape.size(), 2u);
   ASSERT_GT(table.shape[0], 10u);
-  std::size_t i = 0;
-  for (std::string line; std::getline(csv, line);) {
+  ASSERT_EQ(table.columnValues.size(), table.columns.size());  // one array a column, down the rows
+  for (const SampleVector& column : table.columnValues) ASSERT_EQ(column.size(), table.shape[0]);
+  std::size_t row = 0;
+  for (std::string line; std::getline(csv, line); ++row) {
     std::istringstream fields(line);
-    for (std::string field; std::getline(fields, field, ',');) {
-      ASSERT_LT(i, table.values.size());
-      EXPECT_EQ(std::stod(field), table.values[i++]) << line;
+    std::size_t k = 0;
+    for (std::string field; std::getline(fields, field, ','); ++k) {
+      ASSERT_LT(row, table.shape[0]);
+      EXPECT_EQ(std::stod(field), table.columnValues[k][row]) << line;
     }
+    EXPECT_EQ(k, table.columns.size());
   }
-  EXPECT_EQ(i, table.values.size());
+  EXPECT_EQ(row, table.shape[0]);
 }
 
 // A GPU engine (usesGpu) whose spectrogram hook writes a constant, remembering where it wrote.

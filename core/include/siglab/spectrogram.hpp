@@ -61,7 +61,8 @@ SpectrogramLayout spectrogramLayout(const SpectrogramOptions& options, std::uint
 std::vector<double> scipyWindow(const std::string& name, double alpha, std::size_t n);
 
 // Transforms frames of one channel: `segment` holds nperseg samples, `out` planes x frequencies
-// values (re then im for complex). One per thread (it holds FFTW arrays).
+// values (re then im for complex; (re, im) for each frequency in turn where the layout's complexPairs).
+// One per thread (it holds FFTW arrays).
 class FrameTransform {
  public:
   explicit FrameTransform(const SpectrogramLayout& layout);

@@ -40,6 +40,40 @@ void addPartial(NeumaierSum& total, const NeumaierSum& part) {
   if (std::isfinite(part.sum)) total.add(part.compensation);
 }
 
+// One block's sums over [begin, end): kLanes compensated sums side by side (sample i in lane
+// i % kLanes), added up in lane order. The lanes are independent, so the compiler keeps them in one
+// vector and the branch of each addition becomes a blend: several times the speed of one sum, as exact.
+constexpr std::int64_t kLanes = 4;
+
+template <typename Sample>
+Sums blockSums(std::span<const Sample> x, std::int64_t begin, std::int64_t end, bool linear, double centre) {
+  double values[kLanes] = {}, valuesLost[kLanes] = {}, moments[kLanes] = {}, momentsLost[kLanes] = {};
+  const auto add = [](double& sum, double& lost, double v) {
+    const double t = sum + v;
+    lost += std::fabs(sum) >= std::fabs(v) ? (sum - t) + v : (v - t) + sum;
+    sum = t;
+  };
+  const std::int64_t whole = begin + (end - begin) / kLanes * kLanes;
+  for (std::int64_t i = begin; i < whole; i += kLanes) {
+    for (std::int64_t l = 0; l < kLanes; ++l) {
+      const auto v = static_cast<double>(x[static_cast<std::size_t>(i + l)]);
+      add(values[l], valuesLost[l], v);
+      if (linear) add(moments[l], momentsLost[l], (static_cast<double>(i + l) - centre) * v);
+    }
+  }
+  for (std::int64_t i = whole; i < end; ++i) {
+    const auto v = static_cast<double>(x[static_cast<std::size_t>(i)]);
+    add(values[0], valuesLost[0], v);
+    if (linear) add(moments[0], momentsLost[0], (static_cast<double>(i) - centre) * v);
+  }
+  Sums s;
+  for (std::int64_t l = 0; l < kLanes; ++l) {
+    addPartial(s.values, {values[l], valuesLost[l]});
+    addPartial(s.moments, {moments[l], momentsLost[l]});
+  }
+  return s;
+}
+
 template <typename Sample>
 Line fitLine(std::span<const Sample> x, bool linear, bool parallel, const Progress& progress) {
   const auto n = static_cast<std::int64_t>(x.size());
@@ -53,13 +87,8 @@ Line fitLine(std::span<const Sample> x, bool linear, bool parallel, const Progre
 #pragma omp parallel for schedule(dynamic, 1) if (parallel && blocks > 2)
   for (std::int64_t b = 0; b < blocks; ++b) {
     if (work.cancelled()) continue;  // no break out of an OpenMP loop
-    Sums& s = sums[static_cast<std::size_t>(b)];
     const std::int64_t end = std::min(n, (b + 1) * kBlock);
-    for (std::int64_t i = b * kBlock; i < end; ++i) {
-      const auto v = static_cast<double>(x[static_cast<std::size_t>(i)]);
-      s.values.add(v);
-      if (linear) s.moments.add((static_cast<double>(i) - line.centre) * v);
-    }
+    sums[static_cast<std::size_t>(b)] = blockSums(x, b * kBlock, end, linear, line.centre);
     work.add(static_cast<std::uint64_t>(end - b * kBlock));
   }
   work.throwIfCancelled();

@@ -38,7 +38,9 @@ std::vector<std::string> columnsFor(const PeakOptions& o, std::size_t channels, 
 class PeakTableWriter final : public AnalysisWriter {
  public:
   PeakTableWriter(const PeakOptions& o, const AnalysisOutput& output)
-      : o_(o), output_(output), table_(output.path, columnsFor(o, output.channels, output.sampleRate.has_value()), output.streamed, output.memory) {
+      : o_(o), output_(output),
+        table_(output.path, columnsFor(o, output.channels, output.sampleRate.has_value()), output.streamed, output.memory,
+               output.channels * (output.frames / 2 + 1)) {  // a peak is higher than both its neighbours
     for (std::size_t c = 0; c < output.channels; ++c) finders_.emplace_back(o, output.frames);
     ready_.resize(output.channels);
   }
