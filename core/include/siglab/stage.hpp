@@ -119,6 +119,9 @@ class BoundStage {
   // Empty where the streamed run gives the in-memory bits; else what it promises instead (an
   // envelope's overlapped blocks): auto then streams only a signal that does not fit in memory.
   virtual std::string streamedBound() const { return {}; }
+  // Whether its stream under auto runs cpu-parallel's block scan (sos_segment_scan.hpp: the bits of
+  // the in-memory run, which auto runs on it) rather than cpu-serial's recursion.
+  virtual bool streamsBlockScan() const { return false; }
   virtual std::unique_ptr<SampleStream> streamFrom(SampleStream& /*upstream*/, const StageRunOptions& /*options*/,
                                                    const Progress& /*progress*/) const {
     return nullptr;
