@@ -6,7 +6,6 @@
 
 #include "cpu_engine.hpp"
 #include "sections_check.hpp"
-#include "siglab/large_page_resource.hpp"
 #include "siglab/io/sample_vector.hpp"
 #include "siglab/sos_filter.hpp"
 #include "siglab/work_progress.hpp"
@@ -32,7 +31,8 @@ ApplyResult applySectionsKeeping(FilterBackend& engine, std::span<const double> 
   std::vector<IndexRange> whole;
   for (const OutputStretch s : stretches) whole.push_back({static_cast<std::int64_t>(s.begin), static_cast<std::int64_t>(s.end)});
   std::sort(whole.begin(), whole.end(), [](IndexRange a, IndexRange b) { return a.begin < b.begin; });
-  SampleVector full(ForOverwrite{}, job.verify ? n : 0, resultMemory());  // pages outside the stretches untouched
+  // Ordinary pages, never touched outside the stretches (a large page would clear 2 MiB for each).
+  SampleVector full(ForOverwrite{}, job.verify ? n : 0);
   const ScanKeep keep{q, 0, out.data(), whole};
   const SosGains gains = sosGains(sections);
   const Progress filtering = progressPart(progress, 0.0, job.verify ? 0.9 : 1.0);
