@@ -60,7 +60,8 @@ std::uint64_t runOnce(const BoundChain& chain, const StreamEnds& ends, const std
 }
 
 // A streamed sections stage's engine: cpu-serial, the reference recursion itself (its steps in its
-// order, carried from block to block), so there is no separate result to check against it.
+// order, carried from block to block), so there is no separate result to check against it; or, for
+// a stage whose stream under auto is cpu-parallel's block scan (decimate), that scan.
 EngineChoice sectionsEngine(const BoundChain& chain, std::size_t k, const BackendList& engines) {
   if (streamsItself(chain, k) && chain.engines[k] == "auto" && chain.stages[k]->streamsBlockScan()) {
     for (const auto& engine : engines) {
