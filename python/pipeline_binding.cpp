@@ -341,9 +341,9 @@ py::object analysisArray(AnalysisResult&& result) {
     }
     return table;
   }
-  auto owner = std::make_unique<std::vector<double>>(std::move(result.values));
+  auto owner = std::make_unique<SampleVector>(std::move(result.values));
   std::vector<py::ssize_t> shape(result.shape.begin(), result.shape.end());
-  py::capsule free(owner.get(), [](void* p) { delete static_cast<std::vector<double>*>(p); });
+  py::capsule free(owner.get(), [](void* p) { delete static_cast<SampleVector*>(p); });
   const double* data = owner.release()->data();
   return py::array_t<double>(shape, data, free);
 }
@@ -353,7 +353,7 @@ py::object analysisArray(AnalysisResult&& result) {
 // memory sink hands the result over, nothing goes through a file; None when a check failed.
 py::tuple runAnalysisOnArrays(const Pipeline& pipeline, const std::vector<py::array_t<double, py::array::c_style>>& channels,
                               std::optional<double> rate, const std::vector<std::string>& engineNames, bool verify,
-                              const py::object& progress, const py::object& devices) {
+                              const py::object& progress, const py::object& devices, bool complexPairs) {
   const PipelineOptions options = optionsOf(engineNames, "f64", verify);
   BackendList& list = enginesOn(deviceListOf(devices));
   ChannelSource source;
@@ -362,7 +362,7 @@ py::tuple runAnalysisOnArrays(const Pipeline& pipeline, const std::vector<py::ar
   source.name = "the array";
   PipelineReport report;
   runOutsideGil([&](const PipelineObserver& observer) {
-    report = runPipeline(pipeline, source, MemorySink{}, list, options, observer);
+    report = runPipeline(pipeline, source, MemorySink{{}, complexPairs}, list, options, observer);
   }, progress);
   py::dict described = reportDict(pipeline, report);
   if (!report.passed()) return py::make_tuple(py::none(), described);
@@ -426,7 +426,7 @@ void bindPipeline(py::module_& m) {
       .def("run", &runOnArrays, py::arg("channels"), py::arg("rate"), py::arg("engines"), py::arg("sample_type"),
            py::arg("verify"), py::arg("progress"), py::arg("devices"), py::arg("out"), py::arg("one_d"))
       .def("run_analysis", &runAnalysisOnArrays, py::arg("channels"), py::arg("rate"), py::arg("engines"),
-           py::arg("verify"), py::arg("progress"), py::arg("devices"))
+           py::arg("verify"), py::arg("progress"), py::arg("devices"), py::arg("complex_pairs") = false)
       .def("analysis_axes", &analysisAxes, py::arg("samples"), py::arg("rate"))
       .def_static("input_samples", &inputSamples, py::arg("input"), py::arg("read"))
       .def("run_file", &runOnFile, py::arg("input"), py::arg("output"), py::arg("read"), py::arg("stream"),

@@ -1,11 +1,13 @@
 #include "analysis_files.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
 
 #include "siglab/io/binary_formats.hpp"
+#include "siglab/large_page_resource.hpp"
 
 namespace siglab::detail {
 namespace {
@@ -19,7 +21,7 @@ NpyMatrixFile::NpyMatrixFile(const std::string& path, std::vector<std::uint64_t>
   for (const std::uint64_t n : shape_) expected_ *= n;
   if (memory_) {
     *memory_ = AnalysisResult{shape_, {}, {}};
-    memory_->values.reserve(expected_);
+    memory_->values = SampleVector(ForOverwrite{}, expected_, resultMemory());  // every value is written once
     return;
   }
   file_ = std::make_unique<AtomicFileWriter>(path, durabilityFor(streamed), DirectOutput::spooled);
@@ -35,11 +37,22 @@ std::string NpyMatrixFile::shapeText() const {
 void NpyMatrixFile::append(std::span<const double> values) {
   if (values.size() > expected_ - written_) throw std::logic_error("an analysis wrote past its matrix's shape");
   if (memory_) {
-    memory_->values.insert(memory_->values.end(), values.begin(), values.end());
+    std::copy(values.begin(), values.end(), memory_->values.begin() + static_cast<std::ptrdiff_t>(written_));
   } else {
     file_->append(std::string_view(reinterpret_cast<const char*>(values.data()), values.size_bytes()));
   }
   written_ += values.size();
+}
+
+std::span<double> NpyMatrixFile::writable(std::size_t count) {
+  if (!memory_) return {};
+  if (count > expected_ - written_) throw std::logic_error("an analysis wrote past its matrix's shape");
+  return std::span<double>(memory_->values).subspan(written_, count);
+}
+
+void NpyMatrixFile::wrote(std::size_t count) {
+  if (!memory_ || count > expected_ - written_) throw std::logic_error("an analysis wrote past its matrix's shape");
+  written_ += count;
 }
 
 void NpyMatrixFile::commit() {

@@ -19,6 +19,10 @@ class NpyMatrixFile {
  public:
   NpyMatrixFile(const std::string& path, std::vector<std::uint64_t> shape, bool streamed, AnalysisResult* memory = nullptr);
   void append(std::span<const double> values);
+  // In memory: where the next `count` values go in the result itself, for the caller to write
+  // there and then say wrote(count) (no copy); empty for a file (append() them).
+  std::span<double> writable(std::size_t count);
+  void wrote(std::size_t count);
   void commit();
   // "(1953, 513)"
   std::string shapeText() const;

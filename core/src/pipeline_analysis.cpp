@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <future>
 
 #include "pipeline_ends.hpp"
 #include "pipeline_steps.hpp"
@@ -157,31 +159,35 @@ std::string writeWhole(AnalysisWriter& writer, std::span<const std::span<const d
   return writer.commit();
 }
 
-// A file with no stage before the analysis, block by block.
+// A file with no stage before the analysis, block by block: the next block is read on a thread
+// of its own while the writer transforms and writes this one (the reads overlap the work).
 std::string pumpFile(const FileSource& source, std::size_t channels, AnalysisWriter& writer, std::size_t blockSamples,
                      const Progress& progress) {
   const std::size_t block = std::clamp<std::size_t>(blockSamples, 1, std::size_t{1} << 20);
-  std::vector<std::vector<double>> buffers(channels, std::vector<double>(block));
-  std::vector<std::span<double>> out(buffers.begin(), buffers.end());
+  std::vector<double> buffers[2] = {std::vector<double>(channels * block), std::vector<double>(channels * block)};
+  std::unique_ptr<SampleStream> one;
+  std::unique_ptr<ChannelStream> several;
+  if (channels == 1) one = openSampleStream(source.path, source.read);
+  else several = openChannelStream(source.path, source.read);
+  struct Read {
+    std::size_t frames;
+    double fraction;
+  };
+  const auto readInto = [&](std::vector<double>& buffer) {  // one reader at a time: each waits for the last
+    std::vector<std::span<double>> out;
+    for (std::size_t c = 0; c < channels; ++c) out.push_back(std::span(buffer).subspan(c * block, block));
+    const std::size_t n = one ? one->read(out.front()) : several->read(out);
+    return Read{n, one ? one->fractionRead() : several->fractionRead()};
+  };
   std::vector<std::span<const double>> got(channels);
-  if (channels == 1) {
-    const std::unique_ptr<SampleStream> in = openSampleStream(source.path, source.read);
-    for (;;) {
-      const std::size_t n = in->read(out.front());
-      if (n == 0) break;
-      got.front() = out.front().first(n);
-      writer.write(got);
-      progress.report(in->fractionRead());
-    }
-  } else {
-    const std::unique_ptr<ChannelStream> in = openChannelStream(source.path, source.read);
-    for (;;) {
-      const std::size_t n = in->read(out);
-      if (n == 0) break;
-      for (std::size_t c = 0; c < channels; ++c) got[c] = out[c].first(n);
-      writer.write(got);
-      progress.report(in->fractionRead());
-    }
+  std::future<Read> next = std::async(std::launch::async, readInto, std::ref(buffers[0]));
+  for (int b = 0;; b ^= 1) {
+    const Read read = next.get();
+    if (read.frames == 0) break;
+    next = std::async(std::launch::async, readInto, std::ref(buffers[b ^ 1]));
+    for (std::size_t c = 0; c < channels; ++c) got[c] = std::span<const double>(buffers[b]).subspan(c * block, read.frames);
+    writer.write(got);
+    progress.report(read.fraction);
   }
   return writer.commit();
 }
@@ -290,7 +296,7 @@ PipelineReport runAnalysis(const Pipeline& pipeline, const PipelineSource& sourc
   if (analysis) engine = analysisEngine(*analysis, named, engines, *shape.frames, streamed, label);
   AnalysisOutput output{file ? file->path : std::string(), shape.channels, shape.frames.value_or(0), shape.rate,
                         engine.parallel, engine.gpu, streamed, Progress{{}, observer.cancel},
-                        file ? nullptr : &report.analysis};
+                        file ? nullptr : &report.analysis, inMemory && inMemory->complexPairs};
   const auto openWriter = [&] {
     if (observer.beforeOutput) observer.beforeOutput();
     return analysis->open(output);

@@ -7,12 +7,13 @@ namespace siglab::detail {
 namespace {
 
 // Why stage k cannot run block by block in this chain, or empty.
-std::string whyNotStreamed(const BoundChain& chain, std::size_t k) {
+std::string whyNotStreamed(const BoundChain& chain, std::size_t k, const BackendList& engines) {
   const BoundStage& stage = *chain.stages[k];
   const std::string kind(chain.kinds[k]->name());
   const std::string named = chain.size() > 1 ? stageLabel(k + 1, *chain.kinds[k]) : "a " + kind;
   const FilterSpec* spec = stage.filterSpec();
-  if (streamsItself(chain, k) && chain.engines[k] != "auto" && chain.engines[k] != kSectionsStreamEngine) {
+  if (streamsItself(chain, k) && chain.engines[k] != "auto" && chain.engines[k] != kSectionsStreamEngine &&
+      !streamedGpuEngine(chain, k, engines)) {
     return "in memory: " + named + " names engine " + chain.engines[k] + ", and it streams only on " +
            std::string(kSectionsStreamEngine) + " (the reference, its history carried from block to block)";
   }
@@ -38,11 +39,20 @@ std::string whyNotStreamed(const BoundChain& chain, std::size_t k) {
 
 }  // namespace
 
+FilterBackend* streamedGpuEngine(const BoundChain& chain, std::size_t k, const BackendList& engines) {
+  const std::optional<GpuStageWork> work = chain.stages[k]->streamedGpuWork();
+  if (!work || !streamsItself(chain, k)) return nullptr;
+  FilterBackend* named = findEngine(engines, chain.engines[k]);
+  if (!named || !named->usesGpu()) return nullptr;
+  const std::optional<std::string> why = whyNotStage(*named, *work);
+  return why && why->empty() ? named : nullptr;
+}
+
 StreamingPlan planChain(const BoundChain& chain, const BackendList& engines, const PipelineOptions& options,
                        const StreamingCase& io) {
   if (options.streaming == Streaming::never) return {false, "in memory (--stream never)"};
   for (std::size_t k = 0; k < chain.size(); ++k) {
-    if (std::string why = whyNotStreamed(chain, k); !why.empty()) return {false, std::move(why)};
+    if (std::string why = whyNotStreamed(chain, k, engines); !why.empty()) return {false, std::move(why)};
   }
   std::string inexact;  // the first stage's engine whose rounding depends on where its work is cut
   std::string sections;  // what the streamed sections stages do, for the why-line

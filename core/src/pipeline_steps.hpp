@@ -46,6 +46,10 @@ inline constexpr std::string_view kSectionsStreamEngine = "cpu-serial";
 // kSectionsStreamEngine: the serial reference itself.
 bool streamsItself(const BoundChain& chain, std::size_t k);
 
+// The GPU engine stage k's own stream computes on: the one the chain names, where the stage streams
+// that work on a GPU (BoundStage::streamedGpuWork: the envelope) and the engine runs it here; else nullptr.
+FilterBackend* streamedGpuEngine(const BoundChain& chain, std::size_t k, const BackendList& engines);
+
 // What the run does with the whole chain: planStreaming's rules for each stage, and the reasons a
 // chain stays in memory (a stage with no finite history, wrap or interp edges after the first).
 StreamingPlan planChain(const BoundChain& chain, const BackendList& engines, const PipelineOptions& options,

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <exception>
 #include <limits>
 #include <random>
 
@@ -13,6 +15,7 @@
 #include "largest_magnitude.hpp"
 #include "siglab/work_progress.hpp"
 #include "sos_step.hpp"
+#include "usable_threads.hpp"
 
 namespace siglab {
 namespace {
@@ -196,17 +199,59 @@ Verification verifyStretchesAs(std::span<const Sample> in, const FilterSpec& spe
     if (clipped.begin < clipped.end) steps += check.steps(clipped);
   }
   WorkProgress work(progress, steps);
-  std::size_t done = 0;
-  for (const OutputStretch s : stretches) {
-    // The ends and the engine's cuts (the first 2 + kSosCutStretches, where engines go wrong) always,
-    // however slow the machine; the random ones while the time lasts.
-    if (done++ >= 2 + kSosCutStretches && elapsedMs(start) >= budgetMs) break;
+  // Each stretch is its own serial pass: a round of them runs on every core (one in a forked child),
+  // progress and the budget looked at between rounds. The ends and the engine's cuts (the first
+  // 2 + kSosCutStretches, where engines go wrong) always, however slow the machine; the random
+  // ones while the time lasts.
+  const std::size_t threads = detail::usableThreads();
+  Progress cancelOnly;  // a stretch in a round looks at Cancel; progress is reported from here
+  cancelOnly.cancelFlag = progress.cancelFlag;
+  std::vector<Verification> parts(threads);
+  std::vector<std::exception_ptr> errors(threads);
+  std::vector<std::uint64_t> partSteps(threads);
+  const auto checkInto = [&](OutputStretch s, Verification& into, WorkProgress& stretchWork) {
     const OutputStretch clipped = clip(s);
-    if (clipped.begin >= clipped.end) continue;
+    if (clipped.begin >= clipped.end) return;
     const bool exact = check.exact(clipped);
     const double allowed = exact ? tolerance : tolerance + restart;
-    v.tolerance = std::max(v.tolerance, allowed);
-    check.compare(clipped, exact && tolerance == 0.0, allowed, v, work);
+    into.tolerance = std::max(into.tolerance, allowed);
+    check.compare(clipped, exact && tolerance == 0.0, allowed, into, stretchWork);
+  };
+  for (std::size_t begin = 0; begin < stretches.size(); begin += threads) {
+    if (begin >= 2 + kSosCutStretches && elapsedMs(start) >= budgetMs) break;
+    const std::size_t count = std::min(threads, stretches.size() - begin);
+    if (count == 1) {  // one pass (the full check): on this thread, reporting as it goes
+      checkInto(stretches[begin], v, work);
+      continue;
+    }
+#pragma omp parallel for schedule(dynamic, 1) num_threads(static_cast<int>(count))
+    for (std::int64_t k = 0; k < static_cast<std::int64_t>(count); ++k) {
+      const auto i = static_cast<std::size_t>(k);
+      parts[i] = Verification{};
+      partSteps[i] = 0;
+      try {
+        WorkProgress stretchWork(cancelOnly, 0);
+        checkInto(stretches[begin + i], parts[i], stretchWork);
+        const OutputStretch clipped = clip(stretches[begin + i]);
+        partSteps[i] = clipped.begin < clipped.end ? check.steps(clipped) : 0;
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+      if (errors[i]) std::rethrow_exception(errors[i]);
+    }
+    for (std::size_t i = 0; i < count; ++i) {  // checked, mismatches and the largest differences add up in any order
+      const Verification& part = parts[i];
+      if (part.mismatches > 0 && (v.mismatches == 0 || part.firstMismatch < v.firstMismatch)) {
+        v.firstMismatch = part.firstMismatch;
+      }
+      v.checked += part.checked;
+      v.mismatches += part.mismatches;
+      v.maxAbsDiff = std::max(v.maxAbsDiff, part.maxAbsDiff);
+      v.tolerance = std::max(v.tolerance, part.tolerance);
+      work.add(partSteps[i]);
+    }
   }
   return v;
 }

@@ -196,8 +196,8 @@ void FrameTransform::run(const double* segment, double* out) {
       break;
     case SpectrogramMode::complex:
       for (std::size_t k = 0; k < f; ++k) {
-        out[k] = x[k][0] * l.scale;
-        out[f + k] = x[k][1] * l.scale;
+        out[l.complexPairs ? 2 * k : k] = x[k][0] * l.scale;
+        out[l.complexPairs ? 2 * k + 1 : f + k] = x[k][1] * l.scale;
       }
       break;
   }

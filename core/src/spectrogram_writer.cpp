@@ -12,10 +12,18 @@ namespace {
 
 // Output values a batch of frames holds at most (16 MiB): a 99% overlap makes 100 values an input sample.
 constexpr std::size_t kBatchBytes = std::size_t{1} << 24;
+// In memory the batches are written straight into the result, so they need not be small: one GPU
+// run (its input and output on the device at once) for up to 1 GiB of output, not 16 MiB runs.
+constexpr std::size_t kMemoryBatchBytes = std::size_t{1} << 30;
 
 // The .npy's shape: (frames, frequencies) for one plane; (frames, planes, frequencies) for more,
-// the planes channel by channel (re and im of each for complex).
+// the planes channel by channel (re and im of each for complex). Complex pairs in memory:
+// (frames, frequencies, 2), or (frames, channels, frequencies, 2).
 std::vector<std::uint64_t> shapeOf(const SpectrogramLayout& l, std::size_t channels) {
+  if (l.complexPairs) {
+    if (channels == 1) return {l.frames, l.frequencies, 2};
+    return {l.frames, channels, l.frequencies, 2};
+  }
   const std::size_t planes = channels * l.planes;
   if (l.frames == 0 && planes == 1) return {0, 0};
   if (planes == 1) return {l.frames, l.frequencies};
@@ -25,11 +33,11 @@ std::vector<std::uint64_t> shapeOf(const SpectrogramLayout& l, std::size_t chann
 class SpectrogramWriter final : public AnalysisWriter {
  public:
   SpectrogramWriter(const SpectrogramLayout& layout, const AnalysisOutput& output)
-      : l_(layout), output_(output), buffers_(output.channels, std::vector<double>(layout.padFront, 0.0)),
-        views_(output.channels), file_(output.path, shapeOf(layout, output.channels), output.streamed, output.memory) {
+      : l_(pairedWhereAsked(layout, output)), output_(output), buffers_(output.channels, std::vector<double>(layout.padFront, 0.0)),
+        views_(output.channels), file_(output.path, shapeOf(l_, output.channels), output.streamed, output.memory) {
     for (std::size_t c = 0; c < views_.size(); ++c) views_[c] = buffers_[c];
     const std::size_t frameValues = std::max<std::size_t>(1, output.channels * l_.planes * l_.frequencies);
-    batchFrames_ = std::max<std::size_t>(1, kBatchBytes / sizeof(double) / frameValues);
+    batchFrames_ = std::max<std::size_t>(1, (output.memory ? kMemoryBatchBytes : kBatchBytes) / sizeof(double) / frameValues);
   }
 
   void write(std::span<const std::span<const double>> block) override {
@@ -75,25 +83,17 @@ class SpectrogramWriter final : public AnalysisWriter {
     while (next_ < ready) {
       output_.progress.throwIfCancelled();
       const auto count = static_cast<std::int64_t>(std::min<std::uint64_t>(batchFrames_, ready - next_));
-      out_.resize(static_cast<std::size_t>(count) * channels * planeValues);
-      if (output_.engine) {
-        gpuFrames(static_cast<std::uint64_t>(count));
-        next_ += static_cast<std::uint64_t>(count);
-        continue;
+      const std::size_t values = static_cast<std::size_t>(count) * channels * planeValues;
+      std::span<double> out = file_.writable(values);  // in memory: the result itself
+      const bool direct = !out.empty();
+      if (!direct) {
+        out_.resize(values);
+        out = out_;
       }
-      const auto jobs = count * static_cast<std::int64_t>(channels);
-#pragma omp parallel if (output_.parallel && jobs > 1)
-      {
-        FrameTransform transform(l_);
-#pragma omp for schedule(dynamic, 8)
-        for (std::int64_t j = 0; j < jobs; ++j) {
-          const auto frame = static_cast<std::uint64_t>(j) / channels;
-          const std::size_t c = static_cast<std::size_t>(j) % channels;
-          const std::uint64_t at = (next_ + frame) * l_.step - start_;
-          transform.run(views_[c].data() + at, out_.data() + static_cast<std::size_t>(j) * planeValues);
-        }
-      }
-      file_.append(out_);
+      if (output_.engine) gpuFrames(static_cast<std::uint64_t>(count), out);
+      else cpuFrames(static_cast<std::uint64_t>(count), out);
+      if (direct) file_.wrote(values);
+      else file_.append(out_);
       next_ += static_cast<std::uint64_t>(count);
     }
     const std::uint64_t keepFrom = std::max(std::min(next_ * l_.step, held), start_);  // the next frame's first sample
@@ -109,35 +109,59 @@ class SpectrogramWriter final : public AnalysisWriter {
     start_ = keepFrom;
   }
 
-  // Frames [next_, next_ + count) of every channel on the GPU engine, into out_ and the file (one
-  // channel's frames at a time, interleaved as the CPU's loop lays them out).
-  void gpuFrames(std::uint64_t count) {
+  // Frames [next_, next_ + count) of every channel on the CPU (each frame alone: the same bits on
+  // every core), into `out`, frame by frame, channel by channel within a frame.
+  void cpuFrames(std::uint64_t count, std::span<double> out) {
+    const std::size_t planeValues = l_.planes * l_.frequencies;
+    const std::size_t channels = buffers_.size();
+    const auto jobs = static_cast<std::int64_t>(count * channels);
+#pragma omp parallel if (output_.parallel && jobs > 1)
+    {
+      FrameTransform transform(l_);
+#pragma omp for schedule(dynamic, 8)
+      for (std::int64_t j = 0; j < jobs; ++j) {
+        const auto frame = static_cast<std::uint64_t>(j) / channels;
+        const std::size_t c = static_cast<std::size_t>(j) % channels;
+        const std::uint64_t at = (next_ + frame) * l_.step - start_;
+        transform.run(views_[c].data() + at, out.data() + static_cast<std::size_t>(j) * planeValues);
+      }
+    }
+  }
+
+  // Frames [next_, next_ + count) of every channel on the GPU engine, into `out` (one channel's
+  // frames at a time, interleaved as the CPU's loop lays them out).
+  void gpuFrames(std::uint64_t count, std::span<double> out) {
     const std::size_t planeValues = l_.planes * l_.frequencies;
     const std::size_t channels = buffers_.size();
     const std::uint64_t at = next_ * l_.step - start_;
     if (channels == 1) {
-      output_.engine->spectrogram(views_[0].subspan(at), l_, count, out_, output_.progress);
+      output_.engine->spectrogram(views_[0].subspan(at), l_, count, out, output_.progress);
     } else {
       gpuOut_.resize(static_cast<std::size_t>(count) * planeValues);
       for (std::size_t c = 0; c < channels; ++c) {
         output_.engine->spectrogram(views_[c].subspan(at), l_, count, gpuOut_, output_.progress);
         for (std::uint64_t f = 0; f < count; ++f) {
           std::copy_n(gpuOut_.begin() + static_cast<std::ptrdiff_t>(f * planeValues), planeValues,
-                      out_.begin() + static_cast<std::ptrdiff_t>((f * channels + c) * planeValues));
+                      out.begin() + static_cast<std::ptrdiff_t>((f * channels + c) * planeValues));
         }
       }
     }
-    file_.append(out_);
   }
 
-  const SpectrogramLayout& l_;
+  static SpectrogramLayout pairedWhereAsked(const SpectrogramLayout& layout, const AnalysisOutput& output) {
+    SpectrogramLayout l = layout;
+    l.complexPairs = output.memory && output.complexPairs && l.mode == SpectrogramMode::complex;
+    return l;
+  }
+
+  const SpectrogramLayout l_;  // the stage's, with complex pairs where the memory sink asks
   AnalysisOutput output_;
   std::vector<std::vector<double>> buffers_;       // per channel: the samples kept from one block to the next
   std::vector<std::span<const double>> views_;     // per channel: samples [start_, ...) of the padded signal
   std::uint64_t start_ = 0;
   std::uint64_t next_ = 0;  // the next frame to transform
   std::size_t batchFrames_ = 1;
-  std::vector<double> out_;
+  std::vector<double> out_;  // a batch of frames for a file
   std::vector<double> gpuOut_;  // one channel's frames from the GPU engine, with several channels
   NpyMatrixFile file_;
 };

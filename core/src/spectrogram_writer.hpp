@@ -2,7 +2,8 @@
 // The bound spectrogram and stft stages (analysis_stage.hpp): frames taken from the chain's output
 // as it comes, transformed a batch at a time (in parallel on cpu-parallel: each frame alone, so the
 // same bits as cpu-serial), appended to a float64 .npy. Held at once: one block of input plus a
-// segment, and one batch of frames (at most kBatchBytes of output).
+// segment, and one batch of frames (at most kBatchBytes of output). In memory the batches are
+// written straight into the result (NpyMatrixFile::writable), up to 1 GiB a batch.
 #include <string>
 
 #include "siglab/analysis_stage.hpp"

@@ -38,7 +38,9 @@ StageStreams buildStageStreams(const BoundChain& chain, const std::vector<Filter
       continue;
     }
     if (streamsItself(chain, k)) {  // a rate change: the stage's own stream, the reference's bits
-      s.streams.push_back(chain.stages[k]->streamFrom(*s.last, stageRunOptions(chain, k, options, lane.name), progress));
+      StageRunOptions run = stageRunOptions(chain, k, options, lane.name);
+      if (engines[k]->usesGpu()) run.streamEngine = engines[k];  // streamedGpuEngine's choice
+      s.streams.push_back(chain.stages[k]->streamFrom(*s.last, run, progress));
       s.last = s.streams.back().get();
       continue;
     }

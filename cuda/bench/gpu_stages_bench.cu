@@ -3,7 +3,8 @@
 // and prints the ratios. Reads the samples from a raw float64 file (the script's), copies them to
 // the device once, then times each engine call (host clock around the synchronous call: what a
 // caller waits, as the script times CuPy), the median and minimum of --repeat after two warm-ups.
-// SAMPLES.f64.template, where it exists, is correlate's template.
+// SAMPLES.f64.template, where it exists, is correlate's template; SAMPLES.f64.long-template, the
+// long one of correlate's FFT method (gpu-fft's overlap-save).
 // Prints one "RESULT name median_ms min_ms bytes checksum" line per engine (bytes: the least an
 // engine must move, its input read once and its output written once) and the device-to-device
 // copy's rate as "COPY median_ms bytes".
@@ -22,6 +23,7 @@
 #include "../src/event_timer.hpp"
 #include "../src/stream.hpp"
 #include "siglab/butterworth.hpp"
+#include "siglab/cuda_fft_backend.hpp"
 #include "siglab/cuda_filters.hpp"
 #include "siglab/cuda_stages.hpp"
 #include "siglab/rate_designs.hpp"
@@ -31,14 +33,14 @@ namespace {
 
 // The correlate template: SAMPLES.f64.template's float64 values where that file exists (the
 // script's 64 values of numpy.random.default_rng(2).standard_normal), else no correlate.
-std::vector<double> kTemplate;
+std::vector<double> kTemplate, kLongTemplate;
 
-void readTemplate(const std::string& path) {
+void readTemplate(const std::string& path, std::vector<double>& values) {
   std::ifstream file(path, std::ios::binary | std::ios::ate);
   if (!file) return;
-  kTemplate.resize(static_cast<std::size_t>(file.tellg()) / sizeof(double));
+  values.resize(static_cast<std::size_t>(file.tellg()) / sizeof(double));
   file.seekg(0);
-  file.read(reinterpret_cast<char*>(kTemplate.data()), static_cast<std::streamsize>(kTemplate.size() * sizeof(double)));
+  file.read(reinterpret_cast<char*>(values.data()), static_cast<std::streamsize>(values.size() * sizeof(double)));
 }
 
 struct Timing {
@@ -89,7 +91,8 @@ int run(int argc, char** argv) {
   std::vector<double> host(n);
   file.seekg(0);
   file.read(reinterpret_cast<char*>(host.data()), static_cast<std::streamsize>(n * sizeof(double)));
-  readTemplate(std::string(argv[1]) + ".template");
+  readTemplate(std::string(argv[1]) + ".template", kTemplate);
+  readTemplate(std::string(argv[1]) + ".long-template", kLongTemplate);
 
   const cuda::Stream stream;
   cuda::DeviceBuffer<double> d_x(n, stream.view()), d_out(2 * n + 1, stream.view());
@@ -159,6 +162,23 @@ int run(int argc, char** argv) {
     const std::int64_t outputs = nn - m + 1;
     report("correlate", [&] { require(polyphaseCuda(correlate, x, 0, nn, 0, out(outputs)), "correlate"); },
            8.0 * (n + outputs), [&] { return sumOf(d_out, outputs, stream); });
+  }
+
+  // correlate(x, t, mode='valid', method='fft') with a long template: gpu-fft's overlap-save of the
+  // reversed template (the template copied from the host each call, as the stage does).
+  if (!kLongTemplate.empty()) {
+    std::vector<double> reversed(kLongTemplate.rbegin(), kLongTemplate.rend());
+    const std::unique_ptr<FilterBackend> fft = makeCudaFftBackend();
+    const std::size_t m = reversed.size(), outputs = n - m + 1;
+    report("correlate_fft", [&] { fft->fftCorrelate(x, reversed, m - 1, out(outputs), {}); }, 8.0 * (n + outputs),
+           [&] { return sumOf(d_out, outputs, stream); });
+    // main's GPU path for it: the direct sums on gpu-tuned (3 runs: it takes far longer).
+    const Polyphase direct(reversed, 1, 1, static_cast<std::int64_t>(m) - 1);
+    const Timing t = timeIt(3, [&] {
+      require(polyphaseCuda(direct, x, 0, static_cast<std::int64_t>(n), 0, out(outputs)), "correlate direct");
+    });
+    std::printf("RESULT correlate_direct_long %.4f %.4f %.0f %.9g\n", t.median, t.min, 8.0 * (n + outputs),
+                sumOf(d_out, outputs, stream));
   }
 
   const Sections sections = butterworthSections({8, 0.1, 0.3, BandType::Bandpass});

@@ -48,6 +48,30 @@ __global__ void finishTransform(const double* d_x, double* d_im, std::int64_t n,
   }
 }
 
+// A streamed run's overlapped blocks come one after another, each a few MB: its device copies live
+// in the engine's scratch areas (no cudaMalloc and cudaFree, which wait for the device, a block) and
+// its host copies go through the process's reused pinned pieces. Longer signals are staged whole.
+constexpr std::int64_t kBlockInScratch = std::int64_t{1} << 22;
+
+template <class Transform>
+PhaseTimes blockRun(cuda::StageEngine& engine, std::span<const double> x, std::span<double> out, const cuda::OnDevice& on,
+                    const Transform& transform) {
+  double* d_x = engine.scratch<double>(1, x.size(), on.stream);
+  double* d_out = engine.scratch<double>(2, x.size(), on.stream);
+  cuda::PageableStaging staging(on.stream);
+  cuda::Event start, copiedIn, computed, copiedOut;
+  start.record(on.stream);
+  staging.toDevice(d_x, x.data(), x.size_bytes());
+  copiedIn.record(on.stream);
+  transform(d_x, d_out, on.stream);
+  computed.record(on.stream);
+  staging.toHost(out.data(), d_out, out.size_bytes());
+  copiedOut.record(on.stream);
+  copiedOut.synchronize();
+  return PhaseTimes{computed.millisSince(copiedIn), copiedIn.millisSince(start) + copiedOut.millisSince(computed),
+                    copiedOut.millisSince(start)};
+}
+
 }  // namespace
 
 GpuFilterResult hilbertCuda(std::span<const double> x, std::span<double> out, bool magnitude, int device) {
@@ -65,7 +89,7 @@ GpuFilterResult hilbertCuda(std::span<const double> x, std::span<double> out, bo
       GpuFilterResult result;
       if (n == 0) return result;
       auto* d_spectrum = engine->scratch<cufftDoubleComplex>(0, static_cast<std::size_t>(bins), on.stream);
-      const PhaseTimes phases = cuda::stagedRun<double>(x, out, on, [&](const double* d_x, double* d_out, cuda::StreamView stream) {
+      const auto transform = [&](const double* d_x, double* d_out, cuda::StreamView stream) {
         if (n == 1) {  // no frequency but DC: H(x) = 0
           SIGLAB_CUDA_TRY(cudaMemsetAsync(d_out, 0, sizeof(double), stream.get()));
         } else {
@@ -78,7 +102,11 @@ GpuFilterResult hilbertCuda(std::span<const double> x, std::span<double> out, bo
         }
         finishTransform<<<blocksFor(n), kThreads, 0, stream.get()>>>(d_x, d_out, n, 1.0 / static_cast<double>(n), magnitude);
         SIGLAB_CUDA_CHECK_LAUNCH();
-      });
+      };
+      const PhaseTimes phases = n <= kBlockInScratch && !cuda::isOnDevice(x.data(), on.device) &&
+                                        !cuda::isOnDevice(out.data(), on.device)
+                                    ? blockRun(*engine.engine, x, out, on, transform)
+                                    : cuda::stagedRun<double>(x, out, on, transform);
       result.kernelMs = phases.kernelMs;
       result.totalMs = phases.totalMs;
       return result;

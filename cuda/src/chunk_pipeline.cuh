@@ -5,6 +5,8 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <mutex>
 #include <span>
@@ -31,6 +33,15 @@ struct PipelinePass {
   double transferMs = 0;  // sum of the chunks' copy times (events); they overlap the kernels
 };
 
+// With SIGLAB_PIPELINE_TIMELINE set, every pass prints its chunks' timeline to stderr: where each
+// chunk starts, its samples, when the host issued it (host clock), and when its copy in, its kernel
+// and its copy out were done (events, each from the pass's first event). A diagnosis of where a
+// pass's time goes (nsys is not on the GPU machine's image); it adds three event reads a chunk.
+inline bool pipelineTimelineWanted() {
+  static const bool wanted = std::getenv("SIGLAB_PIPELINE_TIMELINE") != nullptr;
+  return wanted;
+}
+
 // The base's per-chunk hook (gpu_engine.hpp): any engine's ChunkKernel (haloed_span.hpp) runs
 // here on every chunk with the copies overlapped.
 //
@@ -51,16 +62,24 @@ struct PipelinePass {
 // input's staging takes the threads the results' would have. Ramps::No keeps every chunk but the
 // last whole (Welch: a ramp only adds chunks, each costing a full cuFFT batch; the causal scan:
 // its carry passes from chunk to chunk only across whole groups).
+// CopyOrder::Chunks makes every chunk's copies wait for the chunk before's: the chunks arrive one
+// after another at the copy engines' full rate, instead of every slot's copy sharing them and each
+// chunk arriving late. The causal scan needs it (its chunks' carries are chained in order); Welch
+// gained a little. AnyFromPinned orders only chunks staged from pageable memory: from pinned memory
+// gpu-median took 2.0x one pinned copy in chunk order against 1.44x in any order, gpu-tuned 1.41x
+// against 1.38x; from pageable memory every engine measured was faster in chunk order (gpu-tuned
+// 2.67x against 4.95x). docs/perf/gpu-h100-scan-session20.txt.
 enum class ResultsBack : bool { No, Yes };
 enum class Ramps : bool { No, Yes };
+enum class CopyOrder : bool { AnyFromPinned, Chunks };
 
 template <class T>
 class ChunkPipeline {
  public:
   ChunkPipeline(std::size_t chunkSamples, int radius, int slots, ResultsBack back = ResultsBack::Yes,
-                Ramps ramps = Ramps::Yes)
+                Ramps ramps = Ramps::Yes, CopyOrder order = CopyOrder::Chunks)
       : chunk_(chunkSamples), radius_(radius), resultsBack_(back == ResultsBack::Yes), ramps_(ramps == Ramps::Yes),
-        device_(currentDevice()) {
+        copiesInOrder_(order == CopyOrder::Chunks), device_(currentDevice()) {
     for (int s = 0; s < slots; ++s) slots_.emplace_back(back == ResultsBack::Yes ? chunkSamples : 0, chunkSamples, radius);
   }
   std::size_t chunkSamples() const { return chunk_; }
@@ -117,12 +136,15 @@ class ChunkPipeline {
                    const Progress& progress = {}, std::size_t first = 0, std::size_t last = SIZE_MAX) {
     const auto start = std::chrono::steady_clock::now();
     const MemoryKind inKind = memoryKindOf(in.data());
+    const bool ordered = copiesInOrder_ || inKind == MemoryKind::Pageable;
     const bool stagedOut = !out.empty() && memoryKindOf(out.data()) == MemoryKind::Pageable;
     PipelinePass pass;
     const std::size_t n = std::min(last, in.size());
     const std::vector<std::size_t> bounds = chunkBounds(first, n);
     const std::size_t chunks = first < n ? bounds.size() - 1 : 0;
     Finisher finisher(*this, out, stagedOut, chunks, progress, pass);
+    timeline_.clear();
+    if (pipelineTimelineWanted() && chunks > 0) passStarted_.record(slots_.front().stream.view());
     bool cancelled = false;
     for (std::size_t c = 0; c < chunks; ++c) {
       if (progress.cancelled()) {
@@ -137,12 +159,15 @@ class ChunkPipeline {
       Slot& slot = slots_[c % slots_.size()];
       slot.begin = bounds[c];
       slot.end = bounds[c + 1];
-      issue(slot, in, inKind, stagedOut, out, kernel, mode);
+      slot.issuedMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      issue(slot, ordered && c > 0 ? &slots_[(c - 1) % slots_.size()] : nullptr, in, inKind, stagedOut, out, kernel,
+            mode);
       finisher.issued(c + 1);
     }
     finisher.finishIssued();  // waits for every chunk in flight, then rethrows the finisher's error
     if (cancelled) throw Cancelled();
     pass.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (pipelineTimelineWanted()) printTimeline(pass);
     return pass;
   }
 
@@ -159,13 +184,29 @@ class ChunkPipeline {
     Event started, copiedIn, filtered, copiedOut;
     std::size_t capacity;  // samples a chunk may have
     std::size_t begin = 0, end = 0;
+    double issuedMs = 0;  // host clock, from the pass's start
   };
 
+  // One line of SIGLAB_PIPELINE_TIMELINE's output.
+  struct ChunkTimes {
+    std::size_t begin, count;
+    double issuedMs, inMs, kernelMs, outMs;
+  };
+  void printTimeline(const PipelinePass& pass) const {
+    std::fprintf(stderr, "pipeline pass: %zu chunks, %zu slots, %.4f ms host; per chunk: begin count | host issue ms | "
+                 "in, kernel, out done ms\n", timeline_.size(), slots_.size(), pass.totalMs);
+    for (const ChunkTimes& t : timeline_) {
+      std::fprintf(stderr, "  %10zu %9zu | %8.4f | %8.4f %8.4f %8.4f\n", t.begin, t.count, t.issuedMs, t.inMs,
+                   t.kernelMs, t.outMs);
+    }
+  }
+
   // Queues the slot's chunk: its input (staged first when pageable) and halo in, the kernel, the
-  // result out (to the slot's pinned buffer when `out` is pageable).
+  // result out (to the slot's pinned buffer when `out` is pageable). Its copies wait for those of
+  // `previous`, the chunk before, when given (CopyOrder).
   template <class Kernel>
-  void issue(Slot& slot, std::span<const T> in, MemoryKind inKind, bool stagedOut, std::span<T> out,
-             const Kernel& kernel, BoundaryMode mode) {
+  void issue(Slot& slot, const Slot* previous, std::span<const T> in, MemoryKind inKind, bool stagedOut,
+             std::span<T> out, const Kernel& kernel, BoundaryMode mode) {
     const std::size_t count = slot.end - slot.begin;
     const StreamView view = slot.stream.view();
     const cudaStream_t stream = view.get();
@@ -177,6 +218,7 @@ class ChunkPipeline {
       parallelCopy(slot.h_in.data(), source, count * sizeof(T), resultsBack_ ? 8 : 16);
       source = slot.h_in.data();
     }
+    if (previous) SIGLAB_CUDA_TRY(cudaStreamWaitEvent(stream, previous->copiedIn.get()));
     slot.started.record(view);
     SIGLAB_CUDA_TRY(cudaMemcpyAsync(slot.d_in.data(), source, count * sizeof(T), cudaMemcpyDefault, stream));
     if (radius_ > 0) {
@@ -191,6 +233,7 @@ class ChunkPipeline {
     if (stagedOut && slot.h_out.size() == 0) slot.h_out = PinnedBuffer<T>(slot.capacity, view);
     if (!out.empty()) {
       T* destination = stagedOut ? slot.h_out.data() : out.data() + slot.begin;
+      if (previous) SIGLAB_CUDA_TRY(cudaStreamWaitEvent(stream, previous->copiedOut.get()));
       SIGLAB_CUDA_TRY(cudaMemcpyAsync(destination, slot.d_out.data(), count * sizeof(T), cudaMemcpyDefault, stream));
     }
     slot.copiedOut.record(view);
@@ -280,6 +323,11 @@ class ChunkPipeline {
       if (stagedOut_) parallelCopy(out_.data() + slot.begin, slot.h_out.data(), (slot.end - slot.begin) * sizeof(T));
       pass_.kernelMs += slot.filtered.millisSince(slot.copiedIn);
       pass_.transferMs += slot.copiedIn.millisSince(slot.started) + slot.copiedOut.millisSince(slot.filtered);
+      if (pipelineTimelineWanted()) {
+        const Event& zero = pipeline_.passStarted_;
+        pipeline_.timeline_.push_back({slot.begin, slot.end - slot.begin, slot.issuedMs, slot.copiedIn.millisSince(zero),
+                                       slot.filtered.millisSince(zero), slot.copiedOut.millisSince(zero)});
+      }
       progress_.report(static_cast<double>(++reported_) / static_cast<double>(chunks_));
     }
 
@@ -299,9 +347,11 @@ class ChunkPipeline {
 
   std::size_t chunk_;
   int radius_;
-  bool resultsBack_, ramps_;
+  bool resultsBack_, ramps_, copiesInOrder_;
   int device_;  // the slots' device: the finisher's thread makes it current
   std::vector<Slot> slots_;
+  Event passStarted_;               // SIGLAB_PIPELINE_TIMELINE's zero
+  std::vector<ChunkTimes> timeline_;  // its chunks, in order (the finisher adds them one at a time)
 };
 
 }  // namespace siglab::cuda

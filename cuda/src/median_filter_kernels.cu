@@ -172,7 +172,8 @@ class MedianEngine final : public cuda::GpuEngine {
                                                                (freeBytes + heldBytes) / 10 * 9, kMedianChunksPerSignal);
     if (!held || held->chunkSamples() != chunk || held->radius() != radius) {
       held.reset();  // free the old buffers before taking new ones
-      held = std::make_unique<cuda::ChunkPipeline<T>>(chunk, radius, kMedianStreams);
+      held = std::make_unique<cuda::ChunkPipeline<T>>(chunk, radius, kMedianStreams, cuda::ResultsBack::Yes,
+                                                      cuda::Ramps::Yes, cuda::CopyOrder::AnyFromPinned);
     }
     return *held;
   }

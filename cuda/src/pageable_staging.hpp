@@ -53,7 +53,9 @@ class StagingPieces {
   std::vector<void*> free_;
 };
 
-// Two staging pieces and their events on `stream`, for one run's copies.
+// Two staging pieces and their events on `stream`, for one run's copies. A run stages its input,
+// then its result, never both at once: each direction's host copies take every thread (a chunk
+// pipeline, which stages both ways at once, gives each half).
 class PageableStaging {
  public:
   explicit PageableStaging(StreamView stream) : stream_(stream) {}
@@ -73,7 +75,7 @@ class PageableStaging {
     for (std::size_t offset = 0, k = 0; offset < bytes; offset += StagingPieces::kBytes, ++k) {
       const std::size_t count = std::min(StagingPieces::kBytes, bytes - offset);
       void* piece = freePiece(k % 2);
-      parallelCopy(piece, static_cast<const unsigned char*>(from) + offset, count);
+      parallelCopy(piece, static_cast<const unsigned char*>(from) + offset, count, kAllThreads);
       SIGLAB_CUDA_TRY(cudaMemcpyAsync(static_cast<unsigned char*>(to) + offset, piece, count, cudaMemcpyHostToDevice,
                                       stream_.get()));
       done_[k % 2].record(stream_);
@@ -97,11 +99,13 @@ class PageableStaging {
       queue(k + 1);
       done_[k % 2].synchronize();
       parallelCopy(static_cast<unsigned char*>(to) + offset, piece_[k % 2],
-                   std::min(StagingPieces::kBytes, bytes - offset));
+                   std::min(StagingPieces::kBytes, bytes - offset), kAllThreads);
     }
   }
 
  private:
+  static constexpr int kAllThreads = 16;  // parallelCopy takes at most the machine's
+
   // Staging piece b once the copy that last used it is done.
   void* freePiece(std::size_t b) {
     if (!piece_[b]) piece_[b] = StagingPieces::take();

@@ -39,13 +39,13 @@ using sos_scan::CarryView;
 using sos_scan::kChunksPerGroup;
 using sos_scan::kWarp;
 
-/* SosCarry: one warp per block runs X[0] = 0, X[t+1] = e[t] + Q X[t] over `steps` inputs of its
+/* SosCarry: one warp per block runs X[0] = 0 (or d_start's state when given), X[t+1] = e[t] + Q X[t] over `steps` inputs of its
  * own slice (block g: e + g * stride * d, `steps` = min(stride, count - g * stride)), writing X[t]
  * for t < steps to out and X[steps] to last[g] when given. Q (row-major) is kept transposed in
  * shared memory so the lanes read consecutive words; lane l owns rows l and l + 32; X's entries are
  * shared by shuffles; the next input is loaded while this step computes. */
 __global__ void sosCarry(const double* d_q, int d, const double* d_e, std::int64_t count, std::int64_t stride,
-                         double* d_out, double* d_last) {
+                         double* d_out, double* d_last, const double* d_start) {
   __shared__ double transposed[kMaxScanStates * kMaxScanStates];
   const int lane = threadIdx.x;
   for (int e = lane; e < d * d; e += kWarp) transposed[(e % d) * d + e / d] = d_q[e];
@@ -55,7 +55,7 @@ __global__ void sosCarry(const double* d_q, int d, const double* d_e, std::int64
   const double* e = d_e + first * d;
   double* out = d_out + first * d;
   const bool ownsA = lane < d, ownsB = lane + kWarp < d;
-  double a = 0.0, b = 0.0;
+  double a = d_start && ownsA ? d_start[lane] : 0.0, b = d_start && ownsB ? d_start[lane + kWarp] : 0.0;
   double nextA = ownsA ? e[lane] : 0.0, nextB = ownsB ? e[lane + kWarp] : 0.0;
   for (std::int64_t t = 0; t < steps; ++t) {
     if (ownsA) out[t * d + lane] = a;
@@ -205,7 +205,7 @@ void scanEnds(int sections, ScanPart& part, const ScanPass& pass, double* hostGr
   runChunks(sections, part, pass, carry, part.ends.data(), work);
   sosCarry<<<static_cast<unsigned>(pass.groups()), kWarp, 0, stream>>>(part.power.data(), d, part.ends.data(), chunks,
                                                                         kChunksPerGroup, part.local.data(),
-                                                                        part.groupEnds.data());
+                                                                        part.groupEnds.data(), nullptr);
   SIGLAB_CUDA_CHECK_LAUNCH();
   SIGLAB_CUDA_TRY(cudaMemcpyAsync(hostGroupEnds + pass.firstGroup * d, part.groupEnds.data(),
                                   static_cast<std::size_t>(pass.groups() * d) * sizeof(double), cudaMemcpyDeviceToHost,
@@ -223,7 +223,7 @@ void scanOutputs(int sections, ScanPart& part, const ScanPass& pass, const std::
   SIGLAB_CUDA_TRY(cudaMemcpyAsync(part.allGroupEnds.data(), hostGroupEnds.data(), hostGroupEnds.size() * sizeof(double),
                                   cudaMemcpyHostToDevice, stream));
   sosCarry<<<1, kWarp, 0, stream>>>(part.groupPower.data(), d, part.allGroupEnds.data(), groups, groups,
-                                    part.groupStarts.data(), nullptr);
+                                    part.groupStarts.data(), nullptr, nullptr);
   SIGLAB_CUDA_CHECK_LAUNCH();
   const CarryView carry{part.local.data(), part.groupStarts.data() + pass.firstGroup * d, part.powers.data()};
   runChunks(sections, part, pass, carry, nullptr, work);
@@ -307,74 +307,102 @@ ScanPlan makeScanPlan(const Sections& sections, std::int64_t groups) {
   return plan;
 }
 
-// The causal scan on one device streamed through the engine base's ChunkPipeline (issue 30): chunk k
-// is copied in while chunk k-1 is scanned and chunk k-2 copied out. The chunks are whole groups
-// (all but the last), scanned in order on one compute stream, each in the four steps above within
-// itself; the state at a chunk's end stays on the device and starts the next chunk, as zi times the
-// first sample starts the zero-phase forward pass.
-constexpr std::size_t kStreamedChunkSamples = std::size_t{16} * kGroupSamples;  // 1 Mi samples
-constexpr int kStreamedSlots = 4;
+// The causal scan on one device streamed through the engine base's ChunkPipeline (issue 30): a few
+// large chunks of whole groups (all but the last), each on its slot's stream, so that one chunk's
+// kernels overlap the next chunk's copy in and the one before's copy out, and chunks' kernels overlap
+// each other (each alone is bound by its recurrence's latency, far from filling the GPU). Only the
+// carry across groups is chained from chunk to chunk: a chunk's steps 1 and 2 run from zero as the
+// whole-signal scan's do; its step-3 carry starts from the chunk before's end state (the chain, one
+// small kernel a chunk, ordered by events) and leaves its own end state for the next; its step 4
+// writes its outputs. Every step does what the whole-signal scan does on the same groups, in the
+// same order: the result has the resident scan's bits.
+constexpr int kStreamedSlots = 8;
+#ifdef SIGLAB_SCAN_CHUNKS_PER_SIGNAL  // scripts/gpu-scan-ab.sh's variants try others
+constexpr std::size_t kStreamedChunksPerSignal = SIGLAB_SCAN_CHUNKS_PER_SIGNAL;
+#else
+constexpr std::size_t kStreamedChunksPerSignal = 8;
+#endif
+
+// About an eighth of the signal a chunk, in whole groups: 4 to 32 groups (256 Ki to 2 Mi samples).
+// Few chunks cost little fill and drain (one chunk's kernels and copy out); a chunk's kernels take
+// about as long for a small chunk as for a large one (docs/perf/gpu-h100-scan-session19.txt); at 10M,
+// 4 and 16 chunks a signal were slower than 8 (docs/perf/gpu-h100-scan-session20.txt).
+std::size_t streamedChunkSamples(std::size_t n) {
+  const std::size_t groups = (n + kGroupSamples - 1) / kGroupSamples;
+  return std::clamp<std::size_t>((groups + kStreamedChunksPerSignal - 1) / kStreamedChunksPerSignal, 4, 32) *
+         kGroupSamples;
+}
+
+// A slot's own buffers: its chunk's carries, and the event that ends its link of the chain.
+struct StreamedSlot {
+  StreamedSlot(std::size_t chunks, std::size_t groups, std::size_t d, cuda::StreamView made)
+      : ends(chunks * d, made), local(chunks * d, made), groupEnds(groups * d, made), groupStarts(groups * d, made) {}
+  cuda::DeviceBuffer<double> ends, local, groupEnds, groupStarts;
+  cuda::Event chained;  // its chunk's end state written
+};
 
 struct StreamedScan {
-  StreamedScan(std::size_t d_, std::size_t coefficients, std::size_t powerCount)
+  StreamedScan(std::size_t d_, std::size_t coefficients, std::size_t powerCount, std::size_t chunkSamples)
       : d(d_), coef(coefficients, compute.view()), power(d * d, compute.view()), groupPower(d * d, compute.view()),
-        powers(powerCount, compute.view()), ends(chunks * d, compute.view()), local(chunks * d, compute.view()),
-        groupEnds(groups * d, compute.view()), groupStarts(groups * d, compute.view()), states(2 * d, compute.view()),
-        one(1, compute.view()), max(1, compute.view()),
-        pipeline(kStreamedChunkSamples, 0, kStreamedSlots, cuda::ResultsBack::Yes, cuda::Ramps::No) {}
-  bool fits(std::size_t d_, std::size_t coefficients, std::size_t powerCount) const {
-    return d == d_ && coef.size() == coefficients && powers.size() == powerCount;
+        powers(powerCount, compute.view()), states(2 * d, compute.view()), max(1, compute.view()),
+        pipeline(chunkSamples, 0, kStreamedSlots, cuda::ResultsBack::Yes, cuda::Ramps::No) {
+    const std::size_t chunks = chunkSamples / kSosScanChunk, groups = chunks / kChunksPerGroup;
+    for (int s = 0; s < kStreamedSlots; ++s) slots.push_back(std::make_unique<StreamedSlot>(chunks, groups, d, compute.view()));
   }
-  static constexpr std::size_t chunks = kStreamedChunkSamples / kSosScanChunk;
-  static constexpr std::size_t groups = chunks / kChunksPerGroup;
+  bool fits(std::size_t d_, std::size_t coefficients, std::size_t powerCount, std::size_t chunkSamples) const {
+    return d == d_ && coef.size() == coefficients && powers.size() == powerCount &&
+           pipeline.chunkSamples() == chunkSamples;
+  }
   std::size_t d;
-  cuda::Stream compute;  // first: the buffers are made for it
-  cuda::DeviceBuffer<double> coef, power, groupPower, powers, ends, local, groupEnds, groupStarts;
-  cuda::DeviceBuffer<double> states;  // two states: a chunk starts from one and leaves its end in the other
-  cuda::DeviceBuffer<double> one;     // the scale of a chunk's start state
+  cuda::Stream compute;  // first: the buffers are made for it (and the setup's copies run on it)
+  cuda::DeviceBuffer<double> coef, power, groupPower, powers;
+  cuda::DeviceBuffer<double> states;  // two end states: chunk k leaves its own in states[k % 2]
   cuda::DeviceBuffer<unsigned long long> max;
-  cuda::Event copied, scanned;
-  std::size_t scannedChunks = 0;  // in this pass: which of `states` the next chunk starts from
+  std::vector<std::unique_ptr<StreamedSlot>> slots;
+  std::vector<double> uploaded;  // the sections whose coefficients and powers the buffers above hold
+  std::size_t scannedChunks = 0;  // in this pass; the pipeline gives chunk k to slot k % slots
   cuda::ChunkPipeline<double> pipeline;
 };
 
 // The streamed scan's chunk kernel (haloed_span.hpp): the chunk's input copied to its output and
-// scanned there in place, after the chunk before, on the compute stream.
+// scanned there in place, all on the slot's stream but the chain's wait for the chunk before.
 struct StreamedScanKernel {
   StreamedScan* scan;
   int sections;
   void operator()(const cuda::HaloedSpan<double>& in, double* d_out, cuda::StreamView slot) const {
     StreamedScan& ws = *scan;
     const int d = static_cast<int>(ws.d);
-    const cuda::StreamView computeView = ws.compute.view();
-    const cudaStream_t compute = computeView.get();
-    ws.copied.record(slot);
-    SIGLAB_CUDA_TRY(cudaStreamWaitEvent(compute, ws.copied.get()));
-    maxAbs<<<256, 256, 0, compute>>>(in.d_body, in.n, ws.max.data());
+    const cudaStream_t stream = slot.get();
+    const std::size_t k = ws.scannedChunks++;
+    StreamedSlot& own = *ws.slots[k % ws.slots.size()];
+    maxAbs<<<256, 256, 0, stream>>>(in.d_body, in.n, ws.max.data());
     SIGLAB_CUDA_CHECK_LAUNCH();
     SIGLAB_CUDA_TRY(cudaMemcpyAsync(d_out, in.d_body, static_cast<std::size_t>(in.n) * sizeof(double),
-                                    cudaMemcpyDeviceToDevice, compute));
-    const double* start = ws.states.data() + (ws.scannedChunks % 2) * ws.d;
-    double* end = ws.states.data() + ((ws.scannedChunks + 1) % 2) * ws.d;
-    ++ws.scannedChunks;
+                                    cudaMemcpyDeviceToDevice, stream));
     const std::int64_t chunks = (in.n + kSosScanChunk - 1) / kSosScanChunk;
     const std::int64_t groups = (chunks + kChunksPerGroup - 1) / kChunksPerGroup;
-    const CarryView carry{ws.local.data(), ws.groupStarts.data(), ws.powers.data()};
-    sos_scan::runChunkTiles({ws.coef.data(), sections, d_out, in.n, 1, 0, chunks, true, start, ws.one.data(), carry,
-                             ws.ends.data()},
-                            compute);
-    sosCarry<<<static_cast<unsigned>(groups), kWarp, 0, compute>>>(ws.power.data(), d, ws.ends.data(), chunks,
-                                                                   kChunksPerGroup, ws.local.data(), ws.groupEnds.data());
+    const CarryView carry{own.local.data(), own.groupStarts.data(), ws.powers.data()};
+    // Steps 1 and 2 from zero: nothing here waits for the chunk before.
+    sos_scan::runChunkTiles({ws.coef.data(), sections, d_out, in.n, 1, 0, chunks, false, nullptr, nullptr, carry,
+                             own.ends.data()},
+                            stream);
+    sosCarry<<<static_cast<unsigned>(groups), kWarp, 0, stream>>>(ws.power.data(), d, own.ends.data(), chunks,
+                                                                  kChunksPerGroup, own.local.data(),
+                                                                  own.groupEnds.data(), nullptr);
     SIGLAB_CUDA_CHECK_LAUNCH();
-    // The groups' true starts, and after the last whole group the chunk's end state: the next one's start.
-    sosCarry<<<1, kWarp, 0, compute>>>(ws.groupPower.data(), d, ws.groupEnds.data(), groups, groups,
-                                       ws.groupStarts.data(), end);
+    // The chain: the groups' true starts from the chunk before's end state, and this chunk's end.
+    const double* start = nullptr;
+    if (k > 0) {
+      SIGLAB_CUDA_TRY(cudaStreamWaitEvent(stream, ws.slots[(k - 1) % ws.slots.size()]->chained.get()));
+      start = ws.states.data() + ((k - 1) % 2) * ws.d;
+    }
+    sosCarry<<<1, kWarp, 0, stream>>>(ws.groupPower.data(), d, own.groupEnds.data(), groups, groups,
+                                      own.groupStarts.data(), ws.states.data() + (k % 2) * ws.d, start);
     SIGLAB_CUDA_CHECK_LAUNCH();
-    sos_scan::runChunkTiles({ws.coef.data(), sections, d_out, in.n, 1, 0, chunks, true, start, ws.one.data(), carry,
+    own.chained.record(slot);
+    sos_scan::runChunkTiles({ws.coef.data(), sections, d_out, in.n, 1, 0, chunks, false, nullptr, nullptr, carry,
                              nullptr},
-                            compute);
-    ws.scanned.record(computeView);
-    SIGLAB_CUDA_TRY(cudaStreamWaitEvent(slot.get(), ws.scanned.get()));
+                            stream);
   }
 };
 
@@ -437,22 +465,23 @@ GpuFilterResult streamedCausalScan(ScanCache& cache, const Sections& sections, c
   const std::string outOfMemory = "out of GPU memory: the causal scan's " + std::to_string(kStreamedSlots) +
                                   " chunks in flight do not fit";
   cache.engines[0]->run(outOfMemory, [&](const cuda::OnDevice&) {
-    if (!cache.streamed || !cache.streamed->fits(d, plan.coef.size(), plan.powers.size())) {
+    const std::size_t chunkSamples = streamedChunkSamples(in.size());
+    if (!cache.streamed || !cache.streamed->fits(d, plan.coef.size(), plan.powers.size(), chunkSamples)) {
       cache.streamed.reset();  // free the old buffers before taking new ones
-      cache.streamed = std::make_unique<StreamedScan>(d, plan.coef.size(), plan.powers.size());
+      cache.streamed = std::make_unique<StreamedScan>(d, plan.coef.size(), plan.powers.size(), chunkSamples);
     }
     StreamedScan& ws = *cache.streamed;
     const cudaStream_t compute = ws.compute.view().get();
     const auto toDevice = [&](cuda::DeviceBuffer<double>& to, const std::vector<double>& from) {
       SIGLAB_CUDA_TRY(cudaMemcpyAsync(to.data(), from.data(), from.size() * sizeof(double), cudaMemcpyHostToDevice, compute));
     };
-    const std::vector<double> one{1.0};
-    toDevice(ws.coef, plan.coef);
-    toDevice(ws.power, plan.power);
-    toDevice(ws.groupPower, plan.groupPower);
-    toDevice(ws.powers, plan.powers);
-    toDevice(ws.one, one);
-    SIGLAB_CUDA_TRY(cudaMemsetAsync(ws.states.data(), 0, ws.states.bytes(), compute));  // from rest
+    if (ws.uploaded != plan.coef) {  // the powers follow from the sections alone
+      toDevice(ws.coef, plan.coef);
+      toDevice(ws.power, plan.power);
+      toDevice(ws.groupPower, plan.groupPower);
+      toDevice(ws.powers, plan.powers);
+      ws.uploaded = plan.coef;
+    }
     SIGLAB_CUDA_TRY(cudaMemsetAsync(ws.max.data(), 0, sizeof(unsigned long long), compute));
     ws.compute.view().synchronize();
     ws.scannedChunks = 0;

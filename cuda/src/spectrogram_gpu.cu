@@ -70,7 +70,7 @@ __global__ void makeFrames(const double* d_x, std::int64_t count, std::int64_t s
 
 /* FrameValues: one thread a (frame, frequency) of the batch's `count` frames: psd |X|^2 scale
  * (bins 1 .. lastDoubled - 1 doubled), magnitude hypot(re scale, im scale), or complex re scale and
- * im scale in two planes; as FrameTransform::run writes them. */
+ * im scale in two planes (mode 2) or as (re, im) pairs (mode 3); as FrameTransform::run writes them. */
 __global__ void frameValues(const cufftDoubleComplex* d_spectra, std::int64_t count, int bins, int mode, double scale,
                             int lastDoubled, double* d_out) {
   const std::int64_t v = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -84,9 +84,12 @@ __global__ void frameValues(const cufftDoubleComplex* d_spectra, std::int64_t co
     d_out[v] = p;
   } else if (mode == 1) {
     d_out[v] = hypot(x.x * scale, x.y * scale);
-  } else {
+  } else if (mode == 2) {
     d_out[frame * 2 * bins + k] = x.x * scale;
     d_out[frame * 2 * bins + bins + k] = x.y * scale;
+  } else {
+    d_out[2 * v] = x.x * scale;
+    d_out[2 * v + 1] = x.y * scale;
   }
 }
 
@@ -131,7 +134,10 @@ GpuFilterResult spectrogramCuda(std::span<const double> x, const SpectrogramLayo
         spread += t * t;
       }
       const int detrend = l.detrend == SegmentDetrend::none ? 0 : l.detrend == SegmentDetrend::constant ? 1 : 2;
-      const int mode = l.mode == SpectrogramMode::psd ? 0 : l.mode == SpectrogramMode::magnitude ? 1 : 2;
+      const int mode = l.mode == SpectrogramMode::psd         ? 0
+                       : l.mode == SpectrogramMode::magnitude ? 1
+                       : l.complexPairs                       ? 3
+                                                              : 2;
       const int lastDoubled = static_cast<int>(l.nfft % 2 ? bins : bins - 1);
       const PhaseTimes phases = cuda::stagedRun<double>(used, out, on, [&](const double* d_x, double* d_out, cuda::StreamView stream) {
         for (std::int64_t first = 0; first < static_cast<std::int64_t>(frames); first += perBatch) {

@@ -232,7 +232,8 @@ class TunedFilterBackend final : public FilterBackend, public cuda::GpuEngine {
     if (!held || held->chunkSamples() != chunk || held->radius() != radius ||
         held->slots() != static_cast<std::size_t>(slots)) {
       held.reset();  // free the old buffers before taking new ones
-      held = std::make_unique<ChunkPipeline<T>>(chunk, radius, slots);
+      held = std::make_unique<ChunkPipeline<T>>(chunk, radius, slots, cuda::ResultsBack::Yes, cuda::Ramps::Yes,
+                                                cuda::CopyOrder::AnyFromPinned);
     }
     return *held;
   }

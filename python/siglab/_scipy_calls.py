@@ -122,11 +122,12 @@ def _run_rows(x, kind, params, axis, dtype, engine, devices):
     return np.moveaxis(result.reshape(*leading, result.shape[-1]), -1, axis)
 
 
-def run_analysis(function, x, kind, params, *, axis, rate, take, engine="auto", devices=None):
+def run_analysis(function, x, kind, params, *, axis, rate, take, engine="auto", devices=None, complex_pairs=False):
     """x (float64, or read as float64) through the analysis stage `kind` (spectrogram, stft,
     find-peaks, hilbert) along `axis`, one channel at a time, each result handed over by core's
     memory sink (a matrix as an array of its shape, a table as {column: values}) to
-    take(channel, count, result). Returns (the matrix's axes {"frequencies", "times"}, or {} for
+    take(channel, count, result); a complex matrix as (frames, frequencies, 2) pairs where
+    `complex_pairs` (NumPy's complex128 layout), else as planes (frames, 2, frequencies). Returns (the matrix's axes {"frequencies", "times"}, or {} for
     a table or a signal; the leading shape of the other axes)."""
     if x.ndim == 0:
         raise ValueError(f"siglab.{function}: x must have at least one dimension")
@@ -139,7 +140,7 @@ def run_analysis(function, x, kind, params, *, axis, rate, take, engine="auto", 
         axes = pipeline._native.analysis_axes(rows.shape[-1], rate)
         for channel, row in enumerate(rows):
             result, described = pipeline._native.run_analysis([np.ascontiguousarray(row, dtype=np.float64)], rate,
-                                                              engines, True, None, devices)
+                                                              engines, True, None, devices, complex_pairs)
             if not described["passed"]:
                 raise VerificationError(described["failure"])
             take(channel, rows.shape[0], result)

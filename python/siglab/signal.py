@@ -428,20 +428,17 @@ def _matrix(function, x, kind, params, axis, fs, complex_values, engine, devices
     dtype = np.result_type(real, np.complex64) if complex_values else np.dtype(real)
     result = []
 
-    def take(channel, channels, planes):  # frames x frequencies, or frames x (re, im) x frequencies
-        if channels == 1 and not complex_values and planes.dtype == dtype:
-            result.append(planes[np.newaxis])
+    def take(channel, channels, values):  # frames x frequencies, or frames x frequencies x (re, im)
+        matrix = values.view(np.complex128)[..., 0] if complex_values else values  # no copy
+        if channels == 1 and matrix.dtype == dtype:
+            result.append(matrix[np.newaxis])
             return
         if not result:
-            result.append(np.empty((channels, planes.shape[0], planes.shape[-1]), dtype=dtype))
-        if complex_values:
-            result[0][channel].real = planes[:, 0, :]
-            result[0][channel].imag = planes[:, 1, :]
-        else:
-            result[0][channel] = planes
+            result.append(np.empty((channels, *matrix.shape), dtype=dtype))
+        result[0][channel] = matrix
 
     axes, leading = run_analysis(f"signal.{function}", x, kind, params, axis=axis, rate=float(fs), take=take,
-                                 engine=engine, devices=devices)
+                                 engine=engine, devices=devices, complex_pairs=complex_values)
     matrix = np.swapaxes(result[0].reshape(*leading, *result[0].shape[1:]), -1, -2)
     where = axis % x.ndim
     if where != x.ndim - 1:  # SciPy puts the frequencies where the axis was, the frames last

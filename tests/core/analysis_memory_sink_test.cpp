@@ -2,6 +2,7 @@
 // siglab.signal returns) with the values the file would hold, and writes no file.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -15,6 +16,7 @@
 #include "siglab/cpu_serial.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/pipeline_run.hpp"
+#include "siglab/spectrogram.hpp"
 #include "test_support.hpp"
 
 namespace siglab {
@@ -88,6 +90,51 @@ TEST(AnalysisMemorySink, TableHoldsTheCsvRows) {
     }
   }
   EXPECT_EQ(i, table.values.size());
+}
+
+// A GPU engine (usesGpu) whose spectrogram hook writes a constant, remembering where it wrote.
+class FramesInto final : public FilterBackend {
+ public:
+  std::string_view name() const override { return "frames-into"; }
+  std::string_view description() const override { return "the spectrogram hook, for the test"; }
+  bool usesGpu() const override { return true; }
+  std::string whyNot(const FilterSpec&, SampleType) const override { return "the spectrogram hook only"; }
+  FilterPass filter(std::span<const double>, const FilterSpec&, std::span<double>, const RunOptions&,
+                    const Progress&) override {
+    throw EngineUnavailable("the spectrogram hook only");
+  }
+  FilterPass filter(std::span<const float>, const FilterSpec&, std::span<float>, const RunOptions&,
+                    const Progress&) override {
+    throw EngineUnavailable("the spectrogram hook only");
+  }
+  std::string whyNotSpectrogram() const override { return {}; }
+  FilterPass spectrogram(std::span<const double>, const SpectrogramLayout&, std::uint64_t, std::span<double> out,
+                         const Progress&) override {
+    runs.push_back(out.data());
+    std::fill(out.begin(), out.end(), 2.0);
+    return {};
+  }
+  std::vector<const double*> runs;
+};
+
+// In memory the whole matrix is there: a GPU engine computes every frame in one run, straight into
+// the result (a file takes batches of 16 MiB; this matrix is 18 MiB).
+TEST(AnalysisMemorySink, AGpuEngineWritesTheWholeMatrixStraightIntoTheResult) {
+  BackendList engines = test::cpuEngines();
+  engines.push_back(std::make_unique<FramesInto>());
+  const auto& gpu = static_cast<const FramesInto&>(*engines.back());
+  ChannelSource source;
+  const std::vector<double> x(std::size_t{4} << 20, 1.0);
+  source.channels.emplace_back(x);
+  PipelineOptions options;
+  options.engines = {"frames-into"};
+  const PipelineReport report = runPipeline(parseChain("spectrogram nperseg=1024"), source, MemorySink{}, engines, options);
+  const SampleVector& values = report.analysis.values;
+  ASSERT_EQ(values.size(), report.analysis.shape.at(0) * 513);
+  ASSERT_GT(values.size() * sizeof(double), std::size_t{16} << 20);
+  ASSERT_EQ(gpu.runs.size(), 1u);
+  EXPECT_EQ(gpu.runs.front(), values.data());
+  EXPECT_TRUE(std::all_of(values.begin(), values.end(), [](double v) { return v == 2.0; }));
 }
 
 TEST(AnalysisMemorySink, ASignalsArrayIsRefusedForAMatrix) {

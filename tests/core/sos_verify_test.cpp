@@ -1,6 +1,7 @@
 #include "siglab/sos_verify.hpp"
 
 #include <gtest/gtest.h>
+#include <omp.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -72,6 +73,25 @@ TEST(SosVerify, TheFullPassIsTheReferenceBitForBit) {
   y[12345] = std::nextafter(y[12345], 1e300);  // one ulp is a difference when the pass is the reference
   EXPECT_EQ(verifySosStretches(std::span<const double>(x), spec, std::span<const double>(y), whole, 0.0).firstMismatch,
             12345u);
+}
+
+// The stretches are independent serial passes: a round of them runs on every core, and rounds go
+// on while the budget lasts (the ends and the cuts always). With 4 threads and no time at all, two
+// whole rounds are checked (8 stretches); one stretch at a time checked only the 6 that always are.
+TEST(SosVerify, StretchesRunARoundOnEveryCore) {
+  std::mt19937_64 rng(test::freshSeed());
+  const std::vector<double> x = test::randomSignal(400000, rng);
+  const FilterSpec spec = lowpass(false);
+  const std::vector<double> y = reference(x, spec);
+  const std::vector<OutputStretch> stretches = sosVerificationStretches(x.size(), spec, {{100000, 200000}, 0}, 1 << 20, 7);
+  ASSERT_GE(stretches.size(), 10u);
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(4);
+  const Verification v = verifySosStretches(std::span<const double>(x), spec, std::span<const double>(y), stretches,
+                                            [](double) { return 0.0; }, 0.0);
+  omp_set_num_threads(threads);
+  EXPECT_TRUE(v.passed()) << v.maxAbsDiff << " > " << v.tolerance;
+  EXPECT_EQ(v.checked, 8 * kSosStretchOutputs);
 }
 
 // Through applyJob: the default check takes stretches and finds a corrupted result; verifyAll checks all.

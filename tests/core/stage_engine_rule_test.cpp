@@ -236,5 +236,29 @@ TEST(StageEngineRule, AutoPicksTheGpuEngineForLongSignalsInRateChangesAndEnvelop
   expectAutoPicksTheGpuFromItsLength("envelope");
 }
 
+// Streamed, an envelope named on a GPU engine transforms each overlapped block there (it stayed in
+// memory before): the CPU's streamed blocks, the same bits with the stand-in's CPU transform.
+TEST(StageEngineRule, AGpuEnvelopeStreamsItsOverlappedBlocksOnTheGpuEngine) {
+  const test::TempDir dir;
+  const std::string in = dir.file("in.npy");
+  writeSignal(in, noise((std::size_t{1} << 19) + 77777, 4));  // three blocks of 2^18 outputs
+  PipelineOptions options;
+  options.streaming = Streaming::always;
+  options.engines = {"stand-in-gpu"};
+  const BackendList engines = enginesWith();
+  const PipelineReport gpu =
+      runPipeline(parseChain("envelope"), FileSource{in, {}}, FileSink{dir.file("g.npy"), {}}, engines, options);
+  EXPECT_TRUE(gpu.plan.stream) << gpu.plan.why;
+  ASSERT_TRUE(gpu.written);
+  EXPECT_EQ(gpu.channels[0].stages.back().engine, "stand-in-gpu");
+  EXPECT_TRUE(has(gpu.channels[0].stages.back().why, "overlapped block")) << gpu.channels[0].stages.back().why;
+  EXPECT_EQ(runsOf(engines), 3);  // block by block
+  options.engines = {"cpu-serial"};
+  const PipelineReport cpu =
+      runPipeline(parseChain("envelope"), FileSource{in, {}}, FileSink{dir.file("c.npy"), {}}, engines, options);
+  EXPECT_TRUE(cpu.plan.stream) << cpu.plan.why;
+  EXPECT_EQ(test::readFile(dir.file("g.npy")), test::readFile(dir.file("c.npy")));
+}
+
 }  // namespace
 }  // namespace siglab

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -85,6 +86,48 @@ TEST(Verify, PositionsCoverTheEndsBothSidesOfEveryCutAndRandomOnes) {
   EXPECT_LT(p.size(), 1000u);
   EXPECT_TRUE(verificationPositions(0, 5, splits, 10, 7).empty());
   EXPECT_EQ(verificationPositions(3, 5, splits, 10, 7), (std::vector<std::size_t>{0, 1, 2}));
+}
+
+// The positions are the naive rule's (every stretch pushed, then sorted and made distinct), made
+// without sorting hundreds of thousands of them: cuts at given places and on a grid, overlapping
+// the ends and each other, random draws landing on them.
+TEST(Verify, PositionsAreTheEndsCutsAndDrawsSortedAndDistinct) {
+  std::mt19937_64 rng(test::freshSeed());
+  for (int round = 0; round < 50; ++round) {
+    const std::size_t samples = rng() % 5000, window = 1 + rng() % 40, random = rng() % 300;
+    WorkSplits splits;
+    for (std::uint64_t k = rng() % 4; k > 0; --k) splits.at.push_back(rng() % (samples + 10));
+    splits.every = rng() % 3 == 0 ? 0 : 1 + rng() % 64;
+    std::vector<std::size_t> naive;
+    const auto add = [&](std::size_t begin, std::size_t end) {
+      for (std::size_t p = begin; p < end; ++p) naive.push_back(p);
+    };
+    const auto cut = [&](std::size_t c) { add(c > kOutputsEachSideOfCut ? c - kOutputsEachSideOfCut : 0,
+                                              std::min(samples, c + kOutputsEachSideOfCut)); };
+    add(0, std::min(samples, window));
+    add(samples > window ? samples - window : 0, samples);
+    std::vector<std::size_t> pieces = splits.at;
+    std::sort(pieces.begin(), pieces.end());
+    for (const std::size_t c : pieces) cut(c);
+    if (splits.every > 0) {
+      pieces.insert(pieces.begin(), 0);
+      pieces.push_back(samples);
+      for (std::size_t k = 0; k + 1 < pieces.size(); ++k) {
+        for (std::size_t c = pieces[k] + splits.every; c < pieces[k + 1]; c += splits.every) cut(c);
+      }
+    }
+    if (random >= samples) {
+      add(0, samples);
+    } else if (samples > 0) {
+      std::mt19937_64 draws(11);
+      std::uniform_int_distribution<std::size_t> anywhere(0, samples - 1);
+      for (std::size_t k = 0; k < random; ++k) naive.push_back(anywhere(draws));
+    }
+    std::sort(naive.begin(), naive.end());
+    naive.erase(std::unique(naive.begin(), naive.end()), naive.end());
+    EXPECT_EQ(verificationPositions(samples, window, splits, random, 11), naive)
+        << samples << " samples, window " << window << ", every " << splits.every << ", " << random << " drawn";
+  }
 }
 
 TEST(Verify, ARandomCountBeyondTheSignalChecksEveryOutputInBoundedMemory) {

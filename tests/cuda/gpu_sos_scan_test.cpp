@@ -90,10 +90,10 @@ TEST(GpuSosScan, EverySectionCountAtTileWarpAndGroupEdges) {
   }
 }
 
-// The causal scan from host memory streams through the engine base's ChunkPipeline in chunks of 1 Mi
-// samples, its state carried from chunk to chunk on the device: within the stated bound of the
-// serial sosfilt on sizes that end a chunk, one past it, and several chunks with a ragged last one,
-// from pageable and from pinned memory.
+// The causal scan from host memory streams through the engine base's ChunkPipeline in chunks of whole
+// groups, its state carried from chunk to chunk on the device: within the stated bound of the serial
+// sosfilt on sizes that end a chunk, one past it, and several chunks with a ragged last one, from
+// pageable and from pinned memory.
 TEST(GpuSosScan, CausalStreamedThroughTheCopiesWithinItsStatedBound) {
   SIGLAB_SKIP_WITHOUT_GPU();
   const std::uint64_t seed = test::freshSeed();

@@ -3,6 +3,7 @@
 // run through the pipeline by name and by auto, against the CPU engines' files. Skips without a GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -14,6 +15,8 @@
 #include "siglab/cpu_serial.hpp"
 #include "siglab/cuda_fft_backend.hpp"
 #include "siglab/cuda_stages.hpp"
+#include "siglab/fft_correlate.hpp"
+#include "siglab/io/signal_io.hpp"
 #include "siglab/pipeline_run.hpp"
 #include "siglab/stage_engine_rule.hpp"
 #include "test_support.hpp"
@@ -119,6 +122,96 @@ TEST(GpuStageEngines, SpectrogramHilbertEnvelopeAndFindPeaksRunOnTheirGpuEngines
   EXPECT_TRUE(envelope.channels[0].stages.back().verification.passed());
   const PipelineReport frames = run("spectrogram", longer, dir.file("s.npy"), "auto");
   EXPECT_EQ(frames.channels[0].stages.back().engine, "gpu-fft") << frames.channels[0].stages.back().why;
+}
+
+// The full correlation's output k = sum_j x[k - j] reversed[j], summed directly in long double.
+double directFull(const std::vector<double>& x, const std::vector<double>& reversed, std::int64_t k) {
+  const auto n = static_cast<std::int64_t>(x.size()), m = static_cast<std::int64_t>(reversed.size());
+  long double sum = 0.0L;
+  for (std::int64_t j = std::max<std::int64_t>(0, k - n + 1); j <= std::min(k, m - 1); ++j) {
+    sum += static_cast<long double>(x[static_cast<std::size_t>(k - j)]) * reversed[static_cast<std::size_t>(j)];
+  }
+  return static_cast<double>(sum);
+}
+
+// gpu-fft's overlap-save correlate against the direct sums (the CPU's reference) within the FFT
+// method's bound, on awkward sizes (templates longer than the signal too) and SciPy's three
+// windows of the full output: full, same (centred, n outputs), valid (|n - m| + 1 outputs).
+TEST(GpuStageEngines, FftCorrelateAgreesWithTheDirectSumsOnAwkwardSizesAndModes) {
+  SIGLAB_SKIP_WITHOUT_GPU();
+  const std::unique_ptr<FilterBackend> fft = makeCudaFftBackend();
+  ASSERT_EQ(fft->whyNotFftCorrelate(), "");
+  for (const auto& [n, m] : {std::pair<std::size_t, std::size_t>{1, 1}, {5, 17}, {1000, 1000}, {4097, 33},
+                             {100003, 5000}, {3, 70001}, {70001, 3}, {2, 1}}) {
+    const std::vector<double> x = noise(n, static_cast<unsigned>(n)), t = noise(m, static_cast<unsigned>(m + 7));
+    const std::vector<double> reversed(t.rbegin(), t.rend());
+    const std::uint64_t full = n + m - 1, shorter = std::min(n, m);
+    for (const auto& [mode, offset, count] : {std::tuple{"full", std::uint64_t{0}, full},
+                                              std::tuple{"same", std::uint64_t{(m - 1) / 2}, std::uint64_t{n}},
+                                              std::tuple{"valid", shorter - 1, std::max(n, m) - shorter + 1}}) {
+      SCOPED_TRACE(std::to_string(n) + " x " + std::to_string(m) + " " + mode);
+      std::vector<double> out(count, NAN);
+      fft->fftCorrelate(x, reversed, offset, out, {});
+      const double bound = fftCorrelateBound(x, t);
+      const std::size_t step = count > 4000 ? count / 997 : 1;  // every output, or about a thousand of them
+      for (std::size_t i = 0; i < count; i += step) {
+        ASSERT_NEAR(out[i], directFull(x, reversed, static_cast<std::int64_t>(offset + i)), bound) << i;
+      }
+      ASSERT_NEAR(out.back(), directFull(x, reversed, static_cast<std::int64_t>(offset + count - 1)), bound);
+    }
+  }
+}
+
+// Through the stage: method=fft named on gpu-fft runs there (it was refused: FFTW only), checked
+// against its direct sums, and agrees with the CPU's FFT; auto keeps SciPy's rule (direct for a
+// short template, whatever engine sums it).
+TEST(GpuStageEngines, CorrelateWithMethodFftRunsOnGpuFftByName) {
+  SIGLAB_SKIP_WITHOUT_GPU();
+  const test::TempDir dir;
+  const std::string templ = dir.file("t.npy");
+  const std::vector<double> t = noise(3001, 9);
+  writeSignal(templ, t);
+  const std::vector<std::vector<double>> x{noise(50021, 8)};
+  const double bound = 2 * fftCorrelateBound(x[0], t);  // each within its bound of the direct sums
+  for (const std::string mode : {"full", "same", "valid"}) {
+    SCOPED_TRACE(mode);
+    const std::string chain = "correlate " + templ + ",mode=" + mode + ",method=fft";
+    const PipelineReport gpu = run(chain, x, dir.file("g.npy"), "gpu-fft");
+    ASSERT_TRUE(gpu.written);
+    EXPECT_EQ(gpu.channels[0].stages.back().engine, "gpu-fft");
+    EXPECT_TRUE(gpu.channels[0].stages.back().verification.passed());
+    ASSERT_TRUE(run(chain, x, dir.file("c.npy"), "cpu-serial").written);
+    const std::vector<double> g = npyValues(dir.file("g.npy")), c = npyValues(dir.file("c.npy"));
+    ASSERT_EQ(g.size(), c.size());
+    for (std::size_t i = 0; i < g.size(); ++i) ASSERT_NEAR(g[i], c[i], bound) << i;
+  }
+}
+
+// Streamed, the envelope named on gpu-fft transforms each overlapped block on the GPU (it ran in
+// memory before): the CPU's streamed envelope within the FFT's rounding of each block.
+TEST(GpuStageEngines, EnvelopeStreamsItsOverlappedBlocksOnGpuFft) {
+  SIGLAB_SKIP_WITHOUT_GPU();
+  const test::TempDir dir;
+  const std::vector<double> x = noise((std::size_t{1} << 19) + 12345, 5);
+  writeSignal(dir.file("in.npy"), x);
+  PipelineOptions options;
+  options.streaming = Streaming::always;
+  static const BackendList list = engines();
+  options.engines = {"gpu-fft"};
+  const PipelineReport gpu =
+      runPipeline(parseChain("envelope"), FileSource{dir.file("in.npy"), {}}, FileSink{dir.file("g.npy"), {}}, list, options);
+  EXPECT_TRUE(gpu.plan.stream) << gpu.plan.why;
+  ASSERT_TRUE(gpu.written);
+  EXPECT_EQ(gpu.channels[0].stages.back().engine, "gpu-fft");
+  options.engines = {"cpu-serial"};
+  ASSERT_TRUE(runPipeline(parseChain("envelope"), FileSource{dir.file("in.npy"), {}}, FileSink{dir.file("c.npy"), {}},
+                          list, options)
+                  .written);
+  const std::vector<double> g = npyValues(dir.file("g.npy")), c = npyValues(dir.file("c.npy"));
+  ASSERT_EQ(g.size(), x.size());
+  ASSERT_EQ(c.size(), x.size());
+  const double bound = fftBound(x);  // a block's rounding is within the whole signal's
+  for (std::size_t i = 0; i < g.size(); ++i) ASSERT_NEAR(g[i], c[i], bound) << i;
 }
 
 }  // namespace

@@ -6,12 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "siglab/io/sample_vector.hpp"
+
 namespace siglab {
 
 struct AnalysisResult {
   std::vector<std::uint64_t> shape;  // a matrix's (frames x frequencies, ...); a table's: rows x columns
   std::vector<std::string> columns;  // a table's column names; empty for a matrix
-  std::vector<double> values;        // C order: a matrix's values, or a table's rows
+  SampleVector values;               // C order: a matrix's values (made whole, resultMemory()), or a table's rows
 };
 
 }  // namespace siglab

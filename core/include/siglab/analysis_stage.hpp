@@ -31,6 +31,7 @@ struct AnalysisOutput {
   bool streamed = false;             // block by block (the file is then not flushed before its rename)
   Progress progress;                 // cancellation
   AnalysisResult* memory = nullptr;  // where given: the matrix or table goes there, no file is written
+  bool complexPairs = false;         // in memory: complex values as (re, im) pairs (MemorySink::complexPairs)
 };
 
 // One run's consumer: the chain's output, planar, block by block, then commit().

@@ -121,6 +121,14 @@ class FilterBackend {
                              const Progress& /*progress*/) {
     throw EngineUnavailable(whyNotHilbert());
   }
+  // correlate's FFT method (gpu-fft runs it): why not here, or empty.
+  virtual std::string whyNotFftCorrelate() const { return std::string(name()) + " computes no FFT correlation"; }
+  // Outputs [offset, offset + out.size()) of the full convolution of x with `reversed` (the template
+  // reversed), as fftCorrelate (fft_correlate.hpp) within fftCorrelateBound. Throws as filter() does.
+  virtual FilterPass fftCorrelate(std::span<const double> /*x*/, std::span<const double> /*reversed*/,
+                                  std::uint64_t /*offset*/, std::span<double> /*out*/, const Progress& /*progress*/) {
+    throw EngineUnavailable(whyNotFftCorrelate());
+  }
   // Every peak of `x`, PeakFinder's rows exactly. Throws as filter() does.
   virtual FilterPass findPeaks(std::span<const double> /*x*/, const PeakOptions& options, std::vector<PeakRow>& /*rows*/,
                                const Progress& /*progress*/) {

@@ -48,6 +48,9 @@ using PipelineSource = std::variant<ChannelSource, FileSource>;
 // table to PipelineReport::analysis instead of a file (`into` must then be empty).
 struct MemorySink {
   std::vector<std::span<double>> into;
+  // A complex matrix (stft, spectrogram mode complex) as NumPy's complex128 lays it out: each
+  // frequency's (re, im) together, shape (frames, frequencies, 2); else two planes, as the .npy.
+  bool complexPairs = false;
 };
 /// A file for the result, created only when every stage of every channel passed verification.
 struct FileSink {

@@ -55,8 +55,9 @@ std::size_t sosWarmUpSamples(const FilterSpec& spec, double maxAbsInput, std::si
 // is compared with the pass rounded to float) in memory that does not grow with the signal beyond
 // one saved state per 4096 samples of a pass, and compares within toleranceFor(the input's
 // largest finite |sample|), plus the restart's own bound for a stretch that could not start at
-// the signal's ends (bit for bit otherwise, when that tolerance is 0). After the first two
-// stretches, no other starts once `budgetMs` have passed since the call. Reports the share of the
+// the signal's ends (bit for bit otherwise, when that tolerance is 0). The stretches run a round
+// at a time, one on each core; after the ends and the cuts, no round starts once `budgetMs` have
+// passed since the call. Reports the share of the
 // sample steps done and throws Cancelled within a millisecond or so of `progress`'s cancel, inside
 // a stretch too (a whole-signal pass runs in pieces, its state carried: the same bits).
 using ToleranceFor = std::function<double(double maxAbsInput)>;

@@ -47,6 +47,7 @@ struct SpectrogramLayout {
   SpectrogramMode mode = SpectrogramMode::psd;
   SegmentDetrend detrend = SegmentDetrend::constant;
   bool oneSidedDoubling = false;  // psd: bins 1..F-2 (1..F-1 for odd nfft) doubled
+  bool complexPairs = false;      // complex: (re, im) per frequency (NumPy's complex128), not two planes
 
   double frameTime(std::uint64_t frame) const;  // SciPy's t[frame], seconds (samples without a rate)
 };

@@ -23,6 +23,7 @@
 #include "siglab/io/sample_type.hpp"
 #include "siglab/job.hpp"
 #include "siglab/progress.hpp"
+#include "siglab/stage_engine_rule.hpp"
 
 namespace siglab {
 
@@ -83,6 +84,7 @@ struct StageRunOptions {
   std::size_t verifyRandom = kDefaultVerifyRandom;
   bool verifyAll = false;
   std::string pathForMessages;  // the input's name, for samples float32 cannot hold
+  FilterBackend* streamEngine = nullptr;  // streamFrom: the GPU engine its blocks run on (streamedGpuWork), else the CPU
 };
 
 // What a stage bound to one signal can do. Made by StageKind::bind; one per channel run.
@@ -122,6 +124,9 @@ class BoundStage {
   // Whether its stream under auto runs cpu-parallel's block scan (sos_segment_scan.hpp: the bits of
   // the in-memory run, which auto runs on it) rather than cpu-serial's recursion.
   virtual bool streamsBlockScan() const { return false; }
+  // The work a GPU engine named for the stage computes in its own stream (the envelope's overlapped
+  // blocks), or nullopt: the stream runs on the CPU's serial reference only.
+  virtual std::optional<GpuStageWork> streamedGpuWork() const { return std::nullopt; }
   virtual std::unique_ptr<SampleStream> streamFrom(SampleStream& /*upstream*/, const StageRunOptions& /*options*/,
                                                    const Progress& /*progress*/) const {
     return nullptr;

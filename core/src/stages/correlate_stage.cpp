@@ -64,7 +64,18 @@ class FftCorrelateStage final : public BoundStage {
                                            const Progress& progress) const override {
     return direct_->streamFrom(upstream, options, progress);
   }
-  std::vector<std::string> engineNames(const BackendList& engines) const override { return direct_->engineNames(engines); }
+  // The direct sums' engines, then every GPU engine that runs the FFT here (gpu-fft).
+  std::vector<std::string> engineNames(const BackendList& engines) const override {
+    std::vector<std::string> names = direct_->engineNames(engines);
+    for (const auto& engine : engines) {
+      const std::string name(engine->name());
+      if (engine->usesGpu() && engine->whyNotFftCorrelate().empty() &&
+          std::find(names.begin(), names.end(), name) == names.end()) {
+        names.push_back(name);
+      }
+    }
+    return names;
+  }
 
   AppliedJob applyInto(const BackendList& engines, std::span<const double> in, std::span<double> out,
                        const StageRunOptions& options, const Progress& progress) const override {
@@ -72,14 +83,21 @@ class FftCorrelateStage final : public BoundStage {
     if (in.empty() || (method_ == "auto" && !scipyPicksFft(in.size(), m, modeText_))) {
       return direct_->applyInto(engines, in, out, options, progress);
     }
+    FilterBackend* gpu = nullptr;  // a GPU engine named that runs the FFT (gpu-fft), else FFTW
     if (options.engine != "auto" && options.engine != "cpu-parallel" && options.engine != "cpu-serial") {
-      throw StageError("correlate's FFT runs on cpu-serial or cpu-parallel (FFTW), not " + quoteExcerpt(options.engine) +
-                       "; method=direct sums it on any engine");
+      gpu = findEngine(engines, options.engine);
+      if (!gpu || !gpu->usesGpu() || !gpu->whyNotFftCorrelate().empty()) {
+        throw StageError("correlate's FFT runs on cpu-serial, cpu-parallel (FFTW) or a GPU engine that computes it "
+                         "(gpu-fft), not " + quoteExcerpt(options.engine) +
+                         (gpu && gpu->usesGpu() ? ": " + gpu->whyNotFftCorrelate() : std::string()) +
+                         "; method=direct sums it on any engine");
+      }
     }
     if (out.size() != direct_->outputSamples(in.size())) throw std::invalid_argument("the output's size is not the stage's");
     AppliedJob applied;
     const bool parallel = options.engine != "cpu-serial";
-    applied.result.engine = parallel ? "cpu-parallel" : "cpu-serial";
+    applied.result.engine = gpu ? options.engine : parallel ? "cpu-parallel" : "cpu-serial";
+    applied.result.usesGpu = gpu != nullptr;
     applied.why = options.engine != "auto" ? "chosen by name"
                   : method_ == "fft"       ? "auto: cpu-parallel, FFTW's threads (method fft)"
                                            : "auto: cpu-parallel, FFTW's threads (method auto: SciPy's rule takes the FFT here)";
@@ -88,7 +106,11 @@ class FftCorrelateStage final : public BoundStage {
     progress.throwIfCancelled();
     const auto start = std::chrono::steady_clock::now();
     const Window window = windowOf(mode_, x.size(), m);
-    fftCorrelate(x, reversed_, window.offset, out, parallel);
+    if (gpu) {
+      gpu->fftCorrelate(x, reversed_, window.offset, out, progress);
+    } else {
+      fftCorrelate(x, reversed_, window.offset, out, parallel);
+    }
     if (options.sampleType == SampleType::f32) {
       for (double& y : out) y = static_cast<float>(y);
     }
@@ -151,7 +173,7 @@ class CorrelateKind final : public StageKind {
     ParameterInfo mode = choiceParameter("mode", "full: every overlap (N + M - 1); same: N, centred; valid: |N - M| + 1",
                                          {"full", "same", "valid"});
     ParameterInfo method = choiceParameter(
-        "method", "SciPy's: direct sums, the FFT (FFTW, in memory; within 16 eps (log2 L + 1) ||x|| ||t|| of the sums), "
+        "method", "SciPy's: direct sums, the FFT (FFTW or gpu-fft's overlap-save, in memory; within 16 eps (log2 L + 1) ||x|| ||t|| of the sums), "
                   "or auto (SciPy's rule by the sizes); streamed, always the direct sums",
         {"auto", "direct", "fft"});
     mode.inValue = method.inValue = true;

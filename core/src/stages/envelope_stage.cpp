@@ -28,15 +28,23 @@ double magnitude(double re, double im) {
   return squares > 1e-300 && squares < 1e300 ? std::sqrt(squares) : std::hypot(re, im);
 }
 
+// Each overlapped block's transform on `gpu` (a GPU engine that runs GpuStageWork::Hilbert), or
+// empty: the CPU's serial one.
+OverlappedAnalytic::Transform blockTransform(FilterBackend* gpu, const Progress& progress) {
+  if (!gpu) return {};
+  return [gpu, progress](std::span<const double> x, std::span<double> im) { gpu->hilbert(x, im, false, progress); };
+}
+
 // The stream: the envelope of each block as OverlappedAnalytic gives it.
 class EnvelopeStream final : public SampleStream {
  public:
-  EnvelopeStream(SampleStream& upstream, bool float32, std::string name, Progress progress)
+  EnvelopeStream(SampleStream& upstream, bool float32, std::string name, Progress progress, FilterBackend* gpu)
       : upstream_(upstream),
         float32_(float32),
         name_(std::move(name)),
         progress_(std::move(progress)),
-        analytic_([this](std::span<const double> re, std::span<const double> im) { keep(re, im); }, kEnvelopeBlocks) {}
+        analytic_([this](std::span<const double> re, std::span<const double> im) { keep(re, im); }, kEnvelopeBlocks,
+                  blockTransform(gpu, progress_)) {}
 
   std::size_t read(std::span<double> out) override {
     std::size_t given = 0;
@@ -138,8 +146,9 @@ class EnvelopeStage final : public BoundStage {
   std::unique_ptr<SampleStream> streamFrom(SampleStream& upstream, const StageRunOptions& options,
                                            const Progress& progress) const override {
     return std::make_unique<EnvelopeStream>(upstream, options.sampleType == SampleType::f32, options.pathForMessages,
-                                            progress);
+                                            progress, options.streamEngine);
   }
+  std::optional<GpuStageWork> streamedGpuWork() const override { return GpuStageWork::Hilbert; }
   // The CPU's engines, then every engine of the list that computes the transform here (gpu-fft).
   std::vector<std::string> engineNames(const BackendList& engines) const override {
     return stageEngineNames({std::string(kParallel), std::string(kSerial)}, GpuStageWork::Hilbert, engines);

@@ -3,6 +3,7 @@
 // In memory the whole signal's FFT; streamed, the overlapped blocks of the envelope stage, within
 // the bound that stage states (tests/core/envelope_test.cpp measures both).
 #include <algorithm>
+#include <future>
 
 #include "valueless_kind.hpp"
 #include "kind_values.hpp"
@@ -68,6 +69,7 @@ class HilbertWriter final : public AnalysisWriter {
       }
     }
     flushRows();
+    if (appending_.valid()) appending_.get();
     file_.commit();
     return std::to_string(output_.frames) + " samples x " + std::to_string(2 * output_.channels) +
            " columns (re, im of each channel), float64 .npy of shape " + file_.shapeText();
@@ -79,30 +81,36 @@ class HilbertWriter final : public AnalysisWriter {
     std::vector<double> re, im;  // outputs not yet written
   };
 
-  // Writes the rows every channel has, interleaved.
+  // Writes the rows every channel has, interleaved, on a thread of its own: the file takes them
+  // while the next block is transformed (two row buffers, one append at a time).
   void flushRows() {
     std::size_t rows = SIZE_MAX;
     for (const auto& part : parts_) rows = std::min(rows, part->re.size());
     if (rows == 0 || rows == SIZE_MAX) return;
     const std::size_t width = 2 * parts_.size();
-    rows_.resize(rows * width);
+    std::vector<double>& filled = rows_[spare_];
+    filled.resize(rows * width);
     for (std::size_t c = 0; c < parts_.size(); ++c) {
       Part& part = *parts_[c];
       for (std::size_t i = 0; i < rows; ++i) {
-        rows_[i * width + 2 * c] = part.re[i];
-        rows_[i * width + 2 * c + 1] = part.im[i];
+        filled[i * width + 2 * c] = part.re[i];
+        filled[i * width + 2 * c + 1] = part.im[i];
       }
       part.re.erase(part.re.begin(), part.re.begin() + static_cast<std::ptrdiff_t>(rows));
       part.im.erase(part.im.begin(), part.im.begin() + static_cast<std::ptrdiff_t>(rows));
     }
-    file_.append(rows_);
+    if (appending_.valid()) appending_.get();  // the other buffer is free again (and its error rethrown)
+    appending_ = std::async(std::launch::async, [this, &filled] { file_.append(filled); });
+    spare_ ^= 1;
   }
 
   AnalysisOutput output_;
   detail::NpyMatrixFile file_;
   std::vector<std::unique_ptr<Part>> parts_;
   std::vector<std::vector<double>> whole_;  // in memory: each channel, whole, until commit
-  std::vector<double> rows_;
+  std::vector<double> rows_[2];
+  int spare_ = 0;                 // the row buffer no append reads
+  std::future<void> appending_;  // last: destroyed (waited for) before what it writes from and to
 };
 
 class HilbertAnalysis final : public AnalysisStage {
