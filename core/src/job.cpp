@@ -18,9 +18,13 @@
 #include "siglab/sos_verify.hpp"
 #include "siglab/work_progress.hpp"
 #include "largest_magnitude.hpp"
+#include "sections_check.hpp"
 
 namespace siglab {
 namespace {
+
+// The random outputs' seed: a run checks the same outputs every time.
+constexpr std::uint64_t kVerifySeed = 0x5167AB;
 
 std::vector<std::string> splitList(std::string_view list) {
   std::vector<std::string> names;
@@ -87,14 +91,9 @@ ApplyResult applyAs(FilterBackend& engine, std::span<const Sample> in, const Fil
     return std::is_same_v<Sample, float> ? engine.toleranceFloat32(spec, maxAbsInput)
                                          : engine.tolerance(spec, maxAbsInput);
   };
-  constexpr std::uint64_t kSeed = 0x5167AB;
   if (spec.kind == FilterKind::Sos) {
-    const std::vector<OutputStretch> stretches =
-        job.verifyAll ? std::vector<OutputStretch>{{0, in.size()}}
-                      : sosVerificationStretches(in.size(), spec, result.pass.splits, job.verifyRandom, kSeed);
-    // By default under a tenth of the filter's own time, or a few milliseconds (the ends always).
-    const double budgetMs = job.verifyAll ? std::numeric_limits<double>::infinity()
-                                          : std::max(kSosVerifyMinMs, kSosVerifyTimeFraction * result.pass.phases.totalMs);
+    const std::vector<OutputStretch> stretches = detail::sectionsCheckStretches(in.size(), spec, result.pass.splits, job);
+    const double budgetMs = detail::sectionsCheckBudgetMs(job, result.pass.phases.totalMs);
     result.verification = verifySosStretches(in, spec, std::span<const Sample>(out), stretches, toleranceFor, budgetMs,
                                               verifying);
   } else {
@@ -102,7 +101,7 @@ ApplyResult applyAs(FilterBackend& engine, std::span<const Sample> in, const Fil
     double tolerance = toleranceFor(1.0);
     if (tolerance != 0.0) tolerance = toleranceFor(detail::largestMagnitude(in, progress).largest);
     const std::vector<std::size_t> positions =
-        verificationPositions(in.size(), spec.window(), result.pass.splits, job.verifyRandom, kSeed);
+        verificationPositions(in.size(), spec.window(), result.pass.splits, job.verifyRandom, kVerifySeed);
     result.verification = verifyOutputs(in, spec, std::span<const Sample>(out), positions, tolerance, verifying);
   }
   progress.report(1.0);
@@ -111,6 +110,22 @@ ApplyResult applyAs(FilterBackend& engine, std::span<const Sample> in, const Fil
 }
 
 }  // namespace
+
+namespace detail {
+
+std::vector<OutputStretch> sectionsCheckStretches(std::size_t samples, const FilterSpec& spec, const WorkSplits& splits,
+                                                  const Job& job) {
+  if (job.verifyAll) return {{0, samples}};
+  return sosVerificationStretches(samples, spec, splits, job.verifyRandom, kVerifySeed);
+}
+
+// By default under a tenth of the filter's own time, or a few milliseconds (the ends always).
+double sectionsCheckBudgetMs(const Job& job, double filterMs) {
+  if (job.verifyAll) return std::numeric_limits<double>::infinity();
+  return std::max(kSosVerifyMinMs, kSosVerifyTimeFraction * filterMs);
+}
+
+}  // namespace detail
 
 std::string engineNames(const BackendList& engines) {
   std::string names;
@@ -145,6 +160,14 @@ EngineChoice chooseAutoEngine(const BackendList& engines, const FilterSpec& spec
   std::vector<EngineChoice> order = autoCandidates(engines, spec, type);
   if (order.empty()) throw JobError("no engine can run a " + std::string(kindName(spec)) + " here");
   return order.front();
+}
+
+bool autoScansSections(const FilterSpec& spec) {
+  if (spec.kind != FilterKind::Sos) return false;
+  AutoQuestion question;
+  question.work = AutoWork::SecondOrderSections;
+  question.size = fadeSamples(spec);
+  return autoEngineOrder(question).front().engine == "cpu-parallel";
 }
 
 EngineChoice chooseApplyEngine(const BackendList& engines, const Job& job) {

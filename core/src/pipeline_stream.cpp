@@ -60,11 +60,20 @@ std::uint64_t runOnce(const BoundChain& chain, const StreamEnds& ends, const std
 }
 
 // A streamed sections stage's engine: cpu-serial, the reference recursion itself (its steps in its
-// order, carried from block to block), so there is no separate result to check against it.
+// order, carried from block to block), so there is no separate result to check against it; or, for
+// a stage whose stream under auto is cpu-parallel's block scan (decimate), that scan.
 EngineChoice sectionsEngine(const BoundChain& chain, std::size_t k, const BackendList& engines) {
   if (FilterBackend* gpu = streamedGpuEngine(chain, k, engines)) {
     return {gpu, "streamed on " + std::string(gpu->name()) + ", each overlapped block transformed there: " +
                      chain.stages[k]->streamedBound()};
+  }
+  if (streamsItself(chain, k) && chain.engines[k] == "auto" && chain.stages[k]->streamsBlockScan()) {
+    for (const auto& engine : engines) {
+      if (engine->name() != "cpu-parallel") continue;
+      return {engine.get(), "streamed, cpu-parallel's block scan on segments fixed in sample positions, its carry kept "
+                            "from block to block: the in-memory run's bits (within sosKindTolerance of the "
+                            "recursion), not verified separately"};
+    }
   }
   for (const auto& engine : engines) {
     if (engine->name() != kSectionsStreamEngine) continue;

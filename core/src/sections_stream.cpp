@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -12,6 +13,7 @@
 #include "io/spool_file.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/job.hpp"
+#include "siglab/work_progress.hpp"
 #include "sos_step.hpp"
 
 namespace siglab::detail {
@@ -21,6 +23,12 @@ namespace {
 // of --stream-block 2^30 need not cost 8 GiB.
 constexpr std::size_t kMostBlockSamples = std::size_t{1} << 20;
 
+double maxAbsOf(const std::vector<double>& v) {
+  double m = 0;
+  for (double x : v) m = std::max(m, std::abs(x));
+  return m;
+}
+
 double millisecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
@@ -28,15 +36,21 @@ double millisecondsSince(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 SectionsStream::SectionsStream(SampleStream& upstream, const FilterSpec& spec, SampleType type, std::string name,
-                               std::size_t blockSamples, Progress progress)
+                               std::size_t blockSamples, Progress progress, bool blockScan)
     : upstream_(upstream),
       sections_(spec.sos.sections),
       zeroPhase_(spec.sos.zeroPhase),
       float32_(type == SampleType::f32),
       name_(std::move(name)),
-      block_(std::clamp<std::size_t>(blockSamples, 1, kMostBlockSamples)),
+      // The scan's blocks are whole segments (its bits do not depend on the block either).
+      block_(blockScan ? kMostBlockSamples : std::clamp<std::size_t>(blockSamples, 1, kMostBlockSamples)),
       progress_(std::move(progress)),
-      state_(2 * sections_.size(), 0.0) {}
+      state_(2 * sections_.size(), 0.0),
+      blockScan_(blockScan),
+      gains_(blockScan ? sosGains(sections_) : SosGains{}) {
+  static_assert(kMostBlockSamples % detail::kScanSegment == 0);
+  forward_.state = state_;
+}
 
 SectionsStream::~SectionsStream() {
   if (spool_ >= 0) ::close(spool_);
@@ -92,16 +106,23 @@ void SectionsStream::roundOutputs() {
 }
 
 void SectionsStream::produceCausal() {
-  outputs_.resize(block_);
-  const std::size_t got = readInput(outputs_);
+  buffer_.resize(block_);
+  const std::size_t got = readInput(buffer_);
   outputs_.resize(got);
   const auto start = std::chrono::steady_clock::now();
-  sosRange(sections_.data(), sections_.size(), state_.data(), outputs_.data(), outputs_.data(), 1, got);
+  filterInto(buffer_.data(), outputs_.data(), got, 1, forward_);
   filterMs_ += millisecondsSince(start);
   blocks_ += got > 0 ? 1 : 0;
   roundOutputs();
   handedOut_ = 0;
   if (got < block_) ended_ = true;
+}
+
+void SectionsStream::filterInto(const double* x, double* y, std::size_t count, std::ptrdiff_t stride,
+                                detail::ScanCarry& carry) {
+  if (!blockScan_) return sosRange(sections_.data(), sections_.size(), state_.data(), x, y, stride, count);
+  WorkProgress work(progress_, 0);
+  detail::sosScanPiece(sections_, gains_, x, y, static_cast<std::int64_t>(count), stride, carry, work);
 }
 
 void SectionsStream::spoolWrite(const double* at, std::size_t count, std::uint64_t first) const {
@@ -144,8 +165,9 @@ void SectionsStream::forwardIntoSpool(double* x, std::size_t count) {
   const std::size_t keep = edge_ + 1;
   tail_.insert(tail_.end(), x + (count > keep ? count - keep : 0), x + count);
   if (tail_.size() > keep) tail_.erase(tail_.begin(), tail_.end() - static_cast<std::ptrdiff_t>(keep));
-  sosRange(sections_.data(), sections_.size(), state_.data(), x, x, 1, count);
-  spoolWrite(x, count, inputs_ - count);
+  outputs_.resize(count);
+  filterInto(x, outputs_.data(), count, 1, forward_);
+  spoolWrite(outputs_.data(), count, inputs_ - count);
 }
 
 // sosfiltfilt (sos_filter.cpp) step for step: the same extension, the same start states, the same
@@ -160,9 +182,9 @@ void SectionsStream::filterZeroPhase() {
   }
   spool_ = spool.fd;
   spoolFolder_ = spool.folder;
-  // The head x[0..edge] gives the left extension 2 x[0] - x[edge..1].
+  // The head x[0..edge] gives the left extension 2 x[0] - x[edge..1]; read with the first block.
   buffer_.resize(std::max(block_, edge + 1));
-  const std::size_t head = readInput(std::span<double>(buffer_).first(edge + 1));
+  const std::size_t head = readInput(buffer_);
   if (head <= edge) {
     throw std::invalid_argument("zero-phase filtering needs more than " + std::to_string(edge) +
                                 " samples (3 x (2 x sections + 1)); the signal has " + std::to_string(head));
@@ -170,8 +192,10 @@ void SectionsStream::filterZeroPhase() {
   const SosState zi = sosfiltZi(sections_);
   std::vector<double> ends(edge);
   for (std::size_t j = 0; j < edge; ++j) ends[j] = 2 * buffer_[0] - buffer_[edge - j];
+  const double headInput = maxAbsOf(ends);
   std::transform(zi.begin(), zi.end(), state_.begin(), [&](double z) { return z * ends.front(); });
   sosRange(sections_.data(), sections_.size(), state_.data(), ends.data(), ends.data(), 1, edge);
+  forward_ = {state_, true, headInput, 0.0};  // a steady start, its floor the head's edge (sos_scan.cpp)
   forwardIntoSpool(buffer_.data(), head);
   for (;;) {
     progress_.throwIfCancelled();
@@ -182,9 +206,12 @@ void SectionsStream::filterZeroPhase() {
   }
   // The right extension 2 x[n-1] - x[n-2..n-1-edge], from the last edge + 1 inputs.
   for (std::size_t j = 0; j < edge; ++j) ends[j] = 2 * tail_[edge] - tail_[edge - 1 - j];
+  if (blockScan_) state_ = forward_.state;
   sosRange(sections_.data(), sections_.size(), state_.data(), ends.data(), ends.data(), 1, edge);
+  const double tailOutput = maxAbsOf(ends);
   std::transform(zi.begin(), zi.end(), state_.begin(), [&](double z) { return z * ends.back(); });
   sosRange(sections_.data(), sections_.size(), state_.data(), ends.data() + edge - 1, ends.data() + edge - 1, -1, edge);
+  backward_ = {state_, true, tailOutput, 0.0};
   // Backward over the spool from its end, each block written back in place.
   buffer_.resize(block_);
   for (std::uint64_t end = inputs_; end > 0;) {
@@ -192,13 +219,13 @@ void SectionsStream::filterZeroPhase() {
     const std::size_t count = static_cast<std::size_t>(std::min<std::uint64_t>(block_, end));
     end -= count;
     spoolRead(buffer_.data(), count, end);
-    sosRange(sections_.data(), sections_.size(), state_.data(), buffer_.data() + count - 1, buffer_.data() + count - 1,
-             -1, count);
+    filterInto(buffer_.data() + count - 1, buffer_.data() + count - 1, count, -1, backward_);
     spoolWrite(buffer_.data(), count, end);
     backwardDone_ += count;
     progress_.report(fractionRead());
   }
   filtered_ = true;
+  outputs_.clear();
   filterMs_ += millisecondsSince(start);  // the upstream stages' reads too: they run inside the forward pass
   std::vector<double>().swap(tail_);
   std::vector<double>().swap(buffer_);

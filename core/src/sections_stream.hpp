@@ -8,6 +8,10 @@
 // then the spool is handed out in order. A float32 run narrows the input, filters in float64 and
 // rounds each output once, as the in-memory run does.
 //
+// With `blockScan` (where auto takes cpu-parallel for the sections) each pass runs the block scan
+// instead (sos_segment_scan.hpp) on blocks of whole segments, its carry kept between them: the bits
+// of cpu-parallel's in-memory run, within its bound (sosKindTolerance) of the recursion.
+//
 // Verification: none apart. This stream IS cpu-serial's computation (the engine the in-memory
 // checks of every other engine recompute against), so a second serial pass would compare the
 // recursion with itself; the run reports the stage as not separately verified and says why (its
@@ -24,6 +28,7 @@
 #include "siglab/io/sample_type.hpp"
 #include "siglab/progress.hpp"
 #include "siglab/sos_filter.hpp"
+#include "sos_segment_scan.hpp"
 
 namespace siglab::detail {
 
@@ -33,7 +38,7 @@ class SectionsStream final : public SampleStream {
   // `progress`: its cancel is looked at every block; zero phase reports its passes to it (the
   // first read runs both).
   SectionsStream(SampleStream& upstream, const FilterSpec& spec, SampleType type, std::string name,
-                 std::size_t blockSamples, Progress progress);
+                 std::size_t blockSamples, Progress progress, bool blockScan = false);
   ~SectionsStream() override;
   SectionsStream(const SectionsStream&) = delete;
   SectionsStream& operator=(const SectionsStream&) = delete;
@@ -55,6 +60,9 @@ class SectionsStream final : public SampleStream {
   void spoolRead(double* at, std::size_t count, std::uint64_t first) const;
   void spoolWrite(const double* at, std::size_t count, std::uint64_t first) const;
   void roundOutputs();
+  // The next `count` samples of a pass at x into y (stride -1: backward from them; y may be x, as
+  // in the in-memory run: the scan's carry looks at x): the recursion, or the scan with `carry`.
+  void filterInto(const double* x, double* y, std::size_t count, std::ptrdiff_t stride, detail::ScanCarry& carry);
 
   SampleStream& upstream_;
   Sections sections_;
@@ -64,6 +72,9 @@ class SectionsStream final : public SampleStream {
   std::size_t block_;
   Progress progress_;
   SosState state_;
+  bool blockScan_;
+  SosGains gains_;         // the block scan's only
+  detail::ScanCarry forward_, backward_;
   std::uint64_t inputs_ = 0;   // inputs read so far
   bool upstreamEnded_ = false;
   std::vector<double> buffer_;

@@ -222,6 +222,49 @@ TEST(RateChange, StreamedIsTheInMemoryBitsForEveryBlockSize) {
   }
 }
 
+// Decimate's IIR under auto takes cpu-parallel's block scan in memory and streamed: the scan's
+// segments are fixed in sample positions, so the streamed result is the in-memory bits whatever the
+// blocks (a signal of several segments, blocks that divide nothing, a stage before it, float32), and
+// within the scan's stated bound (sosKindTolerance, the in-memory check's) of cpu-serial's recursion.
+TEST(RateChange, DecimateTakesTheBlockScanStreamedAndInMemoryWithTheSameBits) {
+  const std::size_t n = (std::size_t{1} << 20) + 3 * 65536 + 1237;  // past a streamed scan's block of 16 segments
+  std::vector<double> x = signalOf(n, 8);
+  x[65536 - 3] = 1e6;  // a spike just before a segment's cut: its response carried across it
+  for (const std::string chain : {"decimate 4", "decimate 3 zero-phase=off", "mean 3; decimate 5"}) {
+    for (const SampleType type : {SampleType::f64, SampleType::f32}) {
+      if (type == SampleType::f32 && chain != "decimate 4") continue;  // float32 rounds the same outputs
+      SCOPED_TRACE(chain + (type == SampleType::f32 ? ", float32" : ""));
+      PipelineOptions memoryOptions;
+      memoryOptions.streaming = Streaming::never;
+      memoryOptions.sampleType = type;
+      const PipelineReport memory = runOn(chain, {x}, memoryOptions);
+      ASSERT_TRUE(memory.passed());
+      const StageReport& scanned = memory.channels[0].stages.back();
+      EXPECT_EQ(scanned.engine, "cpu-parallel");
+      memoryOptions.engines.assign(memory.channels[0].stages.size(), "cpu-serial");
+      const PipelineReport serial = runOn(chain, {x}, memoryOptions);
+      ASSERT_TRUE(scanned.verified && scanned.verification.checked > 0 && scanned.verification.tolerance > 0);
+      double worst = 0;
+      for (std::size_t j = 0; j < serial.output.at(0).size(); ++j) {
+        worst = std::max(worst, std::abs(serial.output.at(0)[j] - memory.output.at(0)[j]));
+      }
+      EXPECT_LE(worst, scanned.verification.tolerance + (type == SampleType::f32 ? 1e6 * 0x1p-23 : 0.0));
+      for (const std::size_t block : {std::size_t{1000}, std::size_t{300001}}) {
+        SCOPED_TRACE("blocks of " + std::to_string(block));
+        PipelineOptions options;
+        options.streaming = Streaming::always;
+        options.sampleType = type;
+        options.blockSamples = block;
+        const PipelineReport streamed = runOn(chain, {x}, options);
+        ASSERT_TRUE(streamed.plan.stream) << streamed.plan.why;
+        ASSERT_TRUE(streamed.passed());
+        EXPECT_EQ(streamed.channels[0].stages.back().engine, "cpu-parallel");
+        EXPECT_TRUE(sameBits(memory.output.at(0), streamed.output.at(0)));
+      }
+    }
+  }
+}
+
 TEST(RateChange, ParallelIsTheSerialBits) {
   const std::vector<std::vector<double>> x = {signalOf(300007, 5)};
   for (const char* chain : {"resample-poly 3,2", "decimate 4 ftype fir", "resample-poly 1,3 window hamming"}) {

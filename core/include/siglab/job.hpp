@@ -65,6 +65,10 @@ struct EngineChoice {
 // taps, gpu-median for a median, then cpu-parallel, then cpu-serial) that can run it here.
 EngineChoice chooseAutoEngine(const BackendList& engines, const FilterSpec& spec, SampleType type);
 
+// Whether auto's first pick for the sections `spec` is cpu-parallel's block scan (the rule's check of
+// its bound: poles that fade within kSosScanDefaultFade samples): a stream of them runs the scan too.
+bool autoScansSections(const FilterSpec& spec);
+
 // The engine job.engines names for an apply: "auto", or exactly one engine that can run the spec
 // here. Throws JobError for several engines or "all" (that is a comparison), an unknown name, or
 // an engine that cannot run the spec (with its own reason).

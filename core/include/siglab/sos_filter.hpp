@@ -36,8 +36,10 @@ void sosfiltfilt(const Sections& sections, std::span<const double> in, std::span
 // final state plus the carried state propagated through it: A^L s) is carried forward, and its
 // zero-input response, which decays like the poles, is added to the block's first outputs until
 // every carried state is below eps times the bound (sosMagnitudes) of the block's input so far (or
-// below 1e-290 and eps times the whole signal's bound). Where there are blocks enough, a core runs
-// two to four at once, their wavefronts interleaved (the same bits).
+// below 1e-290 and eps times the bound of the pass's input before the block). The blocks are
+// segments fixed in sample positions (sos_segment_scan.hpp), so the bits do not depend on the cores
+// and a stream of whole segments gives them too. Where there are blocks enough, a core runs two to
+// four at once, their wavefronts interleaved (the same bits).
 // Returns this run's error bound:
 // max |parallel - sosfilt| <= the value returned (see sosScanErrorBound).
 double sosfiltParallel(const Sections& sections, std::span<const double> in, std::span<double> out,

@@ -121,6 +121,9 @@ class BoundStage {
   // Empty where the streamed run gives the in-memory bits; else what it promises instead (an
   // envelope's overlapped blocks): auto then streams only a signal that does not fit in memory.
   virtual std::string streamedBound() const { return {}; }
+  // Whether its stream under auto runs cpu-parallel's block scan (sos_segment_scan.hpp: the bits of
+  // the in-memory run, which auto runs on it) rather than cpu-serial's recursion.
+  virtual bool streamsBlockScan() const { return false; }
   // The work a GPU engine named for the stage computes in its own stream (the envelope's overlapped
   // blocks), or nullopt: the stream runs on the CPU's serial reference only.
   virtual std::optional<GpuStageWork> streamedGpuWork() const { return std::nullopt; }

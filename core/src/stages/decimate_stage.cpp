@@ -7,12 +7,14 @@
 #include <cstdint>
 
 #include "../rate_streams.hpp"
+#include "../kept_sections.hpp"
 #include "../sections_stream.hpp"
 #include "kind_values.hpp"
 #include "polyphase_stage.hpp"
 #include "siglab/filter_kinds.hpp"
 #include "siglab/filter_stage.hpp"
 #include "siglab/iir_design.hpp"
+#include "siglab/job.hpp"
 #include "siglab/large_page_resource.hpp"
 #include "siglab/rate_designs.hpp"
 #include "siglab/work_bounds.hpp"
@@ -49,31 +51,52 @@ class IirDecimateStage final : public BoundStage {
   std::pair<std::size_t, std::size_t> rateChange() const override { return {1, static_cast<std::size_t>(q_)}; }
   std::uint64_t outputSamples(std::uint64_t inputs) const override { return keptOf(inputs, q_); }
   // The sections stream as SectionsStream runs them (causal: state carried block by block; zero
-  // phase: forward into a spool file, then back), every q-th output kept.
+  // phase: forward into a spool file, then back), every q-th output kept; under auto, where auto
+  // takes cpu-parallel's block scan for them, the scan: the in-memory run's bits either way.
   bool streamsItself() const override { return true; }
   bool readsWholeInputFirst() const override { return spec_.sos.zeroPhase; }
   std::unique_ptr<SampleStream> streamFrom(SampleStream& upstream, const StageRunOptions& options,
                                            const Progress& progress) const override {
     auto sections = std::make_unique<detail::SectionsStream>(upstream, spec_, options.sampleType, options.pathForMessages,
-                                                             std::size_t{1} << 16, progress);
+                                                             std::size_t{1} << 16, progress,
+                                                             options.engine == "auto" && streamsBlockScan());
     return std::make_unique<detail::KeepEveryStream>(std::move(sections), q_);
   }
+  bool streamsBlockScan() const override { return autoScansSections(spec_); }
   std::vector<std::string> engineNames(const BackendList& engines) const override { return filter_->engineNames(engines); }
 
   AppliedJob applyInto(const BackendList& engines, std::span<const double> in, std::span<double> out,
                        const StageRunOptions& options, const Progress& progress) const override {
     if (out.size() != keptOf(in.size(), q_)) throw std::invalid_argument("the output's size is not the stage's");
+    if (AppliedJob kept; keptAsScanned(engines, in, out, options, progress, kept)) return kept;
     SampleVector filtered(ForOverwrite{}, in.size(), resultMemory());
-    // A rate change streamed gives the in-memory bits, and its stream is cpu-serial's recursion:
-    // auto keeps that recursion here, not the sections' block scan (within a bound, not the bits).
-    StageRunOptions exact = options;
-    if (exact.engine == "auto") exact.engine = "cpu-serial";
-    AppliedJob applied = filter_->applyInto(engines, in, filtered, exact, progress);
+    AppliedJob applied = filter_->applyInto(engines, in, filtered, options, progress);
     for (std::size_t j = 0; j < out.size(); ++j) out[j] = filtered[j * q_];
     return applied;
   }
 
  private:
+  // Causal on cpu-parallel: every q-th output kept as the scan goes, no filtered signal
+  // (kept_sections.hpp); false where the run is another (the filter stage's, then every q-th).
+  bool keptAsScanned(const BackendList& engines, std::span<const double> in, std::span<double> out,
+                     const StageRunOptions& options, const Progress& progress, AppliedJob& applied) const {
+    if (spec_.sos.zeroPhase) return false;
+    Job job;
+    job.input = options.pathForMessages;
+    job.spec = spec_;
+    job.engines = options.engine;
+    job.sampleType = options.sampleType;
+    job.run = options.run;
+    job.verify = options.verify;
+    job.verifyRandom = options.verifyRandom;
+    job.verifyAll = options.verifyAll;
+    const EngineChoice choice = asStageError([&] { return applyEngineOrder(engines, job).front(); });
+    if (!detail::keepsAsItScans(*choice.engine, job)) return false;
+    applied.result = detail::applySectionsKeeping(*choice.engine, in, out, q_, job, progress);
+    applied.why = choice.why;
+    return true;
+  }
+
   FilterSpec spec_;
   std::unique_ptr<BoundStage> filter_;
   std::uint64_t q_;
