@@ -38,7 +38,7 @@ py::tuple welchSpectrum(const py::array_t<double, py::array::c_style>& x, std::s
   options.sampleRate = rate;
   const std::span<const double> samples(x.data(), static_cast<std::size_t>(x.size()));
   const std::vector<int> deviceList = deviceListOf(devices).value_or(std::vector<int>{});
-  WelchEngineChoice choice = welchEngineHere(engine, deviceList);  // core's rule: refuses an unknown engine
+  WelchEngineChoice choice = welchEngineHere(engine, deviceList, samples.size());  // core's rule: refuses an unknown engine
   Spectrum spectrum;
   {
     py::gil_scoped_release release;

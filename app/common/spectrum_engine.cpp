@@ -6,8 +6,8 @@
 
 namespace siglab {
 
-WelchEngineChoice welchEngineHere(const std::string& requested, const std::vector<int>& devices) {
-  return chooseWelchEngine(requested, devices, gpuSpectrumUnavailableReason());
+WelchEngineChoice welchEngineHere(const std::string& requested, const std::vector<int>& devices, std::uint64_t samples) {
+  return chooseWelchEngine(requested, devices, gpuSpectrumUnavailableReason(), samples);
 }
 
 WelchRun welchRunFor(WelchEngineChoice& choice) {
@@ -23,7 +23,7 @@ WelchRun welchRunFor(WelchEngineChoice& choice) {
 
 Spectrum welchOnEngine(std::span<const double> samples, const WelchOptions& options, const std::string& engine,
                        const std::vector<int>& devices, std::string& note) {
-  WelchEngineChoice choice = welchEngineHere(engine, devices);
+  WelchEngineChoice choice = welchEngineHere(engine, devices, samples.size());
   Spectrum spectrum = welchOfRange(WelchSource{samples}, {}, options, welchRunFor(choice));
   note = choice.note();
   return spectrum;

@@ -133,8 +133,7 @@ void applyStage(QPromise<ApplyOutcome>& promise, const RunRequest& request,
     observer.phase("binding").throwIfCancelled();
     const SignalPtr& input = request.signal;
     ChannelSource source{input->channelSamples(), request.job.context.sampleRate, input->source()};
-    PipelineOptions options = pipelineOptionsOf(request.job);
-    options.streaming = Streaming::never;  // its samples and its result are in memory: the engine reports as it runs
+    const PipelineOptions options = pipelineOptionsOf(request.job);  // in memory into memory: core runs it in memory
     PipelineReport report = runPipeline(Pipeline{{request.job.stage}}, source, MemorySink{}, *request.engines, options,
                                         observer);
     if (!report.passed()) throw std::runtime_error(verificationFailure(report));

@@ -209,12 +209,14 @@ void SpectrumView::recompute() {
   }
   note_->setText(tr("Computing the spectrum…"));
   const SampleRange range = range_->currentIndex() == kVisible ? visible_ : SampleRange{0, original_->size()};
+  const std::size_t end = std::min(range.end, original_->size());  // as curvesOf clamps it
+  const std::uint64_t length = end - std::min(range.begin, end);
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   tasks_->start<SpectrumCurves>(
       tr("Computing the spectrum"), cancel,
       QtConcurrent::run(&computeCurves, original_, filtered_, spec_, range,
                         static_cast<std::size_t>(segment_->currentData().toInt()), sampleRate_,
-                        welchEngineHere("auto", devices_), std::shared_ptr<const std::atomic<bool>>(cancel)),
+                        welchEngineHere("auto", devices_, length), std::shared_ptr<const std::atomic<bool>>(cancel)),
       [this](const QFuture<SpectrumCurves>& done) {
         curves_ = SpectrumCurves{};
         if (done.resultCount() == 0) curves_.problem = tr("Spectrum cancelled: change the range or segment to compute it again");

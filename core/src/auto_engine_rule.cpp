@@ -69,10 +69,23 @@ std::vector<AutoPick> sectionPicks(const AutoQuestion& q, const AutoThreshold& r
   return picks;
 }
 
+// Welch's spectrum: cuFFT (q.gpuEngine) from the row's size on, else FFTW on every core
+// (cpu-parallel). The CPU's why is what WelchEngineChoice::note shows after "cpu (FFTW); ".
+AutoPick welchPick(const AutoQuestion& q, const AutoThreshold& row) {
+  if (q.gpuEngine.empty()) return {"cpu-parallel", "the GPU could not run it: " + q.gpuWhyNot};
+  if (!admits(row, q.size)) {
+    return {"cpu-parallel", "auto: " + std::to_string(q.size) + " samples < " + std::to_string(row.least) +
+                       ", FFTW's pass is shorter than the GPU's copies and launches"};
+  }
+  return {q.gpuEngine, "auto: " + std::to_string(q.size) + " samples >= " + std::to_string(row.least) +
+                           ", the GPU's time is its copies"};
+}
+
 // A correlation or a median: the GPU's engine where the row admits it, then the exact CPU engines.
 std::vector<AutoPick> filterPicks(const AutoQuestion& q, const AutoThreshold& row) {
   std::vector<AutoPick> picks;
   const bool gpuSize = admits(row, q.size);
+  const bool gpuLength = admitsLength(row, q.size, q.samples);
   const std::string w = std::to_string(q.size), min = std::to_string(row.least);
   if (q.work == AutoWork::Median) {
     if (!q.gpuEngine.empty()) {
@@ -82,20 +95,34 @@ std::vector<AutoPick> filterPicks(const AutoQuestion& q, const AutoThreshold& ro
     picks.push_back({"cpu-parallel", "a median: cpu-parallel slides a sorted window on every core, bit-identical to "
                                      "the reference"});
   } else {
-    if (!q.gpuEngine.empty() && gpuSize) {
+    if (!q.gpuEngine.empty() && gpuSize && gpuLength) {
       picks.push_back({q.gpuEngine, "a window of " + w + " >= " + min +
                                         " taps: the GPU's time is bound by its transfers, the CPU's grows with W"});
     }
-    picks.push_back({"cpu-parallel", gpuSize ? "no exact GPU engine can run it here; cpu-parallel is the fastest exact CPU engine"
-                                             : "a window of " + w + " < " + min +
-                                                   " taps: the CPU's pass is shorter than a GPU's transfers; cpu-parallel "
-                                                   "is the fastest exact engine (bit-identical to cpu-serial)"});
+    std::string why = "no exact GPU engine can run it here; cpu-parallel is the fastest exact CPU engine";
+    if (!gpuSize) {
+      why = "a window of " + w + " < " + min +
+            " taps: the CPU's pass is shorter than a GPU's transfers; cpu-parallel is the fastest exact engine "
+            "(bit-identical to cpu-serial)";
+    } else if (!gpuLength) {
+      why = std::to_string(q.samples) + " samples x " + w + " taps < " + std::to_string(row.leastSamples) + " x " + min +
+            ": the CPU's whole pass is shorter than a GPU's copies and launches; cpu-parallel is the fastest exact "
+            "engine (bit-identical to cpu-serial)";
+    }
+    picks.push_back({"cpu-parallel", std::move(why)});
   }
   picks.push_back({"cpu-serial", "the reference: no faster exact engine can run this filter here"});
   return picks;
 }
 
 }  // namespace
+
+bool admitsLength(const AutoThreshold& row, std::uint64_t size, std::uint64_t samples) {
+  if (row.leastSamples == 0 || samples == kNoLimit) return true;
+  if (size == 0) return false;
+  const std::uint64_t work = row.leastSamples * row.least;  // the table's own numbers: no overflow
+  return samples >= work / size + (work % size != 0);      // samples x size >= work, without its overflow
+}
 
 const AutoThreshold& autoThreshold(AutoWork work) {
   for (const AutoThreshold& row : kAutoThresholds) {
@@ -114,6 +141,7 @@ std::vector<AutoPick> autoEngineOrder(const AutoQuestion& question) {
     case AutoWork::Spectrogram:
     case AutoWork::FindPeaks:
     case AutoWork::Hilbert: return {stagePick(question, row)};
+    case AutoWork::Welch: return {welchPick(question, row)};
   }
   return {};
 }

@@ -59,10 +59,12 @@ AutoWork autoWorkOf(const FilterSpec& spec) {
 
 // The engines auto would try, best first, each with why it comes there: the auto rule's order, less
 // the engines that are missing or cannot run `spec` here.
-std::vector<EngineChoice> autoCandidates(const BackendList& engines, const FilterSpec& spec, SampleType type) {
+std::vector<EngineChoice> autoCandidates(const BackendList& engines, const FilterSpec& spec, SampleType type,
+                                         std::uint64_t samples) {
   AutoQuestion question;
   question.work = autoWorkOf(spec);
   question.size = question.work == AutoWork::SecondOrderSections ? fadeSamples(spec) : spec.window();
+  question.samples = samples;
   const char* gpu = question.work == AutoWork::Median ? "gpu-median" : "gpu-tuned";
   if (question.work != AutoWork::SecondOrderSections && autoUsable(engines, gpu, spec, type)) question.gpuEngine = gpu;
   std::vector<EngineChoice> order;
@@ -156,8 +158,9 @@ std::vector<FilterBackend*> selectEngines(const BackendList& engines, std::strin
   return chosen;
 }
 
-EngineChoice chooseAutoEngine(const BackendList& engines, const FilterSpec& spec, SampleType type) {
-  std::vector<EngineChoice> order = autoCandidates(engines, spec, type);
+EngineChoice chooseAutoEngine(const BackendList& engines, const FilterSpec& spec, SampleType type,
+                              std::uint64_t samples) {
+  std::vector<EngineChoice> order = autoCandidates(engines, spec, type, samples);
   if (order.empty()) throw JobError("no engine can run a " + std::string(kindName(spec)) + " here");
   return order.front();
 }
@@ -170,9 +173,9 @@ bool autoScansSections(const FilterSpec& spec) {
   return autoEngineOrder(question).front().engine == "cpu-parallel";
 }
 
-EngineChoice chooseApplyEngine(const BackendList& engines, const Job& job) {
+EngineChoice chooseApplyEngine(const BackendList& engines, const Job& job, std::uint64_t samples) {
   const std::vector<std::string> names = splitList(job.engines);
-  if (names.size() == 1 && names[0] == "auto") return chooseAutoEngine(engines, job.spec, job.sampleType);
+  if (names.size() == 1 && names[0] == "auto") return chooseAutoEngine(engines, job.spec, job.sampleType, samples);
   if (names.size() != 1 || names[0] == "all") {
     throw JobError("filter applies one engine; to run and compare several use: siglab-cli compare");
   }
@@ -235,9 +238,9 @@ ApplyResult applyFilter(FilterBackend& engine, std::span<const double> samples, 
   return result;
 }
 
-std::vector<EngineChoice> applyEngineOrder(const BackendList& engines, const Job& job) {
-  const EngineChoice named = chooseApplyEngine(engines, job);
-  if (job.engines == "auto") return autoCandidates(engines, job.spec, job.sampleType);
+std::vector<EngineChoice> applyEngineOrder(const BackendList& engines, const Job& job, std::uint64_t samples) {
+  const EngineChoice named = chooseApplyEngine(engines, job, samples);
+  if (job.engines == "auto") return autoCandidates(engines, job.spec, job.sampleType, samples);
   return {named};
 }
 
@@ -269,7 +272,7 @@ void firstThatRuns(const std::vector<EngineChoice>& order, bool automatic, std::
 AppliedJob applyJob(const BackendList& engines, std::span<const double> samples, const Job& job,
                     const Progress& progress) {
   AppliedJob applied;
-  firstThatRuns(applyEngineOrder(engines, job), job.engines == "auto", applied.fellBack, [&](const EngineChoice& c) {
+  firstThatRuns(applyEngineOrder(engines, job, samples.size()), job.engines == "auto", applied.fellBack, [&](const EngineChoice& c) {
     applied.result = applyFilter(*c.engine, samples, job, progress);
     applied.why = c.why;
   });
@@ -279,7 +282,7 @@ AppliedJob applyJob(const BackendList& engines, std::span<const double> samples,
 AppliedJob applyJobInto(const BackendList& engines, std::span<const double> samples, std::span<double> out,
                         const Job& job, const Progress& progress) {
   AppliedJob applied;
-  firstThatRuns(applyEngineOrder(engines, job), job.engines == "auto", applied.fellBack, [&](const EngineChoice& c) {
+  firstThatRuns(applyEngineOrder(engines, job, samples.size()), job.engines == "auto", applied.fellBack, [&](const EngineChoice& c) {
     applied.result = applyFilterInto(*c.engine, samples, out, job, progress);
     applied.why = c.why;
   });

@@ -32,7 +32,8 @@ std::vector<EngineChoice> streamEngineOrder(const BoundChain& chain, std::size_t
   const FilterSpec* spec = chain.stages[k]->filterSpec();
   if (!spec) return {};
   try {
-    return applyEngineOrder(engines, stageJob(*spec, options, chain.engines[k], {}));
+    // A filter's output is as long as its input: the samples it reads, where binding knew them.
+    return applyEngineOrder(engines, stageJob(*spec, options, chain.engines[k], {}), chain.outputs[k].value_or(kNoLimit));
   } catch (const JobError& e) {
     throw StageError(chain.prefix(k) + e.what());
   }

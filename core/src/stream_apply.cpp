@@ -23,7 +23,7 @@ StreamingPlan planStreaming(Streaming choice, std::string_view inexactEngine, Sa
     return {false, "in memory: " + name + "'s rounding depends on where its work is cut, so a streamed result "
                    "would differ from the in-memory one (within its tolerance)"};
   }
-  if (fits && io.endsInMemory) {
+  if (io.endsInMemory) {  // held either way: blocks would bound only a float32 copy
     return {false, "in memory: the signal and its result are in memory already (blocks would only copy them)"};
   }
   if (!fits) {

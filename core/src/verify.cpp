@@ -28,23 +28,26 @@ bool sameBits(Sample a, Sample b) {
   }
 }
 
+template <typename Sample>
+void compareOutputAs(Verification& v, std::size_t position, Sample expected, Sample got, bool bitForBit,
+                     double tolerance) {
+  ++v.checked;
+  if (std::isnan(expected) && std::isnan(got)) return;
+  const double diff = std::isnan(expected) || std::isnan(got)
+                          ? std::numeric_limits<double>::infinity()
+                          : std::fabs(static_cast<double>(got) - static_cast<double>(expected));
+  v.maxAbsDiff = std::max(v.maxAbsDiff, diff);
+  const bool agrees = bitForBit ? sameBits(expected, got) : diff <= tolerance;
+  if (agrees) return;
+  if (v.mismatches++ == 0 || position < v.firstMismatch) v.firstMismatch = position;
+}
+
 // Compares out[p] with expectedAt(p) for the positions of one piece.
 template <typename Sample, typename Expected>
 Verification comparePiece(std::span<const Sample> out, std::span<const std::size_t> positions, double tolerance,
                           const Expected& expectedAt) {
   Verification v;
-  for (const std::size_t p : positions) {
-    const Sample expected = expectedAt(p);
-    const Sample got = out[p];
-    ++v.checked;
-    if (std::isnan(expected) && std::isnan(got)) continue;
-    const double diff = std::isnan(expected) || std::isnan(got)
-                            ? std::numeric_limits<double>::infinity()
-                            : std::fabs(static_cast<double>(got) - static_cast<double>(expected));
-    const bool agrees = tolerance == 0.0 ? sameBits(expected, got) : diff <= tolerance;
-    v.maxAbsDiff = std::max(v.maxAbsDiff, diff);
-    if (!agrees && v.mismatches++ == 0) v.firstMismatch = p;
-  }
+  for (const std::size_t p : positions) compareOutputAs<Sample>(v, p, expectedAt(p), out[p], tolerance == 0.0, tolerance);
   return v;
 }
 
@@ -184,6 +187,14 @@ Verification verifyOutputs(std::span<const float> in, const FilterSpec& spec, st
                            std::span<const std::size_t> positions, double tolerance, const Progress& progress) {
   if (spec.accumulator == Accumulator::Float64) return verifyAs<double>(in, spec, out, positions, tolerance, progress);
   return verifyAs<float>(in, spec, out, positions, tolerance, progress);
+}
+
+void compareOutput(Verification& v, std::size_t position, double expected, double got, bool bitForBit, double tolerance) {
+  compareOutputAs(v, position, expected, got, bitForBit, tolerance);
+}
+
+void compareOutput(Verification& v, std::size_t position, float expected, float got, bool bitForBit, double tolerance) {
+  compareOutputAs(v, position, expected, got, bitForBit, tolerance);
 }
 
 }  // namespace siglab

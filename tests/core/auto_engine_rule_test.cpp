@@ -20,8 +20,10 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 constexpr AutoWork kStageWorks[] = {AutoWork::RateChange, AutoWork::Spectrogram, AutoWork::FindPeaks, AutoWork::Hilbert};
 
 TEST(AutoEngineRule, TheTableHoldsEachThresholdOnce) {
-  EXPECT_EQ(std::size(kAutoThresholds), 7u);  // a row a work
+  EXPECT_EQ(std::size(kAutoThresholds), 8u);  // a row a work
   EXPECT_EQ(autoThreshold(AutoWork::Correlation).least, 101u);
+  EXPECT_EQ(autoThreshold(AutoWork::Correlation).leastSamples, std::uint64_t{1} << 20);
+  EXPECT_TRUE(autoThreshold(AutoWork::Welch).gpu);
   EXPECT_EQ(autoThreshold(AutoWork::Median).least, 0u);
   for (const AutoWork work : kStageWorks) EXPECT_EQ(autoThreshold(work).least, std::uint64_t{1} << 20);
   const AutoThreshold& sections = autoThreshold(AutoWork::SecondOrderSections);
@@ -84,6 +86,27 @@ TEST(AutoEngineRule, AFilterFallsBackToTheExactCpuEnginesAStageStopsAtItsPick) {
   EXPECT_EQ(autoEngineOrder({AutoWork::RateChange, 1u << 22, "gpu-x", {}, true}).front().engine, "gpu-x");
 }
 
+// A correlation's GPU row counts the signal's length too: a short signal's whole pass on the CPU is
+// shorter than the GPU's copies and launches; more taps admit the GPU on fewer samples.
+TEST(AutoEngineRule, CorrelationTakesTheGpuOnlyForASignalLongEnough) {
+  const std::uint64_t least = kGpuStageMinSamples;
+  AutoQuestion q{AutoWork::Correlation, kGpuMinWindow, "gpu-tuned", {}, false, 1000};
+  std::vector<AutoPick> order = autoEngineOrder(q);
+  EXPECT_EQ(order.front().engine, "cpu-parallel");
+  EXPECT_TRUE(has(order.front().why, "1000 samples x 101 taps < 1048576 x 101")) << order.front().why;
+  q.samples = least - 1;
+  EXPECT_EQ(autoEngineOrder(q).front().engine, "cpu-parallel");
+  q.samples = least;
+  EXPECT_EQ(autoEngineOrder(q).front().engine, "gpu-tuned");
+  q.samples = kNoLimit;  // a stream of unknown length
+  EXPECT_EQ(autoEngineOrder(q).front().engine, "gpu-tuned");
+  q.size = 1001;  // ten times the taps: about a tenth of the samples
+  q.samples = (least * kGpuMinWindow + 1000) / 1001;
+  EXPECT_EQ(autoEngineOrder(q).front().engine, "gpu-tuned");
+  --q.samples;
+  EXPECT_EQ(autoEngineOrder(q).front().engine, "cpu-parallel");
+}
+
 // A GPU engine that runs every filter exactly, named as auto's GPU engines are.
 class ExactGpu final : public FilterBackend {
  public:
@@ -118,6 +141,10 @@ TEST(AutoEngineRule, FilterKindsAndStagesChooseAsTheRuleSays) {
     EXPECT_EQ(chosen.engine->name(), rule.engine) << w;
     EXPECT_EQ(chosen.why, rule.why) << w;
     EXPECT_EQ(chosen.engine->name(), w >= kGpuMinWindow ? "gpu-tuned" : "cpu-parallel") << w;
+    const EngineChoice shortSignal = chooseAutoEngine(engines, taps, SampleType::f64, 1000);
+    const AutoPick shortRule = autoEngineOrder({AutoWork::Correlation, w, "gpu-tuned", {}, false, 1000}).front();
+    EXPECT_EQ(shortSignal.engine->name(), "cpu-parallel") << w;
+    EXPECT_EQ(shortSignal.why, shortRule.why) << w;
     EXPECT_EQ(chooseAutoEngine(engines, makeMedianFilter(w | 1, BoundaryMode::Reflect), SampleType::f64).engine->name(),
               "gpu-median") << w;
   }

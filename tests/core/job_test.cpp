@@ -282,7 +282,7 @@ TEST(Job, AutoFallsBackWhenItsChoiceFailsHere) {
   BackendList engines = cpuEngines(false);
   engines.push_back(std::make_unique<FailingGpuEngine>());
   std::mt19937_64 rng(test::freshSeed());
-  std::vector<double> in = test::randomSignal(5000, rng);
+  std::vector<double> in = test::randomSignal(kGpuStageMinSamples, rng);  // long enough for the GPU's row
   in[1234] = NAN;
   Job job;
   job.spec = unevenTaps(kGpuMinWindow);
@@ -293,6 +293,21 @@ TEST(Job, AutoFallsBackWhenItsChoiceFailsHere) {
   EXPECT_NE(applied.fellBack[0].find("out of GPU memory"), std::string::npos);
   EXPECT_TRUE(applied.result.verification.passed());
   EXPECT_GT(applied.result.verification.checked, 0u);
+}
+
+// A signal whose whole CPU pass is shorter than a GPU's copies (1,000 samples, 101 taps) runs on
+// the CPU: auto does not try the GPU first.
+TEST(Job, AutoRunsAShortSignalOnTheCpuWithoutTryingTheGpu) {
+  BackendList engines = cpuEngines(false);
+  engines.push_back(std::make_unique<FailingGpuEngine>());
+  std::mt19937_64 rng(test::freshSeed());
+  const std::vector<double> in = test::randomSignal(1000, rng);
+  Job job;
+  job.spec = unevenTaps(kGpuMinWindow);
+  const AppliedJob applied = applyJob(engines, in, job);
+  EXPECT_EQ(applied.result.engine, "cpu-parallel");
+  EXPECT_TRUE(applied.fellBack.empty()) << applied.fellBack.front();
+  EXPECT_NE(applied.why.find("1000 samples x 101 taps"), std::string::npos) << applied.why;
 }
 
 TEST(Job, ApplyWritesTheChosenEnginesResult) {

@@ -7,6 +7,7 @@
 
 #include "shared_helpers.hpp"
 #include "scipy_support.hpp"
+#include "siglab/auto_engine_rule.hpp"
 #include "siglab/io/binary_formats.hpp"
 #include "siglab/io/signal_io.hpp"
 #include "siglab/spectrum.hpp"
@@ -210,18 +211,31 @@ namespace {
 // Welch's engine rule, the one the CLI, Python and the desktop present: auto takes the GPU where one
 // can run it, else FFTW saying why; gpu where none can is refused; cpu is FFTW with no excuse.
 TEST(WelchEngineRule, AutoFallsBackSayingWhyGpuIsRefusedWhereNoneCan) {
-  const WelchEngineChoice gpu = chooseWelchEngine("auto", {0, 1}, "");
+  const WelchEngineChoice gpu = chooseWelchEngine("auto", {0, 1}, "", kWelchGpuMinSamples);
   EXPECT_EQ(gpu.engine, WelchEngine::gpu);
   EXPECT_EQ(gpu.devices, (std::vector<int>{0, 1}));
   EXPECT_EQ(gpu.note(), "gpu (cuFFT) on devices 0,1");
-  EXPECT_EQ(chooseWelchEngine("gpu", {}, "").note(), "gpu (cuFFT)");
-  const WelchEngineChoice none = chooseWelchEngine("auto", {}, "no CUDA device");
+  EXPECT_EQ(chooseWelchEngine("gpu", {}, "", 1000).note(), "gpu (cuFFT)");  // named: whatever the size
+  const WelchEngineChoice none = chooseWelchEngine("auto", {}, "no CUDA device", kWelchGpuMinSamples);
   EXPECT_EQ(none.engine, WelchEngine::cpu);
   EXPECT_EQ(none.note(), "cpu (FFTW); the GPU could not run it: no CUDA device");
-  EXPECT_EQ(chooseWelchEngine("cpu", {0}, "").note(), "cpu (FFTW)");
-  EXPECT_THROW(chooseWelchEngine("gpu", {}, "no CUDA device"), std::invalid_argument);
-  EXPECT_THROW(chooseWelchEngine("fast", {}, ""), std::invalid_argument);
+  EXPECT_EQ(chooseWelchEngine("cpu", {0}, "", kWelchGpuMinSamples).note(), "cpu (FFTW)");
+  EXPECT_THROW(chooseWelchEngine("gpu", {}, "no CUDA device", 1000), std::invalid_argument);
+  EXPECT_THROW(chooseWelchEngine("fast", {}, "", 1000), std::invalid_argument);
   EXPECT_EQ(welchCpuFallback("out of memory").note(), "cpu (FFTW); the GPU could not run it: out of memory");
+}
+
+// Auto's Welch is a row of the one auto table: FFTW below kWelchGpuMinSamples samples (a GPU's
+// copies and launches cost more than FFTW's whole pass there), cuFFT from it on, as the rule says.
+TEST(WelchEngineRule, AutoTakesTheGpuOnlyFromTheTablesWelchRow) {
+  EXPECT_EQ(autoThreshold(AutoWork::Welch).least, kWelchGpuMinSamples);
+  const WelchEngineChoice small = chooseWelchEngine("auto", {0}, "", kWelchGpuMinSamples - 1);
+  EXPECT_EQ(small.engine, WelchEngine::cpu);
+  EXPECT_EQ(small.note(), "cpu (FFTW); " + autoEngineOrder({AutoWork::Welch, kWelchGpuMinSamples - 1, "gpu", {}, false}).front().why);
+  EXPECT_NE(small.note().find(std::to_string(kWelchGpuMinSamples - 1) + " samples < " + std::to_string(kWelchGpuMinSamples)),
+            std::string::npos) << small.note();
+  EXPECT_EQ(chooseWelchEngine("auto", {0}, "", 1000).engine, WelchEngine::cpu);
+  EXPECT_EQ(chooseWelchEngine("auto", {0}, "", kWelchGpuMinSamples).engine, WelchEngine::gpu);
 }
 
 }  // namespace

@@ -331,13 +331,15 @@ TEST(StreamApply, PlanStreamsExactEnginesAndKeepsTheRestInMemoryWhereItFits) {
   StreamingCase hugeText{availableMemoryBytes(), std::nullopt};  // text of unknown length: 2 bytes a sample at least
   EXPECT_TRUE(planStreaming(Streaming::automatic, "cpu-running", SampleType::f64, hugeText).stream);
 
-  // The signal and its result already in memory: in memory where it fits, streamed where it does not.
+  // The signal and its result already in memory (the desktop's apply, Python's arrays): in memory
+  // however large, since both are held either way; streamed only when asked.
   StreamingCase inMemory = small;
   inMemory.endsInMemory = true;
   EXPECT_FALSE(planStreaming(Streaming::automatic, "", SampleType::f64, inMemory).stream);
   EXPECT_TRUE(planStreaming(Streaming::always, "", SampleType::f64, inMemory).stream);
   inMemory.samples = availableMemoryBytes();
-  EXPECT_TRUE(planStreaming(Streaming::automatic, "", SampleType::f64, inMemory).stream);
+  EXPECT_FALSE(planStreaming(Streaming::automatic, "", SampleType::f64, inMemory).stream);
+  EXPECT_FALSE(planStreaming(Streaming::automatic, "", SampleType::f32, inMemory).stream);
 }
 
 }  // namespace

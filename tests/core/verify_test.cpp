@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -210,6 +211,29 @@ TEST(Verify, EveryPieceCountsAndTheFirstMismatchIsTheLowest) {
   EXPECT_EQ(v.checked, in.size());
   EXPECT_EQ(v.mismatches, (in.size() - 37 + 99) / 100);
   EXPECT_EQ(v.firstMismatch, 37u);
+}
+
+// The one comparison every verification makes (verifyOutputs, verifySosStretches): bits or a
+// tolerance, NaN against NaN, and the lowest mismatch whatever order the outputs come in.
+TEST(Verify, CompareOutputCountsBitsToleranceNaNAndTheLowestMismatch) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  Verification v;
+  compareOutput(v, 9, 1.0, 1.0, true, 0.0);
+  compareOutput(v, 8, 0.0, -0.0, true, 0.0);  // equal values, other bits
+  EXPECT_EQ(v.mismatches, 1u);
+  compareOutput(v, 7, 1.0, 1.0 + 1e-9, false, 1e-8);  // within the tolerance
+  compareOutput(v, 5, nan, nan, true, 0.0);
+  EXPECT_EQ(v.mismatches, 1u);
+  compareOutput(v, 3, 1.0, nan, false, 1e300);  // a backward pass meets position 3 after 8
+  EXPECT_EQ(v.checked, 5u);
+  EXPECT_EQ(v.mismatches, 2u);
+  EXPECT_EQ(v.firstMismatch, 3u);
+  EXPECT_TRUE(std::isinf(v.maxAbsDiff));
+  Verification narrow;
+  compareOutput(narrow, 0, 1.0f, std::nextafter(1.0f, 2.0f), false, 1e-7);
+  compareOutput(narrow, 1, 1.0f, std::nextafter(1.0f, 2.0f), true, 1.0);
+  EXPECT_EQ(narrow.mismatches, 2u);
+  EXPECT_EQ(narrow.firstMismatch, 0u);
 }
 
 TEST(Verify, NaNAgreesWithNaNAndDiffersFromANumber) {

@@ -15,6 +15,7 @@
 #include "gui_test_support.hpp"
 #include "sample_rate_field.hpp"
 #include "signal_plot.hpp"
+#include "siglab/auto_engine_rule.hpp"
 #include "siglab/cpu_serial.hpp"
 #include "siglab/cuda_backends.hpp"
 #include "siglab/io/signal_io.hpp"
@@ -105,9 +106,10 @@ TEST_F(SampleRateGuiTest, WithARateThePlotsReadTimeAndTheRateIsRememberedPerFile
 }
 
 // The Device tab's GPUs compute the spectra with cuFFT (the same bits on a forced split as on GPU
-// 0); where none can, FFTW does, and the note says which ran and why (core's rule).
+// 0) for a signal long enough (the auto rule's Welch row); where none can, FFTW does, and the note
+// says which ran and why (core's rule).
 TEST(SpectrumView, RunsOnTheChosenDevicesOrSaysFftwRan) {
-  auto original = std::make_shared<const gui::LoadedSignal>("tone", pureTone(300000, 0.05));
+  auto original = std::make_shared<const gui::LoadedSignal>("tone", pureTone(kWelchGpuMinSamples, 0.05));
   gui::SpectrumView view;
   view.setSegment(1024);
   view.setOriginal(original);
@@ -206,7 +208,7 @@ TEST(SpectrumView, NamesTheEngineTheCliAndPythonName) {
   view.setOriginal(std::make_shared<const gui::LoadedSignal>("tone", x));
   ASSERT_TRUE(waitForSpectrum(view));
   const std::string gui = view.curves().engine.toStdString();
-  const std::string python = welchEngineHere("auto", {}).note();
+  const std::string python = welchEngineHere("auto", {}, x.size()).note();
   EXPECT_EQ(gui, python);
   EXPECT_NE(cli.out.find("segments of 1024, " + gui + "\n"), std::string::npos) << cli.out << " vs " << gui;
 }

@@ -1,7 +1,8 @@
 #pragma once
 // The auto rule: which engine "auto" runs, for every filter kind (job.hpp's chooseAutoEngine, behind
-// every apply, chain and pipeline) and every stage with a GPU engine of its own (stage_engine_rule.hpp's
-// chooseStageEngine), in one function and one table. The caller says which GPU engine can run the
+// every apply, chain and pipeline), every stage with a GPU engine of its own (stage_engine_rule.hpp's
+// chooseStageEngine) and Welch's spectrum (welch_engine.hpp's chooseWelchEngine), in one function and
+// one table. The caller says which GPU engine can run the
 // work here, so the rule is tested without a GPU.
 #include <cstddef>
 #include <cstdint>
@@ -12,20 +13,25 @@ namespace siglab {
 
 /// The work auto chooses an engine for.
 enum class AutoWork {
-  Correlation,  // a correlation or Savitzky-Golay filter: size in taps
+  Correlation,  // a correlation or Savitzky-Golay filter: size in taps, and the signal's samples a channel
   Median,       // a median filter
   SecondOrderSections,  // sosfilt, sosfiltfilt
   RateChange,   // the stages' own GPU work (GpuStageWork): size in samples a channel
   Spectrogram,
   FindPeaks,
   Hilbert,
+  Welch,        // Welch's spectrum: size in samples of the signal (or range) it reads
 };
 
 // The table: which sizes of a work admit an engine faster than the exact CPU ones. Why each, as
 // measured on the H100 host SigLab was tuned on (README, "Choosing an engine"):
 //  - Correlation from kGpuMinWindow taps, the GPU's (gpu-tuned): its end-to-end time is bound by
 //    its transfers (5.8 ms at 10M float64) while cpu-parallel's grows with W (1.1 ms at W = 5 on
-//    the host's 16 cores, about 0.06 ms more a tap);
+//    the host's 16 cores, about 0.06 ms more a tap); and only for a signal of at least
+//    kGpuStageMinSamples a channel at kGpuMinWindow taps (fewer samples for more taps: the CPU's
+//    work, samples x taps, at least kGpuStageMinSamples x kGpuMinWindow): there both take about
+//    0.7 ms (cpu-parallel 0.06 ms a tap per 10M samples; gpu-tuned's copies 0.58 ms a million samples
+//    plus its launches), and below it the CPU's whole pass is shorter than the GPU's copies;
 //  - Median from any window, the GPU's (gpu-median): the GPU selects every window in parallel where
 //    the CPU slides one sorted window a core, bit-identical either way;
 //  - the stages' work from kGpuStageMinSamples a channel, the GPU's: below it the CPU's pass is
@@ -35,10 +41,18 @@ enum class AutoWork {
 //    down to 2^-53), cpu-parallel's block scan: its carried state then shows only just past a cut
 //    and fades as the recursion's own, within its stated bound (sosKindTolerance); the limit is a
 //    sixteenth of the scan's shortest block. gpu-sos-scan, bounded only relative to the signal's
-//    peak, is never auto's.
+//    peak, is never auto's;
+//  - Welch from kWelchGpuMinSamples samples, the GPU's (cuFFT): a call costs the GPU about 0.35 ms
+//    beyond its pipeline (window, stream, sums back) plus its copies, 0.165 ns a sample from pinned
+//    memory to 0.285 from pageable; FFTW takes 3.6-4.1 ns a sample on one core (this machine,
+//    2^18-2^22 samples), 0.62 on the host's 16 threads at 10M. At 2^20 samples FFTW takes 0.27 ms
+//    (16 cores at this machine's rate) to 0.65 (the host's), the GPU 0.52-0.65: below it FFTW's
+//    whole pass is the shorter however its threads scale; at 10M the GPU takes 2.0-3.2 ms, FFTW 6.2
+//    (docs/perf/welch-auto-session20.txt).
 inline constexpr std::size_t kGpuMinWindow = 101;
 inline constexpr std::uint64_t kGpuStageMinSamples = std::uint64_t{1} << 20;
 inline constexpr std::uint64_t kSosScanDefaultFade = 4096;
+inline constexpr std::uint64_t kWelchGpuMinSamples = std::uint64_t{1} << 20;
 
 /// One row of the auto rule's table.
 struct AutoThreshold {
@@ -46,16 +60,20 @@ struct AutoThreshold {
   bool gpu;            // admits the GPU engine that runs the work here; false: cpu-parallel's block scan
   std::uint64_t least; // the sizes that admit it: taps, samples a channel, or samples of fade
   std::uint64_t most;
+  // Correlation: the signal's samples a channel that admit it at `least` taps (samples x taps at
+  // least leastSamples x least); 0 for the rest.
+  std::uint64_t leastSamples = 0;
 };
 inline constexpr std::uint64_t kNoLimit = UINT64_MAX;
 inline constexpr AutoThreshold kAutoThresholds[] = {
-    {AutoWork::Correlation, true, kGpuMinWindow, kNoLimit},
+    {AutoWork::Correlation, true, kGpuMinWindow, kNoLimit, kGpuStageMinSamples},
     {AutoWork::Median, true, 0, kNoLimit},
     {AutoWork::SecondOrderSections, false, 0, kSosScanDefaultFade},
     {AutoWork::RateChange, true, kGpuStageMinSamples, kNoLimit},
     {AutoWork::Spectrogram, true, kGpuStageMinSamples, kNoLimit},
     {AutoWork::FindPeaks, true, kGpuStageMinSamples, kNoLimit},
     {AutoWork::Hilbert, true, kGpuStageMinSamples, kNoLimit},
+    {AutoWork::Welch, true, kWelchGpuMinSamples, kNoLimit},
 };
 
 /// What auto is asked.
@@ -66,6 +84,7 @@ struct AutoQuestion {
   std::string gpuEngine;   // the GPU engine that runs the work here (a filter's: exact or bounded per output), or empty
   std::string gpuWhyNot;   // why none does, when gpuEngine is empty
   bool streamed = false;   // the run goes block by block (find-peaks' GPU engine takes the whole signal)
+  std::uint64_t samples = kNoLimit;  // Correlation: the signal's samples a channel (kNoLimit: unknown, a stream)
 };
 
 /// An engine auto may run, and why it comes there.
@@ -86,5 +105,9 @@ const AutoThreshold& autoThreshold(AutoWork work);
 
 // Whether `row` admits its engine at `size`.
 inline bool admits(const AutoThreshold& row, std::uint64_t size) { return size >= row.least && size <= row.most; }
+
+// Whether `row` admits its engine for a signal of `samples` a channel at `size` taps: samples x size
+// at least row.leastSamples x row.least (the CPU's work, which grows with both).
+bool admitsLength(const AutoThreshold& row, std::uint64_t size, std::uint64_t samples);
 
 }  // namespace siglab

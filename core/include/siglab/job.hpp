@@ -62,8 +62,10 @@ struct EngineChoice {
 // instead of -0.214): it runs only when named, but for the sections' block scan where the rule
 // checked its bound (poles that fade within kSosScanDefaultFade samples). Among the rest, the first
 // of the auto rule's order (autoEngineOrder, auto_engine_rule.hpp: gpu-tuned from kGpuMinWindow
-// taps, gpu-median for a median, then cpu-parallel, then cpu-serial) that can run it here.
-EngineChoice chooseAutoEngine(const BackendList& engines, const FilterSpec& spec, SampleType type);
+// taps on a signal long enough, gpu-median for a median, then cpu-parallel, then cpu-serial) that
+// can run it here. `samples`: the signal's length a channel (kNoLimit: unknown, a stream).
+EngineChoice chooseAutoEngine(const BackendList& engines, const FilterSpec& spec, SampleType type,
+                              std::uint64_t samples = kNoLimit);
 
 // Whether auto's first pick for the sections `spec` is cpu-parallel's block scan (the rule's check of
 // its bound: poles that fade within kSosScanDefaultFade samples): a stream of them runs the scan too.
@@ -72,11 +74,12 @@ bool autoScansSections(const FilterSpec& spec);
 // The engine job.engines names for an apply: "auto", or exactly one engine that can run the spec
 // here. Throws JobError for several engines or "all" (that is a comparison), an unknown name, or
 // an engine that cannot run the spec (with its own reason).
-EngineChoice chooseApplyEngine(const BackendList& engines, const Job& job);
+EngineChoice chooseApplyEngine(const BackendList& engines, const Job& job, std::uint64_t samples = kNoLimit);
 
 // The engines an apply tries, in order: auto's candidates (an engine that fails here gives way to
 // the next), or the one engine job.engines names. Throws as chooseApplyEngine does.
-std::vector<EngineChoice> applyEngineOrder(const BackendList& engines, const Job& job);
+// `samples`: the signal's length a channel, as chooseAutoEngine takes it.
+std::vector<EngineChoice> applyEngineOrder(const BackendList& engines, const Job& job, std::uint64_t samples);
 
 // Whether float32 holds `v` once rounded to nearest: |v| below FLT_MAX + half its ulp (2^128 - 2^103),
 // so FLT_MAX itself and its 9-digit text 3.40282347e+38 are held; an infinity is not.

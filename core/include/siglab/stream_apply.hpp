@@ -37,9 +37,10 @@ struct StreamingCase {
 // lost by it: every engine is exact (tolerance 0: each output depends only on its window, which a
 // block hands over whole), and the output is a file that appears only when complete. It keeps the
 // in-memory path where that is what the user gets: an inexact engine (`inexactEngine`, the first
-// whose rounding depends on where its work is cut: running sum, FFT; empty when none), or ends
-// already in memory (io.endsInMemory), unless the signal would not fit in the memory available,
-// where streaming is the only way.
+// whose rounding depends on where its work is cut: running sum, FFT; empty when none) unless the
+// signal would not fit in the memory available, where streaming is the only way; and always where
+// both ends are in memory (io.endsInMemory: the signal and its whole result are held either way,
+// so blocks would bound nothing but copy every sample in and out of them).
 StreamingPlan planStreaming(Streaming choice, std::string_view inexactEngine, SampleType type, const StreamingCase& io);
 
 // Memory the in-memory apply needs for `samples` samples read from `inputBytes` bytes (the file

@@ -26,6 +26,14 @@ struct Verification {
   bool passed() const { return mismatches == 0; }
 };
 
+// One output `got` at `position` against its reference `expected`, counted into `v`: bit for bit
+// when `bitForBit`, else |got - expected| <= tolerance; two NaNs agree, a NaN against a number is an
+// infinite difference (v.maxAbsDiff); v.firstMismatch is the lowest position that disagrees, in
+// whatever order the outputs come. Every verification (verifyOutputs, verifySosStretches) compares
+// through it.
+void compareOutput(Verification& v, std::size_t position, double expected, double got, bool bitForBit, double tolerance);
+void compareOutput(Verification& v, std::size_t position, float expected, float got, bool bitForBit, double tolerance);
+
 // The outputs worth checking, sorted and distinct: the first and last W, kOutputsEachSideOfCut
 // on each side of every cut in `splits`, and `randomCount` drawn uniformly with `seed` (every
 // output when `randomCount` is at least `samples`: never more positions than outputs).
