@@ -90,7 +90,7 @@ class IirDecimateStage final : public BoundStage {
     job.verify = options.verify;
     job.verifyRandom = options.verifyRandom;
     job.verifyAll = options.verifyAll;
-    const EngineChoice choice = asStageError([&] { return applyEngineOrder(engines, job).front(); });
+    const EngineChoice choice = asStageError([&] { return applyEngineOrder(engines, job, in.size()).front(); });
     if (!detail::keepsAsItScans(*choice.engine, job)) return false;
     applied.result = detail::applySectionsKeeping(*choice.engine, in, out, q_, job, progress);
     applied.why = choice.why;
