@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "siglab/job.hpp"
 #include "siglab/stage.hpp"
 
 namespace siglab {
@@ -14,5 +15,8 @@ namespace siglab {
 // the response's frequencies are in Hz.
 std::unique_ptr<BoundStage> makeFilterStage(FilterSpec spec, std::string note = {},
                                             std::optional<double> sampleRate = std::nullopt);
+
+// The job a stage's run of `spec` is: the engine, sample type and checks its options ask for.
+Job jobOfStage(const FilterSpec& spec, const StageRunOptions& options);
 
 }  // namespace siglab

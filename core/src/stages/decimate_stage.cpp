@@ -81,15 +81,7 @@ class IirDecimateStage final : public BoundStage {
   bool keptAsScanned(const BackendList& engines, std::span<const double> in, std::span<double> out,
                      const StageRunOptions& options, const Progress& progress, AppliedJob& applied) const {
     if (spec_.sos.zeroPhase) return false;
-    Job job;
-    job.input = options.pathForMessages;
-    job.spec = spec_;
-    job.engines = options.engine;
-    job.sampleType = options.sampleType;
-    job.run = options.run;
-    job.verify = options.verify;
-    job.verifyRandom = options.verifyRandom;
-    job.verifyAll = options.verifyAll;
+    const Job job = jobOfStage(spec_, options);
     const EngineChoice choice = asStageError([&] { return applyEngineOrder(engines, job, in.size()).front(); });
     if (!detail::keepsAsItScans(*choice.engine, job)) return false;
     applied.result = detail::applySectionsKeeping(*choice.engine, in, out, q_, job, progress);

@@ -29,15 +29,7 @@ class FilterStage final : public BoundStage {
 
   AppliedJob applyInto(const BackendList& engines, std::span<const double> in, std::span<double> out,
                        const StageRunOptions& options, const Progress& progress) const override {
-    Job job;
-    job.input = options.pathForMessages;
-    job.spec = spec_;
-    job.engines = options.engine;
-    job.sampleType = options.sampleType;
-    job.run = options.run;
-    job.verify = options.verify;
-    job.verifyRandom = options.verifyRandom;
-    job.verifyAll = options.verifyAll;
+    const Job job = jobOfStage(spec_, options);
     try {
       return applyJobInto(engines, in, out, job, progress);
     } catch (const JobError& e) {
@@ -68,6 +60,19 @@ class FilterStage final : public BoundStage {
 };
 
 }  // namespace
+
+Job jobOfStage(const FilterSpec& spec, const StageRunOptions& options) {
+  Job job;
+  job.input = options.pathForMessages;
+  job.spec = spec;
+  job.engines = options.engine;
+  job.sampleType = options.sampleType;
+  job.run = options.run;
+  job.verify = options.verify;
+  job.verifyRandom = options.verifyRandom;
+  job.verifyAll = options.verifyAll;
+  return job;
+}
 
 std::unique_ptr<BoundStage> makeFilterStage(FilterSpec spec, std::string note, std::optional<double> sampleRate) {
   return std::make_unique<FilterStage>(std::move(spec), std::move(note), sampleRate);
