@@ -232,15 +232,8 @@ Verification verifyStretchesAs(std::span<const Sample> in, const FilterSpec& spe
     for (std::size_t i = 0; i < count; ++i) {
       if (errors[i]) std::rethrow_exception(errors[i]);
     }
-    for (std::size_t i = 0; i < count; ++i) {  // checked, mismatches and the largest differences add up in any order
-      const Verification& part = parts[i];
-      if (part.mismatches > 0 && (v.mismatches == 0 || part.firstMismatch < v.firstMismatch)) {
-        v.firstMismatch = part.firstMismatch;
-      }
-      v.checked += part.checked;
-      v.mismatches += part.mismatches;
-      v.maxAbsDiff = std::max(v.maxAbsDiff, part.maxAbsDiff);
-      v.tolerance = std::max(v.tolerance, part.tolerance);
+    for (std::size_t i = 0; i < count; ++i) {
+      addVerification(v, parts[i]);
       work.add(partSteps[i]);
     }
   }

@@ -74,12 +74,8 @@ Verification compareAt(std::span<const Sample> out, std::span<const std::size_t>
       parts[static_cast<std::size_t>(k)] =
           comparePiece(out, positions.subspan(from, std::min(end, from + piece) - from), tolerance, expectedAt);
     }
-    for (std::int64_t k = 0; k < pieces; ++k) {  // in order: the first mismatch is the lowest position's
-      const Verification& part = parts[static_cast<std::size_t>(k)];
-      v.checked += part.checked;
-      if (part.mismatches > 0 && v.mismatches == 0) v.firstMismatch = part.firstMismatch;
-      v.mismatches += part.mismatches;
-      v.maxAbsDiff = std::max(v.maxAbsDiff, part.maxAbsDiff);
+    for (std::int64_t k = 0; k < pieces; ++k) {
+      addVerification(v, parts[static_cast<std::size_t>(k)]);
     }
     work.add(end - begin);
   }
@@ -195,6 +191,16 @@ void compareOutput(Verification& v, std::size_t position, double expected, doubl
 
 void compareOutput(Verification& v, std::size_t position, float expected, float got, bool bitForBit, double tolerance) {
   compareOutputAs(v, position, expected, got, bitForBit, tolerance);
+}
+
+void addVerification(Verification& total, const Verification& part) {
+  if (part.mismatches > 0 && (total.mismatches == 0 || part.firstMismatch < total.firstMismatch)) {
+    total.firstMismatch = part.firstMismatch;
+  }
+  total.checked += part.checked;
+  total.mismatches += part.mismatches;
+  total.maxAbsDiff = std::max(total.maxAbsDiff, part.maxAbsDiff);
+  total.tolerance = std::max(total.tolerance, part.tolerance);
 }
 
 }  // namespace siglab

@@ -33,6 +33,9 @@ struct Verification {
 // through it.
 void compareOutput(Verification& v, std::size_t position, double expected, double got, bool bitForBit, double tolerance);
 void compareOutput(Verification& v, std::size_t position, float expected, float got, bool bitForBit, double tolerance);
+// A part's counts added into `total` (parts checked on other threads): checked and mismatches add up,
+// the largest difference and tolerance are kept, the lowest first mismatch wins in any order.
+void addVerification(Verification& total, const Verification& part);
 
 // The outputs worth checking, sorted and distinct: the first and last W, kOutputsEachSideOfCut
 // on each side of every cut in `splits`, and `randomCount` drawn uniformly with `seed` (every
