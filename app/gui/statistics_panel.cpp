@@ -124,6 +124,12 @@ StatisticsPanel::StatisticsPanel(QWidget* parent) : QWidget(parent) {
   layout->addStretch();
 }
 
+TaskStatus* StatisticsPanel::taskStatus() const { return status_; }
+
+StatisticsPanel::~StatisticsPanel() {
+  if (status_ && !status_->parent()) delete status_.data();  // no status bar took it
+}
+
 void StatisticsPanel::setOriginal(SignalPtr signal) {
   original_ = std::move(signal);
   wantedRange_ = {0, original_ ? original_->size() : 0};

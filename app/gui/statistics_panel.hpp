@@ -1,5 +1,6 @@
 #pragma once
 #include <QFutureWatcher>
+#include <QPointer>
 #include <QWidget>
 
 #include <atomic>
@@ -34,6 +35,7 @@ class StatisticsPanel : public QWidget {
   static constexpr std::size_t kBackgroundFromSamples = std::size_t{1} << 24;  // about 5 ms on 2 cores
 
   explicit StatisticsPanel(QWidget* parent = nullptr);
+  ~StatisticsPanel() override;
 
   void setOriginal(SignalPtr signal);  // a new signal: the filtered one goes, the range is all of it
   void setFiltered(SignalPtr signal);  // same length as the original, or null
@@ -60,7 +62,7 @@ class StatisticsPanel : public QWidget {
   bool regionPending() const;
   void cancel();  // Esc: the region's sum stops, its column says so
   TaskRunner* tasks() const { return tasks_; }
-  TaskStatus* taskStatus() const { return status_; }  // the window's status bar shows it
+  TaskStatus* taskStatus() const;  // the window's status bar shows it
 
   // What the table shows; count 0 where there is nothing to summarise.
   const Statistics& whole() const { return whole_; }
@@ -86,7 +88,7 @@ class StatisticsPanel : public QWidget {
   QTimer* refreshTimer_ = nullptr;
   QFutureWatcher<Statistics>* background_ = nullptr;
   std::shared_ptr<std::atomic<bool>> backgroundStop_;  // tells the running sum its range is stale
-  TaskStatus* status_ = nullptr;
+  QPointer<TaskStatus> status_;  // the status bar owns it once it takes it, and may go first
   TaskRunner* tasks_ = nullptr;
   std::size_t backgroundFrom_ = kBackgroundFromSamples;
   bool computing_ = false;  // until the watcher's finished signal, not just the future's end, arrives
