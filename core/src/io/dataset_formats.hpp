@@ -1,6 +1,7 @@
 #pragma once
 // The readers and writers of HDF5 and MATLAB files (hdf5_*.cpp, mat_*.cpp; *_absent.cpp where
 // the library is missing), for openChannelStream and openChannelSink.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -16,6 +17,7 @@
 #include "siglab/io/channel_stream.hpp"
 #include "siglab/io/dataset_files.hpp"
 #include "siglab/io/sample_sink.hpp"
+#include "stored_chunks.hpp"
 
 namespace siglab {
 
@@ -89,10 +91,23 @@ std::vector<double> readSamplesInChild(const std::string& path, const char* libr
 std::vector<DatasetEntry> listInChild(const std::string& path, const char* library,
                                       const std::function<std::vector<DatasetEntry>()>& list);
 
-// A stream opened by a library, and the file and dataset it reads (FILE:NAME) for messages.
+// A dataset whose chunks the child sends as the file stores them, for this process to decode
+// (stored_chunks.hpp), instead of its samples decoded by the library.
+class StoredChunkSource {
+ public:
+  virtual ~StoredChunkSource() = default;
+  virtual const StoredChunkLayout& storedLayout() const = 0;
+  virtual std::span<const std::size_t> keptChannels() const = 0;
+  // The chunk at file-order `offset` as stored into `bytes`; returns the filters it skipped (a mask).
+  virtual std::uint32_t readStoredChunk(const std::array<std::uint64_t, 2>& offset, std::vector<unsigned char>& bytes) = 0;
+};
+
+// A stream opened by a library, and the file and dataset it reads (FILE:NAME) for messages;
+// `storedChunks` (the stream's own, or null) where its chunks can be sent as stored.
 struct NamedChannelStream {
   std::unique_ptr<ChannelStream> stream;
   std::string where;
+  StoredChunkSource* storedChunks = nullptr;
 };
 // A ChannelStream read in a child process: `open` (the library opening `path` with `options`)
 // runs there, and its frames come up a pipe a block at a time, this process checking their counts,

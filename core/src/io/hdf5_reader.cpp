@@ -10,6 +10,7 @@
 
 #include "dataset_formats.hpp"
 #include "hdf5_support.hpp"
+#include "known_shape_stream.hpp"
 #include "planar_frames.hpp"
 #include "sample_conversion.hpp"
 #include "siglab/errors.hpp"
@@ -263,16 +264,66 @@ void requireSaneSizes(hid_t dataset, const Hdf5Shape& shape, const std::string& 
   H5Eclear2(H5E_DEFAULT);
 }
 
-class Hdf5ChannelStream final : public ChannelStream {
+// How `dataset`'s chunks lie as stored, where this process's parent can decode them (chunked; deflate,
+// shuffle then deflate, or no filter; little-endian integers or 32/64-bit floats; every chunk written;
+// whyNotDecodable's sizes); nullopt otherwise: libhdf5 decodes them here.
+std::optional<StoredChunkLayout> storedLayoutOf(hid_t dataset, const Hdf5Shape& shape, std::span<const std::size_t> keep) {
+  const Handle plist(H5Dget_create_plist(dataset), H5Pclose);
+  if (H5Pget_layout(plist.get()) != H5D_CHUNKED) return std::nullopt;
+  StoredChunkLayout layout;
+  const int filters = H5Pget_nfilters(plist.get());
+  for (int i = 0; i < filters; ++i) {
+    unsigned flags = 0;
+    std::size_t values = 0;
+    unsigned config = 0;
+    const H5Z_filter_t id = H5Pget_filter2(plist.get(), static_cast<unsigned>(i), &flags, &values, nullptr, 0, nullptr, &config);
+    if (id == H5Z_FILTER_SHUFFLE && layout.shuffleAt < 0 && layout.deflateAt < 0) layout.shuffleAt = i;
+    else if (id == H5Z_FILTER_DEFLATE && layout.deflateAt < 0) layout.deflateAt = i;
+    else return std::nullopt;
+  }
+  const Handle type(H5Dget_type(dataset), H5Tclose);
+  const H5T_class_t kind = H5Tget_class(type.get());
+  layout.valueBytes = static_cast<std::uint32_t>(H5Tget_size(type.get()));
+  const H5T_order_t order = H5Tget_order(type.get());
+  if (order != H5T_ORDER_LE && !(order == H5T_ORDER_NONE && layout.valueBytes == 1)) return std::nullopt;
+  if (kind == H5T_FLOAT) layout.number = StoredChunkLayout::Number::floating;
+  else if (kind == H5T_INTEGER && H5Tget_sign(type.get()) == H5T_SGN_2) layout.number = StoredChunkLayout::Number::signedInteger;
+  else if (kind == H5T_INTEGER) layout.number = StoredChunkLayout::Number::unsignedInteger;
+  else return std::nullopt;
+  const Handle space(H5Dget_space(dataset), H5Sclose);
+  layout.rank = H5Sget_simple_extent_ndims(space.get());
+  std::array<hsize_t, 2> dims{1, 1};
+  std::array<hsize_t, 2> chunk{1, 1};
+  if (layout.rank < 1 || layout.rank > 2 || H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr) != layout.rank ||
+      H5Pget_chunk(plist.get(), 2, chunk.data()) != layout.rank) {
+    H5Eclear2(H5E_DEFAULT);
+    return std::nullopt;
+  }
+  layout.dims = {dims[0], dims[1]};
+  layout.chunk = {chunk[0], chunk[1]};
+  layout.frameAxis = shape.frameAxis;
+  layout.channelAxis = shape.channelAxis;
+  if (!whyNotDecodable(layout, shape.frames, shape.channels, keep.size()).empty()) return std::nullopt;
+  hsize_t written = 0;  // a chunk never written reads as the fill value: libhdf5 knows it (H5S_ALL counts none)
+  const std::uint64_t channelChunks = (layout.channels() + layout.chunkChannels() - 1) / layout.chunkChannels();
+  if (H5Dget_num_chunks(dataset, space.get(), &written) < 0 || written != layout.slabs() * channelChunks) {
+    H5Eclear2(H5E_DEFAULT);
+    return std::nullopt;
+  }
+  return layout;
+}
+
+class Hdf5ChannelStream final : public KnownShapeChannelStream, public StoredChunkSource {
  public:
   Hdf5ChannelStream(Handle file, Handle dataset, std::string where, Hdf5Shape shape, std::vector<std::size_t> keep,
                     std::optional<double> rate, bool allowNonFinite)
-      : file_(std::move(file)), dataset_(std::move(dataset)), where_(std::move(where)), shape_(std::move(shape)),
-        keep_(std::move(keep)), rate_(rate), allowNonFinite_(allowNonFinite) {
+      : KnownShapeChannelStream(keep.size(), shape.frames, rate), file_(std::move(file)), dataset_(std::move(dataset)),
+        where_(std::move(where)), shape_(std::move(shape)), keep_(std::move(keep)), allowNonFinite_(allowNonFinite) {
     const auto held = hdf5::lock();
     type_ = Handle(H5Dget_type(dataset_.get()), H5Tclose);
     fileSpace_ = Handle(H5Dget_space(dataset_.get()), H5Sclose);
     blockFrames_ = chooseBlockFrames();
+    storedLayout_ = storedLayoutOf(dataset_.get(), shape_, keep_);
   }
   ~Hdf5ChannelStream() override {
     const auto held = hdf5::lock();
@@ -295,32 +346,49 @@ class Hdf5ChannelStream final : public ChannelStream {
         H5Eclear2(H5E_DEFAULT);  // the read meets it again, and says so
       }
     }
-    if (shape_.frames > 0) loadBlock(0);
+    if (shape_.frames > 0 && !storedLayout_) loadBlock(0);
   }
 
   const std::string& where() const { return where_; }
 
-  std::size_t channels() const override { return keep_.size(); }
-  std::optional<std::uint64_t> knownFrames() const override { return shape_.frames; }
-  std::optional<double> sampleRate() const override { return rate_; }
-  double fractionRead() const override {
-    return shape_.frames == 0 ? 1.0 : static_cast<double>(next_) / static_cast<double>(shape_.frames);
+  // Where its chunks can be sent as stored (storedLayoutOf), this stream as their source.
+  StoredChunkSource* storedChunks() { return storedLayout_ ? this : nullptr; }
+  const StoredChunkLayout& storedLayout() const override { return *storedLayout_; }
+  std::span<const std::size_t> keptChannels() const override { return keep_; }
+
+  std::uint32_t readStoredChunk(const std::array<std::uint64_t, 2>& offset, std::vector<unsigned char>& bytes) override {
+    samplesAboutToBeRead(offset[static_cast<std::size_t>(shape_.frameAxis)] == 0);
+    const auto held = hdf5::lock();
+    const std::array<hsize_t, 2> at{offset[0], offset[1]};
+    hsize_t size = 0;
+    std::uint32_t skipped = 0;
+    std::string why;
+    if (H5Dget_chunk_storage_size(dataset_.get(), at.data(), &size) < 0) {
+      why = hdf5::lastError();
+    } else if (size > maxStoredBytes(*storedLayout_)) {
+      why = "it claims " + std::to_string(size) + " bytes, more than its " + std::to_string(storedLayout_->chunkBytes()) + " compress to";
+    } else {
+      bytes.resize(static_cast<std::size_t>(size));
+      if (H5Dread_chunk(dataset_.get(), H5P_DEFAULT, at.data(), &skipped, bytes.data()) >= 0) return skipped;
+      why = hdf5::lastError();
+    }
+    const std::uint64_t first = offset[static_cast<std::size_t>(shape_.frameAxis)];
+    throw InputError(where_, "cannot read its chunk at frame " + std::to_string(first + 1) + " (the file is damaged): " + why);
   }
 
+
  protected:
-  std::size_t readFrames(std::span<const std::span<double>> out) override {
-    const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(out.front().size(), shape_.frames - next_));
-    for (std::size_t done = 0; done < n;) {
-      if (next_ >= blockFirst_ + blockCount_) loadBlock(next_);
-      const std::size_t at = static_cast<std::size_t>(next_ - blockFirst_);
-      const std::size_t take = std::min(n - done, blockCount_ - at);
+  void fillFrames(std::span<const std::span<double>> out, std::size_t n) override {
+    for (std::uint64_t next = nextFrame(), done = 0; done < n;) {
+      if (next >= blockFirst_ + blockCount_) loadBlock(next);
+      const std::size_t at = static_cast<std::size_t>(next - blockFirst_);
+      const std::size_t take = std::min<std::size_t>(n - done, blockCount_ - at);
       for (std::size_t c = 0; c < keep_.size(); ++c) {
         std::memcpy(out[c].data() + done, block_.data() + c * blockCount_ + at, take * sizeof(double));
       }
       done += take;
-      next_ += take;
+      next += take;
     }
-    return n;
   }
 
  private:
@@ -386,14 +454,13 @@ class Hdf5ChannelStream final : public ChannelStream {
   std::string where_;
   Hdf5Shape shape_;
   std::vector<std::size_t> keep_;
-  std::optional<double> rate_;
   bool allowNonFinite_;
   std::size_t blockFrames_ = 1;
-  std::uint64_t next_ = 0;
   std::uint64_t blockFirst_ = 0;
   std::size_t blockCount_ = 0;
   std::vector<double> block_;    // planar: channel c at c * blockCount_
   std::vector<double> scratch_;  // frame-major frames as read
+  std::optional<StoredChunkLayout> storedLayout_;
 };
 
 }  // namespace
@@ -452,7 +519,8 @@ std::unique_ptr<ChannelStream> openHdf5ChannelStream(const std::string& path, co
     std::unique_ptr<Hdf5ChannelStream> stream = openStream(path, chosen, layout);
     stream->readStructure();
     std::string where = stream->where();
-    return NamedChannelStream{std::move(stream), std::move(where)};
+    StoredChunkSource* stored = stream->storedChunks();
+    return NamedChannelStream{std::move(stream), std::move(where), stored};
   });
 }
 

@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "dataset_formats.hpp"
+#include "known_shape_stream.hpp"
 #include "mat_support.hpp"
 #include "sample_conversion.hpp"
 #include "siglab/errors.hpp"
@@ -271,34 +272,22 @@ void sendSamples(const matvar_t& v, const std::string& where, const SampleBlockS
 }
 
 // Planar channels held in memory, handed out block by block.
-class MatChannelStream final : public ChannelStream {
+class MatChannelStream final : public KnownShapeChannelStream {
  public:
   MatChannelStream(std::vector<double> samples, std::uint64_t frames, std::vector<std::size_t> keep,
                    std::optional<double> rate)
-      : samples_(std::move(samples)), frames_(frames), keep_(std::move(keep)), rate_(rate) {}
-  std::size_t channels() const override { return keep_.size(); }
-  std::optional<std::uint64_t> knownFrames() const override { return frames_; }
-  std::optional<double> sampleRate() const override { return rate_; }
-  double fractionRead() const override {
-    return frames_ == 0 ? 1.0 : static_cast<double>(next_) / static_cast<double>(frames_);
-  }
+      : KnownShapeChannelStream(keep.size(), frames, rate), samples_(std::move(samples)), keep_(std::move(keep)) {}
 
  protected:
-  std::size_t readFrames(std::span<const std::span<double>> out) override {
-    const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(out.front().size(), frames_ - next_));
+  void fillFrames(std::span<const std::span<double>> out, std::size_t n) override {
     for (std::size_t c = 0; c < keep_.size(); ++c) {
-      std::memcpy(out[c].data(), samples_.data() + keep_[c] * frames_ + next_, n * sizeof(double));
+      std::memcpy(out[c].data(), samples_.data() + keep_[c] * frames() + nextFrame(), n * sizeof(double));
     }
-    next_ += n;
-    return n;
   }
 
  private:
   std::vector<double> samples_;
-  std::uint64_t frames_;
   std::vector<std::size_t> keep_;
-  std::optional<double> rate_;
-  std::uint64_t next_ = 0;
 };
 
 }  // namespace
