@@ -336,13 +336,14 @@ class Hdf5ChannelStream final : public KnownShapeChannelStream, public StoredChu
   Hdf5ChannelStream& operator=(const Hdf5ChannelStream&) = delete;
 
   // What reading meets first, met before the stream is handed on (in the child process): every node
-  // of the chunk index (H5Dget_num_chunks walks it) and the first block through the filters.
+  // of the chunk index (H5Dget_num_chunks walks it; with H5S_ALL libhdf5 1.10.8 counts none and walks
+  // nothing) and, where the library decodes the chunks, the first block through the filters.
   void readStructure() {
     {
       const auto held = hdf5::lock();
       const Handle plist(H5Dget_create_plist(dataset_.get()), H5Pclose);
       hsize_t chunks = 0;
-      if (H5Pget_layout(plist.get()) == H5D_CHUNKED && H5Dget_num_chunks(dataset_.get(), H5S_ALL, &chunks) < 0) {
+      if (H5Pget_layout(plist.get()) == H5D_CHUNKED && H5Dget_num_chunks(dataset_.get(), fileSpace_.get(), &chunks) < 0) {
         H5Eclear2(H5E_DEFAULT);  // the read meets it again, and says so
       }
     }
