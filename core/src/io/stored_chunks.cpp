@@ -125,6 +125,7 @@ std::string whyNotDecodable(const StoredChunkLayout& layout, std::uint64_t frame
     return "a shape it cannot have";
   }
   if (layout.frames() != frames || layout.channels() != channels) return "a shape other than the dataset's";
+  if (frames > (std::uint64_t{1} << 50) || channels > (std::uint64_t{1} << 32)) return "more samples than any file holds";
   for (const std::uint64_t d : layout.chunk) {
     if (d == 0 || d > kMaxStoredChunkBytes) return "chunks of no size, or too large";
   }
