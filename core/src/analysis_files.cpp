@@ -113,6 +113,23 @@ void TableFile::append(std::span<const double> row) {
   }
 }
 
+void TableFile::appendRows(std::span<const double> values) {
+  if (columns_ == 0 || values.size() % columns_ != 0) throw std::logic_error("table rows of the wrong width");
+  const std::size_t rows = values.size() / columns_;
+  if (!memory_) {
+    for (std::size_t r = 0; r < rows; ++r) append(values.subspan(r * columns_, columns_));
+    return;
+  }
+  for (std::size_t k = 0; k < columns_; ++k) {
+    SampleVector& column = memory_->columnValues[k];
+    const std::size_t from = column.size();
+    column.resize(from + rows);  // uninitialised (ForOverwrite), every value written below
+    for (std::size_t r = 0; r < rows; ++r) column[from + r] = values[r * columns_ + k];
+  }
+  rows_ += rows;
+  memory_->shape.front() = rows_;
+}
+
 void TableFile::commit() {
   if (memory_) return;
   if (json_) pending_ += rows_ ? "\n]}\n" : "]}\n";
