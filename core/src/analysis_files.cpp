@@ -8,11 +8,15 @@
 
 #include "siglab/io/binary_formats.hpp"
 #include "siglab/large_page_resource.hpp"
+#include "usable_threads.hpp"
 
 namespace siglab::detail {
 namespace {
 
 Durability durabilityFor(bool streamed) { return streamed ? Durability::uncached : Durability::flushed; }
+
+// Table rows appended at once from which the columns are filled on every core.
+constexpr std::size_t kRowsWorthThreads = std::size_t{1} << 14;
 
 }  // namespace
 
@@ -111,6 +115,27 @@ void TableFile::append(std::span<const double> row) {
     file_->append(pending_);
     pending_.clear();
   }
+}
+
+void TableFile::appendRows(std::span<const double> values) {
+  if (columns_ == 0 || values.size() % columns_ != 0) throw std::logic_error("table rows of the wrong width");
+  const std::size_t rows = values.size() / columns_;
+  if (!memory_) {
+    for (std::size_t r = 0; r < rows; ++r) append(values.subspan(r * columns_, columns_));
+    return;
+  }
+  // A column's new rows fault its fresh pages in (the kernel zeroes them): the columns on every
+  // core where rows are many, as much time as the rows' finding took on one.
+  const auto columns = static_cast<std::int64_t>(columns_);
+#pragma omp parallel for schedule(dynamic, 1) if (rows >= kRowsWorthThreads && detail::usableThreads() > 1)
+  for (std::int64_t k = 0; k < columns; ++k) {
+    SampleVector& column = memory_->columnValues[static_cast<std::size_t>(k)];
+    const std::size_t from = column.size();
+    column.resize(from + rows);  // uninitialised (ForOverwrite), every value written below
+    for (std::size_t r = 0; r < rows; ++r) column[from + r] = values[r * columns_ + static_cast<std::size_t>(k)];
+  }
+  rows_ += rows;
+  memory_->shape.front() = rows_;
 }
 
 void TableFile::commit() {

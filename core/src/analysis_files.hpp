@@ -48,8 +48,12 @@ class TableFile {
   TableFile(const std::string& path, std::vector<std::string> columns, bool streamed, AnalysisResult* memory = nullptr,
             std::uint64_t rowsAtMost = 0);
   void append(std::span<const double> row);  // one value a column
+  // Rows one after another, one value a column each (`values` a whole number of rows): in memory,
+  // each column grows once.
+  void appendRows(std::span<const double> values);
   void commit();
   std::uint64_t rows() const { return rows_; }
+  std::size_t columns() const { return columns_; }
 
  private:
   bool json_;

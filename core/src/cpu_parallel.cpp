@@ -67,8 +67,10 @@ template <typename Acc, typename Sample>
   }
 }
 
-// `count` interior outputs, two vectors of neighbouring outputs at a time. Per output the
-// operations are interiorOutput's: acc = 0, then acc += tap[j] * x[j] for j = 0..W-1 (no FMA).
+// `count` interior outputs, four vectors of neighbouring outputs at a time (then two): four
+// independent sums in flight, so an add waits for no other add's result (with two, every add
+// waited out the one before it: half the adds a cycle could take). Per output the operations are
+// interiorOutput's: acc = 0, then acc += tap[j] * x[j] for j = 0..W-1 (no FMA).
 // With `stream`, outputs go around the cache, from the first 64-byte-aligned one on.
 template <typename Acc, typename Sample>
 [[gnu::always_inline]] inline void interiorSimd(const Sample* x, const Acc* taps, std::size_t w, Sample* out,
@@ -80,6 +82,21 @@ template <typename Acc, typename Sample>
     for (; i < count && reinterpret_cast<std::uintptr_t>(out + i) % 64 != 0; ++i) {
       out[i] = static_cast<Sample>(detail::interiorOutput(x + i, taps, w));
     }
+  }
+  for (; i + 4 * L <= count; i += 4 * L) {
+    V acc0 = {}, acc1 = {}, acc2 = {}, acc3 = {};
+    for (std::size_t j = 0; j < w; ++j) {
+      V tap;
+      for (int k = 0; k < L; ++k) tap[k] = taps[j];
+      acc0 += tap * loadAs<Acc>(x + i + j);
+      acc1 += tap * loadAs<Acc>(x + i + j + L);
+      acc2 += tap * loadAs<Acc>(x + i + j + 2 * L);
+      acc3 += tap * loadAs<Acc>(x + i + j + 3 * L);
+    }
+    storeAs<Acc>(out + i, acc0, stream);
+    storeAs<Acc>(out + i + L, acc1, stream);
+    storeAs<Acc>(out + i + 2 * L, acc2, stream);
+    storeAs<Acc>(out + i + 3 * L, acc3, stream);
   }
   for (; i + 2 * L <= count; i += 2 * L) {
     V acc0 = {}, acc1 = {};

@@ -5,20 +5,160 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <stdexcept>
 #include <utility>
+
+#include "usable_threads.hpp"
 
 namespace siglab {
 namespace {
+
+// Rises a core scans at once in a signal in memory: half a millisecond or so of work, its samples
+// and rows in the core's cache, and a core other programs hold up delays little.
+constexpr std::uint64_t kRisesPerPiece = std::uint64_t{1} << 14;
 
 // SciPy's _select_by_property: min <= value <= max for the ends given (NaN passes no end).
 bool within(double value, const std::optional<double>& min, const std::optional<double>& max) {
   return (!min || *min <= value) && (!max || value <= *max);
 }
 
+// The samples [start, end) of a signal of n, x[0] being sample `start`.
+struct Samples {
+  const double* x;
+  std::uint64_t start, end, n;
+  double at(std::uint64_t i) const { return x[i - start]; }
+};
+
+// _local_maxima_1d for the rises at i in [from, to) (a peak belongs to the sample where its plateau
+// rises, so stretches of rises are independent): the peaks appended to `found`. Returns `to`, or
+// the rise whose plateau runs past the samples here (a stream waits there).
+std::uint64_t risingPeaks(const Samples& v, const std::optional<double>& height, std::uint64_t from, std::uint64_t to,
+                          std::vector<std::uint64_t>& found) {
+  // Locals, not members, in the loop: a store to a member may alias the view's size, forcing reloads.
+  const double* x = v.x;
+  const std::uint64_t s = v.start, e = v.end, last = v.n - 1;  // last: SciPy's i_max
+  std::uint64_t i = from;
+  while (i < to) {
+    if (height) {
+      // A peak's plateau is at least height; the first such sample after a lower one starts a rise.
+      // Skipping to it finds the plateaus SciPy's loop finds (which, after a peak, skips its plateau).
+      const double h = *height;
+      while (i < to && !(h <= x[i - s])) ++i;
+      if (i == to) break;
+    }
+    const double value = x[i - s];
+    if (x[i - 1 - s] < value) {
+      std::uint64_t ahead = i + 1;
+      while (ahead < last && ahead < e && x[ahead - s] == value) ++ahead;
+      if (ahead >= e) return i;  // a plateau past the samples here: wait, from i
+      if (x[ahead - s] < value) {
+        found.push_back((i + ahead - 1) / 2);
+        i = ahead;
+      }
+    }
+    ++i;
+  }
+  return std::max(i, to);
+}
+
+// A local maximum through height and threshold (SciPy's _select_by_peak_threshold: the smaller
+// distance to a neighbour at least the minimum, the larger at most the maximum).
+bool passesHeightAndThreshold(const Samples& v, std::uint64_t peak, const PeakOptions& o) {
+  const double value = v.at(peak);
+  if (!within(value, o.height, o.heightMax)) return false;
+  if (!o.measuresThreshold()) return true;
+  const double left = value - v.at(peak - 1);
+  const double right = value - v.at(peak + 1);
+  if (o.threshold && !(*o.threshold <= std::min(left, right))) return false;
+  return !o.thresholdMax || std::max(left, right) <= *o.thresholdMax;
+}
+
+// _peak_prominences and _peak_widths of one peak (bases within `half` samples either side) into
+// `row`; whether it passes the prominence and width conditions.
+bool measurePeak(const Samples& v, std::uint64_t half, const PeakOptions& o, std::uint64_t peak, double value,
+                 PeakRow& row) {
+  row.index = peak;
+  row.height = value;  // the samples may be gone where nothing else needs them
+  if (!o.measuresProminence()) return true;
+  const std::uint64_t n = v.n;
+  const auto p = static_cast<std::int64_t>(peak);
+  const std::int64_t iMin = half >= peak ? 0 : p - static_cast<std::int64_t>(half);
+  const std::int64_t iMax = half >= n - 1 - peak ? static_cast<std::int64_t>(n - 1) : p + static_cast<std::int64_t>(half);
+  const double* xs = v.x;
+  const auto s = static_cast<std::int64_t>(v.start);
+  const auto x = [&](std::int64_t i) { return xs[i - s]; };
+  std::int64_t leftBase = p, rightBase = p;
+  double leftMin = value, rightMin = value;
+  // The lowest sample before the first higher one, the nearest of equal lows (only a strictly lower
+  // one replaces it). A branch, not a select: a new low is rare after the first steps (1 in k at
+  // the k-th), and a select would chain every step to the one before.
+  for (std::int64_t i = p; iMin <= i && x(i) <= value; --i) {
+    if (x(i) < leftMin) {
+      leftMin = x(i);
+      leftBase = i;
+    }
+  }
+  for (std::int64_t i = p; i <= iMax && x(i) <= value; ++i) {
+    if (x(i) < rightMin) {
+      rightMin = x(i);
+      rightBase = i;
+    }
+  }
+  row.prominence = value - std::max(leftMin, rightMin);
+  row.leftBase = static_cast<double>(leftBase);
+  row.rightBase = static_cast<double>(rightBase);
+  if (!within(row.prominence, o.prominence, o.prominenceMax)) return false;
+  if (!o.measuresWidth()) return true;
+  const double height = value - row.prominence * o.relHeight;
+  row.widthHeight = height;
+  std::int64_t i = p;
+  while (leftBase < i && height < x(i)) --i;
+  row.leftIp = static_cast<double>(i);
+  if (x(i) < height) row.leftIp += (height - x(i)) / (x(i + 1) - x(i));
+  i = p;
+  while (i < rightBase && height < x(i)) ++i;
+  row.rightIp = static_cast<double>(i);
+  if (x(i) < height) row.rightIp -= (height - x(i)) / (x(i - 1) - x(i));
+  row.width = row.rightIp - row.leftIp;
+  return within(row.width, o.width, o.widthMax);
+}
+
+std::uint64_t halfWindow(const PeakOptions& o) {
+  return o.wlen ? static_cast<std::uint64_t>(std::ceil(*o.wlen)) / 2 : std::numeric_limits<std::uint64_t>::max();
+}
+
 }  // namespace
 
+void peaksRisingIn(std::span<const double> x, const PeakOptions& o, std::uint64_t from, std::uint64_t to,
+                   std::vector<std::vector<PeakRow>>& stretches) {
+  for (auto& stretch : stretches) stretch.clear();
+  if (o.distance) throw std::invalid_argument("peaksRisingIn: distance orders peaks across the whole signal");
+  const std::uint64_t n = x.size();
+  if (n < 3) return;
+  from = std::max<std::uint64_t>(from, 1);
+  to = std::min(to, n - 1);  // SciPy's rises: 1 <= i < i_max
+  if (from >= to) return;
+  const Samples v{x.data(), 0, n, n};
+  const std::uint64_t half = halfWindow(o);
+  const auto pieces = static_cast<std::int64_t>((to - from + kRisesPerPiece - 1) / kRisesPerPiece);
+  if (stretches.size() < static_cast<std::size_t>(pieces)) stretches.resize(static_cast<std::size_t>(pieces));
+#pragma omp parallel for schedule(dynamic, 1) if (pieces > 1 && detail::usableThreads() > 1)
+  for (std::int64_t p = 0; p < pieces; ++p) {
+    const std::uint64_t begin = from + static_cast<std::uint64_t>(p) * kRisesPerPiece;
+    std::vector<std::uint64_t> found;
+    risingPeaks(v, o.height, begin, std::min(to, begin + kRisesPerPiece), found);
+    for (const std::uint64_t peak : found) {
+      PeakRow row;
+      if (passesHeightAndThreshold(v, peak, o) && measurePeak(v, half, o, peak, v.at(peak), row)) {
+        stretches[static_cast<std::size_t>(p)].push_back(row);
+      }
+    }
+  }
+}
+
 PeakFinder::PeakFinder(const PeakOptions& options, std::uint64_t length) : o_(options), n_(length) {
-  if (o_.wlen) half_ = static_cast<std::uint64_t>(std::ceil(*o_.wlen)) / 2;
+  half_ = halfWindow(o_);
   if (o_.distance) distance_ = static_cast<std::uint64_t>(std::ceil(*o_.distance));
 }
 
@@ -60,46 +200,17 @@ std::uint64_t PeakFinder::frontier() const {
 // _local_maxima_1d, stopping where the samples here do not tell yet (a plateau running past them).
 void PeakFinder::scanMaxima() {
   if (n_ < 3) return;
-  // Locals, not members, in the loop: a store to a member may alias the view's size, forcing reloads.
-  const double* x = view_.data();
-  const std::uint64_t s = start_, e = end(), last = n_ - 1;  // last: SciPy's i_max
-  const std::optional<double> height = o_.height;
-  std::uint64_t i = scan_;
-  const std::uint64_t stop = std::min(last, e - 1);  // i < last and x[i + 1] here
-  while (i < stop) {
-    if (height) {
-      // A peak's plateau is at least height; the first such sample after a lower one starts a rise.
-      // Skipping to it finds the plateaus SciPy's loop finds (which, after a peak, skips its plateau).
-      const double h = *height;
-      while (i < stop && !(h <= x[i - s])) ++i;
-      if (i == stop) break;
-    }
-    const double v = x[i - s];
-    if (x[i - 1 - s] < v) {
-      std::uint64_t ahead = i + 1;
-      while (ahead < last && ahead < e && x[ahead - s] == v) ++ahead;
-      if (ahead >= e) break;  // a plateau past the samples here: wait, from i
-      if (x[ahead - s] < v) {
-        offer((i + ahead - 1) / 2);
-        i = ahead;
-      }
-    }
-    ++i;
-  }
-  scan_ = i;
+  const std::uint64_t stop = std::min(n_ - 1, end() - 1);  // i < last and x[i + 1] here
+  if (scan_ >= stop) return;
+  std::vector<std::uint64_t> found;
+  scan_ = risingPeaks(Samples{view_.data(), start_, end(), n_}, o_.height, scan_, stop, found);
+  for (const std::uint64_t peak : found) offer(peak);
 }
 
 // A local maximum through height and threshold, on to distance or to measuring.
 void PeakFinder::offer(std::uint64_t peak) {
+  if (!passesHeightAndThreshold(Samples{view_.data(), start_, end(), n_}, peak, o_)) return;
   const double value = at(peak);
-  if (!within(value, o_.height, o_.heightMax)) return;
-  if (o_.measuresThreshold()) {
-    const double left = value - at(peak - 1);
-    const double right = value - at(peak + 1);
-    // SciPy's _select_by_peak_threshold: the smaller distance at least the minimum, the larger at most the maximum
-    if (o_.threshold && !(*o_.threshold <= std::min(left, right))) return;
-    if (o_.thresholdMax && !(std::max(left, right) <= *o_.thresholdMax)) return;
-  }
   if (distance_ > 0) {
     pending_.push_back({peak, value, State::undecided});
   } else {
@@ -159,54 +270,9 @@ void PeakFinder::measure() {
       if (windowEnd >= end()) return;
     }
     measuring_.pop_front();
-    measureOne(peak, value);
+    PeakRow row;
+    if (measurePeak(Samples{view_.data(), start_, end(), n_}, half_, o_, peak, value, row)) rows_.push_back(row);
   }
-}
-
-// _peak_prominences and _peak_widths of one peak, then the prominence and width conditions.
-void PeakFinder::measureOne(std::uint64_t peak, double value) {
-  PeakRow row;
-  row.index = peak;
-  row.height = value;  // the samples may be gone where nothing else needs them
-  if (o_.measuresProminence()) {
-    const auto p = static_cast<std::int64_t>(peak);
-    const std::int64_t iMin = half_ >= peak ? 0 : p - static_cast<std::int64_t>(half_);
-    const std::int64_t iMax = half_ >= n_ - 1 - peak ? static_cast<std::int64_t>(n_ - 1) : p + static_cast<std::int64_t>(half_);
-    const auto x = [&](std::int64_t i) { return at(static_cast<std::uint64_t>(i)); };
-    std::int64_t leftBase = p, rightBase = p;
-    double leftMin = row.height, rightMin = row.height;
-    for (std::int64_t i = p; iMin <= i && x(i) <= row.height; --i) {
-      if (x(i) < leftMin) {
-        leftMin = x(i);
-        leftBase = i;
-      }
-    }
-    for (std::int64_t i = p; i <= iMax && x(i) <= row.height; ++i) {
-      if (x(i) < rightMin) {
-        rightMin = x(i);
-        rightBase = i;
-      }
-    }
-    row.prominence = row.height - std::max(leftMin, rightMin);
-    row.leftBase = static_cast<double>(leftBase);
-    row.rightBase = static_cast<double>(rightBase);
-    if (!within(row.prominence, o_.prominence, o_.prominenceMax)) return;
-    if (o_.measuresWidth()) {
-      const double height = row.height - row.prominence * o_.relHeight;
-      row.widthHeight = height;
-      std::int64_t i = p;
-      while (leftBase < i && height < x(i)) --i;
-      row.leftIp = static_cast<double>(i);
-      if (x(i) < height) row.leftIp += (height - x(i)) / (x(i + 1) - x(i));
-      i = p;
-      while (i < rightBase && height < x(i)) ++i;
-      row.rightIp = static_cast<double>(i);
-      if (x(i) < height) row.rightIp -= (height - x(i)) / (x(i - 1) - x(i));
-      row.width = row.rightIp - row.leftIp;
-      if (!within(row.width, o_.width, o_.widthMax)) return;
-    }
-  }
-  rows_.push_back(row);
 }
 
 // Drops the samples nothing still needs: before scan_ - 1 (the maxima's look back), and before

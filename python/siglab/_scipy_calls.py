@@ -2,6 +2,7 @@
 by core's pipeline (Pipeline: the CLI's engine choice, cropping, bounds and refusals) along an axis.
 Nothing here decides how a stage runs; it only translates SciPy's spelling into the stage's."""
 import contextlib
+import math
 import os
 
 import numpy as np
@@ -101,7 +102,7 @@ def _run_rows(x, kind, params, axis, dtype, engine, devices):
     pipeline = Pipeline([(kind, params)])
     rows_view = np.moveaxis(x, axis, -1)
     leading = rows_view.shape[:-1]
-    rows = rows_view.reshape(-1, rows_view.shape[-1])
+    rows = rows_view.reshape(math.prod(rows_view.shape[:-1]), rows_view.shape[-1])  # -1 cannot stand for it beside 0 samples
     sample_type = "f32" if dtype == np.float32 else "f64"
     engines = [engine] if isinstance(engine, str) else list(engine)
     if rows.shape[0] == 0:  # no channels: the stage's output length, learnt on zeros
@@ -133,7 +134,7 @@ def run_analysis(function, x, kind, params, *, axis, rate, take, engine="auto", 
         raise ValueError(f"siglab.{function}: x must have at least one dimension")
     pipeline = Pipeline([(kind, params)])
     rows_view = np.moveaxis(x, axis, -1)
-    rows = rows_view.reshape(-1, rows_view.shape[-1])
+    rows = rows_view.reshape(math.prod(rows_view.shape[:-1]), rows_view.shape[-1])  # -1 cannot stand for it beside 0 samples
     engines = [engine] if isinstance(engine, str) else list(engine)
     label = f"stage 1 ({kind}): "
     try:

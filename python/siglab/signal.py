@@ -605,6 +605,14 @@ def stft(x, fs=1.0, window='hann', nperseg=256, noverlap=None, nfft=None, detren
     return _matrix("stft", x, "stft", params, axis, fs, True, engine, devices)
 
 
+def _indices(column):
+    """Core's table column of whole numbers (float64) as NumPy's intp, converted where it lies: the
+    column is the table's own (no other view of it), and a copy of it was a new array's page faults."""
+    indices = column.view(np.intp)
+    np.copyto(indices, column, casting="unsafe")
+    return indices
+
+
 def find_peaks(x, height=None, threshold=None, distance=None, prominence=None, width=None, wlen=None,
                rel_height=0.5, plateau_size=None, *, engine="auto", devices=None):
     """Find peaks inside a signal based on peak properties (scipy.signal.find_peaks).
@@ -654,7 +662,7 @@ def find_peaks(x, height=None, threshold=None, distance=None, prominence=None, w
     run_analysis("signal.find_peaks", x, "find-peaks", params, axis=-1, rate=None,
                  take=lambda channel, channels, table: tables.append(table), engine=engine, devices=devices)
     columns, = tables
-    peaks = columns["index"].astype(np.intp)
+    peaks = _indices(columns["index"])
     properties = {}
     if height is not None:
         properties["peak_heights"] = x[peaks].astype(np.float64)
@@ -663,8 +671,8 @@ def find_peaks(x, height=None, threshold=None, distance=None, prominence=None, w
         properties["right_thresholds"] = (x[peaks] - x[peaks + 1]).astype(np.float64)
     if prominence is not None or width is not None:
         properties["prominences"] = columns["prominence"]
-        properties["left_bases"] = columns["left_base"].astype(np.intp)
-        properties["right_bases"] = columns["right_base"].astype(np.intp)
+        properties["left_bases"] = _indices(columns["left_base"])
+        properties["right_bases"] = _indices(columns["right_base"])
     if width is not None:
         for key, column in (("widths", "width"), ("width_heights", "width_height"), ("left_ips", "left_ip"),
                             ("right_ips", "right_ip")):

@@ -68,7 +68,6 @@ class PeakFinder {
   void offer(std::uint64_t peak);
   void resolveDistance(bool final);
   void measure();
-  void measureOne(std::uint64_t peak, double value);
   void trim();
 
   PeakOptions o_;
@@ -85,5 +84,13 @@ class PeakFinder {
   std::deque<std::pair<std::uint64_t, double>> measuring_;  // kept peaks (index, x) waiting for their window's samples
   std::vector<PeakRow> rows_;
 };
+
+// The rows of the peaks whose plateau rises at a sample in [from, to) of a whole signal in memory
+// (without `distance`, which orders peaks across the whole signal): PeakFinder's rows for them
+// exactly, through the same steps, found in stretches on every core. `stretches` gets them, in
+// index order stretch after stretch (it is cleared first, and may be longer than needed: a
+// caller's rounds use its memory again). Rows of consecutive ranges follow one another in index order.
+void peaksRisingIn(std::span<const double> x, const PeakOptions& options, std::uint64_t from, std::uint64_t to,
+                   std::vector<std::vector<PeakRow>>& stretches);
 
 }  // namespace siglab

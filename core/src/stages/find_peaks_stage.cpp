@@ -23,6 +23,10 @@ namespace {
 
 constexpr double kLargest = std::numeric_limits<double>::max();
 constexpr std::size_t kFeedPiece = std::size_t{1} << 16;
+// A whole signal in memory without distance is searched in rounds of this many rises, each on
+// every core (peaksRisingIn): a round's rows (a PeakRow is 72 bytes; noise has a peak every few
+// samples) stay a few megabytes, memory the next round uses again.
+constexpr std::uint64_t kRisesPerRound = std::uint64_t{1} << 19;
 
 std::vector<std::string> columnsFor(const PeakOptions& o, std::size_t channels, bool rate) {
   std::vector<std::string> columns;
@@ -58,6 +62,11 @@ class PeakTableWriter final : public AnalysisWriter {
       return;
     }
     const std::size_t length = block.empty() ? 0 : block[0].size();
+    if (!fed_ && length == output_.frames && !o_.distance) {  // the whole signal at once
+      wholeInRounds(block);
+      return;
+    }
+    fed_ = true;
     for (std::size_t at = 0; at == 0 || at < length; at += kFeedPiece) {
       const std::size_t piece = std::min(kFeedPiece, length - at);
       for (std::size_t c = 0; c < finders_.size(); ++c) finders_[c].feed(block[c].subspan(at, piece));
@@ -66,7 +75,7 @@ class PeakTableWriter final : public AnalysisWriter {
   }
 
   std::string commit() override {
-    if (!output_.engine) {
+    if (!output_.engine && !wholeDone_) {
       for (PeakFinder& f : finders_) f.finish();
     }
     flush();
@@ -77,10 +86,45 @@ class PeakTableWriter final : public AnalysisWriter {
   }
 
  private:
+  // Each round's rows before the next round's, each round on every core.
+  void wholeInRounds(std::span<const std::span<const double>> block) {
+    const std::uint64_t n = output_.frames;
+    for (std::uint64_t from = 0; from == 0 || from < n; from += kRisesPerRound) {
+      output_.progress.throwIfCancelled();
+      const std::uint64_t to = std::min(n, from + kRisesPerRound);
+      for (std::size_t c = 0; c < finders_.size(); ++c) {
+        peaksRisingIn(block[c], o_, from, to, stretches_);
+        for (const std::vector<PeakRow>& rows : stretches_) {
+          if (finders_.size() == 1) {
+            appendRows(0, rows);  // one channel: in index order as they come
+          } else {
+            ready_[c].insert(ready_[c].end(), rows.begin(), rows.end());
+          }
+        }
+      }
+      wholeDone_ = to >= n;
+      flush(wholeDone_ ? std::numeric_limits<std::uint64_t>::max() : to);  // later rounds' peaks lie at `to` or after
+    }
+  }
+
+  // Rows of channel `c` to the table, at once.
+  void appendRows(std::size_t c, std::span<const PeakRow> rows) {
+    values_.clear();
+    for (const PeakRow& r : rows) {
+      if (finders_.size() > 1) values_.push_back(static_cast<double>(c + 1));
+      values_.push_back(static_cast<double>(r.index));
+      if (output_.sampleRate) values_.push_back(static_cast<double>(r.index) / *output_.sampleRate);
+      values_.push_back(r.height);
+      if (o_.measuresProminence()) values_.insert(values_.end(), {r.prominence, r.leftBase, r.rightBase});
+      if (o_.measuresWidth()) values_.insert(values_.end(), {r.width, r.widthHeight, r.leftIp, r.rightIp});
+    }
+    table_.appendRows(values_);
+  }
+
   // Rows below every channel's frontier, in (index, channel) order: the same order in memory and streamed.
-  void flush() {
-    std::uint64_t frontier = std::numeric_limits<std::uint64_t>::max();
-    for (std::size_t c = 0; c < finders_.size() && !output_.engine; ++c) {
+  void flush(std::optional<std::uint64_t> known = std::nullopt) {
+    std::uint64_t frontier = known.value_or(std::numeric_limits<std::uint64_t>::max());
+    for (std::size_t c = 0; c < finders_.size() && !output_.engine && !known; ++c) {
       std::vector<PeakRow> rows = finders_[c].take();
       if (ready_[c].empty()) {
         ready_[c] = std::move(rows);
@@ -90,7 +134,6 @@ class PeakTableWriter final : public AnalysisWriter {
       frontier = std::min(frontier, finders_[c].frontier());
     }
     std::vector<std::size_t> next(finders_.size(), 0);
-    std::vector<double> row;
     for (;;) {
       std::size_t best = finders_.size();
       for (std::size_t c = 0; c < finders_.size(); ++c) {
@@ -100,15 +143,20 @@ class PeakTableWriter final : public AnalysisWriter {
         }
       }
       if (best == finders_.size()) break;
-      const PeakRow& r = ready_[best][next[best]++];
-      row.clear();
-      if (finders_.size() > 1) row.push_back(static_cast<double>(best + 1));
-      row.push_back(static_cast<double>(r.index));
-      if (output_.sampleRate) row.push_back(static_cast<double>(r.index) / *output_.sampleRate);
-      row.push_back(r.height);
-      if (o_.measuresProminence()) row.insert(row.end(), {r.prominence, r.leftBase, r.rightBase});
-      if (o_.measuresWidth()) row.insert(row.end(), {r.width, r.widthHeight, r.leftIp, r.rightIp});
-      table_.append(row);
+      std::size_t run = 1;  // the rows of this channel before any other channel's next
+      while (next[best] + run < ready_[best].size() && ready_[best][next[best] + run].index < frontier &&
+             (finders_.size() == 1 || [&] {
+               for (std::size_t c = 0; c < finders_.size(); ++c) {
+                 if (c == best || next[c] >= ready_[c].size() || ready_[c][next[c]].index >= frontier) continue;
+                 const std::uint64_t theirs = ready_[c][next[c]].index, ours = ready_[best][next[best] + run].index;
+                 if (theirs < ours || (theirs == ours && c < best)) return false;
+               }
+               return true;
+             }())) {
+        ++run;
+      }
+      appendRows(best, std::span<const PeakRow>(ready_[best]).subspan(next[best], run));
+      next[best] += run;
     }
     for (std::size_t c = 0; c < finders_.size(); ++c) {
       ready_[c].erase(ready_[c].begin(), ready_[c].begin() + static_cast<std::ptrdiff_t>(next[c]));
@@ -120,6 +168,10 @@ class PeakTableWriter final : public AnalysisWriter {
   std::vector<PeakFinder> finders_;
   std::vector<std::vector<PeakRow>> ready_;
   bool gpuDone_ = false;  // the GPU engine's rows are in ready_
+  std::vector<double> values_;  // rows on their way to the table, row after row (memory used again)
+  std::vector<std::vector<PeakRow>> stretches_;  // a round's rows, stretch by stretch (memory used again)
+  bool fed_ = false;        // a block went to the finders (streamed, or with distance)
+  bool wholeDone_ = false;  // the whole signal's rows are in ready_ (wholeInRounds)
   detail::TableFile table_;
 };
 
