@@ -100,6 +100,7 @@ void sosScanPiece(const Sections& sections, const SosGains& gains, const double*
   const auto atOnce = static_cast<std::int64_t>(sosBlocksAtOnce(count));
   const std::int64_t perTask = blocks >= atOnce * cores ? atOnce : blocks >= 2 * cores ? 2 : 1;
   const std::int64_t tasks = (blocks + perTask - 1) / perTask;
+  const bool inPlace = x == y;
 #pragma omp parallel for schedule(dynamic, 1) if (tasks > 1)
   for (std::int64_t task = 0; task < tasks; ++task) {
     if (work.cancelled()) continue;  // no break out of an OpenMP loop: the rest are skipped
@@ -110,9 +111,17 @@ void sosScanPiece(const Sections& sections, const SosGains& gains, const double*
     };
     std::int64_t common = std::numeric_limits<std::int64_t>::max();
     SosRun runs[4];
+    // Each segment's input peak, for the carry: read in place before the outputs overwrite it, else
+    // after the recursion, from the cache (a pass of its own reads the signal from memory).
+    const auto peaks = [&] {
+      for (std::int64_t b = first; b <= last; ++b) {
+        const IndexRange r = segment(b);
+        blockMax[static_cast<std::size_t>(b)] = maxAbsOf(x + r.begin * stride, stride, r.end - r.begin);
+      }
+    };
+    if (inPlace) peaks();
     for (std::int64_t b = first; b <= last; ++b) {
       const IndexRange r = segment(b);
-      blockMax[static_cast<std::size_t>(b)] = maxAbsOf(x + r.begin * stride, stride, r.end - r.begin);
       common = std::min(common, r.end - r.begin);
       runs[b - first] = {endState[static_cast<std::size_t>(b)].data(), x + r.begin * stride, outputOf(b, r.begin)};
     }
@@ -129,6 +138,7 @@ void sosScanPiece(const Sections& sections, const SosGains& gains, const double*
       }
       if (keep) keepEvery(*keep, r.begin, outputOf(b, r.begin), r.end - r.begin, y);
     }
+    if (!inPlace) peaks();
   }
   work.throwIfCancelled();
   // 2. The carry: the true state into each segment, its decaying zero-input response added to the
