@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -12,6 +11,7 @@
 #include "parallel_range.hpp"
 #include "siglab/sos_filter.hpp"
 #include "siglab/work_progress.hpp"
+#include "sos_segment_carry.hpp"
 #include "sos_segment_scan.hpp"
 #include "sos_step.hpp"
 
@@ -44,16 +44,27 @@ void keepEvery(const detail::ScanKeep& keep, std::int64_t from, const double* sc
   }
 }
 
-// Whether piece position i is one of keep.whole's (the few that meet one segment: `near`).
-bool inWhole(std::span<const detail::IndexRange> near, std::int64_t i) {
-  return std::any_of(near.begin(), near.end(), [&](detail::IndexRange w) { return w.begin <= i && i < w.end; });
+// Adds a segment's carried response to its outputs: y, or with `keep` the kept ones and those of keep.whole.
+void addResponse(const detail::SegmentResponse& response, std::ptrdiff_t stride, double* y, const detail::ScanKeep* keep) {
+  const auto value = [&](std::int64_t i) { return response.values[static_cast<std::size_t>(i - response.begin)]; };
+  if (!keep) {
+    for (std::int64_t i = response.begin; i < response.at; ++i) y[i * stride] += value(i);
+    return;
+  }
+  for (std::uint64_t p = (keep->at + static_cast<std::uint64_t>(response.begin) + keep->q - 1) / keep->q * keep->q;
+       p < keep->at + static_cast<std::uint64_t>(response.at); p += keep->q) {
+    keep->kept[p / keep->q] += value(static_cast<std::int64_t>(p - keep->at));
+  }
+  for (const detail::IndexRange w : keep->whole) {
+    for (std::int64_t i = std::max(w.begin, response.begin); i < std::min(w.end, response.at); ++i) y[i] += value(i);
+  }
 }
 
 // Sections that do not decay: the recursion itself, the state carried.
 void recursionPiece(const Sections& sections, const double* x, double* y, std::int64_t n, std::ptrdiff_t stride,
                     detail::ScanCarry& carry, WorkProgress& work, const detail::ScanKeep* keep) {
   const std::size_t count = sections.size();
-  for (std::int64_t i = 0; i < n; ++i) carry.inputSoFar = std::max(carry.inputSoFar, std::abs(x[i * stride]));
+  carry.inputSoFar = std::max(carry.inputSoFar, detail::maxAbsOf(x, stride, n));
   for (std::int64_t from = 0; from < n; from += detail::kScanSegment) {
     const std::int64_t c = std::min(detail::kScanSegment, n - from);
     double* to = keep ? taskScratch(static_cast<std::size_t>(c)).data() : y + from * stride;
@@ -89,6 +100,7 @@ void sosScanPiece(const Sections& sections, const SosGains& gains, const double*
   const auto atOnce = static_cast<std::int64_t>(sosBlocksAtOnce(count));
   const std::int64_t perTask = blocks >= atOnce * cores ? atOnce : blocks >= 2 * cores ? 2 : 1;
   const std::int64_t tasks = (blocks + perTask - 1) / perTask;
+  const bool inPlace = x == y;
 #pragma omp parallel for schedule(dynamic, 1) if (tasks > 1)
   for (std::int64_t task = 0; task < tasks; ++task) {
     if (work.cancelled()) continue;  // no break out of an OpenMP loop: the rest are skipped
@@ -99,11 +111,17 @@ void sosScanPiece(const Sections& sections, const SosGains& gains, const double*
     };
     std::int64_t common = std::numeric_limits<std::int64_t>::max();
     SosRun runs[4];
+    // Each segment's input peak, for the carry: read in place before the outputs overwrite it, else
+    // after the recursion, from the cache (a pass of its own reads the signal from memory).
+    const auto peaks = [&] {
+      for (std::int64_t b = first; b <= last; ++b) {
+        const IndexRange r = segment(b);
+        blockMax[static_cast<std::size_t>(b)] = maxAbsOf(x + r.begin * stride, stride, r.end - r.begin);
+      }
+    };
+    if (inPlace) peaks();
     for (std::int64_t b = first; b <= last; ++b) {
       const IndexRange r = segment(b);
-      double m = 0;
-      for (std::int64_t i = r.begin; i < r.end; ++i) m = std::max(m, std::abs(x[i * stride]));
-      blockMax[static_cast<std::size_t>(b)] = m;
       common = std::min(common, r.end - r.begin);
       runs[b - first] = {endState[static_cast<std::size_t>(b)].data(), x + r.begin * stride, outputOf(b, r.begin)};
     }
@@ -120,52 +138,52 @@ void sosScanPiece(const Sections& sections, const SosGains& gains, const double*
       }
       if (keep) keepEvery(*keep, r.begin, outputOf(b, r.begin), r.end - r.begin, y);
     }
+    if (!inPlace) peaks();
   }
   work.throwIfCancelled();
-  // 2. Serially: carry the true state into each segment and add its decaying zero-input response
-  // until it is negligible against the segment's own input so far (max |x| from its start), not the
-  // signal's peak: a spike before a cut is then carried until it fades below the quieter signal
-  // after it, as the recursion carries it. A floor keeps an all-zero segment out of subnormals:
-  // 1e-290, or eps times the state bound of the pass's input before the segment where that is
-  // smaller (so the stated bound still holds); both known to a stream when it gets there.
-  const double eps = std::numeric_limits<double>::epsilon();
-  std::vector<double> floor(states);
+  // 2. The carry: the true state into each segment, its decaying zero-input response added to the
+  // segment's first outputs until it is negligible against the segment's own input so far (max |x|
+  // from its start), not the signal's peak: a spike before a cut is then carried until it fades below
+  // the quieter signal after it, as the recursion carries it. A floor keeps an all-zero segment out of
+  // subnormals: 1e-290, or eps times the state bound of the pass's input before the segment where
+  // that is smaller (so the stated bound still holds); both known to a stream when it gets there.
+  // Every response is first stepped on the cores from a guessed start (sos_segment_carry.hpp); the
+  // walk after it is serial and cheap.
+  std::vector<double> inputBefore(static_cast<std::size_t>(blocks));
+  double before = carry.inputSoFar;
+  for (std::int64_t b = 0; b < blocks; ++b) {
+    inputBefore[static_cast<std::size_t>(b)] = before;
+    before = std::max(before, blockMax[static_cast<std::size_t>(b)]);
+  }
+  const std::int64_t corrected = carry.first ? 1 : 0;  // the pass's first segment ran from its true start
+  std::vector<SegmentResponse> responses(static_cast<std::size_t>(blocks));
+#pragma omp parallel for schedule(dynamic, 4) if (blocks - corrected > 1)
+  for (std::int64_t b = corrected; b < blocks; ++b) {
+    SegmentResponse& response = responses[static_cast<std::size_t>(b)];
+    const IndexRange r = segment(b);
+    response.begin = r.begin;
+    response.end = r.end;
+    response.peak = blockMax[static_cast<std::size_t>(b)];
+    response.floor = carryFloor(gains, inputBefore[static_cast<std::size_t>(b)], carry.maxAbsInitial);
+    response.restart(b == 0 ? carry.state : endState[static_cast<std::size_t>(b - 1)]);
+    stepResponse(response, sections, gains, x, stride, r.begin + kCarryGuessReach);
+  }
   SosState carried = carry.state;
+  bool guessed = true;  // the state carried into segment b is the one its response was stepped from
   for (std::int64_t b = 0; b < blocks; ++b) {
     const IndexRange r = segment(b);
     if (b == 0 && carry.first) {
       carried = endState[0];
     } else {
-      const SosMagnitudes magnitudes = sosMagnitudes(gains, carry.inputSoFar, carry.maxAbsInitial);
-      for (std::size_t k = 0; k < states; ++k) floor[k] = std::min(1e-290, eps * magnitudes.state[k]);
-      SosState z = carried;
-      bool faded = false;
-      double local = 0;
-      std::vector<IndexRange> near;
-      if (keep) {
-        std::copy_if(keep->whole.begin(), keep->whole.end(), std::back_inserter(near),
-                     [&](IndexRange w) { return w.begin < r.end && r.begin < w.end; });
-      }
-      for (std::int64_t i = r.begin; i < r.end && !faded; ++i) {
-        // In place (the backward pass) x already holds the segment's outputs: capped by its input's peak.
-        local = std::min(std::max(local, std::abs(x[i * stride])), blockMax[static_cast<std::size_t>(b)]);
-        const double response = sosStep(sections.data(), count, z.data(), 0.0);
-        if (!keep) {
-          y[i * stride] += response;
-        } else {
-          const std::uint64_t p = keep->at + static_cast<std::uint64_t>(i);
-          if (p % keep->q == 0) keep->kept[p / keep->q] += response;
-          if (!near.empty() && inWhole(near, i)) y[i] += response;
-        }
-        faded = true;
-        for (std::size_t k = 0; k < states && faded; ++k) {
-          faded = std::abs(z[k]) <= std::max(floor[k], eps * gains.stateFromInput[k] * local);
-        }
-      }
+      SegmentResponse& response = responses[static_cast<std::size_t>(b)];
+      if (!guessed) response.restart(carried);
+      stepResponse(response, sections, gains, x, stride, r.end);
+      addResponse(response, stride, y, keep);
       carried = endState[static_cast<std::size_t>(b)];
-      if (!faded) {
-        for (std::size_t k = 0; k < states; ++k) carried[k] += z[k];
+      if (!response.faded) {
+        for (std::size_t k = 0; k < states; ++k) carried[k] += response.z[k];
       }
+      guessed = response.faded;
     }
     carry.inputSoFar = std::max(carry.inputSoFar, blockMax[static_cast<std::size_t>(b)]);
   }

@@ -2,7 +2,8 @@
 // The sections' block scan (sos_scan.cpp) over segments fixed in sample positions: kScanSegment
 // samples counted from a pass's first sample (the backward pass's first is the signal's last). Every
 // segment but the pass's first runs from zero state on its own core; then, serially, the true state
-// before it is carried in and its zero-input response added to its first outputs until it fades.
+// before it is carried in and its zero-input response added to its first outputs until it fades
+// (each response stepped on the cores beforehand from a guessed start: sos_segment_carry.hpp).
 // A pass run in pieces that start on segment boundaries (a stream's blocks) gives the bits of the
 // pass run at once, whatever the pieces, the block size and the cores.
 #include <cstddef>

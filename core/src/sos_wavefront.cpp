@@ -137,8 +137,9 @@ template <std::size_t G>
   wavefronts(s, sections, waves, stride, count);
 }
 
+// x86-64-v4 (AVX-512VL): the same 4-lane operations, with 32 registers to keep several waves' states in.
 template <std::size_t G, std::size_t W>
-[[gnu::target_clones("avx2", "default")]] void wavefrontsOf(const Section* s, std::size_t sections, const SosRun* runs,
+[[gnu::target_clones("arch=x86-64-v4", "avx2", "default")]] void wavefrontsOf(const Section* s, std::size_t sections, const SosRun* runs,
                                                             std::ptrdiff_t stride, std::ptrdiff_t count) {
   Wave<G> waves[W];
   for (std::size_t w = 0; w < W; ++w) {

@@ -54,7 +54,7 @@ TEST(SosWavefront, EverySectionCountAndLengthGivesScipysLoopsBitsAndState) {
 }
 
 // The block scan runs several blocks at a time on a core where there are blocks enough (8 blocks of
-// 65536 here: four at once for up to 4 sections, two for more, on machines of up to 2 or 4 cores),
+// 65536 here: four at once for up to 4 sections, three for up to 8, on machines of up to 2 or 4 cores),
 // their wavefronts interleaved: each block's outputs are still the recursion's bits from its start
 // state. Block 0 starts from the true state, so it is sosfilt's; block 1 from zero, so once its
 // carried state has faded its outputs are sosfilt's of its own samples from zero.

@@ -36,7 +36,8 @@ void sosfiltfilt(const Sections& sections, std::span<const double> in, std::span
 // final state plus the carried state propagated through it: A^L s) is carried forward, and its
 // zero-input response, which decays like the poles, is added to the block's first outputs until
 // every carried state is below eps times the bound (sosMagnitudes) of the block's input so far (or
-// below 1e-290 and eps times the bound of the pass's input before the block). The blocks are
+// below 1e-290 and eps times the bound of the pass's input before the block), looked at every 256
+// samples; the responses are stepped on every core, the walk that carries them is serial. The blocks are
 // segments fixed in sample positions (sos_segment_scan.hpp), so the bits do not depend on the cores
 // and a stream of whole segments gives them too. Where there are blocks enough, a core runs two to
 // four at once, their wavefronts interleaved (the same bits).
