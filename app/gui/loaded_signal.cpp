@@ -78,10 +78,9 @@ LoadedSignal::LoadedSignal(const LoadedSignal& preview, MinMaxPyramid pyramid, c
 
 PlotPoints LoadedSignal::pointsFor(double firstKey, double lastKey, std::size_t columns) const {
   SamplesDone doneWith;
-  if (mapping_) {
-    ++mappedReads;
-    doneWith = [this](std::size_t first, std::size_t count) { mapping_->release(first, count); };
-  }
+  if (mapping_) ++mappedReads;
+  // Float64 samples come by pread (MappedSignal::read): no page of the mapping to let go a column.
+  if (converted()) doneWith = [this](std::size_t first, std::size_t count) { mapping_->release(first, count); };
   PlotPoints points;
   if (indexed_) {
     points = pointsForPlot(pyramid_, firstKey, lastKey, columns, doneWith);

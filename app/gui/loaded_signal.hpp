@@ -63,9 +63,10 @@ class LoadedSignal {
   // One sample (a cursor readout), its page let go again where it is mapped.
   double sampleAt(std::size_t index) const;
   // What a plot draws for keys [firstKey, lastKey] on `columns` columns: from the pyramid, or a
-  // coarse preview until it exists. A mapped signal lets go of the pages it read column by column:
-  // the kernel maps a whole large folio (up to 2 MiB) for each sample touched, so a preview's few
-  // thousand probes would otherwise make most of a file resident.
+  // coarse preview until it exists. A mapped float64 file's samples come by pread, never through
+  // the mapping's faults; a converted one lets go of the pages it read column by column: the kernel
+  // maps a whole large folio (up to 2 MiB) for each sample touched, so a preview's few thousand
+  // probes would otherwise make most of a file resident.
   PlotPoints pointsFor(double firstKey, double lastKey, std::size_t columns) const;
   // The statistics of a range, in memory on every core, or block by block through the mapping;
   // progress reported and Cancelled thrown as `progress` asks.

@@ -6,6 +6,7 @@
 #include <new>
 #include <stdexcept>
 
+#include "background_priority.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/io/cancel_waits.hpp"
 #include "siglab/io/mapped_signal.hpp"
@@ -46,19 +47,27 @@ void deliver(QPromise<Outcome>& promise, Work work) {
 }
 
 // The pyramid from the mapping (its pages let go behind it) and the statistics streamed from the
-// mapped file: the preview, indexed.
-SignalPtr index(const LoadedSignal& preview, const ReadOptions& opened, const Progress& pyramidProgress,
+// mapped file: the preview, indexed. Minutes for a large file, on every core: at background priority
+// (background_priority.hpp), so a zoom step meanwhile is not slowed by it.
+SignalPtr indexNow(const LoadedSignal& preview, const ReadOptions& opened, const Progress& pyramidProgress,
                 const Progress& statisticsProgress) {
   const MappedSignal& mapping = *preview.mapping();
   const auto doneWith = [&mapping](std::size_t first, std::size_t count) { mapping.release(first, count); };
+  // The signal outlives its pyramid; a zoom's ragged ends are read by pread (MappedSignal::read).
+  const SampleReader read = [&mapping](std::size_t first, std::span<double> out) { mapping.read(first, out); };
   MinMaxPyramid pyramid =
       mapping.converted()
-          ? MinMaxPyramid(mapping.size(), [&mapping](std::size_t first, std::span<double> out) { mapping.read(first, out); },
-                          pyramidProgress, MinMaxPyramid::kMaxFirstLevelBuckets, doneWith)
+          ? MinMaxPyramid(mapping.size(), read, pyramidProgress, MinMaxPyramid::kMaxFirstLevelBuckets, doneWith)
           : MinMaxPyramid(mapping.samples(), pyramidProgress, MinMaxPyramid::kMaxFirstLevelBuckets, doneWith);
+  pyramid.readThrough(read);
   const auto stream = openSampleStream(mapping.mappedPath(), mappedFileOptions(mapping, opened));
   const Statistics statistics = streamStatistics(*stream, {}, statisticsProgress);
   return std::make_shared<const LoadedSignal>(preview, std::move(pyramid), statistics);
+}
+
+SignalPtr index(const LoadedSignal& preview, const ReadOptions& opened, const Progress& pyramidProgress,
+                const Progress& statisticsProgress) {
+  return atBackgroundPriority([&] { return indexNow(preview, opened, pyramidProgress, statisticsProgress); });
 }
 
 

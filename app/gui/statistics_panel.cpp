@@ -103,6 +103,7 @@ StatisticsPanel::StatisticsPanel(QWidget* parent) : QWidget(parent) {
 
   // Trailing edge only: a drag recomputes once per interval, on the latest range.
   refreshTimer_ = new QTimer(this);
+  refreshTimer_->setObjectName("visibleRefreshTimer");
   refreshTimer_->setSingleShot(true);
   refreshTimer_->setInterval(kVisibleRefreshMs);
   connect(refreshTimer_, &QTimer::timeout, this, &StatisticsPanel::refreshVisible);
@@ -179,7 +180,14 @@ void StatisticsPanel::setVisibleRange(std::size_t first, std::size_t last) {
   const SampleRange range = clampTo({first, last}, original_ ? original_->size() : 0);
   if (sameRange(range, wantedRange_)) return;
   wantedRange_ = range;
-  if (!refreshTimer_->isActive()) refreshTimer_->start();
+  if (const LoadedSignal* signal = shown(); signal && signal->mapping()) {
+    if (computing_) {  // its range is gone: it stops, and the next sum waits for the view to rest
+      stale_ = true;
+      backgroundStop_->store(true);
+    }
+    return refreshTimer_->start(kMappedVisibleRestMs);  // each step of a zoom starts the wait again
+  }
+  if (!refreshTimer_->isActive()) refreshTimer_->start(kVisibleRefreshMs);
 }
 
 bool StatisticsPanel::refreshPending() const { return refreshTimer_->isActive() || computing_; }
@@ -264,7 +272,7 @@ void StatisticsPanel::backgroundFinished() {
   computing_ = false;
   if (stale_ || !sameRange(shownRange_, clampTo(wantedRange_, shown() ? shown()->size() : 0))) {
     stale_ = false;
-    refreshVisible();  // the plot or the signal moved on meanwhile
+    if (!refreshTimer_->isActive()) refreshVisible();  // the plot or the signal moved on meanwhile (else the timer sums it)
     return;
   }
   showVisible(background_->result());

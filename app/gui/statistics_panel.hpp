@@ -32,6 +32,9 @@ class StatisticsPanel : public QWidget {
   Q_OBJECT
  public:
   static constexpr int kVisibleRefreshMs = 50;
+  // A mapped file's visible range is read from disk (gigabytes of it zoomed out): summed once the
+  // view has rested this long, not between the steps of a zoom, whose tiles and points it slowed.
+  static constexpr int kMappedVisibleRestMs = 300;
   static constexpr std::size_t kBackgroundFromSamples = std::size_t{1} << 24;  // about 5 ms on 2 cores
 
   explicit StatisticsPanel(QWidget* parent = nullptr);

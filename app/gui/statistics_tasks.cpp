@@ -2,6 +2,8 @@
 
 #include <QtConcurrent>
 
+#include "background_priority.hpp"
+
 namespace siglab::gui {
 
 void computeStatistics(QPromise<StatisticsOutcome>& promise, SignalPtr signal, SampleRange range,
@@ -26,6 +28,9 @@ QFuture<Statistics> statisticsInBackground(SignalPtr signal, SampleRange range, 
     Progress progress;
     progress.cancelFlag = stop.get();
     try {
+      // A mapped file's range is read from disk, gigabytes of it zoomed out: at background priority,
+      // so the zoom step that asked for it gets its tiles and points first.
+      if (signal->mapping()) return atBackgroundPriority([&] { return signal->statisticsOf(range, progress); });
       return signal->statisticsOf(range, progress);
     } catch (const Cancelled&) {
       return Statistics{};

@@ -59,6 +59,11 @@ MinMaxPyramid::MinMaxPyramid(std::size_t size, SampleReader read, const Progress
   build(progress, maxFirstLevelBuckets, doneWith);
 }
 
+void MinMaxPyramid::readThrough(SampleReader read) {
+  read_ = std::move(read);
+  samples_ = {};
+}
+
 void MinMaxPyramid::read(std::size_t first, std::span<double> out) const {
   if (first > size_ || out.size() > size_ - first) throw std::out_of_range("MinMaxPyramid::read: outside the signal");
   if (out.empty()) return;

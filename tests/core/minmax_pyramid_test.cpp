@@ -139,6 +139,52 @@ TEST(MinMaxPyramid, BucketsWithNaNOrInfinitiesGiveWhatMinmaxElementGives) {
   }
 }
 
+// A mapped file's pyramid is built on the mapping, then reads the ragged ends of a zoom's columns
+// and its exact views through a reader (pread): every column still holds the min and max of its
+// samples, every exact view the samples, and none of it comes from the span built on any more.
+TEST(MinMaxPyramid, ReadingThroughAReaderAfterItIsBuiltGivesEachColumnsMinAndMax) {
+  const std::uint64_t seed = test::freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (std::size_t n : {17u, 4099u, 100003u}) {
+    for (std::size_t maxFirstLevel : {MinMaxPyramid::kMaxFirstLevelBuckets, std::size_t{3}}) {
+      const std::vector<double> x = test::randomSignal(n, rng);
+      std::vector<double> builtOn = x;
+      MinMaxPyramid pyramid(builtOn, {}, maxFirstLevel);
+      std::size_t reads = 0;
+      pyramid.readThrough([&x, &reads](std::size_t first, std::span<double> out) {
+        ASSERT_LE(first + out.size(), x.size());
+        ++reads;
+        std::copy_n(x.begin() + static_cast<std::ptrdiff_t>(first), out.size(), out.begin());
+      });
+      std::ranges::fill(builtOn, std::nan(""));  // a read of the span now would show
+      EXPECT_TRUE(pyramid.samples().empty());
+      std::uniform_real_distribution<double> key(0.0, static_cast<double>(n - 1));
+      for (int trial = 0; trial < 30; ++trial) {
+        double a = key(rng), b = key(rng);
+        if (a > b) std::swap(a, b);
+        const std::size_t columns = 1 + rng() % 700;
+        const PlotPoints got = pointsForPlot(pyramid, a, b, columns);
+        const auto first = static_cast<std::size_t>(std::floor(a));
+        const std::size_t last = static_cast<std::size_t>(std::ceil(b)) + 1, length = last - first;
+        if (got.exact) {
+          for (std::size_t i = 0; i < got.keys.size(); ++i) {
+            ASSERT_EQ(got.values[i], x[static_cast<std::size_t>(got.keys[i])]) << "n " << n << " key " << got.keys[i];
+          }
+          continue;
+        }
+        ASSERT_EQ(got.keys.size(), 2 * columns);
+        for (std::size_t c = 0; c < columns; ++c) {
+          const MinMax want = scan(x, first + c * length / columns, first + (c + 1) * length / columns);
+          ASSERT_EQ(got.values[2 * c], want.min) << "n " << n << " column " << c << " of " << columns;
+          ASSERT_EQ(got.values[2 * c + 1], want.max) << "n " << n << " column " << c << " of " << columns;
+        }
+      }
+      EXPECT_GT(reads, 0u);
+    }
+  }
+}
+
 TEST(MinMaxPyramid, BuildingStopsWhenCancelled) {
   const std::vector<double> x(1 << 21, 1.0);
   std::atomic<bool> cancel{true};

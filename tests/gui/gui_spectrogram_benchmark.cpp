@@ -8,10 +8,13 @@
 // a running request (100 ms).
 #include <qcustomplot.h>
 
+#include <unistd.h>
+
 #include <QApplication>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QDir>
 #include <QThread>
 
 #include <algorithm>
@@ -19,7 +22,9 @@
 #include <cstdio>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -28,6 +33,7 @@
 #include "siglab/large_signal_policy.hpp"
 #include "spectrogram_tasks.hpp"
 #include "spectrogram_view.hpp"
+#include "statistics_panel.hpp"
 
 namespace {
 
@@ -60,12 +66,25 @@ double tileRequests(const siglab::gui::SpectrogramView& view) {
 // Runs the event loop until the view has drawn its range at screen resolution (and the plot, when
 // given, shows its range's points); the milliseconds taken. It sleeps until the next event rather
 // than polling, so the GUI thread's CPU time is the window's.
+// `pointsMs` and `spectrogramMs`, when given, get the milliseconds until each of the two was done.
 double untilComplete(const siglab::gui::SpectrogramView& view, const QElapsedTimer& since,
-                     const siglab::gui::SignalPlot* plot = nullptr) {
-  while (view.busy() || !view.complete() || plotPointsPending(plot)) {
+                     const siglab::gui::SignalPlot* plot = nullptr, double* pointsMs = nullptr,
+                     double* spectrogramMs = nullptr) {
+  const auto now = [&since] { return static_cast<double>(since.nsecsElapsed()) / 1e6; };
+  bool pointsDone = false, spectrogramDone = false;
+  for (;;) {
+    if (!pointsDone && !plotPointsPending(plot)) {
+      pointsDone = true;
+      if (pointsMs) *pointsMs = now();
+    }
+    if (!spectrogramDone && !view.busy() && view.complete()) {
+      spectrogramDone = true;
+      if (spectrogramMs) *spectrogramMs = now();
+    }
+    if (pointsDone && spectrogramDone) break;
     QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
   }
-  return static_cast<double>(since.nsecsElapsed()) / 1e6;
+  return now();
 }
 
 // CPU milliseconds of this (the GUI) thread, and of the whole process, so far.
@@ -78,6 +97,33 @@ double processCpuMs() {
   timespec t{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
   return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+}
+
+// CPU milliseconds so far of each of this process's threads but the GUI thread, summed by name:
+// the plot's points ("siglab-points"), the global pool's workers ("Thread (pooled)": tiles, statistics,
+// the window's index), and the rest.
+std::map<std::string, double> workerCpuMs() {
+  std::map<std::string, double> byName;
+  const long ticks = sysconf(_SC_CLK_TCK);
+  const QString self = QString::number(getpid());
+  for (const QString& tid : QDir("/proc/self/task").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+    if (tid == self) continue;  // the GUI thread: threadCpuMs
+    std::ifstream stat(("/proc/self/task/" + tid + "/stat").toStdString());
+    std::string line;
+    std::getline(stat, line);
+    const auto open = line.find('('), close = line.rfind(')');
+    if (open == std::string::npos || close == std::string::npos) continue;
+    const std::string name = line.substr(open + 1, close - open - 1);
+    std::istringstream rest(line.substr(close + 2));
+    std::string field;
+    double utime = 0, stime = 0;
+    for (int i = 3; i <= 15 && rest >> field; ++i) {
+      if (i == 14) utime = std::stod(field);
+      if (i == 15) stime = std::stod(field);
+    }
+    byName[name] += (utime + stime) * 1e3 / static_cast<double>(ticks);
+  }
+  return byName;
 }
 
 // MiB this process has had read from storage so far (its page faults' reads and read-ahead included).
@@ -94,6 +140,8 @@ double readMiB() {
 // spectrogram's drawings.
 struct Steps {
   std::vector<double> wall, guiCpu, processCpu, drawings, readMiB, requests;
+  std::vector<double> pointsMs, spectrogramMs, statisticsBusy;  // the step's split, and the visible statistics running at its end
+  std::map<std::string, std::vector<double>> workerCpu;  // a step's CPU ms by thread name
 };
 
 double median(std::vector<double> v) {
@@ -132,6 +180,7 @@ int main(int argc, char** argv) {
   window.show();
   auto* dock = window.findChild<QDockWidget*>("spectrogramDock");
   auto* view = dock->findChild<SpectrogramView*>();
+  auto* statistics = window.findChild<StatisticsPanel*>();
   dock->setFloating(true);  // as a user gives it the screen's width: 1500x600 beside the window
   dock->resize(1500, 600);
   dock->show();
@@ -174,9 +223,18 @@ int main(int argc, char** argv) {
         last = centre + width / 2;
         drawings = 0;
         const double gui = threadCpuMs(), process = processCpuMs(), read = readMiB(), requests = tileRequests(*view);
+        const auto workers = workerCpuMs();
         timer.restart();
         show(first, last);
-        steps.wall.push_back(untilComplete(*view, timer, plot));
+        double pointsMs = 0, spectrogramMs = 0;
+        steps.wall.push_back(untilComplete(*view, timer, plot, &pointsMs, &spectrogramMs));
+        steps.pointsMs.push_back(pointsMs);
+        steps.spectrogramMs.push_back(spectrogramMs);
+        steps.statisticsBusy.push_back(statistics->refreshPending() ? 1.0 : 0.0);
+        for (const auto& [name, ms] : workerCpuMs()) {
+          const auto before = workers.find(name);
+          steps.workerCpu[name].push_back(ms - (before == workers.end() ? 0.0 : before->second));
+        }
         steps.requests.push_back(tileRequests(*view) - requests);
         steps.guiCpu.push_back(threadCpuMs() - gui);
         steps.processCpu.push_back(processCpuMs() - process);
@@ -216,9 +274,13 @@ int main(int argc, char** argv) {
   const double workerMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
   const std::size_t missing = view->tiles()->missingFor(view->first(), view->last(), columns).size();
   std::printf("Esc came with %zu tiles in and %zu still missing after it\n", tilesIn, missing);
-  while (window.busy()) QCoreApplication::processEvents(QEventLoop::AllEvents, 50);  // the window's own index
+  // The window's own index, waited for asleep: polling spun the GUI thread on a core for minutes,
+  // slowing the index (at background priority since session 21) and adding its CPU to the run's.
+  while (window.busy()) QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
   const double indexed = static_cast<double>(timer.elapsed()) / 1000.0;
+  std::fprintf(stderr, "phase: idle steps through the plot start\n");  // where a profiler attaches
   const Steps afterIndex = zoomRuns(2, throughPlot, window.signalPlot());
+  std::fprintf(stderr, "phase: idle steps through the plot end\n");
   const double peak = statusMiB("VmHWM:");
 
   const auto describe = [&](const char* what, const Steps& v) {
@@ -228,6 +290,17 @@ int main(int argc, char** argv) {
                 what, v.wall.size(), samples / (1 << 20), median(v.wall), *std::max_element(v.wall.begin(), v.wall.end()),
                 median(v.guiCpu), median(v.processCpu), median(v.drawings), median(v.readMiB),
                 *std::max_element(v.requests.begin(), v.requests.end()));
+    double busy = 0;
+    for (double b : v.statisticsBusy) busy += b;
+    std::printf("%-58s plot's points in %.1f ms, spectrogram complete in %.1f ms (medians); the visible range's statistics "
+                "still running at %.0f of %zu step ends; worker CPU a step (median):",
+                "  split:", median(v.pointsMs), median(v.spectrogramMs), busy, v.wall.size());
+    for (const auto& [name, ms] : v.workerCpu) std::printf(" %s %.1f ms (total %.0f ms);", name.c_str(), median(ms), [&ms] {
+      double t = 0;
+      for (double x : ms) t += x;
+      return t;
+    }());
+    std::printf("\n");
   };
   describe(indexingDuringSteps ? "zoom steps through the plot, the window indexing the file:" : "zoom steps through the plot:", steps);
   describe("zoom steps of the spectrogram alone (no plot redraw):", alone);

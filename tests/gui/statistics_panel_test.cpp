@@ -3,6 +3,7 @@
 #include <QLocale>
 #include <QSettings>
 #include <QTableWidget>
+#include <QTimer>
 
 #include <algorithm>
 #include <cmath>
@@ -11,6 +12,8 @@
 #include "gui_test_support.hpp"
 #include "signal_plot.hpp"
 #include "siglab/generate.hpp"
+#include "siglab/io/mapped_signal.hpp"
+#include "siglab/io/signal_io.hpp"
 #include "siglab/io/text_format.hpp"
 #include "statistics_panel.hpp"
 #include "test_support.hpp"
@@ -103,6 +106,30 @@ TEST(StatisticsPanel, ADragIsSummarisedOnItsLatestRange) {
   EXPECT_EQ(panel.visibleRange().begin, 90u);
   EXPECT_EQ(panel.visibleRange().end, 590u);
   expectMatchesReference(panel.visible(), samples, {90, 590});
+}
+
+// A mapped file's visible range is read from disk: summed once the view rests, each new range of a
+// zoom starting the wait again (its steps' tiles and points not slowed by it), then on the latest range.
+TEST(StatisticsPanel, AMappedFilesVisibleRangeIsSummedOnceTheViewRests) {
+  test::TempDir dir;
+  std::vector<double> samples(5000);
+  for (std::size_t i = 0; i < samples.size(); ++i) samples[i] = std::sin(0.003 * static_cast<double>(i)) + 1e-4 * static_cast<double>(i);
+  writeSignal(dir.file("in.raw"), samples, WriteOptions{FileFormat::raw});
+  ReadOptions raw;
+  raw.rawType = SampleType::f64;
+  StatisticsPanel panel;
+  panel.setOriginal(std::make_shared<const gui::LoadedSignal>(
+      "in.raw", std::shared_ptr<const MappedSignal>(MappedSignal::open(dir.file("in.raw"), raw, dir.file("cache")))));
+  const auto* rest = panel.findChild<QTimer*>("visibleRefreshTimer");
+  ASSERT_NE(rest, nullptr);
+  for (std::size_t first = 0; first < 100; first += 10) {
+    panel.setVisibleRange(first, first + 3000);
+    EXPECT_GT(rest->remainingTime(), StatisticsPanel::kVisibleRefreshMs) << "a zoom step's wait, not the rest's";
+  }
+  ASSERT_TRUE(test::waitForVisibleStatistics(panel));
+  EXPECT_EQ(panel.visibleRange().begin, 90u);
+  EXPECT_EQ(panel.visibleRange().end, 3090u);
+  expectMatchesReference(panel.visible(), samples, {90, 3090});
 }
 
 // Long ranges are summed off the GUI thread; ranges that arrive meanwhile are not lost, and the

@@ -42,6 +42,11 @@ class MinMaxPyramid {
                 std::size_t maxFirstLevelBuckets = kMaxFirstLevelBuckets,
                 const std::function<void(std::size_t first, std::size_t count)>& doneWith = {});
 
+  // From now on the samples a range needs beyond whole buckets (its ragged ends, an exact view)
+  // come through `read`, not the span built on: a mapped file's pread reads the kilobytes asked
+  // for, where a fault on the mapping reads megabytes around a page that left the page cache.
+  void readThrough(SampleReader read);
+
   std::size_t size() const { return size_; }
   std::size_t firstBucket() const { return firstBucket_; }  // samples a first-level bucket spans
   std::span<const double> samples() const { return samples_; }  // empty when built from a reader
