@@ -3,7 +3,7 @@
 
 #include <exception>
 #include <optional>
-#include <thread>
+#include <future>
 
 namespace siglab::gui {
 
@@ -16,23 +16,29 @@ inline constexpr int kBackgroundNice = 10;
 // privileges there is no way back: only for a thread made for that work.
 void lowerThisThread();
 
-// `work()` on a thread of its own at kBackgroundNice; the caller, a pool thread, waits with its place
-// in Qt's global pool lent meanwhile, so a spectrogram's tiles never queue behind it. What `work`
-// throws is thrown here.
+// The threads that run such work: two, kept for the process's life (a fresh thread each time would
+// make glibc a fresh malloc arena and OpenMP a fresh team each time, holding tens of MiB more).
+QThreadPool& backgroundPool();
+
+// `work()` on a background pool thread at kBackgroundNice; the caller, a pool thread, waits with its
+// place in Qt's global pool lent meanwhile, so a spectrogram's tiles never queue behind it. What
+// `work` throws is thrown here.
 template <class Work>
 auto atBackgroundPriority(Work work) -> decltype(work()) {
   std::optional<decltype(work())> result;
   std::exception_ptr failure;
-  std::thread thread([&] {
+  std::promise<void> done;
+  backgroundPool().start([&] {
     lowerThisThread();
     try {
       result.emplace(work());
     } catch (...) {
       failure = std::current_exception();
     }
+    done.set_value();
   });
   QThreadPool::globalInstance()->releaseThread();
-  thread.join();
+  done.get_future().wait();  // a std::future: QFuture's wait could run the work on this thread
   QThreadPool::globalInstance()->reserveThread();
   if (failure) std::rethrow_exception(failure);
   return std::move(*result);

@@ -6,6 +6,7 @@
 
 #include "app_resources.hpp"
 #include "main_window.hpp"
+#include "process_memory.hpp"
 
 namespace {
 
@@ -25,6 +26,7 @@ void useOffscreenForTextOnlyRuns(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  siglab::gui::returnLargeBlocksToTheSystem();
   useOffscreenForTextOnlyRuns(argc, argv);
   QApplication app(argc, argv);
   QApplication::setOrganizationName("SigLab");

@@ -21,6 +21,7 @@
 #include "siglab/minmax_pyramid.hpp"
 #include "siglab/io/text_format.hpp"
 #include "siglab/timing.hpp"
+#include "process_memory.hpp"
 
 namespace {
 
@@ -36,6 +37,7 @@ void print(const char* what, const siglab::TimingStats& t, double targetMs) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  siglab::gui::returnLargeBlocksToTheSystem();  // as the desktop does (main.cpp)
   qputenv("QT_QPA_PLATFORM", "offscreen");
   QApplication app(argc, argv);
   QApplication::setOrganizationName("SigLabBenchmark");

@@ -20,6 +20,7 @@
 #include "spectrum_cursor.hpp"
 #include "spectrum_view.hpp"
 #include "siglab/generate.hpp"
+#include "process_memory.hpp"
 
 namespace {
 
@@ -32,6 +33,7 @@ void mouse(QWidget* widget, QEvent::Type type, QPointF at, Qt::MouseButtons butt
 }  // namespace
 
 int main(int argc, char** argv) {
+  siglab::gui::returnLargeBlocksToTheSystem();  // as the desktop does (main.cpp)
   qputenv("QT_QPA_PLATFORM", "offscreen");
   QApplication app(argc, argv);
   using namespace siglab;

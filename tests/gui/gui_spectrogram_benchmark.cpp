@@ -34,6 +34,7 @@
 #include "spectrogram_tasks.hpp"
 #include "spectrogram_view.hpp"
 #include "statistics_panel.hpp"
+#include "process_memory.hpp"
 
 namespace {
 
@@ -157,6 +158,7 @@ void target(const char* what, double value, const char* unit, double goal) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  siglab::gui::returnLargeBlocksToTheSystem();  // as the desktop does (main.cpp)
   qputenv("QT_QPA_PLATFORM", "offscreen");
   QApplication app(argc, argv);
   using namespace siglab;

@@ -6,7 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include "process_memory.hpp"
+
 int main(int argc, char** argv) {
+  siglab::gui::returnLargeBlocksToTheSystem();  // as the desktop does (main.cpp)
   qputenv("QT_QPA_PLATFORM", "offscreen");
   ::testing::InitGoogleTest(&argc, argv);
   QApplication app(argc, argv);
