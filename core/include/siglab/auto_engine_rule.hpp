@@ -54,14 +54,16 @@ enum class AutoWork {
 //    stage, whose method fft or auto accepts the FFT's bound (fftCorrelateBound, as SciPy's method
 //    'fft' and 'auto' do): gpu-tuned's direct sums grow with the taps, about 0.04 ms + 5.0 us a tap
 //    at 10M samples on the device (0.360 ms at 64 taps, 250 ms at 50,000), gpu-fft's overlap-save
-//    hardly does (0.764-1.406 ms at 50,000 taps); they cross at 145-273 taps, 256 is past it on both
-//    measurements (docs/perf/gpu-h100-stages-session20.txt; both copy the same samples each way).
+//    hardly does (0.764 ms at 50,000 taps as committed; 1.406 in an earlier form): they cross at 145
+//    taps (273 for the earlier form), so 256 is well past it (docs/perf/gpu-h100-stages-session20.txt;
+//    both copy the same samples each way).
 //    Method auto below it keeps SciPy's rule (its FFT from 400-700 taps on a long signal), which sums
 //    directly there (gpu-tuned's, by the RateChange row); method fft takes gpu-fft at any taps. Only
 //    for a signal of at least kGpuStageMinSamples a channel (leastSamples): below it FFTW's whole pass
 //    is shorter than the GPU's copies, as for the stages' work. The filter kinds never take an FFT
-//    engine (norm-wise only: job.hpp's chooseAutoEngine); on the CPU, SciPy's rule for method auto is
-//    within 2x of SigLab's own crossover (docs/perf/correlate-auto-session21.txt), so it stays.
+//    engine (norm-wise only: job.hpp's chooseAutoEngine). The CPU has no such gap: SciPy's rule
+//    takes FFTW from 400-700 taps, before SigLab's own crossover (1024-2048 taps at 1M samples), so
+//    it stays (docs/perf/correlate-auto-session21.txt).
 inline constexpr std::size_t kGpuMinWindow = 101;
 inline constexpr std::uint64_t kGpuStageMinSamples = std::uint64_t{1} << 20;
 inline constexpr std::uint64_t kSosScanDefaultFade = 4096;
