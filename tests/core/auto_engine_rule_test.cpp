@@ -141,25 +141,7 @@ TEST(AutoEngineRule, CorrelateFftTakesTheGpuFromItsTapsOnALongSignal) {
 }
 
 // A GPU engine that runs every filter exactly, named as auto's GPU engines are.
-class ExactGpu final : public FilterBackend {
- public:
-  explicit ExactGpu(std::string name) : name_(std::move(name)) {}
-  std::string_view name() const override { return name_; }
-  std::string_view description() const override { return "test"; }
-  bool usesGpu() const override { return true; }
-  std::string whyNot(const FilterSpec&, SampleType) const override { return {}; }
-  FilterPass filter(std::span<const double>, const FilterSpec&, std::span<double>, const RunOptions&,
-                    const Progress&) override {
-    throw std::logic_error("not run here");
-  }
-  FilterPass filter(std::span<const float>, const FilterSpec&, std::span<float>, const RunOptions&,
-                    const Progress&) override {
-    throw std::logic_error("not run here");
-  }
-
- private:
-  std::string name_;
-};
+using ExactGpu = test::GpuEngineStub;
 
 // The filter kinds' and the stages' choices are the one rule's, around each threshold.
 TEST(AutoEngineRule, FilterKindsAndStagesChooseAsTheRuleSays) {

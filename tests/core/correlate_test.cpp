@@ -222,20 +222,9 @@ TEST(Correlate, BadValuesAndTemplatesAreRefusedNamingThem) {
 }
 
 // A GPU engine that computes only correlate's FFT (as gpu-fft does), by the CPU's FFT, counting its runs.
-class FftCorrelateGpu final : public FilterBackend {
+class FftCorrelateGpu final : public test::GpuEngineStub {
  public:
-  std::string_view name() const override { return "gpu-fft"; }
-  std::string_view description() const override { return "test"; }
-  bool usesGpu() const override { return true; }
-  std::string whyNot(const FilterSpec&, SampleType) const override { return "test: no filters"; }
-  FilterPass filter(std::span<const double>, const FilterSpec&, std::span<double>, const RunOptions&,
-                    const Progress&) override {
-    throw std::logic_error("not run here");
-  }
-  FilterPass filter(std::span<const float>, const FilterSpec&, std::span<float>, const RunOptions&,
-                    const Progress&) override {
-    throw std::logic_error("not run here");
-  }
+  FftCorrelateGpu() : GpuEngineStub("gpu-fft") {}
   std::string whyNotFftCorrelate() const override { return {}; }
   FilterPass fftCorrelate(std::span<const double> x, std::span<const double> reversed, std::uint64_t offset,
                           std::span<double> out, const Progress&) override {
