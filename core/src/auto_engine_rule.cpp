@@ -81,6 +81,28 @@ AutoPick welchPick(const AutoQuestion& q, const AutoThreshold& row) {
                            ", the GPU's time is its copies"};
 }
 
+// correlate's FFT: the GPU's (q.gpuEngine, gpu-fft) from the row's taps on a signal long enough, else
+// cpu-parallel, whose why says only why not the GPU: the stage runs FFTW there, or for method auto
+// SciPy's rule between FFTW and the direct sums.
+AutoPick correlateFftPick(const AutoQuestion& q, const AutoThreshold& row) {
+  if (q.gpuEngine.empty()) {
+    return {"cpu-parallel", "no GPU engine computes correlate's FFT here" + (q.gpuWhyNot.empty() ? "" : ": " + q.gpuWhyNot)};
+  }
+  const std::string notGpu = "not " + q.gpuEngine + ": ";
+  if (q.samples != kNoLimit && q.samples < row.leastSamples) {
+    return {"cpu-parallel", notGpu + std::to_string(q.samples) + " samples < " + std::to_string(row.leastSamples) +
+                                ", the CPU's whole pass is shorter than the GPU's copies"};
+  }
+  if (!q.fftNamed && !admits(row, q.size)) {
+    return {"cpu-parallel", notGpu + "a template of " + std::to_string(q.size) + " taps < " + std::to_string(row.least) +
+                                ", the GPU's direct sums are faster than its FFT"};
+  }
+  const std::string size = q.fftNamed ? "method fft" : "a template of " + std::to_string(q.size) + " taps >= " +
+                                                           std::to_string(row.least);
+  return {q.gpuEngine, "auto: " + q.gpuEngine + "'s overlap-save FFT, within its bound of the sums (" + size +
+                           ": the GPU's FFT is faster than its direct sums and than FFTW)"};
+}
+
 // A correlation or a median: the GPU's engine where the row admits it, then the exact CPU engines.
 std::vector<AutoPick> filterPicks(const AutoQuestion& q, const AutoThreshold& row) {
   std::vector<AutoPick> picks;
@@ -142,6 +164,7 @@ std::vector<AutoPick> autoEngineOrder(const AutoQuestion& question) {
     case AutoWork::FindPeaks:
     case AutoWork::Hilbert: return {stagePick(question, row)};
     case AutoWork::Welch: return {welchPick(question, row)};
+    case AutoWork::CorrelateFft: return {correlateFftPick(question, row)};
   }
   return {};
 }

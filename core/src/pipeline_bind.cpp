@@ -5,6 +5,7 @@
 #include "pipeline_steps.hpp"
 #include "rate_change.hpp"
 #include "siglab/filter_kinds.hpp"
+#include "siglab/filter_stage.hpp"
 
 namespace siglab::detail {
 
@@ -13,27 +14,13 @@ std::string BoundChain::prefix(std::size_t k) const {
   return stageLabel(k + 1, *kinds[k]) + ": ";
 }
 
-Job stageJob(const FilterSpec& spec, const PipelineOptions& options, const std::string& engine,
-             const std::string& input) {
-  Job job;
-  job.input = input;
-  job.spec = spec;  // its accumulator bound from options.accumulator
-  job.sampleType = options.sampleType;
-  job.engines = engine;
-  job.run = options.run;
-  job.verify = options.verify;
-  job.verifyRandom = options.verifyRandom;
-  job.verifyAll = options.verifyAll;
-  return job;
-}
-
 std::vector<EngineChoice> streamEngineOrder(const BoundChain& chain, std::size_t k, const BackendList& engines,
                                             const PipelineOptions& options) {
   const FilterSpec* spec = chain.stages[k]->filterSpec();
   if (!spec) return {};
   try {
     // A filter's output is as long as its input: the samples it reads, where binding knew them.
-    return applyEngineOrder(engines, stageJob(*spec, options, chain.engines[k], {}), chain.outputs[k].value_or(kNoLimit));
+    return applyEngineOrder(engines, jobOfStage(*spec, stageRunOptions(chain, k, options, {})), chain.outputs[k].value_or(kNoLimit));
   } catch (const JobError& e) {
     throw StageError(chain.prefix(k) + e.what());
   }

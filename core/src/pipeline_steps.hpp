@@ -55,11 +55,7 @@ FilterBackend* streamedGpuEngine(const BoundChain& chain, std::size_t k, const B
 StreamingPlan planChain(const BoundChain& chain, const BackendList& engines, const PipelineOptions& options,
                        const StreamingCase& io);
 
-// The Job a filter stage's streamed run uses (its spec, sample type, verification).
-Job stageJob(const FilterSpec& spec, const PipelineOptions& options, const std::string& engine,
-             const std::string& input);
-
-// How stage k runs one channel in memory.
+// How stage k runs one channel: in memory, and (jobOfStage of it) a filter stage's streamed run.
 StageRunOptions stageRunOptions(const BoundChain& chain, std::size_t k, const PipelineOptions& options,
                                 const std::string& name);
 

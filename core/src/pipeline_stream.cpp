@@ -6,6 +6,7 @@
 
 #include "pipeline_steps.hpp"
 #include "rate_change.hpp"
+#include "siglab/filter_stage.hpp"
 #include "stage_streams.hpp"
 #include "verified_block_filter.hpp"
 
@@ -147,7 +148,7 @@ StreamedStages streamedStages(const BoundChain& chain, const PipelineOptions& op
   runs.blocks.resize(chain.size());
   for (std::size_t k = 0; k < chain.size(); ++k) {
     const FilterSpec* spec = chain.stages[k]->filterSpec();
-    runs.jobs.push_back(spec ? stageJob(*spec, options, chain.engines[k], name) : Job{});  // a stage that streams itself: none
+    runs.jobs.push_back(spec ? jobOfStage(*spec, stageRunOptions(chain, k, options, name)) : Job{});  // a stage that streams itself: none
   }
   return runs;
 }

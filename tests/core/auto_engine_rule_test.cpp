@@ -20,7 +20,7 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 constexpr AutoWork kStageWorks[] = {AutoWork::RateChange, AutoWork::Spectrogram, AutoWork::FindPeaks, AutoWork::Hilbert};
 
 TEST(AutoEngineRule, TheTableHoldsEachThresholdOnce) {
-  EXPECT_EQ(std::size(kAutoThresholds), 8u);  // a row a work
+  EXPECT_EQ(std::size(kAutoThresholds), 9u);  // a row a work
   EXPECT_EQ(autoThreshold(AutoWork::Correlation).least, 101u);
   EXPECT_EQ(autoThreshold(AutoWork::Correlation).leastSamples, std::uint64_t{1} << 20);
   EXPECT_TRUE(autoThreshold(AutoWork::Welch).gpu);
@@ -29,6 +29,8 @@ TEST(AutoEngineRule, TheTableHoldsEachThresholdOnce) {
   const AutoThreshold& sections = autoThreshold(AutoWork::SecondOrderSections);
   EXPECT_FALSE(sections.gpu);  // the block scan on the CPU; no GPU engine is auto's for sections
   EXPECT_EQ(sections.most, 4096u);
+  EXPECT_EQ(autoThreshold(AutoWork::CorrelateFft).least, 256u);
+  EXPECT_EQ(autoThreshold(AutoWork::CorrelateFft).leastSamples, std::uint64_t{1} << 20);
 }
 
 // Each GPU row: one below its size the CPU, from it the GPU engine that can run the work, with the
@@ -107,26 +109,39 @@ TEST(AutoEngineRule, CorrelationTakesTheGpuOnlyForASignalLongEnough) {
   EXPECT_EQ(autoEngineOrder(q).front().engine, "cpu-parallel");
 }
 
-// A GPU engine that runs every filter exactly, named as auto's GPU engines are.
-class ExactGpu final : public FilterBackend {
- public:
-  explicit ExactGpu(std::string name) : name_(std::move(name)) {}
-  std::string_view name() const override { return name_; }
-  std::string_view description() const override { return "test"; }
-  bool usesGpu() const override { return true; }
-  std::string whyNot(const FilterSpec&, SampleType) const override { return {}; }
-  FilterPass filter(std::span<const double>, const FilterSpec&, std::span<double>, const RunOptions&,
-                    const Progress&) override {
-    throw std::logic_error("not run here");
-  }
-  FilterPass filter(std::span<const float>, const FilterSpec&, std::span<float>, const RunOptions&,
-                    const Progress&) override {
-    throw std::logic_error("not run here");
-  }
+// correlate's FFT: the GPU's from the row's taps on a signal of the stages' length (method fft: at any
+// taps), else the CPU's with why not the GPU; a CPU-only machine's answer is the CPU's.
+TEST(AutoEngineRule, CorrelateFftTakesTheGpuFromItsTapsOnALongSignal) {
+  AutoQuestion q{AutoWork::CorrelateFft, kGpuFftMinTaps, "gpu-fft", {}, false, kGpuStageMinSamples};
+  AutoPick pick = autoEngineOrder(q).front();
+  EXPECT_EQ(pick.engine, "gpu-fft");
+  EXPECT_TRUE(has(pick.why, "a template of 256 taps >= 256")) << pick.why;
+  q.size = 50'000;
+  q.samples = kNoLimit;  // unknown: not a reason to stay on the CPU
+  EXPECT_EQ(autoEngineOrder(q).front().engine, "gpu-fft");
+  q.size = kGpuFftMinTaps - 1;
+  q.samples = kGpuStageMinSamples;
+  pick = autoEngineOrder(q).front();
+  EXPECT_EQ(pick.engine, "cpu-parallel");
+  EXPECT_TRUE(has(pick.why, "not gpu-fft: a template of 255 taps < 256")) << pick.why;
+  q.fftNamed = true;  // method fft: the FFT runs whatever the taps; the GPU's where it can
+  EXPECT_EQ(autoEngineOrder(q).front().engine, "gpu-fft");
+  q.size = 50'000;
+  q.samples = kGpuStageMinSamples - 1;
+  pick = autoEngineOrder(q).front();
+  EXPECT_EQ(pick.engine, "cpu-parallel");
+  EXPECT_TRUE(has(pick.why, "1048575 samples < 1048576")) << pick.why;
+  q.samples = kGpuStageMinSamples;
+  q.gpuEngine.clear();  // a CPU-only machine
+  q.gpuWhyNot = "gpu-fft: no usable CUDA GPU was found";
+  pick = autoEngineOrder(q).front();
+  EXPECT_EQ(pick.engine, "cpu-parallel");
+  EXPECT_EQ(pick.why, "no GPU engine computes correlate's FFT here: gpu-fft: no usable CUDA GPU was found");
+  EXPECT_EQ(autoEngineOrder(q).size(), 1u);
+}
 
- private:
-  std::string name_;
-};
+// A GPU engine that runs every filter exactly, named as auto's GPU engines are.
+using ExactGpu = test::GpuEngineStub;
 
 // The filter kinds' and the stages' choices are the one rule's, around each threshold.
 TEST(AutoEngineRule, FilterKindsAndStagesChooseAsTheRuleSays) {

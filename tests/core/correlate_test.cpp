@@ -12,6 +12,7 @@
 
 #include "engine_test_support.hpp"
 #include "scipy_support.hpp"
+#include "siglab/auto_engine_rule.hpp"
 #include "siglab/fft_correlate.hpp"
 #include "siglab/io/signal_io.hpp"
 #include "siglab/pipeline_run.hpp"
@@ -218,6 +219,59 @@ TEST(Correlate, BadValuesAndTemplatesAreRefusedNamingThem) {
   EXPECT_NE(refusal("correlate " + missing).find(missing), std::string::npos);
   test::writeFile(dir.file("empty.txt"), "");
   EXPECT_NE(refusal("correlate " + dir.file("empty.txt")).find(dir.file("empty.txt")), std::string::npos);
+}
+
+// A GPU engine that computes only correlate's FFT (as gpu-fft does), by the CPU's FFT, counting its runs.
+class FftCorrelateGpu final : public test::GpuEngineStub {
+ public:
+  FftCorrelateGpu() : GpuEngineStub("gpu-fft") {}
+  std::string whyNotFftCorrelate() const override { return {}; }
+  FilterPass fftCorrelate(std::span<const double> x, std::span<const double> reversed, std::uint64_t offset,
+                          std::span<double> out, const Progress&) override {
+    ++runs;
+    siglab::fftCorrelate(x, reversed, offset, out, true);
+    return {};
+  }
+  int runs = 0;
+};
+
+// Engine auto takes the GPU's FFT where the auto rule's CorrelateFft row admits it (a long template
+// on a long signal; method fft at any taps), with the rule's why; a CPU-only list keeps the CPU's.
+TEST(Correlate, AutoTakesTheGpusFftForALongTemplateOnALongSignal) {
+  const test::TempDir dir;
+  BackendList engines = test::cpuEngines();
+  engines.push_back(std::make_unique<FftCorrelateGpu>());
+  auto& gpu = static_cast<FftCorrelateGpu&>(*engines.back());
+  const BackendList cpuOnly = test::cpuEngines();
+  const std::vector<double> x = signalOf(kGpuStageMinSamples, 11);
+  writeSignal(dir.file("long.txt"), signalOf(kGpuFftMinTaps, 12));     // SciPy's rule: the direct sums
+  writeSignal(dir.file("short.txt"), signalOf(kGpuFftMinTaps - 1, 13));
+  PipelineOptions options;
+  options.streaming = Streaming::never;
+  options.verify = false;  // the FFT's own check is the FFT method's test
+  const auto stageOf = [&](const BackendList& list, const std::string& chain, std::span<const double> signal) {
+    ChannelSource source;
+    source.channels.emplace_back(signal);
+    return runPipeline(parseChain(chain), source, MemorySink{}, list, options).channels.at(0).stages.at(0);
+  };
+  ASSERT_FALSE(scipyPicksFft(x.size(), kGpuFftMinTaps, "full"));
+  const StageReport longTemplate = stageOf(engines, "correlate " + dir.file("long.txt"), x);
+  EXPECT_EQ(longTemplate.engine, "gpu-fft") << longTemplate.why;
+  EXPECT_TRUE(longTemplate.usesGpu);
+  EXPECT_EQ(longTemplate.why, autoEngineOrder({AutoWork::CorrelateFft, kGpuFftMinTaps, "gpu-fft", {}, false, x.size()}).front().why);
+  EXPECT_EQ(gpu.runs, 1);
+  EXPECT_EQ(stageOf(engines, "correlate " + dir.file("short.txt") + ",method=fft", x).engine, "gpu-fft");
+  EXPECT_EQ(gpu.runs, 2);
+  // On a shorter signal, or with no GPU: the CPU (below the row's taps: AutoEngineRule's tests).
+  const std::vector<double> shortSignal(x.begin(), x.end() - 1);
+  const StageReport fftShort = stageOf(engines, "correlate " + dir.file("long.txt") + ",method=fft", shortSignal);
+  EXPECT_EQ(fftShort.engine, "cpu-parallel");
+  EXPECT_NE(fftShort.why.find("not gpu-fft: " + std::to_string(shortSignal.size()) + " samples < "), std::string::npos)
+      << fftShort.why;
+  const StageReport cpu = stageOf(cpuOnly, "correlate " + dir.file("long.txt") + ",method=fft", x);
+  EXPECT_EQ(cpu.engine, "cpu-parallel");
+  EXPECT_EQ(cpu.why, "auto: cpu-parallel, FFTW's threads (method fft)");
+  EXPECT_EQ(gpu.runs, 2);
 }
 
 }  // namespace

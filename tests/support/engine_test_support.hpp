@@ -3,6 +3,7 @@
 // Failed with the reason, as a comparison would record it.
 #include <exception>
 #include <memory>
+#include <stdexcept>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -21,6 +22,28 @@ inline BackendList cpuEngines() {
   engines.push_back(std::make_unique<CpuParallelBackend>());
   return engines;
 }
+
+// A GPU engine by name that the tests' rules may choose but that runs no filter here (auto's
+// choices are looked at, not run); a test overrides what it runs.
+class GpuEngineStub : public FilterBackend {
+ public:
+  explicit GpuEngineStub(std::string name) : name_(std::move(name)) {}
+  std::string_view name() const override { return name_; }
+  std::string_view description() const override { return "test"; }
+  bool usesGpu() const override { return true; }
+  std::string whyNot(const FilterSpec&, SampleType) const override { return {}; }
+  FilterPass filter(std::span<const double>, const FilterSpec&, std::span<double>, const RunOptions&,
+                    const Progress&) override {
+    throw std::logic_error("not run here");
+  }
+  FilterPass filter(std::span<const float>, const FilterSpec&, std::span<float>, const RunOptions&,
+                    const Progress&) override {
+    throw std::logic_error("not run here");
+  }
+
+ private:
+  std::string name_;
+};
 
 struct OneRun {
   RunStatus status = RunStatus::Ok;

@@ -1,8 +1,8 @@
 #pragma once
 // The auto rule: which engine "auto" runs, for every filter kind (job.hpp's chooseAutoEngine, behind
 // every apply, chain and pipeline), every stage with a GPU engine of its own (stage_engine_rule.hpp's
-// chooseStageEngine) and Welch's spectrum (welch_engine.hpp's chooseWelchEngine), in one function and
-// one table. The caller says which GPU engine can run the
+// chooseStageEngine), Welch's spectrum (welch_engine.hpp's chooseWelchEngine) and correlate's FFT
+// (correlate_stage.cpp), in one function and one table. The caller says which GPU engine can run the
 // work here, so the rule is tested without a GPU.
 #include <cstddef>
 #include <cstdint>
@@ -21,6 +21,7 @@ enum class AutoWork {
   FindPeaks,
   Hilbert,
   Welch,        // Welch's spectrum: size in samples of the signal (or range) it reads
+  CorrelateFft, // correlate's FFT on a GPU (method fft or auto): size in template taps, the signal's samples a channel
 };
 
 // The table: which sizes of a work admit an engine faster than the exact CPU ones. Why each, as
@@ -49,10 +50,25 @@ enum class AutoWork {
 //    (16 cores at this machine's rate) to 0.65 (the host's), the GPU 0.52-0.65: below it FFTW's
 //    whole pass is the shorter however its threads scale; at 10M the GPU takes 2.0-3.2 ms, FFTW 6.2
 //    (docs/perf/welch-auto-session20.txt).
+//  - CorrelateFft from kGpuFftMinTaps taps, the GPU's FFT (gpu-fft's overlap-save) for the correlate
+//    stage, whose method fft or auto accepts the FFT's bound (fftCorrelateBound, as SciPy's method
+//    'fft' and 'auto' do): gpu-tuned's direct sums grow with the taps, about 0.04 ms + 5.0 us a tap
+//    at 10M samples on the device (0.360 ms at 64 taps, 250 ms at 50,000), gpu-fft's overlap-save
+//    hardly does (0.764 ms at 50,000 taps as committed; 1.406 in an earlier form): they cross at 145
+//    taps (273 for the earlier form), so 256 is well past it (docs/perf/gpu-h100-stages-session20.txt;
+//    both copy the same samples each way).
+//    Method auto below it keeps SciPy's rule (its FFT from 400-700 taps on a long signal), which sums
+//    directly there (gpu-tuned's, by the RateChange row); method fft takes gpu-fft at any taps. Only
+//    for a signal of at least kGpuStageMinSamples a channel (leastSamples): below it FFTW's whole pass
+//    is shorter than the GPU's copies, as for the stages' work. The filter kinds never take an FFT
+//    engine (norm-wise only: job.hpp's chooseAutoEngine). The CPU has no such gap: SciPy's rule
+//    takes FFTW from 400-700 taps, before SigLab's own crossover (1024-2048 taps at 1M samples), so
+//    it stays (docs/perf/correlate-auto-session21.txt).
 inline constexpr std::size_t kGpuMinWindow = 101;
 inline constexpr std::uint64_t kGpuStageMinSamples = std::uint64_t{1} << 20;
 inline constexpr std::uint64_t kSosScanDefaultFade = 4096;
 inline constexpr std::uint64_t kWelchGpuMinSamples = std::uint64_t{1} << 20;
+inline constexpr std::uint64_t kGpuFftMinTaps = 256;
 
 /// One row of the auto rule's table.
 struct AutoThreshold {
@@ -61,7 +77,7 @@ struct AutoThreshold {
   std::uint64_t least; // the sizes that admit it: taps, samples a channel, or samples of fade
   std::uint64_t most;
   // Correlation: the signal's samples a channel that admit it at `least` taps (samples x taps at
-  // least leastSamples x least); 0 for the rest.
+  // least leastSamples x least); CorrelateFft: the least samples a channel; 0 for the rest.
   std::uint64_t leastSamples = 0;
 };
 inline constexpr std::uint64_t kNoLimit = UINT64_MAX;
@@ -74,6 +90,7 @@ inline constexpr AutoThreshold kAutoThresholds[] = {
     {AutoWork::FindPeaks, true, kGpuStageMinSamples, kNoLimit},
     {AutoWork::Hilbert, true, kGpuStageMinSamples, kNoLimit},
     {AutoWork::Welch, true, kWelchGpuMinSamples, kNoLimit},
+    {AutoWork::CorrelateFft, true, kGpuFftMinTaps, kNoLimit, kGpuStageMinSamples},
 };
 
 /// What auto is asked.
@@ -84,7 +101,8 @@ struct AutoQuestion {
   std::string gpuEngine;   // the GPU engine that runs the work here (a filter's: exact or bounded per output), or empty
   std::string gpuWhyNot;   // why none does, when gpuEngine is empty
   bool streamed = false;   // the run goes block by block (find-peaks' GPU engine takes the whole signal)
-  std::uint64_t samples = kNoLimit;  // Correlation: the signal's samples a channel (kNoLimit: unknown, a stream)
+  std::uint64_t samples = kNoLimit;  // Correlation, CorrelateFft: the signal's samples a channel (kNoLimit: unknown, a stream)
+  bool fftNamed = false;   // CorrelateFft: method fft named the FFT, so only where it runs is asked, not its taps
 };
 
 /// An engine auto may run, and why it comes there.

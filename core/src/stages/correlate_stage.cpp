@@ -5,7 +5,8 @@
 // streamed with the template's length as history, the same bits as in memory. Modes pick the
 // window of that convolution: full (N + M - 1), same (N, centred as SciPy's), valid (|N - M| + 1).
 // --correlate TEMPLATE[,mode=M][,method=X]; a chain's `correlate t.txt,mode=same`. method fft (or
-// auto where SciPy's rule takes the FFT) runs in memory by FFTW instead (FftCorrelateStage).
+// auto where SciPy's rule takes the FFT) runs in memory by FFTW instead (FftCorrelateStage); engine
+// auto takes gpu-fft's FFT there and, for method auto, from the auto rule's taps (CorrelateFft).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -14,6 +15,7 @@
 #include "kind_values.hpp"
 #include "named_values.hpp"
 #include "polyphase_stage.hpp"
+#include "siglab/auto_engine_rule.hpp"
 #include "siglab/errors.hpp"
 #include "siglab/fft_correlate.hpp"
 #include "siglab/job.hpp"
@@ -80,10 +82,18 @@ class FftCorrelateStage final : public BoundStage {
   AppliedJob applyInto(const BackendList& engines, std::span<const double> in, std::span<double> out,
                        const StageRunOptions& options, const Progress& progress) const override {
     const std::uint64_t m = reversed_.size();
-    if (in.empty() || (method_ == "auto" && !scipyPicksFft(in.size(), m, modeText_))) {
+    if (in.empty()) return direct_->applyInto(engines, in, out, options, progress);
+    FilterBackend* gpu = nullptr;  // a GPU engine auto chose or the run named that runs the FFT (gpu-fft), else FFTW
+    AutoQuestion question;         // auto: the rule's CorrelateFft row, which may take the GPU's FFT
+    AutoPick pick;
+    if (options.engine == "auto") {
+      question = autoFftQuestion(engines, m, in.size());
+      pick = autoEngineOrder(question).front();
+      if (pick.engine != "cpu-parallel") gpu = findEngine(engines, pick.engine);
+    }
+    if (!gpu && method_ == "auto" && !scipyPicksFft(in.size(), m, modeText_)) {
       return direct_->applyInto(engines, in, out, options, progress);
     }
-    FilterBackend* gpu = nullptr;  // a GPU engine named that runs the FFT (gpu-fft), else FFTW
     if (options.engine != "auto" && options.engine != "cpu-parallel" && options.engine != "cpu-serial") {
       gpu = findEngine(engines, options.engine);
       if (!gpu || !gpu->usesGpu() || !gpu->whyNotFftCorrelate().empty()) {
@@ -96,11 +106,13 @@ class FftCorrelateStage final : public BoundStage {
     if (out.size() != direct_->outputSamples(in.size())) throw std::invalid_argument("the output's size is not the stage's");
     AppliedJob applied;
     const bool parallel = options.engine != "cpu-serial";
-    applied.result.engine = gpu ? options.engine : parallel ? "cpu-parallel" : "cpu-serial";
+    applied.result.engine = gpu ? std::string(gpu->name()) : parallel ? "cpu-parallel" : "cpu-serial";
     applied.result.usesGpu = gpu != nullptr;
     applied.why = options.engine != "auto" ? "chosen by name"
+                  : gpu                    ? pick.why
                   : method_ == "fft"       ? "auto: cpu-parallel, FFTW's threads (method fft)"
                                            : "auto: cpu-parallel, FFTW's threads (method auto: SciPy's rule takes the FFT here)";
+    if (options.engine == "auto" && !gpu && !question.gpuEngine.empty()) applied.why += "; " + pick.why;
     std::vector<double> narrowed;
     const std::span<const double> x = samplesAsTyped(in, options.sampleType, options.pathForMessages, narrowed);
     progress.throwIfCancelled();
@@ -148,6 +160,27 @@ class FftCorrelateStage final : public BoundStage {
       v.maxAbsDiff = std::max(v.maxAbsDiff, std::isnan(diff) ? INFINITY : diff);
     }
     return v;
+  }
+
+  // What auto asks the rule: the first GPU engine that computes the FFT here, else why none does.
+  AutoQuestion autoFftQuestion(const BackendList& engines, std::uint64_t taps, std::uint64_t samples) const {
+    AutoQuestion q;
+    q.work = AutoWork::CorrelateFft;
+    q.size = taps;
+    q.samples = samples;
+    q.fftNamed = method_ == "fft";
+    for (const auto& engine : engines) {
+      if (!engine->usesGpu()) continue;
+      const std::string why = engine->whyNotFftCorrelate();
+      if (why.empty()) {
+        q.gpuEngine = std::string(engine->name());
+        return q;
+      }
+      if (q.gpuWhyNot.empty() && why != engine->FilterBackend::whyNotFftCorrelate()) {
+        q.gpuWhyNot = std::string(engine->name()) + ": " + why;
+      }
+    }
+    return q;
   }
 
   std::unique_ptr<BoundStage> direct_;
