@@ -77,23 +77,26 @@ TEST(SosSegmentCarry, AwkwardSizesStayWithinTheStatedBoundOfTheRecursion) {
 
 // Decimate's IIR under auto streams the scan in blocks of whole segments: the in-memory bits for
 // every awkward size a rate change takes (0 and 1 samples it refuses), causal (each core keeping every q-th output) and zero phase.
-TEST(SosSegmentCarry, AwkwardSizesStreamedAreTheInMemoryBits) {
+// `chain` over one channel `x`, in memory or streamed in blocks of 1,000 samples, on the CPU engines.
+PipelineReport runChain(const char* chain, const std::vector<double>& x, Streaming streaming) {
   static const BackendList engines = test::cpuEngines();
+  ChannelSource source;
+  source.channels.emplace_back(x);
+  PipelineOptions options;
+  options.streaming = streaming;
+  options.blockSamples = 1000;
+  return runPipeline(parseChain(chain), source, MemorySink{}, engines, options);
+}
+
+TEST(SosSegmentCarry, AwkwardSizesStreamedAreTheInMemoryBits) {
   std::mt19937_64 rng(test::freshSeed());
   for (const std::size_t n : awkwardSizes()) {
     const std::vector<double> x = spikedSignal(n, rng);
     for (const char* chain : {"decimate 4 zero-phase=off", "decimate 3"}) {
       if (n < 4) continue;  // a rate change refuses a signal that leaves less than a sample
       SCOPED_TRACE(std::string(chain) + ", " + std::to_string(n) + " samples");
-      const auto run = [&](Streaming streaming) {
-        ChannelSource source;
-        source.channels.emplace_back(x);
-        PipelineOptions options;
-        options.streaming = streaming;
-        options.blockSamples = 1000;
-        return runPipeline(parseChain(chain), source, MemorySink{}, engines, options);
-      };
-      const PipelineReport memory = run(Streaming::never), streamed = run(Streaming::always);
+      const PipelineReport memory = runChain(chain, x, Streaming::never);
+      const PipelineReport streamed = runChain(chain, x, Streaming::always);
       ASSERT_TRUE(memory.passed() && streamed.passed());
       ASSERT_TRUE(streamed.plan.stream) << streamed.plan.why;
       EXPECT_EQ(streamed.channels[0].stages[0].engine, "cpu-parallel");
@@ -110,20 +113,12 @@ TEST(SosSegmentCarry, AwkwardSizesStreamedAreTheInMemoryBits) {
 // and the walk starts its response over from the true state, as the stream does, whose second block
 // begins at segment 16 from the carried state: the same bits.
 TEST(SosSegmentCarry, AResponseOutlastingItsSegmentIsCarriedAsTheStreamCarriesIt) {
-  static const BackendList engines = test::cpuEngines();
   std::mt19937_64 rng(test::freshSeed());
   std::vector<double> x = test::randomSignal((std::size_t{1} << 20) + 12345, rng);
   x[15 * kSegment - 5] = 1e6;
   std::fill(x.begin() + 15 * kSegment - 4, x.begin() + 16 * kSegment + 100, 0.0);
-  const auto run = [&](Streaming streaming) {
-    ChannelSource source;
-    source.channels.emplace_back(x);
-    PipelineOptions options;
-    options.streaming = streaming;
-    options.blockSamples = 1000;
-    return runPipeline(parseChain("decimate 18 zero-phase=off"), source, MemorySink{}, engines, options);
-  };
-  const PipelineReport memory = run(Streaming::never), streamed = run(Streaming::always);
+  const PipelineReport memory = runChain("decimate 18 zero-phase=off", x, Streaming::never);
+  const PipelineReport streamed = runChain("decimate 18 zero-phase=off", x, Streaming::always);
   ASSERT_TRUE(memory.passed() && streamed.passed());
   ASSERT_TRUE(streamed.plan.stream) << streamed.plan.why;
   EXPECT_EQ(memory.channels[0].stages[0].engine, "cpu-parallel");
