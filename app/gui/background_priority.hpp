@@ -2,8 +2,9 @@
 #include <QThreadPool>
 
 #include <exception>
-#include <optional>
 #include <future>
+#include <memory>
+#include <optional>
 
 namespace siglab::gui {
 
@@ -27,18 +28,20 @@ template <class Work>
 auto atBackgroundPriority(Work work) -> decltype(work()) {
   std::optional<decltype(work())> result;
   std::exception_ptr failure;
-  std::promise<void> done;
-  backgroundPool().start([&] {
+  // Shared: the worker may still be inside set_value when this thread wakes and returns.
+  const auto done = std::make_shared<std::promise<void>>();
+  std::future<void> finished = done->get_future();
+  backgroundPool().start([&, done] {
     lowerThisThread();
     try {
       result.emplace(work());
     } catch (...) {
       failure = std::current_exception();
     }
-    done.set_value();
+    done->set_value();
   });
   QThreadPool::globalInstance()->releaseThread();
-  done.get_future().wait();  // a std::future: QFuture's wait could run the work on this thread
+  finished.wait();  // a std::future: QFuture's wait could run the work on this thread
   QThreadPool::globalInstance()->reserveThread();
   if (failure) std::rethrow_exception(failure);
   return std::move(*result);
