@@ -103,6 +103,26 @@ TEST(EdfFiles, RoundTripOneTwoThreeChannelsWithTheRate) {
   }
 }
 
+// A physical minimum whose 8-character field rounds towards zero (-149.70300182 prints as -149.703)
+// was moved outward by steps finer than that last digit, never got past it, and was written as
+// -1e+99: every sample read back as 0.
+TEST(EdfFiles, APhysicalBoundJustInsideItsPrintedDigitsStillHoldsEverySample) {
+  test::TempDir dir;
+  std::vector<double> x(250);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = 100.0 * std::sin(0.1 * static_cast<double>(i));
+  x[3] = -149.70300182;
+  x[7] = 149.92960107;
+  const std::string path = dir.file("bound.edf");
+  WriteOptions options;
+  options.sampleRate = 250.0;
+  const std::vector<std::span<const double>> channels{x};
+  writeChannels(path, channels, options);
+  const Channels read = readChannels(path);
+  ASSERT_EQ(read.frames(), x.size());
+  const double step = (149.92960107 + 149.70300182) / 65535;
+  for (std::size_t f = 0; f < x.size(); ++f) ASSERT_NEAR(read.channels[0][f], x[f], step) << f;
+}
+
 TEST(EdfFiles, SignalsOfOneRatePickedByLabelOrNumberWithTheHeadersScaling) {
   test::TempDir dir;
   const std::string path = dir.file("mixed.edf");

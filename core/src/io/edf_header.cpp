@@ -267,11 +267,14 @@ std::string edfNumber(double value) {
 
 std::string edfBound(double value, bool lower) {
   double tried = value;
-  for (int attempt = 0; attempt < 16; ++attempt) {
+  double step = 0.0;
+  for (int attempt = 0; attempt < 64; ++attempt) {
     const std::string text = edfNumber(tried);
     const double read = std::strtod(text.c_str(), nullptr);
     if (lower ? read <= value : read >= value) return text;
-    const double step = 2 * std::max({std::abs(read - value), std::abs(value) * 1e-7, 1e-300});
+    // Doubling: a step below the field's last printed digit (-149.703 for -149.70300182) rounds back
+    // to the same text, so a fixed step could never get past it.
+    step = std::max(2 * step, 2 * std::max({std::abs(read - value), std::abs(value) * 1e-7, 1e-300}));
     tried += lower ? -step : step;
   }
   return edfNumber(lower ? -1e99 : 1e99);  // not reached for finite values
