@@ -21,6 +21,7 @@
 #include "siglab/io/output_checks.hpp"
 #include "siglab/io/sample_stream.hpp"
 #include "siglab/large_page_buffer.hpp"
+#include "siglab/recycled_large_pages.hpp"
 #include "siglab/pipeline_reach.hpp"
 #include "siglab/pipeline_output.hpp"
 #include "siglab/pipeline_run.hpp"
@@ -80,12 +81,17 @@ py::list stageKindList() {
 }
 
 // A new result of n values, as NumPy's empty() but, from one large page up, in a LargePageBuffer
-// owned by the array's base: the pages are 2 MiB ones where the kernel grants them.
+// owned by the array's base: the pages are 2 MiB ones where the kernel grants them, and a result's
+// buffer is given back for the next call's when its array goes (recycled_large_pages.hpp).
 template <class T>
 py::array_t<T> newResult(std::vector<py::ssize_t> shape, std::size_t n) {
   if (n * sizeof(T) < kLargePageBytes) return py::array_t<T>(shape);
-  auto owner = std::make_unique<LargePageBuffer>(n * sizeof(T));
-  py::capsule free(owner.get(), [](void* p) { delete static_cast<LargePageBuffer*>(p); });
+  auto owner = std::make_unique<LargePageBuffer>(takeLargePages(n * sizeof(T)));
+  py::capsule free(owner.get(), [](void* p) {
+    auto* buffer = static_cast<LargePageBuffer*>(p);
+    giveBackLargePages(std::move(*buffer));
+    delete buffer;
+  });
   auto* data = static_cast<T*>(owner.release()->data());
   return py::array_t<T>(shape, data, free);
 }

@@ -20,8 +20,10 @@ from siglab import _scipy_calls
 
 
 class TimedNative:
-    """A NativePipeline whose run and run_analysis record their wall time and report."""
+    """A NativePipeline whose run and run_analysis record their wall time and report; `verify`, where
+    set, replaces run's verify argument (to time a call without its verification)."""
     last = {}
+    verify = None
 
     def __init__(self, native):
         self._native = native
@@ -32,6 +34,8 @@ class TimedNative:
             return attr
 
         def timed(*args, **kwargs):
+            if name == "run" and TimedNative.verify is not None:
+                args = (*args[:4], TimedNative.verify, *args[5:])
             start = time.perf_counter()
             out = attr(*args, **kwargs)
             TimedNative.last = {"native_ms": (time.perf_counter() - start) * 1e3, "report": out[1]}
@@ -110,10 +114,54 @@ def main():
         print(f"cupy: asarray(x) pageable {median(h2d):.2f} ms, .get() into a fresh array {median(d2h):.2f} ms")
     except Exception as error:  # no CuPy or no GPU: the host's figures only
         print(f"cupy: skipped ({type(error).__name__})")
+    try:
+        import cupy
+        for mib in (80, 120):
+            times = []
+            for _ in range(args.repeat):
+                cupy.cuda.runtime.deviceSynchronize()
+                start = time.perf_counter()
+                pointer = cupy.cuda.runtime.malloc(mib << 20)
+                cupy.cuda.runtime.free(pointer)
+                times.append((time.perf_counter() - start) * 1e3)
+            print(f"cudaMalloc + cudaFree of {mib} MiB: {median(times):.3f} ms")
+        rt = cupy.cuda.runtime
+        for label, make in (("x (faulted)", lambda: x), ("a new array", lambda: np.empty_like(x))):
+            reg, unreg = [], []
+            for _ in range(args.repeat):
+                a = make()
+                start = time.perf_counter()
+                rt.hostRegister(a.ctypes.data, a.nbytes, 0)
+                reg.append((time.perf_counter() - start) * 1e3)
+                start = time.perf_counter()
+                rt.hostUnregister(a.ctypes.data)
+                unreg.append((time.perf_counter() - start) * 1e3)
+            print(f"cudaHostRegister of {label} {x.nbytes >> 20} MiB: {median(reg):.2f} ms, unregister "
+                  f"{median(unreg):.2f} ms")
+        alloc, free = [], []
+        for _ in range(args.repeat):
+            start = time.perf_counter()
+            pointer = rt.mallocHost(x.nbytes)
+            alloc.append((time.perf_counter() - start) * 1e3)
+            start = time.perf_counter()
+            rt.freeHost(pointer)
+            free.append((time.perf_counter() - start) * 1e3)
+        print(f"cudaMallocHost {x.nbytes >> 20} MiB: {median(alloc):.2f} ms, cudaFreeHost {median(free):.2f} ms")
+        pinned_ptr = rt.mallocHost(x.nbytes)
+        d = cupy.empty_like(cupy.asarray(x[:10]), shape=x.shape)
+        h2d = []
+        for _ in range(args.repeat):
+            start = time.perf_counter()
+            rt.memcpy(d.data.ptr, pinned_ptr, x.nbytes, rt.memcpyHostToDevice)
+            h2d.append((time.perf_counter() - start) * 1e3)
+        rt.freeHost(pinned_ptr)
+        print(f"cudaMemcpy {x.nbytes >> 20} MiB from pinned memory: {median(h2d):.2f} ms")
+    except Exception as error:
+        print(f"cudaMalloc timing skipped ({type(error).__name__})")
     print(f"{'function':<15}{'engine':<14}{'call':>8}{'native':>8}{'stage':>8}{'xfer':>8}{'kernel':>8}"
-          f"{'verify':>8}  (ms, medians)  why")
+          f"{'verify':>8}{'unverif':>8}  (ms, medians; unverif: the call with verify=False)  why")
     for name, (ours, _) in bench.cases(x).items():
-        engine, why = bench.gpu_engine(name, ours)
+        engine, why, _ = bench.gpu_engine(name, ours)
         result = ours(engine)
         if args.save:
             np.save(os.path.join(args.save, f"{name}.npy"), np.asarray(result))
@@ -129,6 +177,14 @@ def main():
                          stage.get("transfer_ms", float("nan")), stage.get("kernel_ms", float("nan")),
                          stage.get("verify_ms", float("nan"))))
         cols = [median([r[k] for r in rows]) for k in range(6)]
+        TimedNative.verify = False
+        unverified = []
+        for _ in range(args.repeat):
+            start = time.perf_counter()
+            ours(engine)
+            unverified.append((time.perf_counter() - start) * 1e3)
+        TimedNative.verify = None
+        cols.append(median(unverified))
         note = (last["report"]["why"][:60] if last else "no pipeline report") + (f" [{why}]" if why else "")
         print(f"{name:<15}{engine:<14}" + "".join(f"{c:>8.2f}" for c in cols) + f"  {note}")
     return 0
