@@ -128,7 +128,8 @@ py::dict statisticsDict(const Statistics& s) {
 
 PYBIND11_MODULE(_siglab, m) {
   m.doc() = "SigLab's native engines; import siglab, not this module";
-  std::pmr::set_default_resource(&siglab::largePageResource());  // core's results, handed to NumPy as they are
+  // Core's results, handed to NumPy as they are; each call's result reuses a dropped one's pages.
+  std::pmr::set_default_resource(&siglab::recycledLargePageResource());
   static py::exception<InputError> inputError(m, "InputError", PyExc_OSError);
   py::register_exception_translator([](std::exception_ptr p) {
     try {

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <limits>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -136,8 +138,9 @@ void sosfiltfilt(const Sections& sections, std::span<const double> in, std::span
   // The left end's backward outputs are no part of the result.
 }
 
-SosGains sosGains(const Sections& sections) {
-  checkSections(sections);
+namespace {
+
+SosGains computeSosGains(const Sections& sections) {
   const std::size_t states = 2 * sections.size(), count = sections.size();
   SosGains gains;
   gains.stateFromInput.assign(states, 0.0);
@@ -165,6 +168,38 @@ SosGains sosGains(const Sections& sections) {
     for (std::size_t k = 0; k < count; ++k) gains.sectionFromState[k] += sectionMax[k];
     gains.stateToOutput += gains.outputFromState[j];
   }
+  return gains;
+}
+
+// The last gains computed, with their sections: 1 + 2 x sections impulse responses run to decay
+// cost about a millisecond, and one verified run asks for its sections' several times (the
+// warm-up, the engine's tolerance, the restart's), and a repeated call again.
+struct KeptGains {
+  static constexpr std::size_t kKept = 8;
+  std::mutex mutex;
+  std::deque<std::pair<Sections, SosGains>> kept;  // oldest first
+};
+
+KeptGains& keptGains() {
+  static auto* const kept = new KeptGains;  // never destroyed: a check may run during exit
+  return *kept;
+}
+
+}  // namespace
+
+SosGains sosGains(const Sections& sections) {
+  checkSections(sections);
+  KeptGains& k = keptGains();
+  {
+    const std::lock_guard lock(k.mutex);
+    for (const auto& [kept, gains] : k.kept) {
+      if (kept == sections) return gains;
+    }
+  }
+  SosGains gains = computeSosGains(sections);
+  const std::lock_guard lock(k.mutex);
+  k.kept.emplace_back(sections, gains);
+  if (k.kept.size() > KeptGains::kKept) k.kept.pop_front();
   return gains;
 }
 

@@ -51,7 +51,7 @@ Verification comparePiece(std::span<const Sample> out, std::span<const std::size
   return v;
 }
 
-// Compares out[p] with expectedAt(p) for every p in `positions` (sorted), in pieces of about a
+// Compares out[p] with expectedAt(p) for every p in `positions` (sorted), in pieces of at most a
 // millisecond each (each output costs about `window` multiply-adds) shared by every core: a GPU
 // engine's cuts every few hundred outputs make hundreds of thousands of positions, tens of
 // milliseconds on one core. Looks at Cancel and reports between rounds of a piece per thread.
@@ -61,8 +61,12 @@ Verification compareAt(std::span<const Sample> out, std::span<const std::size_t>
   Verification v;
   v.tolerance = tolerance;
   WorkProgress work(progress, positions.size());
-  const auto piece = static_cast<std::size_t>(detail::outputsPerCancelCheck(window));
   const std::size_t threads = detail::usableThreads();  // one in a forked child
+  // Every core takes a share however few the positions: each is a cache miss or two in a large
+  // signal, and 4,000 on one core took a millisecond on the GPU machine.
+  constexpr std::size_t kFewestInAPiece = 64;
+  const std::size_t shared = std::max(kFewestInAPiece, (positions.size() + threads - 1) / threads);
+  const auto piece = std::min(static_cast<std::size_t>(detail::outputsPerCancelCheck(window)), shared);
   std::vector<Verification> parts(threads);
   for (std::size_t begin = 0; begin < positions.size(); begin += piece * threads) {
     work.throwIfCancelled();

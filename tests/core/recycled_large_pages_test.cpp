@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "siglab/large_page_resource.hpp"
 #include "siglab/recycled_large_pages.hpp"
 
 namespace siglab {
@@ -93,6 +94,25 @@ TEST_F(RecycledLargePages, DroppingUnmapsWhatIsKept) {
   ASSERT_TRUE(mapped(where, kLargePageBytes));
   dropKeptLargePages();
   EXPECT_FALSE(mapped(where, kLargePageBytes));
+}
+
+TEST_F(RecycledLargePages, TheRecycledResourceGivesADeallocatedBlockToTheNextOfItsSize) {
+  std::pmr::memory_resource& recycled = recycledLargePageResource();
+  const std::size_t bytes = 2 * kLargePageBytes + 24;
+  void* first = recycled.allocate(bytes, alignof(double));
+  static_cast<unsigned char*>(first)[bytes - 1] = 9;
+  recycled.deallocate(first, bytes, alignof(double));
+  EXPECT_TRUE(mapped(first, bytes));  // kept
+  void* second = recycled.allocate(bytes, alignof(double));
+  EXPECT_EQ(second, first);
+  recycled.deallocate(second, bytes, alignof(double));
+
+  // The plain resource keeps nothing: its block is unmapped when deallocated.
+  dropKeptLargePages();
+  std::pmr::memory_resource& plain = largePageResource();
+  void* own = plain.allocate(bytes, alignof(double));
+  plain.deallocate(own, bytes, alignof(double));
+  EXPECT_FALSE(mapped(own, bytes));
 }
 
 }  // namespace
