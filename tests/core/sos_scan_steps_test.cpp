@@ -89,3 +89,35 @@ TEST(SosScanSteps, EmulatedScanMatchesSerialWithinTheBound) {
 
 }  // namespace
 }  // namespace siglab
+
+namespace siglab {
+namespace {
+
+bool sameGains(const SosGains& a, const SosGains& b) {
+  return a.inputToState == b.inputToState && a.stateToOutput == b.stateToOutput && a.inputToOutput == b.inputToOutput &&
+         a.decayed == b.decayed && a.stateFromInput == b.stateFromInput && a.sectionFromInput == b.sectionFromInput &&
+         a.stateFromState == b.stateFromState && a.sectionFromState == b.sectionFromState &&
+         a.outputFromState == b.outputFromState;
+}
+
+// sosGains keeps its last results: whatever was asked before (more sets than it keeps, one set
+// differing from another in one coefficient's last bit), each set's gains are its own.
+TEST(SosGains, KeptGainsAreEachSectionsOwnWhateverWasAskedBefore) {
+  std::vector<Sections> sets;
+  for (int order = 1; order <= 12; ++order) sets.push_back(butterworthSections(ButterworthSpec{order, 0.05 * order}));
+  Sections nudged = sets[3];
+  nudged[0][4] = std::nextafter(nudged[0][4], 1.0);
+  sets.push_back(nudged);
+  std::vector<SosGains> first;
+  for (const Sections& s : sets) first.push_back(sosGains(s));
+  EXPECT_FALSE(sameGains(first[3], first.back()));
+  for (int round = 0; round < 2; ++round) {
+    for (std::size_t k = sets.size(); k-- > 0;) {
+      EXPECT_TRUE(sameGains(sosGains(sets[k]), first[k])) << k;
+    }
+  }
+  EXPECT_THROW(sosGains(Sections{}), std::invalid_argument);  // checked before any kept answer
+}
+
+}  // namespace
+}  // namespace siglab
