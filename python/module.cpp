@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "engine_lists.hpp"
-#include "siglab/large_page_resource.hpp"
+#include "siglab/recycling_resource.hpp"
 #include "design_binding.hpp"
 #include "io_binding.hpp"
 #include "pipeline_binding.hpp"

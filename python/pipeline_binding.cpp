@@ -19,12 +19,13 @@
 #include "siglab/analysis_stage.hpp"
 #include "siglab/cuda_backends.hpp"
 #include "siglab/io/output_checks.hpp"
+#include "siglab/job.hpp"
 #include "siglab/io/sample_stream.hpp"
 #include "siglab/large_page_buffer.hpp"
-#include "siglab/recycled_large_pages.hpp"
 #include "siglab/pipeline_reach.hpp"
 #include "siglab/pipeline_output.hpp"
 #include "siglab/pipeline_run.hpp"
+#include "siglab/recycling_resource.hpp"
 #include "siglab/stage_registry.hpp"
 #include "siglab/work_progress.hpp"
 
@@ -80,19 +81,33 @@ py::list stageKindList() {
   return kinds;
 }
 
-// A new result of n values, as NumPy's empty() but, from one large page up, in a LargePageBuffer
-// owned by the array's base: the pages are 2 MiB ones where the kernel grants them, and a result's
-// buffer is given back for the next call's when its array goes (recycled_large_pages.hpp).
+// A block of a memory resource that NumPy's array owns: given back when the array goes.
+struct ResultBlock {
+  std::pmr::memory_resource* memory;
+  void* data;
+  std::size_t bytes;
+};
+constexpr std::size_t kResultAlignment = 64;
+
+// Where a new result goes: when the last stage runs on an engine named for it that copies to a
+// GPU, pinnedResultMemory() (a dropped result's pages pinned for the next, which the copies back
+// write directly), else recycled 2 MiB pages (recycling_resource.hpp).
+std::pmr::memory_resource* resultMemoryFor(const BackendList& list, const std::vector<std::string>& engineNames) {
+  const FilterBackend* last = engineNames.empty() ? nullptr : findEngine(list, engineNames.back());
+  return last && last->usesGpu() ? pinnedResultMemory() : &recycledLargePageResource();
+}
+
+// A new result of n values, as NumPy's empty() (not zeroed), from one large page up in `memory`.
 template <class T>
-py::array_t<T> newResult(std::vector<py::ssize_t> shape, std::size_t n) {
+py::array_t<T> newResult(std::vector<py::ssize_t> shape, std::size_t n, std::pmr::memory_resource* memory) {
   if (n * sizeof(T) < kLargePageBytes) return py::array_t<T>(shape);
-  auto owner = std::make_unique<LargePageBuffer>(takeLargePages(n * sizeof(T)));
+  const std::size_t bytes = n * sizeof(T);
+  auto owner = std::make_unique<ResultBlock>(ResultBlock{memory, memory->allocate(bytes, kResultAlignment), bytes});
   py::capsule free(owner.get(), [](void* p) {
-    auto* buffer = static_cast<LargePageBuffer*>(p);
-    giveBackLargePages(std::move(*buffer));
-    delete buffer;
+    const std::unique_ptr<ResultBlock> block(static_cast<ResultBlock*>(p));
+    block->memory->deallocate(block->data, block->bytes, kResultAlignment);
   });
-  auto* data = static_cast<T*>(owner.release()->data());
+  auto* data = static_cast<T*>(owner.release()->data);
   return py::array_t<T>(shape, data, free);
 }
 
@@ -100,8 +115,9 @@ py::array_t<T> newResult(std::vector<py::ssize_t> shape, std::size_t n) {
 // into, else a new one (newResult: not zeroed). shape: (n,) for one channel given as 1-D, else
 // (n, C) with the channels on the last axis.
 template <class T>
-py::array_t<T> resultTarget(const std::vector<py::ssize_t>& shape, std::size_t values, const std::optional<py::array>& into) {
-  if (!into) return newResult<T>(shape, values);
+py::array_t<T> resultTarget(const std::vector<py::ssize_t>& shape, std::size_t values, const std::optional<py::array>& into,
+                             std::pmr::memory_resource* memory = &recycledLargePageResource()) {
+  if (!into) return newResult<T>(shape, values, memory);
   const py::array& out = *into;
   const bool fits = out.dtype().is(py::dtype::of<T>()) && out.ndim() == static_cast<py::ssize_t>(shape.size()) &&
                     std::equal(shape.begin(), shape.end(), out.shape()) &&
@@ -242,7 +258,7 @@ py::tuple runOnArrays(const Pipeline& pipeline, const std::vector<py::array_t<do
   MemorySink sink;
   std::optional<py::array_t<double>> target;
   if (direct) {
-    target = resultTarget<double>(resultShape(n, 1, oneD), n, into);
+    target = resultTarget<double>(resultShape(n, 1, oneD), n, into, resultMemoryFor(list, options.engines));
     sink.into.emplace_back(target->mutable_data(), n);
   }
   PipelineReport report;

@@ -4,19 +4,15 @@
 #include <unordered_map>
 
 #include "siglab/large_page_buffer.hpp"
-#include "siglab/recycled_large_pages.hpp"
 
 namespace siglab {
 namespace {
 
 class LargePageResource final : public std::pmr::memory_resource {
- public:
-  explicit LargePageResource(bool recycled) : recycled_(recycled) {}
-
  private:
   void* do_allocate(std::size_t bytes, std::size_t alignment) override {
     if (bytes < kLargePageBytes || alignment > kLargePageBytes) return small()->allocate(bytes, alignment);
-    LargePageBuffer buffer = recycled_ ? takeLargePages(bytes) : LargePageBuffer(bytes);
+    LargePageBuffer buffer(bytes);
     void* data = buffer.data();
     std::lock_guard lock(mutex_);
     buffers_.emplace(data, std::move(buffer));
@@ -32,14 +28,12 @@ class LargePageResource final : public std::pmr::memory_resource {
       released = std::move(found->second);
       buffers_.erase(found);
     }
-    if (recycled_) giveBackLargePages(std::move(released));
-  }  // unmapped here (where not kept), outside the lock
+  }  // unmapped here, outside the lock
 
   bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
 
   static std::pmr::memory_resource* small() { return std::pmr::new_delete_resource(); }
 
-  const bool recycled_;
   std::mutex mutex_;
   std::unordered_map<void*, LargePageBuffer> buffers_;
 };
@@ -47,12 +41,7 @@ class LargePageResource final : public std::pmr::memory_resource {
 }  // namespace
 
 std::pmr::memory_resource& largePageResource() {
-  static LargePageResource* resource = new LargePageResource(false);  // never destroyed: results may outlive main
-  return *resource;
-}
-
-std::pmr::memory_resource& recycledLargePageResource() {
-  static LargePageResource* resource = new LargePageResource(true);  // never destroyed, as above
+  static LargePageResource* resource = new LargePageResource;  // never destroyed: results may outlive main
   return *resource;
 }
 

@@ -36,6 +36,18 @@ void freePinnedHost(void* pointer) {
   if (pointer) cudaFreeHost(pointer);
 }
 
+bool registerPinnedHost(void* pointer, std::size_t bytes) {
+  if (pointer == nullptr || bytes == 0 || cudaHostRegister(pointer, bytes, cudaHostRegisterDefault) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return true;
+}
+
+void unregisterPinnedHost(void* pointer) {
+  if (pointer && cudaHostUnregister(pointer) != cudaSuccess) cudaGetLastError();
+}
+
 std::vector<DeviceInfo> probeDevices() {
   int runtimeVersion = 0;
   int driverVersion = 0;

@@ -67,6 +67,8 @@ DeviceSum sumOnDevices(std::span<const std::int32_t>, const std::vector<int>& de
   return {kReason, devices, 0, 0, {}, {}};
 }
 void freePinnedHost(void*) {}
+bool registerPinnedHost(void*, std::size_t) { return false; }
+void unregisterPinnedHost(void*) {}
 
 GpuRungs runReversalOnGpu(std::span<const std::int32_t>, const MeasureOptions&) { return GpuRungs{kReason, {}}; }
 GpuRungs runMatmulOnGpu(std::span<const float>, std::span<const float>, const MatmulShape&, const MeasureOptions&) {

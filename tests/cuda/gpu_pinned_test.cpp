@@ -66,3 +66,36 @@ TEST(PinnedHostMemory, TheGpuSpectrumIsTheSameFromPinnedAndPageableInput) {
 
 }  // namespace
 }  // namespace siglab
+
+namespace siglab {
+namespace {
+
+// pinnedResultMemory(): a result's block works on every machine; on a GPU a dropped one is pinned
+// in place and serves the next result of its size, and gpu-tuned writes it directly with the
+// same bits as into pageable memory.
+TEST(PinnedResultMemory, ADroppedResultIsPinnedForTheNextOfItsSizeWhereAGpuIs) {
+  std::pmr::memory_resource* memory = pinnedResultMemory();
+  const std::size_t n = (std::size_t{1} << 19) + 3, bytes = n * sizeof(double);
+  auto* first = static_cast<double*>(memory->allocate(bytes, 64));
+  std::fill(first, first + n, 1.5);  // every byte usable
+  memory->deallocate(first, bytes, 64);
+  auto* second = static_cast<double*>(memory->allocate(bytes, 64));
+  if (!test::firstDevice().available) memory->deallocate(second, bytes, 64);  // nothing pinned: passed through
+  SIGLAB_SKIP_WITHOUT_GPU();
+  EXPECT_EQ(second, first);
+  EXPECT_FALSE(registerPinnedHost(second, bytes));  // pinned already: CUDA refuses a second time
+
+  std::mt19937_64 rng(test::freshSeed());
+  const std::vector<double> values = test::randomSignal(n, rng);
+  const FilterSpec spec = makeMeanFilter(9, BoundaryMode::Mirror);
+  std::vector<double> pageable(n);
+  auto tuned = makeTunedCudaBackend();
+  tuned->filter(std::span<const double>(values), spec, std::span<double>(pageable), RunOptions{}, {});
+  std::fill(second, second + n, std::nan(""));
+  tuned->filter(std::span<const double>(values), spec, std::span<double>(second, n), RunOptions{}, {});
+  EXPECT_TRUE(compareResults(pageable, std::span<const double>(second, n)).bitIdentical());
+  memory->deallocate(second, bytes, 64);
+}
+
+}  // namespace
+}  // namespace siglab

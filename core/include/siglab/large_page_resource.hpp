@@ -9,10 +9,6 @@ namespace siglab {
 
 std::pmr::memory_resource& largePageResource();
 
-// The same, its buffers given back for later results of the same size (recycled_large_pages.hpp):
-// for a process that makes a new result every call and drops the last one (Python's module).
-std::pmr::memory_resource& recycledLargePageResource();
-
 // The resource for a stage's or a chain's new result: largePageResource(), unless the process has
 // chosen its own default (Python's module does), which is then kept.
 std::pmr::memory_resource* resultMemory();
