@@ -20,12 +20,14 @@ constexpr std::size_t kRowsWorthThreads = std::size_t{1} << 14;
 
 }  // namespace
 
-NpyMatrixFile::NpyMatrixFile(const std::string& path, std::vector<std::uint64_t> shape, bool streamed, AnalysisResult* memory)
+NpyMatrixFile::NpyMatrixFile(const std::string& path, std::vector<std::uint64_t> shape, bool streamed, AnalysisResult* memory,
+                             std::pmr::memory_resource* values)
     : shape_(std::move(shape)), memory_(memory) {
   for (const std::uint64_t n : shape_) expected_ *= n;
   if (memory_) {
     *memory_ = AnalysisResult{shape_, {}, {}, {}};
-    memory_->values = SampleVector(ForOverwrite{}, expected_, resultMemory());  // every value is written once
+    // Every value is written once.
+    memory_->values = SampleVector(ForOverwrite{}, expected_, values ? values : resultMemory());
     return;
   }
   file_ = std::make_unique<AtomicFileWriter>(path, durabilityFor(streamed), DirectOutput::spooled);

@@ -4,6 +4,7 @@
 // an AnalysisResult (`memory`), either goes there instead and no file is made.
 #include <cstdint>
 #include <memory>
+#include <memory_resource>
 #include <span>
 #include <string>
 #include <vector>
@@ -17,7 +18,9 @@ namespace siglab::detail {
 // exactly the shape's count before commit().
 class NpyMatrixFile {
  public:
-  NpyMatrixFile(const std::string& path, std::vector<std::uint64_t> shape, bool streamed, AnalysisResult* memory = nullptr);
+  // In memory, the values are made in `values` (null: resultMemory()).
+  NpyMatrixFile(const std::string& path, std::vector<std::uint64_t> shape, bool streamed, AnalysisResult* memory = nullptr,
+                std::pmr::memory_resource* values = nullptr);
   void append(std::span<const double> values);
   // In memory: where the next `count` values go in the result itself, for the caller to write
   // there and then say wrote(count) (no copy); empty for a file (append() them).

@@ -296,7 +296,8 @@ PipelineReport runAnalysis(const Pipeline& pipeline, const PipelineSource& sourc
   if (analysis) engine = analysisEngine(*analysis, named, engines, *shape.frames, streamed, label);
   AnalysisOutput output{file ? file->path : std::string(), shape.channels, shape.frames.value_or(0), shape.rate,
                         engine.parallel, engine.gpu, streamed, Progress{{}, observer.cancel},
-                        file ? nullptr : &report.analysis, inMemory && inMemory->complexPairs};
+                        file ? nullptr : &report.analysis, file || !engine.gpu ? nullptr : options.pinnedMemory,
+                        inMemory && inMemory->complexPairs};
   const auto openWriter = [&] {
     if (observer.beforeOutput) observer.beforeOutput();
     return analysis->open(output);

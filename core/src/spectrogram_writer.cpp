@@ -34,7 +34,7 @@ class SpectrogramWriter final : public AnalysisWriter {
  public:
   SpectrogramWriter(const SpectrogramLayout& layout, const AnalysisOutput& output)
       : l_(pairedWhereAsked(layout, output)), output_(output), buffers_(output.channels, std::vector<double>(layout.padFront, 0.0)),
-        views_(output.channels), file_(output.path, shapeOf(l_, output.channels), output.streamed, output.memory) {
+        views_(output.channels), file_(output.path, shapeOf(l_, output.channels), output.streamed, output.memory, output.memoryValues) {
     for (std::size_t c = 0; c < views_.size(); ++c) views_[c] = buffers_[c];
     const std::size_t frameValues = std::max<std::size_t>(1, output.channels * l_.planes * l_.frequencies);
     batchFrames_ = std::max<std::size_t>(1, (output.memory ? kMemoryBatchBytes : kBatchBytes) / sizeof(double) / frameValues);

@@ -101,6 +101,9 @@ Verification verifyCorrelation(std::span<const Sample> in, const FilterSpec& spe
   return compareAt(out, positions, tolerance, spec.window(), progress, [&](std::size_t p) {
     if (interp && p < half) return head[p];
     if (interp && p >= n - half) return tail[p - (n - tail.size())];
+    // Inside the signal every index is its own: the same sum in the same order without the
+    // boundary rule's look-up per tap (a third of a GPU run's check time).
+    if (p >= half && p + half < n) return static_cast<Sample>(detail::interiorOutput(in.data() + (p - half), taps.data(), taps.size()));
     return static_cast<Sample>(detail::edgeOutput<Acc, Sample>(in, taps, spec.mode, static_cast<std::int64_t>(p)));
   });
 }

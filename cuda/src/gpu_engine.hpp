@@ -152,12 +152,29 @@ class StagedSignal {
   const T* d_in() const { return inPlaceIn_ ? in_.data() : d_in_.data(); }
   T* d_out() const { return inPlaceOut_ ? out_.data() : d_out_.data(); }
   void copyIn() const {
-    if (pageableIn_) staging_.toDevice(d_in_.data(), in_.data(), in_.size_bytes());
-    else if (!inPlaceIn_) d_in_.copyFrom(in_.data(), in_.size());
+    copyIn([](std::size_t) {});
+  }
+  // The same, calling arrived(samples queued so far) as the copy goes (once at the end where it
+  // is one copy), to queue work on the stream that reads them.
+  template <class Arrived>
+  void copyIn(const Arrived& arrived) const {
+    if (pageableIn_) {
+      staging_.toDevice(d_in_.data(), in_.data(), in_.size_bytes(), [&](std::size_t bytes) { arrived(bytes / sizeof(T)); });
+      return;
+    }
+    if (!inPlaceIn_) d_in_.copyFrom(in_.data(), in_.size());
+    arrived(in_.size());
   }
   void copyOut() const {
     if (pageableOut_) staging_.toHost(out_.data(), d_out_.data(), out_.size_bytes());
     else if (!inPlaceOut_) d_out_.copyTo(out_.data(), out_.size());
+  }
+  // Outputs [first, first + count) back now where the copy engine writes `out` directly (pinned
+  // memory); false where they wait for copyOut (pageable memory, staged) or need no copy.
+  bool copyOutNow(std::size_t first, std::size_t count) const {
+    if (pageableOut_ || inPlaceOut_) return false;
+    d_out_.copyTo(out_.data() + first, count, first);
+    return true;
   }
 
  private:

@@ -70,8 +70,10 @@ class PageableStaging {
   }
 
   // Queues `bytes` from pageable `from` to device memory `to` on the stream; returns once the last
-  // piece is staged (the copies may still be running).
-  void toDevice(void* to, const void* from, std::size_t bytes) {
+  // piece is staged (the copies may still be running). After each piece's copy is queued,
+  // afterPiece(bytes queued so far) may queue work on the stream that reads them.
+  template <class AfterPiece>
+  void toDevice(void* to, const void* from, std::size_t bytes, const AfterPiece& afterPiece) {
     for (std::size_t offset = 0, k = 0; offset < bytes; offset += StagingPieces::kBytes, ++k) {
       const std::size_t count = std::min(StagingPieces::kBytes, bytes - offset);
       void* piece = freePiece(k % 2);
@@ -79,7 +81,11 @@ class PageableStaging {
       SIGLAB_CUDA_TRY(cudaMemcpyAsync(static_cast<unsigned char*>(to) + offset, piece, count, cudaMemcpyHostToDevice,
                                       stream_.get()));
       done_[k % 2].record(stream_);
+      afterPiece(offset + count);
     }
+  }
+  void toDevice(void* to, const void* from, std::size_t bytes) {
+    toDevice(to, from, bytes, [](std::size_t) {});
   }
 
   // Copies `bytes` from device memory `from` to pageable `to` after the work queued on the stream;

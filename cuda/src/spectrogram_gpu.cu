@@ -139,23 +139,44 @@ GpuFilterResult spectrogramCuda(std::span<const double> x, const SpectrogramLayo
                        : l.complexPairs                       ? 3
                                                               : 2;
       const int lastDoubled = static_cast<int>(l.nfft % 2 ? bins : bins - 1);
-      const PhaseTimes phases = cuda::stagedRun<double>(used, out, on, [&](const double* d_x, double* d_out, cuda::StreamView stream) {
-        for (std::int64_t first = 0; first < static_cast<std::int64_t>(frames); first += perBatch) {
-          const std::int64_t count = std::min<std::int64_t>(perBatch, static_cast<std::int64_t>(frames) - first);
-          const std::int64_t batch = planBatch(count);
-          const cuda::FftPlan plan({static_cast<int>(l.nfft), static_cast<int>(batch), CUFFT_D2Z}, stream);
-          makeFrames<<<static_cast<unsigned>(batch), kFrameThreads, 0, stream.get()>>>(
-              d_x + first * static_cast<std::int64_t>(l.step), count, static_cast<std::int64_t>(l.step),
-              static_cast<int>(l.nperseg), static_cast<int>(l.nfft), d_window, detrend, spread, d_frames);
-          SIGLAB_CUDA_CHECK_LAUNCH();
-          SIGLAB_CUFFT_TRY(cufftExecD2Z(plan.get(), d_frames, d_spectra));
-          const std::int64_t outputs = count * static_cast<std::int64_t>(bins);
-          frameValues<<<static_cast<unsigned>((outputs + kValueThreads - 1) / kValueThreads), kValueThreads, 0,
-                        stream.get()>>>(d_spectra, count, static_cast<int>(bins), mode, l.scale, lastDoubled,
-                                        d_out + first * static_cast<std::int64_t>(values));
-          SIGLAB_CUDA_CHECK_LAUNCH();
+      const cuda::StagedSignal<double> signal(used, out, on);
+      bool sentBack = false;  // each batch's values copied back as made
+      const auto transform = [&](std::int64_t first, std::int64_t count) {
+        const cuda::FftPlan plan({static_cast<int>(l.nfft), static_cast<int>(planBatch(count)), CUFFT_D2Z}, on.stream);
+        makeFrames<<<static_cast<unsigned>(planBatch(count)), kFrameThreads, 0, on.stream.get()>>>(
+            signal.d_in() + first * static_cast<std::int64_t>(l.step), count, static_cast<std::int64_t>(l.step),
+            static_cast<int>(l.nperseg), static_cast<int>(l.nfft), d_window, detrend, spread, d_frames);
+        SIGLAB_CUDA_CHECK_LAUNCH();
+        SIGLAB_CUFFT_TRY(cufftExecD2Z(plan.get(), d_frames, d_spectra));
+        const std::int64_t outputs = count * static_cast<std::int64_t>(bins);
+        frameValues<<<static_cast<unsigned>((outputs + kValueThreads - 1) / kValueThreads), kValueThreads, 0,
+                      on.stream.get()>>>(d_spectra, count, static_cast<int>(bins), mode, l.scale, lastDoubled,
+                                         signal.d_out() + first * static_cast<std::int64_t>(values));
+        SIGLAB_CUDA_CHECK_LAUNCH();
+        sentBack = signal.copyOutNow(static_cast<std::size_t>(first) * values, static_cast<std::size_t>(count) * values);
+      };
+      // Each frame is transformed once its samples are on the device: a batch's kernels queue
+      // behind the copy of the piece that completes it while the host stages the next piece, and
+      // where the result is page-locked its values go back as soon as they are made (from pageable
+      // memory, the staged copy back follows the last batch).
+      const auto total = static_cast<std::int64_t>(frames);
+      std::int64_t next = 0;
+      const auto transformArrived = [&](std::size_t samples) {
+        const std::int64_t ready =
+            samples < l.nperseg ? 0 : std::min<std::int64_t>(total, static_cast<std::int64_t>((samples - l.nperseg) / l.step) + 1);
+        for (; next < ready; next += std::min<std::int64_t>(perBatch, ready - next)) {
+          transform(next, std::min<std::int64_t>(perBatch, ready - next));
         }
-      });
+      };
+      cuda::Event start, computed, copiedOut;
+      start.record(on.stream);
+      signal.copyIn(transformArrived);
+      computed.record(on.stream);
+      if (!sentBack) signal.copyOut();  // pageable memory's staged copy back
+      copiedOut.record(on.stream);
+      copiedOut.synchronize();
+      // The copy in overlaps the kernels: the copy back after the last batch is the transfer alone.
+      const PhaseTimes phases{computed.millisSince(start), copiedOut.millisSince(computed), copiedOut.millisSince(start)};
       result.kernelMs = phases.kernelMs;
       result.totalMs = phases.totalMs;
       return result;

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <memory_resource>
 #include <optional>
 #include <span>
 #include <string>
@@ -31,6 +32,9 @@ struct AnalysisOutput {
   bool streamed = false;             // block by block (the file is then not flushed before its rename)
   Progress progress;                 // cancellation
   AnalysisResult* memory = nullptr;  // where given: the matrix or table goes there, no file is written
+  // In memory: where a matrix's values are made (null: resultMemory()); the front-end's page-locked
+  // memory when `engine` is a GPU's (PipelineOptions::pinnedMemory), which its copies write directly.
+  std::pmr::memory_resource* memoryValues = nullptr;
   bool complexPairs = false;         // in memory: complex values as (re, im) pairs (MemorySink::complexPairs)
 };
 

@@ -67,7 +67,8 @@ struct PipelineOptions {
   Accumulator accumulator = Accumulator::SampleType;
   RunOptions run;                    // GPU block size, memory budget, devices
   // Page-locked memory a front-end with GPU engines offers (pinnedHostMemory()): a file read in
-  // memory goes there when the first stage's engine copies float64 samples to a GPU.
+  // memory goes there when the first stage's engine copies float64 samples to a GPU, and an
+  // analysis's matrix made in memory when its engine is a GPU's.
   std::pmr::memory_resource* pinnedMemory = nullptr;
   bool verify = true;
   std::size_t verifyRandom = kDefaultVerifyRandom;

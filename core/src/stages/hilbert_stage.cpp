@@ -20,7 +20,7 @@ namespace {
 class HilbertWriter final : public AnalysisWriter {
  public:
   explicit HilbertWriter(const AnalysisOutput& output)
-      : output_(output), file_(output.path, {output.frames, 2 * output.channels}, output.streamed, output.memory) {
+      : output_(output), file_(output.path, {output.frames, 2 * output.channels}, output.streamed, output.memory, output.memoryValues) {
     for (std::size_t c = 0; c < output.channels; ++c) {
       parts_.push_back(std::make_unique<Part>());
       Part& part = *parts_.back();
