@@ -377,7 +377,8 @@ py::object analysisArray(AnalysisResult&& result) {
 py::tuple runAnalysisOnArrays(const Pipeline& pipeline, const std::vector<py::array_t<double, py::array::c_style>>& channels,
                               std::optional<double> rate, const std::vector<std::string>& engineNames, bool verify,
                               const py::object& progress, const py::object& devices, bool complexPairs) {
-  const PipelineOptions options = optionsOf(engineNames, "f64", verify);
+  PipelineOptions options = optionsOf(engineNames, "f64", verify);
+  options.pinnedMemory = pinnedResultMemory();  // a GPU analysis's matrix: its copies back write it directly
   BackendList& list = enginesOn(deviceListOf(devices));
   ChannelSource source;
   for (const auto& channel : channels) source.channels.emplace_back(channel.data(), static_cast<std::size_t>(channel.size()));

@@ -15,7 +15,7 @@ namespace siglab {
 
 class RecyclingResource final : public std::pmr::memory_resource {
  public:
-  static constexpr std::size_t kKeptBlocks = 2;
+  static constexpr std::size_t kKeptBlocks = 8;  // a find_peaks table has up to 9 columns, 5 by default
   static constexpr std::size_t kKeptBytes = std::size_t{512} << 20;
 
   RecyclingResource(std::pmr::memory_resource* upstream, std::size_t smallest);
