@@ -1,12 +1,15 @@
 #include "siglab/recycling_resource.hpp"
 
+#include <utility>
+
 #include "siglab/large_page_buffer.hpp"
 #include "siglab/large_page_resource.hpp"
 
 namespace siglab {
 
-RecyclingResource::RecyclingResource(std::pmr::memory_resource* upstream, std::size_t smallest)
-    : upstream_(upstream), smallest_(smallest) {}
+RecyclingResource::RecyclingResource(std::pmr::memory_resource* upstream, std::size_t smallest, Prepare prepare,
+                                     Unprepare unprepare)
+    : upstream_(upstream), smallest_(smallest), prepare_(std::move(prepare)), unprepare_(std::move(unprepare)) {}
 
 RecyclingResource::~RecyclingResource() { dropKept(); }
 
@@ -26,26 +29,40 @@ void* RecyclingResource::do_allocate(std::size_t bytes, std::size_t alignment) {
 }
 
 void RecyclingResource::do_deallocate(void* pointer, std::size_t bytes, std::size_t alignment) {
-  if (bytes < smallest_ || bytes > kKeptBytes) return upstream_->deallocate(pointer, bytes, alignment);
   const std::lock_guard lock(mutex_);
+  bool prepared = prepared_.contains(pointer);
+  if (!prepared && bytes >= smallest_ && bytes <= kKeptBytes && (!prepare_ || prepare_(pointer, bytes))) {
+    try {
+      prepared_.insert(pointer);
+      prepared = true;
+    } catch (...) {  // no room to remember it
+      if (unprepare_) unprepare_(pointer);
+    }
+  }
+  if (!prepared) return upstream_->deallocate(pointer, bytes, alignment);
   try {
     kept_.push_back({pointer, bytes, alignment});
-  } catch (...) {  // no room to remember it: back upstream now
-    upstream_->deallocate(pointer, bytes, alignment);
-    return;
+  } catch (...) {
+    return release({pointer, bytes, alignment});
   }
   keptBytes_ += bytes;
   while (kept_.size() > kKeptBlocks || keptBytes_ > kKeptBytes) {
     const Block oldest = kept_.front();
     kept_.pop_front();
     keptBytes_ -= oldest.bytes;
-    upstream_->deallocate(oldest.pointer, oldest.bytes, oldest.alignment);
+    release(oldest);
   }
+}
+
+void RecyclingResource::release(const Block& block) {
+  if (unprepare_) unprepare_(block.pointer);
+  prepared_.erase(block.pointer);
+  upstream_->deallocate(block.pointer, block.bytes, block.alignment);
 }
 
 void RecyclingResource::dropKept() noexcept {
   const std::lock_guard lock(mutex_);
-  for (const Block& b : kept_) upstream_->deallocate(b.pointer, b.bytes, b.alignment);
+  for (const Block& b : kept_) release(b);
   kept_.clear();
   keptBytes_ = 0;
 }

@@ -12,18 +12,10 @@
 #include <vector>
 
 #include "siglab/large_page_buffer.hpp"
+#include "test_support.hpp"
 
 namespace siglab {
 namespace {
-
-// Whether every page of [p, p + bytes) is mapped in this process (mincore fails with ENOMEM otherwise).
-bool mapped(const void* p, std::size_t bytes) {
-  const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-  std::vector<unsigned char> residency((bytes + page - 1) / page);
-  errno = 0;
-  const int rc = mincore(const_cast<void*>(p), bytes, residency.data());
-  return rc == 0 || errno != ENOMEM;
-}
 
 TEST(LargePageBuffer, IsAlignedToALargePageAndEveryByteIsFreshAndWritable) {
   for (const std::size_t bytes : {std::size_t{1}, std::size_t{4095}, kLargePageBytes - 1, kLargePageBytes,
@@ -55,7 +47,7 @@ TEST(LargePageBuffer, MemoryIsGivenBackOnDestructionAndMovesWithTheBuffer) {
   {
     LargePageBuffer buffer(kLargePageBytes + 1);
     first = buffer.data();
-    ASSERT_TRUE(mapped(first, buffer.size()));
+    ASSERT_TRUE(test::mapped(first, buffer.size()));
     LargePageBuffer moved(std::move(buffer));
     EXPECT_EQ(moved.data(), first);
     EXPECT_EQ(moved.size(), kLargePageBytes + 1);
@@ -66,11 +58,11 @@ TEST(LargePageBuffer, MemoryIsGivenBackOnDestructionAndMovesWithTheBuffer) {
     LargePageBuffer other(100);
     void* second = other.data();
     other = std::move(moved);  // gives back what `other` held first
-    EXPECT_FALSE(mapped(second, 100));
+    EXPECT_FALSE(test::mapped(second, 100));
     EXPECT_EQ(other.data(), first);
     EXPECT_EQ(static_cast<unsigned char*>(other.data())[kLargePageBytes], 7);
   }
-  EXPECT_FALSE(mapped(first, 2 * kLargePageBytes));
+  EXPECT_FALSE(test::mapped(first, 2 * kLargePageBytes));
 }
 
 TEST(LargePageBuffer, MoreThanTheAddressSpaceThrowsBadAlloc) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "siglab/large_page_buffer.hpp"
+#include "test_support.hpp"
 
 namespace siglab {
 namespace {
@@ -96,12 +97,34 @@ TEST(RecyclingResource, ABlockOverTheByteLimitGoesStraightBack) {
   EXPECT_EQ(upstream.outstanding(), 0u);
 }
 
-bool mapped(const void* p, std::size_t bytes) {
-  const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-  std::vector<unsigned char> residency((bytes + page - 1) / page);
-  errno = 0;
-  const int rc = mincore(const_cast<void*>(p), bytes, residency.data());
-  return rc == 0 || errno != ENOMEM;
+// Prepared once before it is first kept, kept prepared across reuses, unprepared before it goes
+// back upstream; a block `prepare` refuses goes straight back.
+TEST(RecyclingResource, ABlockIsPreparedOnceWhenFirstKeptAndUnpreparedWhenItGoes) {
+  CountingResource upstream;
+  std::map<void*, int> prepared, unprepared;
+  bool refuse = false;
+  RecyclingResource recycled(
+      &upstream, 64, [&](void* p, std::size_t) { return !refuse && ++prepared[p] > 0; },
+      [&](void* p) { ++unprepared[p]; });
+  void* block = recycled.allocate(4096, 64);
+  for (int round = 0; round < 3; ++round) {
+    recycled.deallocate(block, 4096, 64);
+    EXPECT_EQ(recycled.allocate(4096, 64), block) << round;
+  }
+  EXPECT_EQ(prepared[block], 1);  // not again on its reuses
+  EXPECT_EQ(unprepared[block], 0);
+  recycled.deallocate(block, 4096, 64);
+  recycled.dropKept();
+  EXPECT_EQ(unprepared[block], 1);
+  EXPECT_EQ(upstream.outstanding(), 0u);
+
+  refuse = true;
+  void* refused = recycled.allocate(4096, 64);
+  recycled.deallocate(refused, 4096, 64);
+  EXPECT_EQ(upstream.outstanding(), 0u);  // not kept
+  void* small = recycled.allocate(32, 8);  // under `smallest`: never prepared
+  recycled.deallocate(small, 32, 8);
+  EXPECT_EQ(prepared.count(small), 0u);
 }
 
 TEST(RecyclingResource, RecycledLargePagesStayMappedForTheNextResultOfTheirSize) {
@@ -111,12 +134,12 @@ TEST(RecyclingResource, RecycledLargePagesStayMappedForTheNextResultOfTheirSize)
   void* first = recycled.allocate(bytes, alignof(double));
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(first) % kLargePageBytes, 0u);
   recycled.deallocate(first, bytes, alignof(double));
-  EXPECT_TRUE(mapped(first, bytes));
+  EXPECT_TRUE(test::mapped(first, bytes));
   void* second = recycled.allocate(bytes, alignof(double));
   EXPECT_EQ(second, first);
   recycled.deallocate(second, bytes, alignof(double));
   recycled.dropKept();
-  EXPECT_FALSE(mapped(first, bytes));
+  EXPECT_FALSE(test::mapped(first, bytes));
 }
 
 }  // namespace

@@ -1,6 +1,9 @@
 #pragma once
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -80,6 +83,15 @@ inline std::string readFile(const std::string& path) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+// Whether every page of [p, p + bytes) is mapped in this process (mincore fails with ENOMEM otherwise).
+inline bool mapped(const void* p, std::size_t bytes) {
+  const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  std::vector<unsigned char> residency((bytes + page - 1) / page);
+  errno = 0;
+  const int rc = mincore(const_cast<void*>(p), bytes, residency.data());
+  return rc == 0 || errno != ENOMEM;
 }
 
 }  // namespace siglab::test
