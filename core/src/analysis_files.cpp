@@ -140,6 +140,28 @@ void TableFile::appendRows(std::span<const double> values) {
   memory_->shape.front() = rows_;
 }
 
+void TableFile::appendColumns(std::size_t rows, const ColumnFill& fill) {
+  if (!memory_) throw std::logic_error("appendColumns writes a table in memory only");
+  std::vector<double*> starts(columns_);
+  for (std::size_t k = 0; k < columns_; ++k) {
+    SampleVector& column = memory_->columnValues[k];
+    const std::size_t from = column.size();
+    column.resize(from + rows);  // uninitialised (ForOverwrite), every value written by `fill`
+    starts[k] = column.data() + from;
+  }
+  const auto pieces = static_cast<std::int64_t>((rows + kRowsWorthThreads - 1) / kRowsWorthThreads);
+#pragma omp parallel for schedule(dynamic, 1) if (pieces > 1 && detail::usableThreads() > 1)
+  for (std::int64_t p = 0; p < pieces; ++p) {
+    const std::size_t first = static_cast<std::size_t>(p) * kRowsWorthThreads;
+    const std::size_t count = std::min(kRowsWorthThreads, rows - first);
+    std::vector<double*> at(columns_);
+    for (std::size_t k = 0; k < columns_; ++k) at[k] = starts[k] + first;
+    fill(first, count, at);
+  }
+  rows_ += rows;
+  memory_->shape.front() = rows_;
+}
+
 void TableFile::commit() {
   if (memory_) return;
   if (json_) pending_ += rows_ ? "\n]}\n" : "]}\n";

@@ -3,6 +3,7 @@
 // table (CSV, or JSON by the output's extension). Both appear only at commit(), atomically. Given
 // an AnalysisResult (`memory`), either goes there instead and no file is made.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <memory_resource>
 #include <span>
@@ -54,6 +55,12 @@ class TableFile {
   // Rows one after another, one value a column each (`values` a whole number of rows): in memory,
   // each column grows once.
   void appendRows(std::span<const double> values);
+  // In memory only: `rows` new rows written straight into the columns, without a row-major copy:
+  // fill(first, count, columns) writes new rows [first, first + count), columns[k][r] being column
+  // k's value of new row first + r; the row ranges run on every core where rows are many.
+  using ColumnFill = std::function<void(std::size_t first, std::size_t count, std::span<double* const> columns)>;
+  void appendColumns(std::size_t rows, const ColumnFill& fill);
+  bool inMemory() const { return memory_ != nullptr; }
   void commit();
   std::uint64_t rows() const { return rows_; }
   std::size_t columns() const { return columns_; }

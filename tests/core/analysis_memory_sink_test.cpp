@@ -105,10 +105,19 @@ TEST(AnalysisMemorySink, AComplexMatrixComesAsPairsOfTheFilesPlanes) {
   }
 }
 
+void checkTableHoldsTheCsvRows(const std::string& chain, const std::vector<double>& x);
+
+// A few rows (filled on one core) and many (on every core), prominences and widths.
 TEST(AnalysisMemorySink, TableHoldsTheCsvRows) {
+  for (const auto& [chain, samples] : {std::pair<std::string, std::size_t>{"find-peaks prominence=1 wlen=41", 5003},
+                                       {"find-peaks prominence=0.5 width=1", 200'003}}) {
+    SCOPED_TRACE(chain);
+    checkTableHoldsTheCsvRows(chain, noise(samples));
+  }
+}
+
+void checkTableHoldsTheCsvRows(const std::string& chain, const std::vector<double>& x) {
   const test::TempDir dir;
-  const std::vector<double> x = noise(5003);
-  const std::string chain = "find-peaks prominence=1 wlen=41";
   ASSERT_TRUE(run(chain, x, FileSink{dir.file("t.csv"), {}}).written);
   std::istringstream csv(contents(dir.file("t.csv")));
   std::string header;
