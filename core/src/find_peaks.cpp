@@ -3,6 +3,7 @@
 #include "siglab/find_peaks.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -30,6 +31,27 @@ struct Samples {
   double at(std::uint64_t i) const { return x[i - start]; }
 };
 
+// The rises at i in [from, stop) 64 at a time while no word of them holds a plateau (x[i] equal to
+// x[i + 1] after a rise): a peak is then a sample above both neighbours, found without a branch a
+// sample (noise mispredicts about every other one). Returns where the caller's loop goes on: the
+// first word with a plateau, or the last partial word. Needs x[i - 1] and x[i + 1] for every i.
+std::uint64_t strictPeaksInWords(const double* x, std::uint64_t s, std::uint64_t stop, std::uint64_t i,
+                                 std::vector<std::uint64_t>& found) {
+  constexpr std::uint64_t kWord = 64;
+  for (; i + kWord <= stop; i += kWord) {
+    std::uint64_t peaks = 0, plateaus = 0;
+    const double* w = x + (i - s);
+    for (std::uint64_t j = 0; j < kWord; ++j) {
+      const bool rise = w[j - 1] < w[j];
+      peaks |= static_cast<std::uint64_t>(rise & (w[j + 1] < w[j])) << j;
+      plateaus |= static_cast<std::uint64_t>(rise & (w[j + 1] == w[j])) << j;
+    }
+    if (plateaus) break;  // the general loop walks plateaus
+    for (; peaks; peaks &= peaks - 1) found.push_back(i + static_cast<std::uint64_t>(std::countr_zero(peaks)));
+  }
+  return i;
+}
+
 // _local_maxima_1d for the rises at i in [from, to) (a peak belongs to the sample where its plateau
 // rises, so stretches of rises are independent): the peaks appended to `found`. Returns `to`, or
 // the rise whose plateau runs past the samples here (a stream waits there).
@@ -39,6 +61,7 @@ std::uint64_t risingPeaks(const Samples& v, const std::optional<double>& height,
   const double* x = v.x;
   const std::uint64_t s = v.start, e = v.end, last = v.n - 1;  // last: SciPy's i_max
   std::uint64_t i = from;
+  if (!height && e > 0) i = strictPeaksInWords(x, s, std::min({to, last, e - 1}), i, found);
   while (i < to) {
     if (height) {
       // A peak's plateau is at least height; the first such sample after a lower one starts a rise.
