@@ -169,11 +169,15 @@ class StagedSignal {
     if (pageableOut_) staging_.toHost(out_.data(), d_out_.data(), out_.size_bytes());
     else if (!inPlaceOut_) d_out_.copyTo(out_.data(), out_.size());
   }
-  // Outputs [first, first + count) back now where the copy engine writes `out` directly (pinned
-  // memory); false where they wait for copyOut (pageable memory, staged) or need no copy.
-  bool copyOutNow(std::size_t first, std::size_t count) const {
+  // Outputs [first, first + count) back now, queued on `stream`, where the copy engine writes `out`
+  // directly (pinned memory); false where they wait for copyOut (pageable memory, staged) or need
+  // no copy.
+  bool copyOutNow(std::size_t first, std::size_t count, StreamView stream) const {
     if (pageableOut_ || inPlaceOut_) return false;
-    d_out_.copyTo(out_.data() + first, count, first);
+    if (count > 0) {
+      SIGLAB_CUDA_TRY(cudaMemcpyAsync(out_.data() + first, d_out_.data() + first, count * sizeof(T), cudaMemcpyDefault,
+                                      stream.get()));
+    }
     return true;
   }
 

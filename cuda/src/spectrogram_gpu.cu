@@ -140,38 +140,49 @@ GpuFilterResult spectrogramCuda(std::span<const double> x, const SpectrogramLayo
                                                               : 2;
       const int lastDoubled = static_cast<int>(l.nfft % 2 ? bins : bins - 1);
       const cuda::StagedSignal<double> signal(used, out, on);
+      // The transforms (and their values' copies back) on a stream of their own: the copies in, on
+      // the engine's stream, go on without waiting behind them.
+      const cuda::Stream transforms;
+      cuda::Event arrivedEvent;
       bool sentBack = false;  // each batch's values copied back as made
       const auto transform = [&](std::int64_t first, std::int64_t count) {
-        const cuda::FftPlan plan({static_cast<int>(l.nfft), static_cast<int>(planBatch(count)), CUFFT_D2Z}, on.stream);
-        makeFrames<<<static_cast<unsigned>(planBatch(count)), kFrameThreads, 0, on.stream.get()>>>(
+        const cuda::FftPlan plan({static_cast<int>(l.nfft), static_cast<int>(planBatch(count)), CUFFT_D2Z},
+                                 transforms.view());
+        makeFrames<<<static_cast<unsigned>(planBatch(count)), kFrameThreads, 0, transforms.get()>>>(
             signal.d_in() + first * static_cast<std::int64_t>(l.step), count, static_cast<std::int64_t>(l.step),
             static_cast<int>(l.nperseg), static_cast<int>(l.nfft), d_window, detrend, spread, d_frames);
         SIGLAB_CUDA_CHECK_LAUNCH();
         SIGLAB_CUFFT_TRY(cufftExecD2Z(plan.get(), d_frames, d_spectra));
         const std::int64_t outputs = count * static_cast<std::int64_t>(bins);
         frameValues<<<static_cast<unsigned>((outputs + kValueThreads - 1) / kValueThreads), kValueThreads, 0,
-                      on.stream.get()>>>(d_spectra, count, static_cast<int>(bins), mode, l.scale, lastDoubled,
-                                         signal.d_out() + first * static_cast<std::int64_t>(values));
+                      transforms.get()>>>(d_spectra, count, static_cast<int>(bins), mode, l.scale, lastDoubled,
+                                          signal.d_out() + first * static_cast<std::int64_t>(values));
         SIGLAB_CUDA_CHECK_LAUNCH();
-        sentBack = signal.copyOutNow(static_cast<std::size_t>(first) * values, static_cast<std::size_t>(count) * values);
+        sentBack = signal.copyOutNow(static_cast<std::size_t>(first) * values, static_cast<std::size_t>(count) * values,
+                                     transforms.view());
       };
-      // Each frame is transformed once its samples are on the device: a batch's kernels queue
-      // behind the copy of the piece that completes it while the host stages the next piece, and
-      // where the result is page-locked its values go back as soon as they are made (from pageable
+      // Each frame is transformed once its samples are on the device: a batch's kernels wait for
+      // the copy of the piece that completes it while the host stages the next piece, and where
+      // the result is page-locked its values go back as soon as they are made (from pageable
       // memory, the staged copy back follows the last batch).
       const auto total = static_cast<std::int64_t>(frames);
       std::int64_t next = 0;
       const auto transformArrived = [&](std::size_t samples) {
         const std::int64_t ready =
             samples < l.nperseg ? 0 : std::min<std::int64_t>(total, static_cast<std::int64_t>((samples - l.nperseg) / l.step) + 1);
+        if (next >= ready) return;
+        arrivedEvent.record(on.stream);
+        SIGLAB_CUDA_TRY(cudaStreamWaitEvent(transforms.get(), arrivedEvent.get()));
         for (; next < ready; next += std::min<std::int64_t>(perBatch, ready - next)) {
           transform(next, std::min<std::int64_t>(perBatch, ready - next));
         }
       };
       cuda::Event start, computed, copiedOut;
       start.record(on.stream);
+      SIGLAB_CUDA_TRY(cudaStreamWaitEvent(transforms.get(), start.get()));  // the window's copy, above
       signal.copyIn(transformArrived);
-      computed.record(on.stream);
+      computed.record(transforms.view());
+      SIGLAB_CUDA_TRY(cudaStreamWaitEvent(on.stream.get(), computed.get()));
       if (!sentBack) signal.copyOut();  // pageable memory's staged copy back
       copiedOut.record(on.stream);
       copiedOut.synchronize();
