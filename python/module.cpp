@@ -13,12 +13,12 @@
 #include <vector>
 
 #include "engine_lists.hpp"
-#include "siglab/recycling_resource.hpp"
 #include "design_binding.hpp"
 #include "io_binding.hpp"
 #include "pipeline_binding.hpp"
 #include "spectrum_binding.hpp"
 #include "siglab/comparison.hpp"
+#include "siglab/cuda_backends.hpp"
 #include "siglab/job.hpp"
 #include "siglab/large_page_buffer.hpp"
 #include "siglab/measure.hpp"
@@ -27,6 +27,7 @@
 #include "siglab/io/output_checks.hpp"
 #include "siglab/io/signal_io.hpp"
 #include "siglab/pipeline.hpp"
+#include "siglab/recycling_resource.hpp"
 #include "siglab/spec_for_signal.hpp"
 #include "siglab/statistics.hpp"
 
@@ -282,6 +283,13 @@ PYBIND11_MODULE(_siglab, m) {
         return statisticsDict(s);
       },
       py::arg("x"));
+
+  // What the recycling resources keep for later results goes back: pinned GPU results unpinned,
+  // then the large pages unmapped (the arrays still held keep theirs).
+  m.def("release_memory", [] {
+    pinnedResultMemory()->dropKept();
+    recycledLargePageResource().dropKept();
+  });
 
   m.def("engines", [] {
     py::list list;

@@ -7,7 +7,7 @@
 
 namespace siglab {
 
-std::pmr::memory_resource* pinnedResultMemory() {
+RecyclingResource* pinnedResultMemory() {
   // Pinning a block under 1 MiB gains nothing against its system calls. Never destroyed: results
   // may be freed during exit.
   static auto* const resource = new RecyclingResource(&recycledLargePageResource(), std::size_t{1} << 20,

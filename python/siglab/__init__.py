@@ -24,7 +24,8 @@ from .pipeline import Pipeline, VerificationError, stage, stage_kinds
 from . import ndimage, signal
 from .signal_files import formats, read, write
 
-__all__ = ["read_signal", "filter", "compare", "stats", "engines", "measure", "InputError", "Signal", "Pipeline",
+__all__ = ["read_signal", "filter", "compare", "stats", "engines", "measure", "release_memory", "InputError", "Signal",
+           "Pipeline",
            "VerificationError", "stage", "stage_kinds", "signal", "ndimage", "read", "write", "formats"]
 
 
@@ -145,3 +146,13 @@ def measure(once, *, warmups=1, repeats=10):
 def engines():
     """Every engine SigLab has, with the reason it cannot run here (empty when it can)."""
     return _siglab.engines()
+
+
+def release_memory():
+    """Gives back the memory SigLab keeps for later results.
+
+    A result's memory is kept when its array goes (at most 8 blocks and 512 MiB, and as much
+    again of GPU results pinned in place), so that the next result of the same size costs no page
+    faults or pinning. This unpins and unmaps what is kept; arrays still held keep their memory.
+    """
+    _siglab.release_memory()

@@ -90,6 +90,21 @@ def test_dropped_results_give_their_memory_back(rng):
     assert rss_bytes() - before < 64 << 20
 
 
+def test_dropped_results_are_kept_for_the_next_of_their_size_until_release_memory(rng):
+    x = rng.uniform(0.5, 1.5, 8 * LARGE_PAGE // 8)  # 16 MiB results
+    siglab.release_memory()
+    held = [siglab.filter(x) for _ in range(6)]  # 96 MiB, every page written
+    addresses = {a.ctypes.data for a in held}
+    del held
+    gc.collect()
+    kept = rss_bytes()
+    again = siglab.filter(x)
+    assert again.ctypes.data in addresses  # a kept block serves the next result of its size
+    del again
+    siglab.release_memory()
+    assert kept - rss_bytes() > 64 << 20  # the kept blocks' pages went back to the kernel
+
+
 def test_time_engine_times_reused_new_and_vector_results(rng):
     x = rng.uniform(0.5, 1.5, 1000)
     out = np.full(x.size, np.nan)

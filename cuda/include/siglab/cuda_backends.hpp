@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "siglab/filter_backend.hpp"
+#include "siglab/recycling_resource.hpp"
 
 namespace siglab {
 
@@ -82,7 +83,7 @@ void unregisterPinnedHost(void* pointer);
 // instead of through staging pieces. A new result is never pinned: cudaMallocHost of 80 MB took
 // about 50 ms on the H200 host, pinning a dropped result's 80 MB in place about 2 ms, once.
 // One resource for the whole program; never destroyed.
-std::pmr::memory_resource* pinnedResultMemory();
+RecyclingResource* pinnedResultMemory();
 
 // A host array the GPU engines copy to and from at full link speed (they stage any other memory
 // through pinned buffers of their own). Holds ordinary memory where pinning is not possible.
