@@ -100,11 +100,7 @@ TableFile::TableFile(const std::string& path, std::vector<std::string> columns, 
 
 void TableFile::append(std::span<const double> row) {
   if (row.size() != columns_) throw std::logic_error("a table row of the wrong width");
-  if (memory_) {
-    for (std::size_t k = 0; k < columns_; ++k) memory_->columnValues[k].push_back(row[k]);
-    memory_->shape.front() = ++rows_;
-    return;
-  }
+  if (memory_) return appendRows(row);
   if (json_) pending_ += rows_ ? ",\n  [" : "\n  [";
   for (std::size_t i = 0; i < row.size(); ++i) {
     const std::string v = numberText(row[i]);
@@ -126,20 +122,15 @@ void TableFile::appendRows(std::span<const double> values) {
     for (std::size_t r = 0; r < rows; ++r) append(values.subspan(r * columns_, columns_));
     return;
   }
-  // A column's new rows fault its fresh pages in (the kernel zeroes them): the columns on every
-  // core where rows are many, as much time as the rows' finding took on one.
-  const auto columns = static_cast<std::int64_t>(columns_);
-#pragma omp parallel for schedule(dynamic, 1) if (rows >= kRowsWorthThreads && detail::usableThreads() > 1)
-  for (std::int64_t k = 0; k < columns; ++k) {
-    SampleVector& column = memory_->columnValues[static_cast<std::size_t>(k)];
-    const std::size_t from = column.size();
-    column.resize(from + rows);  // uninitialised (ForOverwrite), every value written below
-    for (std::size_t r = 0; r < rows; ++r) column[from + r] = values[r * columns_ + static_cast<std::size_t>(k)];
-  }
-  rows_ += rows;
-  memory_->shape.front() = rows_;
+  appendColumns(rows, [&](std::size_t first, std::size_t count, std::span<double* const> columns) {
+    for (std::size_t r = 0; r < count; ++r) {
+      for (std::size_t k = 0; k < columns_; ++k) columns[k][r] = values[(first + r) * columns_ + k];
+    }
+  });
 }
 
+// A column's new rows fault its fresh pages in (the kernel zeroes them): row ranges on every core
+// where rows are many.
 void TableFile::appendColumns(std::size_t rows, const ColumnFill& fill) {
   if (!memory_) throw std::logic_error("appendColumns writes a table in memory only");
   std::vector<double*> starts(columns_);
