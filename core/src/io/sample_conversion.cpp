@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 #include "parallel_work.hpp"
 #include "siglab/errors.hpp"
@@ -14,30 +15,40 @@ namespace {
 static_assert(std::endian::native == std::endian::little, "binary readers assume a little-endian host");
 
 template <typename T>
-void convertBlock(const std::byte* in, double* out, std::size_t count) {
+void convertBlock(const std::byte* in, std::size_t stride, double* out, std::size_t count) {
+  if constexpr (std::is_same_v<T, double>) {
+    if (stride == 1) {
+      std::memcpy(out, in, count * sizeof(double));
+      return;
+    }
+  }
   for (std::size_t i = 0; i < count; ++i) {
     T value;
-    std::memcpy(&value, in + i * sizeof(T), sizeof(T));  // the data need not be aligned
+    std::memcpy(&value, in + i * stride * sizeof(T), sizeof(T));  // the data need not be aligned
     out[i] = static_cast<double>(value);
   }
 }
 
 void convert(SampleType type, const std::byte* in, double* out, std::size_t count) {
-  switch (type) {
-    case SampleType::f64: std::memcpy(out, in, count * sizeof(double)); break;
-    case SampleType::f32: convertBlock<float>(in, out, count); break;
-    case SampleType::i8: convertBlock<std::int8_t>(in, out, count); break;
-    case SampleType::i16: convertBlock<std::int16_t>(in, out, count); break;
-    case SampleType::i32: convertBlock<std::int32_t>(in, out, count); break;
-    case SampleType::i64: convertBlock<std::int64_t>(in, out, count); break;
-    case SampleType::u8: convertBlock<std::uint8_t>(in, out, count); break;
-    case SampleType::u16: convertBlock<std::uint16_t>(in, out, count); break;
-    case SampleType::u32: convertBlock<std::uint32_t>(in, out, count); break;
-    case SampleType::u64: convertBlock<std::uint64_t>(in, out, count); break;
-  }
+  convertStrided(type, in, 1, out, count);
 }
 
 }  // namespace
+
+void convertStrided(SampleType type, const std::byte* in, std::size_t stride, double* out, std::size_t count) {
+  switch (type) {
+    case SampleType::f64: return convertBlock<double>(in, stride, out, count);
+    case SampleType::f32: return convertBlock<float>(in, stride, out, count);
+    case SampleType::i8: return convertBlock<std::int8_t>(in, stride, out, count);
+    case SampleType::i16: return convertBlock<std::int16_t>(in, stride, out, count);
+    case SampleType::i32: return convertBlock<std::int32_t>(in, stride, out, count);
+    case SampleType::i64: return convertBlock<std::int64_t>(in, stride, out, count);
+    case SampleType::u8: return convertBlock<std::uint8_t>(in, stride, out, count);
+    case SampleType::u16: return convertBlock<std::uint16_t>(in, stride, out, count);
+    case SampleType::u32: return convertBlock<std::uint32_t>(in, stride, out, count);
+    case SampleType::u64: return convertBlock<std::uint64_t>(in, stride, out, count);
+  }
+}
 
 SampleVector convertSamples(Bytes data, SampleType type, std::uint64_t count, const std::string& path,
                             bool allowNonFinite, const Progress& progress, std::pmr::memory_resource* memory) {

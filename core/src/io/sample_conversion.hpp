@@ -19,6 +19,10 @@ SampleVector convertSamples(Bytes data, SampleType type, std::uint64_t count, co
 void convertSamplesInto(Bytes data, SampleType type, std::span<double> out, std::uint64_t firstIndex,
                         const std::string& path, bool allowNonFinite);
 
+// `count` little-endian samples of `type`, each `stride` samples after the one before from `in`
+// (1: packed; the data need not be aligned), as doubles into `out`. No checks.
+void convertStrided(SampleType type, const std::byte* in, std::size_t stride, double* out, std::size_t count);
+
 // Throws InputError naming the first non-finite sample (1-based) of `samples`, if any.
 void requireFinite(std::span<const double> samples, const std::string& path, std::uint64_t firstIndex = 0);
 

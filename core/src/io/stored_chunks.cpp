@@ -6,7 +6,6 @@
 #include <cstring>
 #include <new>
 #include <stdexcept>
-#include <type_traits>
 
 #include "sample_conversion.hpp"
 #include "siglab/errors.hpp"
@@ -57,43 +56,27 @@ void unshuffle(const unsigned char* in, std::size_t bytes, std::size_t valueByte
   std::memcpy(out + values * valueBytes, in + values * valueBytes, bytes - values * valueBytes);
 }
 
-// `n` values of type T, `stride` values apart from `from`, as doubles into `to`.
-template <typename T>
-void gather(const unsigned char* from, std::size_t stride, std::size_t n, double* to) {
-  if constexpr (std::is_same_v<T, double>) {
-    if (stride == 1) {
-      std::memcpy(to, from, n * sizeof(double));
-      return;
-    }
-  }
-  for (std::size_t i = 0; i < n; ++i) {
-    T value;
-    std::memcpy(&value, from + i * stride * sizeof(T), sizeof(T));
-    to[i] = static_cast<double>(value);
-  }
-}
-
-void gatherValues(const StoredChunkLayout& layout, const unsigned char* from, std::size_t stride, std::size_t n, double* to) {
+// The sample type a stored layout holds (its bytes are checked when the layout is described).
+SampleType sampleTypeOf(const StoredChunkLayout& layout) {
   using Number = StoredChunkLayout::Number;
   switch (layout.number) {
-    case Number::floating:
-      if (layout.valueBytes == 8) return gather<double>(from, stride, n, to);
-      return gather<float>(from, stride, n, to);
+    case Number::floating: return layout.valueBytes == 8 ? SampleType::f64 : SampleType::f32;
     case Number::signedInteger:
       switch (layout.valueBytes) {
-        case 1: return gather<std::int8_t>(from, stride, n, to);
-        case 2: return gather<std::int16_t>(from, stride, n, to);
-        case 4: return gather<std::int32_t>(from, stride, n, to);
-        default: return gather<std::int64_t>(from, stride, n, to);
+        case 1: return SampleType::i8;
+        case 2: return SampleType::i16;
+        case 4: return SampleType::i32;
+        default: return SampleType::i64;
       }
     case Number::unsignedInteger:
       switch (layout.valueBytes) {
-        case 1: return gather<std::uint8_t>(from, stride, n, to);
-        case 2: return gather<std::uint16_t>(from, stride, n, to);
-        case 4: return gather<std::uint32_t>(from, stride, n, to);
-        default: return gather<std::uint64_t>(from, stride, n, to);
+        case 1: return SampleType::u8;
+        case 2: return SampleType::u16;
+        case 4: return SampleType::u32;
+        default: return SampleType::u64;
       }
   }
+  return SampleType::f64;
 }
 
 // "frames 101 to 200", "channel 3" (1-based).
@@ -222,7 +205,7 @@ void StoredChunkDecoder::decode(const StoredChunkLayout& layout, std::span<const
     double* to = out[k].data() + at;
     if (!inPlace) {
       const std::size_t first = static_cast<std::size_t>(keep[k] - firstChannel) * channelStride * layout.valueBytes;
-      gatherValues(layout, values + first, frameStride, frames, to);
+      convertStrided(sampleTypeOf(layout), reinterpret_cast<const std::byte*>(values + first), frameStride, to, frames);
     }
     if (!allowNonFinite && layout.number == StoredChunkLayout::Number::floating) {
       requireFinite(std::span<const double>(to, frames), where, firstFrame);
