@@ -89,14 +89,6 @@ struct ResultBlock {
 };
 constexpr std::size_t kResultAlignment = 64;
 
-// Where a new result goes: when the last stage runs on an engine named for it that copies to a
-// GPU, pinnedResultMemory() (a dropped result's pages pinned for the next, which the copies back
-// write directly), else recycled 2 MiB pages (recycling_resource.hpp).
-std::pmr::memory_resource* resultMemoryFor(const BackendList& list, const std::vector<std::string>& engineNames) {
-  const FilterBackend* last = engineNames.empty() ? nullptr : findEngine(list, engineNames.back());
-  return last && last->usesGpu() ? pinnedResultMemory() : &recycledLargePageResource();
-}
-
 // A new result of n values, as NumPy's empty() (not zeroed), from one large page up in `memory`.
 template <class T>
 py::array_t<T> newResult(std::vector<py::ssize_t> shape, std::size_t n, std::pmr::memory_resource* memory) {
@@ -243,7 +235,10 @@ py::tuple runOnArrays(const Pipeline& pipeline, const std::vector<py::array_t<do
                       std::optional<double> rate, const std::vector<std::string>& engineNames,
                       const std::string& sampleType, bool verify, const py::object& progress, const py::object& devices,
                       std::optional<py::array> into, bool oneD) {
-  const PipelineOptions options = optionsOf(engineNames, sampleType, verify);
+  PipelineOptions options = optionsOf(engineNames, sampleType, verify);
+  // A GPU engine's result (the last stage named for one) in memory its copies back write directly:
+  // a dropped result's pages pinned for the next (pinnedResultMemory), else recycled 2 MiB pages.
+  options.pinnedMemory = pinnedResultMemory();
   BackendList& list = enginesOn(deviceListOf(devices));
   ChannelSource source;
   for (const auto& channel : channels) source.channels.emplace_back(channel.data(), static_cast<std::size_t>(channel.size()));
@@ -258,7 +253,7 @@ py::tuple runOnArrays(const Pipeline& pipeline, const std::vector<py::array_t<do
   MemorySink sink;
   std::optional<py::array_t<double>> target;
   if (direct) {
-    target = resultTarget<double>(resultShape(n, 1, oneD), n, into, resultMemoryFor(list, options.engines));
+    target = resultTarget<double>(resultShape(n, 1, oneD), n, into, resultMemoryFor(pipeline, list, options));
     sink.into.emplace_back(target->mutable_data(), n);
   }
   PipelineReport report;

@@ -4,8 +4,20 @@
 #include <cstdint>
 
 #include "pipeline_steps.hpp"
+#include "siglab/job.hpp"
 #include "siglab/large_page_resource.hpp"
 #include "siglab/work_progress.hpp"
+
+namespace siglab {
+
+std::pmr::memory_resource* resultMemoryFor(const Pipeline& pipeline, const BackendList& engines,
+                                           const PipelineOptions& options) {
+  const std::size_t last = pipeline.stages.empty() ? 0 : pipeline.stages.size() - 1;
+  const FilterBackend* engine = last < options.engines.size() ? findEngine(engines, options.engines[last]) : nullptr;
+  return options.pinnedMemory && engine && engine->usesGpu() ? options.pinnedMemory : resultMemory();
+}
+
+}  // namespace siglab
 
 namespace siglab::detail {
 

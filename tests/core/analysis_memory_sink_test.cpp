@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <memory_resource>
 #include <random>
 #include <sstream>
 
@@ -16,6 +17,7 @@
 #include "siglab/cpu_parallel.hpp"
 #include "siglab/cpu_serial.hpp"
 #include "siglab/errors.hpp"
+#include "siglab/large_page_resource.hpp"
 #include "siglab/pipeline_run.hpp"
 #include "siglab/spectrogram.hpp"
 #include "test_support.hpp"
@@ -198,6 +200,26 @@ TEST(AnalysisMemorySink, ASignalsArrayIsRefusedForAMatrix) {
   } catch (const StageError& e) {
     EXPECT_NE(std::string(e.what()).find("spectrogram makes a matrix or a table"), std::string::npos) << e.what();
   }
+}
+
+// A caller's array for a run in memory: the front-end's page-locked memory only when the last
+// stage is named for an engine that copies to a GPU (and the front-end offers some).
+TEST(AnalysisMemorySink, AResultIsMadeInPinnedMemoryOnlyForALastStageNamedForAGpuEngine) {
+  BackendList engines = cpuEngines();
+  engines.push_back(std::make_unique<test::GpuEngineStub>("gpu-stub"));
+  const Pipeline chain = parseChain("median 5; gaussian 2");
+  std::pmr::monotonic_buffer_resource pinned;  // stands for pinnedHostMemory()
+  PipelineOptions options;
+  options.pinnedMemory = &pinned;
+  options.engines = {"cpu-parallel", "gpu-stub"};
+  EXPECT_EQ(resultMemoryFor(chain, engines, options), &pinned);
+  options.engines = {"gpu-stub", "cpu-parallel"};
+  EXPECT_EQ(resultMemoryFor(chain, engines, options), resultMemory());
+  options.engines = {"gpu-stub"};  // the last stage unnamed: auto
+  EXPECT_EQ(resultMemoryFor(chain, engines, options), resultMemory());
+  options.engines = {"cpu-parallel", "gpu-stub"};
+  options.pinnedMemory = nullptr;  // none offered
+  EXPECT_EQ(resultMemoryFor(chain, engines, options), resultMemory());
 }
 
 }  // namespace

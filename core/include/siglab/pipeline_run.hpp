@@ -137,6 +137,12 @@ struct PipelineReport {
   const StageReport* firstFailure() const;
 };
 
+// Where a caller makes the array a run in memory writes its result into (MemorySink::into):
+// options.pinnedMemory when the last stage is named for an engine that copies to a GPU (its copies
+// back then write it directly), else resultMemory().
+std::pmr::memory_resource* resultMemoryFor(const Pipeline& pipeline, const BackendList& engines,
+                                           const PipelineOptions& options);
+
 // A file source's channels in memory, read as a run reads them: the one reader of every command
 // that takes a signal file (filter, compare, spectrum, stats on a chain). Throws InputError, Cancelled.
 struct SourceChannels {
