@@ -29,17 +29,17 @@ void* RecyclingResource::do_allocate(std::size_t bytes, std::size_t alignment) {
 }
 
 void RecyclingResource::do_deallocate(void* pointer, std::size_t bytes, std::size_t alignment) {
+  if (bytes < smallest_ || bytes > kKeptBytes) return upstream_->deallocate(pointer, bytes, alignment);
   const std::lock_guard lock(mutex_);
-  bool prepared = prepared_.contains(pointer);
-  if (!prepared && bytes >= smallest_ && bytes <= kKeptBytes && (!prepare_ || prepare_(pointer, bytes))) {
+  if (prepare_ && !prepared_.contains(pointer)) {  // first kept: prepared now, or refused
+    if (!prepare_(pointer, bytes)) return upstream_->deallocate(pointer, bytes, alignment);
     try {
       prepared_.insert(pointer);
-      prepared = true;
     } catch (...) {  // no room to remember it
       if (unprepare_) unprepare_(pointer);
+      return upstream_->deallocate(pointer, bytes, alignment);
     }
   }
-  if (!prepared) return upstream_->deallocate(pointer, bytes, alignment);
   try {
     kept_.push_back({pointer, bytes, alignment});
   } catch (...) {
@@ -55,8 +55,10 @@ void RecyclingResource::do_deallocate(void* pointer, std::size_t bytes, std::siz
 }
 
 void RecyclingResource::release(const Block& block) {
-  if (unprepare_) unprepare_(block.pointer);
-  prepared_.erase(block.pointer);
+  if (prepare_) {
+    if (unprepare_) unprepare_(block.pointer);
+    prepared_.erase(block.pointer);
+  }
   upstream_->deallocate(block.pointer, block.bytes, block.alignment);
 }
 

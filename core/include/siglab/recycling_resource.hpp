@@ -54,7 +54,7 @@ class RecyclingResource final : public std::pmr::memory_resource {
   std::mutex mutex_;
   std::deque<Block> kept_;  // oldest first
   std::size_t keptBytes_ = 0;
-  std::unordered_set<void*> prepared_;  // kept, or lent out again since
+  std::unordered_set<void*> prepared_;  // with `prepare`: blocks prepared, kept or lent out again since
 };
 
 // largePageResource() recycled: Python's module makes core's results and its own new arrays here.
