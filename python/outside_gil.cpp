@@ -6,8 +6,8 @@
 #include <exception>
 #include <mutex>
 #include <string>
-#include <thread>
 
+#include "kept_threads.hpp"
 #include "siglab/io/cancel_waits.hpp"
 
 namespace py = pybind11;
@@ -106,7 +106,7 @@ void runOutsideGil(const std::function<void(const PipelineObserver&)>& work, con
   PendingPythonError interrupted;
   {
     py::gil_scoped_release release;
-    std::thread worker([&] {
+    JobOnKeptThread worker([&] {
       const CancelWaitsOnThread waits(&cancel);  // a wait on another program (a FIFO's writer) ends on Ctrl-C too
       try {
         work(observer);

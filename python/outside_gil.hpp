@@ -1,6 +1,6 @@
 #pragma once
-// Long work from Python, run without the GIL and still interruptible: the work runs on a thread of
-// its own while Python's thread waits, looks at Python's signals (Ctrl-C) every 20 ms and hands
+// Long work from Python, run without the GIL and still interruptible: the work runs on another
+// thread (one kept from call to call, kept_threads.hpp) while Python's thread waits, looks at Python's signals (Ctrl-C) every 20 ms and hands
 // progress reports to a Python callback, in order, on Python's own thread. A KeyboardInterrupt
 // or an exception from the callback sets the work's cancel flag; once the work has stopped (core
 // work throws Cancelled within a millisecond or so), that Python exception is raised.

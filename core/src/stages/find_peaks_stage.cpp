@@ -8,7 +8,9 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <stdexcept>
+#include <vector>
 
 #include "kind_values.hpp"
 #include "named_values.hpp"
@@ -94,28 +96,35 @@ class PeakTableWriter final : public AnalysisWriter {
       const std::uint64_t to = std::min(n, from + kRisesPerRound);
       for (std::size_t c = 0; c < finders_.size(); ++c) {
         peaksRisingIn(block[c], o_, from, to, stretches_);
-        for (const std::vector<PeakRow>& rows : stretches_) {
-          if (finders_.size() == 1) {
-            appendRows(0, rows);  // one channel: in index order as they come
-          } else {
-            ready_[c].insert(ready_[c].end(), rows.begin(), rows.end());
-          }
+        if (finders_.size() == 1) {
+          const std::vector<std::span<const PeakRow>> parts(stretches_.begin(), stretches_.end());
+          appendRows(0, parts);  // one channel: in index order as they come
+          continue;
         }
+        for (const std::vector<PeakRow>& rows : stretches_) ready_[c].insert(ready_[c].end(), rows.begin(), rows.end());
       }
       wholeDone_ = to >= n;
       flush(wholeDone_ ? std::numeric_limits<std::uint64_t>::max() : to);  // later rounds' peaks lie at `to` or after
     }
   }
 
-  // Rows of channel `c` to the table, at once: in memory, straight into its columns (a piece's
-  // rows while they are in cache: one fill of a whole round's rows on every core was slower).
-  void appendRows(std::size_t c, std::span<const PeakRow> rows) {
-    if (!table_.inMemory()) return appendRowValues(c, rows);
+  // Rows of channel `c` to the table, at once, the parts one after another: in memory, straight
+  // into its columns, on every core where rows are many (a round's rows, not a stretch's: one
+  // stretch at a time filled on one core while the other waited).
+  void appendRows(std::size_t c, std::span<const std::span<const PeakRow>> parts) {
+    if (!table_.inMemory()) {
+      for (const std::span<const PeakRow> rows : parts) appendRowValues(c, rows);
+      return;
+    }
+    std::vector<std::size_t> starts{0};  // where each part's rows start among all
+    for (const std::span<const PeakRow> rows : parts) starts.push_back(starts.back() + rows.size());
     const bool channel = finders_.size() > 1, prominence = o_.measuresProminence(), width = o_.measuresWidth();
     const std::optional<double> rate = output_.sampleRate;
-    table_.appendColumns(rows.size(), [&](std::size_t first, std::size_t count, std::span<double* const> columns) {
+    table_.appendColumns(starts.back(), [&](std::size_t first, std::size_t count, std::span<double* const> columns) {
+      auto part = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), first) - starts.begin()) - 1;
       for (std::size_t r = 0; r < count; ++r) {
-        const PeakRow& row = rows[first + r];
+        while (first + r >= starts[part + 1]) ++part;
+        const PeakRow& row = parts[part][first + r - starts[part]];
         std::size_t k = 0;
         if (channel) columns[k++][r] = static_cast<double>(c + 1);
         columns[k++][r] = static_cast<double>(row.index);
@@ -184,7 +193,8 @@ class PeakTableWriter final : public AnalysisWriter {
              }())) {
         ++run;
       }
-      appendRows(best, std::span<const PeakRow>(ready_[best]).subspan(next[best], run));
+      const std::span<const PeakRow> rows = std::span<const PeakRow>(ready_[best]).subspan(next[best], run);
+      appendRows(best, std::span(&rows, 1));
       next[best] += run;
     }
     for (std::size_t c = 0; c < finders_.size(); ++c) {
