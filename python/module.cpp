@@ -288,6 +288,7 @@ PYBIND11_MODULE(_siglab, m) {
   // then the large pages unmapped (the arrays still held keep theirs).
   m.def("release_memory", [] {
     pinnedResultMemory()->dropKept();
+    releaseKeptDeviceMemory();
     recycledLargePageResource().dropKept();
   });
 

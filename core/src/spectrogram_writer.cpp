@@ -215,12 +215,17 @@ std::unique_ptr<AnalysisWriter> SpectrogramAnalysis::open(const AnalysisOutput& 
 // SciPy's f (rfftfreq(nfft, 1 / fs)) and t (the frames' centres, less stft's front padding).
 std::vector<std::pair<std::string, std::vector<double>>> SpectrogramAnalysis::axes() const {
   const SpectrogramLayout& l = layout_;
-  std::vector<double> frequencies(l.frequencies), times(l.frames);
-  for (std::size_t k = 0; k < frequencies.size(); ++k) {
-    frequencies[k] = static_cast<double>(k) * l.rate / static_cast<double>(l.nfft);
-  }
-  for (std::uint64_t k = 0; k < l.frames; ++k) times[k] = l.frameTime(k);
-  return {{"frequencies", std::move(frequencies)}, {"times", std::move(times)}};
+  // Each axis written once, and moved into the result (a braced list would copy them).
+  std::vector<std::pair<std::string, std::vector<double>>> axes(2);
+  axes[0].first = "frequencies";
+  axes[1].first = "times";
+  std::vector<double>& frequencies = axes[0].second;
+  std::vector<double>& times = axes[1].second;
+  frequencies.reserve(l.frequencies);
+  for (std::size_t k = 0; k < l.frequencies; ++k) frequencies.push_back(static_cast<double>(k) * l.rate / static_cast<double>(l.nfft));
+  times.reserve(l.frames);
+  for (std::uint64_t k = 0; k < l.frames; ++k) times.push_back(l.frameTime(k));
+  return axes;
 }
 
 }  // namespace siglab::detail

@@ -84,9 +84,11 @@ class OwnedBuffer {
   std::optional<StreamView> stream_;
 };
 
+// Device memory from the current device's stream-ordered pool, which keeps freed blocks for the
+// next buffers (device_memory.cpp).
 struct DeviceMemory {
-  static void allocate(void** pointer, std::size_t bytes) { SIGLAB_CUDA_TRY(cudaMalloc(pointer, bytes)); }
-  static void release(void* pointer) noexcept { cudaFree(pointer); }
+  static void allocate(void** pointer, std::size_t bytes);
+  static void release(void* pointer) noexcept;
 };
 // Page-locked host memory, which the copy engines read and write directly (pageable memory goes
 // through the driver's own bounce buffer at a fraction of the speed).

@@ -68,6 +68,7 @@ DeviceSum sumOnDevices(std::span<const std::int32_t>, const std::vector<int>& de
 }
 void freePinnedHost(void*) {}
 bool registerPinnedHost(void*, std::size_t) { return false; }
+void releaseKeptDeviceMemory() {}
 void unregisterPinnedHost(void*) {}
 
 GpuRungs runReversalOnGpu(std::span<const std::int32_t>, const MeasureOptions&) { return GpuRungs{kReason, {}}; }

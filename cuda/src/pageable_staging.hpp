@@ -53,16 +53,19 @@ class StagingPieces {
   std::vector<void*> free_;
 };
 
-// Two staging pieces and their events on `stream`, for one run's copies. A run stages its input,
-// then its result, never both at once: each direction's host copies take every thread (a chunk
-// pipeline, which stages both ways at once, gives each half).
+// Staging pieces in turn and their events on `stream`, for one run's copies. A run stages its
+// input, then its result, never both at once. On the H200 host (16 cores), 80 MB from pageable
+// memory reached the device in 1.75 ms with three 8 MiB pieces copied by 8 threads, against 2.41 ms
+// with two pieces and 16 threads (a piece then waited for its copy engine, and 16 threads copying
+// into page-locked memory ran at a fifth of 8 threads' speed there); the copy engine alone takes
+// 1.47 ms.
 class PageableStaging {
  public:
   explicit PageableStaging(StreamView stream) : stream_(stream) {}
   PageableStaging(const PageableStaging&) = delete;
   PageableStaging& operator=(const PageableStaging&) = delete;
   ~PageableStaging() {
-    for (int b = 0; b < 2; ++b) {
+    for (std::size_t b = 0; b < kPieces; ++b) {
       if (!piece_[b]) continue;
       cudaEventSynchronize(done_[b].get());  // a queued copy may still read it
       StagingPieces::giveBack(piece_[b]);
@@ -76,11 +79,11 @@ class PageableStaging {
   void toDevice(void* to, const void* from, std::size_t bytes, const AfterPiece& afterPiece) {
     for (std::size_t offset = 0, k = 0; offset < bytes; offset += StagingPieces::kBytes, ++k) {
       const std::size_t count = std::min(StagingPieces::kBytes, bytes - offset);
-      void* piece = freePiece(k % 2);
-      parallelCopy(piece, static_cast<const unsigned char*>(from) + offset, count, kAllThreads);
+      void* piece = freePiece(k % kPieces);
+      parallelCopy(piece, static_cast<const unsigned char*>(from) + offset, count, kCopyThreads);
       SIGLAB_CUDA_TRY(cudaMemcpyAsync(static_cast<unsigned char*>(to) + offset, piece, count, cudaMemcpyHostToDevice,
                                       stream_.get()));
-      done_[k % 2].record(stream_);
+      done_[k % kPieces].record(stream_);
       afterPiece(offset + count);
     }
   }
@@ -89,28 +92,29 @@ class PageableStaging {
   }
 
   // Copies `bytes` from device memory `from` to pageable `to` after the work queued on the stream;
-  // returns when they are all there. The next piece comes back while this one is unstaged.
+  // returns when they are all there. The next pieces come back while this one is unstaged.
   void toHost(void* to, const void* from, std::size_t bytes) {
     const auto queue = [&](std::size_t k) {
       const std::size_t offset = k * StagingPieces::kBytes;
       if (offset >= bytes) return;
-      void* piece = freePiece(k % 2);
+      void* piece = freePiece(k % kPieces);
       SIGLAB_CUDA_TRY(cudaMemcpyAsync(piece, static_cast<const unsigned char*>(from) + offset,
                                       std::min(StagingPieces::kBytes, bytes - offset), cudaMemcpyDeviceToHost,
                                       stream_.get()));
-      done_[k % 2].record(stream_);
+      done_[k % kPieces].record(stream_);
     };
-    queue(0);
+    for (std::size_t k = 0; k + 1 < kPieces; ++k) queue(k);
     for (std::size_t offset = 0, k = 0; offset < bytes; offset += StagingPieces::kBytes, ++k) {
-      queue(k + 1);
-      done_[k % 2].synchronize();
-      parallelCopy(static_cast<unsigned char*>(to) + offset, piece_[k % 2],
-                   std::min(StagingPieces::kBytes, bytes - offset), kAllThreads);
+      queue(k + kPieces - 1);
+      done_[k % kPieces].synchronize();
+      parallelCopy(static_cast<unsigned char*>(to) + offset, piece_[k % kPieces],
+                   std::min(StagingPieces::kBytes, bytes - offset), kCopyThreads);
     }
   }
 
  private:
-  static constexpr int kAllThreads = 16;  // parallelCopy takes at most the machine's
+  static constexpr std::size_t kPieces = 3;
+  static constexpr int kCopyThreads = 8;  // parallelCopy takes at most the machine's
 
   // Staging piece b once the copy that last used it is done.
   void* freePiece(std::size_t b) {
@@ -120,8 +124,8 @@ class PageableStaging {
   }
 
   StreamView stream_;
-  void* piece_[2] = {nullptr, nullptr};
-  Event done_[2];
+  void* piece_[kPieces] = {};
+  Event done_[kPieces];
 };
 
 }  // namespace siglab::cuda

@@ -13,6 +13,7 @@ Every stage kind, its parameters, their types, ranges and defaults come from Sig
 run on the signal, is a ValueError naming the stage, before any work.
 """
 import contextlib
+import functools
 import json
 import warnings
 
@@ -34,11 +35,19 @@ def stage_kinds():
     return _siglab.stage_kinds()
 
 
-def _kind(word):
+@functools.lru_cache(maxsize=None)
+def _kinds_by_word():
+    """The registry's kinds by name and by option, read once (the registry is fixed at build time;
+    reading it each call was half of a small siglab.signal call's time)."""
+    by_word = {}
     for kind in _siglab.stage_kinds():
-        if word in (kind["name"], kind["option"]):
-            return kind
-    return None
+        by_word.setdefault(kind["name"], kind)
+        by_word.setdefault(kind["option"], kind)
+    return by_word
+
+
+def _kind(word):
+    return _kinds_by_word().get(word)
 
 
 def _json_value(value):

@@ -22,7 +22,7 @@ only_in 'cudaErrorMemoryAllocation' src/cuda_check.hpp
 only_in 'CUFFT_ALLOC_FAILED|cufftPlanMany|cufftSetStream' src/fft_plan_cache.cpp src/cufft_loader.cpp
 only_in 'cudaEventCreate|class [A-Za-z]*Timer\b' src/event_timer.hpp
 only_in 'cudaStreamCreate' src/stream.hpp
-only_in 'cudaMalloc\(|cudaMallocHost\(|cudaFree\(|cudaFreeHost\(' src/device_buffer.hpp src/device_probe.cu bench/gpu_filters_bench.cpp
+only_in 'cudaMalloc\(|cudaMallocHost\(|cudaFree\(|cudaFreeHost\(' src/device_buffer.hpp src/device_memory.cpp src/device_probe.cu bench/gpu_filters_bench.cpp
 # The legacy default stream: synchronous copies and sets, launches without a stream, events
 # recorded without one.
 only_in '\b(cudaMemcpy|cudaMemset|cudaMemcpyToSymbol)\(' none

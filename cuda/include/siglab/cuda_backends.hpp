@@ -85,6 +85,10 @@ void unregisterPinnedHost(void* pointer);
 // One resource for the whole program; never destroyed.
 RecyclingResource* pinnedResultMemory();
 
+// Gives the device memory the GPU engines keep for their next buffers (at most 1 GiB a device,
+// device_memory.cpp) back to the devices; nothing where there is none.
+void releaseKeptDeviceMemory();
+
 // A host array the GPU engines copy to and from at full link speed (they stage any other memory
 // through pinned buffers of their own). Holds ordinary memory where pinning is not possible.
 template <class T>
