@@ -336,3 +336,27 @@ def test_welch_takes_the_cli_spectrum_engines_and_refuses_a_gpu_where_none_can_r
     if not any(e["name"].startswith("gpu") and not e["unavailable_reason"] for e in siglab.engines()):
         with pytest.raises(ValueError, match="engine gpu: no GPU can run it here"):
             signal.welch(x, engine="gpu")
+
+
+def kept_by_distance_later_first(x, peaks, distance):
+    """SciPy's _select_by_peak_distance visiting peaks by a stable sort of their heights: of equal
+    heights the later peak goes first (SciPy's own order for ties follows NumPy's unstable argsort)."""
+    keep = np.ones(len(peaks), dtype=bool)
+    for j in np.argsort(x[peaks], kind="stable")[::-1]:
+        if not keep[j]:
+            continue
+        near = np.abs(peaks - peaks[j]) < np.ceil(distance)
+        near[j] = False
+        keep[near] = False
+    return peaks[keep]
+
+
+def test_find_peaks_distance_lets_the_later_of_equal_peaks_go_first(rng):
+    few = np.array([0.0, 1, 0, 1, 0, 2, 0, 2, 0])  # NumPy sorts so few stably: SciPy's answer is the same
+    assert np.array_equal(signal.find_peaks(few, distance=3)[0], scipy.signal.find_peaks(few, distance=3)[0])
+    assert np.array_equal(signal.find_peaks(few, distance=3)[0], [3, 7])
+    quantized = rng.integers(0, 4, 20_000).astype(np.float64)  # thousands of equal heights
+    local_maxima = scipy.signal.find_peaks(quantized)[0]
+    for distance in (2, 3, 7.5):
+        assert np.array_equal(signal.find_peaks(quantized, distance=distance)[0],
+                              kept_by_distance_later_first(quantized, local_maxima, distance))
