@@ -5,14 +5,19 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <type_traits>
+#include <vector>
 
 #include "../../cuda/src/cuda_check.hpp"
+#include "../../cuda/src/device_buffer.hpp"
+#include "../../cuda/src/device_scope.hpp"
 #include "../../cuda/src/fft_plan_cache.hpp"
 #include "../../cuda/src/gpu_engine.hpp"
 #include "../../cuda/src/stream.hpp"
 #include "gpu_test_support.hpp"
+#include "siglab/cuda_backends.hpp"
 
 namespace siglab {
 namespace {
@@ -75,6 +80,41 @@ TEST(GpuEngineBase, DeviceFailuresAreMappedOnceWithTheEnginesWords) {
     device = on.device;
   });
   EXPECT_EQ(device, test::firstDevice().index);
+}
+
+// Bytes the device's pool holds from the device, in use or kept.
+std::uint64_t poolReserved(int device) {
+  cudaMemPool_t pool = nullptr;
+  SIGLAB_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, device));
+  std::uint64_t bytes = 0;
+  SIGLAB_CUDA_TRY(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &bytes));
+  return bytes;
+}
+
+TEST(GpuEngineBase, DeviceBuffersComeBackFromThePoolAndReleaseGivesThemBack) {
+  SIGLAB_SKIP_WITHOUT_GPU();
+  const int device = test::firstDevice().index;
+  const cuda::DeviceScope scope(device);
+  const cuda::Stream stream;
+  constexpr std::size_t kCount = std::size_t{8} << 20;  // 64 MiB of doubles
+  releaseKeptDeviceMemory();
+  const std::uint64_t before = poolReserved(device);
+  {
+    const cuda::DeviceBuffer<double> buffer(kCount, stream.view());
+    std::vector<double> values(1000, 2.5), back(1000, 0.0);
+    buffer.copyFrom(values.data(), values.size());
+    buffer.copyTo(back.data(), back.size());
+    stream.synchronize();
+    EXPECT_EQ(back, values);
+  }
+  const std::uint64_t kept = poolReserved(device);
+  EXPECT_GE(kept, before + kCount * sizeof(double)) << "the freed block is kept";
+  {
+    const cuda::DeviceBuffer<double> again(kCount, stream.view());
+    EXPECT_EQ(poolReserved(device), kept) << "the next buffer of its size takes the kept block, nothing new";
+  }
+  releaseKeptDeviceMemory();
+  EXPECT_LT(poolReserved(device), before + kCount * sizeof(double)) << "release_memory gives it back";
 }
 
 }  // namespace
