@@ -18,6 +18,8 @@ namespace {
 // Rises a core scans at once in a signal in memory: half a millisecond or so of work, its samples
 // and rows in the core's cache, and a core other programs hold up delays little.
 constexpr std::uint64_t kRisesPerPiece = std::uint64_t{1} << 14;
+// Rises scanned before their peaks are measured: the walks then read samples still in L1.
+constexpr std::uint64_t kRisesPerScan = 1024;
 
 // SciPy's _select_by_property: min <= value <= max for the ends given (NaN passes no end).
 bool within(double value, const std::optional<double>& min, const std::optional<double>& max) {
@@ -172,15 +174,19 @@ void peaksRisingIn(std::span<const double> x, const PeakOptions& o, std::uint64_
 #pragma omp parallel for schedule(dynamic, 1) if (pieces > 1 && detail::usableThreads() > 1)
   for (std::int64_t p = 0; p < pieces; ++p) {
     const std::uint64_t begin = from + static_cast<std::uint64_t>(p) * kRisesPerPiece;
-    std::vector<std::uint64_t> found;
-    risingPeaks(v, o.height, begin, std::min(to, begin + kRisesPerPiece), found);
+    const std::uint64_t end = std::min(to, begin + kRisesPerPiece);
     // The stretch's vector on this core's stack while it grows: the stretches' headers share cache
     // lines, and a push through them bounced the line between cores (a third of the time on 2 cores).
     std::vector<PeakRow> rows = std::move(stretches[static_cast<std::size_t>(p)]);
-    for (const std::uint64_t peak : found) {
-      if (!passesHeightAndThreshold(v, peak, o)) continue;
-      // Measured in place: a row measured on the stack and copied was read back wider than written.
-      if (!measurePeak(v, half, o, peak, v.at(peak), rows.emplace_back())) rows.pop_back();
+    std::vector<std::uint64_t> found;
+    for (std::uint64_t at = begin; at < end; at += kRisesPerScan) {
+      found.clear();
+      risingPeaks(v, o.height, at, std::min(end, at + kRisesPerScan), found);
+      for (const std::uint64_t peak : found) {
+        if (!passesHeightAndThreshold(v, peak, o)) continue;
+        // Measured in place: a row measured on the stack and copied was read back wider than written.
+        if (!measurePeak(v, half, o, peak, v.at(peak), rows.emplace_back())) rows.pop_back();
+      }
     }
     stretches[static_cast<std::size_t>(p)] = std::move(rows);
   }
