@@ -153,6 +153,8 @@ def release_memory():
 
     A result's memory is kept when its array goes (at most 8 blocks and 512 MiB, and as much
     again of GPU results pinned in place), so that the next result of the same size costs no page
-    faults or pinning. This unpins and unmaps what is kept; arrays still held keep their memory.
+    faults or pinning; the GPU engines keep up to 1 GiB of device memory a GPU for their next
+    buffers. This unpins and unmaps what is kept and gives the device memory back; arrays still
+    held keep their memory.
     """
     _siglab.release_memory()
