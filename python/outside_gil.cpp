@@ -118,18 +118,25 @@ void runOutsideGil(const std::function<void(const PipelineObserver&)>& work, con
     bool hasReport = false;
     std::string phase;
     double fraction = 0.0;
-    while (handOff.wait(hasReport, phase, fraction)) {
-      if (!interrupted) {
-        py::gil_scoped_acquire python;
-        if (hasReport) {
-          const py::object result = py::reinterpret_steal<py::object>(
-              PyObject_CallFunction(progress.ptr(), "sd", phase.c_str(), fraction));
-          if (!result) interrupted.fetch();
+    try {
+      while (handOff.wait(hasReport, phase, fraction)) {
+        if (!interrupted) {
+          py::gil_scoped_acquire python;
+          if (hasReport) {
+            const py::object result = py::reinterpret_steal<py::object>(
+                PyObject_CallFunction(progress.ptr(), "sd", phase.c_str(), fraction));
+            if (!result) interrupted.fetch();
+          }
+          if (!interrupted && PyErr_CheckSignals() != 0) interrupted.fetch();
+          if (interrupted) cancel = true;
         }
-        if (!interrupted && PyErr_CheckSignals() != 0) interrupted.fetch();
-        if (interrupted) cancel = true;
+        if (hasReport || cancel) handOff.release();
       }
-      if (hasReport || cancel) handOff.release();
+    } catch (...) {  // the work stops at its next check, no report waits for Python, then it is joined
+      cancel = true;
+      handOff.release();
+      worker.join();
+      throw;
     }
     worker.join();
   }
