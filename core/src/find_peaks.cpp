@@ -33,37 +33,86 @@ struct Samples {
   double at(std::uint64_t i) const { return x[i - start]; }
 };
 
+// Peaks found in a run of rises, in order, with the valleys before them (strictPeaksInWords): the
+// lowest sample of a gap is its valley, so a walk through gaps whose valleys are known needs the
+// valleys and the peaks' heights only, about a third of the samples.
+struct PeakList {
+  std::vector<std::uint64_t> peaks;
+  std::vector<std::int64_t> valleyBefore;  // -1: not known
+  std::vector<double> heights, valleyLows;  // x at each peak, x at each known valley
+  void clear() {
+    peaks.clear();
+    valleyBefore.clear();
+    heights.clear();
+    valleyLows.clear();
+  }
+};
+
 // The rises at i in [from, stop) 64 at a time while no word of them holds a plateau (x[i] equal to
 // x[i + 1] after a rise): a peak is then a sample above both neighbours, found without a branch a
 // sample (noise mispredicts about every other one). Returns where the caller's loop goes on: the
 // first word with a plateau, or the last partial word. Needs x[i - 1] and x[i + 1] for every i.
+// With `list` (whose peaks are `found`), each peak's height goes there, and its valley: the sample
+// below both neighbours between it and the peak found before it in these words, or -1. Between two
+// peaks without a plateau or NaN the samples fall, then rise (a rise then a fall would be a peak
+// between them), so that sample is the lowest of the gap and the only one below both neighbours; a
+// flat bottom has none, and its gap no valley. A word holding NaN ends the words here (NaN
+// compares false: a peak may hide behind it).
 std::uint64_t strictPeaksInWords(const double* x, std::uint64_t s, std::uint64_t stop, std::uint64_t i,
-                                 std::vector<std::uint64_t>& found) {
+                                 std::vector<std::uint64_t>& found, PeakList* list) {
   constexpr std::uint64_t kWord = 64;
+  std::int64_t valley = -1;  // the last valley after a peak found here
+  double valleyLow = 0.0;    // x there
+  bool afterPeak = false;
   for (; i + kWord <= stop; i += kWord) {
-    std::uint64_t peaks = 0, plateaus = 0;
+    std::uint64_t peaks = 0, plateaus = 0, valleys = 0;
+    bool unordered = false;
     const double* w = x + (i - s);
     for (std::uint64_t j = 0; j < kWord; ++j) {
       const bool rise = w[j - 1] < w[j];
       peaks |= static_cast<std::uint64_t>(rise & (w[j + 1] < w[j])) << j;
       plateaus |= static_cast<std::uint64_t>(rise & (w[j + 1] == w[j])) << j;
+      if (list) {
+        valleys |= static_cast<std::uint64_t>((w[j] < w[j - 1]) & (w[j] < w[j + 1])) << j;
+        unordered |= w[j] != w[j];
+      }
     }
-    if (plateaus) break;  // the general loop walks plateaus
-    for (; peaks; peaks &= peaks - 1) found.push_back(i + static_cast<std::uint64_t>(std::countr_zero(peaks)));
+    if (plateaus || unordered) break;  // the general loop walks plateaus
+    if (!list) {
+      for (; peaks; peaks &= peaks - 1) found.push_back(i + static_cast<std::uint64_t>(std::countr_zero(peaks)));
+      continue;
+    }
+    // Peaks and valleys alternate: in order, each peak takes the valley before it.
+    for (std::uint64_t events = peaks | valleys; events; events &= events - 1) {
+      const auto j = std::countr_zero(events);
+      const std::uint64_t at = i + static_cast<std::uint64_t>(j);
+      if ((valleys >> j) & 1) {
+        valley = afterPeak ? static_cast<std::int64_t>(at) : -1;
+        valleyLow = w[j];
+      } else {
+        found.push_back(at);
+        list->heights.push_back(w[j]);
+        list->valleyBefore.push_back(valley);
+        list->valleyLows.push_back(valleyLow);
+        valley = -1;
+        afterPeak = true;
+      }
+    }
   }
   return i;
 }
 
 // _local_maxima_1d for the rises at i in [from, to) (a peak belongs to the sample where its plateau
-// rises, so stretches of rises are independent): the peaks appended to `found`. Returns `to`, or
-// the rise whose plateau runs past the samples here (a stream waits there).
+// rises, so stretches of rises are independent): the peaks appended to `found` (and, with `list`,
+// whose peaks they are, their heights and the valley before each where strictPeaksInWords knows
+// it, else -1). Returns `to`, or the rise whose plateau runs past the samples here (a stream waits there).
 std::uint64_t risingPeaks(const Samples& v, const std::optional<double>& height, std::uint64_t from, std::uint64_t to,
-                          std::vector<std::uint64_t>& found) {
+                          std::vector<std::uint64_t>& found, PeakList* list = nullptr) {
   // Locals, not members, in the loop: a store to a member may alias the view's size, forcing reloads.
   const double* x = v.x;
   const std::uint64_t s = v.start, e = v.end, last = v.n - 1;  // last: SciPy's i_max
   std::uint64_t i = from;
-  if (!height && e > 0) i = strictPeaksInWords(x, s, std::min({to, last, e - 1}), i, found);
+  if (!height && e > 0) i = strictPeaksInWords(x, s, std::min({to, last, e - 1}), i, found, list);
   while (i < to) {
     if (height) {
       // A peak's plateau is at least height; the first such sample after a lower one starts a rise.
@@ -78,7 +127,13 @@ std::uint64_t risingPeaks(const Samples& v, const std::optional<double>& height,
       while (ahead < last && ahead < e && x[ahead - s] == value) ++ahead;
       if (ahead >= e) return i;  // a plateau past the samples here: wait, from i
       if (x[ahead - s] < value) {
-        found.push_back((i + ahead - 1) / 2);
+        const std::uint64_t peak = (i + ahead - 1) / 2;
+        found.push_back(peak);
+        if (list) {
+          list->heights.push_back(x[peak - s]);  // the plateau's middle: +0 and -0 are equal, not the same
+          list->valleyBefore.push_back(-1);
+          list->valleyLows.push_back(0.0);
+        }
         i = ahead;
       }
     }
@@ -99,10 +154,61 @@ bool passesHeightAndThreshold(const Samples& v, std::uint64_t peak, const PeakOp
   return !o.thresholdMax || std::max(left, right) <= *o.thresholdMax;
 }
 
+// A base of a peak: the lowest sample on one side and where it lies.
+struct Low {
+  double value;
+  std::int64_t index;
+};
+
+// _peak_prominences' search to the left of the peak of `value`, list->peaks[k] if given, from
+// sample `from` (x[i] being sample i - s): the lowest sample before the first higher one, down to
+// iMin, the nearest of equal lows (only a strictly lower one replaces it). Through the list's gaps
+// while their valleys are known and in the window; sample by sample from the last peak passed.
+Low lowestToTheLeft(const double* x, std::int64_t s, const PeakList* list, std::size_t k, std::int64_t from,
+                    std::int64_t iMin, double value) {
+  Low low{value, from};
+  if (list) {
+    for (std::size_t q = k;;) {
+      const std::int64_t valley = list->valleyBefore[q];
+      if (valley < iMin) break;  // not known (-1), or the window ends before it: samples from here
+      if (list->valleyLows[q] < low.value) low = {list->valleyLows[q], valley};
+      --q;  // a known valley has a peak before it in the list
+      from = static_cast<std::int64_t>(list->peaks[q]);
+      // The climb to a higher peak, or past the window, holds nothing lower: the walk ends there.
+      if (list->heights[q] > value || from < iMin) return low;
+    }
+  }
+  for (std::int64_t i = from; iMin <= i && x[i - s] <= value; --i) {
+    if (x[i - s] < low.value) low = {x[i - s], i};
+  }
+  return low;
+}
+
+// The same to the right, up to iMax: the nearest of equal lows is the leftmost.
+Low lowestToTheRight(const double* x, std::int64_t s, const PeakList* list, std::size_t k, std::int64_t from,
+                     std::int64_t iMax, double value) {
+  Low low{value, from};
+  if (list) {
+    for (std::size_t q = k; q + 1 < list->peaks.size();) {
+      const std::int64_t valley = list->valleyBefore[q + 1];
+      if (valley < 0 || valley > iMax) break;
+      if (list->valleyLows[q + 1] < low.value) low = {list->valleyLows[q + 1], valley};
+      ++q;
+      from = static_cast<std::int64_t>(list->peaks[q]);
+      if (list->heights[q] > value || from > iMax) return low;
+    }
+  }
+  for (std::int64_t i = from; i <= iMax && x[i - s] <= value; ++i) {
+    if (x[i - s] < low.value) low = {x[i - s], i};
+  }
+  return low;
+}
+
 // _peak_prominences and _peak_widths of one peak (bases within `half` samples either side) into
-// `row`; whether it passes the prominence and width conditions.
+// `row`; whether it passes the prominence and width conditions. With `list`, the peak is
+// list->peaks[k] and its walks go through the list's gaps.
 bool measurePeak(const Samples& v, std::uint64_t half, const PeakOptions& o, std::uint64_t peak, double value,
-                 PeakRow& row) {
+                 const PeakList* list, std::size_t k, PeakRow& row) {
   row.index = peak;
   row.height = value;  // the samples may be gone where nothing else needs them
   if (!o.measuresProminence()) return true;
@@ -113,26 +219,13 @@ bool measurePeak(const Samples& v, std::uint64_t half, const PeakOptions& o, std
   const double* xs = v.x;
   const auto s = static_cast<std::int64_t>(v.start);
   const auto x = [&](std::int64_t i) { return xs[i - s]; };
-  std::int64_t leftBase = p, rightBase = p;
-  double leftMin = value, rightMin = value;
-  // The lowest sample before the first higher one, the nearest of equal lows (only a strictly lower
-  // one replaces it). A branch, not a select: a new low is rare after the first steps (1 in k at
-  // the k-th), and a select would chain every step to the one before.
-  for (std::int64_t i = p; iMin <= i && x(i) <= value; --i) {
-    if (x(i) < leftMin) {
-      leftMin = x(i);
-      leftBase = i;
-    }
-  }
+  const Low left = lowestToTheLeft(xs, s, list, k, p, iMin, value);
   // The prominence is at most the left side's drop: a peak that drop already fails (about a
   // third of noise's peaks at prominence 1) needs no walk to the right.
-  if (o.prominence && !(*o.prominence <= value - leftMin)) return false;
-  for (std::int64_t i = p; i <= iMax && x(i) <= value; ++i) {
-    if (x(i) < rightMin) {
-      rightMin = x(i);
-      rightBase = i;
-    }
-  }
+  if (o.prominence && !(*o.prominence <= value - left.value)) return false;
+  const Low right = lowestToTheRight(xs, s, list, k, p, iMax, value);
+  const double leftMin = left.value, rightMin = right.value;
+  const std::int64_t leftBase = left.index, rightBase = right.index;
   row.prominence = value - std::max(leftMin, rightMin);
   row.leftBase = static_cast<double>(leftBase);
   row.rightBase = static_cast<double>(rightBase);
@@ -178,14 +271,15 @@ void peaksRisingIn(std::span<const double> x, const PeakOptions& o, std::uint64_
     // The stretch's vector on this core's stack while it grows: the stretches' headers share cache
     // lines, and a push through them bounced the line between cores (a third of the time on 2 cores).
     std::vector<PeakRow> rows = std::move(stretches[static_cast<std::size_t>(p)]);
-    std::vector<std::uint64_t> found;
+    PeakList list;
     for (std::uint64_t at = begin; at < end; at += kRisesPerScan) {
-      found.clear();
-      risingPeaks(v, o.height, at, std::min(end, at + kRisesPerScan), found);
-      for (const std::uint64_t peak : found) {
+      list.clear();
+      risingPeaks(v, o.height, at, std::min(end, at + kRisesPerScan), list.peaks, &list);
+      for (std::size_t k = 0; k < list.peaks.size(); ++k) {
+        const std::uint64_t peak = list.peaks[k];
         if (!passesHeightAndThreshold(v, peak, o)) continue;
         // Measured in place: a row measured on the stack and copied was read back wider than written.
-        if (!measurePeak(v, half, o, peak, v.at(peak), rows.emplace_back())) rows.pop_back();
+        if (!measurePeak(v, half, o, peak, list.heights[k], &list, k, rows.emplace_back())) rows.pop_back();
       }
     }
     stretches[static_cast<std::size_t>(p)] = std::move(rows);
@@ -306,7 +400,7 @@ void PeakFinder::measure() {
     }
     measuring_.pop_front();
     PeakRow row;
-    if (measurePeak(Samples{view_.data(), start_, end(), n_}, half_, o_, peak, value, row)) rows_.push_back(row);
+    if (measurePeak(Samples{view_.data(), start_, end(), n_}, half_, o_, peak, value, nullptr, 0, row)) rows_.push_back(row);
   }
 }
 

@@ -88,14 +88,20 @@ void expectSameRows(const std::vector<PeakRow>& got, const std::vector<PeakRow>&
   }
 }
 
-// Noise, noise rounded to a tenth (ties and short plateaus everywhere), and stretches held flat
-// for hundreds of samples (plateaus that are peaks, rises and falls crossing any cut).
+// Noise, noise rounded to a tenth (ties and short plateaus everywhere), stretches held flat for
+// hundreds of samples (plateaus that are peaks, rises and falls crossing any cut), a random walk
+// (walks past many lower peaks, through the gaps' valleys), and noise with NaN and signed zeros.
 std::vector<std::vector<double>> longSignals(std::size_t n, std::mt19937_64& rng) {
   std::normal_distribution<double> normal;
-  std::vector<double> noise(n), rounded(n), flat(n);
+  std::uniform_int_distribution<int> oneIn(0, 399);
+  std::vector<double> noise(n), rounded(n), flat(n), walk(n), holes(n);
+  double position = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
     noise[i] = normal(rng);
     rounded[i] = std::round(noise[i] * 3) / 10;
+    walk[i] = position += normal(rng);
+    const int draw = oneIn(rng);
+    holes[i] = draw == 0 ? std::nan("") : draw == 1 ? -0.0 : draw == 2 ? 0.0 : noise[i];
   }
   std::uniform_int_distribution<std::size_t> length(1, 3000);
   for (std::size_t i = 0; i < n;) {
@@ -103,7 +109,7 @@ std::vector<std::vector<double>> longSignals(std::size_t n, std::mt19937_64& rng
     std::fill_n(flat.begin() + static_cast<std::ptrdiff_t>(i), run, std::round(normal(rng) * 2));
     i += run;
   }
-  return {noise, rounded, flat};
+  return {noise, rounded, flat, walk, holes};
 }
 
 TEST(FindPeaks, LongSignalsGiveScipysPeaksProminencesAndBases) {
