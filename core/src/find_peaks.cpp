@@ -161,7 +161,7 @@ struct Low {
 };
 
 // _peak_prominences' search to the left of the peak of `value`, list->peaks[k] if given, from
-// sample `from` (x[i] being sample i - s): the lowest sample before the first higher one, down to
+// sample `from` (x[i - s] being sample i): the lowest sample before the first higher one, down to
 // iMin, the nearest of equal lows (only a strictly lower one replaces it). Through the list's gaps
 // while their valleys are known and in the window; sample by sample from the last peak passed.
 Low lowestToTheLeft(const double* x, std::int64_t s, const PeakList* list, std::size_t k, std::int64_t from,
