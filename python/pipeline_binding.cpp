@@ -343,27 +343,28 @@ py::dict runOnFile(const Pipeline& pipeline, const std::string& input, const std
   return reportDict(pipeline, report);
 }
 
+// `values` (a SampleVector or a std::vector<double>) moved into a NumPy array of `shape` that owns
+// them: no copy, freed with the array.
+template <class Values>
+py::array_t<double> arrayOwning(Values&& values, std::vector<py::ssize_t> shape) {
+  auto owner = std::make_unique<Values>(std::move(values));
+  const py::capsule free(owner.get(), [](void* p) { delete static_cast<Values*>(p); });
+  const double* data = owner.release()->data();
+  return py::array_t<double>(std::move(shape), data, free);
+}
+
 // An analysis's result as NumPy holds it: a matrix as an array of its shape over core's own values
 // (moved, not copied; a complex one with a last axis of (re, im), viewed as complex128 in Python), a table as {column: values}.
 py::object analysisArray(AnalysisResult&& result) {
-  const auto handedOver = [](SampleVector&& values, py::capsule& free) {
-    auto owner = std::make_unique<SampleVector>(std::move(values));
-    free = py::capsule(owner.get(), [](void* p) { delete static_cast<SampleVector*>(p); });
-    return owner.release()->data();
-  };
-  py::capsule free;
   if (!result.columns.empty()) {
     py::dict table;
     for (std::size_t k = 0; k < result.columns.size(); ++k) {
       const auto rows = static_cast<py::ssize_t>(result.columnValues[k].size());
-      const double* data = handedOver(std::move(result.columnValues[k]), free);
-      table[py::str(result.columns[k])] = py::array_t<double>(rows, data, free);
+      table[py::str(result.columns[k])] = arrayOwning(std::move(result.columnValues[k]), {rows});
     }
     return table;
   }
-  std::vector<py::ssize_t> shape(result.shape.begin(), result.shape.end());
-  const double* data = handedOver(std::move(result.values), free);
-  return py::array_t<double>(shape, data, free);
+  return arrayOwning(std::move(result.values), std::vector<py::ssize_t>(result.shape.begin(), result.shape.end()));
 }
 
 // Runs `pipeline`, ending in an analysis (spectrogram, stft, find-peaks, hilbert), on planar
@@ -402,10 +403,8 @@ py::dict analysisAxes(const Pipeline& pipeline, std::uint64_t samples, std::opti
   for (auto& [name, values] : analysis->axes()) {
     // Handed over, not copied: a spectrogram's times at 10M samples are 44,000 values, and a copy's
     // fresh pages were a tenth of a GPU call's time outside its stage.
-    auto owner = std::make_unique<std::vector<double>>(std::move(values));
-    const auto count = static_cast<py::ssize_t>(owner->size());
-    const py::capsule free(owner.get(), [](void* p) { delete static_cast<std::vector<double>*>(p); });
-    d[py::str(name)] = py::array_t<double>(count, owner.release()->data(), free);
+    const auto count = static_cast<py::ssize_t>(values.size());
+    d[py::str(name)] = arrayOwning(std::move(values), {count});
   }
   return d;
 }

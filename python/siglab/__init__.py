@@ -25,8 +25,7 @@ from . import ndimage, signal
 from .signal_files import formats, read, write
 
 __all__ = ["read_signal", "filter", "compare", "stats", "engines", "measure", "release_memory", "InputError", "Signal",
-           "Pipeline",
-           "VerificationError", "stage", "stage_kinds", "signal", "ndimage", "read", "write", "formats"]
+           "Pipeline", "VerificationError", "stage", "stage_kinds", "signal", "ndimage", "read", "write", "formats"]
 
 
 class Signal(np.ndarray):
