@@ -160,45 +160,30 @@ struct Low {
   std::int64_t index;
 };
 
-// _peak_prominences' search to the left of the peak of `value`, list->peaks[k] if given, from
-// sample `from` (x[i - s] being sample i): the lowest sample before the first higher one, down to
-// iMin, the nearest of equal lows (only a strictly lower one replaces it). Through the list's gaps
-// while their valleys are known and in the window; sample by sample from the last peak passed.
-Low lowestToTheLeft(const double* x, std::int64_t s, const PeakList* list, std::size_t k, std::int64_t from,
-                    std::int64_t iMin, double value) {
+// _peak_prominences' search on one side of the peak of `value`, list->peaks[k] if given, a `Step`
+// (-1 or +1) at a time from sample `from` (x[i - s] being sample i) up to `last`, the window's end
+// on that side: the lowest sample before the first higher one, the nearest of equal lows (only a
+// strictly lower one replaces it). Through the list's gaps while their valleys are known and in the
+// window; sample by sample from the last peak passed.
+template <int Step>
+Low lowestBeforeHigher(const double* x, std::int64_t s, const PeakList* list, std::size_t k, std::int64_t from,
+                       std::int64_t last, double value) {
+  const auto inside = [last](std::int64_t i) { return Step < 0 ? last <= i : i <= last; };
   Low low{value, from};
   if (list) {
     for (std::size_t q = k;;) {
-      const std::int64_t valley = list->valleyBefore[q];
-      if (valley < iMin) break;  // not known (-1), or the window ends before it: samples from here
-      if (list->valleyLows[q] < low.value) low = {list->valleyLows[q], valley};
-      --q;  // a known valley has a peak before it in the list
+      const std::size_t gap = Step < 0 ? q : q + 1;  // valleyBefore[gap] lies between peaks gap - 1 and gap
+      if (gap >= list->peaks.size()) break;
+      const std::int64_t valley = list->valleyBefore[gap];
+      if (valley < 0 || !inside(valley)) break;  // not known, or the window ends before it: samples from here
+      if (list->valleyLows[gap] < low.value) low = {list->valleyLows[gap], valley};
+      q = Step < 0 ? q - 1 : q + 1;  // a known valley has a peak on each side in the list
       from = static_cast<std::int64_t>(list->peaks[q]);
       // The climb to a higher peak, or past the window, holds nothing lower: the walk ends there.
-      if (list->heights[q] > value || from < iMin) return low;
+      if (list->heights[q] > value || !inside(from)) return low;
     }
   }
-  for (std::int64_t i = from; iMin <= i && x[i - s] <= value; --i) {
-    if (x[i - s] < low.value) low = {x[i - s], i};
-  }
-  return low;
-}
-
-// The same to the right, up to iMax: the nearest of equal lows is the leftmost.
-Low lowestToTheRight(const double* x, std::int64_t s, const PeakList* list, std::size_t k, std::int64_t from,
-                     std::int64_t iMax, double value) {
-  Low low{value, from};
-  if (list) {
-    for (std::size_t q = k; q + 1 < list->peaks.size();) {
-      const std::int64_t valley = list->valleyBefore[q + 1];
-      if (valley < 0 || valley > iMax) break;
-      if (list->valleyLows[q + 1] < low.value) low = {list->valleyLows[q + 1], valley};
-      ++q;
-      from = static_cast<std::int64_t>(list->peaks[q]);
-      if (list->heights[q] > value || from > iMax) return low;
-    }
-  }
-  for (std::int64_t i = from; i <= iMax && x[i - s] <= value; ++i) {
+  for (std::int64_t i = from; inside(i) && x[i - s] <= value; i += Step) {
     if (x[i - s] < low.value) low = {x[i - s], i};
   }
   return low;
@@ -219,11 +204,11 @@ bool measurePeak(const Samples& v, std::uint64_t half, const PeakOptions& o, std
   const double* xs = v.x;
   const auto s = static_cast<std::int64_t>(v.start);
   const auto x = [&](std::int64_t i) { return xs[i - s]; };
-  const Low left = lowestToTheLeft(xs, s, list, k, p, iMin, value);
+  const Low left = lowestBeforeHigher<-1>(xs, s, list, k, p, iMin, value);
   // The prominence is at most the left side's drop: a peak that drop already fails (about a
   // third of noise's peaks at prominence 1) needs no walk to the right.
   if (o.prominence && !(*o.prominence <= value - left.value)) return false;
-  const Low right = lowestToTheRight(xs, s, list, k, p, iMax, value);
+  const Low right = lowestBeforeHigher<+1>(xs, s, list, k, p, iMax, value);
   const double leftMin = left.value, rightMin = right.value;
   const std::int64_t leftBase = left.index, rightBase = right.index;
   row.prominence = value - std::max(leftMin, rightMin);
