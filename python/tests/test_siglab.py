@@ -112,6 +112,10 @@ def test_read_signal_formats_rate_and_errors(tmp_path, rng):
     assert isinstance(error.value, OSError)
     with pytest.raises(siglab.InputError, match="cannot open"):
         siglab.read_signal(tmp_path / "missing.txt")
+    (tmp_path / "binary.f64").write_bytes(b"\x81\xcdS\x00\xc3\xa9 1\n")  # read as text: bytes that are not UTF-8
+    with pytest.raises(siglab.InputError) as error:
+        siglab.read_signal(tmp_path / "binary.f64")
+    assert str(error.value) == f'{tmp_path / "binary.f64"}:1:1: expected a number, found "\\x81\\xcdS\\x00\u00e9 1"'
 
 
 def test_stats_match_numpy(rng):

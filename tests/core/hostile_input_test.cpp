@@ -14,7 +14,9 @@
 #include <cmath>
 #include <csignal>
 #include <cstdlib>
+#include <clocale>
 #include <cstring>
+#include <cwchar>
 #include <random>
 #include <string>
 #include <thread>
@@ -63,6 +65,34 @@ TEST(HostileInput, TenMegabyteLineWithoutNewline) {
   test::writeFile(path, std::string(10u << 20, '7'));  // digits only: a number far out of range
   EXPECT_EQ(std::string(readError(path).what()),
             path + ":1:1: number out of the float64 range, found \"" + std::string(40, '7') + "...\"");
+}
+
+// Whether `text` is valid UTF-8 (quoteExcerpt's promise), checked here by decoding it another way.
+bool validUtf8(const std::string& text) {
+  std::mbstate_t state{};
+  const char* at = text.data();
+  const char* end = at + text.size();
+  while (at < end) {
+    const std::size_t used = std::mbrlen(at, static_cast<std::size_t>(end - at), &state);
+    if (used == static_cast<std::size_t>(-1) || used == static_cast<std::size_t>(-2)) return false;
+    at += used == 0 ? 1 : used;
+  }
+  return true;
+}
+
+TEST(HostileInput, BinaryReadAsTextIsAMessageInValidUtf8WithTheStrayBytesEscaped) {
+  ASSERT_NE(std::setlocale(LC_CTYPE, "C.UTF-8"), nullptr);
+  test::TempDir dir;
+  const std::string path = dir.file("binary.txt");
+  test::writeFile(path, std::string("\x81\xc3\xa9\xe2\x82\xac\xed\xa0\x80\xf0\x9f\x98\x80\xc3(", 15));
+  const std::string message = readError(path).what();
+  EXPECT_EQ(message, path + ":1:1: expected a number, found \"\\x81\xc3\xa9\xe2\x82\xac\\xed\\xa0\\x80\xf0\x9f\x98\x80\\xc3(\"");
+  EXPECT_TRUE(validUtf8(message)) << message;
+  // The excerpt's length counts characters: 40 of a two-byte letter are 80 bytes.
+  std::string letters;
+  for (int i = 0; i < 50; ++i) letters += "\xc3\xa9";
+  EXPECT_EQ(quoteExcerpt(letters), "\"" + letters.substr(0, 80) + "...\"");
+  std::setlocale(LC_CTYPE, "C");
 }
 
 double peakResidentMiB() {

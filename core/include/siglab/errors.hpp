@@ -23,8 +23,9 @@ class InputError : public std::runtime_error {
   std::uint64_t column_ = 0;
 };
 
-// The offending text as it goes into a message: quoted, cut to a readable length, with control
-// characters escaped.
+// The offending text as it goes into a message: quoted, cut to a readable length (in characters),
+// control characters and bytes that are not UTF-8 escaped as a backslash, x and two hex digits: a
+// message is always valid UTF-8, whatever bytes a file holds (Python drops one it cannot decode).
 std::string quoteExcerpt(std::string_view text, std::size_t maxChars = 40);
 
 }  // namespace siglab
